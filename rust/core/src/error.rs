@@ -1,0 +1,82 @@
+//! The errors of the core. The Python binding maps each kind to one exception class.
+
+use std::fmt;
+
+use crate::card::Card;
+
+/// A card or hand that cannot be read or is not a valid hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardError {
+    /// A text token that is not a card.
+    BadToken(String),
+    /// A card code outside 0..51.
+    BadCode(i64),
+    /// The same card twice in one hand.
+    Duplicate(Card),
+    /// A hand of a size the evaluator does not take.
+    HandSize(usize),
+    /// A flat buffer of hands whose length is not a multiple of the hand size.
+    RaggedBatch { len: usize, hand_size: usize },
+    /// One hand of a batch is invalid.
+    InBatch { hand: usize, error: Box<CardError> },
+}
+
+impl fmt::Display for CardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CardError::BadToken(token) => write!(
+                f,
+                "{token:?} is not a card: write rank then suit, rank one of 23456789TJQKA (or 10), suit one of cdhs"
+            ),
+            CardError::BadCode(code) => write!(f, "card code {code} is outside 0..51"),
+            CardError::Duplicate(card) => write!(f, "card {card} appears twice"),
+            CardError::HandSize(n) => write!(f, "a hand has 5, 6 or 7 cards, not {n}"),
+            CardError::RaggedBatch { len, hand_size } => write!(
+                f,
+                "{len} card codes do not divide into hands of {hand_size}"
+            ),
+            CardError::InBatch { hand, error } => write!(f, "hand {hand}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for CardError {}
+
+/// The operating system could not provide random bytes for a seed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntropyError(pub String);
+
+impl fmt::Display for EntropyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the operating system's random source failed: {}", self.0)
+    }
+}
+
+impl std::error::Error for EntropyError {}
+
+/// A request the shoe cannot serve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShoeError {
+    /// More cards asked for than remain.
+    NotEnoughCards { wanted: usize, remaining: usize },
+    /// A seed that is not 32 bytes.
+    SeedLength(usize),
+    /// The cards of a round are not exactly one deck.
+    Integrity { missing: Vec<Card>, repeated: Vec<Card> },
+}
+
+impl fmt::Display for ShoeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShoeError::NotEnoughCards { wanted, remaining } => {
+                write!(f, "{wanted} cards wanted but only {remaining} remain in the shoe")
+            }
+            ShoeError::SeedLength(n) => write!(f, "a shuffle seed is 32 bytes, not {n}"),
+            ShoeError::Integrity { missing, repeated } => {
+                write!(f, "card integrity failure: missing {missing:?}, repeated {repeated:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShoeError {}

@@ -1,0 +1,13 @@
+//! The Oasis Stud Poker engine: cards, the hand evaluator and the secure shuffle.
+//!
+//! Pure Rust with no Python in it; `rust/py` exposes it to the kiosk as `oasis_kiosk._core`.
+
+pub mod card;
+pub mod error;
+pub mod eval;
+pub mod shuffle;
+
+pub use card::{parse_cards, Card};
+pub use error::{CardError, EntropyError, ShoeError};
+pub use eval::{evaluator, Category, Evaluator, HandValue};
+pub use shuffle::{os_seed, shuffled_deck, Seed, Shoe};
