@@ -62,18 +62,27 @@ pub enum ShoeError {
     /// A seed that is not 32 bytes.
     SeedLength(usize),
     /// The cards of a round are not exactly one deck.
-    Integrity { missing: Vec<Card>, repeated: Vec<Card> },
+    Integrity {
+        missing: Vec<Card>,
+        repeated: Vec<Card>,
+    },
 }
 
 impl fmt::Display for ShoeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ShoeError::NotEnoughCards { wanted, remaining } => {
-                write!(f, "{wanted} cards wanted but only {remaining} remain in the shoe")
+                write!(
+                    f,
+                    "{wanted} cards wanted but only {remaining} remain in the shoe"
+                )
             }
             ShoeError::SeedLength(n) => write!(f, "a shuffle seed is 32 bytes, not {n}"),
             ShoeError::Integrity { missing, repeated } => {
-                write!(f, "card integrity failure: missing {missing:?}, repeated {repeated:?}")
+                write!(
+                    f,
+                    "card integrity failure: missing {missing:?}, repeated {repeated:?}"
+                )
             }
         }
     }

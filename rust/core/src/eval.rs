@@ -91,7 +91,9 @@ impl Category {
 /// without A-K 1 113, A-K 164, pairs 2 860, two pair 858, trips 858, straights 10,
 /// flushes 1 277, full houses 156, quads 156, straight flushes 9, royal flush 1) and
 /// checked against the enumerated class order when the tables are built.
-const CATEGORY_FLOOR: [u16; 11] = [0, 1113, 1277, 4137, 4995, 5853, 5863, 7140, 7296, 7452, 7461];
+const CATEGORY_FLOOR: [u16; 11] = [
+    0, 1113, 1277, 4137, 4995, 5853, 5863, 7140, 7296, 7452, 7461,
+];
 
 /// A hand's strength: larger is stronger, equal is a stand-off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -114,7 +116,10 @@ impl HandValue {
 
     /// The hand's category.
     pub fn category(self) -> Category {
-        let index = CATEGORY_FLOOR.iter().rposition(|&floor| floor <= self.0).unwrap_or(0);
+        let index = CATEGORY_FLOOR
+            .iter()
+            .rposition(|&floor| floor <= self.0)
+            .unwrap_or(0);
         Category::ALL[index]
     }
 }
@@ -137,6 +142,17 @@ static CARD_KEY: [u64; 256] = {
         code += 1;
     }
     keys
+};
+
+/// One bit per card code; codes beyond the deck share the top bit.
+static CARD_BIT: [u64; 256] = {
+    let mut bits = [1u64 << 63; 256];
+    let mut code = 0;
+    while code < 52 {
+        bits[code] = 1 << code;
+        code += 1;
+    }
+    bits
 };
 
 /// Non-zero when some suit count in the key is five or more: adding 3 to a nibble sets its
@@ -184,7 +200,10 @@ impl<T: Copy + Default, const BUCKETS: usize, const SLOTS: usize> PerfectHash<T,
                 return hash;
             }
         }
-        panic!("no perfect hash found for {} keys in {SLOTS} slots", entries.len());
+        panic!(
+            "no perfect hash found for {} keys in {SLOTS} slots",
+            entries.len()
+        );
     }
 
     fn try_build(multiplier: u64, entries: &[(u64, T)]) -> Option<Self> {
@@ -207,7 +226,11 @@ impl<T: Copy + Default, const BUCKETS: usize, const SLOTS: usize> PerfectHash<T,
                 break;
             }
             bases.clear();
-            bases.extend(members.iter().map(|&i| Self::hash(multiplier, entries[i].0) as usize & mask));
+            bases.extend(
+                members
+                    .iter()
+                    .map(|&i| Self::hash(multiplier, entries[i].0) as usize & mask),
+            );
             bases.sort_unstable();
             if bases.windows(2).any(|w| w[0] == w[1]) {
                 return None;
@@ -220,7 +243,11 @@ impl<T: Copy + Default, const BUCKETS: usize, const SLOTS: usize> PerfectHash<T,
                 values[slot] = entries[i].1;
             }
         }
-        Some(PerfectHash { multiplier, displacement, values })
+        Some(PerfectHash {
+            multiplier,
+            displacement,
+            values,
+        })
     }
 }
 
@@ -243,7 +270,7 @@ pub struct Evaluator {
     flush: Box<[u16; 8192]>,
 }
 
-static EVALUATOR: LazyLock<Evaluator> = LazyLock::new(Evaluator::build);
+static EVALUATOR: LazyLock<Evaluator> = LazyLock::new(Evaluator::build_tables);
 
 /// The process-wide evaluator, built on first use.
 pub fn evaluator() -> &'static Evaluator {
@@ -320,10 +347,19 @@ impl Evaluator {
 
     /// Strengths of a flat buffer of hands of `hand_size` card codes each, written to `out`
     /// (one per hand). Every code and every hand is checked first; on an error nothing is written.
-    pub fn evaluate_batch(&self, codes: &[u8], hand_size: usize, out: &mut [u32]) -> Result<(), CardError> {
+    pub fn evaluate_batch(
+        &self,
+        codes: &[u8],
+        hand_size: usize,
+        out: &mut [u32],
+    ) -> Result<(), CardError> {
         check_batch(codes, hand_size)?;
         assert_eq!(out.len(), codes.len() / hand_size, "one output per hand");
-        fn fill<const N: usize>(codes: &[u8], out: &mut [u32], eval: impl Fn([u8; N]) -> HandValue) {
+        fn fill<const N: usize>(
+            codes: &[u8],
+            out: &mut [u32],
+            eval: impl Fn([u8; N]) -> HandValue,
+        ) {
             for (hand, strength) in codes.chunks_exact(N).zip(out.iter_mut()) {
                 let hand: [u8; N] = hand.try_into().expect("chunks are N long");
                 *strength = u32::from(eval(hand).strength());
@@ -337,30 +373,46 @@ impl Evaluator {
         Ok(())
     }
 
-    fn build() -> Evaluator {
+    /// Builds every table from nothing; [`evaluator`] does this once per process.
+    pub fn build_tables() -> Evaluator {
         let classes = five_card_classes();
-        let strength_of = |key: u32| classes.binary_search(&key).expect("every hand is a class") as u16;
+        let strength_of =
+            |key: u32| classes.binary_search(&key).expect("every hand is a class") as u16;
         for (category, &floor) in Category::ALL.iter().zip(&CATEGORY_FLOOR) {
-            assert_eq!(classes[floor as usize] >> 20, *category as u32, "category floors");
+            assert_eq!(
+                classes[floor as usize] >> 20,
+                *category as u32,
+                "category floors"
+            );
         }
 
         let mut five_entries = Vec::new();
-        let mut five_best = std::collections::HashMap::new();
         for_each_rank_multiset(5, &mut |counts| {
             let plain = strength_of(class_key(counts, false));
-            let suited = if counts.iter().all(|&n| n <= 1) { strength_of(class_key(counts, true)) } else { 0 };
+            let suited = if counts.iter().all(|&n| n <= 1) {
+                strength_of(class_key(counts, true))
+            } else {
+                0
+            };
             five_entries.push((multiset_key(counts), [plain, suited]));
-            five_best.insert(multiset_key(counts), plain);
         });
-        let best_of = |hand_size: usize| {
+        let five = PerfectHash::build(&five_entries);
+        // The best five of n+1 cards is the best over dropping each card of the hand, and
+        // dropping one card of rank r takes 1 off that rank's count in the key.
+        fn one_more_card(hand_size: usize, best_of_fewer: impl Fn(u64) -> u16) -> Vec<(u64, u16)> {
             let mut entries = Vec::new();
             for_each_rank_multiset(hand_size, &mut |counts| {
-                let mut best = 0;
-                for_each_sub_multiset(counts, 5, &mut |sub| best = best.max(five_best[&multiset_key(sub)]));
-                entries.push((multiset_key(counts), best));
+                let key = multiset_key(counts);
+                let best = (0..RANKS)
+                    .filter(|&r| counts[r] > 0)
+                    .map(|r| best_of_fewer(key - (1 << (RANK_COUNT_BITS * r as u32))))
+                    .max();
+                entries.push((key, best.unwrap_or(0)));
             });
             entries
-        };
+        }
+        let six = PerfectHash::build(&one_more_card(6, |key| five.get(key)[0]));
+        let seven = PerfectHash::build(&one_more_card(7, |key| six.get(key)));
 
         let mut flush = Box::new([0u16; 8192]);
         for mask in 0..8192usize {
@@ -380,9 +432,9 @@ impl Evaluator {
         }
 
         Evaluator {
-            five: PerfectHash::build(&five_entries),
-            six: PerfectHash::build(&best_of(6)),
-            seven: PerfectHash::build(&best_of(7)),
+            five,
+            six,
+            seven,
             flush,
         }
     }
@@ -391,24 +443,44 @@ impl Evaluator {
 /// Checks a flat buffer of hands: a hand size of 5, 6 or 7, a length that divides into
 /// hands, codes below 52 and no card twice in a hand. Returns the number of hands.
 pub fn check_batch(codes: &[u8], hand_size: usize) -> Result<usize, CardError> {
-    if !(5..=7).contains(&hand_size) {
-        return Err(CardError::HandSize(hand_size));
+    if codes.len() % hand_size.max(1) != 0 {
+        return Err(CardError::RaggedBatch {
+            len: codes.len(),
+            hand_size,
+        });
     }
-    if codes.len() % hand_size != 0 {
-        return Err(CardError::RaggedBatch { len: codes.len(), hand_size });
-    }
-    for (hand, cards) in codes.chunks_exact(hand_size).enumerate() {
-        let mut seen = 0u64;
-        for &code in cards {
-            let in_batch = |error| CardError::InBatch { hand, error: Box::new(error) };
-            let card = Card::from_code(code).map_err(in_batch)?;
-            if seen >> code & 1 == 1 {
-                return Err(in_batch(CardError::Duplicate(card)));
-            }
-            seen |= 1 << code;
+    match hand_size {
+        5 => check_hands::<5>(codes),
+        6 => check_hands::<6>(codes),
+        7 => check_hands::<7>(codes),
+        n => Err(CardError::HandSize(n)),
+    }?;
+    Ok(codes.len() / hand_size)
+}
+
+fn check_hands<const N: usize>(codes: &[u8]) -> Result<(), CardError> {
+    for (hand, cards) in codes.chunks_exact(N).enumerate() {
+        let cards: &[u8; N] = cards.try_into().expect("chunks are N long");
+        // Fast path without a branch per card; the slow path below names the fault.
+        // Distinct cards have distinct bits, whose sum equals their union; a code above 51
+        // has the top bit, outside the deck's 52.
+        let (sum, union) = cards.iter().fold((0u64, 0u64), |(sum, union), &code| {
+            let bit = CARD_BIT[code as usize];
+            (sum.wrapping_add(bit), union | bit)
+        });
+        if sum != union || union >> 52 != 0 {
+            let in_batch = |error| CardError::InBatch {
+                hand,
+                error: Box::new(error),
+            };
+            let cards = cards
+                .iter()
+                .map(|&code| Card::from_code(code))
+                .collect::<Result<Vec<_>, _>>();
+            crate::card::check_distinct(&cards.map_err(in_batch)?).map_err(in_batch)?;
         }
     }
-    Ok(codes.len() / hand_size)
+    Ok(())
 }
 
 /// The key of a rank multiset: the sum of its cards' keys without the suit counts.
@@ -422,7 +494,12 @@ fn multiset_key(counts: &[u8; RANKS]) -> u64 {
 
 /// Calls `visit` with every multiset of `size` ranks holding each rank at most four times.
 fn for_each_rank_multiset(size: usize, visit: &mut dyn FnMut(&[u8; RANKS])) {
-    fn walk(rank: usize, left: usize, counts: &mut [u8; RANKS], visit: &mut dyn FnMut(&[u8; RANKS])) {
+    fn walk(
+        rank: usize,
+        left: usize,
+        counts: &mut [u8; RANKS],
+        visit: &mut dyn FnMut(&[u8; RANKS]),
+    ) {
         if rank == RANKS {
             if left == 0 {
                 visit(counts);
@@ -438,24 +515,6 @@ fn for_each_rank_multiset(size: usize, visit: &mut dyn FnMut(&[u8; RANKS])) {
     walk(0, size, &mut [0; RANKS], visit);
 }
 
-/// Calls `visit` with every sub-multiset of `counts` of `size` ranks.
-fn for_each_sub_multiset(counts: &[u8; RANKS], size: usize, visit: &mut dyn FnMut(&[u8; RANKS])) {
-    fn walk(rank: usize, left: usize, of: &[u8; RANKS], sub: &mut [u8; RANKS], visit: &mut dyn FnMut(&[u8; RANKS])) {
-        if rank == RANKS {
-            if left == 0 {
-                visit(sub);
-            }
-            return;
-        }
-        for n in 0..=left.min(of[rank] as usize) {
-            sub[rank] = n as u8;
-            walk(rank + 1, left - n, of, sub, visit);
-        }
-        sub[rank] = 0;
-    }
-    walk(0, size, counts, &mut [0; RANKS], visit);
-}
-
 /// The order key of a five-card class: category in bits 20.., then the ranks that decide
 /// ties, most significant first, four bits each (RULES.md §1).
 fn class_key(counts: &[u8; RANKS], flush: bool) -> u32 {
@@ -465,12 +524,14 @@ fn class_key(counts: &[u8; RANKS], flush: bool) -> u32 {
         .filter(|&r| counts[r as usize] > 0)
         .map(|r| (counts[r as usize], r))
         .collect();
-    ranks.sort_by(|a, b| b.0.cmp(&a.0));
+    ranks.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
     let shape: Vec<u8> = ranks.iter().map(|&(n, _)| n).collect();
     let mut tie: Vec<u8> = ranks.iter().map(|&(_, r)| r).collect();
 
     let straight_top = if shape.len() == 5 {
-        let bits = (0..RANKS).filter(|&r| counts[r] > 0).fold(0u32, |m, r| m | 1 << r);
+        let bits = (0..RANKS)
+            .filter(|&r| counts[r] > 0)
+            .fold(0u32, |m, r| m | 1 << r);
         match bits {
             0b1_0000_0000_1111 => Some(3), // A-2-3-4-5: the five is the top card
             _ if bits >> bits.trailing_zeros() == 0b11111 => Some(31 - bits.leading_zeros() as u8),
@@ -497,7 +558,9 @@ fn class_key(counts: &[u8; RANKS], flush: bool) -> u32 {
     };
     tie.iter()
         .enumerate()
-        .fold((category as u32) << 20, |key, (i, &r)| key | u32::from(r) << (16 - 4 * i))
+        .fold((category as u32) << 20, |key, (i, &r)| {
+            key | u32::from(r) << (16 - 4 * i)
+        })
 }
 
 /// Every five-card class key, in ascending order: the strength of a class is its index.
@@ -550,7 +613,10 @@ mod tests {
     #[test]
     fn six_and_seven_take_the_best_five() {
         assert_eq!(value("As Ks Qs Js Ts 2c"), value("As Ks Qs Js Ts"));
-        assert_eq!(value("2h 3h 4h 5h 6h 7h 8h").category(), Category::StraightFlush);
+        assert_eq!(
+            value("2h 3h 4h 5h 6h 7h 8h").category(),
+            Category::StraightFlush
+        );
         assert_eq!(value("Ah Ad Ac Kh Kd Qs Qc"), value("Ah Ad Ac Kh Kd"));
         assert_eq!(value("Ah 2d 3c 4h 5d 9s 9c").category(), Category::Straight);
         assert_eq!(value("Ah Kh 2h 7h 9h 9s 9c").category(), Category::Flush);
@@ -561,7 +627,10 @@ mod tests {
         let cards = parse_cards("As Ks Qs Js").unwrap();
         assert_eq!(evaluator().evaluate(&cards), Err(CardError::HandSize(4)));
         let twice = [cards[0], cards[1], cards[2], cards[3], cards[0]];
-        assert_eq!(evaluator().evaluate(&twice), Err(CardError::Duplicate(cards[0])));
+        assert_eq!(
+            evaluator().evaluate(&twice),
+            Err(CardError::Duplicate(cards[0]))
+        );
     }
 
     #[test]
@@ -570,12 +639,24 @@ mod tests {
         let bad = [0, 1, 2, 3, 4, 5, 6, 7, 8, 52];
         assert_eq!(
             evaluator().evaluate_batch(&bad, 5, &mut out),
-            Err(CardError::InBatch { hand: 1, error: Box::new(CardError::BadCode(52)) })
+            Err(CardError::InBatch {
+                hand: 1,
+                error: Box::new(CardError::BadCode(52))
+            })
         );
         assert_eq!(out, [7, 7]);
-        assert_eq!(check_batch(&[0; 9], 5), Err(CardError::RaggedBatch { len: 9, hand_size: 5 }));
+        assert_eq!(
+            check_batch(&[0; 9], 5),
+            Err(CardError::RaggedBatch {
+                len: 9,
+                hand_size: 5
+            })
+        );
         assert_eq!(check_batch(&[0; 8], 4), Err(CardError::HandSize(4)));
-        assert!(matches!(check_batch(&[0, 1, 2, 3, 0], 5), Err(CardError::InBatch { hand: 0, .. })));
+        assert!(matches!(
+            check_batch(&[0, 1, 2, 3, 0], 5),
+            Err(CardError::InBatch { hand: 0, .. })
+        ));
         let good = [51, 47, 43, 39, 35, 0, 5, 10, 15, 16];
         evaluator().evaluate_batch(&good, 5, &mut out).unwrap();
         assert_eq!(out, [7461, u32::from(value("2c 3d 4h 5s 6c").strength())]);

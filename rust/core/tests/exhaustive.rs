@@ -120,8 +120,15 @@ fn every_five_card_hand_is_classified_and_ordered_as_the_naive_evaluator_says() 
         let key = naive_five(&cards(codes));
         fast_counts[value.category() as usize] += 1;
         naive_counts[key.0 as usize] += 1;
-        let strength = *strength_of_key.entry(key.clone()).or_insert(value.strength());
-        assert_eq!(strength, value.strength(), "{:?} and an equal hand differ", cards(codes));
+        let strength = *strength_of_key
+            .entry(key.clone())
+            .or_insert(value.strength());
+        assert_eq!(
+            strength,
+            value.strength(),
+            "{:?} and an equal hand differ",
+            cards(codes)
+        );
     });
     assert_eq!(fast_counts, naive_counts);
 
@@ -147,7 +154,10 @@ fn every_five_card_hand_is_classified_and_ordered_as_the_naive_evaluator_says() 
     // The fast order is the naive order: distinct keys ascending give strengths 0, 1, 2...
     let strengths: Vec<u16> = strength_of_key.values().copied().collect();
     assert_eq!(strengths.len(), usize::from(HandValue::COUNT));
-    assert!(strengths.iter().enumerate().all(|(i, &s)| usize::from(s) == i));
+    assert!(strengths
+        .iter()
+        .enumerate()
+        .all(|(i, &s)| usize::from(s) == i));
 }
 
 #[test]
@@ -186,16 +196,27 @@ fn every_seven_card_set_has_the_published_category_counts() {
         strengths.push(evaluator().eval7(codes));
         // Every 64th hand is compared with the best of its 21 five-card subsets.
         if strengths.len() % 64 == 0 {
-            assert_eq!(evaluator().eval7(codes), best_of_five_subsets(codes), "{:?}", cards(codes));
+            assert_eq!(
+                evaluator().eval7(codes),
+                best_of_five_subsets(codes),
+                "{:?}",
+                cards(codes)
+            );
             compared_with_subsets += 1;
         }
         if strengths.len() == strengths.capacity() {
             let batch = counts_by_category(strengths.drain(..));
-            counts.iter_mut().zip(batch).for_each(|(total, n)| *total += n);
+            counts
+                .iter_mut()
+                .zip(batch)
+                .for_each(|(total, n)| *total += n);
         }
     });
     let rest = counts_by_category(strengths);
-    counts.iter_mut().zip(rest).for_each(|(total, n)| *total += n);
+    counts
+        .iter_mut()
+        .zip(rest)
+        .for_each(|(total, n)| *total += n);
     assert!(compared_with_subsets > 2_000_000);
     let published = [
         (Category::RoyalFlush, 4_324),
