@@ -345,30 +345,44 @@ impl Evaluator {
         }
     }
 
-    /// Strengths of a flat buffer of hands of `hand_size` card codes each, written to `out`
-    /// (one per hand). Every code and every hand is checked first; on an error nothing is written.
-    pub fn evaluate_batch(
+    /// Strengths of a flat buffer of hands of `hand_size` card codes each, one per hand.
+    /// One bad hand fails the whole batch, with an error that names it.
+    pub fn evaluate_batch(&self, codes: &[u8], hand_size: usize) -> Result<Vec<u32>, CardError> {
+        let mut out = vec![0; batch_len(codes.len(), hand_size)?];
+        self.evaluate_batch_into(codes, hand_size, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Evaluator::evaluate_batch`] into `out`, which must hold one value per hand. The
+    /// hands are checked as they are evaluated; after an error `out` means nothing.
+    pub fn evaluate_batch_into(
         &self,
         codes: &[u8],
         hand_size: usize,
         out: &mut [u32],
     ) -> Result<(), CardError> {
-        check_batch(codes, hand_size)?;
-        assert_eq!(out.len(), codes.len() / hand_size, "one output per hand");
         fn fill<const N: usize>(
             codes: &[u8],
             out: &mut [u32],
             eval: impl Fn([u8; N]) -> HandValue,
-        ) {
-            for (hand, strength) in codes.chunks_exact(N).zip(out.iter_mut()) {
+        ) -> bool {
+            let mut faults = false;
+            for (hand, strength) in codes.chunks_exact(N).zip(out) {
                 let hand: [u8; N] = hand.try_into().expect("chunks are N long");
+                faults |= !distinct_cards(&hand);
                 *strength = u32::from(eval(hand).strength());
             }
+            faults
         }
-        match hand_size {
+        let hands = batch_len(codes.len(), hand_size)?;
+        assert_eq!(out.len(), hands, "one output per hand");
+        let faults = match hand_size {
             5 => fill(codes, out, |h| self.eval5(h)),
             6 => fill(codes, out, |h| self.eval6(h)),
             _ => fill(codes, out, |h| self.eval7(h)),
+        };
+        if faults {
+            check_batch(codes, hand_size)?;
         }
         Ok(())
     }
@@ -440,47 +454,57 @@ impl Evaluator {
     }
 }
 
+/// The number of hands in a flat buffer of `len` codes, if `hand_size` is 5, 6 or 7 and
+/// divides it.
+pub fn batch_len(len: usize, hand_size: usize) -> Result<usize, CardError> {
+    if !(5..=7).contains(&hand_size) {
+        return Err(CardError::HandSize(hand_size));
+    }
+    if len % hand_size != 0 {
+        return Err(CardError::RaggedBatch { len, hand_size });
+    }
+    Ok(len / hand_size)
+}
+
 /// Checks a flat buffer of hands: a hand size of 5, 6 or 7, a length that divides into
 /// hands, codes below 52 and no card twice in a hand. Returns the number of hands.
 pub fn check_batch(codes: &[u8], hand_size: usize) -> Result<usize, CardError> {
-    if codes.len() % hand_size.max(1) != 0 {
-        return Err(CardError::RaggedBatch {
-            len: codes.len(),
-            hand_size,
-        });
+    fn check<const N: usize>(codes: &[u8]) -> Result<(), CardError> {
+        for (hand, cards) in codes.chunks_exact(N).enumerate() {
+            let cards: &[u8; N] = cards.try_into().expect("chunks are N long");
+            if !distinct_cards(cards) {
+                let in_batch = |error| CardError::InBatch {
+                    hand,
+                    error: Box::new(error),
+                };
+                let cards = cards
+                    .iter()
+                    .map(|&code| Card::from_code(code))
+                    .collect::<Result<Vec<_>, _>>();
+                crate::card::check_distinct(&cards.map_err(in_batch)?).map_err(in_batch)?;
+            }
+        }
+        Ok(())
     }
+    let hands = batch_len(codes.len(), hand_size)?;
     match hand_size {
-        5 => check_hands::<5>(codes),
-        6 => check_hands::<6>(codes),
-        7 => check_hands::<7>(codes),
-        n => Err(CardError::HandSize(n)),
+        5 => check::<5>(codes),
+        6 => check::<6>(codes),
+        _ => check::<7>(codes),
     }?;
-    Ok(codes.len() / hand_size)
+    Ok(hands)
 }
 
-fn check_hands<const N: usize>(codes: &[u8]) -> Result<(), CardError> {
-    for (hand, cards) in codes.chunks_exact(N).enumerate() {
-        let cards: &[u8; N] = cards.try_into().expect("chunks are N long");
-        // Fast path without a branch per card; the slow path below names the fault.
-        // Distinct cards have distinct bits, whose sum equals their union; a code above 51
-        // has the top bit, outside the deck's 52.
-        let (sum, union) = cards.iter().fold((0u64, 0u64), |(sum, union), &code| {
-            let bit = CARD_BIT[code as usize];
-            (sum.wrapping_add(bit), union | bit)
-        });
-        if sum != union || union >> 52 != 0 {
-            let in_batch = |error| CardError::InBatch {
-                hand,
-                error: Box::new(error),
-            };
-            let cards = cards
-                .iter()
-                .map(|&code| Card::from_code(code))
-                .collect::<Result<Vec<_>, _>>();
-            crate::card::check_distinct(&cards.map_err(in_batch)?).map_err(in_batch)?;
-        }
-    }
-    Ok(())
+/// True when every code is a card (below 52) and none repeats. Distinct cards have distinct
+/// bits, whose sum equals their union; codes beyond the deck have the top bit. No branch per
+/// card, so it costs little beside an evaluation.
+#[inline(always)]
+fn distinct_cards<const N: usize>(codes: &[u8; N]) -> bool {
+    let (sum, union) = codes.iter().fold((0u64, 0u64), |(sum, union), &code| {
+        let bit = CARD_BIT[code as usize];
+        (sum.wrapping_add(bit), union | bit)
+    });
+    sum == union && union >> 52 == 0
 }
 
 /// The key of a rank multiset: the sum of its cards' keys without the suit counts.
@@ -634,17 +658,14 @@ mod tests {
     }
 
     #[test]
-    fn batches_are_checked_before_anything_is_written() {
-        let mut out = [7u32; 2];
+    fn batches_are_checked_whole() {
         let bad = [0, 1, 2, 3, 4, 5, 6, 7, 8, 52];
-        assert_eq!(
-            evaluator().evaluate_batch(&bad, 5, &mut out),
-            Err(CardError::InBatch {
-                hand: 1,
-                error: Box::new(CardError::BadCode(52))
-            })
-        );
-        assert_eq!(out, [7, 7]);
+        let expected = CardError::InBatch {
+            hand: 1,
+            error: Box::new(CardError::BadCode(52)),
+        };
+        assert_eq!(evaluator().evaluate_batch(&bad, 5), Err(expected.clone()));
+        assert_eq!(check_batch(&bad, 5), Err(expected));
         assert_eq!(
             check_batch(&[0; 9], 5),
             Err(CardError::RaggedBatch {
@@ -653,12 +674,19 @@ mod tests {
             })
         );
         assert_eq!(check_batch(&[0; 8], 4), Err(CardError::HandSize(4)));
-        assert!(matches!(
-            check_batch(&[0, 1, 2, 3, 0], 5),
-            Err(CardError::InBatch { hand: 0, .. })
-        ));
+        assert_eq!(
+            evaluator().evaluate_batch(&[0; 0], 8),
+            Err(CardError::HandSize(8))
+        );
+        let repeated = [0, 1, 2, 3, 0, 5, 6, 7, 8, 9];
+        let expected = CardError::InBatch {
+            hand: 0,
+            error: Box::new(CardError::Duplicate(Card::new(0, 0))),
+        };
+        assert_eq!(evaluator().evaluate_batch(&repeated, 5), Err(expected));
         let good = [51, 47, 43, 39, 35, 0, 5, 10, 15, 16];
-        evaluator().evaluate_batch(&good, 5, &mut out).unwrap();
+        let out = evaluator().evaluate_batch(&good, 5).unwrap();
         assert_eq!(out, [7461, u32::from(value("2c 3d 4h 5s 6c").strength())]);
+        assert_eq!(check_batch(&good, 5), Ok(2));
     }
 }

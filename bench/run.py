@@ -1,0 +1,158 @@
+"""``make bench``: the evaluator and shuffle benchmarks, side by side, as JSON.
+
+Runs the Rust criterion benches (``rust/core/benches``), then times in this one process, on
+the same random hands, ``oasis_kiosk.evaluate_many`` against the public Python evaluators
+that install here (phevaluator's C extension and eval7 called hand by hand, treys in pure
+Python). Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
+Figures are medians over repeated runs; ratios compare figures from the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from oasis_kiosk import evaluate_many
+
+ROOT = Path(__file__).resolve().parent.parent
+CRITERION = ROOT / "target" / "criterion"
+RESULTS = ROOT / "bench" / "results.json"
+HANDS = 1_000_000
+REPEATS = 7
+
+
+def run_criterion() -> dict[str, dict[str, float]]:
+    """Runs the criterion benches and reads their median times and element counts."""
+    subprocess.run(
+        ["cargo", "bench", "-p", "oasis-core", "--", "--warm-up-time", "1", "--measurement-time", "3"],
+        cwd=ROOT,
+        check=True,
+        stdout=sys.stderr,
+    )
+    figures: dict[str, dict[str, float]] = {}
+    for estimates in sorted(CRITERION.glob("**/new/estimates.json")):
+        benchmark = json.loads((estimates.parent / "benchmark.json").read_text())
+        median_ns = json.loads(estimates.read_text())["median"]["point_estimate"]
+        elements = (benchmark.get("throughput") or {}).get("Elements", 1)
+        figures[benchmark["full_id"]] = {
+            "median_ms": median_ns / 1e6,
+            "elements": elements,
+            "per_second": elements / (median_ns / 1e9),
+        }
+    return figures
+
+
+def median_seconds(work: Callable[[], object], repeats: int = REPEATS) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def python_evaluators(hands: np.ndarray) -> dict[str, dict[str, Any]]:
+    """Evaluations per second of each evaluator on (a prefix of) the same hands."""
+    flat = hands.tobytes()
+    rows = hands.tolist()
+    results: dict[str, dict[str, Any]] = {}
+
+    def record(name: str, kind: str, count: int, work: Callable[[], object], repeats: int = REPEATS) -> None:
+        seconds = median_seconds(work, repeats)
+        results[name] = {"kind": kind, "hands": count, "median_s": seconds, "per_second": count / seconds}
+
+    record("oasis_kiosk.evaluate_many", "Rust, batch", len(rows), lambda: evaluate_many(flat))
+
+    def optional(module: str) -> Any:
+        try:
+            return importlib.import_module(module)
+        except ImportError:
+            print(f"{module} is not installed; left out", file=sys.stderr)
+            return None
+
+    if pheval := optional("phevaluator._pheval"):
+        five = pheval.evaluate_5cards
+        record("phevaluator (C)", "C extension, per hand", len(rows), lambda: [five(*h) for h in rows])
+    if eval7 := optional("eval7"):
+        deck = [eval7.Card(card) for card in (r + s for r in "23456789TJQKA" for s in "cdhs")]
+        eval7_hands = [[deck[c] for c in h] for h in rows]
+        record("eval7", "Cython, per hand", len(rows), lambda: [eval7.evaluate(h) for h in eval7_hands])
+    if treys := optional("treys"):
+        deck = [treys.Card.new(r + s) for r in "23456789TJQKA" for s in "cdhs"]
+        subset = [[deck[c] for c in h] for h in rows[:100_000]]
+        evaluator = treys.Evaluator()
+        record(
+            "treys",
+            "pure Python, per hand",
+            len(subset),
+            lambda: [evaluator.evaluate(h[:2], h[2:]) for h in subset],
+            repeats=3,
+        )
+    return results
+
+
+def summary(rust: dict[str, dict[str, float]], python: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    ours = python["oasis_kiosk.evaluate_many"]["per_second"]
+    ratios: dict[str, float] = {}
+    if "random/eval/5" in rust:
+        ratios["rust_eval5_over_python_batch"] = rust["random/eval/5"]["per_second"] / ours
+    for name, figures in python.items():
+        if name != "oasis_kiosk.evaluate_many":
+            ratios[f"python_batch_over_{name.split()[0]}"] = ours / figures["per_second"]
+    pure = [f["per_second"] for f in python.values() if f["kind"].startswith("pure Python")]
+    if pure:
+        ratios["python_batch_over_fastest_pure_python"] = ours / max(pure)
+    return ratios
+
+
+def print_table(report: dict[str, Any]) -> None:
+    print(f"\n{'Rust (criterion, median)':<42}{'per second':>16}{'median':>14}")
+    for name, figures in report["rust"].items():
+        unit = "hands" if "eval" in name or "batch" in name else "runs"
+        print(f"{name:<42}{figures['per_second'] / 1e6:>10.1f} M {unit:<5}{figures['median_ms']:>11.3f} ms")
+    print(f"\n{'Python, same 1M random 5-card hands':<42}{'hands/s':>16}  kind")
+    for name, figures in report["python"].items():
+        print(f"{name:<42}{figures['per_second'] / 1e6:>14.2f} M  {figures['kind']}")
+    print("\nratios")
+    for name, ratio in report["ratios"].items():
+        print(f"  {name:<52}{ratio:>10.1f}x")
+
+
+def main() -> int:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
+    options.add_argument("--no-rust", action="store_true", help="skip the criterion benches")
+    arguments = options.parse_args()
+
+    rust = {} if arguments.no_rust else run_criterion()
+    rng = np.random.default_rng(2026)
+    hands = np.argpartition(rng.random((HANDS, 52)), 5, axis=1)[:, :5].astype(np.uint8)
+    python = python_evaluators(hands)
+    report = {
+        "machine": {"platform": platform.platform(), "python": platform.python_version()},
+        "rust": rust,
+        "python": python,
+        "ratios": summary(rust, python),
+    }
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    if arguments.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_table(report)
+        print(f"\nwritten to {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
