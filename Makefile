@@ -31,6 +31,7 @@ bench: build
 
 # Rebuilt on every call (cargo makes that quick when nothing changed); the extras bring the
 # test tools and the independent evaluators used as test oracle and benchmark baseline.
+build: export PIP_QUIET = 1
 build: $(BIN)/maturin
 	$(BIN)/maturin develop --release --quiet --extras test
 

@@ -35,7 +35,18 @@ REPEATS = 7
 def run_criterion() -> dict[str, dict[str, float]]:
     """Runs the criterion benches and reads their median times and element counts."""
     subprocess.run(
-        ["cargo", "bench", "-p", "oasis-core", "--", "--warm-up-time", "1", "--measurement-time", "3"],
+        [
+            "cargo",
+            "bench",
+            "-p",
+            "oasis-core",
+            "--benches",
+            "--",
+            "--warm-up-time",
+            "1",
+            "--measurement-time",
+            "3",
+        ],
         cwd=ROOT,
         check=True,
         stdout=sys.stderr,
@@ -116,11 +127,26 @@ def summary(rust: dict[str, dict[str, float]], python: dict[str, dict[str, Any]]
     return ratios
 
 
+def rate(per_second: float, unit: str) -> str:
+    for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if per_second >= scale:
+            return f"{per_second / scale:.1f} {prefix}{unit}/s"
+    return f"{per_second:.3g} {unit}/s"
+
+
+def duration(seconds: float) -> str:
+    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
 def print_table(report: dict[str, Any]) -> None:
-    print(f"\n{'Rust (criterion, median)':<42}{'per second':>16}{'median':>14}")
+    print(f"\n{'Rust (criterion, median)':<42}{'throughput':>18}{'median per run':>16}")
     for name, figures in report["rust"].items():
         unit = "hands" if "eval" in name or "batch" in name else "runs"
-        print(f"{name:<42}{figures['per_second'] / 1e6:>10.1f} M {unit:<5}{figures['median_ms']:>11.3f} ms")
+        seconds = figures["median_ms"] / 1e3
+        print(f"{name:<42}{rate(figures['per_second'], unit):>18}{duration(seconds):>16}")
     print(f"\n{'Python, same 1M random 5-card hands':<42}{'hands/s':>16}  kind")
     for name, figures in report["python"].items():
         print(f"{name:<42}{figures['per_second'] / 1e6:>14.2f} M  {figures['kind']}")
