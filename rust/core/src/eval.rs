@@ -278,6 +278,17 @@ pub fn evaluator() -> &'static Evaluator {
 }
 
 impl Evaluator {
+    /// The memory the tables take, in bytes.
+    pub fn table_bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.five.displacement)
+            + std::mem::size_of_val(&*self.five.values)
+            + std::mem::size_of_val(&*self.six.displacement)
+            + std::mem::size_of_val(&*self.six.values)
+            + std::mem::size_of_val(&*self.seven.displacement)
+            + std::mem::size_of_val(&*self.seven.values)
+            + std::mem::size_of_val(&*self.flush)
+    }
+
     /// Strength of five distinct card codes (each below 52; others give a meaningless value).
     #[inline]
     pub fn eval5(&self, c: [u8; 5]) -> HandValue {
@@ -623,6 +634,12 @@ mod tests {
             assert_eq!(category.lowest().category(), category);
             assert_eq!(category.highest().category(), category);
         }
+    }
+
+    #[test]
+    fn the_tables_stay_small_enough_for_the_cache() {
+        let bytes = evaluator().table_bytes();
+        assert!(bytes < 320 * 1024, "{bytes} bytes");
     }
 
     #[test]
