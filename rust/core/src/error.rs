@@ -89,3 +89,32 @@ impl fmt::Display for ShoeError {
 }
 
 impl std::error::Error for ShoeError {}
+
+/// A rule profile that cannot be loaded: which file, which field, why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileError {
+    pub source: String,
+    pub field: String,
+    pub reason: String,
+}
+
+impl ProfileError {
+    pub fn new(source: &str, field: &str, reason: String) -> ProfileError {
+        ProfileError {
+            source: source.to_string(),
+            field: field.to_string(),
+            reason,
+        }
+    }
+}
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.field.as_str() {
+            "" => write!(f, "{}: {}", self.source, self.reason),
+            field => write!(f, "{}: {}: {}", self.source, field, self.reason),
+        }
+    }
+}
+
+impl std::error::Error for ProfileError {}

@@ -19,7 +19,9 @@ use crate::card::{Card, ACE, KING};
 use crate::error::CardError;
 
 /// Hand categories, lowest to highest (RULES.md §1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[repr(u8)]
 pub enum Category {
     HighCard,
