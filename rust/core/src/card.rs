@@ -80,6 +80,12 @@ impl fmt::Debug for Card {
     }
 }
 
+impl serde::Serialize for Card {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 impl FromStr for Card {
     type Err = CardError;
 

@@ -118,3 +118,27 @@ impl fmt::Display for ProfileError {
 }
 
 impl std::error::Error for ProfileError {}
+
+/// A round that cannot be set up, an action the rules refuse now, or a record that does
+/// not replay. The round is unchanged by any of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoundError {
+    /// Bets or credit that cannot start a round.
+    Setup(String),
+    /// An action that is not legal now.
+    Illegal(String),
+    /// A journaled round that does not rebuild.
+    Record(String),
+}
+
+impl fmt::Display for RoundError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RoundError::Setup(reason)
+            | RoundError::Illegal(reason)
+            | RoundError::Record(reason) => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for RoundError {}

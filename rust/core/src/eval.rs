@@ -101,6 +101,16 @@ const CATEGORY_FLOOR: [u16; 11] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HandValue(u16);
 
+impl serde::Serialize for HandValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut value = serializer.serialize_struct("HandValue", 2)?;
+        value.serialize_field("category", self.category().name())?;
+        value.serialize_field("strength", &self.0)?;
+        value.end()
+    }
+}
+
 impl HandValue {
     /// Number of distinct strengths.
     pub const COUNT: u16 = 7462;

@@ -6,10 +6,12 @@ pub mod card;
 pub mod error;
 pub mod eval;
 pub mod profile;
+pub mod round;
 pub mod shuffle;
 
 pub use card::{parse_cards, Card};
-pub use error::{CardError, EntropyError, ProfileError, ShoeError};
+pub use error::{CardError, EntropyError, ProfileError, RoundError, ShoeError};
 pub use eval::{evaluator, Category, Evaluator, HandValue};
 pub use profile::{Money, Profile, Ratio};
+pub use round::{Action, Phase, Round, RoundRecord, Settlement};
 pub use shuffle::{os_seed, shuffled_deck, Seed, Shoe};

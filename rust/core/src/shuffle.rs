@@ -81,8 +81,8 @@ pub fn check_complete_deck(cards: impl IntoIterator<Item = Card>) -> Result<(), 
 /// One round's shoe: a freshly shuffled deck dealt from the top.
 #[derive(Clone, Debug)]
 pub struct Shoe {
-    seed: Seed,
-    deck: [Card; DECK_SIZE],
+    seed: Option<Seed>,
+    deck: Vec<Card>,
     dealt: usize,
 }
 
@@ -90,8 +90,8 @@ impl Shoe {
     /// The shoe that `seed` shuffles: use it to replay a round.
     pub fn new(seed: Seed) -> Shoe {
         Shoe {
-            seed,
-            deck: shuffled_deck(&seed),
+            seed: Some(seed),
+            deck: shuffled_deck(&seed).to_vec(),
             dealt: 0,
         }
     }
@@ -101,9 +101,21 @@ impl Shoe {
         Ok(Shoe::new(os_seed()?))
     }
 
-    /// The seed that shuffled this shoe (journal it to replay the round).
-    pub fn seed(&self) -> &Seed {
-        &self.seed
+    /// A stacked shoe for tests and analysis: `top` first, then every other card in code
+    /// order. Nothing checks `top`: a repeated card makes a deck of 53, as a misdeal
+    /// would, and only the end-of-round integrity check catches it.
+    pub fn stacked(top: &[Card]) -> Shoe {
+        let rest = Card::all().filter(|card| !top.contains(card));
+        Shoe {
+            seed: None,
+            deck: top.iter().copied().chain(rest).collect(),
+            dealt: 0,
+        }
+    }
+
+    /// The seed that shuffled this shoe (journal it to replay the round); none if stacked.
+    pub fn seed(&self) -> Option<&Seed> {
+        self.seed.as_ref()
     }
 
     /// Deals `n` cards from the top, or none if fewer remain.
@@ -120,7 +132,7 @@ impl Shoe {
 
     /// Cards still in the shoe.
     pub fn remaining(&self) -> usize {
-        DECK_SIZE - self.dealt
+        self.deck.len() - self.dealt
     }
 
     /// Cards dealt so far (including burnt ones), in order.

@@ -274,7 +274,12 @@ impl Shoe {
     /// The 32-byte seed that shuffled this shoe.
     #[getter]
     fn seed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.0.seed())
+        PyBytes::new(
+            py,
+            self.0
+                .seed()
+                .expect("a shoe made from Python is always seeded"),
+        )
     }
 
     /// Deals `count` cards, or raises `ShoeError` and deals none if fewer remain.
