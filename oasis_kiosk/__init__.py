@@ -1,14 +1,21 @@
 """Oasis Stud Poker kiosk terminal.
 
 The game's rules, the hand evaluator and the shuffle live in the Rust core
-(``oasis_kiosk._core``); this package re-exports its public names.
+(``oasis_kiosk._core``); this package re-exports its public names and loads the shipped
+rule profiles (``oasis_kiosk.rules``).
 """
 
 from oasis_kiosk._core import (
     CATEGORIES,
+    BetError,
     CardError,
     EntropyError,
     HandValue,
+    IllegalAction,
+    Profile,
+    ProfileError,
+    RecordError,
+    Round,
     Shoe,
     ShoeError,
     card_code,
@@ -17,17 +24,26 @@ from oasis_kiosk._core import (
     evaluate_many,
     shuffled_deck,
 )
+from oasis_kiosk.rules import load_profile, profile_names
 
 __all__ = [
     "CATEGORIES",
+    "BetError",
     "CardError",
     "EntropyError",
     "HandValue",
+    "IllegalAction",
+    "Profile",
+    "ProfileError",
+    "RecordError",
+    "Round",
     "Shoe",
     "ShoeError",
     "card_code",
     "card_name",
     "evaluate",
     "evaluate_many",
+    "load_profile",
+    "profile_names",
     "shuffled_deck",
 ]

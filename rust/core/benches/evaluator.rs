@@ -26,37 +26,20 @@ fn random(c: &mut Criterion) {
     group.throughput(Throughput::Elements(HANDS as u64));
     let five = random_hands::<5>();
     group.bench_function(BenchmarkId::new("eval", 5), |b| {
-        b.iter(|| {
-            five.iter()
-                .map(|&h| u64::from(table.eval5(h).strength()))
-                .sum::<u64>()
-        })
+        b.iter(|| five.iter().map(|&h| u64::from(table.eval5(h).strength())).sum::<u64>())
     });
     let six = random_hands::<6>();
     group.bench_function(BenchmarkId::new("eval", 6), |b| {
-        b.iter(|| {
-            six.iter()
-                .map(|&h| u64::from(table.eval6(h).strength()))
-                .sum::<u64>()
-        })
+        b.iter(|| six.iter().map(|&h| u64::from(table.eval6(h).strength())).sum::<u64>())
     });
     let seven = random_hands::<7>();
     group.bench_function(BenchmarkId::new("eval", 7), |b| {
-        b.iter(|| {
-            seven
-                .iter()
-                .map(|&h| u64::from(table.eval7(h).strength()))
-                .sum::<u64>()
-        })
+        b.iter(|| seven.iter().map(|&h| u64::from(table.eval7(h).strength())).sum::<u64>())
     });
     let flat: Vec<u8> = five.iter().flatten().copied().collect();
     let mut out = vec![0u32; HANDS];
     group.bench_function(BenchmarkId::new("batch_checked", 5), |b| {
-        b.iter(|| {
-            table
-                .evaluate_batch_into(black_box(&flat), 5, &mut out)
-                .unwrap()
-        })
+        b.iter(|| table.evaluate_batch_into(black_box(&flat), 5, &mut out).unwrap())
     });
     group.finish();
 }

@@ -35,10 +35,7 @@ impl Card {
 
     /// The card of rank index 0..12 (deuce..ace) and suit index 0..3 (c, d, h, s).
     pub fn new(rank: u8, suit: u8) -> Card {
-        assert!(
-            rank < 13 && suit < 4,
-            "rank {rank} or suit {suit} out of range"
-        );
+        assert!(rank < 13 && suit < 4, "rank {rank} or suit {suit} out of range");
         Card(rank * 4 + suit)
     }
 
@@ -91,22 +88,14 @@ impl FromStr for Card {
 
     fn from_str(token: &str) -> Result<Card, CardError> {
         let bad = || CardError::BadToken(token.to_string());
-        let (rank_text, suit_text) = token
-            .split_at_checked(token.len().saturating_sub(1))
-            .ok_or_else(bad)?;
+        let (rank_text, suit_text) = token.split_at_checked(token.len().saturating_sub(1)).ok_or_else(bad)?;
         let rank = match rank_text.to_ascii_uppercase().as_str() {
             "10" => 8,
-            r if r.len() == 1 => RANK_CHARS
-                .iter()
-                .position(|&c| c == r.as_bytes()[0])
-                .ok_or_else(bad)? as u8,
+            r if r.len() == 1 => RANK_CHARS.iter().position(|&c| c == r.as_bytes()[0]).ok_or_else(bad)? as u8,
             _ => return Err(bad()),
         };
         let suit_char = suit_text.to_ascii_lowercase();
-        let suit = SUIT_CHARS
-            .iter()
-            .position(|&c| suit_char.as_bytes() == [c])
-            .ok_or_else(bad)? as u8;
+        let suit = SUIT_CHARS.iter().position(|&c| suit_char.as_bytes() == [c]).ok_or_else(bad)? as u8;
         Ok(Card::new(rank, suit))
     }
 }
@@ -145,10 +134,7 @@ mod tests {
         assert_eq!("2d".parse::<Card>().unwrap().code(), 1);
         assert_eq!("3c".parse::<Card>().unwrap().code(), 4);
         assert_eq!("As".parse::<Card>().unwrap().code(), 51);
-        assert_eq!(
-            "Td".parse::<Card>().unwrap(),
-            "10D".parse::<Card>().unwrap()
-        );
+        assert_eq!("Td".parse::<Card>().unwrap(), "10D".parse::<Card>().unwrap());
         assert_eq!("kH".parse::<Card>().unwrap().to_string(), "Kh");
     }
 
@@ -172,10 +158,7 @@ mod tests {
 
     #[test]
     fn duplicates_are_refused() {
-        assert_eq!(
-            parse_cards("As Kd as"),
-            Err(CardError::Duplicate("As".parse().unwrap()))
-        );
+        assert_eq!(parse_cards("As Kd as"), Err(CardError::Duplicate("As".parse().unwrap())));
         assert_eq!(parse_cards("As, Kd  10h").unwrap().len(), 3);
     }
 }

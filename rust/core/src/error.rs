@@ -62,27 +62,18 @@ pub enum ShoeError {
     /// A seed that is not 32 bytes.
     SeedLength(usize),
     /// The cards of a round are not exactly one deck.
-    Integrity {
-        missing: Vec<Card>,
-        repeated: Vec<Card>,
-    },
+    Integrity { missing: Vec<Card>, repeated: Vec<Card> },
 }
 
 impl fmt::Display for ShoeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ShoeError::NotEnoughCards { wanted, remaining } => {
-                write!(
-                    f,
-                    "{wanted} cards wanted but only {remaining} remain in the shoe"
-                )
+                write!(f, "{wanted} cards wanted but only {remaining} remain in the shoe")
             }
             ShoeError::SeedLength(n) => write!(f, "a shuffle seed is 32 bytes, not {n}"),
             ShoeError::Integrity { missing, repeated } => {
-                write!(
-                    f,
-                    "card integrity failure: missing {missing:?}, repeated {repeated:?}"
-                )
+                write!(f, "card integrity failure: missing {missing:?}, repeated {repeated:?}")
             }
         }
     }
@@ -100,11 +91,7 @@ pub struct ProfileError {
 
 impl ProfileError {
     pub fn new(source: &str, field: &str, reason: String) -> ProfileError {
-        ProfileError {
-            source: source.to_string(),
-            field: field.to_string(),
-            reason,
-        }
+        ProfileError { source: source.to_string(), field: field.to_string(), reason }
     }
 }
 
@@ -134,9 +121,9 @@ pub enum RoundError {
 impl fmt::Display for RoundError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RoundError::Setup(reason)
-            | RoundError::Illegal(reason)
-            | RoundError::Record(reason) => f.write_str(reason),
+            RoundError::Setup(reason) | RoundError::Illegal(reason) | RoundError::Record(reason) => {
+                f.write_str(reason)
+            }
         }
     }
 }

@@ -19,9 +19,7 @@ use crate::card::{Card, ACE, KING};
 use crate::error::CardError;
 
 /// Hand categories, lowest to highest (RULES.md §1).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[repr(u8)]
 pub enum Category {
     HighCard,
@@ -93,9 +91,7 @@ impl Category {
 /// without A-K 1 113, A-K 164, pairs 2 860, two pair 858, trips 858, straights 10,
 /// flushes 1 277, full houses 156, quads 156, straight flushes 9, royal flush 1) and
 /// checked against the enumerated class order when the tables are built.
-const CATEGORY_FLOOR: [u16; 11] = [
-    0, 1113, 1277, 4137, 4995, 5853, 5863, 7140, 7296, 7452, 7461,
-];
+const CATEGORY_FLOOR: [u16; 11] = [0, 1113, 1277, 4137, 4995, 5853, 5863, 7140, 7296, 7452, 7461];
 
 /// A hand's strength: larger is stronger, equal is a stand-off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -128,10 +124,7 @@ impl HandValue {
 
     /// The hand's category.
     pub fn category(self) -> Category {
-        let index = CATEGORY_FLOOR
-            .iter()
-            .rposition(|&floor| floor <= self.0)
-            .unwrap_or(0);
+        let index = CATEGORY_FLOOR.iter().rposition(|&floor| floor <= self.0).unwrap_or(0);
         Category::ALL[index]
     }
 }
@@ -212,10 +205,7 @@ impl<T: Copy + Default, const BUCKETS: usize, const SLOTS: usize> PerfectHash<T,
                 return hash;
             }
         }
-        panic!(
-            "no perfect hash found for {} keys in {SLOTS} slots",
-            entries.len()
-        );
+        panic!("no perfect hash found for {} keys in {SLOTS} slots", entries.len());
     }
 
     fn try_build(multiplier: u64, entries: &[(u64, T)]) -> Option<Self> {
@@ -238,11 +228,7 @@ impl<T: Copy + Default, const BUCKETS: usize, const SLOTS: usize> PerfectHash<T,
                 break;
             }
             bases.clear();
-            bases.extend(
-                members
-                    .iter()
-                    .map(|&i| Self::hash(multiplier, entries[i].0) as usize & mask),
-            );
+            bases.extend(members.iter().map(|&i| Self::hash(multiplier, entries[i].0) as usize & mask));
             bases.sort_unstable();
             if bases.windows(2).any(|w| w[0] == w[1]) {
                 return None;
@@ -255,11 +241,7 @@ impl<T: Copy + Default, const BUCKETS: usize, const SLOTS: usize> PerfectHash<T,
                 values[slot] = entries[i].1;
             }
         }
-        Some(PerfectHash {
-            multiplier,
-            displacement,
-            values,
-        })
+        Some(PerfectHash { multiplier, displacement, values })
     }
 }
 
@@ -356,14 +338,24 @@ impl Evaluator {
         HandValue(self.flush[mask & 0x1fff])
     }
 
+    /// Strength of 5, 6 or 7 cards without checking that they are distinct: a misdealt hand
+    /// still gets a value (meaningless, never a panic) until the integrity check voids it.
+    /// Panics on other sizes.
+    pub fn evaluate_unchecked(&self, cards: &[Card]) -> HandValue {
+        let code = |i: usize| cards[i].code();
+        match cards.len() {
+            5 => self.eval5(std::array::from_fn(code)),
+            6 => self.eval6(std::array::from_fn(code)),
+            7 => self.eval7(std::array::from_fn(code)),
+            n => panic!("a hand has 5, 6 or 7 cards, not {n}"),
+        }
+    }
+
     /// Strength of a hand of 5, 6 or 7 cards, checking its size and that no card repeats.
     pub fn evaluate(&self, cards: &[Card]) -> Result<HandValue, CardError> {
         crate::card::check_distinct(cards)?;
-        let code = |i: usize| cards[i].code();
         match cards.len() {
-            5 => Ok(self.eval5(std::array::from_fn(code))),
-            6 => Ok(self.eval6(std::array::from_fn(code))),
-            7 => Ok(self.eval7(std::array::from_fn(code))),
+            5..=7 => Ok(self.evaluate_unchecked(cards)),
             n => Err(CardError::HandSize(n)),
         }
     }
@@ -384,11 +376,7 @@ impl Evaluator {
         hand_size: usize,
         out: &mut [u32],
     ) -> Result<(), CardError> {
-        fn fill<const N: usize>(
-            codes: &[u8],
-            out: &mut [u32],
-            eval: impl Fn([u8; N]) -> HandValue,
-        ) -> bool {
+        fn fill<const N: usize>(codes: &[u8], out: &mut [u32], eval: impl Fn([u8; N]) -> HandValue) -> bool {
             let mut faults = false;
             for (hand, strength) in codes.chunks_exact(N).zip(out) {
                 let hand: [u8; N] = hand.try_into().expect("chunks are N long");
@@ -413,24 +401,16 @@ impl Evaluator {
     /// Builds every table from nothing; [`evaluator`] does this once per process.
     pub fn build_tables() -> Evaluator {
         let classes = five_card_classes();
-        let strength_of =
-            |key: u32| classes.binary_search(&key).expect("every hand is a class") as u16;
+        let strength_of = |key: u32| classes.binary_search(&key).expect("every hand is a class") as u16;
         for (category, &floor) in Category::ALL.iter().zip(&CATEGORY_FLOOR) {
-            assert_eq!(
-                classes[floor as usize] >> 20,
-                *category as u32,
-                "category floors"
-            );
+            assert_eq!(classes[floor as usize] >> 20, *category as u32, "category floors");
         }
 
         let mut five_entries = Vec::new();
         for_each_rank_multiset(5, &mut |counts| {
             let plain = strength_of(class_key(counts, false));
-            let suited = if counts.iter().all(|&n| n <= 1) {
-                strength_of(class_key(counts, true))
-            } else {
-                0
-            };
+            let suited =
+                if counts.iter().all(|&n| n <= 1) { strength_of(class_key(counts, true)) } else { 0 };
             five_entries.push((multiset_key(counts), [plain, suited]));
         });
         let five = PerfectHash::build(&five_entries);
@@ -468,12 +448,7 @@ impl Evaluator {
             };
         }
 
-        Evaluator {
-            five,
-            six,
-            seven,
-            flush,
-        }
+        Evaluator { five, six, seven, flush }
     }
 }
 
@@ -496,14 +471,8 @@ pub fn check_batch(codes: &[u8], hand_size: usize) -> Result<usize, CardError> {
         for (hand, cards) in codes.chunks_exact(N).enumerate() {
             let cards: &[u8; N] = cards.try_into().expect("chunks are N long");
             if !distinct_cards(cards) {
-                let in_batch = |error| CardError::InBatch {
-                    hand,
-                    error: Box::new(error),
-                };
-                let cards = cards
-                    .iter()
-                    .map(|&code| Card::from_code(code))
-                    .collect::<Result<Vec<_>, _>>();
+                let in_batch = |error| CardError::InBatch { hand, error: Box::new(error) };
+                let cards = cards.iter().map(|&code| Card::from_code(code)).collect::<Result<Vec<_>, _>>();
                 crate::card::check_distinct(&cards.map_err(in_batch)?).map_err(in_batch)?;
             }
         }
@@ -532,21 +501,12 @@ fn distinct_cards<const N: usize>(codes: &[u8; N]) -> bool {
 
 /// The key of a rank multiset: the sum of its cards' keys without the suit counts.
 fn multiset_key(counts: &[u8; RANKS]) -> u64 {
-    counts
-        .iter()
-        .enumerate()
-        .map(|(rank, &n)| u64::from(n) << (RANK_COUNT_BITS * rank as u32))
-        .sum()
+    counts.iter().enumerate().map(|(rank, &n)| u64::from(n) << (RANK_COUNT_BITS * rank as u32)).sum()
 }
 
 /// Calls `visit` with every multiset of `size` ranks holding each rank at most four times.
 fn for_each_rank_multiset(size: usize, visit: &mut dyn FnMut(&[u8; RANKS])) {
-    fn walk(
-        rank: usize,
-        left: usize,
-        counts: &mut [u8; RANKS],
-        visit: &mut dyn FnMut(&[u8; RANKS]),
-    ) {
+    fn walk(rank: usize, left: usize, counts: &mut [u8; RANKS], visit: &mut dyn FnMut(&[u8; RANKS])) {
         if rank == RANKS {
             if left == 0 {
                 visit(counts);
@@ -566,19 +526,14 @@ fn for_each_rank_multiset(size: usize, visit: &mut dyn FnMut(&[u8; RANKS])) {
 /// ties, most significant first, four bits each (RULES.md §1).
 fn class_key(counts: &[u8; RANKS], flush: bool) -> u32 {
     // Ranks by significance: larger groups first, higher ranks first within a group size.
-    let mut ranks: Vec<(u8, u8)> = (0..RANKS as u8)
-        .rev()
-        .filter(|&r| counts[r as usize] > 0)
-        .map(|r| (counts[r as usize], r))
-        .collect();
+    let mut ranks: Vec<(u8, u8)> =
+        (0..RANKS as u8).rev().filter(|&r| counts[r as usize] > 0).map(|r| (counts[r as usize], r)).collect();
     ranks.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
     let shape: Vec<u8> = ranks.iter().map(|&(n, _)| n).collect();
     let mut tie: Vec<u8> = ranks.iter().map(|&(_, r)| r).collect();
 
     let straight_top = if shape.len() == 5 {
-        let bits = (0..RANKS)
-            .filter(|&r| counts[r] > 0)
-            .fold(0u32, |m, r| m | 1 << r);
+        let bits = (0..RANKS).filter(|&r| counts[r] > 0).fold(0u32, |m, r| m | 1 << r);
         match bits {
             0b1_0000_0000_1111 => Some(3), // A-2-3-4-5: the five is the top card
             _ if bits >> bits.trailing_zeros() == 0b11111 => Some(31 - bits.leading_zeros() as u8),
@@ -603,11 +558,7 @@ fn class_key(counts: &[u8; RANKS], flush: bool) -> u32 {
         _ if counts[ACE as usize] > 0 && counts[KING as usize] > 0 => Category::AceKing,
         _ => Category::HighCard,
     };
-    tie.iter()
-        .enumerate()
-        .fold((category as u32) << 20, |key, (i, &r)| {
-            key | u32::from(r) << (16 - 4 * i)
-        })
+    tie.iter().enumerate().fold((category as u32) << 20, |key, (i, &r)| key | u32::from(r) << (16 - 4 * i))
 }
 
 /// Every five-card class key, in ascending order: the strength of a class is its index.
@@ -666,10 +617,7 @@ mod tests {
     #[test]
     fn six_and_seven_take_the_best_five() {
         assert_eq!(value("As Ks Qs Js Ts 2c"), value("As Ks Qs Js Ts"));
-        assert_eq!(
-            value("2h 3h 4h 5h 6h 7h 8h").category(),
-            Category::StraightFlush
-        );
+        assert_eq!(value("2h 3h 4h 5h 6h 7h 8h").category(), Category::StraightFlush);
         assert_eq!(value("Ah Ad Ac Kh Kd Qs Qc"), value("Ah Ad Ac Kh Kd"));
         assert_eq!(value("Ah 2d 3c 4h 5d 9s 9c").category(), Category::Straight);
         assert_eq!(value("Ah Kh 2h 7h 9h 9s 9c").category(), Category::Flush);
@@ -680,38 +628,20 @@ mod tests {
         let cards = parse_cards("As Ks Qs Js").unwrap();
         assert_eq!(evaluator().evaluate(&cards), Err(CardError::HandSize(4)));
         let twice = [cards[0], cards[1], cards[2], cards[3], cards[0]];
-        assert_eq!(
-            evaluator().evaluate(&twice),
-            Err(CardError::Duplicate(cards[0]))
-        );
+        assert_eq!(evaluator().evaluate(&twice), Err(CardError::Duplicate(cards[0])));
     }
 
     #[test]
     fn batches_are_checked_whole() {
         let bad = [0, 1, 2, 3, 4, 5, 6, 7, 8, 52];
-        let expected = CardError::InBatch {
-            hand: 1,
-            error: Box::new(CardError::BadCode(52)),
-        };
+        let expected = CardError::InBatch { hand: 1, error: Box::new(CardError::BadCode(52)) };
         assert_eq!(evaluator().evaluate_batch(&bad, 5), Err(expected.clone()));
         assert_eq!(check_batch(&bad, 5), Err(expected));
-        assert_eq!(
-            check_batch(&[0; 9], 5),
-            Err(CardError::RaggedBatch {
-                len: 9,
-                hand_size: 5
-            })
-        );
+        assert_eq!(check_batch(&[0; 9], 5), Err(CardError::RaggedBatch { len: 9, hand_size: 5 }));
         assert_eq!(check_batch(&[0; 8], 4), Err(CardError::HandSize(4)));
-        assert_eq!(
-            evaluator().evaluate_batch(&[0; 0], 8),
-            Err(CardError::HandSize(8))
-        );
+        assert_eq!(evaluator().evaluate_batch(&[0; 0], 8), Err(CardError::HandSize(8)));
         let repeated = [0, 1, 2, 3, 0, 5, 6, 7, 8, 9];
-        let expected = CardError::InBatch {
-            hand: 0,
-            error: Box::new(CardError::Duplicate(Card::new(0, 0))),
-        };
+        let expected = CardError::InBatch { hand: 0, error: Box::new(CardError::Duplicate(Card::new(0, 0))) };
         assert_eq!(evaluator().evaluate_batch(&repeated, 5), Err(expected));
         let good = [51, 47, 43, 39, 35, 0, 5, 10, 15, 16];
         let out = evaluator().evaluate_batch(&good, 5).unwrap();

@@ -27,10 +27,7 @@ pub struct Ratio {
 impl Ratio {
     /// The whole number `n`.
     pub const fn whole(n: u64) -> Ratio {
-        Ratio {
-            numerator: n,
-            denominator: 1,
-        }
+        Ratio { numerator: n, denominator: 1 }
     }
 
     /// `amount × self`, if that is a whole number of minor units.
@@ -56,25 +53,12 @@ impl Ratio {
             return Err(bad());
         }
         let denominator = 10u64.pow(fraction.len() as u32);
-        let whole: u64 = if whole.is_empty() {
-            0
-        } else {
-            whole.parse().map_err(|_| bad())?
-        };
-        let fraction: u64 = if fraction.is_empty() {
-            0
-        } else {
-            fraction.parse().map_err(|_| bad())?
-        };
-        let numerator = whole
-            .checked_mul(denominator)
-            .and_then(|n| n.checked_add(fraction))
-            .ok_or_else(bad)?;
+        let whole: u64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| bad())? };
+        let fraction: u64 = if fraction.is_empty() { 0 } else { fraction.parse().map_err(|_| bad())? };
+        let numerator =
+            whole.checked_mul(denominator).and_then(|n| n.checked_add(fraction)).ok_or_else(bad)?;
         let divisor = gcd(numerator, denominator);
-        Ok(Ratio {
-            numerator: numerator / divisor,
-            denominator: denominator / divisor,
-        })
+        Ok(Ratio { numerator: numerator / divisor, denominator: denominator / divisor })
     }
 }
 
@@ -293,9 +277,7 @@ where
         .into_iter()
         .map(|(key, value)| match key.parse() {
             Ok(number) => Ok((number, value)),
-            Err(_) => Err(serde::de::Error::custom(format!(
-                "key {key:?} is not a whole number"
-            ))),
+            Err(_) => Err(serde::de::Error::custom(format!("key {key:?} is not a whole number"))),
         })
         .collect()
 }
@@ -369,39 +351,26 @@ impl Profile {
     /// Parses and validates a profile; `source` names the file in errors. `overrides`, if
     /// given, is TOML whose tables are merged over the profile's before validation (how an
     /// operator derives a house variant).
-    pub fn from_toml(
-        text: &str,
-        source: &str,
-        overrides: Option<&str>,
-    ) -> Result<Profile, ProfileError> {
+    pub fn from_toml(text: &str, source: &str, overrides: Option<&str>) -> Result<Profile, ProfileError> {
         let error = |field: &str, reason: String| ProfileError::new(source, field, reason);
         let mut table: toml::Table = text.parse().map_err(|e| error("", toml_reason(&e, text)))?;
         if let Some(overrides) = overrides {
-            let overrides: toml::Table = overrides
-                .parse()
-                .map_err(|e| error("overrides", toml_reason(&e, overrides)))?;
+            let overrides: toml::Table =
+                overrides.parse().map_err(|e| error("overrides", toml_reason(&e, overrides)))?;
             merge(&mut table, overrides);
         }
-        let profile: Profile = serde_path_to_error::deserialize(toml::Value::Table(table))
-            .map_err(|e| {
-                let field = e.path().to_string();
-                error(
-                    if field == "." { "" } else { &field },
-                    e.inner().message().to_string(),
-                )
-            })?;
-        profile
-            .validate()
-            .map_err(|(field, reason)| error(&field, reason))?;
+        let profile: Profile = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let field = e.path().to_string();
+            error(if field == "." { "" } else { &field }, e.inner().message().to_string())
+        })?;
+        profile.validate().map_err(|(field, reason)| error(&field, reason))?;
         Ok(profile)
     }
 
     /// Every ante the table allows, lowest first.
     pub fn allowed_antes(&self) -> impl Iterator<Item = Money> + '_ {
         let t = &self.table;
-        (0..)
-            .map(move |k| t.ante_min + k * t.ante_step)
-            .take_while(move |&a| a <= t.ante_max)
+        (0..).map(move |k| t.ante_min + k * t.ante_step).take_while(move |&a| a <= t.ante_max)
     }
 
     /// Is `ante` on the table's ante ladder?
@@ -424,9 +393,9 @@ impl Profile {
     /// round is never replayed under rules that changed.
     pub fn digest(&self) -> String {
         let canonical = serde_json::to_string(self).expect("a profile serialises");
-        let hash = canonical.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
+        let hash = canonical
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
         format!("{hash:016x}")
     }
 
@@ -434,22 +403,13 @@ impl Profile {
         let fail = |field: &str, reason: String| Err((field.to_string(), reason));
         let t = &self.table;
         if t.currency.len() != 3 || !t.currency.bytes().all(|b| b.is_ascii_uppercase()) {
-            return fail(
-                "table.currency",
-                format!("{:?} is not a three-letter currency code", t.currency),
-            );
+            return fail("table.currency", format!("{:?} is not a three-letter currency code", t.currency));
         }
         if ![1, 10, 100, 1000].contains(&t.minor_units) {
-            return fail(
-                "table.minor_units",
-                format!("{} is not 1, 10, 100 or 1000", t.minor_units),
-            );
+            return fail("table.minor_units", format!("{} is not 1, 10, 100 or 1000", t.minor_units));
         }
         if t.ante_min <= 0 || t.ante_step <= 0 || t.max_payout <= 0 {
-            return fail(
-                "table",
-                "ante_min, ante_step and max_payout must be positive".into(),
-            );
+            return fail("table", "ante_min, ante_step and max_payout must be positive".into());
         }
         if t.ante_min > t.ante_max {
             return fail(
@@ -458,20 +418,14 @@ impl Profile {
             );
         }
         if self.game.play_multiple == 0 {
-            return fail(
-                "game.play_multiple",
-                "the play bet must be at least one ante".into(),
-            );
+            return fail("game.play_multiple", "the play bet must be at least one ante".into());
         }
         for category in Category::ALL {
             match (category >= self.game.qualifier, self.odds(category)) {
                 (true, None) => {
                     return fail(
                         "paytable",
-                        format!(
-                            "no row for {}, which can beat a qualifying dealer",
-                            category.name()
-                        ),
+                        format!("no row for {}, which can beat a qualifying dealer", category.name()),
                     )
                 }
                 (false, Some(_)) => {
@@ -484,10 +438,7 @@ impl Profile {
                     )
                 }
                 (_, Some(odds)) if odds <= 0 => {
-                    return fail(
-                        &format!("paytable.{}", category.name()),
-                        "odds must be positive".into(),
-                    )
+                    return fail(&format!("paytable.{}", category.name()), "odds must be positive".into())
                 }
                 _ => {}
             }
@@ -507,17 +458,15 @@ impl Profile {
             if let Some(purchase) = purchase {
                 self.check_price(&format!("{field}.fee"), purchase.fee)?;
                 if purchase.needs_bonus && self.bonus.is_none() {
-                    return fail(
-                        &format!("{field}.needs_bonus"),
-                        "the profile has no bonus bet".into(),
-                    );
+                    return fail(&format!("{field}.needs_bonus"), "the profile has no bonus bet".into());
                 }
             }
         }
         if self.buy_dealer_card.is_some() && self.boxes.max != 1 {
             return fail(
                 "buy_dealer_card",
-                "buying the dealer's card changes the dealer's hand for every box, so it needs a single box".into(),
+                "buying the dealer's card changes the dealer's hand for every box, so it needs a single box"
+                    .into(),
             );
         }
         if let Some(protection) = &self.protection {
@@ -527,10 +476,7 @@ impl Profile {
             // Half the expected payment (ante + play bet × odds) must be whole.
             for &category in &protection.categories {
                 let odds = self.odds(category).unwrap_or(0) as u64;
-                let half = Ratio {
-                    numerator: 1 + u64::from(self.game.play_multiple) * odds,
-                    denominator: 2,
-                };
+                let half = Ratio { numerator: 1 + u64::from(self.game.play_multiple) * odds, denominator: 2 };
                 self.check_price("protection.categories", half)?;
             }
         }
@@ -541,10 +487,7 @@ impl Profile {
         let b = &self.boxes;
         let fail = |field: &str, reason: String| Err((field.to_string(), reason));
         if b.max == 0 || b.max > 7 {
-            return fail(
-                "boxes.max",
-                format!("a round plays 1 to 7 boxes, not {}", b.max),
-            );
+            return fail("boxes.max", format!("a round plays 1 to 7 boxes, not {}", b.max));
         }
         if b.looked_at == 0 || b.looked_at > b.max {
             return fail(
@@ -553,36 +496,24 @@ impl Profile {
             );
         }
         if b.min_ante_multi.is_some_and(|m| m > self.table.ante_max) {
-            return fail(
-                "boxes.min_ante_multi",
-                "is above the table's maximum ante".into(),
-            );
+            return fail("boxes.min_ante_multi", "is above the table's maximum ante".into());
         }
         Ok(())
     }
 
     fn validate_exchange(&self, exchange: &Exchange) -> Result<(), (String, String)> {
         if exchange.rounds.is_empty() {
-            return Err((
-                "exchange.rounds".into(),
-                "name at least one exchange round".into(),
-            ));
+            return Err(("exchange.rounds".into(), "name at least one exchange round".into()));
         }
         for (i, round) in exchange.rounds.iter().enumerate() {
             if round.fees.is_empty() {
-                return Err((
-                    format!("exchange.rounds[{i}].fees"),
-                    "offer at least one card count".into(),
-                ));
+                return Err((format!("exchange.rounds[{i}].fees"), "offer at least one card count".into()));
             }
             for (table, fees) in [("fees", &round.fees), ("with_bonus", &round.with_bonus)] {
                 for (&count, &fee) in fees {
                     let field = format!("exchange.rounds[{i}].{table}.{count}");
                     if !(1..=5).contains(&count) {
-                        return Err((
-                            field,
-                            format!("one exchange takes 1 to 5 cards, not {count}"),
-                        ));
+                        return Err((field, format!("one exchange takes 1 to 5 cards, not {count}")));
                     }
                     self.check_price(&field, fee)?;
                 }
@@ -602,35 +533,24 @@ impl Profile {
         match bonus.kind {
             BonusKind::Privilege => {
                 let Some(fee) = bonus.fee else {
-                    return fail(
-                        "bonus.fee",
-                        "a privilege bonus needs its fee in antes".into(),
-                    );
+                    return fail("bonus.fee", "a privilege bonus needs its fee in antes".into());
                 };
                 if fee.is_zero() {
                     return fail("bonus.fee", "must be positive".into());
                 }
                 for (&ante, &amount) in &bonus.fee_at_ante {
                     if !self.allows_ante(ante) || amount <= 0 {
-                        let reason = format!(
-                            "{ante} is not an allowed ante or {amount} is not a positive fee"
-                        );
+                        let reason =
+                            format!("{ante} is not an allowed ante or {amount} is not a positive fee");
                         return fail(&format!("bonus.fee_at_ante.{ante}"), reason);
                     }
                 }
-                let ladder_without_exceptions: Vec<Money> = self
-                    .allowed_antes()
-                    .filter(|a| !bonus.fee_at_ante.contains_key(a))
-                    .collect();
-                if let Some(ante) = ladder_without_exceptions
-                    .iter()
-                    .find(|&&a| fee.of(a).is_none())
-                {
+                let ladder_without_exceptions: Vec<Money> =
+                    self.allowed_antes().filter(|a| !bonus.fee_at_ante.contains_key(a)).collect();
+                if let Some(ante) = ladder_without_exceptions.iter().find(|&&a| fee.of(a).is_none()) {
                     return fail(
                         "bonus.fee",
-                        format!(
-                            "{fee} antes at an ante of {ante} is not a whole number of minor units"
-                        ),
+                        format!("{fee} antes at an ante of {ante} is not a whole number of minor units"),
                     );
                 }
                 if !bonus.pays.is_empty() || !bonus.jackpot.is_empty() {
@@ -645,10 +565,7 @@ impl Profile {
                     );
                 };
                 if min <= 0 || min > max {
-                    return fail(
-                        "bonus.stake_min",
-                        format!("stakes {min}..{max} are not a positive range"),
-                    );
+                    return fail("bonus.stake_min", format!("stakes {min}..{max} are not a positive range"));
                 }
                 if bonus.kind == BonusKind::Fixed && min != max {
                     return fail(
@@ -663,16 +580,10 @@ impl Profile {
                     return fail("bonus.fee", "only a privilege bonus has a fee".into());
                 }
                 if bonus.pays.is_empty() && bonus.jackpot.is_empty() {
-                    return fail(
-                        "bonus.pays",
-                        "a bonus bet needs at least one paying hand".into(),
-                    );
+                    return fail("bonus.pays", "a bonus bet needs at least one paying hand".into());
                 }
                 if let Some((category, _)) = bonus.pays.iter().find(|(_, &v)| v <= 0) {
-                    return fail(
-                        &format!("bonus.pays.{}", category.name()),
-                        "must be positive".into(),
-                    );
+                    return fail(&format!("bonus.pays.{}", category.name()), "must be positive".into());
                 }
             }
         }
@@ -770,21 +681,12 @@ mod tests {
         assert_eq!(fees.fees[&2].of(1000), Some(1500));
         assert_eq!(fees.with_bonus[&2].of(1000), Some(1000));
         assert_eq!(golden.bonus.as_ref().unwrap().fee_at_ante[&500], 60);
-        assert_eq!(
-            load("stand-c", "").unwrap().exchange.unwrap().rounds[1].fees[&1],
-            Ratio::whole(2)
-        );
+        assert_eq!(load("stand-c", "").unwrap().exchange.unwrap().rounds[1].fees[&1], Ratio::whole(2));
     }
 
     #[test]
     fn ratios_are_exact() {
-        assert_eq!(
-            Ratio::parse("1.5"),
-            Ok(Ratio {
-                numerator: 3,
-                denominator: 2
-            })
-        );
+        assert_eq!(Ratio::parse("1.5"), Ok(Ratio { numerator: 3, denominator: 2 }));
         assert_eq!(Ratio::parse("0.10").unwrap().to_string(), "0.1");
         assert_eq!(Ratio::parse(".5").unwrap().of(1000), Some(500));
         assert_eq!(Ratio::parse("1.5").unwrap().of(1001), None);
@@ -801,56 +703,27 @@ mod tests {
         assert_eq!(profile.table.ante_min, 1000, "fields not overridden stay");
         assert_eq!(profile.boxes.max, 2);
         assert_ne!(profile.digest(), load("standard", "").unwrap().digest());
-        assert_eq!(
-            load("standard", "").unwrap().digest(),
-            load("standard", "").unwrap().digest()
-        );
+        assert_eq!(load("standard", "").unwrap().digest(), load("standard", "").unwrap().digest());
     }
 
     fn refused(id: &str, overrides: &str) -> String {
-        load(id, overrides)
-            .expect_err("must be refused")
-            .to_string()
+        load(id, overrides).expect_err("must be refused").to_string()
     }
 
     #[test]
     fn bad_profiles_are_refused_naming_file_field_and_reason() {
         let cases = [
-            (
-                "standard",
-                "colour = 1",
-                "standard.toml: colour: unknown field `colour`",
-            ),
-            (
-                "standard",
-                "[table]\nshoe = 2",
-                "standard.toml: table.shoe: unknown field `shoe`",
-            ),
-            (
-                "standard",
-                "[[exchange.rounds]]\nfees = { one = \"1\" }",
-                "key \"one\" is not a whole number",
-            ),
+            ("standard", "colour = 1", "standard.toml: colour: unknown field `colour`"),
+            ("standard", "[table]\nshoe = 2", "standard.toml: table.shoe: unknown field `shoe`"),
+            ("standard", "[[exchange.rounds]]\nfees = { one = \"1\" }", "key \"one\" is not a whole number"),
             (
                 "standard",
                 "[table]\nante_min = 20000",
                 "table.ante_min: minimum 20000 is above the maximum 10000",
             ),
-            (
-                "standard",
-                "[paytable]\nHighCard = 1",
-                "paytable.HighCard: HighCard never beats",
-            ),
-            (
-                "standard",
-                "[game]\nqualifier = \"Pair\"",
-                "game.qualifier: unknown variant `Pair`",
-            ),
-            (
-                "golden-oasis",
-                "[table]\nante_step = 1",
-                "at an ante of 501 is not a whole number",
-            ),
+            ("standard", "[paytable]\nHighCard = 1", "paytable.HighCard: HighCard never beats"),
+            ("standard", "[game]\nqualifier = \"Pair\"", "game.qualifier: unknown variant `Pair`"),
+            ("golden-oasis", "[table]\nante_step = 1", "at an ante of 501 is not a whole number"),
             (
                 "golden-oasis",
                 "[table]\nante_min = 501",
@@ -861,36 +734,16 @@ mod tests {
                 "[[exchange.rounds]]\nfees = { 6 = \"1\" }",
                 "exchange.rounds[0].fees.6: one exchange takes 1 to 5 cards",
             ),
-            (
-                "czech-exchange",
-                "[boxes]\nmax = 2",
-                "buy_dealer_card: buying the dealer's card",
-            ),
-            (
-                "czech",
-                "[bonus]\nstake_max = 3000",
-                "bonus.stake_max: a fixed bonus has one stake",
-            ),
+            ("czech-exchange", "[boxes]\nmax = 2", "buy_dealer_card: buying the dealer's card"),
+            ("czech", "[bonus]\nstake_max = 3000", "bonus.stake_max: a fixed bonus has one stake"),
             (
                 "stand-a",
                 "[sixth_card]\nfee = \"1\"\nneeds_bonus = true",
                 "sixth_card.needs_bonus: the profile has no bonus bet",
             ),
-            (
-                "standard",
-                "[exchange]\nburn = \"yes\"",
-                "exchange.burn: invalid type",
-            ),
-            (
-                "standard",
-                "[table",
-                "standard.toml: overrides: line 1, column 7: unclosed table",
-            ),
-            (
-                "golden-oasis",
-                "[bonus]\nfee_at_ante = { 550 = 60 }",
-                "bonus.fee_at_ante.550",
-            ),
+            ("standard", "[exchange]\nburn = \"yes\"", "exchange.burn: invalid type"),
+            ("standard", "[table", "standard.toml: overrides: line 1, column 7: unclosed table"),
+            ("golden-oasis", "[bonus]\nfee_at_ante = { 550 = 60 }", "bonus.fee_at_ante.550"),
         ];
         for (id, overrides, expected) in cases {
             let message = refused(id, overrides);
@@ -898,12 +751,7 @@ mod tests {
         }
         let mut text = shipped("standard");
         text = text.replace("FullHouse = 7\n", "");
-        let message = Profile::from_toml(&text, "mine.toml", None)
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            message,
-            "mine.toml: paytable: no row for FullHouse, which can beat a qualifying dealer"
-        );
+        let message = Profile::from_toml(&text, "mine.toml", None).unwrap_err().to_string();
+        assert_eq!(message, "mine.toml: paytable: no row for FullHouse, which can beat a qualifying dealer");
     }
 }

@@ -167,16 +167,10 @@ impl BetResult {
         BetResult { stake, returned: 0 }
     }
     fn push(stake: Money) -> BetResult {
-        BetResult {
-            stake,
-            returned: stake,
-        }
+        BetResult { stake, returned: stake }
     }
     fn won(stake: Money, win: Money) -> BetResult {
-        BetResult {
-            stake,
-            returned: stake + win,
-        }
+        BetResult { stake, returned: stake + win }
     }
     /// What the bet won (positive) or lost (negative).
     pub fn net(self) -> Money {
@@ -270,9 +264,7 @@ struct BoxState {
 
 impl BoxState {
     fn hand(&self) -> HandValue {
-        evaluator()
-            .evaluate(&self.cards)
-            .expect("a box holds five or six distinct cards")
+        evaluator().evaluate_unchecked(&self.cards)
     }
 
     fn has_bonus(&self) -> bool {
@@ -344,15 +336,9 @@ impl Round {
         }
         let mut round = match &record.deck {
             DeckSource::Seed(text) => {
-                let seed = unhex(text)
-                    .ok_or_else(|| bad(format!("{text:?} is not a 32-byte hexadecimal seed")))?;
-                Round::new(
-                    profile,
-                    &record.antes,
-                    &record.bonus,
-                    Some(seed),
-                    record.credit,
-                )
+                let seed =
+                    unhex(text).ok_or_else(|| bad(format!("{text:?} is not a 32-byte hexadecimal seed")))?;
+                Round::new(profile, &record.antes, &record.bonus, Some(seed), record.credit)
             }
             DeckSource::Stacked(names) => {
                 let top = names
@@ -365,9 +351,14 @@ impl Round {
         }
         .map_err(|e| bad(format!("the bets do not deal: {e}")))?;
         for (i, action) in record.actions.iter().enumerate() {
-            round
-                .act(action.clone())
-                .map_err(|e| bad(format!("action {i} ({action:?}) does not replay: {e}")))?;
+            round.act(action.clone()).map_err(|e| {
+                bad(format!(
+                    "action {} ({}, box {}) does not replay: {e}",
+                    i + 1,
+                    action_name(action),
+                    action.box_index() + 1
+                ))
+            })?;
         }
         Ok(round)
     }
@@ -383,19 +374,10 @@ impl Round {
         let setup = |reason: String| Err(RoundError::Setup(reason));
         let boxes = &profile.boxes;
         if antes.is_empty() || antes.len() > boxes.max {
-            return setup(format!(
-                "{} plays 1 to {} boxes, not {}",
-                profile.id,
-                boxes.max,
-                antes.len()
-            ));
+            return setup(format!("{} plays 1 to {} boxes, not {}", profile.id, boxes.max, antes.len()));
         }
         if !bonus.is_empty() && bonus.len() != antes.len() {
-            return setup(format!(
-                "{} bonus stakes for {} boxes",
-                bonus.len(),
-                antes.len()
-            ));
+            return setup(format!("{} bonus stakes for {} boxes", bonus.len(), antes.len()));
         }
         for (i, &ante) in antes.iter().enumerate() {
             let t = &profile.table;
@@ -419,11 +401,7 @@ impl Round {
         if boxes.identical_antes && antes.iter().any(|&a| a != antes[0]) {
             return setup("every box must have the same ante".into());
         }
-        let bonus_stakes: Vec<Money> = if bonus.is_empty() {
-            vec![0; antes.len()]
-        } else {
-            bonus.to_vec()
-        };
+        let bonus_stakes: Vec<Money> = if bonus.is_empty() { vec![0; antes.len()] } else { bonus.to_vec() };
         for (i, (&stake, &ante)) in bonus_stakes.iter().zip(antes).enumerate() {
             check_bonus_stake(&profile, ante, stake)
                 .map_err(|reason| RoundError::Setup(format!("box {}: {reason}", i + 1)))?;
@@ -433,12 +411,7 @@ impl Round {
             .zip(&bonus_stakes)
             .enumerate()
             .map(|(i, (&ante, &stake))| {
-                ante + stake
-                    + if i >= boxes.looked_at {
-                        profile.play_bet(ante)
-                    } else {
-                        0
-                    }
+                ante + stake + if i >= boxes.looked_at { profile.play_bet(ante) } else { 0 }
             })
             .sum();
         if let Some(credit) = credit {
@@ -449,10 +422,7 @@ impl Round {
 
         let mut states = Vec::with_capacity(antes.len());
         for (i, (&ante, &bonus_stake)) in antes.iter().zip(&bonus_stakes).enumerate() {
-            let dealt = shoe
-                .deal(HAND)
-                .map_err(|e| RoundError::Setup(e.to_string()))?
-                .to_vec();
+            let dealt = shoe.deal(HAND).map_err(|e| RoundError::Setup(e.to_string()))?.to_vec();
             let blind = i >= boxes.looked_at;
             states.push(BoxState {
                 ante,
@@ -464,11 +434,7 @@ impl Round {
                 discarded: Vec::new(),
                 exchanges: 0,
                 sixth_card: false,
-                decision: if blind {
-                    Decision::Played
-                } else {
-                    Decision::Pending
-                },
+                decision: if blind { Decision::Played } else { Decision::Pending },
                 play_bet: if blind { profile.play_bet(ante) } else { 0 },
                 insurance: 0,
                 fees: 0,
@@ -476,10 +442,7 @@ impl Round {
                 bought_game: false,
             });
         }
-        let dealer = shoe
-            .deal(HAND)
-            .map_err(|e| RoundError::Setup(e.to_string()))?
-            .to_vec();
+        let dealer = shoe.deal(HAND).map_err(|e| RoundError::Setup(e.to_string()))?.to_vec();
         Ok(Round {
             profile,
             deck,
@@ -543,17 +506,12 @@ impl Round {
     /// The dealer's cards as the player may see them: the up card until the reveal.
     pub fn visible_dealer_cards(&self) -> Vec<Option<Card>> {
         let revealed = matches!(self.phase, Phase::Purchase { .. } | Phase::Settled);
-        self.dealer
-            .iter()
-            .enumerate()
-            .map(|(i, &card)| (revealed || i == HAND - 1).then_some(card))
-            .collect()
+        self.dealer.iter().enumerate().map(|(i, &card)| (revealed || i == HAND - 1).then_some(card)).collect()
     }
 
     /// The best hand a box holds now (for hints and display); None while it is hidden.
     pub fn visible_hand(&self, box_index: usize) -> Option<HandValue> {
-        self.visible_box_cards(box_index)
-            .map(|_| self.boxes[box_index].hand())
+        self.visible_box_cards(box_index).map(|_| self.boxes[box_index].hand())
     }
 
     /// The record that rebuilds this round.
@@ -588,11 +546,7 @@ impl Round {
                     legal.push(LegalAction::Play { price });
                 }
                 let prices: Vec<(usize, Money)> = (1..=HAND)
-                    .filter_map(|n| {
-                        self.exchange_price(box_index, n)
-                            .ok()
-                            .map(|price| (n, price))
-                    })
+                    .filter_map(|n| self.exchange_price(box_index, n).ok().map(|price| (n, price)))
                     .collect();
                 if !prices.is_empty() {
                     legal.push(LegalAction::Exchange { prices });
@@ -637,20 +591,13 @@ impl Round {
                 | Action::BuySixthCard { .. },
                 Phase::Decision { box_index: current },
             )
-            | (
-                Action::Insure { .. } | Action::Decline { .. },
-                Phase::Insurance { box_index: current },
-            )
+            | (Action::Insure { .. } | Action::Decline { .. }, Phase::Insurance { box_index: current })
             | (
                 Action::BuyDealerCard { .. } | Action::BuyGame { .. } | Action::Decline { .. },
                 Phase::Purchase { box_index: current },
             ) => {
                 if current != box_index {
-                    return illegal(format!(
-                        "it is box {}'s turn, not box {}'s",
-                        current + 1,
-                        box_index + 1
-                    ));
+                    return illegal(format!("it is box {}'s turn, not box {}'s", current + 1, box_index + 1));
                 }
             }
             (_, phase) => {
@@ -683,16 +630,12 @@ impl Round {
                 }
             }
             Action::Exchange { positions, .. } => {
-                let price = self
-                    .exchange_price(box_index, positions.len())
-                    .map_err(RoundError::Illegal)?;
+                let price = self.exchange_price(box_index, positions.len()).map_err(RoundError::Illegal)?;
                 let mut sorted = positions.clone();
                 sorted.sort_unstable();
                 sorted.dedup();
                 if sorted.len() != positions.len()
-                    || sorted
-                        .iter()
-                        .any(|&p| p >= self.boxes[box_index].cards.len())
+                    || sorted.iter().any(|&p| p >= self.boxes[box_index].cards.len())
                 {
                     return illegal(format!(
                         "positions {positions:?} are not distinct positions 0 to 4 of the hand"
@@ -704,25 +647,17 @@ impl Round {
                     self.burnt.extend(burnt);
                 }
                 let replacements = self.draw(sorted.len());
-                let forfeits = self
-                    .profile
-                    .exchange
-                    .as_ref()
-                    .is_some_and(|e| e.forfeits_bonus);
+                let forfeits = self.profile.exchange.as_ref().is_some_and(|e| e.forfeits_bonus);
                 let state = &mut self.boxes[box_index];
                 for (&position, card) in sorted.iter().zip(replacements) {
-                    state
-                        .discarded
-                        .push(std::mem::replace(&mut state.cards[position], card));
+                    state.discarded.push(std::mem::replace(&mut state.cards[position], card));
                 }
                 state.exchanges += 1;
                 state.fees += price;
                 state.bonus_forfeited |= forfeits;
             }
             Action::BuySixthCard { .. } => {
-                let price = self
-                    .sixth_card_price(box_index)
-                    .map_err(RoundError::Illegal)?;
+                let price = self.sixth_card_price(box_index).map_err(RoundError::Illegal)?;
                 self.pay(price);
                 let card = self.draw(1);
                 let state = &mut self.boxes[box_index];
@@ -731,9 +666,7 @@ impl Round {
                 state.fees += price;
             }
             Action::Insure { amount, .. } => {
-                let (min, max) = self
-                    .insurance_range(box_index)
-                    .map_err(RoundError::Illegal)?;
+                let (min, max) = self.insurance_range(box_index).map_err(RoundError::Illegal)?;
                 if !(min..=max).contains(amount) {
                     return illegal(format!("insurance is {min} to {max}, not {amount}"));
                 }
@@ -747,9 +680,7 @@ impl Round {
                 _ => self.next_purchase(box_index),
             },
             Action::BuyDealerCard { .. } => {
-                let price = self
-                    .dealer_card_price(box_index)
-                    .map_err(RoundError::Illegal)?;
+                let price = self.dealer_card_price(box_index).map_err(RoundError::Illegal)?;
                 self.pay(price);
                 // The dealer does not qualify, so he holds no pair below the qualifier in the
                 // shipped profiles; among equal ranks the first dealt goes.
@@ -761,8 +692,7 @@ impl Round {
                     self.burnt.extend(burnt);
                 }
                 let card = self.draw(1)[0];
-                self.dealer_discarded
-                    .push(std::mem::replace(&mut self.dealer[highest], card));
+                self.dealer_discarded.push(std::mem::replace(&mut self.dealer[highest], card));
                 let state = &mut self.boxes[box_index];
                 state.bought_dealer_card = true;
                 state.fees += price;
@@ -782,10 +712,7 @@ impl Round {
     }
 
     fn exchange_rules_must_play(&self) -> bool {
-        self.profile
-            .exchange
-            .as_ref()
-            .is_some_and(|e| e.must_play_after)
+        self.profile.exchange.as_ref().is_some_and(|e| e.must_play_after)
     }
 
     fn affordable(&self, price: Money) -> bool {
@@ -794,9 +721,9 @@ impl Round {
 
     fn check_affordable(&self, price: Money) -> Result<(), RoundError> {
         match self.credit {
-            Some(credit) if credit < price => Err(RoundError::Illegal(format!(
-                "that costs {price} and the credit is {credit}"
-            ))),
+            Some(credit) if credit < price => {
+                Err(RoundError::Illegal(format!("that costs {price} and the credit is {credit}")))
+            }
             _ => Ok(()),
         }
     }
@@ -822,16 +749,9 @@ impl Round {
             return Err("a box that bought a sixth card cannot also exchange".into());
         }
         let Some(round) = exchange.rounds.get(state.exchanges) else {
-            return Err(format!(
-                "{} allows {} exchange(s) per box",
-                self.profile.id,
-                exchange.rounds.len()
-            ));
+            return Err(format!("{} allows {} exchange(s) per box", self.profile.id, exchange.rounds.len()));
         };
-        let with_bonus = state
-            .has_bonus()
-            .then(|| round.with_bonus.get(&count))
-            .flatten();
+        let with_bonus = state.has_bonus().then(|| round.with_bonus.get(&count)).flatten();
         let Some(&fee) = with_bonus.or_else(|| round.fees.get(&count)) else {
             let offered: Vec<String> = round.fees.keys().map(|n| n.to_string()).collect();
             return Err(format!(
@@ -839,13 +759,7 @@ impl Round {
                 offered.join(", ")
             ));
         };
-        if self.boxes.len() > 1
-            && self
-                .profile
-                .boxes
-                .max_exchange_multi
-                .is_some_and(|max| count > max)
-        {
+        if self.boxes.len() > 1 && self.profile.boxes.max_exchange_multi.is_some_and(|max| count > max) {
             return Err(format!(
                 "with several boxes an exchange takes at most {} cards",
                 self.profile.boxes.max_exchange_multi.unwrap_or_default()
@@ -853,14 +767,9 @@ impl Round {
         }
         let needed = count + usize::from(exchange.burn);
         if needed > self.shoe.remaining() {
-            return Err(format!(
-                "only {} card(s) remain in the shoe",
-                self.shoe.remaining()
-            ));
+            return Err(format!("only {} card(s) remain in the shoe", self.shoe.remaining()));
         }
-        let price = fee
-            .of(state.ante)
-            .expect("the profile checked every price at every ante");
+        let price = fee.of(state.ante).expect("the profile checked every price at every ante");
         let reserve = if exchange.reserve_play_bets {
             self.boxes[box_index..]
                 .iter()
@@ -897,10 +806,7 @@ impl Round {
         if self.shoe.remaining() == 0 {
             return Err("no card remains in the shoe".into());
         }
-        let price = purchase
-            .fee
-            .of(state.ante)
-            .expect("the profile checked every price at every ante");
+        let price = purchase.fee.of(state.ante).expect("the profile checked every price at every ante");
         self.check_affordable(price).map_err(|e| e.to_string())?;
         Ok(price)
     }
@@ -912,32 +818,20 @@ impl Round {
         let state = &self.boxes[box_index];
         let hand = state.hand();
         if hand.category() < insurance.min_category {
-            return Err(format!(
-                "only {} or better may be insured",
-                insurance.min_category.name()
-            ));
+            return Err(format!("only {} or better may be insured", insurance.min_category.name()));
         }
-        let odds = self
-            .profile
-            .odds(hand.category())
-            .expect("insured hands have a paytable row");
+        let odds = self.profile.odds(hand.category()).expect("insured hands have a paytable row");
         let max = (state.play_bet * odds).min(self.profile.table.max_payout);
         let max = self.credit.map_or(max, |credit| max.min(credit));
         if max < state.ante {
-            return Err(format!(
-                "insurance starts at one ante ({}), more than the credit",
-                state.ante
-            ));
+            return Err(format!("insurance starts at one ante ({}), more than the credit", state.ante));
         }
         Ok((state.ante, max))
     }
 
     fn dealer_card_price(&self, box_index: usize) -> Result<Money, String> {
         let Some(purchase) = &self.profile.buy_dealer_card else {
-            return Err(format!(
-                "{} does not sell the dealer's card",
-                self.profile.id
-            ));
+            return Err(format!("{} does not sell the dealer's card", self.profile.id));
         };
         let state = &self.boxes[box_index];
         if purchase.needs_bonus && !state.has_bonus() {
@@ -947,10 +841,7 @@ impl Round {
         if needed > self.shoe.remaining() {
             return Err("no card remains in the shoe".into());
         }
-        let price = purchase
-            .fee
-            .of(state.ante)
-            .expect("the profile checked every price at every ante");
+        let price = purchase.fee.of(state.ante).expect("the profile checked every price at every ante");
         self.check_affordable(price).map_err(|e| e.to_string())?;
         Ok(price)
     }
@@ -963,10 +854,7 @@ impl Round {
         if purchase.needs_bonus && !state.has_bonus() {
             return Err("buying the game needs the bonus bet".into());
         }
-        let price = purchase
-            .fee
-            .of(state.ante)
-            .expect("the profile checked every price at every ante");
+        let price = purchase.fee.of(state.ante).expect("the profile checked every price at every ante");
         self.check_affordable(price).map_err(|e| e.to_string())?;
         Ok(price)
     }
@@ -982,9 +870,7 @@ impl Round {
     }
 
     fn dealer_hand(&self) -> HandValue {
-        evaluator()
-            .evaluate(&self.dealer)
-            .expect("the dealer holds five distinct cards")
+        evaluator().evaluate_unchecked(&self.dealer)
     }
 
     fn dealer_qualifies(&self) -> bool {
@@ -1039,11 +925,7 @@ impl Round {
             .iter()
             .map(|b| b.ante.returned + b.play.returned + b.bonus.returned + b.insurance.returned)
             .sum::<Money>()
-            + if void.is_some() {
-                boxes.iter().map(|b| b.fees).sum()
-            } else {
-                0
-            };
+            + if void.is_some() { boxes.iter().map(|b| b.fees).sum() } else { 0 };
         if let Some(credit) = &mut self.credit {
             *credit += paid;
         }
@@ -1072,21 +954,14 @@ fn check_bonus_stake(profile: &Profile, ante: Money, stake: Money) -> Result<(),
         BonusKind::Privilege => {
             let fee = privilege_fee(profile, ante).expect("a privilege bonus has a fee");
             if stake != fee {
-                return Err(format!(
-                    "the bonus fee at an ante of {ante} is {fee}, not {stake}"
-                ));
+                return Err(format!("the bonus fee at an ante of {ante} is {fee}, not {stake}"));
             }
         }
         BonusKind::Fixed | BonusKind::Odds => {
-            let (min, max) = (
-                bonus.stake_min.unwrap_or_default(),
-                bonus.stake_max.unwrap_or_default(),
-            );
+            let (min, max) = (bonus.stake_min.unwrap_or_default(), bonus.stake_max.unwrap_or_default());
             let step = bonus.stake_step.unwrap_or(1);
             if !(min..=max).contains(&stake) || (stake - min) % step != 0 {
-                return Err(format!(
-                    "the bonus stake is {min} to {max} in steps of {step}, not {stake}"
-                ));
+                return Err(format!("the bonus stake is {min} to {max} in steps of {step}, not {stake}"));
             }
         }
     }
@@ -1095,15 +970,8 @@ fn check_bonus_stake(profile: &Profile, ante: Money, stake: Money) -> Result<(),
 
 /// The privilege bonus fee at an ante, exceptions first.
 pub fn privilege_fee(profile: &Profile, ante: Money) -> Option<Money> {
-    let bonus = profile
-        .bonus
-        .as_ref()
-        .filter(|b| b.kind == BonusKind::Privilege)?;
-    bonus
-        .fee_at_ante
-        .get(&ante)
-        .copied()
-        .or_else(|| bonus.fee?.of(ante))
+    let bonus = profile.bonus.as_ref().filter(|b| b.kind == BonusKind::Privilege)?;
+    bonus.fee_at_ante.get(&ante).copied().or_else(|| bonus.fee?.of(ante))
 }
 
 /// The standard bonus stake for an ante: the fixed stake, the least odds stake, or the privilege fee.
@@ -1158,32 +1026,21 @@ fn settle_box(
 
     let mut outcome = match state.decision {
         Decision::Folded | Decision::Pending => Outcome::Folded,
-        Decision::Played if state.bought_dealer_card && !dealer_qualifies => {
-            Outcome::DealerStillNotQualified
-        }
+        Decision::Played if state.bought_dealer_card && !dealer_qualifies => Outcome::DealerStillNotQualified,
         Decision::Played if !compared => Outcome::DealerNotQualified,
         Decision::Played if hand > dealer => Outcome::Won,
         Decision::Played if hand < dealer => Outcome::Lost,
         Decision::Played => Outcome::Push,
     };
-    let protected = profile
-        .protection
-        .as_ref()
-        .is_some_and(|p| p.categories.contains(&hand.category()))
+    let protected = profile.protection.as_ref().is_some_and(|p| p.categories.contains(&hand.category()))
         && matches!(
             outcome,
-            Outcome::DealerNotQualified
-                | Outcome::DealerStillNotQualified
-                | Outcome::Lost
-                | Outcome::Push
+            Outcome::DealerNotQualified | Outcome::DealerStillNotQualified | Outcome::Lost | Outcome::Push
         );
     let (ante_result, play_result) = if protected {
         outcome = Outcome::Protected;
         let half = (ante + play * odds) / 2;
-        (
-            BetResult::push(ante),
-            BetResult::won(play, half.min(profile.table.max_payout)),
-        )
+        (BetResult::push(ante), BetResult::won(play, half.min(profile.table.max_payout)))
     } else {
         match outcome {
             Outcome::Folded => (BetResult::lost(ante), BetResult::default()),
@@ -1199,10 +1056,7 @@ fn settle_box(
             },
             Outcome::Won => {
                 let (ante_win, play_win) = capped(profile, ante, play * odds);
-                (
-                    BetResult::won(ante, ante_win),
-                    BetResult::won(play, play_win),
-                )
+                (BetResult::won(ante, ante_win), BetResult::won(play, play_win))
             }
             Outcome::Lost => (BetResult::lost(ante), BetResult::lost(play)),
             Outcome::Protected | Outcome::Void => unreachable!("decided above"),
@@ -1245,27 +1099,16 @@ fn settle_bonus(profile: &Profile, state: &BoxState) -> (BetResult, Option<Jackp
         return (BetResult::lost(stake), None);
     }
     let judged = match bonus.judged_on {
-        JudgedOn::Dealt => evaluator()
-            .evaluate(&state.dealt)
-            .expect("five dealt cards"),
+        JudgedOn::Dealt => evaluator().evaluate_unchecked(&state.dealt),
         JudgedOn::Final => state.hand(),
     };
     let category = judged.category();
     if let Some(award) = bonus.jackpot.iter().find(|a| a.category == category) {
-        return (
-            BetResult::lost(stake),
-            Some(JackpotWin {
-                category,
-                share: award.share,
-            }),
-        );
+        return (BetResult::lost(stake), Some(JackpotWin { category, share: award.share }));
     }
     let result = match (bonus.kind, bonus.pays.get(&category)) {
         (_, None) => BetResult::lost(stake),
-        (BonusKind::Fixed, Some(&amount)) => BetResult {
-            stake,
-            returned: amount,
-        },
+        (BonusKind::Fixed, Some(&amount)) => BetResult { stake, returned: amount },
         (_, Some(&odds)) => BetResult::won(stake, stake * odds),
     };
     (result, None)
@@ -1290,10 +1133,9 @@ fn phase_text(phase: Phase) -> String {
             format!("box {} is to fold, play or change its cards", box_index + 1)
         }
         Phase::Insurance { box_index } => format!("box {} is to insure or decline", box_index + 1),
-        Phase::Purchase { box_index } => format!(
-            "box {} is to buy after the reveal or decline",
-            box_index + 1
-        ),
+        Phase::Purchase { box_index } => {
+            format!("box {} is to buy after the reveal or decline", box_index + 1)
+        }
         Phase::Settled => "the round is settled".into(),
     }
 }

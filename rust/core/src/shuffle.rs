@@ -23,9 +23,7 @@ pub fn os_seed() -> Result<Seed, EntropyError> {
 
 /// A seed from a byte slice, which must be exactly 32 bytes long.
 pub fn seed_from_slice(bytes: &[u8]) -> Result<Seed, ShoeError> {
-    bytes
-        .try_into()
-        .map_err(|_| ShoeError::SeedLength(bytes.len()))
+    bytes.try_into().map_err(|_| ShoeError::SeedLength(bytes.len()))
 }
 
 /// A uniform integer in `0..bound` (Lemire's multiply-and-reject: the draws that would
@@ -53,8 +51,7 @@ pub fn shuffle<T, R: Rng + ?Sized>(items: &mut [T], rng: &mut R) {
 
 /// The deck that a seed deals, first card first.
 pub fn shuffled_deck(seed: &Seed) -> [Card; DECK_SIZE] {
-    let mut deck: [Card; DECK_SIZE] =
-        std::array::from_fn(|code| Card::new(code as u8 >> 2, code as u8 & 3));
+    let mut deck: [Card; DECK_SIZE] = std::array::from_fn(|code| Card::new(code as u8 >> 2, code as u8 & 3));
     shuffle(&mut deck, &mut ChaCha20Rng::from_seed(*seed));
     deck
 }
@@ -65,11 +62,7 @@ pub fn check_complete_deck(cards: impl IntoIterator<Item = Card>) -> Result<(), 
     for card in cards {
         count[card.code() as usize] = count[card.code() as usize].saturating_add(1);
     }
-    let with = |n: fn(u8) -> bool| {
-        Card::all()
-            .filter(|c| n(count[c.code() as usize]))
-            .collect::<Vec<_>>()
-    };
+    let with = |n: fn(u8) -> bool| Card::all().filter(|c| n(count[c.code() as usize])).collect::<Vec<_>>();
     let (missing, repeated) = (with(|n| n == 0), with(|n| n > 1));
     if missing.is_empty() && repeated.is_empty() {
         Ok(())
@@ -89,11 +82,7 @@ pub struct Shoe {
 impl Shoe {
     /// The shoe that `seed` shuffles: use it to replay a round.
     pub fn new(seed: Seed) -> Shoe {
-        Shoe {
-            seed: Some(seed),
-            deck: shuffled_deck(&seed).to_vec(),
-            dealt: 0,
-        }
+        Shoe { seed: Some(seed), deck: shuffled_deck(&seed).to_vec(), dealt: 0 }
     }
 
     /// A shoe shuffled from a fresh operating-system seed.
@@ -106,11 +95,7 @@ impl Shoe {
     /// would, and only the end-of-round integrity check catches it.
     pub fn stacked(top: &[Card]) -> Shoe {
         let rest = Card::all().filter(|card| !top.contains(card));
-        Shoe {
-            seed: None,
-            deck: top.iter().copied().chain(rest).collect(),
-            dealt: 0,
-        }
+        Shoe { seed: None, deck: top.iter().copied().chain(rest).collect(), dealt: 0 }
     }
 
     /// The seed that shuffled this shoe (journal it to replay the round); none if stacked.
@@ -121,10 +106,7 @@ impl Shoe {
     /// Deals `n` cards from the top, or none if fewer remain.
     pub fn deal(&mut self, n: usize) -> Result<&[Card], ShoeError> {
         if n > self.remaining() {
-            return Err(ShoeError::NotEnoughCards {
-                wanted: n,
-                remaining: self.remaining(),
-            });
+            return Err(ShoeError::NotEnoughCards { wanted: n, remaining: self.remaining() });
         }
         self.dealt += n;
         Ok(&self.deck[self.dealt - n..self.dealt])
@@ -171,10 +153,7 @@ mod tests {
         // bound 3: 2^32 mod 3 = 1, so the draw whose low word is 0 must be rejected.
         let mut rng = Words(vec![0, u32::MAX]);
         assert_eq!(bounded(&mut rng, 3), 2);
-        assert!(
-            rng.0.is_empty(),
-            "the first draw was rejected, the second used"
-        );
+        assert!(rng.0.is_empty(), "the first draw was rejected, the second used");
         let mut rng = Words(vec![0x5555_5556]);
         assert_eq!(bounded(&mut rng, 3), 1);
     }
@@ -225,20 +204,11 @@ mod tests {
         assert_eq!(shoe.deal(5).unwrap(), &order[..5]);
         assert_eq!(shoe.deal(1).unwrap(), &order[5..6]);
         assert_eq!(shoe.remaining(), 46);
-        assert_eq!(
-            shoe.deal(47),
-            Err(ShoeError::NotEnoughCards {
-                wanted: 47,
-                remaining: 46
-            })
-        );
+        assert_eq!(shoe.deal(47), Err(ShoeError::NotEnoughCards { wanted: 47, remaining: 46 }));
         assert_eq!(shoe.remaining(), 46, "a refused deal takes nothing");
         assert_eq!(shoe.dealt(), &order[..6]);
         assert_eq!(shoe.undealt(), &order[6..]);
-        assert_ne!(
-            Shoe::from_os().unwrap().seed(),
-            Shoe::from_os().unwrap().seed()
-        );
+        assert_ne!(Shoe::from_os().unwrap().seed(), Shoe::from_os().unwrap().seed());
     }
 
     #[test]
@@ -247,10 +217,7 @@ mod tests {
         cards[0] = cards[1];
         assert_eq!(
             check_complete_deck(cards),
-            Err(ShoeError::Integrity {
-                missing: vec![Card::new(0, 0)],
-                repeated: vec![Card::new(0, 1)]
-            })
+            Err(ShoeError::Integrity { missing: vec![Card::new(0, 0)], repeated: vec![Card::new(0, 1)] })
         );
         assert_eq!(seed_from_slice(&[0; 31]), Err(ShoeError::SeedLength(31)));
     }

@@ -26,10 +26,8 @@ fn naive_five(cards: &[Card; 5]) -> NaiveKey {
         None
     };
     // Group by rank: (count, rank), largest group first, then higher rank.
-    let mut groups: Vec<(usize, u8)> = distinct
-        .iter()
-        .map(|&r| (ranks.iter().filter(|&&x| x == r).count(), r))
-        .collect();
+    let mut groups: Vec<(usize, u8)> =
+        distinct.iter().map(|&r| (ranks.iter().filter(|&&x| x == r).count(), r)).collect();
     groups.sort_unstable_by(|a, b| b.cmp(a));
     let shape: Vec<usize> = groups.iter().map(|g| g.0).collect();
     let by_group: Vec<u8> = groups.iter().map(|g| g.1).collect();
@@ -120,44 +118,23 @@ fn every_five_card_hand_is_classified_and_ordered_as_the_naive_evaluator_says() 
         let key = naive_five(&cards(codes));
         fast_counts[value.category() as usize] += 1;
         naive_counts[key.0 as usize] += 1;
-        let strength = *strength_of_key
-            .entry(key.clone())
-            .or_insert(value.strength());
-        assert_eq!(
-            strength,
-            value.strength(),
-            "{:?} and an equal hand differ",
-            cards(codes)
-        );
+        let strength = *strength_of_key.entry(key.clone()).or_insert(value.strength());
+        assert_eq!(strength, value.strength(), "{:?} and an equal hand differ", cards(codes));
     });
     assert_eq!(fast_counts, naive_counts);
 
     // RULES.md §5, plus the split of the no-pair hands: the rank sets holding A and K
     // (C(11,3), less A-K-Q-J-T, a straight) in every suit pattern but the four flushes.
     let ace_king = (binomial(11, 3) - 1) * (4u64.pow(5) - 4);
-    let expected = [
-        1_302_540 - ace_king,
-        ace_king,
-        1_098_240,
-        123_552,
-        54_912,
-        10_200,
-        5_108,
-        3_744,
-        624,
-        36,
-        4,
-    ];
+    let expected =
+        [1_302_540 - ace_king, ace_king, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4];
     assert_eq!(fast_counts, expected);
     assert_eq!(fast_counts.iter().sum::<u64>(), binomial(52, 5));
 
     // The fast order is the naive order: distinct keys ascending give strengths 0, 1, 2...
     let strengths: Vec<u16> = strength_of_key.values().copied().collect();
     assert_eq!(strengths.len(), usize::from(HandValue::COUNT));
-    assert!(strengths
-        .iter()
-        .enumerate()
-        .all(|(i, &s)| usize::from(s) == i));
+    assert!(strengths.iter().enumerate().all(|(i, &s)| usize::from(s) == i));
 }
 
 #[test]
@@ -196,27 +173,16 @@ fn every_seven_card_set_has_the_published_category_counts() {
         strengths.push(evaluator().eval7(codes));
         // Every 64th hand is compared with the best of its 21 five-card subsets.
         if strengths.len() % 64 == 0 {
-            assert_eq!(
-                evaluator().eval7(codes),
-                best_of_five_subsets(codes),
-                "{:?}",
-                cards(codes)
-            );
+            assert_eq!(evaluator().eval7(codes), best_of_five_subsets(codes), "{:?}", cards(codes));
             compared_with_subsets += 1;
         }
         if strengths.len() == strengths.capacity() {
             let batch = counts_by_category(strengths.drain(..));
-            counts
-                .iter_mut()
-                .zip(batch)
-                .for_each(|(total, n)| *total += n);
+            counts.iter_mut().zip(batch).for_each(|(total, n)| *total += n);
         }
     });
     let rest = counts_by_category(strengths);
-    counts
-        .iter_mut()
-        .zip(rest)
-        .for_each(|(total, n)| *total += n);
+    counts.iter_mut().zip(rest).for_each(|(total, n)| *total += n);
     assert!(compared_with_subsets > 2_000_000);
     let published = [
         (Category::RoyalFlush, 4_324),

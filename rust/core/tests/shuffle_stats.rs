@@ -22,10 +22,7 @@ fn critical_value(df: f64) -> f64 {
 }
 
 fn chi_square(observed: &[u64], expected: f64) -> f64 {
-    observed
-        .iter()
-        .map(|&o| (o as f64 - expected).powi(2) / expected)
-        .sum()
+    observed.iter().map(|&o| (o as f64 - expected).powi(2) / expected).sum()
 }
 
 fn seed(i: u64) -> Seed {
@@ -61,10 +58,7 @@ fn card_by_position(decks: impl Iterator<Item = [u8; 52]>) -> (f64, f64) {
             counts[position * 52 + usize::from(card)] += 1;
         }
     }
-    (
-        chi_square(&counts, SHUFFLES as f64 / 52.0),
-        critical_value(51.0 * 51.0),
-    )
+    (chi_square(&counts, SHUFFLES as f64 / 52.0), critical_value(51.0 * 51.0))
 }
 
 /// Adjacent pairs: how often card b directly follows card a, over the 52 × 51 ordered pairs
@@ -76,14 +70,8 @@ fn adjacent_pairs(decks: impl Iterator<Item = [u8; 52]>) -> (f64, f64) {
             counts[usize::from(pair[0]) * 52 + usize::from(pair[1])] += 1;
         }
     }
-    let off_diagonal: Vec<u64> = (0..52 * 52)
-        .filter(|i| i / 52 != i % 52)
-        .map(|i| counts[i])
-        .collect();
-    (
-        chi_square(&off_diagonal, SHUFFLES as f64 / 52.0),
-        critical_value(52.0 * 51.0 - 1.0),
-    )
+    let off_diagonal: Vec<u64> = (0..52 * 52).filter(|i| i / 52 != i % 52).map(|i| counts[i]).collect();
+    (chi_square(&off_diagonal, SHUFFLES as f64 / 52.0), critical_value(52.0 * 51.0 - 1.0))
 }
 
 /// The first card dealt: 52 counts, each expected SHUFFLES / 52.
@@ -92,47 +80,29 @@ fn first_card(decks: impl Iterator<Item = [u8; 52]>) -> (f64, f64) {
     for deck in decks {
         counts[usize::from(deck[0])] += 1;
     }
-    (
-        chi_square(&counts, SHUFFLES as f64 / 52.0),
-        critical_value(51.0),
-    )
+    (chi_square(&counts, SHUFFLES as f64 / 52.0), critical_value(51.0))
 }
 
 #[test]
 fn every_card_is_equally_likely_at_every_position() {
     let (statistic, critical) = card_by_position(fair_decks());
-    assert!(
-        statistic < critical,
-        "fair shuffle: chi-square {statistic:.1} >= {critical:.1}"
-    );
+    assert!(statistic < critical, "fair shuffle: chi-square {statistic:.1} >= {critical:.1}");
     let (statistic, critical) = card_by_position(biased_decks());
-    assert!(
-        statistic > critical,
-        "the test misses a biased shuffle: {statistic:.1} <= {critical:.1}"
-    );
+    assert!(statistic > critical, "the test misses a biased shuffle: {statistic:.1} <= {critical:.1}");
 }
 
 #[test]
 fn no_card_prefers_a_neighbour() {
     let (statistic, critical) = adjacent_pairs(fair_decks());
-    assert!(
-        statistic < critical,
-        "fair shuffle: chi-square {statistic:.1} >= {critical:.1}"
-    );
+    assert!(statistic < critical, "fair shuffle: chi-square {statistic:.1} >= {critical:.1}");
     let (statistic, critical) = adjacent_pairs(biased_decks());
-    assert!(
-        statistic > critical,
-        "the test misses a biased shuffle: {statistic:.1} <= {critical:.1}"
-    );
+    assert!(statistic > critical, "the test misses a biased shuffle: {statistic:.1} <= {critical:.1}");
 }
 
 #[test]
 fn the_first_card_is_uniform() {
     let (statistic, critical) = first_card(fair_decks());
-    assert!(
-        statistic < critical,
-        "fair shuffle: chi-square {statistic:.1} >= {critical:.1}"
-    );
+    assert!(statistic < critical, "fair shuffle: chi-square {statistic:.1} >= {critical:.1}");
     // The naive shuffle's first card is nearly uniform; a modulo-biased draw is not: taking
     // the low byte of a draw mod 52 favours the first 256 mod 52 = 48 cards.
     let modulo_biased = (0..SHUFFLES).map(|i| {
@@ -142,8 +112,5 @@ fn the_first_card_is_uniform() {
         deck
     });
     let (statistic, critical) = first_card(modulo_biased);
-    assert!(
-        statistic > critical,
-        "the test misses a modulo bias: {statistic:.1} <= {critical:.1}"
-    );
+    assert!(statistic > critical, "the test misses a modulo bias: {statistic:.1} <= {critical:.1}");
 }

@@ -14,6 +14,8 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+mod game;
+
 pyo3::create_exception!(
     oasis_kiosk._core,
     CardError,
@@ -63,7 +65,7 @@ fn to_py_err<E: IntoPyErr>(error: E) -> PyErr {
 /// The strength of a poker hand: compare two values to compare the hands.
 #[pyclass(frozen, eq, ord, hash, module = "oasis_kiosk._core")]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-struct HandValue(CoreHandValue);
+pub(crate) struct HandValue(pub(crate) CoreHandValue);
 
 #[pymethods]
 impl HandValue {
@@ -74,9 +76,7 @@ impl HandValue {
             .ok()
             .and_then(CoreHandValue::from_strength)
             .map(HandValue)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("a hand strength is 0..7461, not {strength}"))
-            })
+            .ok_or_else(|| PyValueError::new_err(format!("a hand strength is 0..7461, not {strength}")))
     }
 
     /// The category's name, e.g. "AceKing".
@@ -96,16 +96,12 @@ impl HandValue {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "HandValue(category='{}', strength={})",
-            self.category(),
-            self.strength()
-        )
+        format!("HandValue(category='{}', strength={})", self.category(), self.strength())
     }
 }
 
 /// Reads one card from a string ("As", "10d") or a code (0..51).
-fn card_of(item: &Bound<'_, PyAny>) -> PyResult<Card> {
+pub(crate) fn card_of(item: &Bound<'_, PyAny>) -> PyResult<Card> {
     if let Ok(text) = item.cast::<PyString>() {
         return text.to_str()?.parse::<Card>().map_err(to_py_err);
     }
@@ -128,16 +124,14 @@ fn cards_of(cards: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     }
     let cards = cards
         .try_iter()
-        .map_err(|_| {
-            PyTypeError::new_err("cards are a string or a sequence of card strings or codes")
-        })?
+        .map_err(|_| PyTypeError::new_err("cards are a string or a sequence of card strings or codes"))?
         .map(|item| card_of(&item?))
         .collect::<PyResult<Vec<Card>>>()?;
     oasis_core::card::check_distinct(&cards).map_err(to_py_err)?;
     Ok(cards)
 }
 
-fn names(cards: &[Card]) -> Vec<String> {
+pub(crate) fn names(cards: &[Card]) -> Vec<String> {
     cards.iter().map(Card::to_string).collect()
 }
 
@@ -145,10 +139,7 @@ fn names(cards: &[Card]) -> Vec<String> {
 #[pyfunction]
 fn evaluate(cards: &Bound<'_, PyAny>) -> PyResult<HandValue> {
     let cards = cards_of(cards)?;
-    evaluator()
-        .evaluate(&cards)
-        .map(HandValue)
-        .map_err(to_py_err)
+    evaluator().evaluate(&cards).map(HandValue).map_err(to_py_err)
 }
 
 /// Hands copied and evaluated per step of `evaluate_many`: small enough to stay in the
@@ -163,30 +154,22 @@ const HANDS_PER_STEP: usize = 1 << 14;
 fn evaluate_many<'py>(codes: &Bound<'py, PyAny>, hand_size: usize) -> PyResult<Bound<'py, PyAny>> {
     let py = codes.py();
     let input = PyBuffer::<u8>::get(codes).map_err(|_| {
-        PyTypeError::new_err("evaluate_many takes a buffer of card codes: bytes, bytearray, array('B') or a numpy uint8 array")
+        PyTypeError::new_err(
+            "evaluate_many takes a buffer of card codes: bytes, bytearray, array('B') or a numpy uint8 array",
+        )
     })?;
     let hands = batch_len(input.item_count(), hand_size).map_err(to_py_err)?;
 
-    let array = py
-        .import("array")?
-        .getattr("array")?
-        .call1(("I", [0u32]))?
-        .mul(hands)?;
+    let array = py.import("array")?.getattr("array")?.call1(("I", [0u32]))?.mul(hands)?;
     let output = PyBuffer::<u32>::get(&array)?;
     // SAFETY: `array` is new and referenced only here until it is returned, so nothing else
     // reads or writes its memory, which its export in `output` keeps in place.
-    let strengths = unsafe {
-        &mut *output
-            .as_slice_ptr()
-            .expect("a new array is contiguous")
-            .as_ptr()
-    };
+    let strengths = unsafe { &mut *output.as_slice_ptr().expect("a new array is contiguous").as_ptr() };
 
     if let Ok(bytes) = codes.cast::<PyBytes>() {
         // bytes cannot change: evaluated in place, all at once.
         let all = bytes.as_bytes();
-        py.detach(|| evaluator().evaluate_batch_into(all, hand_size, strengths))
-            .map_err(to_py_err)?;
+        py.detach(|| evaluator().evaluate_batch_into(all, hand_size, strengths)).map_err(to_py_err)?;
     } else {
         evaluate_mutable(py, &input, hand_size, strengths)?;
     }
@@ -194,9 +177,7 @@ fn evaluate_many<'py>(codes: &Bound<'py, PyAny>, hand_size: usize) -> PyResult<B
 
     if codes.get_type().module()?.to_str()? == "numpy" {
         let numpy = py.import("numpy")?;
-        return numpy
-            .getattr("frombuffer")?
-            .call1((array, numpy.getattr("uint32")?));
+        return numpy.getattr("frombuffer")?.call1((array, numpy.getattr("uint32")?));
     }
     Ok(array)
 }
@@ -236,15 +217,12 @@ fn evaluate_mutable(
 /// An error in a step of a batch, numbered as a hand of the whole batch.
 fn renumbered(error: CoreCardError, first: usize) -> CoreCardError {
     match error {
-        CoreCardError::InBatch { hand, error } => CoreCardError::InBatch {
-            hand: first + hand,
-            error,
-        },
+        CoreCardError::InBatch { hand, error } => CoreCardError::InBatch { hand: first + hand, error },
         other => other,
     }
 }
 
-fn seed_or_fresh(seed: Option<&[u8]>) -> PyResult<Seed> {
+pub(crate) fn seed_or_fresh(seed: Option<&[u8]>) -> PyResult<Seed> {
     match seed {
         Some(bytes) => shuffle::seed_from_slice(bytes).map_err(to_py_err),
         None => shuffle::os_seed().map_err(to_py_err),
@@ -274,12 +252,7 @@ impl Shoe {
     /// The 32-byte seed that shuffled this shoe.
     #[getter]
     fn seed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(
-            py,
-            self.0
-                .seed()
-                .expect("a shoe made from Python is always seeded"),
-        )
+        PyBytes::new(py, self.0.seed().expect("a shoe made from Python is always seeded"))
     }
 
     /// Deals `count` cards, or raises `ShoeError` and deals none if fewer remain.
@@ -301,11 +274,7 @@ impl Shoe {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Shoe(dealt={}, remaining={})",
-            self.0.dealt().len(),
-            self.0.remaining()
-        )
+        format!("Shoe(dealt={}, remaining={})", self.0.dealt().len(), self.0.remaining())
     }
 }
 
@@ -334,6 +303,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("CardError", py.get_type::<CardError>())?;
     module.add("ShoeError", py.get_type::<ShoeError>())?;
     module.add("EntropyError", py.get_type::<EntropyError>())?;
+    game::register(module)?;
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
     module.add("CATEGORIES", pyo3::types::PyTuple::new(py, categories)?)?;
     Ok(())

@@ -1,0 +1,406 @@
+//! Profiles and rounds for Python: `Profile`, `Round`.
+
+use std::sync::Arc;
+
+use oasis_core::card::Card;
+use oasis_core::error::{ProfileError as CoreProfileError, RoundError};
+use oasis_core::profile::Money;
+use oasis_core::round::{self, Action, LegalAction, Phase, RoundRecord};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::{names, seed_or_fresh, HandValue};
+
+pyo3::create_exception!(
+    oasis_kiosk._core,
+    ProfileError,
+    PyValueError,
+    "A rule profile that cannot be loaded."
+);
+pyo3::create_exception!(
+    oasis_kiosk._core,
+    BetError,
+    PyValueError,
+    "Bets or credit that cannot start a round."
+);
+pyo3::create_exception!(
+    oasis_kiosk._core,
+    IllegalAction,
+    pyo3::exceptions::PyException,
+    "An action the rules do not allow now; the round is unchanged."
+);
+pyo3::create_exception!(oasis_kiosk._core, RecordError, PyValueError, "A round record that does not replay.");
+
+fn profile_error(error: CoreProfileError) -> PyErr {
+    ProfileError::new_err(error.to_string())
+}
+
+fn round_error(error: RoundError) -> PyErr {
+    match error {
+        RoundError::Setup(reason) => BetError::new_err(reason),
+        RoundError::Illegal(reason) => IllegalAction::new_err(reason),
+        RoundError::Record(reason) => RecordError::new_err(reason),
+    }
+}
+
+/// Converts a serde value to Python objects through the json module (settlements, records
+/// and profiles are small and cross once per round).
+fn to_python<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.import("json")?.getattr("loads")?.call1((text,))
+}
+
+/// A validated rule profile (RULES.md): load one with `oasis_kiosk.load_profile`.
+#[pyclass(frozen, module = "oasis_kiosk._core")]
+pub struct Profile(pub Arc<oasis_core::Profile>);
+
+#[pymethods]
+impl Profile {
+    /// Parses and validates profile TOML; `source` names it in errors; `overrides` is TOML
+    /// merged over it first (an operator's derived profile).
+    #[staticmethod]
+    #[pyo3(signature = (text, source = "<profile>", overrides = None))]
+    fn from_toml(text: &str, source: &str, overrides: Option<&str>) -> PyResult<Profile> {
+        oasis_core::Profile::from_toml(text, source, overrides)
+            .map(|p| Profile(Arc::new(p)))
+            .map_err(profile_error)
+    }
+
+    #[getter]
+    fn id(&self) -> &str {
+        &self.0.id
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// A fingerprint of the rules, journaled with every round.
+    #[getter]
+    fn digest(&self) -> String {
+        self.0.digest()
+    }
+
+    /// Every allowed ante, lowest first.
+    fn allowed_antes(&self) -> Vec<Money> {
+        self.0.allowed_antes().collect()
+    }
+
+    /// The bonus stake a box takes at this ante when the player switches the bonus on.
+    fn standard_bonus_stake(&self, ante: Money) -> Option<Money> {
+        round::standard_bonus_stake(&self.0, ante)
+    }
+
+    /// The whole profile as plain data (for help screens and reports).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &*self.0)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Profile(id='{}', digest='{}')", self.0.id, self.0.digest())
+    }
+}
+
+/// Bonus stakes per box from `False`/`True`/an amount, or a sequence of those.
+fn bonus_stakes(
+    profile: &oasis_core::Profile,
+    antes: &[Money],
+    bonus: &Bound<'_, PyAny>,
+) -> PyResult<Vec<Money>> {
+    let stake = |item: &Bound<'_, PyAny>, ante: Money| -> PyResult<Money> {
+        if let Ok(flag) = item.cast::<pyo3::types::PyBool>() {
+            return Ok(match flag.is_true() {
+                false => 0,
+                true => round::standard_bonus_stake(profile, ante)
+                    .ok_or_else(|| BetError::new_err(format!("{} has no bonus bet", profile.id)))?,
+            });
+        }
+        item.extract::<Money>()
+    };
+    match bonus.try_iter() {
+        Ok(items) => {
+            let items: Vec<Bound<'_, PyAny>> = items.collect::<PyResult<_>>()?;
+            if items.len() != antes.len() {
+                return Err(BetError::new_err(format!(
+                    "{} bonus stakes for {} boxes",
+                    items.len(),
+                    antes.len()
+                )));
+            }
+            items.iter().zip(antes).map(|(item, &ante)| stake(item, ante)).collect()
+        }
+        Err(_) => antes.iter().map(|&ante| stake(bonus, ante)).collect(),
+    }
+}
+
+/// One round of the game: deal, decide box by box, settle.
+#[pyclass(module = "oasis_kiosk._core")]
+pub struct Round(round::Round);
+
+fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Decision { .. } => "decision",
+        Phase::Insurance { .. } => "insurance",
+        Phase::Purchase { .. } => "purchase",
+        Phase::Settled => "settled",
+    }
+}
+
+impl Round {
+    fn current(&self, box_index: Option<usize>) -> PyResult<usize> {
+        match (box_index, self.0.phase()) {
+            (Some(b), _) => Ok(b),
+            (
+                None,
+                Phase::Decision { box_index }
+                | Phase::Insurance { box_index }
+                | Phase::Purchase { box_index },
+            ) => Ok(box_index),
+            (None, Phase::Settled) => Err(IllegalAction::new_err("the round is settled")),
+        }
+    }
+
+    fn act(&mut self, action: Action) -> PyResult<()> {
+        self.0.act(action).map_err(round_error)
+    }
+}
+
+#[pymethods]
+impl Round {
+    /// Deals a round. `antes`: one ante or one per box (minor units). `bonus`: False, True
+    /// (the profile's standard stake), an amount, or one of those per box. `seed`: 32 bytes
+    /// to replay a deal (default: a fresh seed from the OS). `credit`: the player's credit
+    /// before the round, so that the round refuses what it cannot pay for (default: none
+    /// kept). `deck`: a stacked deck for tests, top card first (then the rest in code order).
+    #[new]
+    #[pyo3(signature = (profile, antes, bonus = None, seed = None, credit = None, *, deck = None))]
+    fn new(
+        py: Python<'_>,
+        profile: &Bound<'_, PyAny>,
+        antes: &Bound<'_, PyAny>,
+        bonus: Option<&Bound<'_, PyAny>>,
+        seed: Option<&[u8]>,
+        credit: Option<Money>,
+        deck: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let profile = match profile.cast::<Profile>() {
+            Ok(profile) => profile.get().0.clone(),
+            Err(_) => {
+                let name = profile.cast::<PyString>()?;
+                let loaded = py.import("oasis_kiosk.rules")?.getattr("load_profile")?.call1((name,))?;
+                loaded.cast::<Profile>()?.get().0.clone()
+            }
+        };
+        let antes: Vec<Money> = match antes.extract::<Money>() {
+            Ok(ante) => vec![ante],
+            Err(_) => antes.extract()?,
+        };
+        let bonus = match bonus {
+            Some(bonus) => bonus_stakes(&profile, &antes, bonus)?,
+            None => Vec::new(),
+        };
+        let round = match deck {
+            Some(deck) => {
+                if seed.is_some() {
+                    return Err(BetError::new_err("give a seed or a stacked deck, not both"));
+                }
+                let top = stacked_cards(deck)?;
+                round::Round::stacked(profile, &antes, &bonus, &top, credit)
+            }
+            None => round::Round::new(profile, &antes, &bonus, Some(seed_or_fresh(seed)?), credit),
+        };
+        round.map(Round).map_err(round_error)
+    }
+
+    /// The profile the round is played under.
+    #[getter]
+    fn profile(&self) -> Profile {
+        Profile(Arc::new(self.0.profile().clone()))
+    }
+
+    /// "decision", "insurance", "purchase" or "settled".
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.0.phase())
+    }
+
+    /// The box whose turn it is (0-based), or None when settled.
+    #[getter]
+    fn current_box(&self) -> Option<usize> {
+        self.current(None).ok()
+    }
+
+    #[getter]
+    fn box_count(&self) -> usize {
+        self.0.box_count()
+    }
+
+    /// The antes, one per box.
+    #[getter]
+    fn antes(&self) -> Vec<Money> {
+        self.0.antes()
+    }
+
+    /// The player's credit now (None when the round keeps none).
+    #[getter]
+    fn credit(&self) -> Option<Money> {
+        self.0.credit()
+    }
+
+    /// Everything paid in so far: stakes, play bets, fees, insurance.
+    #[getter]
+    fn collected(&self) -> Money {
+        self.0.collected()
+    }
+
+    /// A box's cards as the player may see them now, or None while hidden.
+    fn box_cards(&self, box_index: usize) -> Option<Vec<String>> {
+        self.0.visible_box_cards(box_index).map(names)
+    }
+
+    /// The best hand a box holds now, or None while hidden.
+    fn hand(&self, box_index: usize) -> Option<HandValue> {
+        self.0.visible_hand(box_index).map(HandValue)
+    }
+
+    /// The dealer's cards, None for each card still face down.
+    #[getter]
+    fn dealer_cards(&self) -> Vec<Option<String>> {
+        self.0.visible_dealer_cards().into_iter().map(|c| c.map(|c| c.to_string())).collect()
+    }
+
+    /// What a box (default: the current one) may do now, with prices:
+    /// {"fold": 0, "play": 2000, "exchange": {1: 1000}, "buy_sixth_card": 1000,
+    ///  "insure": {"min": 1000, "max": 6000}, "decline": 0, "buy_dealer_card": ..., "buy_game": ...}
+    #[pyo3(signature = (box_index = None))]
+    fn legal_actions<'py>(&self, py: Python<'py>, box_index: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
+        let legal = PyDict::new(py);
+        let Ok(box_index) = self.current(box_index) else {
+            return Ok(legal);
+        };
+        for action in self.0.legal_actions(box_index) {
+            match action {
+                LegalAction::Fold => legal.set_item("fold", 0)?,
+                LegalAction::Play { price } => legal.set_item("play", price)?,
+                LegalAction::Exchange { prices } => legal
+                    .set_item("exchange", prices.into_iter().collect::<std::collections::BTreeMap<_, _>>())?,
+                LegalAction::BuySixthCard { price } => legal.set_item("buy_sixth_card", price)?,
+                LegalAction::Insure { min, max } => {
+                    let range = PyDict::new(py);
+                    range.set_item("min", min)?;
+                    range.set_item("max", max)?;
+                    legal.set_item("insure", range)?
+                }
+                LegalAction::Decline => legal.set_item("decline", 0)?,
+                LegalAction::BuyDealerCard { price } => legal.set_item("buy_dealer_card", price)?,
+                LegalAction::BuyGame { price } => legal.set_item("buy_game", price)?,
+            }
+        }
+        Ok(legal)
+    }
+
+    #[pyo3(signature = (box_index = None))]
+    fn fold(&mut self, box_index: Option<usize>) -> PyResult<()> {
+        let box_index = self.current(box_index)?;
+        self.act(Action::Fold { box_index })
+    }
+
+    #[pyo3(signature = (box_index = None))]
+    fn play(&mut self, box_index: Option<usize>) -> PyResult<()> {
+        let box_index = self.current(box_index)?;
+        self.act(Action::Play { box_index })
+    }
+
+    /// Exchanges the cards at these positions (0 to 4) of the box's hand.
+    #[pyo3(signature = (positions, box_index = None))]
+    fn exchange(&mut self, positions: Vec<usize>, box_index: Option<usize>) -> PyResult<()> {
+        let box_index = self.current(box_index)?;
+        self.act(Action::Exchange { box_index, positions })
+    }
+
+    #[pyo3(signature = (box_index = None))]
+    fn buy_sixth_card(&mut self, box_index: Option<usize>) -> PyResult<()> {
+        let box_index = self.current(box_index)?;
+        self.act(Action::BuySixthCard { box_index })
+    }
+
+    #[pyo3(signature = (amount, box_index = None))]
+    fn insure(&mut self, amount: Money, box_index: Option<usize>) -> PyResult<()> {
+        let box_index = self.current(box_index)?;
+        self.act(Action::Insure { box_index, amount })
+    }
+
+    /// Declines insurance, or a purchase after the dealer's reveal.
+    #[pyo3(signature = (box_index = None))]
+    fn decline(&mut self, box_index: Option<usize>) -> PyResult<()> {
+        let box_index = self.current(box_index)?;
+        self.act(Action::Decline { box_index })
+    }
+
+    #[pyo3(signature = (box_index = None))]
+    fn buy_dealer_card(&mut self, box_index: Option<usize>) -> PyResult<()> {
+        let box_index = self.current(box_index)?;
+        self.act(Action::BuyDealerCard { box_index })
+    }
+
+    #[pyo3(signature = (box_index = None))]
+    fn buy_game(&mut self, box_index: Option<usize>) -> PyResult<()> {
+        let box_index = self.current(box_index)?;
+        self.act(Action::BuyGame { box_index })
+    }
+
+    /// The settlement as plain data; raises IllegalAction before the round is settled.
+    fn settlement<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.0.settlement() {
+            Some(settlement) => to_python(py, settlement),
+            None => Err(IllegalAction::new_err("the round is not settled yet")),
+        }
+    }
+
+    /// The record that rebuilds this round, as plain data (it round-trips through JSON).
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.record())
+    }
+
+    /// Rebuilds a round from its record (a dict or its JSON text) under the same profile.
+    #[staticmethod]
+    fn replay(py: Python<'_>, profile: &Profile, record: &Bound<'_, PyAny>) -> PyResult<Round> {
+        let text: String = match record.cast::<PyString>() {
+            Ok(text) => text.to_string(),
+            Err(_) => py.import("json")?.getattr("dumps")?.call1((record,))?.extract()?,
+        };
+        let record: RoundRecord = serde_json::from_str(&text)
+            .map_err(|e| RecordError::new_err(format!("not a round record: {e}")))?;
+        round::Round::replay(profile.0.clone(), &record).map(Round).map_err(round_error)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Round(profile='{}', phase='{}')", self.0.profile().id, self.phase())
+    }
+}
+
+fn stacked_cards(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    // A stacked deck may repeat a card on purpose (a misdeal), so no distinctness check.
+    match deck.cast::<PyString>() {
+        Ok(text) => text
+            .to_str()?
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '/')
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse::<Card>().map_err(|e| crate::CardError::new_err(e.to_string())))
+            .collect(),
+        Err(_) => deck.try_iter()?.map(|item| crate::card_of(&item?)).collect(),
+    }
+}
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = module.py();
+    module.add_class::<Profile>()?;
+    module.add_class::<Round>()?;
+    module.add("ProfileError", py.get_type::<ProfileError>())?;
+    module.add("BetError", py.get_type::<BetError>())?;
+    module.add("IllegalAction", py.get_type::<IllegalAction>())?;
+    module.add("RecordError", py.get_type::<RecordError>())?;
+    Ok(())
+}

@@ -1,0 +1,242 @@
+"""The round engine through its Python API: profiles, setup, visibility, legality, replay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from oasis_kiosk import (
+    BetError,
+    IllegalAction,
+    Profile,
+    ProfileError,
+    RecordError,
+    Round,
+    load_profile,
+    profile_names,
+)
+from oasis_kiosk.rules import PROFILES
+
+SHIPPED = [
+    "czech",
+    "czech-buy-card",
+    "czech-exchange",
+    "golden-oasis",
+    "russian-three-box",
+    "stand-a",
+    "stand-b",
+    "stand-c",
+    "standard",
+]
+
+
+def snapshot(round_: Round) -> tuple[Any, ...]:
+    """Everything an action could change."""
+    boxes = [round_.box_cards(i) for i in range(round_.box_count)]
+    return (
+        json.dumps(round_.record()),
+        round_.phase,
+        round_.current_box,
+        round_.credit,
+        round_.collected,
+        boxes,
+        round_.dealer_cards,
+        round_.legal_actions(),
+    )
+
+
+def test_the_nine_profiles_ship_and_load() -> None:
+    assert profile_names() == SHIPPED
+    for name in SHIPPED:
+        profile = load_profile(name)
+        assert profile.id == name
+        assert profile.to_dict()["id"] == name
+        assert len(profile.digest) == 16
+
+
+def test_profile_errors_name_the_file_the_field_and_the_reason(tmp_path: Any) -> None:
+    with pytest.raises(ProfileError, match="no profile 'holdem': the shipped profiles are czech, "):
+        load_profile("holdem")
+    with pytest.raises(ProfileError, match=r"standard\.toml: table\.ante_min: minimum 20000 is above"):
+        load_profile("standard", "[table]\nante_min = 20000")
+    broken = tmp_path / "house.toml"
+    broken.write_text("id = 'house'\n")
+    with pytest.raises(ProfileError, match=r"house\.toml: missing field `name`"):
+        load_profile(broken)
+    with pytest.raises(ProfileError, match=r"nowhere\.toml: cannot be read"):
+        load_profile(tmp_path / "nowhere.toml")
+
+
+def test_an_operator_profile_from_a_file_with_overrides(tmp_path: Any) -> None:
+    copy = tmp_path / "copy.toml"
+    copy.write_text((PROFILES / "standard.toml").read_text())
+    profile = load_profile(copy, "id = 'house'\n[table]\nmax_payout = 500000")
+    assert profile.id == "house"
+    assert profile.to_dict()["table"]["max_payout"] == 500000
+
+
+@pytest.mark.parametrize(
+    ("profile", "antes", "bonus", "credit", "message"),
+    [
+        ("standard", 999, None, None, "box 1: ante 999 is not allowed: 1000 to 10000 in steps of 100"),
+        ("standard", [1000] * 4, None, None, "standard plays 1 to 3 boxes, not 4"),
+        ("stand-a", 10000, True, None, "stand-a has no bonus bet"),
+        ("standard", 1000, 250, None, "box 1: the bonus stake is 200 to 500 in steps of 100, not 250"),
+        ("golden-oasis", 1000, 60, None, "box 1: the bonus fee at an ante of 1000 is 100, not 60"),
+        ("golden-oasis", [1500, 1600], None, None, "every box must have the same ante"),
+        ("golden-oasis", [1000, 1000], None, None, "with several boxes the ante is at least 1500"),
+        ("standard", [1000, 1000, 1000], None, 4999, "the bets need 5000, the credit is 4999"),
+        ("standard", [1000, 1000], [True], None, "1 bonus stakes for 2 boxes"),
+    ],
+)
+def test_bets_that_cannot_start_a_round_are_refused(
+    profile: str, antes: Any, bonus: Any, credit: int | None, message: str
+) -> None:
+    with pytest.raises(BetError, match=message.replace("(", r"\(")):
+        Round(profile, antes, bonus=bonus, credit=credit)
+
+
+def test_the_bonus_switch_takes_the_profiles_standard_stake() -> None:
+    golden = load_profile("golden-oasis")
+    assert golden.standard_bonus_stake(500) == 60  # seed 002's exception at a 5.00 ante
+    assert golden.standard_bonus_stake(1000) == 100
+    round_ = Round(golden, 500, bonus=True, credit=10_000)
+    assert round_.credit == 10_000 - 500 - 60
+    assert Round("czech", 2000, bonus=True).record()["bonus"] == [2000]
+    assert Round("standard", [1000, 2000], bonus=[False, 300]).record()["bonus"] == [0, 300]
+
+
+def test_boxes_are_looked_at_one_after_another_and_blind_boxes_at_the_reveal() -> None:
+    round_ = Round("standard", [1000, 1000, 1000], seed=bytes(32), credit=100_000)
+    assert round_.credit == 100_000 - 3000 - 2000, "the blind box's play bet is taken up front"
+    assert round_.box_cards(0) is not None
+    assert round_.box_cards(1) is None
+    assert round_.box_cards(2) is None
+    assert round_.dealer_cards[:4] == [None] * 4
+    assert round_.dealer_cards[4] is not None
+    assert round_.legal_actions(1) == {}
+    with pytest.raises(IllegalAction, match="it is box 1's turn, not box 2's"):
+        round_.play(1)
+    round_.fold()
+    assert round_.current_box == 1
+    assert round_.box_cards(1) is not None
+    assert round_.box_cards(2) is None
+    round_.fold()
+    assert round_.phase in {"purchase", "settled"}
+    assert round_.box_cards(2) is not None
+    assert None not in round_.dealer_cards
+    settlement = round_.settlement()
+    assert [b["outcome"] for b in settlement["boxes"][:2]] == ["folded", "folded"]
+    assert settlement["boxes"][2]["play"]["stake"] == 2000
+
+
+def test_an_exchange_must_leave_credit_for_every_play_bet_to_come() -> None:
+    # russian-three-box: antes 500 and 500, play bets 1000 each; after the stakes 2000 is left.
+    round_ = Round("russian-three-box", [500, 500], credit=3000)
+    assert round_.credit == 2000
+    assert "exchange" not in round_.legal_actions()
+    with pytest.raises(IllegalAction, match="2000 must stay for the play bets"):
+        round_.exchange([0])
+    roomy = Round("russian-three-box", [500, 500], credit=3500)
+    assert roomy.legal_actions()["exchange"] == {1: 500}
+
+
+def test_a_play_bet_the_credit_cannot_pay_leaves_only_fold() -> None:
+    round_ = Round("stand-b", 10000, credit=15000)
+    assert set(round_.legal_actions()) == {"fold"}
+    with pytest.raises(IllegalAction, match="that costs 20000 and the credit is 5000"):
+        round_.play()
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (lambda r: r.exchange([0, 0]), r"positions \[0, 0\] are not distinct"),
+        (lambda r: r.exchange([7]), r"positions \[7\] are not distinct positions 0 to 4"),
+        (
+            lambda r: r.exchange([0, 1, 2, 3]),
+            r"an exchange of 4 card\(s\) is not offered now \(offered: 1, 2, 3, 5\)",
+        ),
+        (lambda r: r.buy_sixth_card(), "the sixth card needs the bonus bet"),
+        (lambda r: r.insure(1000), "insurance is not possible now"),
+        (lambda r: r.buy_game(), "buying the game is not possible now"),
+        (lambda r: r.decline(), "declining is not possible now"),
+        (lambda r: r.play(3), "there is no box 4 in this round"),
+    ],
+)
+def test_an_illegal_action_is_refused_and_changes_nothing(action: Any, message: str) -> None:
+    round_ = Round("golden-oasis", 1000, seed=bytes(range(32)), credit=50_000)
+    before = snapshot(round_)
+    with pytest.raises(IllegalAction, match=message):
+        action(round_)
+    assert snapshot(round_) == before
+
+
+def test_after_an_exchange_stand_a_must_play() -> None:
+    round_ = Round("stand-a", 10000, seed=bytes(32), credit=10**7)
+    round_.exchange([0, 1, 2, 3, 4])
+    assert "fold" not in round_.legal_actions()
+    with pytest.raises(IllegalAction, match="after an exchange the play bet is compulsory"):
+        round_.fold()
+    round_.play()
+    assert round_.phase == "settled"
+
+
+def test_a_round_replays_from_its_record_through_json() -> None:
+    profile = load_profile("czech-exchange")
+    round_ = Round(profile, 2000, bonus=True, credit=100_000)
+    round_.exchange([0, 1])
+    round_.play()
+    if round_.phase == "purchase":
+        round_.buy_dealer_card()
+    record = json.loads(json.dumps(round_.record()))
+    replayed = Round.replay(profile, json.dumps(record))
+    assert replayed.settlement() == round_.settlement()
+    assert replayed.credit == round_.credit
+    assert Round.replay(profile, record).record() == round_.record()
+
+
+def test_a_record_does_not_replay_under_other_rules_or_when_tampered() -> None:
+    profile = load_profile("standard")
+    round_ = Round(profile, 1000)
+    round_.fold()
+    record = round_.record()
+    with pytest.raises(RecordError, match="played under profile standard"):
+        Round.replay(load_profile("standard", "[table]\nmax_payout = 400000"), record)
+    fold_then_play = [{"action": "fold", "box": 0}, {"action": "play", "box": 0}]
+    with pytest.raises(RecordError, match=r"action 2 \(play, box 1\) does not replay: the round is settled"):
+        Round.replay(profile, {**record, "actions": fold_then_play})
+    with pytest.raises(RecordError, match="is not a 32-byte hexadecimal seed"):
+        Round.replay(profile, {**record, "deck": {"seed": "xyz"}})
+    with pytest.raises(RecordError, match="not a round record"):
+        Round.replay(profile, "{}")
+
+
+def test_a_misdealt_deck_voids_the_round_and_returns_every_stake() -> None:
+    # A repeated card in a stacked deck is a misdeal: the integrity check after the round
+    # finds it, and every stake and fee comes back.
+    round_ = Round("standard", 1000, bonus=True, credit=50_000, deck="As As Kd Qh Jc / 2c 3d 4h 5s 7c / 9d")
+    round_.exchange([4])
+    round_.play()
+    settlement = round_.settlement()
+    assert settlement["void"] is not None
+    assert "repeated [As]" in settlement["void"]
+    assert settlement["net"] == 0
+    assert round_.credit == 50_000
+    assert settlement["boxes"][0]["outcome"] == "void"
+
+
+def test_a_stacked_deck_needs_no_seed() -> None:
+    with pytest.raises(BetError, match="a seed or a stacked deck, not both"):
+        Round("standard", 1000, seed=bytes(32), deck="As Ks")
+    round_ = Round("standard", 1000, deck=["As", "Ks", "Qs", "Js", "Ts"])
+    assert round_.box_cards(0) == ["As", "Ks", "Qs", "Js", "Ts"]
+    assert round_.record()["deck"] == {"stacked": ["As", "Ks", "Qs", "Js", "Ts"]}
+
+
+def test_profiles_are_values_that_rounds_share() -> None:
+    profile = Profile.from_toml((PROFILES / "standard.toml").read_text(), "standard.toml")
+    round_ = Round(profile, 1000)
+    assert round_.profile.digest == profile.digest
