@@ -240,3 +240,35 @@ def test_profiles_are_values_that_rounds_share() -> None:
     profile = Profile.from_toml((PROFILES / "standard.toml").read_text(), "standard.toml")
     round_ = Round(profile, 1000)
     assert round_.profile.digest == profile.digest
+
+
+def test_no_exchange_may_leave_a_compulsory_play_bet_unpaid() -> None:
+    # stand-a: after exchanging, the play bet (20000) is compulsory, so an exchange (10000)
+    # needs 30000 of credit after the ante.
+    tight = Round("stand-a", 10000, credit=39_999)
+    assert "exchange" not in tight.legal_actions()
+    with pytest.raises(IllegalAction, match="20000 must stay for the play bets"):
+        tight.exchange([0])
+    assert Round("stand-a", 10000, credit=40_000).legal_actions()["exchange"] == {1: 10000, 5: 10000}
+
+
+def test_a_short_shoe_offers_only_the_exchanges_it_can_deal() -> None:
+    # Seven boxes and repeated exchanges use up the deck: the player may exchange as many
+    # cards as remain, at the fee for that many, or none.
+    crowded = load_profile(
+        "stand-b",
+        "[boxes]\nmax = 7\nlooked_at = 7\n"
+        + "[[exchange.rounds]]\nfees = { 1 = '1', 2 = '2', 3 = '3', 4 = '4', 5 = '1' }\n" * 3,
+    )
+    round_ = Round(crowded, [10000] * 7, seed=bytes(32))
+    assert round_.legal_actions()["exchange"] == {1: 10000, 2: 20000, 3: 30000, 4: 40000, 5: 10000}
+    for _ in range(2):  # 40 cards dealt, 12 left: two exchanges of five leave two
+        round_.exchange([0, 1, 2, 3, 4])
+    assert round_.legal_actions()["exchange"] == {1: 10000, 2: 20000}
+    with pytest.raises(IllegalAction, match=r"only 2 card\(s\) remain in the shoe"):
+        round_.exchange([0, 1, 2])
+    round_.exchange([0, 1])
+    assert "exchange" not in round_.legal_actions()
+    for _ in range(7):
+        round_.fold()
+    assert round_.settlement()["void"] is None

@@ -770,12 +770,16 @@ impl Round {
             return Err(format!("only {} card(s) remain in the shoe", self.shoe.remaining()));
         }
         let price = fee.of(state.ante).expect("the profile checked every price at every ante");
+        // Credit that must stay after the fee: every play bet still to come where the profile
+        // says so (seed 003), and this box's own where the play bet becomes compulsory.
         let reserve = if exchange.reserve_play_bets {
             self.boxes[box_index..]
                 .iter()
                 .filter(|b| b.decision == Decision::Pending)
                 .map(|b| self.profile.play_bet(b.ante))
                 .sum()
+        } else if exchange.must_play_after {
+            self.profile.play_bet(state.ante)
         } else {
             0
         };

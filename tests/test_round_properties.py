@@ -1,0 +1,128 @@
+"""Property-based tests of the round over every profile: random seeds, bets, credits and
+action sequences, legal and illegal.
+
+For every round played: the nets add up to the money that changed hands (conservation),
+nothing crashes, every illegal action is refused without a change, the cards are one
+deck, and the record replays to the identical settlement.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from oasis_kiosk import IllegalAction, Profile, Round, load_profile, profile_names
+
+PROFILES = {name: load_profile(name) for name in profile_names()}
+ACTIONS = ["fold", "play", "exchange", "buy_sixth_card", "insure", "decline", "buy_dealer_card", "buy_game"]
+
+
+@st.composite
+def bets(draw: st.DrawFn) -> tuple[Profile, list[int], list[bool], int | None]:
+    profile = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
+    rules = profile.to_dict()
+    antes_allowed = profile.allowed_antes()
+    boxes = draw(st.integers(1, rules["boxes"]["max"]))
+    if boxes > 1 and rules["boxes"]["min_ante_multi"]:
+        antes_allowed = [a for a in antes_allowed if a >= rules["boxes"]["min_ante_multi"]]
+    if rules["boxes"]["identical_antes"]:
+        antes = [draw(st.sampled_from(antes_allowed))] * boxes
+    else:
+        antes = draw(st.lists(st.sampled_from(antes_allowed), min_size=boxes, max_size=boxes))
+    bonus = [draw(st.booleans()) and rules["bonus"] is not None for _ in antes]
+    # No credit kept, a generous one, or one near what the bets need, so that the credit
+    # rules (dead buttons, reserves for play bets) come into play.
+    blind = sum(a * rules["game"]["play_multiple"] for a in antes[rules["boxes"]["looked_at"] :])
+    stakes = sum((profile.standard_bonus_stake(a) or 0) for a, b in zip(antes, bonus, strict=True) if b)
+    upfront = sum(antes) + stakes + blind
+    credit = draw(st.one_of(st.none(), st.integers(upfront, upfront + 6 * max(antes) * boxes)))
+    return profile, antes, bonus, credit
+
+
+def attempt(round_: Round, name: str, box: int, draw: st.DrawFn) -> None:
+    """Calls the action `name` on `box` with drawn arguments."""
+    method = getattr(round_, name)
+    if name == "exchange":
+        count = draw(st.integers(0, 6))
+        method(draw(st.lists(st.integers(0, 5), min_size=count, max_size=count)), box)
+    elif name == "insure":
+        method(draw(st.integers(-10, 10**6)), box)
+    else:
+        method(box)
+
+
+def legal_arguments(round_: Round, name: str, legal: dict[str, Any], draw: st.DrawFn) -> None:
+    """Calls a legal action with arguments it accepts."""
+    box = round_.current_box
+    assert box is not None
+    if name == "exchange":
+        count = draw(st.sampled_from(sorted(legal["exchange"])))
+        positions = draw(st.permutations(range(5)))[:count]
+        round_.exchange(positions, box)
+    elif name == "insure":
+        round_.insure(draw(st.integers(legal["insure"]["min"], legal["insure"]["max"])), box)
+    else:
+        getattr(round_, name)(box)
+
+
+def state(round_: Round) -> tuple[Any, ...]:
+    return (
+        json.dumps(round_.record()),
+        round_.phase,
+        round_.current_box,
+        round_.credit,
+        round_.collected,
+        [round_.box_cards(i) for i in range(round_.box_count)],
+        round_.dealer_cards,
+    )
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=bets(), seed=st.binary(min_size=32, max_size=32), data=st.data())
+def test_any_round_settles_conserves_money_refuses_illegal_actions_and_replays(
+    setup: tuple[Profile, list[int], list[bool], int | None], seed: bytes, data: st.DataObject
+) -> None:
+    profile, antes, bonus, credit = setup
+    round_ = Round(profile, antes, bonus=bonus, seed=seed, credit=credit)
+    for _ in range(40):
+        if round_.phase == "settled":
+            break
+        legal = round_.legal_actions()
+        assert legal, "an unsettled round always offers its current box something"
+        if data.draw(st.booleans(), label="try something illegal"):
+            name = data.draw(st.sampled_from(ACTIONS))
+            box = data.draw(st.integers(0, round_.box_count))
+            before = state(round_)
+            try:
+                attempt(round_, name, box, data.draw)
+            except IllegalAction:
+                assert state(round_) == before, f"a refused {name} changed the round"
+                continue
+            assert name in legal, f"{name} was not offered"
+            assert box == before[2], f"{name} on box {box} acted out of turn"
+            continue
+        legal_arguments(round_, data.draw(st.sampled_from(sorted(legal))), legal, data.draw)
+    assert round_.phase == "settled"
+
+    settlement = round_.settlement()
+    assert settlement["void"] is None
+    boxes = settlement["boxes"]
+    assert sum(b["net"] for b in boxes) == settlement["net"] == settlement["paid"] - settlement["collected"]
+    for b in boxes:
+        bets_net = sum(b[k]["returned"] - b[k]["stake"] for k in ("ante", "play", "bonus", "insurance"))
+        assert b["net"] == bets_net - b["fees"]
+        assert all(
+            b[k]["stake"] >= 0 and b[k]["returned"] >= 0 for k in ("ante", "play", "bonus", "insurance")
+        )
+    if credit is not None:
+        assert round_.credit == credit + settlement["net"]
+        assert round_.credit >= 0
+    stakes = sum(b[k]["stake"] for b in boxes for k in ("ante", "play", "bonus", "insurance"))
+    assert settlement["collected"] == stakes + sum(b["fees"] for b in boxes)
+
+    replayed = Round.replay(profile, json.dumps(round_.record()))
+    assert replayed.settlement() == settlement
+    assert replayed.credit == round_.credit
