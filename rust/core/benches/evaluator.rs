@@ -3,6 +3,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use oasis_core::card::for_each_hand;
 use oasis_core::shuffle::shuffled_deck;
 use oasis_core::{evaluator, Shoe};
 
@@ -47,22 +48,28 @@ fn random(c: &mut Criterion) {
 fn exhaustive(c: &mut Criterion) {
     let table = evaluator();
     let mut group = c.benchmark_group("exhaustive");
+    group.sample_size(10);
     group.throughput(Throughput::Elements(2_598_960));
-    group.sample_size(20);
     group.bench_function(BenchmarkId::new("eval", 5), |b| {
         b.iter(|| {
             let mut sum = 0u64;
-            for c0 in 0..48u8 {
-                for c1 in c0 + 1..49 {
-                    for c2 in c1 + 1..50 {
-                        for c3 in c2 + 1..51 {
-                            for c4 in c3 + 1..52 {
-                                sum += u64::from(table.eval5([c0, c1, c2, c3, c4]).strength());
-                            }
-                        }
-                    }
-                }
-            }
+            for_each_hand::<5>(|hand| sum += u64::from(table.eval5(hand).strength()));
+            sum
+        })
+    });
+    group.throughput(Throughput::Elements(20_358_520));
+    group.bench_function(BenchmarkId::new("eval", 6), |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for_each_hand::<6>(|hand| sum += u64::from(table.eval6(hand).strength()));
+            sum
+        })
+    });
+    group.throughput(Throughput::Elements(133_784_560));
+    group.bench_function(BenchmarkId::new("eval", 7), |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for_each_hand::<7>(|hand| sum += u64::from(table.eval7(hand).strength()));
             sum
         })
     });

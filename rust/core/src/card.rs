@@ -100,6 +100,23 @@ impl FromStr for Card {
     }
 }
 
+/// Calls `visit` with every hand of `K` distinct card codes, in lexicographic order
+/// (C(52, K) hands: 2 598 960 for five cards).
+pub fn for_each_hand<const K: usize>(mut visit: impl FnMut([u8; K])) {
+    let mut hand: [u8; K] = std::array::from_fn(|i| i as u8);
+    loop {
+        visit(hand);
+        // The rightmost position that can still move up, then everything after it just above.
+        let Some(i) = (0..K).rev().find(|&i| usize::from(hand[i]) < DECK_SIZE - K + i) else {
+            return;
+        };
+        hand[i] += 1;
+        for j in i + 1..K {
+            hand[j] = hand[j - 1] + 1;
+        }
+    }
+}
+
 /// Parses cards separated by white space or commas (`"As Kd, Qh 10c"`), refusing duplicates.
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
     let cards = text
@@ -154,6 +171,19 @@ mod tests {
             }
         }
         assert_eq!(Card::from_code(52), Err(CardError::BadCode(52)));
+    }
+
+    #[test]
+    fn every_hand_is_visited_once_in_order() {
+        let mut count = 0u64;
+        let mut last = None;
+        for_each_hand::<3>(|hand| {
+            assert!(hand[0] < hand[1] && hand[1] < hand[2] && usize::from(hand[2]) < DECK_SIZE);
+            assert!(last < Some(hand), "lexicographic order");
+            last = Some(hand);
+            count += 1;
+        });
+        assert_eq!(count, 52 * 51 * 50 / 6);
     }
 
     #[test]

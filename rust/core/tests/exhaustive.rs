@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use oasis_core::card::for_each_hand;
 use oasis_core::{evaluator, Card, Category, HandValue};
 
 /// A naive hand key: category index, then the ranks that decide ties (RULES.md §1).
@@ -55,28 +56,6 @@ fn cards<const N: usize>(codes: [u8; N]) -> [Card; N] {
     codes.map(|code| Card::from_code(code).unwrap())
 }
 
-/// Calls `visit` for every `k`-subset of 0..52 in lexicographic order.
-fn for_each_combination<const K: usize>(mut visit: impl FnMut([u8; K])) {
-    let mut c: [u8; K] = std::array::from_fn(|i| i as u8);
-    loop {
-        visit(c);
-        let mut i = K;
-        loop {
-            if i == 0 {
-                return;
-            }
-            i -= 1;
-            if usize::from(c[i]) < 52 - K + i {
-                break;
-            }
-        }
-        c[i] += 1;
-        for j in i + 1..K {
-            c[j] = c[j - 1] + 1;
-        }
-    }
-}
-
 fn best_of_five_subsets<const N: usize>(codes: [u8; N]) -> HandValue {
     let mut best = HandValue::from_strength(0).unwrap();
     for skip_mask in 0u32..1 << N {
@@ -113,7 +92,7 @@ fn every_five_card_hand_is_classified_and_ordered_as_the_naive_evaluator_says() 
     let mut naive_counts = [0u64; 11];
     // Naive key -> the single fast strength every hand of that key must have.
     let mut strength_of_key: BTreeMap<NaiveKey, u16> = BTreeMap::new();
-    for_each_combination::<5>(|codes| {
+    for_each_hand::<5>(|codes| {
         let value = evaluator().eval5(codes);
         let key = naive_five(&cards(codes));
         fast_counts[value.category() as usize] += 1;
@@ -140,7 +119,7 @@ fn every_five_card_hand_is_classified_and_ordered_as_the_naive_evaluator_says() 
 #[test]
 fn every_six_card_set_takes_its_best_five() {
     let mut counts = [0u64; 11];
-    for_each_combination::<6>(|codes| {
+    for_each_hand::<6>(|codes| {
         let value = evaluator().eval6(codes);
         assert_eq!(value, best_of_five_subsets(codes), "{:?}", cards(codes));
         counts[value.category() as usize] += 1;
@@ -169,7 +148,7 @@ fn every_seven_card_set_has_the_published_category_counts() {
     let mut strengths = Vec::with_capacity(1 << 20);
     let mut counts = [0u64; 11];
     let mut compared_with_subsets = 0u32;
-    for_each_combination::<7>(|codes| {
+    for_each_hand::<7>(|codes| {
         strengths.push(evaluator().eval7(codes));
         // Every 64th hand is compared with the best of its 21 five-card subsets.
         if strengths.len() % 64 == 0 {
