@@ -103,11 +103,16 @@ impl FromStr for Card {
 /// Calls `visit` with every hand of `K` distinct card codes, in lexicographic order
 /// (C(52, K) hands: 2 598 960 for five cards).
 pub fn for_each_hand<const K: usize>(mut visit: impl FnMut([u8; K])) {
+    assert!((1..=DECK_SIZE).contains(&K), "a hand has 1 to 52 cards");
     let mut hand: [u8; K] = std::array::from_fn(|i| i as u8);
     loop {
-        visit(hand);
-        // The rightmost position that can still move up, then everything after it just above.
-        let Some(i) = (0..K).rev().find(|&i| usize::from(hand[i]) < DECK_SIZE - K + i) else {
+        // The last card runs through every card above the others: the hot loop.
+        for last in hand[K - 1]..DECK_SIZE as u8 {
+            hand[K - 1] = last;
+            visit(hand);
+        }
+        // Then the rightmost other card that can still move up moves, the rest just above it.
+        let Some(i) = (0..K - 1).rev().find(|&i| usize::from(hand[i]) < DECK_SIZE - K + i) else {
             return;
         };
         hand[i] += 1;
