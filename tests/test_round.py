@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from support import snapshot
 
 from oasis_kiosk import (
     BetError,
@@ -30,21 +31,6 @@ SHIPPED = [
     "stand-c",
     "standard",
 ]
-
-
-def snapshot(round_: Round) -> tuple[Any, ...]:
-    """Everything an action could change."""
-    boxes = [round_.box_cards(i) for i in range(round_.box_count)]
-    return (
-        json.dumps(round_.record()),
-        round_.phase,
-        round_.current_box,
-        round_.credit,
-        round_.collected,
-        boxes,
-        round_.dealer_cards,
-        round_.legal_actions(),
-    )
 
 
 def test_the_nine_profiles_ship_and_load() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import snapshot
 
 from oasis_kiosk import IllegalAction, Profile, Round, load_profile, profile_names
 
@@ -68,18 +69,6 @@ def legal_arguments(round_: Round, name: str, legal: dict[str, Any], draw: st.Dr
         getattr(round_, name)(box)
 
 
-def state(round_: Round) -> tuple[Any, ...]:
-    return (
-        json.dumps(round_.record()),
-        round_.phase,
-        round_.current_box,
-        round_.credit,
-        round_.collected,
-        [round_.box_cards(i) for i in range(round_.box_count)],
-        round_.dealer_cards,
-    )
-
-
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=bets(), seed=st.binary(min_size=32, max_size=32), data=st.data())
 def test_any_round_settles_conserves_money_refuses_illegal_actions_and_replays(
@@ -95,11 +84,11 @@ def test_any_round_settles_conserves_money_refuses_illegal_actions_and_replays(
         if data.draw(st.booleans(), label="try something illegal"):
             name = data.draw(st.sampled_from(ACTIONS))
             box = data.draw(st.integers(0, round_.box_count))
-            before = state(round_)
+            before = snapshot(round_)
             try:
                 attempt(round_, name, box, data.draw)
             except IllegalAction:
-                assert state(round_) == before, f"a refused {name} changed the round"
+                assert snapshot(round_) == before, f"a refused {name} changed the round"
                 continue
             assert name in legal, f"{name} was not offered"
             assert box == before[2], f"{name} on box {box} acted out of turn"
