@@ -258,3 +258,19 @@ def test_a_short_shoe_offers_only_the_exchanges_it_can_deal() -> None:
     for _ in range(7):
         round_.fold()
     assert round_.settlement()["void"] is None
+
+
+def test_insurance_pays_against_a_non_qualifying_dealer_even_when_the_game_is_bought() -> None:
+    # golden-oasis, ante 1000 with the bonus (fee 100): trips insured for 6000; the dealer
+    # holds ace-high without a king and does not qualify. The insurance wins 1:1 (it was
+    # bought against exactly that); buying the game (1000) then compares the hands: trips
+    # beat ace-high, ante +1000, play +2000 x 3.
+    round_ = Round("golden-oasis", 1000, bonus=True, deck="7h 7d 7c Kh 2d / As Qc 5d 8s 4s")
+    round_.play()
+    round_.insure(6000)
+    assert round_.phase == "purchase"
+    round_.buy_game()
+    box = round_.settlement()["boxes"][0]
+    assert box["insurance"] == {"stake": 6000, "returned": 12000}
+    assert (box["ante"]["returned"], box["play"]["returned"]) == (2000, 8000)
+    assert box["net"] == 6000 + 1000 + 6000 - 1000 - 100
