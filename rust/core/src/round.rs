@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::error::RoundError;
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, Cap, JudgedOn, Money, NoQualifyAnte, Profile, Ratio};
+use crate::profile::{BonusKind, Cap, JudgedOn, Money, NoQualifyAnte, Profile, Purchase, Ratio};
 use crate::shuffle::{check_complete_deck, os_seed, Seed, Shoe};
 
 /// Cards in a box or a dealer's hand as dealt.
@@ -465,6 +465,11 @@ impl Round {
         &self.profile
     }
 
+    /// The profile, shared.
+    pub fn shared_profile(&self) -> Arc<Profile> {
+        Arc::clone(&self.profile)
+    }
+
     /// Whose decision it is.
     pub fn phase(&self) -> Phase {
         self.phase
@@ -642,7 +647,7 @@ impl Round {
                     ));
                 }
                 self.pay(price);
-                if self.profile.exchange.as_ref().is_some_and(|e| e.burn) {
+                if self.burns() {
                     let burnt = self.draw(1);
                     self.burnt.extend(burnt);
                 }
@@ -687,7 +692,7 @@ impl Round {
                 let highest = (0..HAND)
                     .max_by_key(|&i| (self.dealer[i].rank(), std::cmp::Reverse(i)))
                     .expect("the dealer holds five cards");
-                if self.profile.exchange.as_ref().is_some_and(|e| e.burn) {
+                if self.burns() {
                     let burnt = self.draw(1);
                     self.burnt.extend(burnt);
                 }
@@ -796,23 +801,36 @@ impl Round {
         }
     }
 
-    fn sixth_card_price(&self, box_index: usize) -> Result<Money, String> {
-        let Some(purchase) = &self.profile.sixth_card else {
-            return Err(format!("{} has no sixth card", self.profile.id));
+    /// The price of a purchase priced in antes, if the profile offers it to this box, it
+    /// needs no more cards than the shoe holds, and the credit pays for it.
+    fn purchase_price(
+        &self,
+        purchase: Option<&Purchase>,
+        what: &str,
+        box_index: usize,
+        cards_needed: usize,
+    ) -> Result<Money, String> {
+        let Some(purchase) = purchase else {
+            return Err(format!("{} does not offer {what}", self.profile.id));
         };
         let state = &self.boxes[box_index];
         if purchase.needs_bonus && !state.has_bonus() {
-            return Err("the sixth card needs the bonus bet".into());
+            return Err(format!("{what} needs the bonus bet"));
         }
-        if state.sixth_card || state.exchanges > 0 {
-            return Err("a box buys a sixth card or exchanges, once, not both".into());
-        }
-        if self.shoe.remaining() == 0 {
-            return Err("no card remains in the shoe".into());
+        if cards_needed > self.shoe.remaining() {
+            return Err(format!("{what} needs {cards_needed} card(s) and {} remain", self.shoe.remaining()));
         }
         let price = purchase.fee.of(state.ante).expect("the profile checked every price at every ante");
         self.check_affordable(price).map_err(|e| e.to_string())?;
         Ok(price)
+    }
+
+    fn sixth_card_price(&self, box_index: usize) -> Result<Money, String> {
+        let state = &self.boxes[box_index];
+        if state.sixth_card || state.exchanges > 0 {
+            return Err("a box buys a sixth card or exchanges, once, not both".into());
+        }
+        self.purchase_price(self.profile.sixth_card.as_ref(), "the sixth card", box_index, 1)
     }
 
     fn insurance_range(&self, box_index: usize) -> Result<(Money, Money), String> {
@@ -834,33 +852,22 @@ impl Round {
     }
 
     fn dealer_card_price(&self, box_index: usize) -> Result<Money, String> {
-        let Some(purchase) = &self.profile.buy_dealer_card else {
-            return Err(format!("{} does not sell the dealer's card", self.profile.id));
-        };
-        let state = &self.boxes[box_index];
-        if purchase.needs_bonus && !state.has_bonus() {
-            return Err("buying the dealer's card needs the bonus bet".into());
-        }
-        let needed = 1 + usize::from(self.profile.exchange.as_ref().is_some_and(|e| e.burn));
-        if needed > self.shoe.remaining() {
-            return Err("no card remains in the shoe".into());
-        }
-        let price = purchase.fee.of(state.ante).expect("the profile checked every price at every ante");
-        self.check_affordable(price).map_err(|e| e.to_string())?;
-        Ok(price)
+        let cards_needed = 1 + usize::from(self.burns());
+        self.purchase_price(
+            self.profile.buy_dealer_card.as_ref(),
+            "buying the dealer's card",
+            box_index,
+            cards_needed,
+        )
     }
 
     fn game_price(&self, box_index: usize) -> Result<Money, String> {
-        let Some(purchase) = &self.profile.buy_game else {
-            return Err(format!("{} does not sell the game", self.profile.id));
-        };
-        let state = &self.boxes[box_index];
-        if purchase.needs_bonus && !state.has_bonus() {
-            return Err("buying the game needs the bonus bet".into());
-        }
-        let price = purchase.fee.of(state.ante).expect("the profile checked every price at every ante");
-        self.check_affordable(price).map_err(|e| e.to_string())?;
-        Ok(price)
+        self.purchase_price(self.profile.buy_game.as_ref(), "buying the game", box_index, 0)
+    }
+
+    /// Does a replacement card come after a burnt one?
+    fn burns(&self) -> bool {
+        self.profile.exchange.as_ref().is_some_and(|e| e.burn)
     }
 
     /// After box `box_index` has decided: the next box looked at, or the dealer's reveal.

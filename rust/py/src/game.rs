@@ -217,7 +217,7 @@ impl Round {
     /// The profile the round is played under.
     #[getter]
     fn profile(&self) -> Profile {
-        Profile(Arc::new(self.0.profile().clone()))
+        Profile(self.0.shared_profile())
     }
 
     /// "decision", "insurance", "purchase" or "settled".
