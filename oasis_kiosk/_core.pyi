@@ -1,6 +1,6 @@
 """Type stubs of the native module built from ``rust/py`` (checked by mypy.stubtest)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, final
 
 __all__ = [
@@ -82,7 +82,9 @@ class RecordError(ValueError):
 @final
 class Profile:
     @staticmethod
-    def from_toml(text: str, source: str = "<profile>", overrides: str | None = None) -> Profile: ...
+    def from_toml(
+        text: str, source: str = "<profile>", overrides: str | Mapping[str, Any] | None = None
+    ) -> Profile: ...
     @property
     def id(self) -> str: ...
     @property

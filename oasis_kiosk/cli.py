@@ -1,16 +1,26 @@
 """The ``oasis-kiosk`` command.
 
-Until the kiosk's screen exists, ``oasis-kiosk demo`` (what ``make run`` starts) is a text
-demo of the core: it deals a few heads-up hands from the secure shuffle and evaluates them.
+- ``run --headless --script FILE``: the terminal without a screen, fed a script of inputs;
+- ``meters``, ``audit``, ``recall``: read the terminal's database;
+- ``demo``: until the kiosk's screen exists (what ``make run`` starts), a text demo of the
+  core that deals a few heads-up hands from the secure shuffle and evaluates them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from oasis_kiosk import EntropyError, Shoe, evaluate
+from oasis_kiosk.config import Config, ConfigError, load_config
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.script import ScriptError, run
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.db import Store, StoreError
 
 CARDS_PER_HAND = 5
 
@@ -51,6 +61,79 @@ def demo(rounds: int, seed: bytes | None) -> None:
         print(f"  {verdict}\n")
 
 
+def open_existing(config: Config) -> Store:
+    """The terminal's database for reading: never a fresh empty one in its place."""
+    if not config.database.exists():
+        raise StoreError(f"{config.database}: there is no terminal database here")
+    return Store(config.database)
+
+
+def show_meters(config: Config, as_json: bool) -> int:
+    store = open_existing(config)
+    meters = {"credits": store.credits(), **store.meters()}
+    for key in ("total_in", "total_out", "coin_in", "coin_out", "games_played"):
+        meters.setdefault(key, 0)
+    if as_json:
+        print(json.dumps(meters, indent=2, sort_keys=True))
+    else:
+        for name, value in sorted(meters.items()):
+            print(f"{name:<28}{value:>14}")
+    return 0
+
+
+def show_audit(config: Config, as_json: bool) -> int:
+    report = audit(open_existing(config))
+    if as_json:
+        print(json.dumps(report.to_json(), indent=2, sort_keys=True))
+    else:
+        print(f"credits {report.credits}, {report.rounds_checked} settled rounds replayed", end="")
+        print(f", round {report.open_round} open and resumable" if report.open_round else "")
+        for problem in report.problems:
+            print(f"DISCREPANCY: {problem}")
+        print("audit passed" if report.ok else f"audit FAILED: {len(report.problems)} discrepancies")
+    return 0 if report.ok else 1
+
+
+def describe_round(round_: dict[str, Any]) -> list[str]:
+    record, settlement = round_["record"], round_["settlement"]
+    lines = [f"round {round_['id']}  {round_['started_at']}  {round_['state']}  antes {record['antes']}"]
+    actions = ", ".join(f"{a['action']} (box {a['box'] + 1})" for a in record["actions"]) or "none"
+    lines.append(f"  actions: {actions}")
+    if settlement:
+        for box in settlement["boxes"]:
+            lines.append(
+                f"  box {box['box'] + 1}: {' '.join(box['cards'])}  {box['hand']['category']}  "
+                f"{box['outcome']}  net {box['net']:+d}"
+            )
+        dealer = settlement["dealer_hand"]["category"]
+        lines.append(
+            f"  dealer: {' '.join(settlement['dealer_cards'])}  {dealer}  round net {settlement['net']:+d}"
+        )
+    return lines
+
+
+def show_recall(config: Config, count: int, as_json: bool) -> int:
+    rounds = open_existing(config).rounds(last=count)
+    if as_json:
+        print(json.dumps(rounds, indent=2))
+    else:
+        for round_ in rounds:
+            print("\n".join(describe_round(round_)))
+    return 0
+
+
+def run_headless(config: Config, script: Path, seed_base: bytes | None) -> int:
+    store = Store(config.database)
+    terminal = Terminal(config, store, seed_for_round=seeds_from(seed_base) if seed_base else None)
+    if terminal.round is not None:
+        print(f"resumed round {terminal.round_id} at its {terminal.round.phase} phase")
+    for kind, message in terminal.tilts.items():
+        print(f"TILT ({kind}): {message}")
+    refused = run(terminal, script)
+    print(f"script done: credits {terminal.credits}, {refused} input(s) skipped as not live")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="oasis-kiosk", description="Oasis Stud Poker kiosk terminal.")
     commands = main.add_subparsers(dest="command", required=True)
@@ -59,6 +142,24 @@ def parser() -> argparse.ArgumentParser:
     demo_command.add_argument(
         "--seed", type=seed_argument, help="64 hex digits: replay the deck of a round (the same each round)"
     )
+    for name, text in [
+        ("run", "run the terminal"),
+        ("meters", "print the meters"),
+        ("audit", "check that the ledger, the meters and the rounds add up (exit 1 if not)"),
+        ("recall", "print the last rounds"),
+    ]:
+        command = commands.add_parser(name, help=text)
+        command.add_argument("--config", type=Path, help="configuration file (TOML)")
+        command.add_argument("--db", type=Path, help="database file (default: from the configuration)")
+        if name != "run":
+            command.add_argument("--json", action="store_true", help="print JSON")
+    run_command = commands.choices["run"]
+    run_command.add_argument("--headless", action="store_true", help="no screen: take input from --script")
+    run_command.add_argument("--script", type=Path, help="a file of inputs, one per line")
+    run_command.add_argument(
+        "--seed-base", type=seed_argument, help="derive every round's deck from this seed (tests, soak runs)"
+    )
+    commands.choices["recall"].add_argument("count", nargs="?", type=positive, default=25, help="rounds (25)")
     return main
 
 
@@ -67,10 +168,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments.command == "demo":
             demo(arguments.rounds, arguments.seed)
-    except EntropyError as error:
+            return 0
+        config = load_config(arguments.config, database=arguments.db)
+        if arguments.command == "meters":
+            return show_meters(config, arguments.json)
+        if arguments.command == "audit":
+            return show_audit(config, arguments.json)
+        if arguments.command == "recall":
+            return show_recall(config, arguments.count, arguments.json)
+        if not (arguments.headless and arguments.script):
+            print(
+                "oasis-kiosk: the game screen is not built yet: use run --headless --script FILE",
+                file=sys.stderr,
+            )
+            return 2
+        return run_headless(config, arguments.script, arguments.seed_base)
+    except (ConfigError, ScriptError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2
-    return 0
+    except StoreError as error:
+        print(f"oasis-kiosk: TILT (database): {error}", file=sys.stderr)
+        return 3
+    except (EntropyError, OSError) as error:
+        print(f"oasis-kiosk: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

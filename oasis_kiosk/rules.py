@@ -6,8 +6,10 @@ by passing TOML overrides, merged over the profile before validation.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from oasis_kiosk._core import Profile, ProfileError
 
@@ -21,11 +23,11 @@ def profile_names() -> list[str]:
     )
 
 
-def load_profile(name_or_path: str | Path, overrides: str | None = None) -> Profile:
+def load_profile(name_or_path: str | Path, overrides: str | Mapping[str, Any] | None = None) -> Profile:
     """Loads a shipped profile by id (``"standard"``) or a profile file by path.
 
-    ``overrides`` is TOML merged over the profile before validation. Raises ProfileError
-    naming the file, the field and the reason.
+    ``overrides`` (TOML text, or a table read from a configuration file) is merged over the
+    profile before validation. Raises ProfileError naming the file, the field and the reason.
     """
     path = Path(name_or_path)
     if path.suffix == ".toml" or len(path.parts) > 1:

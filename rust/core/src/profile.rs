@@ -190,10 +190,10 @@ pub struct Boxes {
     #[serde(default)]
     pub identical_antes: bool,
     /// The least ante allowed when more than one box plays.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_ante_multi: Option<Money>,
     /// The most cards one exchange may take when more than one box plays.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_exchange_multi: Option<usize>,
 }
 
@@ -242,14 +242,14 @@ pub struct JackpotAward {
 pub struct Bonus {
     pub kind: BonusKind,
     /// Stake limits (fixed and odds kinds; a fixed stake has min = max).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stake_min: Option<Money>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stake_max: Option<Money>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stake_step: Option<Money>,
     /// The fee in antes (privilege kind).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fee: Option<Ratio>,
     /// Fees in minor units that replace `fee` at these antes (seed 002: 0.60 at a 5.00 ante).
     #[serde(default, deserialize_with = "numeric_keys")]
@@ -331,19 +331,19 @@ pub struct Profile {
     /// Odds paid on the play bet per category (N:1).
     pub paytable: BTreeMap<Category, Money>,
     pub boxes: Boxes,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exchange: Option<Exchange>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bonus: Option<Bonus>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sixth_card: Option<Purchase>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buy_game: Option<Purchase>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buy_dealer_card: Option<Purchase>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub insurance: Option<Insurance>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protection: Option<Protection>,
 }
 
@@ -352,11 +352,25 @@ impl Profile {
     /// given, is TOML whose tables are merged over the profile's before validation (how an
     /// operator derives a house variant).
     pub fn from_toml(text: &str, source: &str, overrides: Option<&str>) -> Result<Profile, ProfileError> {
+        let overrides = match overrides {
+            Some(text) => Some(
+                text.parse::<toml::Table>()
+                    .map_err(|e| ProfileError::new(source, "overrides", toml_reason(&e, text)))?,
+            ),
+            None => None,
+        };
+        Profile::from_toml_table(text, source, overrides)
+    }
+
+    /// [`Profile::from_toml`] with the overrides already parsed (from a configuration file).
+    pub fn from_toml_table(
+        text: &str,
+        source: &str,
+        overrides: Option<toml::Table>,
+    ) -> Result<Profile, ProfileError> {
         let error = |field: &str, reason: String| ProfileError::new(source, field, reason);
         let mut table: toml::Table = text.parse().map_err(|e| error("", toml_reason(&e, text)))?;
         if let Some(overrides) = overrides {
-            let overrides: toml::Table =
-                overrides.parse().map_err(|e| error("overrides", toml_reason(&e, overrides)))?;
             merge(&mut table, overrides);
         }
         let profile: Profile = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
@@ -693,6 +707,17 @@ mod tests {
         assert_eq!(Ratio::parse("1.25").unwrap().to_string(), "1.25");
         for bad in ["", ".", "1.2.3", "-1", "1e3", "a"] {
             assert!(Ratio::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_profile_rebuilds_from_its_own_data() {
+        for id in ["golden-oasis", "czech-exchange", "stand-c", "standard"] {
+            let profile = load(id, "").unwrap();
+            let data: toml::Table = serde_json::from_str(&serde_json::to_string(&profile).unwrap()).unwrap();
+            let again = Profile::from_toml_table("", "stored", Some(data)).unwrap();
+            assert_eq!(again, profile);
+            assert_eq!(again.digest(), profile.digest());
         }
     }
 

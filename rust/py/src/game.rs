@@ -57,14 +57,30 @@ pub struct Profile(pub Arc<oasis_core::Profile>);
 
 #[pymethods]
 impl Profile {
-    /// Parses and validates profile TOML; `source` names it in errors; `overrides` is TOML
-    /// merged over it first (an operator's derived profile).
+    /// Parses and validates profile TOML; `source` names it in errors; `overrides` (TOML
+    /// text, or a table as read from a configuration file) is merged over it first: an
+    /// operator's derived profile.
     #[staticmethod]
     #[pyo3(signature = (text, source = "<profile>", overrides = None))]
-    fn from_toml(text: &str, source: &str, overrides: Option<&str>) -> PyResult<Profile> {
-        oasis_core::Profile::from_toml(text, source, overrides)
-            .map(|p| Profile(Arc::new(p)))
-            .map_err(profile_error)
+    fn from_toml(
+        py: Python<'_>,
+        text: &str,
+        source: &str,
+        overrides: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Profile> {
+        let profile = match overrides {
+            None => oasis_core::Profile::from_toml(text, source, None),
+            Some(o) => match o.cast::<PyString>() {
+                Ok(o) => oasis_core::Profile::from_toml(text, source, Some(o.to_str()?)),
+                Err(_) => {
+                    let json: String = py.import("json")?.getattr("dumps")?.call1((o,))?.extract()?;
+                    let table: toml::Table = serde_json::from_str(&json)
+                        .map_err(|e| ProfileError::new_err(format!("{source}: overrides: {e}")))?;
+                    oasis_core::Profile::from_toml_table(text, source, Some(table))
+                }
+            },
+        };
+        profile.map(|p| Profile(Arc::new(p))).map_err(profile_error)
     }
 
     #[getter]

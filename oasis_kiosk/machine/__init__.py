@@ -1,0 +1,1 @@
+"""The terminal without a display: credits, bets, rounds, meters, jackpot, tilts."""

@@ -1,0 +1,122 @@
+"""Scripted input for headless runs (tests, soak runs): one input per line.
+
+    coin 100        bill 500        bet        bonus        boxes        deal
+    select 2        exchange        play       fold         sixth        insure 6000
+    decline         buy card        buy game   cashout      key attendant
+    door open       door close      wait 0.2   # a comment
+
+Each input goes through the terminal exactly as a button press would; one that is not
+live at that moment is reported and skipped. The line reached is saved in the same
+transaction as the input's effect, so a run killed at any instant and started again on
+the same database goes on after the last input that took effect, never repeating one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from oasis_kiosk.machine.terminal import Terminal
+
+# Script words and the intent each sends; a number after it is the intent's value.
+WORDS: dict[str, tuple[str, bool]] = {
+    "coin": ("coin", True),
+    "bill": ("bill", True),
+    "bet": ("bet", False),
+    "bonus": ("bonus", False),
+    "boxes": ("boxes", False),
+    "deal": ("deal", False),
+    "select": ("card", True),
+    "exchange": ("exchange", False),
+    "play": ("play", False),
+    "fold": ("fold", False),
+    "sixth": ("sixth", False),
+    "insure": ("insure", True),
+    "decline": ("decline", False),
+    "buy card": ("buy_card", False),
+    "buy game": ("buy_game", False),
+    "cashout": ("cashout", False),
+    "key attendant": ("attendant", False),
+    "door open": ("door_open", False),
+    "door close": ("door_close", False),
+}
+
+
+class ScriptError(ValueError):
+    """A script line that is not an input."""
+
+
+@dataclass(frozen=True)
+class Step:
+    line: int
+    intent: str
+    value: int | None
+    wait: float = 0.0
+
+
+def parse(text: str, source: str = "<script>") -> list[Step]:
+    """Every step of a script, or a ScriptError naming the first bad line."""
+    steps: list[Step] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip().lower()
+        if not line:
+            continue
+        words = line.split()
+        if words[0] == "wait":
+            try:
+                seconds = float(words[1]) if len(words) == 2 else -1.0
+            except ValueError:
+                seconds = -1.0
+            if not 0 <= seconds <= 3600:
+                raise ScriptError(f"{source}:{number}: wait takes seconds, 0 to 3600: {raw.strip()!r}")
+            steps.append(Step(number, "wait", None, seconds))
+            continue
+        numbers = [w for w in words if w.isdigit()]
+        phrase = " ".join(w for w in words if not w.isdigit())
+        if phrase not in WORDS:
+            raise ScriptError(
+                f"{source}:{number}: {raw.strip()!r} is not an input (inputs: {', '.join(WORDS)})"
+            )
+        intent, takes_value = WORDS[phrase]
+        if len(numbers) > int(takes_value) or (takes_value and intent != "insure" and not numbers):
+            wanted = "an amount" if takes_value else "no number"
+            raise ScriptError(f"{source}:{number}: {phrase} takes {wanted}: {raw.strip()!r}")
+        steps.append(Step(number, intent, int(numbers[0]) if numbers else None))
+    return steps
+
+
+def run(
+    terminal: Terminal,
+    path: Path,
+    report: Callable[[str], None] = print,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
+    """Runs a script file on the terminal, from after the last line a previous run of the
+    same script committed. Returns the number of inputs refused as not live."""
+    text = path.read_text(encoding="utf-8")
+    steps = parse(text, str(path))
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    saved = terminal.store.get_state("script", {})
+    done = saved.get("line", 0) if saved.get("digest") == digest else 0
+    if done:
+        report(f"resuming {path} after line {done}")
+    refused = 0
+    for step in steps:
+        if step.line <= done:
+            continue
+        if step.intent == "wait":
+            sleep(step.wait)
+            continue
+        response = terminal.handle(
+            step.intent, step.value, note=("script", {"digest": digest, "line": step.line})
+        )
+        shown = step.intent if step.value is None else f"{step.intent} {step.value}"
+        if response.ok:
+            report(f"line {step.line}: {shown}: {response.message}")
+        else:
+            refused += 1
+            report(f"line {step.line}: {shown}: skipped: {response.message}")
+    return refused

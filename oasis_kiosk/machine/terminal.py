@@ -1,0 +1,412 @@
+"""The terminal: credits, bets, the round in play, the jackpot, cash-out and tilts.
+
+Everything that touches money is here, and every input is one database transaction: the
+input's effect on the round, the ledger rows and meters it moves, and the terminal's own
+state (bets, selected cards, pending handpay, tilts, jackpot) commit together or not at
+all. A restart therefore finds exactly the committed state, replays the unfinished round
+from its record, and resumes at the same decision with the same cards.
+
+Input arrives as *intents* (``coin 100``, ``bet``, ``deal``, ``card 2``, ``exchange``,
+``play``...), from the cabinet's buttons, the keyboard or a script alike. An intent that
+is not live now is refused with a message and changes nothing but the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
+from oasis_kiosk.store.db import Store, StoreError
+
+# The game actions of a round and the Round method each calls.
+ROUND_ACTIONS = {
+    "fold": "fold",
+    "play": "play",
+    "exchange": "exchange",
+    "sixth": "buy_sixth_card",
+    "insure": "insure",
+    "decline": "decline",
+    "buy_card": "buy_dealer_card",
+    "buy_game": "buy_game",
+}
+INTENTS = (
+    "coin",
+    "bill",
+    "bet",
+    "bonus",
+    "boxes",
+    "deal",
+    "card",
+    *ROUND_ACTIONS,
+    "cashout",
+    "attendant",
+    "door_open",
+    "door_close",
+)
+
+
+@dataclass(frozen=True)
+class Response:
+    """What an intent did: ``ok`` False means it was not live and nothing changed."""
+
+    ok: bool
+    message: str
+
+
+class Terminal:
+    """One cabinet's terminal over its database."""
+
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        *,
+        seed_for_round: Callable[[int], bytes] | None = None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.profile: Profile = config.load_profile()
+        self.rules: dict[str, Any] = self.profile.to_dict()
+        self._seed_for_round = seed_for_round
+        self.round: Round | None = None
+        self.round_id: int | None = None
+        state = store.get_state("terminal", {})
+        antes = self.profile.allowed_antes()
+        self.ante: int = state.get("ante", antes[0]) if state.get("ante") in antes else antes[0]
+        self.bonus: bool = (
+            bool(state.get("bonus", False)) and self.profile.standard_bonus_stake(self.ante) is not None
+        )
+        self.boxes: int = int(state.get("boxes", 1))
+        self.selected: set[int] = set(state.get("selected", []))
+        self.handpay: int | None = state.get("handpay")
+        self.tilts: dict[str, str] = dict(state.get("tilts", {}))
+        self.jackpot = (
+            JackpotState.from_json(state["jackpot"])
+            if "jackpot" in state
+            else JackpotState.fresh(config.jackpot)
+        )
+        with store.transaction():
+            store.add_meter("power_ups", 1)
+            store.event("power_up", credits=store.credits())
+            if "jackpot" not in state:
+                store.post("jackpot_reset", 0, to_meter=config.jackpot.base)
+            self._save()
+        self._resume()
+
+    # State.
+
+    @property
+    def credits(self) -> int:
+        return self.store.credits()
+
+    def _save(self) -> None:
+        self.store.set_state(
+            "terminal",
+            {
+                "ante": self.ante,
+                "bonus": self.bonus,
+                "boxes": self.boxes,
+                "selected": sorted(self.selected),
+                "handpay": self.handpay,
+                "tilts": self.tilts,
+                "jackpot": self.jackpot.to_json(),
+            },
+        )
+
+    def _resume(self) -> None:
+        unfinished = self.store.unfinished_round()
+        if unfinished is None:
+            return
+        round_id, digest, record = unfinished
+        try:
+            # Under the rules it was dealt with, even if the configuration changed since.
+            self.round = Round.replay(self.store.profile(digest), record)
+        except (RecordError, StoreError) as error:
+            with self.store.transaction():
+                self._tilt("resume", f"round {round_id} cannot resume: {error}")
+            return
+        self.round_id = round_id
+        if self.round.credit != self.credits:
+            with self.store.transaction():
+                self._tilt(
+                    "resume",
+                    f"round {round_id} resumes with {self.round.credit}, the ledger has {self.credits}",
+                )
+
+    def _tilt(self, kind: str, message: str) -> None:
+        self.tilts[kind] = message
+        self.store.event("tilt", kind=kind, message=message)
+        self._save()
+
+    # Input.
+
+    def live(self) -> set[str]:
+        """The intents that would do something now: the lamps that are lit."""
+        if self.handpay is not None:
+            return {"attendant"}
+        if self.tilts:
+            return {"attendant", "door_close"} if "door" in self.tilts else {"attendant"}
+        live = {"door_open"}
+        if self.round is None:
+            if self.credits < self.config.credit_limit:
+                live |= {"coin", "bill"}
+            live |= {"bet", "boxes"}
+            if self.profile.standard_bonus_stake(self.ante) is not None:
+                live.add("bonus")
+            if self.credits >= self._upfront():
+                live.add("deal")
+            if self.credits > 0:
+                live.add("cashout")
+            return live
+        legal = self.round.legal_actions()
+        live |= {intent for intent, name in ROUND_ACTIONS.items() if name in legal}
+        if "exchange" in legal:
+            live.add("card")
+        return live
+
+    def handle(
+        self, intent: str, value: int | None = None, *, note: tuple[str, Any] | None = None
+    ) -> Response:
+        """Carries out one intent in one transaction. ``note``, a (key, value) pair, is saved
+        in the same transaction (the script runner's position)."""
+        if intent not in INTENTS:
+            return Response(False, f"unknown input {intent!r}")
+        with self.store.transaction():
+            if note is not None:
+                self.store.set_state(*note)
+            if intent not in self.live():
+                response = Response(False, f"{intent} is not live now")
+            else:
+                response = getattr(self, f"_on_{intent}")(value)
+            if not response.ok:
+                self.store.event("refused", intent=intent, value=value, reason=response.message)
+            self._save()
+        return response
+
+    # Money in and out.
+
+    def _on_coin(self, value: int | None) -> Response:
+        return self._money_in("coin", value, self.config.coins)
+
+    def _on_bill(self, value: int | None) -> Response:
+        return self._money_in("bill", value, self.config.bills)
+
+    def _money_in(self, kind: str, value: int | None, accepted: tuple[int, ...]) -> Response:
+        if value not in accepted:
+            return Response(
+                False, f"a {kind} of {value} is not accepted (accepted: {', '.join(map(str, accepted))})"
+            )
+        if self.credits + value > self.config.credit_limit:
+            return Response(
+                False, f"the {kind} would take the credits above the limit {self.config.credit_limit}"
+            )
+        self.store.post(f"{kind}_in", value, denomination=value)
+        self.store.add_meter("total_in", value)
+        self.store.add_meter(f"{kind}s_in_{value}", 1)
+        return Response(True, f"{kind} {value} credited")
+
+    def _on_cashout(self, value: int | None) -> Response:
+        self.handpay = self.credits
+        self.store.event("handpay_requested", amount=self.handpay)
+        return Response(True, f"handpay of {self.handpay}: call the attendant")
+
+    def _on_attendant(self, value: int | None) -> Response:
+        if self.handpay is not None:
+            amount, self.handpay = self.handpay, None
+            self.store.post("handpay", -amount)
+            self.store.add_meter("total_out", amount)
+            self.store.add_meter("handpays", amount)
+            self.store.event("handpay_paid", amount=amount)
+            return Response(True, f"handpay of {amount} paid")
+        cleared = sorted(kind for kind in self.tilts if kind != "door")
+        if not cleared:
+            return Response(False, "nothing for the attendant to clear")
+        for kind in cleared:
+            self.store.event("tilt_cleared", kind=kind, message=self.tilts.pop(kind))
+        return Response(True, f"cleared: {', '.join(cleared)}")
+
+    def _on_door_open(self, value: int | None) -> Response:
+        self.store.add_meter("door_opens", 1)
+        self.store.event("door_open")
+        self.tilts["door"] = "the door is open"
+        return Response(True, "door open")
+
+    def _on_door_close(self, value: int | None) -> Response:
+        self.tilts.pop("door", None)
+        self.store.event("door_close")
+        return Response(True, "door closed")
+
+    # Bets.
+
+    def _upfront(self) -> int:
+        """What a deal with the current bets takes: antes, bonus stakes, blind play bets."""
+        stake = self.profile.standard_bonus_stake(self.ante) if self.bonus else 0
+        blind = max(self.boxes - int(self.rules["boxes"]["looked_at"]), 0)
+        return self.boxes * (self.ante + (stake or 0)) + blind * self.ante * int(
+            self.rules["game"]["play_multiple"]
+        )
+
+    def _on_bet(self, value: int | None) -> Response:
+        antes = self.profile.allowed_antes()
+        self.ante = antes[(antes.index(self.ante) + 1) % len(antes)]
+        return Response(True, f"ante {self.ante}")
+
+    def _on_bonus(self, value: int | None) -> Response:
+        self.bonus = not self.bonus
+        return Response(True, "bonus on" if self.bonus else "bonus off")
+
+    def _on_boxes(self, value: int | None) -> Response:
+        self.boxes = self.boxes % int(self.rules["boxes"]["max"]) + 1
+        return Response(True, f"{self.boxes} box(es)")
+
+    # The round.
+
+    def _on_deal(self, value: int | None) -> Response:
+        seed = self._seed_for_round(self.store.next_round_id()) if self._seed_for_round else None
+        try:
+            round_ = Round(
+                self.profile, [self.ante] * self.boxes, bonus=self.bonus, seed=seed, credit=self.credits
+            )
+        except ValueError as error:
+            return Response(False, str(error))
+        self.round = round_
+        self.round_id = self.store.open_round(self.profile, round_.record())
+        self.selected.clear()
+        self._post_wagers(round_.collected, kind="wager", bet="stakes")
+        self._contribute_to_jackpot(round_)
+        self._after_action()
+        return Response(True, f"round {self.round_id} dealt")
+
+    def _contribute_to_jackpot(self, round_: Round) -> None:
+        bonus = self.rules.get("bonus")
+        if not bonus or not bonus["jackpot"]:
+            return
+        for stake in round_.record()["bonus"]:
+            if stake:
+                self.jackpot, whole = contribute(self.jackpot, self.config.jackpot, stake)
+                self.store.post(
+                    "jackpot_contribution",
+                    0,
+                    round_id=self.round_id,
+                    to_meter=whole,
+                    carry=str(self.jackpot.carry),
+                )
+                self.store.add_meter("jackpot_contributions", whole)
+
+    def _on_card(self, value: int | None) -> Response:
+        if value is None or not 1 <= value <= 5:
+            return Response(False, f"card {value}: the cards are 1 to 5")
+        self.selected ^= {value - 1}
+        return Response(
+            True, f"cards selected: {', '.join(str(p + 1) for p in sorted(self.selected)) or 'none'}"
+        )
+
+    def _round_action(self, intent: str, value: int | None) -> Response:
+        assert self.round is not None
+        before = self.round.collected
+        method = getattr(self.round, ROUND_ACTIONS[intent])
+        try:
+            if intent == "exchange":
+                method(sorted(self.selected))
+            elif intent == "insure":
+                method(value if value is not None else self.round.legal_actions()["insure"]["max"])
+            else:
+                method()
+        except IllegalAction as error:
+            return Response(False, str(error))
+        if intent == "exchange":
+            self.selected.clear()
+        paid = self.round.collected - before
+        if paid:
+            kind = "wager" if intent in {"play", "insure"} else "fee"
+            self._post_wagers(paid, kind=kind, bet=ROUND_ACTIONS[intent])
+        self._after_action()
+        return Response(True, intent)
+
+    def _on_fold(self, value: int | None) -> Response:
+        return self._round_action("fold", value)
+
+    def _on_play(self, value: int | None) -> Response:
+        return self._round_action("play", value)
+
+    def _on_exchange(self, value: int | None) -> Response:
+        return self._round_action("exchange", value)
+
+    def _on_sixth(self, value: int | None) -> Response:
+        return self._round_action("sixth", value)
+
+    def _on_insure(self, value: int | None) -> Response:
+        return self._round_action("insure", value)
+
+    def _on_decline(self, value: int | None) -> Response:
+        return self._round_action("decline", value)
+
+    def _on_buy_card(self, value: int | None) -> Response:
+        return self._round_action("buy_card", value)
+
+    def _on_buy_game(self, value: int | None) -> Response:
+        return self._round_action("buy_game", value)
+
+    def _post_wagers(self, amount: int, *, kind: str, bet: str) -> None:
+        self.store.post(kind, -amount, round_id=self.round_id, bet=bet)
+        self.store.add_meter("coin_in", amount)
+
+    def _after_action(self) -> None:
+        """Journals the round's record and, once it is settled, pays it."""
+        assert self.round is not None
+        assert self.round_id is not None
+        if self.round.phase != "settled":
+            self.store.update_round(self.round_id, self.round.record(), None)
+            return
+        settlement = self.round.settlement()
+        boxes = settlement["boxes"]
+        main = sum(b["ante"]["returned"] + b["play"]["returned"] + b["insurance"]["returned"] for b in boxes)
+        bonus = sum(b["bonus"]["returned"] for b in boxes)
+        if settlement["void"]:
+            self.store.post(
+                "void_refund", settlement["paid"], round_id=self.round_id, reason=settlement["void"]
+            )
+            self._tilt("integrity", f"round {self.round_id} void: {settlement['void']}")
+        else:
+            if main:
+                self.store.post("win", main, round_id=self.round_id)
+            if bonus:
+                self.store.post("bonus_win", bonus, round_id=self.round_id)
+        self.store.add_meter("coin_out", settlement["paid"])
+        awards = 0
+        for box in boxes:
+            if box["jackpot"]:
+                self.jackpot, award, house = hit(
+                    self.jackpot, self.config.jackpot, Fraction(box["jackpot"]["share"])
+                )
+                self.store.post("jackpot_hit", award, round_id=self.round_id, box=box["box"])
+                if house:
+                    self.store.post("jackpot_reset", 0, round_id=self.round_id, to_meter=house)
+                self.store.add_meter("jackpots_paid", award)
+                self.store.add_meter("coin_out", award)
+                self.store.event("jackpot_hit", round_id=self.round_id, amount=award)
+                awards += award
+        self.store.add_meter("games_played", 1)
+        if settlement["net"] + awards > 0:
+            self.store.add_meter("games_won", 1)
+        self.store.update_round(self.round_id, self.round.record(), {**settlement, "jackpot_awards": awards})
+        if self.credits != (self.round.credit or 0) + awards:
+            raise AssertionError(f"ledger {self.credits} and round {self.round.credit} disagree")
+        self.round = None
+        self.round_id = None
+
+
+def seeds_from(base: bytes) -> Callable[[int], bytes]:
+    """Round seeds derived from one base seed (tests and soak runs replay whole sessions):
+    SHA-256 of the base and the round number."""
+
+    def seed(number: int) -> bytes:
+        return hashlib.sha256(base + number.to_bytes(8, "little")).digest()
+
+    return seed

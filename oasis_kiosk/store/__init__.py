@@ -1,0 +1,1 @@
+"""Persistence: the SQLite database of the ledger, meters, rounds and events."""
