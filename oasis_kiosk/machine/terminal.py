@@ -68,12 +68,16 @@ class Terminal:
         store: Store,
         *,
         seed_for_round: Callable[[int], bytes] | None = None,
+        deck_for_round: Callable[[int], str] | None = None,
     ) -> None:
+        """``seed_for_round`` (soak runs) or ``deck_for_round`` (tests: a stacked deck) fix
+        each round's cards by its number; by default every deck comes from the OS."""
         self.config = config
         self.store = store
         self.profile: Profile = config.load_profile()
         self.rules: dict[str, Any] = self.profile.to_dict()
         self._seed_for_round = seed_for_round
+        self._deck_for_round = deck_for_round
         self.round: Round | None = None
         self.round_id: int | None = None
         state = store.get_state("terminal", {})
@@ -268,10 +272,17 @@ class Terminal:
     # The round.
 
     def _on_deal(self, value: int | None) -> Response:
-        seed = self._seed_for_round(self.store.next_round_id()) if self._seed_for_round else None
+        number = self.store.next_round_id()
+        seed = self._seed_for_round(number) if self._seed_for_round else None
+        deck = self._deck_for_round(number) if self._deck_for_round else None
         try:
             round_ = Round(
-                self.profile, [self.ante] * self.boxes, bonus=self.bonus, seed=seed, credit=self.credits
+                self.profile,
+                [self.ante] * self.boxes,
+                bonus=self.bonus,
+                seed=seed,
+                credit=self.credits,
+                deck=deck,
             )
         except ValueError as error:
             return Response(False, str(error))

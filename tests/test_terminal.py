@@ -1,0 +1,248 @@
+"""The terminal: money in and out, rounds posted to the ledger, jackpot, tilts, resume, audit."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from oasis_kiosk.config import Config, ConfigError, JackpotConfig, load_config
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.db import Store, StoreError
+
+SEEDS = seeds_from(bytes(32))
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "kiosk.db"
+
+
+def terminal(database: Path, config: Config | None = None) -> Terminal:
+    return Terminal(config or Config(database=database), Store(database), seed_for_round=SEEDS)
+
+
+def feed(t: Terminal, *inputs: str) -> list[bool]:
+    results = []
+    for line in inputs:
+        intent, *value = line.split()
+        results.append(t.handle(intent, int(value[0]) if value else None).ok)
+    return results
+
+
+def test_coins_and_bills_are_credited_by_denomination_and_refused_otherwise(database: Path) -> None:
+    t = terminal(database)
+    assert feed(t, "coin 200", "coin 200", "bill 1000", "coin 3", "bill 20") == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert t.credits == 1400
+    meters = t.store.meters()
+    assert (meters["coins_in_200"], meters["bills_in_1000"], meters["total_in"]) == (2, 1, 1400)
+    refused = [e for e in t.store.events() if e["kind"] == "refused"]
+    assert refused[-1]["detail"]["reason"] == "a bill of 20 is not accepted (accepted: 500, 1000, 2000, 5000)"
+    assert audit(t.store).ok
+
+
+def test_money_above_the_credit_limit_is_refused(database: Path) -> None:
+    t = terminal(database, Config(database=database, credit_limit=1500))
+    assert feed(t, "bill 1000", "coin 500", "coin 50") == [True, True, False]
+    assert "coin" not in t.live()
+    assert t.credits == 1500
+
+
+def test_a_round_posts_its_wagers_fees_and_wins(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 5000", "deal")
+    assert t.round is not None
+    assert t.credits == 5000 - 1000
+    t.handle("card", 1)
+    assert t.handle("exchange").ok
+    assert t.credits == 5000 - 1000 - 1000
+    assert t.handle("play").ok
+    assert t.round is None
+    (settled,) = t.store.rounds()
+    settlement = settled["settlement"]
+    assert t.credits == 5000 + settlement["net"]
+    kinds = [row.kind for row in t.store.ledger()]
+    assert kinds[:4] == ["jackpot_reset", "bill_in", "wager", "fee"]
+    assert kinds[4] == "wager"
+    meters = t.store.meters()
+    assert meters["coin_in"] == settlement["collected"] == 4000
+    assert meters["coin_out"] == settlement["paid"]
+    assert meters["games_played"] == 1
+    assert audit(t.store).ok
+
+
+def test_what_the_credit_cannot_pay_is_not_live(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "coin 500", "coin 500")
+    assert "deal" in t.live()
+    t.handle("deal")
+    assert t.live() == {"door_open", "fold"}
+    response = t.handle("play")
+    assert not response.ok
+    assert response.message == "play is not live now"
+
+
+def test_a_round_resumes_after_a_restart_at_the_same_decision(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 5000", "bet", "deal", "card 2", "card 5")
+    cards = t.round.box_cards(0) if t.round else None
+    t.store.close()  # the power goes
+
+    again = terminal(database)
+    assert again.round is not None
+    assert again.round.box_cards(0) == cards
+    assert again.selected == {1, 4}
+    assert again.ante == 1100
+    assert again.credits == 5000 - 1100
+    assert again.store.meters()["power_ups"] == 2
+    assert audit(again.store).open_round == again.round_id
+    again.handle("fold")
+    assert audit(again.store).ok
+
+
+def test_a_round_resumes_under_the_rules_it_was_dealt_with(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 5000", "deal")
+    record = t.round.record() if t.round else None
+    t.store.close()
+    changed = Config(database=database, profile_overrides={"table": {"max_payout": 400000}})
+    again = terminal(database, changed)
+    assert again.round is not None
+    assert again.round.record() == record
+    again.handle("fold")
+    assert audit(again.store).ok
+
+
+def test_the_handpay_locks_the_terminal_until_the_attendant_pays(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 2000", "cashout")
+    assert t.live() == {"attendant"}
+    assert not t.handle("coin", 100).ok
+    assert t.credits == 2000
+    t.store.close()
+    again = terminal(database)
+    assert again.handpay == 2000, "the lock-up survives a restart"
+    assert again.handle("attendant").ok
+    assert again.credits == 0
+    meters = again.store.meters()
+    assert (meters["handpays"], meters["total_out"]) == (2000, 2000)
+    assert audit(again.store).ok
+
+
+def test_an_open_door_is_a_tilt_that_stops_money_and_play(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 2000", "door_open")
+    assert t.live() == {"attendant", "door_close"}
+    assert not t.handle("deal").ok
+    t.store.close()
+    again = terminal(database)
+    assert "door" in again.tilts
+    assert again.handle("door_close").ok
+    assert "deal" in again.live()
+    assert again.store.meters()["door_opens"] == 1
+
+
+def test_jackpot_contributions_are_exact_and_never_lost() -> None:
+    config = JackpotConfig(base=1000, rate=Fraction(3, 20), maximum=1010)
+    state = JackpotState.fresh(config)
+    added = 0
+    for _ in range(10):  # 10 stakes of 150 x 0.15 = 225 in all
+        state, whole = contribute(state, config, 150)
+        added += whole
+    assert added == 225
+    assert state.value == 1010, "the meter stops at its maximum"
+    assert state.overflow == 215
+    assert state.carry == 0
+    state, whole = contribute(state, config, 1)
+    assert (whole, state.carry) == (0, Fraction(3, 20)), "a part of a unit is carried, not rounded"
+    state, award, house = hit(state, config, Fraction(1))
+    assert award == 1010
+    assert house == 1000, "the house puts the base back"
+    assert state.value == 1010, "then the overflow fills the meter up to the maximum"
+    assert state.overflow == 205
+
+
+def test_a_royal_flush_with_the_bonus_wins_the_jackpot(database: Path) -> None:
+    config = Config(
+        database=database, jackpot=JackpotConfig(base=500_000, rate=Fraction(1, 2), maximum=900_000)
+    )
+    t = Terminal(config, Store(database), deck_for_round=lambda number: "As Ks Qs Js Ts / 2c 2d 4h 5h 7c")
+    feed(t, "bill 5000", "bonus", "deal")
+    meter_before = t.jackpot.value
+    assert meter_before == 500_000 + 100, "half of the 200 stake went to the meter"
+    t.handle("play")
+    rows = [row for row in t.store.ledger() if row.kind == "jackpot_hit"]
+    assert [row.amount for row in rows] == [meter_before]
+    assert t.jackpot.value == 500_000
+    assert t.store.meters()["jackpots_paid"] == meter_before
+    assert t.credits == 5000 + 1000 + 2000 * 100 - 200 + meter_before
+    assert audit(t.store).ok
+
+
+def test_the_audit_finds_a_tampered_ledger_and_meter(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 5000", "deal", "fold")
+    assert audit(t.store).ok
+    t.store.close()
+    raw = sqlite3.connect(database)
+    raw.execute("UPDATE meters SET value = value + 100 WHERE name = 'coin_in'")
+    raw.execute("UPDATE ledger SET amount = amount - 1 WHERE kind = 'bill_in'")
+    raw.commit()
+    raw.close()
+    report = audit(Store(database))
+    assert not report.ok
+    joined = "\n".join(report.problems)
+    assert "meter coin_in is 1100, the ledger says 1000" in joined
+    assert "credits 4999 but total in" in joined or "credits 4000" in joined
+    assert "meter total_in is 5000, the ledger says 4999" in joined
+
+
+def test_a_damaged_database_is_a_tilt_never_a_fresh_start(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 5000")
+    t.store.close()
+    data = bytearray(database.read_bytes())
+    data[:16] = b"not a database!!"
+    database.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="cannot open the database"):
+        Store(database)
+    assert database.read_bytes()[:16] == b"not a database!!", "nothing was written over it"
+
+
+def test_configuration_errors_name_the_file_and_key(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    for text, message in [
+        ("[terminal]\ncredit_limit = -5", "terminal.credit_limit: a whole amount in minor units, not -5"),
+        ("[terminal]\ncolour = 1", "unknown key terminal.colour"),
+        ("[money]\ncoins = [100, 100]", "money.coins: [100, 100] lists an amount twice"),
+        ("[jackpot]\nrate = 'lots'", "jackpot.rate: 'lots' is not a number"),
+        ("[jackpot]\nbase = 10\nmaximum = 5", "jackpot.maximum 5 is below jackpot.base 10"),
+        ("[terminal]\nprofile = 'holdem'", "terminal.profile: no profile 'holdem'"),
+        ("[profile_overrides.table]\nante_min = 20000", "terminal.profile: standard.toml: table.ante_min"),
+        ("[terminal\n", "Expected ']'"),
+        ("[sound]\nvolume = 3", "unknown section [sound]"),
+    ]:
+        path.write_text(text)
+        with pytest.raises(
+            ConfigError, match=rf"{path}: .*{message}".replace("[", r"\[").replace("]", r"\]")
+        ):
+            load_config(path)
+    path.write_text("[terminal]\nprofile = 'golden-oasis'\ncredit_limit = 500000\n[jackpot]\nrate = '3/20'\n")
+    config = load_config(path, database=tmp_path / "db")
+    assert (config.profile, config.credit_limit, config.jackpot.rate) == (
+        "golden-oasis",
+        500000,
+        Fraction(3, 20),
+    )
+    assert replace(config, credit_limit=1).credit_limit == 1
