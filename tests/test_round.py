@@ -274,3 +274,32 @@ def test_insurance_pays_against_a_non_qualifying_dealer_even_when_the_game_is_bo
     assert box["insurance"] == {"stake": 6000, "returned": 12000}
     assert (box["ante"]["returned"], box["play"]["returned"]) == (2000, 8000)
     assert box["net"] == 6000 + 1000 + 6000 - 1000 - 100
+
+
+def test_the_game_is_not_sold_to_a_hand_the_paytable_cannot_pay() -> None:
+    # Bought, the game settles by the paytable, which has no row below A-K: a high-card box
+    # keeps the no-qualify result (ante 1:1) and is not offered the purchase.
+    round_ = Round("golden-oasis", 1000, bonus=True, deck="Qh Jd 9c 7s 5h / Jh 9d 7c 5s 3d")
+    round_.play()
+    assert round_.phase == "settled"
+    assert round_.settlement()["boxes"][0]["outcome"] == "dealer_not_qualified"
+    pair = Round("golden-oasis", 1000, bonus=True, deck="Qh Qd 9c 7s 5h / Jh 9d 7c 5s 3d")
+    pair.play()
+    assert pair.legal_actions() == {"buy_game": 1000, "decline": 0}
+
+
+def test_a_blind_box_is_never_asked_to_buy() -> None:
+    profile = load_profile("golden-oasis", "[boxes]\nlooked_at = 1\nmin_ante_multi = 500")
+    deck = "Qh Qd 9c 7s 5h / Kh Kd 8c 6s 4h / Jh 9d 7c 5s 3d"
+    round_ = Round(profile, [1000, 1000], bonus=True, deck=deck)
+    round_.play()
+    assert round_.phase == "purchase"
+    assert round_.current_box == 0
+    round_.decline()
+    assert round_.phase == "settled"
+
+
+@pytest.mark.parametrize("credit", [-1, 10**12 + 1])
+def test_a_credit_out_of_range_is_refused(credit: int) -> None:
+    with pytest.raises(BetError, match=f"a credit is 0 to 1000000000000, not {credit}"):
+        Round("standard", 1000, credit=credit)

@@ -27,13 +27,13 @@ def bets(draw: st.DrawFn) -> tuple[Profile, list[int], list[bool], int | None]:
     rules = profile.to_dict()
     antes_allowed = profile.allowed_antes()
     boxes = draw(st.integers(1, rules["boxes"]["max"]))
-    if boxes > 1 and rules["boxes"]["min_ante_multi"]:
+    if boxes > 1 and rules["boxes"].get("min_ante_multi"):
         antes_allowed = [a for a in antes_allowed if a >= rules["boxes"]["min_ante_multi"]]
     if rules["boxes"]["identical_antes"]:
         antes = [draw(st.sampled_from(antes_allowed))] * boxes
     else:
         antes = draw(st.lists(st.sampled_from(antes_allowed), min_size=boxes, max_size=boxes))
-    bonus = [draw(st.booleans()) and rules["bonus"] is not None for _ in antes]
+    bonus = [draw(st.booleans()) and rules.get("bonus") is not None for _ in antes]
     # No credit kept, a generous one, or one near what the bets need, so that the credit
     # rules (dead buttons, reserves for play bets) come into play.
     blind = sum(a * rules["game"]["play_multiple"] for a in antes[rules["boxes"]["looked_at"] :])

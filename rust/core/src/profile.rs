@@ -16,9 +16,19 @@ use crate::eval::Category;
 /// Money in minor units of the profile's currency (cents, haléře). Never a float.
 pub type Money = i64;
 
+/// The largest amount a profile or a credit may name: 10^12 minor units (ten billion euros),
+/// so that every product the settlement forms (amount × play multiple × odds) fits in a Money.
+pub const MAX_AMOUNT: Money = 1_000_000_000_000;
+/// The largest odds a paytable row or bonus row may pay (N:1).
+pub const MAX_ODDS: Money = 100_000;
+/// The largest play bet in antes, and the largest price in antes.
+pub const MAX_MULTIPLE: u32 = 10;
+/// The most antes a table's ante ladder may offer (the BET button steps through them).
+pub const MAX_LADDER: Money = 10_000;
+
 /// An exact non-negative rational written as an integer or a decimal (`1`, `"1.5"`, `"0.1"`):
-/// fees in antes, shares of a jackpot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// fees in antes, shares of a jackpot. Always in lowest terms, so equal values are equal fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ratio {
     numerator: u64,
     denominator: u64,
@@ -30,11 +40,11 @@ impl Ratio {
         Ratio { numerator: n, denominator: 1 }
     }
 
-    /// `amount × self`, if that is a whole number of minor units.
+    /// `amount × self`, if that is a whole number of minor units (and fits one).
     pub fn of(self, amount: Money) -> Option<Money> {
         let product = i128::from(amount) * i128::from(self.numerator);
         let denominator = i128::from(self.denominator);
-        (product % denominator == 0).then(|| (product / denominator) as Money)
+        (product % denominator == 0).then(|| Money::try_from(product / denominator).ok()).flatten()
     }
 
     /// True when the ratio is zero.
@@ -59,6 +69,20 @@ impl Ratio {
             whole.checked_mul(denominator).and_then(|n| n.checked_add(fraction)).ok_or_else(bad)?;
         let divisor = gcd(numerator, denominator);
         Ok(Ratio { numerator: numerator / divisor, denominator: denominator / divisor })
+    }
+}
+
+impl Ord for Ratio {
+    fn cmp(&self, other: &Ratio) -> std::cmp::Ordering {
+        let left = u128::from(self.numerator) * u128::from(other.denominator);
+        let right = u128::from(other.numerator) * u128::from(self.denominator);
+        left.cmp(&right)
+    }
+}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, other: &Ratio) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -431,8 +455,22 @@ impl Profile {
                 format!("minimum {} is above the maximum {}", t.ante_min, t.ante_max),
             );
         }
-        if self.game.play_multiple == 0 {
-            return fail("game.play_multiple", "the play bet must be at least one ante".into());
+        for (field, amount) in [("table.ante_max", t.ante_max), ("table.max_payout", t.max_payout)] {
+            if amount > MAX_AMOUNT {
+                return fail(
+                    field,
+                    format!("{amount} is above the largest amount a terminal keeps, {MAX_AMOUNT}"),
+                );
+            }
+        }
+        if (t.ante_max - t.ante_min) / t.ante_step >= MAX_LADDER {
+            return fail(
+                "table.ante_step",
+                format!("the ante ladder would have more than {MAX_LADDER} steps"),
+            );
+        }
+        if !(1..=MAX_MULTIPLE).contains(&self.game.play_multiple) {
+            return fail("game.play_multiple", format!("the play bet is 1 to {MAX_MULTIPLE} antes"));
         }
         for category in Category::ALL {
             match (category >= self.game.qualifier, self.odds(category)) {
@@ -451,8 +489,11 @@ impl Profile {
                         ),
                     )
                 }
-                (_, Some(odds)) if odds <= 0 => {
-                    return fail(&format!("paytable.{}", category.name()), "odds must be positive".into())
+                (_, Some(odds)) if !(1..=MAX_ODDS).contains(&odds) => {
+                    return fail(
+                        &format!("paytable.{}", category.name()),
+                        format!("odds are 1 to {MAX_ODDS}"),
+                    )
                 }
                 _ => {}
             }
@@ -476,6 +517,20 @@ impl Profile {
                 }
             }
         }
+        if self.buy_dealer_card.is_some() && self.game.qualifier > Category::AceKing {
+            return fail(
+                "buy_dealer_card",
+                "a dealer who does not qualify must hold no pair for his highest card to be one card".into(),
+            );
+        }
+        if let Some(insurance) = &self.insurance {
+            if insurance.min_category < self.game.qualifier {
+                return fail(
+                    "insurance.min_category",
+                    "an insured hand must have a paytable row: at least the qualifier".into(),
+                );
+            }
+        }
         if self.buy_dealer_card.is_some() && self.boxes.max != 1 {
             return fail(
                 "buy_dealer_card",
@@ -489,7 +544,9 @@ impl Profile {
             }
             // Half the expected payment (ante + play bet × odds) must be whole.
             for &category in &protection.categories {
-                let odds = self.odds(category).unwrap_or(0) as u64;
+                let Some(odds) = self.odds(category).map(|odds| odds as u64) else {
+                    return fail("protection.categories", format!("{} has no paytable row", category.name()));
+                };
                 let half = Ratio { numerator: 1 + u64::from(self.game.play_multiple) * odds, denominator: 2 };
                 self.check_price("protection.categories", half)?;
             }
@@ -553,20 +610,13 @@ impl Profile {
                     return fail("bonus.fee", "must be positive".into());
                 }
                 for (&ante, &amount) in &bonus.fee_at_ante {
-                    if !self.allows_ante(ante) || amount <= 0 {
+                    if !self.allows_ante(ante) || !(1..=MAX_AMOUNT).contains(&amount) {
                         let reason =
                             format!("{ante} is not an allowed ante or {amount} is not a positive fee");
                         return fail(&format!("bonus.fee_at_ante.{ante}"), reason);
                     }
                 }
-                let ladder_without_exceptions: Vec<Money> =
-                    self.allowed_antes().filter(|a| !bonus.fee_at_ante.contains_key(a)).collect();
-                if let Some(ante) = ladder_without_exceptions.iter().find(|&&a| fee.of(a).is_none()) {
-                    return fail(
-                        "bonus.fee",
-                        format!("{fee} antes at an ante of {ante} is not a whole number of minor units"),
-                    );
-                }
+                self.check_price("bonus.fee", fee)?;
                 if !bonus.pays.is_empty() || !bonus.jackpot.is_empty() {
                     return fail("bonus.pays", "a privilege bonus never pays".into());
                 }
@@ -596,8 +646,12 @@ impl Profile {
                 if bonus.pays.is_empty() && bonus.jackpot.is_empty() {
                     return fail("bonus.pays", "a bonus bet needs at least one paying hand".into());
                 }
-                if let Some((category, _)) = bonus.pays.iter().find(|(_, &v)| v <= 0) {
-                    return fail(&format!("bonus.pays.{}", category.name()), "must be positive".into());
+                let limit = if bonus.kind == BonusKind::Fixed { MAX_AMOUNT } else { MAX_ODDS };
+                if let Some((category, _)) = bonus.pays.iter().find(|(_, &v)| !(1..=limit).contains(&v)) {
+                    return fail(&format!("bonus.pays.{}", category.name()), format!("must be 1 to {limit}"));
+                }
+                if max > MAX_AMOUNT {
+                    return fail("bonus.stake_max", format!("is above {MAX_AMOUNT}"));
                 }
             }
         }
@@ -616,6 +670,13 @@ impl Profile {
     /// ante. Every allowed ante is `min + k × step`, so checking `min` and `step` covers all.
     fn check_price(&self, field: &str, price: Ratio) -> Result<(), (String, String)> {
         let t = &self.table;
+        let most = u64::from(MAX_MULTIPLE) * MAX_ODDS as u64;
+        if price > (Ratio { numerator: most, denominator: 1 }) {
+            return Err((
+                field.to_string(),
+                format!("{price} antes is above the most a price may be, {most}"),
+            ));
+        }
         let more_than_one = t.ante_min + t.ante_step <= t.ante_max;
         let failing = if price.of(t.ante_min).is_none() {
             Some(t.ante_min)
@@ -699,6 +760,15 @@ mod tests {
     }
 
     #[test]
+    fn ratios_compare_by_value() {
+        assert!(Ratio::parse("1.5").unwrap() > Ratio::whole(1));
+        assert!(Ratio::parse("0.9").unwrap() < Ratio::whole(1));
+        assert!(Ratio::parse("0.25").unwrap() < Ratio::parse("0.3").unwrap());
+        assert_eq!(Ratio::parse("2.0").unwrap(), Ratio::whole(2));
+        assert_eq!(Ratio::whole(u64::MAX / 2).of(Money::MAX / 4), None, "too large for a Money");
+    }
+
+    #[test]
     fn ratios_are_exact() {
         assert_eq!(Ratio::parse("1.5"), Ok(Ratio { numerator: 3, denominator: 2 }));
         assert_eq!(Ratio::parse("0.10").unwrap().to_string(), "0.1");
@@ -769,11 +839,38 @@ mod tests {
             ("standard", "[exchange]\nburn = \"yes\"", "exchange.burn: invalid type"),
             ("standard", "[table", "standard.toml: overrides: line 1, column 7: unclosed table"),
             ("golden-oasis", "[bonus]\nfee_at_ante = { 550 = 60 }", "bonus.fee_at_ante.550"),
+            (
+                "golden-oasis",
+                "[insurance]\nmin_category = \"HighCard\"",
+                "insurance.min_category: an insured hand",
+            ),
+            (
+                "golden-oasis",
+                "[protection]\ncategories = [\"HighCard\"]",
+                "protection.categories: HighCard has no paytable row",
+            ),
+            (
+                "stand-b",
+                "[[exchange.rounds]]\nfees = { 1 = 100000000000000 }",
+                "antes is above the most a price may be",
+            ),
+            ("stand-b", "[paytable]\nRoyalFlush = 100001", "paytable.RoyalFlush: odds are 1 to 100000"),
+            ("standard", "[bonus.pays]\nFourOfAKind = 100001", "bonus.pays.FourOfAKind: must be 1 to 100000"),
+            ("standard", "[table]\nmax_payout = 1000000000001", "table.max_payout: 1000000000001 is above"),
+            ("standard", "[table]\nante_max = 100000000000\nante_step = 1", "more than 10000 steps"),
+            ("standard", "[game]\nplay_multiple = 11", "game.play_multiple: the play bet is 1 to 10 antes"),
         ];
         for (id, overrides, expected) in cases {
             let message = refused(id, overrides);
             assert!(message.contains(expected), "{overrides:?}: {message}");
         }
+        let pairs_qualify =
+            shipped("czech-exchange").replace("AceKing = 1", "").replace("\"AceKing\"", "\"OnePair\"");
+        let message = Profile::from_toml(&pairs_qualify, "pairs.toml", None).unwrap_err().to_string();
+        assert!(
+            message.contains("buy_dealer_card: a dealer who does not qualify must hold no pair"),
+            "{message}"
+        );
         let mut text = shipped("standard");
         text = text.replace("FullHouse = 7\n", "");
         let message = Profile::from_toml(&text, "mine.toml", None).unwrap_err().to_string();

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::error::RoundError;
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, Cap, JudgedOn, Money, NoQualifyAnte, Profile, Purchase, Ratio};
+use crate::profile::{BonusKind, Cap, JudgedOn, Money, NoQualifyAnte, Profile, Purchase, Ratio, MAX_AMOUNT};
 use crate::shuffle::{check_complete_deck, os_seed, Seed, Shoe};
 
 /// Cards in a box or a dealer's hand as dealt.
@@ -415,6 +415,9 @@ impl Round {
             })
             .sum();
         if let Some(credit) = credit {
+            if !(0..=MAX_AMOUNT).contains(&credit) {
+                return setup(format!("a credit is 0 to {MAX_AMOUNT}, not {credit}"));
+            }
             if credit < upfront {
                 return setup(format!("the bets need {upfront}, the credit is {credit}"));
             }
@@ -842,7 +845,9 @@ impl Round {
         if hand.category() < insurance.min_category {
             return Err(format!("only {} or better may be insured", insurance.min_category.name()));
         }
-        let odds = self.profile.odds(hand.category()).expect("insured hands have a paytable row");
+        let Some(odds) = self.profile.odds(hand.category()) else {
+            return Err(format!("{} has no paytable row to insure", hand.category().name()));
+        };
         let max = (state.play_bet * odds).min(self.profile.table.max_payout);
         let max = self.credit.map_or(max, |credit| max.min(credit));
         if max < state.ante {
@@ -862,6 +867,14 @@ impl Round {
     }
 
     fn game_price(&self, box_index: usize) -> Result<Money, String> {
+        // Bought, the game pays by the paytable: a hand without a row could only lose by it.
+        let category = self.boxes[box_index].hand().category();
+        if self.profile.odds(category).is_none() {
+            return Err(format!(
+                "buying the game pays by the paytable, which has no row for {}",
+                category.name()
+            ));
+        }
         self.purchase_price(self.profile.buy_game.as_ref(), "buying the game", box_index, 0)
     }
 
@@ -900,7 +913,8 @@ impl Round {
     /// The next box before `before`, counting down, that played and may buy something.
     fn next_purchase(&mut self, before: usize) {
         let buyer = (0..before).rev().find(|&i| {
-            self.boxes[i].decision == Decision::Played
+            !self.boxes[i].blind
+                && self.boxes[i].decision == Decision::Played
                 && (self.dealer_card_price(i).is_ok() || self.game_price(i).is_ok())
         });
         match buyer {

@@ -1,0 +1,96 @@
+"""Power cuts: the headless terminal is killed with SIGKILL at random instants across a whole
+scripted session and started again each time on the same database.
+
+After every restart the audit must pass, and at the end the database must hold exactly
+what an uninterrupted run of the same script holds: every coin, wager, win and round
+once, none lost and none doubled.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.store.db import Store
+
+SEED_BASE = "5a" * 32
+KILLS = 25
+
+
+def session_script(rounds: int) -> str:
+    """Coins, bets and rounds with exchanges, plays and folds, some inputs not live, a cash-out."""
+    rng = random.Random(2026)
+    lines = ["bill 5000", "bill 5000", "bill 5000", "coin 500", "coin 3", "bonus"]
+    for number in range(rounds):
+        if number % 5 == 4:
+            lines.append("bet")
+        lines.append("deal")
+        for card in rng.sample(range(1, 6), rng.randint(0, 2)):
+            lines.append(f"select {card}")
+        lines += ["exchange", rng.choice(["play", "play", "fold"]), "decline", "coin 200"]
+    lines += ["cashout", "key attendant"]
+    return "\n".join(lines) + "\n"
+
+
+def start(database: Path, script: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "oasis_kiosk", "run", "--headless"]
+    command += ["--script", str(script), "--db", str(database), "--seed-base", SEED_BASE]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def contents(database: Path) -> dict[str, Any]:
+    """What a session leaves behind, without timestamps and start-up counts."""
+    store = Store(database)
+    try:
+        meters = store.meters()
+        meters.pop("power_ups")
+        return {
+            "ledger": [(r.kind, r.amount, r.credits_after, r.round_id, r.detail) for r in store.ledger()],
+            "meters": meters,
+            "rounds": [(r["record"], r["settlement"], r["state"]) for r in store.rounds()],
+        }
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_no_kill_loses_or_doubles_money_or_a_round(tmp_path: Path) -> None:
+    script = tmp_path / "session.txt"
+    script.write_text(session_script(rounds=16))
+
+    reference = tmp_path / "reference.db"
+    began = time.monotonic()
+    finished = start(reference, script)
+    _, errors = finished.communicate(timeout=120)
+    assert finished.returncode == 0, errors.decode()
+    duration = time.monotonic() - began
+    expected = contents(reference)
+    assert len(expected["rounds"]) == 16, "the money lasts the whole session"
+
+    database = tmp_path / "killed.db"
+    rng = random.Random(7)
+    kills = 0
+    for _ in range(200):
+        process = start(database, script)
+        if kills < KILLS:
+            time.sleep(rng.uniform(0.0, duration))
+            if process.poll() is None:
+                os.kill(process.pid, signal.SIGKILL)
+                kills += 1
+        _, errors = process.communicate(timeout=120)
+        report = audit(Store(database))
+        assert report.ok, report.problems
+        if process.returncode == 0:
+            break
+        assert process.returncode == -signal.SIGKILL, errors.decode()
+    assert kills >= KILLS // 2, "most kills should land while the session runs"
+    assert contents(database) == expected
