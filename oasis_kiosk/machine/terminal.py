@@ -148,6 +148,18 @@ class Terminal:
         self.store.event("tilt", kind=kind, message=message)
         self._save()
 
+    # Devices.
+
+    def device_event(self, name: str, **detail: Any) -> None:
+        """Logs what a device reported that moves no money (noise, a rejected coin)."""
+        with self.store.transaction():
+            self.store.event(name, **detail)
+
+    def device_fault(self, kind: str, message: str) -> None:
+        """A device fault: a tilt that stops play and money until the attendant clears it."""
+        with self.store.transaction():
+            self._tilt(kind, message)
+
     # Input.
 
     def live(self) -> set[str]:

@@ -1,0 +1,88 @@
+"""The button panel: one gpiozero Button per cabinet button and one LED (the lamp in it).
+
+A press becomes an *intent* with an optional value (``card`` 3); ``poll()`` hands the
+presses to the main loop in order, and ``show(live)`` lights the lamps of the buttons that
+would do something now. The operator key and the door switch are switches: both edges count.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from gpiozero import LED, Button
+from gpiozero.pins import Factory
+
+# Panel button names and the intent each sends; "card1".."card5" send ``card`` with 1..5.
+BUTTONS: dict[str, tuple[str, int | None]] = {
+    "bet": ("bet", None),
+    "bonus": ("bonus", None),
+    "boxes": ("boxes", None),
+    "deal": ("deal", None),
+    "play": ("play", None),
+    "fold": ("fold", None),
+    "exchange": ("exchange", None),
+    "sixth": ("sixth", None),
+    "insure": ("insure", None),
+    "decline": ("decline", None),
+    "buy_card": ("buy_card", None),
+    "buy_game": ("buy_game", None),
+    "cashout": ("cashout", None),
+    "attendant": ("attendant", None),
+    **{f"card{n}": ("card", n) for n in range(1, 6)},
+}
+# Switches: (intent when it closes, intent when it opens).
+SWITCHES: dict[str, tuple[str, str]] = {"door": ("door_open", "door_close")}
+
+
+@dataclass(frozen=True)
+class Press:
+    intent: str
+    value: int | None = None
+
+
+class Panel:
+    def __init__(
+        self,
+        buttons: dict[str, int | str],
+        lamps: dict[str, int | str],
+        *,
+        bounce_time: float | None = 0.02,
+        pin_factory: Factory | None = None,
+    ) -> None:
+        unknown = sorted((set(buttons) | set(lamps)) - set(BUTTONS) - set(SWITCHES))
+        if unknown:
+            raise ValueError(f"no such button or switch: {', '.join(unknown)}")
+        self._lock = threading.Lock()
+        self._presses: list[Press] = []
+        self._devices: list[Button | LED] = []
+        for name, pin in buttons.items():
+            button = Button(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
+            if name in SWITCHES:
+                closed, opened = SWITCHES[name]
+                button.when_pressed = lambda intent=closed: self._queue(Press(intent))
+                button.when_released = lambda intent=opened: self._queue(Press(intent))
+            else:
+                intent, value = BUTTONS[name]
+                button.when_pressed = lambda press=Press(intent, value): self._queue(press)
+            self._devices.append(button)
+        self._lamps = {name: LED(pin, pin_factory=pin_factory) for name, pin in lamps.items()}
+        self._devices += self._lamps.values()
+
+    def _queue(self, press: Press) -> None:
+        with self._lock:
+            self._presses.append(press)
+
+    def poll(self) -> list[Press]:
+        with self._lock:
+            presses, self._presses = self._presses, []
+        return presses
+
+    def show(self, live: set[str]) -> None:
+        """Lights the lamp of every button whose intent is live."""
+        for name, lamp in self._lamps.items():
+            lamp.value = BUTTONS.get(name, (name, None))[0] in live
+
+    def close(self) -> None:
+        for device in self._devices:
+            device.close()

@@ -1,0 +1,88 @@
+"""The cabinet's devices on mock pins, driving a real terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory
+
+from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.coin import CoinAcceptor
+from oasis_kiosk.hardware.panel import Panel
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.db import Store
+
+COIN_PIN, INHIBIT_PIN = 17, 27
+
+
+def coin(factory: MockFactory, now: list[float], pulses: int) -> None:
+    for _ in range(pulses):
+        factory.pin(COIN_PIN).drive_low()
+        now[0] += 0.05
+        factory.pin(COIN_PIN).drive_high()
+        now[0] += 0.05
+    now[0] += 0.3
+
+
+def press(factory: MockFactory, pin: int) -> None:
+    factory.pin(pin).drive_low()
+    factory.pin(pin).drive_high()
+
+
+def test_coins_and_buttons_play_a_round_and_the_lamps_follow(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    config = Config(database=database, credit_limit=1500)
+    terminal = Terminal(config, Store(database), seed_for_round=seeds_from(bytes(32)))
+    panel = Panel(
+        {"deal": 5, "fold": 6, "door": 26}, {"deal": 20, "fold": 21}, bounce_time=None, pin_factory=factory
+    )
+    acceptor = CoinAcceptor(
+        COIN_PIN, INHIBIT_PIN, {1: 50, 2: 100, 10: 500}, pin_factory=factory, clock=lambda: now[0]
+    )
+    cabinet = Cabinet(terminal, panel, acceptor)
+    assert not factory.pin(INHIBIT_PIN).state, "the acceptor takes coins while credits are below the limit"
+    assert not factory.pin(20).state, "no credit: DEAL is dark"
+
+    coin(factory, now, 10)
+    coin(factory, now, 10)
+    cabinet.step()
+    assert terminal.credits == 1000
+    assert factory.pin(20).state, "DEAL lights up"
+
+    coin(factory, now, 3)  # no such coin
+    coin(factory, now, 10)
+    cabinet.step()
+    assert terminal.credits == 1500
+    assert factory.pin(INHIBIT_PIN).state, "at the credit limit the acceptor is inhibited"
+    assert [e["detail"] for e in terminal.store.events() if e["kind"] == "coin_rejected"] == [{"pulses": 3}]
+
+    press(factory, 5)
+    cabinet.step()
+    assert terminal.round is not None
+    assert factory.pin(21).state, "FOLD is live in the round"
+    press(factory, 6)
+    cabinet.step()
+    assert terminal.round is None
+
+    factory.pin(26).drive_low()  # the door opens
+    cabinet.step()
+    assert factory.pin(INHIBIT_PIN).state
+    assert "door" in terminal.tilts
+    assert audit(terminal.store).ok
+
+
+def test_a_jammed_acceptor_tilts_the_terminal(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), Store(database))
+    acceptor = CoinAcceptor(COIN_PIN, INHIBIT_PIN, {1: 50}, pin_factory=factory, clock=lambda: now[0])
+    cabinet = Cabinet(terminal, acceptor=acceptor)
+    factory.pin(COIN_PIN).drive_low()
+    now[0] += 1.0
+    cabinet.step()
+    assert terminal.tilts == {"coin_acceptor": "the line is held active: jammed or tampered"}
+    assert factory.pin(INHIBIT_PIN).state
+    assert terminal.live() == {"attendant"}
