@@ -7,8 +7,8 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 
 from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.cabinet import Cabinet
-from oasis_kiosk.hardware.coin import CoinAcceptor
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
@@ -39,7 +39,7 @@ def test_coins_and_buttons_play_a_round_and_the_lamps_follow(tmp_path: Path) -> 
     panel = Panel(
         {"deal": 5, "fold": 6, "door": 26}, {"deal": 20, "fold": 21}, bounce_time=None, pin_factory=factory
     )
-    acceptor = CoinAcceptor(
+    acceptor = PulseAcceptor(
         COIN_PIN, INHIBIT_PIN, {1: 50, 2: 100, 10: 500}, pin_factory=factory, clock=lambda: now[0]
     )
     cabinet = Cabinet(terminal, panel, acceptor)
@@ -78,7 +78,7 @@ def test_a_jammed_acceptor_tilts_the_terminal(tmp_path: Path) -> None:
     factory, now = MockFactory(), [0.0]
     database = tmp_path / "kiosk.db"
     terminal = Terminal(Config(database=database), Store(database))
-    acceptor = CoinAcceptor(COIN_PIN, INHIBIT_PIN, {1: 50}, pin_factory=factory, clock=lambda: now[0])
+    acceptor = PulseAcceptor(COIN_PIN, INHIBIT_PIN, {1: 50}, pin_factory=factory, clock=lambda: now[0])
     cabinet = Cabinet(terminal, acceptor=acceptor)
     factory.pin(COIN_PIN).drive_low()
     now[0] += 1.0
@@ -86,3 +86,32 @@ def test_a_jammed_acceptor_tilts_the_terminal(tmp_path: Path) -> None:
     assert terminal.tilts == {"coin_acceptor": "the line is held active: jammed or tampered"}
     assert factory.pin(INHIBIT_PIN).state
     assert terminal.live() == {"attendant"}
+
+
+def test_notes_from_an_ssp_validator_are_credited_and_it_is_enabled_only_when_bills_are_live(
+    tmp_path: Path,
+) -> None:
+    from fake_essp import FakeValidator
+
+    from oasis_kiosk.hardware import essp
+    from oasis_kiosk.hardware.essp import EsspValidator
+
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, credit_limit=6000), Store(database))
+    peer = FakeValidator()
+    validator = EsspValidator(peer, {1: 500, 2: 1000, 4: 5000})
+    validator.start()
+    cabinet = Cabinet(terminal, bills=validator)
+    assert peer.enabled, "bills are live: the validator takes notes"
+    peer.events = [bytes([essp.NOTE_READ, 4]), bytes([essp.NOTE_CREDIT, 4, essp.STACKING])]
+    cabinet.step()
+    cabinet.step()
+    assert terminal.credits == 5000
+    peer.events = [bytes([essp.NOTE_CREDIT, 2])]  # taken just before the limit closed it
+    cabinet.step()
+    assert terminal.credits == 6000, "a stacked note is always credited"
+    assert not peer.enabled, "at the limit the validator is disabled"
+    peer.events = [bytes([essp.UNSAFE_JAM])]
+    cabinet.step()
+    assert "bill_validator" in terminal.tilts
+    assert audit(terminal.store).ok

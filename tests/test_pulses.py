@@ -7,7 +7,7 @@ import random
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from oasis_kiosk.hardware.coin import CoinAcceptor
+from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.pulses import Credit, Fault, Glitch, PulseDecoder, PulseTiming, Rejected
 
 TABLE = {1: 50, 2: 100, 4: 200, 10: 500}
@@ -95,7 +95,7 @@ def test_timing_must_make_sense() -> None:
 def test_the_acceptor_decodes_mock_pin_edges_and_drives_its_inhibit() -> None:
     factory = MockFactory()
     now = [0.0]
-    acceptor = CoinAcceptor(17, 27, TABLE, pin_factory=factory, clock=lambda: now[0])
+    acceptor = PulseAcceptor(17, 27, TABLE, pin_factory=factory, clock=lambda: now[0])
     pin = factory.pin(17)
     assert acceptor.inhibited, "inhibited until the machine says otherwise"
     assert factory.pin(27).state

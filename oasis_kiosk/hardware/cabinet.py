@@ -1,13 +1,15 @@
 """The cabinet: its devices wired to the terminal.
 
-Each frame the main loop calls ``step()``: button presses and decoded coins become the
-terminal's intents, device noise and rejected coins go to the event log, a device fault
-tilts the terminal; then the lamps and the acceptor's inhibit line follow what is live.
+Each frame the main loop calls ``step()``: button presses become the terminal's intents,
+money a device has taken in is credited, device noise and rejected coins or notes go to
+the event log, a device fault tilts the terminal; then the lamps, the coin acceptor's
+inhibit line and the bill validator's enable follow what is live.
 """
 
 from __future__ import annotations
 
-from oasis_kiosk.hardware.coin import CoinAcceptor
+from oasis_kiosk.hardware.acceptor import PulseAcceptor
+from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, ValidatorFault
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.hardware.pulses import Credit, Fault, Glitch, Rejected
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -15,31 +17,51 @@ from oasis_kiosk.machine.terminal import Response, Terminal
 
 class Cabinet:
     def __init__(
-        self, terminal: Terminal, panel: Panel | None = None, acceptor: CoinAcceptor | None = None
+        self,
+        terminal: Terminal,
+        panel: Panel | None = None,
+        acceptor: PulseAcceptor | None = None,
+        bills: EsspValidator | PulseAcceptor | None = None,
     ) -> None:
+        """``acceptor`` takes coins; ``bills`` is a bill validator on SSP or in pulse mode."""
         self.terminal = terminal
         self.panel = panel
         self.acceptor = acceptor
+        self.bills = bills
         self.update_outputs()
 
     def step(self) -> list[Response]:
-        responses = []
         if self.acceptor is not None:
-            for event in self.acceptor.poll():
-                match event:
-                    case Credit(value=value):
-                        responses.append(self.terminal.handle("coin", value))
-                    case Rejected(pulses=pulses):
-                        self.terminal.device_event("coin_rejected", pulses=pulses)
-                    case Glitch(width=width):
-                        self.terminal.device_event("coin_line_noise", width_ms=round(width * 1000, 1))
-                    case Fault(reason=reason):
-                        self.terminal.device_fault("coin_acceptor", reason)
+            self._pulse_events("coin", self.acceptor)
+        if isinstance(self.bills, PulseAcceptor):
+            self._pulse_events("bill", self.bills)
+        elif self.bills is not None:
+            for note in self.bills.poll():
+                match note:
+                    case NoteCredit(value=value):
+                        self.terminal.accept_money("bill", value)
+                    case NoteEvent(name=name, channel=channel):
+                        self.terminal.device_event(name, channel=channel)
+                    case ValidatorFault(reason=reason):
+                        self.terminal.device_fault("bill_validator", reason)
+        responses = []
         if self.panel is not None:
             for press in self.panel.poll():
                 responses.append(self.terminal.handle(press.intent, press.value))
         self.update_outputs()
         return responses
+
+    def _pulse_events(self, kind: str, device: PulseAcceptor) -> None:
+        for event in device.poll():
+            match event:
+                case Credit(value=value):
+                    self.terminal.accept_money(kind, value)
+                case Rejected(pulses=pulses):
+                    self.terminal.device_event(f"{kind}_rejected", pulses=pulses)
+                case Glitch(width=width):
+                    self.terminal.device_event(f"{kind}_line_noise", width_ms=round(width * 1000, 1))
+                case Fault(reason=reason):
+                    self.terminal.device_fault(f"{kind}_acceptor", reason)
 
     def update_outputs(self) -> None:
         live = self.terminal.live()
@@ -47,3 +69,7 @@ class Cabinet:
             self.panel.show(live)
         if self.acceptor is not None:
             self.acceptor.inhibited = "coin" not in live
+        if isinstance(self.bills, PulseAcceptor):
+            self.bills.inhibited = "bill" not in live
+        elif self.bills is not None and self.bills.enabled != ("bill" in live):
+            self.bills.set_enabled("bill" in live)

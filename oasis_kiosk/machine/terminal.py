@@ -150,6 +150,17 @@ class Terminal:
 
     # Devices.
 
+    def accept_money(self, kind: str, value: int) -> None:
+        """Money a device has taken in (a coin in the cashbox, a stacked note): it is credited
+        whatever the state, since the player has paid it. The inhibit lines keep this rare
+        while money is not live; when it happens anyway it is logged."""
+        with self.store.transaction():
+            if kind not in {"coin", "bill"} or value <= 0:
+                raise ValueError(f"{kind} {value} is not money a device takes in")
+            if kind not in self.live():
+                self.store.event("credited_while_inhibited", kind=kind, value=value)
+            self._credit(kind, value)
+
     def device_event(self, name: str, **detail: Any) -> None:
         """Logs what a device reported that moves no money (noise, a rejected coin)."""
         with self.store.transaction():
@@ -222,10 +233,13 @@ class Terminal:
             return Response(
                 False, f"the {kind} would take the credits above the limit {self.config.credit_limit}"
             )
+        self._credit(kind, value)
+        return Response(True, f"{kind} {value} credited")
+
+    def _credit(self, kind: str, value: int) -> None:
         self.store.post(f"{kind}_in", value, denomination=value)
         self.store.add_meter("total_in", value)
         self.store.add_meter(f"{kind}s_in_{value}", 1)
-        return Response(True, f"{kind} {value} credited")
 
     def _on_cashout(self, value: int | None) -> Response:
         self.handpay = self.credits

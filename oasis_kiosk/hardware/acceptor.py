@@ -1,4 +1,5 @@
-"""The coin acceptor in pulse mode: a pulse line in, an inhibit line out.
+"""A pulse-mode money acceptor: a pulse line in, an inhibit line out. Coin acceptors work
+this way, and so do bill validators set to pulse mode; only the pulse table differs.
 
 gpiozero calls back on each edge (from its own thread on a real pin factory); the edges go
 through the pulse decoder under a lock, and the main loop collects the decoded events with
@@ -18,7 +19,7 @@ from gpiozero.pins import Factory
 from oasis_kiosk.hardware.pulses import Event, PulseDecoder, PulseTiming
 
 
-class CoinAcceptor:
+class PulseAcceptor:
     def __init__(
         self,
         pulse_pin: int | str,
