@@ -53,6 +53,8 @@ class Config:
     coins: tuple[int, ...] = (50, 100, 200, 500)
     bills: tuple[int, ...] = (500, 1000, 2000, 5000)
     cashout: str = "handpay"
+    hopper_coin: int = 100
+    """The coin the hopper pays out (cashout = "hopper"); what is left below it is handpaid."""
     jackpot: JackpotConfig = field(default_factory=JackpotConfig)
     language: str = "en"
 
@@ -80,7 +82,7 @@ def _positive_ints(value: Any, where: str) -> tuple[int, ...]:
 
 KNOWN = {
     "terminal": {"profile", "database", "credit_limit", "cashout", "language"},
-    "money": {"coins", "bills"},
+    "money": {"coins", "bills", "hopper_coin"},
     "jackpot": {"base", "rate", "maximum"},
     "profile_overrides": None,  # any TOML: merged over the profile and checked by it
 }
@@ -140,6 +142,7 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         coins=_positive_ints(money.get("coins", list(defaults.coins)), f"{source}: money.coins"),
         bills=_positive_ints(money.get("bills", list(defaults.bills)), f"{source}: money.bills"),
         cashout=str(terminal.get("cashout", defaults.cashout)),
+        hopper_coin=integer(money, "hopper_coin", defaults.hopper_coin, "money") or defaults.hopper_coin,
         jackpot=jackpot,
         language=str(terminal.get("language", defaults.language)),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, ValidatorFault
+from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.hardware.pulses import Credit, Fault, Glitch, Rejected
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -22,12 +23,15 @@ class Cabinet:
         panel: Panel | None = None,
         acceptor: PulseAcceptor | None = None,
         bills: EsspValidator | PulseAcceptor | None = None,
+        hopper: Hopper | None = None,
     ) -> None:
-        """``acceptor`` takes coins; ``bills`` is a bill validator on SSP or in pulse mode."""
+        """``acceptor`` takes coins; ``bills`` is a bill validator on SSP or in pulse mode;
+        ``hopper`` pays out when the terminal cashes out by hopper."""
         self.terminal = terminal
         self.panel = panel
         self.acceptor = acceptor
         self.bills = bills
+        self.hopper = hopper
         self.update_outputs()
 
     def step(self) -> list[Response]:
@@ -44,6 +48,8 @@ class Cabinet:
                         self.terminal.device_event(name, channel=channel)
                     case ValidatorFault(reason=reason):
                         self.terminal.device_fault("bill_validator", reason)
+        if self.hopper is not None:
+            self._hopper_events(self.hopper)
         responses = []
         if self.panel is not None:
             for press in self.panel.poll():
@@ -62,6 +68,18 @@ class Cabinet:
                     self.terminal.device_event(f"{kind}_line_noise", width_ms=round(width * 1000, 1))
                 case Fault(reason=reason):
                     self.terminal.device_fault(f"{kind}_acceptor", reason)
+
+    def _hopper_events(self, hopper: Hopper) -> None:
+        for event in hopper.poll():
+            match event:
+                case CoinOut():
+                    self.terminal.hopper_coin_out()
+                case PayoutDone():
+                    self.terminal.hopper_stopped(short=0)
+                case HopperEmpty(short=short):
+                    self.terminal.hopper_stopped(short=short)
+        if self.terminal.payout and not hopper.running:
+            hopper.start(self.terminal.payout)
 
     def update_outputs(self) -> None:
         live = self.terminal.live()

@@ -58,6 +58,8 @@ def expected_meters(store: Store) -> dict[str, int]:
             sums["total_out"] -= row.amount
         if row.kind == "handpay":
             sums["handpays"] -= row.amount
+        if row.kind == "cash_out" and row.detail.get("device") == "hopper":
+            sums["hopper_out"] -= row.amount
         if row.kind in WAGERED:
             sums["coin_in"] -= row.amount
         if row.kind in WON:

@@ -89,6 +89,8 @@ class Terminal:
         self.boxes: int = int(state.get("boxes", 1))
         self.selected: set[int] = set(state.get("selected", []))
         self.handpay: int | None = state.get("handpay")
+        self.payout: int | None = state.get("payout")
+        """Coins the hopper still owes in a payout under way."""
         self.tilts: dict[str, str] = dict(state.get("tilts", {}))
         self.jackpot = (
             JackpotState.from_json(state["jackpot"])
@@ -100,6 +102,11 @@ class Terminal:
             store.event("power_up", credits=store.credits())
             if "jackpot" not in state:
                 store.post("jackpot_reset", 0, to_meter=config.jackpot.base)
+            if self.payout:
+                # The power went during a payout: the coins counted out are booked; the rest
+                # is for the attendant, who knows what the hopper tray holds.
+                self._tilt("payout", f"a hopper payout stopped with {self.payout} coin(s) still owed")
+                self.payout = None
             self._save()
         self._resume()
 
@@ -118,6 +125,7 @@ class Terminal:
                 "boxes": self.boxes,
                 "selected": sorted(self.selected),
                 "handpay": self.handpay,
+                "payout": self.payout,
                 "tilts": self.tilts,
                 "jackpot": self.jackpot.to_json(),
             },
@@ -175,6 +183,8 @@ class Terminal:
 
     def live(self) -> set[str]:
         """The intents that would do something now: the lamps that are lit."""
+        if self.payout:
+            return set()
         if self.handpay is not None:
             return {"attendant"}
         if self.tilts:
@@ -242,9 +252,38 @@ class Terminal:
         self.store.add_meter(f"{kind}s_in_{value}", 1)
 
     def _on_cashout(self, value: int | None) -> Response:
+        coins = self.credits // self.config.hopper_coin if self.config.cashout == "hopper" else 0
+        if coins:
+            self.payout = coins
+            self.store.event("payout_requested", coins=coins, coin=self.config.hopper_coin)
+            return Response(True, f"paying out {coins} coin(s) of {self.config.hopper_coin}")
+        return self._request_handpay()
+
+    def _request_handpay(self) -> Response:
         self.handpay = self.credits
         self.store.event("handpay_requested", amount=self.handpay)
         return Response(True, f"handpay of {self.handpay}: call the attendant")
+
+    def hopper_coin_out(self) -> None:
+        """One coin left the hopper: booked at once, so a payout that stops short is exact."""
+        coin = self.config.hopper_coin
+        with self.store.transaction():
+            self.store.post("cash_out", -coin, device="hopper")
+            self.store.add_meter("total_out", coin)
+            self.store.add_meter("hopper_out", coin)
+            self.payout = max((self.payout or 0) - 1, 0) or None
+            self._save()
+
+    def hopper_stopped(self, short: int) -> None:
+        """The payout ended: complete (``short`` 0; what is left below a coin is handpaid) or
+        short because the hopper is empty or jammed (a tilt; the credits stay)."""
+        with self.store.transaction():
+            self.payout = None
+            if short:
+                self._tilt("hopper_empty", f"the hopper stopped {short} coin(s) short")
+            elif self.credits:
+                self._request_handpay()
+            self._save()
 
     def _on_attendant(self, value: int | None) -> Response:
         if self.handpay is not None:

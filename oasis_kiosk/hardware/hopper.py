@@ -1,0 +1,99 @@
+"""A coin hopper for cash-out: a motor output and a coin-exit sensor.
+
+``start(coins)`` runs the motor; every coin that passes the exit sensor is reported at once
+(so that the terminal books each coin as it leaves, and a partial payout is recorded
+exactly); when the count is reached the motor stops. If no coin passes within
+``timeout`` while the motor runs, the hopper is empty or jammed: the motor stops and the
+payout ends short.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gpiozero import DigitalInputDevice, DigitalOutputDevice
+from gpiozero.pins import Factory
+
+
+@dataclass(frozen=True)
+class CoinOut:
+    """One coin passed the exit sensor."""
+
+
+@dataclass(frozen=True)
+class PayoutDone:
+    coins: int
+
+
+@dataclass(frozen=True)
+class HopperEmpty:
+    coins: int
+    """Coins paid before the hopper stopped delivering."""
+    short: int
+    """Coins still owed."""
+
+
+HopperEvent = CoinOut | PayoutDone | HopperEmpty
+
+
+class Hopper:
+    def __init__(
+        self,
+        motor_pin: int | str,
+        exit_pin: int | str,
+        *,
+        timeout: float = 2.0,
+        pin_factory: Factory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._motor = DigitalOutputDevice(motor_pin, pin_factory=pin_factory)
+        self._exit = DigitalInputDevice(exit_pin, pull_up=True, pin_factory=pin_factory)
+        self._exit.when_activated = self._coin_passed
+        self.timeout = timeout
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._owed = 0
+        self._paid = 0
+        self._last_progress = 0.0
+        self._events: list[HopperEvent] = []
+
+    @property
+    def running(self) -> bool:
+        return bool(self._motor.value)
+
+    def start(self, coins: int) -> None:
+        if coins < 1:
+            raise ValueError(f"a payout is at least one coin, not {coins}")
+        with self._lock:
+            if self.running:
+                raise RuntimeError("the hopper is already paying out")
+            self._owed, self._paid, self._last_progress = coins, 0, self._clock()
+            self._motor.on()
+
+    def _coin_passed(self) -> None:
+        with self._lock:
+            if not self.running:
+                self._events.append(CoinOut())  # a coin falling after the stop still left
+                return
+            self._paid += 1
+            self._last_progress = self._clock()
+            self._events.append(CoinOut())
+            if self._paid >= self._owed:
+                self._motor.off()
+                self._events.append(PayoutDone(self._paid))
+
+    def poll(self) -> list[HopperEvent]:
+        with self._lock:
+            if self.running and self._clock() - self._last_progress > self.timeout:
+                self._motor.off()
+                self._events.append(HopperEmpty(self._paid, self._owed - self._paid))
+            events, self._events = self._events, []
+        return events
+
+    def close(self) -> None:
+        self._motor.off()
+        self._motor.close()
+        self._exit.close()
