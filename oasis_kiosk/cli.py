@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 import sys
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from typing import Any
 from oasis_kiosk import EntropyError, Shoe, evaluate
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.script import ScriptError, run
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store, StoreError
@@ -122,6 +124,28 @@ def show_recall(config: Config, count: int, as_json: bool) -> int:
     return 0
 
 
+def set_pin(config: Config) -> int:
+    """Reads the new operator PIN from standard input (twice on a terminal) and stores its hash."""
+    if sys.stdin.isatty():
+        first, second = getpass.getpass("new operator PIN: "), getpass.getpass("again: ")
+        if first != second:
+            print("oasis-kiosk: the two PINs differ; nothing changed", file=sys.stderr)
+            return 2
+    else:
+        first = sys.stdin.readline().strip()
+    try:
+        hashed = hash_pin(first)
+    except OperatorError as error:
+        print(f"oasis-kiosk: {error}; nothing changed", file=sys.stderr)
+        return 2
+    store = Store(config.database)
+    with store.transaction():
+        store.set_state("operator_pin", hashed)
+        store.event("operator_pin_changed", by="command line")
+    print("operator PIN set")
+    return 0
+
+
 def run_headless(config: Config, script: Path, seed_base: bytes | None) -> int:
     store = Store(config.database)
     terminal = Terminal(config, store, seed_for_round=seeds_from(seed_base) if seed_base else None)
@@ -147,11 +171,12 @@ def parser() -> argparse.ArgumentParser:
         ("meters", "print the meters"),
         ("audit", "check that the ledger, the meters and the rounds add up (exit 1 if not)"),
         ("recall", "print the last rounds"),
+        ("set-pin", "set the operator PIN (read from standard input)"),
     ]:
         command = commands.add_parser(name, help=text)
         command.add_argument("--config", type=Path, help="configuration file (TOML)")
         command.add_argument("--db", type=Path, help="database file (default: from the configuration)")
-        if name != "run":
+        if name in {"meters", "audit", "recall"}:
             command.add_argument("--json", action="store_true", help="print JSON")
     run_command = commands.choices["run"]
     run_command.add_argument("--headless", action="store_true", help="no screen: take input from --script")
@@ -176,6 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return show_audit(config, arguments.json)
         if arguments.command == "recall":
             return show_recall(config, arguments.count, arguments.json)
+        if arguments.command == "set-pin":
+            return set_pin(config)
         if not (arguments.headless and arguments.script):
             print(
                 "oasis-kiosk: the game screen is not built yet: use run --headless --script FILE",

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import io
+import json
+import sqlite3
+from pathlib import Path
+
 import pytest
 
 from oasis_kiosk import Shoe, evaluate
 from oasis_kiosk.cli import main
+from oasis_kiosk.machine.operator import pin_matches
+from oasis_kiosk.store.db import Store
 
 
 def test_the_demo_deals_the_deck_of_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,3 +45,56 @@ def test_bad_arguments_are_refused_with_a_reason(
         main(arguments)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_terminal_commands_on_a_scripted_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database, script = tmp_path / "kiosk.db", tmp_path / "session.txt"
+    script.write_text("bill 5000\nbonus\ndeal\nselect 1\nexchange\nplay\ncoin 3\n")
+    common = ["--db", str(database)]
+    assert main(["meters", *common]) == 3, "no database: a tilt, not a fresh one"
+    assert "there is no terminal database here" in capsys.readouterr().err
+    assert main(["run", "--headless", "--script", str(script), *common, "--seed-base", "00" * 32]) == 0
+    output = capsys.readouterr().out
+    assert "line 7: coin 3: skipped: a coin of 3 is not accepted" in output
+    assert main(["meters", "--json", *common]) == 0
+    meters = json.loads(capsys.readouterr().out)
+    assert {"credits", "total_in", "total_out", "coin_in", "coin_out", "games_played"} <= set(meters)
+    assert meters["total_in"] == 5000
+    assert meters["games_played"] == 1
+    assert all(isinstance(value, int) for value in meters.values())
+    assert main(["audit", *common]) == 0
+    assert "audit passed" in capsys.readouterr().out
+    assert main(["recall", "--json", "1", *common]) == 0
+    (recalled,) = json.loads(capsys.readouterr().out)
+    assert [a["action"] for a in recalled["record"]["actions"]] == ["exchange", "play"]
+    assert main(["recall", *common]) == 0
+    assert "box 1:" in capsys.readouterr().out
+
+
+def test_the_audit_exits_non_zero_on_a_discrepancy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database, script = tmp_path / "kiosk.db", tmp_path / "session.txt"
+    script.write_text("bill 5000\n")
+    main(["run", "--headless", "--script", str(script), "--db", str(database)])
+    raw = sqlite3.connect(database)
+    raw.execute("UPDATE meters SET value = 1 WHERE name = 'total_in'")
+    raw.commit()
+    raw.close()
+    capsys.readouterr()
+    assert main(["audit", "--db", str(database)]) == 1
+    assert "DISCREPANCY: meter total_in is 1, the ledger says 5000" in capsys.readouterr().out
+
+
+def test_set_pin_reads_standard_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "kiosk.db"
+    monkeypatch.setattr("sys.stdin", io.StringIO("12\n"))
+    assert main(["set-pin", "--db", str(database)]) == 2
+    assert "a PIN is 4 to 12 digits; nothing changed" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO("97531\n"))
+    assert main(["set-pin", "--db", str(database)]) == 0
+    assert pin_matches("97531", Store(database).get_state("operator_pin"))

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
-from oasis_kiosk.config import Config
+from oasis_kiosk.config import Config, JackpotConfig
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -72,8 +72,8 @@ class Terminal:
     ) -> None:
         """``seed_for_round`` (soak runs) or ``deck_for_round`` (tests: a stacked deck) fix
         each round's cards by its number; by default every deck comes from the OS."""
-        self.config = config
         self.store = store
+        self.config = settings_from_store(config, store)
         self.profile: Profile = config.load_profile()
         self.rules: dict[str, Any] = self.profile.to_dict()
         self._seed_for_round = seed_for_round
@@ -476,6 +476,15 @@ class Terminal:
             raise AssertionError(f"ledger {self.credits} and round {self.round.credit} disagree")
         self.round = None
         self.round_id = None
+
+
+def settings_from_store(config: Config, store: Store) -> Config:
+    """The configuration with what the operator menu changed since (kept in the database)."""
+    jackpot = store.get_state("jackpot_config")
+    if jackpot is not None:
+        rate = Fraction(jackpot["rate"])
+        config = replace(config, jackpot=JackpotConfig(jackpot["base"], rate, jackpot["maximum"]))
+    return replace(config, language=store.get_state("language", config.language))
 
 
 def seeds_from(base: bytes) -> Callable[[int], bytes]:

@@ -1,0 +1,154 @@
+"""The operator menu's logic, behind the operator key and a PIN.
+
+The PIN is kept only as a salted scrypt hash in the database. Everything the operator
+changes is logged with who-knows-what-was-before: the period meters' reset (the lifetime
+meters never go down; a period is a baseline subtracted from them), the jackpot
+parameters, the language, the hints. The screens that show this come with the front end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import asdict, replace
+from fractions import Fraction
+from typing import Any
+
+from oasis_kiosk.config import JackpotConfig
+from oasis_kiosk.machine.terminal import Terminal
+
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+
+
+class OperatorError(Exception):
+    """An operator request refused, with the reason."""
+
+
+def hash_pin(pin: str, salt: bytes | None = None) -> str:
+    if not (pin.isdigit() and 4 <= len(pin) <= 12):
+        raise OperatorError("a PIN is 4 to 12 digits")
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **SCRYPT)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    try:
+        scheme, salt, digest = stored.split("$")
+        expected = hash_pin(pin, bytes.fromhex(salt)).split("$")[2]
+    except (ValueError, OperatorError):
+        return False
+    return scheme == "scrypt" and hmac.compare_digest(expected, digest)
+
+
+class OperatorMenu:
+    """One operator session on a terminal. Opening needs the key turned and the PIN."""
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.terminal = terminal
+        self.store = terminal.store
+        self.logged_in = False
+
+    def _log(self, name: str, **detail: Any) -> None:
+        with self.store.transaction():
+            self.store.event(name, **detail)
+
+    def login(self, pin: str, *, key_turned: bool) -> None:
+        if not key_turned:
+            raise OperatorError("turn the operator key first")
+        stored = self.store.get_state("operator_pin")
+        if stored is None:
+            raise OperatorError("no PIN is set: set one with `oasis-kiosk set-pin`")
+        if not pin_matches(pin, stored):
+            self._log("operator_login_failed")
+            raise OperatorError("wrong PIN")
+        self.logged_in = True
+        self._log("operator_login")
+
+    def logout(self) -> None:
+        if self.logged_in:
+            self.logged_in = False
+            self._log("operator_logout")
+
+    def _require(self) -> None:
+        if not self.logged_in:
+            raise OperatorError("log in first")
+
+    # Meters.
+
+    def meters(self) -> dict[str, int]:
+        self._require()
+        return {"credits": self.terminal.credits, **self.store.meters()}
+
+    def period_meters(self) -> dict[str, int]:
+        """The meters since the last period reset."""
+        self._require()
+        baseline = self.store.get_state("period_baseline", {})
+        return {name: value - baseline.get(name, 0) for name, value in self.store.meters().items()}
+
+    def reset_period(self) -> None:
+        """Starts a new period; the lifetime meters are untouched."""
+        self._require()
+        with self.store.transaction():
+            previous = self.store.get_state("period_baseline", {})
+            self.store.set_state("period_baseline", self.store.meters())
+            self.store.event("period_meters_reset", previous_baseline=previous)
+
+    # Settings.
+
+    def set_pin(self, new_pin: str) -> None:
+        self._require()
+        with self.store.transaction():
+            self.store.set_state("operator_pin", hash_pin(new_pin))
+            self.store.event("operator_pin_changed")
+
+    def set_jackpot(self, *, base: int, rate: str, maximum: int) -> None:
+        """New jackpot parameters, from the next contribution on; the meter keeps its value."""
+        self._require()
+        try:
+            new = JackpotConfig(base=base, rate=Fraction(rate), maximum=maximum)
+        except (ValueError, ZeroDivisionError):
+            raise OperatorError(f"{rate!r} is not a share such as 0.1 or 3/20") from None
+        if not (0 < new.base <= new.maximum and 0 <= new.rate <= 1):
+            raise OperatorError("the jackpot needs 0 < base <= maximum and a rate from 0 to 1")
+        old = self.terminal.config.jackpot
+        with self.store.transaction():
+            self.store.set_state("jackpot_config", {"base": base, "rate": rate, "maximum": maximum})
+            self.store.event(
+                "configuration_changed",
+                setting="jackpot",
+                before={**asdict(old), "rate": str(old.rate)},
+                after={"base": base, "rate": rate, "maximum": maximum},
+            )
+        self.terminal.config = replace(self.terminal.config, jackpot=new)
+
+    def set_language(self, language: str) -> None:
+        self._require()
+        if language not in {"en", "cs", "ru"}:
+            raise OperatorError(f"the languages are en, cs and ru, not {language!r}")
+        with self.store.transaction():
+            self.store.event(
+                "configuration_changed",
+                setting="language",
+                before=self.terminal.config.language,
+                after=language,
+            )
+            self.store.set_state("language", language)
+        self.terminal.config = replace(self.terminal.config, language=language)
+
+    def set_hints(self, on: bool) -> None:
+        self._require()
+        with self.store.transaction():
+            self.store.event("configuration_changed", setting="hints", after=on)
+            self.store.set_state("hints", on)
+
+    # Records.
+
+    def recall(self, count: int = 25) -> list[dict[str, Any]]:
+        self._require()
+        return self.store.rounds(last=count)
+
+    def events(self, count: int = 100) -> list[dict[str, Any]]:
+        self._require()
+        return self.store.events(last=count)

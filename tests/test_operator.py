@@ -1,0 +1,77 @@
+"""The operator menu's logic: key and PIN, period meters, logged settings."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.operator import OperatorError, OperatorMenu, hash_pin, pin_matches
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
+
+
+@pytest.fixture
+def menu(tmp_path: Path) -> OperatorMenu:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), Store(database))
+    with terminal.store.transaction():
+        terminal.store.set_state("operator_pin", hash_pin("2468"))
+    return OperatorMenu(terminal)
+
+
+def test_the_pin_is_a_salted_hash() -> None:
+    one, two = hash_pin("2468"), hash_pin("2468")
+    assert one != two, "a fresh salt each time"
+    assert "2468" not in one
+    assert pin_matches("2468", one)
+    assert pin_matches("2468", two)
+    assert not pin_matches("2469", one)
+    assert not pin_matches("2468", "garbage")
+    with pytest.raises(OperatorError, match="4 to 12 digits"):
+        hash_pin("12a4")
+
+
+def test_the_menu_needs_the_key_and_the_pin(menu: OperatorMenu) -> None:
+    with pytest.raises(OperatorError, match="log in first"):
+        menu.meters()
+    with pytest.raises(OperatorError, match="turn the operator key"):
+        menu.login("2468", key_turned=False)
+    with pytest.raises(OperatorError, match="wrong PIN"):
+        menu.login("1111", key_turned=True)
+    menu.login("2468", key_turned=True)
+    assert menu.meters()["credits"] == 0
+    kinds = [e["kind"] for e in menu.events()]
+    assert kinds[-2:] == ["operator_login_failed", "operator_login"]
+
+
+def test_a_period_reset_leaves_the_lifetime_meters_and_the_audit_alone(menu: OperatorMenu) -> None:
+    menu.terminal.handle("bill", 5000)
+    menu.login("2468", key_turned=True)
+    menu.reset_period()
+    menu.terminal.handle("coin", 200)
+    assert menu.period_meters()["total_in"] == 200
+    assert menu.meters()["total_in"] == 5200
+    assert audit(menu.store).ok
+    assert any(e["kind"] == "period_meters_reset" for e in menu.events())
+
+
+def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu, tmp_path: Path) -> None:
+    menu.login("2468", key_turned=True)
+    with pytest.raises(OperatorError, match="0 < base <= maximum"):
+        menu.set_jackpot(base=10, rate="0.1", maximum=5)
+    with pytest.raises(OperatorError, match="not a share"):
+        menu.set_jackpot(base=10, rate="lots", maximum=50)
+    menu.set_jackpot(base=200_000, rate="3/20", maximum=900_000)
+    menu.set_language("cs")
+    change = next(e for e in menu.events() if e["kind"] == "configuration_changed")
+    assert change["detail"]["after"] == {"base": 200_000, "rate": "3/20", "maximum": 900_000}
+    assert change["detail"]["before"]["base"] == 1_000_000
+    menu.store.close()
+    database = tmp_path / "kiosk.db"
+    again = Terminal(Config(database=database), Store(database))
+    assert again.config.jackpot.rate == Fraction(3, 20)
+    assert again.config.language == "cs"
