@@ -90,7 +90,7 @@ def test_what_the_credit_cannot_pay_is_not_live(database: Path) -> None:
     assert t.live() == {"door_open", "fold"}
     response = t.handle("play")
     assert not response.ok
-    assert response.message == "play is not live now"
+    assert response.message == "that costs 2000 and the credit is 0"
 
 
 def test_a_round_resumes_after_a_restart_at_the_same_decision(database: Path) -> None:
@@ -246,3 +246,34 @@ def test_configuration_errors_name_the_file_and_key(tmp_path: Path) -> None:
         Fraction(3, 20),
     )
     assert replace(config, credit_limit=1).credit_limit == 1
+
+
+def test_a_database_that_fails_mid_input_tilts_and_commits_nothing(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 5000", "deal")
+    record = t.round.record() if t.round else None
+    # Another connection holds the write lock: the next input cannot commit.
+    blocker = sqlite3.connect(database, timeout=0)
+    blocker.execute("BEGIN IMMEDIATE")
+    t.store._db.execute("PRAGMA busy_timeout = 0")
+    response = t.handle("fold")
+    assert not response.ok
+    assert response.message.startswith("database error:")
+    assert "database" in t.tilts
+    assert t.live() == {"attendant"}
+    assert t.round is not None
+    assert t.round.record() == record, "the round is back to what the database holds"
+    blocker.rollback()
+    blocker.close()
+
+
+def test_free_play_never_touches_the_real_database(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "bill 5000")
+    before = database.read_bytes()
+    demo = Terminal(Config(database=database), Store(":memory:"))
+    assert demo.credits == 0
+    feed(demo, "bill 5000", "deal", "fold")
+    assert demo.store.meters()["games_played"] == 1
+    assert database.read_bytes() == before
+    assert "games_played" not in t.store.meters()

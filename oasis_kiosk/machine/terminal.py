@@ -62,6 +62,18 @@ class Response:
 class Terminal:
     """One cabinet's terminal over its database."""
 
+    round: Round | None
+    round_id: int | None
+    ante: int
+    bonus: bool
+    boxes: int
+    selected: set[int]
+    handpay: int | None
+    payout: int | None
+    """Coins the hopper still owes in a payout under way."""
+    tilts: dict[str, str]
+    jackpot: JackpotState
+
     def __init__(
         self,
         config: Config,
@@ -78,25 +90,7 @@ class Terminal:
         self.rules: dict[str, Any] = self.profile.to_dict()
         self._seed_for_round = seed_for_round
         self._deck_for_round = deck_for_round
-        self.round: Round | None = None
-        self.round_id: int | None = None
-        state = store.get_state("terminal", {})
-        antes = self.profile.allowed_antes()
-        self.ante: int = state.get("ante", antes[0]) if state.get("ante") in antes else antes[0]
-        self.bonus: bool = (
-            bool(state.get("bonus", False)) and self.profile.standard_bonus_stake(self.ante) is not None
-        )
-        self.boxes: int = int(state.get("boxes", 1))
-        self.selected: set[int] = set(state.get("selected", []))
-        self.handpay: int | None = state.get("handpay")
-        self.payout: int | None = state.get("payout")
-        """Coins the hopper still owes in a payout under way."""
-        self.tilts: dict[str, str] = dict(state.get("tilts", {}))
-        self.jackpot = (
-            JackpotState.from_json(state["jackpot"])
-            if "jackpot" in state
-            else JackpotState.fresh(config.jackpot)
-        )
+        state = self._load()
         with store.transaction():
             store.add_meter("power_ups", 1)
             store.event("power_up", credits=store.credits())
@@ -111,6 +105,27 @@ class Terminal:
         self._resume()
 
     # State.
+
+    def _load(self) -> dict[str, Any]:
+        """Takes the terminal's state as the database has it committed."""
+        self.round = None
+        self.round_id = None
+        state: dict[str, Any] = self.store.get_state("terminal", {})
+        antes = self.profile.allowed_antes()
+        self.ante = state["ante"] if state.get("ante") in antes else antes[0]
+        stake = self.profile.standard_bonus_stake(self.ante)
+        self.bonus = bool(state.get("bonus", False)) and stake is not None
+        self.boxes = int(state.get("boxes", 1))
+        self.selected = set(state.get("selected", []))
+        self.handpay = state.get("handpay")
+        self.payout = state.get("payout")
+        self.tilts = dict(state.get("tilts", {}))
+        self.jackpot = (
+            JackpotState.from_json(state["jackpot"])
+            if "jackpot" in state
+            else JackpotState.fresh(self.config.jackpot)
+        )
+        return state
 
     @property
     def credits(self) -> int:
@@ -214,17 +229,34 @@ class Terminal:
         in the same transaction (the script runner's position)."""
         if intent not in INTENTS:
             return Response(False, f"unknown input {intent!r}")
-        with self.store.transaction():
-            if note is not None:
-                self.store.set_state(*note)
-            if intent not in self.live():
-                response = Response(False, f"{intent} is not live now")
-            else:
-                response = getattr(self, f"_on_{intent}")(value)
-            if not response.ok:
-                self.store.event("refused", intent=intent, value=value, reason=response.message)
-            self._save()
+        try:
+            with self.store.transaction():
+                if note is not None:
+                    self.store.set_state(*note)
+                if intent in self.live():
+                    handler: Callable[[int | None], Response] = getattr(self, f"_on_{intent}")
+                    response = handler(value)
+                else:
+                    response = Response(False, self._why_not_live(intent, value))
+                if not response.ok:
+                    self.store.event("refused", intent=intent, value=value, reason=response.message)
+                self._save()
+        except StoreError as error:
+            # Nothing of the input was committed: back to what the database holds, and stop.
+            self._load()
+            self._resume()
+            self.tilts["database"] = str(error)
+            return Response(False, f"database error: {error}")
         return response
+
+    def _why_not_live(self, intent: str, value: int | None) -> str:
+        """The reason a dead button gives: the round's own reason where it has one."""
+        if self.round is not None and intent in ROUND_ACTIONS and not self.tilts and self.handpay is None:
+            response = self._round_action(intent, value)
+            if not response.ok:
+                return response.message
+            raise AssertionError(f"{intent} was not live but the round took it")
+        return f"{intent} is not live now"
 
     # Money in and out.
 
@@ -391,7 +423,11 @@ class Terminal:
             if intent == "exchange":
                 method(sorted(self.selected))
             elif intent == "insure":
-                method(value if value is not None else self.round.legal_actions()["insure"]["max"])
+                method(
+                    value
+                    if value is not None
+                    else self.round.legal_actions().get("insure", {"max": 0})["max"]
+                )
             else:
                 method()
         except IllegalAction as error:
