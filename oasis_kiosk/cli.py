@@ -12,7 +12,7 @@ import argparse
 import getpass
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -146,9 +146,25 @@ def set_pin(config: Config) -> int:
     return 0
 
 
-def run_headless(config: Config, script: Path, seed_base: bytes | None) -> int:
+def stacked_decks(path: Path) -> Callable[[int], str | None]:
+    """Round number -> the stacked deck on that line of the file (blank: shuffled as usual)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+
+    def deck(number: int) -> str | None:
+        line = lines[number - 1].strip() if number <= len(lines) else ""
+        return line or None
+
+    return deck
+
+
+def run_headless(config: Config, script: Path, seed_base: bytes | None, decks: Path | None) -> int:
     store = Store(config.database)
-    terminal = Terminal(config, store, seed_for_round=seeds_from(seed_base) if seed_base else None)
+    terminal = Terminal(
+        config,
+        store,
+        seed_for_round=seeds_from(seed_base) if seed_base else None,
+        deck_for_round=stacked_decks(decks) if decks else None,
+    )
     if terminal.round is not None:
         print(f"resumed round {terminal.round_id} at its {terminal.round.phase} phase")
     for kind, message in terminal.tilts.items():
@@ -184,6 +200,11 @@ def parser() -> argparse.ArgumentParser:
     run_command.add_argument(
         "--seed-base", type=seed_argument, help="derive every round's deck from this seed (tests, soak runs)"
     )
+    run_command.add_argument(
+        "--decks",
+        type=Path,
+        help="tests only: line N stacks round N's deck (top card first; blank: shuffled)",
+    )
     commands.choices["recall"].add_argument("count", nargs="?", type=positive, default=25, help="rounds (25)")
     return main
 
@@ -209,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-        return run_headless(config, arguments.script, arguments.seed_base)
+        return run_headless(config, arguments.script, arguments.seed_base, arguments.decks)
     except (ConfigError, ScriptError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2

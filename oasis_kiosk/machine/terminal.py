@@ -80,7 +80,7 @@ class Terminal:
         store: Store,
         *,
         seed_for_round: Callable[[int], bytes] | None = None,
-        deck_for_round: Callable[[int], str] | None = None,
+        deck_for_round: Callable[[int], str | None] | None = None,
     ) -> None:
         """``seed_for_round`` (soak runs) or ``deck_for_round`` (tests: a stacked deck) fix
         each round's cards by its number; by default every deck comes from the OS."""
@@ -94,6 +94,11 @@ class Terminal:
         with store.transaction():
             store.add_meter("power_ups", 1)
             store.event("power_up", credits=store.credits())
+            running = {"profile": self.profile.id, "digest": self.profile.digest, "source": config.source}
+            before = store.get_state("configuration")
+            if before != running:
+                store.event("configuration_changed", setting="profile", before=before, after=running)
+                store.set_state("configuration", running)
             if "jackpot" not in state:
                 store.post("jackpot_reset", 0, to_meter=config.jackpot.base)
             if self.payout:
@@ -370,8 +375,8 @@ class Terminal:
 
     def _on_deal(self, value: int | None) -> Response:
         number = self.store.next_round_id()
-        seed = self._seed_for_round(number) if self._seed_for_round else None
         deck = self._deck_for_round(number) if self._deck_for_round else None
+        seed = self._seed_for_round(number) if self._seed_for_round and deck is None else None
         try:
             round_ = Round(
                 self.profile,
