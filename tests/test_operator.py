@@ -67,7 +67,8 @@ def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu,
         menu.set_jackpot(base=10, rate="lots", maximum=50)
     menu.set_jackpot(base=200_000, rate="3/20", maximum=900_000)
     menu.set_language("cs")
-    change = next(e for e in menu.events() if e["kind"] == "configuration_changed")
+    changes = [e["detail"] for e in menu.events() if e["kind"] == "configuration_changed"]
+    change = {"detail": next(c for c in changes if c["setting"] == "jackpot")}
     assert change["detail"]["after"] == {"base": 200_000, "rate": "3/20", "maximum": 900_000}
     assert change["detail"]["before"]["base"] == 1_000_000
     menu.store.close()
