@@ -76,3 +76,15 @@ def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu,
     again = Terminal(Config(database=database), Store(database))
     assert again.config.jackpot.rate == Fraction(3, 20)
     assert again.config.language == "cs"
+
+
+def test_an_operator_credit_is_on_the_ledger_with_its_reason(menu: OperatorMenu) -> None:
+    menu.login("2468", key_turned=True)
+    with pytest.raises(OperatorError, match="a positive amount and a reason"):
+        menu.add_credit(500, " ")
+    menu.add_credit(500, "refund: note jammed")
+    assert menu.terminal.credits == 500
+    (row,) = [row for row in menu.store.ledger() if row.kind == "operator_credit"]
+    assert row.detail == {"reason": "refund: note jammed"}
+    assert menu.meters()["operator_credits"] == 500
+    assert audit(menu.store).ok

@@ -56,6 +56,8 @@ def expected_meters(store: Store) -> dict[str, int]:
             sums[f"{row.kind.removesuffix('_in')}s_in_{row.detail['denomination']}"] += 1
         if row.kind in MONEY_OUT:
             sums["total_out"] -= row.amount
+        if row.kind == "operator_credit":
+            sums["operator_credits"] += row.amount
         if row.kind == "handpay":
             sums["handpays"] -= row.amount
         if row.kind == "cash_out" and row.detail.get("device") == "hopper":

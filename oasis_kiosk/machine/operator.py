@@ -95,6 +95,17 @@ class OperatorMenu:
             self.store.set_state("period_baseline", self.store.meters())
             self.store.event("period_meters_reset", previous_baseline=previous)
 
+    def add_credit(self, amount: int, reason: str) -> None:
+        """Credits put on by the operator (a refund, a test), on the ledger and logged."""
+        self._require()
+        if amount <= 0 or not reason.strip():
+            raise OperatorError("an operator credit needs a positive amount and a reason")
+        with self.store.transaction():
+            self.store.post("operator_credit", amount, reason=reason)
+            self.store.add_meter("total_in", amount)
+            self.store.add_meter("operator_credits", amount)
+            self.store.event("operator_credit", amount=amount, reason=reason)
+
     # Settings.
 
     def set_pin(self, new_pin: str) -> None:
