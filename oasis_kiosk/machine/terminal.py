@@ -238,11 +238,13 @@ class Terminal:
             with self.store.transaction():
                 if note is not None:
                     self.store.set_state(*note)
-                if intent in self.live():
+                if intent not in self.live():
+                    response = Response(False, self._why_not_live(intent, value))
+                elif intent in ROUND_ACTIONS:
+                    response = self._round_action(intent, value)
+                else:
                     handler: Callable[[int | None], Response] = getattr(self, f"_on_{intent}")
                     response = handler(value)
-                else:
-                    response = Response(False, self._why_not_live(intent, value))
                 if not response.ok:
                     self.store.event("refused", intent=intent, value=value, reason=response.message)
                 self._save()
@@ -445,30 +447,6 @@ class Terminal:
             self._post_wagers(paid, kind=kind, bet=ROUND_ACTIONS[intent])
         self._after_action()
         return Response(True, intent)
-
-    def _on_fold(self, value: int | None) -> Response:
-        return self._round_action("fold", value)
-
-    def _on_play(self, value: int | None) -> Response:
-        return self._round_action("play", value)
-
-    def _on_exchange(self, value: int | None) -> Response:
-        return self._round_action("exchange", value)
-
-    def _on_sixth(self, value: int | None) -> Response:
-        return self._round_action("sixth", value)
-
-    def _on_insure(self, value: int | None) -> Response:
-        return self._round_action("insure", value)
-
-    def _on_decline(self, value: int | None) -> Response:
-        return self._round_action("decline", value)
-
-    def _on_buy_card(self, value: int | None) -> Response:
-        return self._round_action("buy_card", value)
-
-    def _on_buy_game(self, value: int | None) -> Response:
-        return self._round_action("buy_game", value)
 
     def _post_wagers(self, amount: int, *, kind: str, bet: str) -> None:
         self.store.post(kind, -amount, round_id=self.round_id, bet=bet)
