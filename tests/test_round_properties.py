@@ -69,7 +69,7 @@ def legal_arguments(round_: Round, name: str, legal: dict[str, Any], draw: st.Dr
         getattr(round_, name)(box)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(derandomize=True, max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=bets(), seed=st.binary(min_size=32, max_size=32), data=st.data())
 def test_any_round_settles_conserves_money_refuses_illegal_actions_and_replays(
     setup: tuple[Profile, list[int], list[bool], int | None], seed: bytes, data: st.DataObject
