@@ -33,7 +33,9 @@ REPEATS = 7
 
 
 def run_criterion() -> dict[str, dict[str, float]]:
-    """Runs the criterion benches and reads their median times and element counts."""
+    """Runs the criterion benches and reads their median times and element counts (only those
+    this run wrote: criterion's folder keeps results of benches since removed)."""
+    started = time.time()
     subprocess.run(
         [
             "cargo",
@@ -53,6 +55,8 @@ def run_criterion() -> dict[str, dict[str, float]]:
     )
     figures: dict[str, dict[str, float]] = {}
     for estimates in sorted(CRITERION.glob("**/new/estimates.json")):
+        if estimates.stat().st_mtime < started:
+            continue
         benchmark = json.loads((estimates.parent / "benchmark.json").read_text())
         median_ns = json.loads(estimates.read_text())["median"]["point_estimate"]
         elements = (benchmark.get("throughput") or {}).get("Elements", 1)
