@@ -41,6 +41,32 @@ class JackpotConfig:
 
 
 @dataclass(frozen=True)
+class PulseDevice:
+    """A pulse-mode acceptor: its pulse and inhibit pins and its pulse table."""
+
+    pulse: int
+    inhibit: int
+    pulses: dict[int, int]
+
+
+@dataclass(frozen=True)
+class DevicesConfig:
+    """The cabinet's wiring (BCM pin numbers); empty on a desktop."""
+
+    buttons: dict[str, int] = field(default_factory=dict)
+    lamps: dict[str, int] = field(default_factory=dict)
+    coin_acceptor: PulseDevice | None = None
+    bill_pulse: PulseDevice | None = None
+    """A bill validator in pulse mode, or:"""
+    bill_port: str | None = None
+    """a bill validator on ITL SSP at this serial port, with:"""
+    bill_channels: dict[int, int] = field(default_factory=dict)
+    hopper_motor: int | None = None
+    hopper_exit: int | None = None
+    hopper_timeout: float = 2.0
+
+
+@dataclass(frozen=True)
 class Config:
     source: str = "<defaults>"
     profile: str = "standard"
@@ -57,6 +83,7 @@ class Config:
     """The coin the hopper pays out (cashout = "hopper"); what is left below it is handpaid."""
     jackpot: JackpotConfig = field(default_factory=JackpotConfig)
     language: str = "en"
+    devices: DevicesConfig = field(default_factory=DevicesConfig)
 
     def load_profile(self) -> Profile:
         return load_profile(self.profile, self.profile_overrides)
@@ -84,6 +111,7 @@ KNOWN = {
     "terminal": {"profile", "database", "credit_limit", "cashout", "language"},
     "money": {"coins", "bills", "hopper_coin"},
     "jackpot": {"base", "rate", "maximum"},
+    "devices": {"buttons", "lamps", "coin_acceptor", "bill_validator", "hopper"},
     "profile_overrides": None,  # any TOML: merged over the profile and checked by it
 }
 
@@ -133,6 +161,7 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
     if jackpot.maximum < jackpot.base:
         raise ConfigError(f"{source}: jackpot.maximum {jackpot.maximum} is below jackpot.base {jackpot.base}")
     overrides = raw.get("profile_overrides")
+    devices = _devices(raw.get("devices", {}), source)
     config = Config(
         source=source,
         profile=str(terminal.get("profile", defaults.profile)),
@@ -145,6 +174,7 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         hopper_coin=integer(money, "hopper_coin", defaults.hopper_coin, "money") or defaults.hopper_coin,
         jackpot=jackpot,
         language=str(terminal.get("language", defaults.language)),
+        devices=devices,
     )
     config = replace(config, **{k: v for k, v in replace_fields.items() if v is not None})
     if config.cashout not in {"handpay", "hopper"}:
@@ -156,3 +186,80 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
     except ValueError as error:
         raise ConfigError(f"{source}: terminal.profile: {error}") from None
     return config
+
+
+def _devices(raw: dict[str, Any], source: str) -> DevicesConfig:
+    """Checks the wiring: known names, whole pin numbers, no pin used twice, pulse tables
+    and note channels of positive values."""
+    from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
+
+    used: dict[int, str] = {}
+
+    def pin(value: Any, where: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 53:
+            raise ConfigError(f"{source}: devices.{where}: a BCM pin number 0 to 53, not {value!r}")
+        if value in used:
+            raise ConfigError(f"{source}: devices.{where}: pin {value} is already {used[value]}")
+        used[value] = where
+        return value
+
+    def table(value: Any, where: str, low: int, high: int) -> dict[int, int]:
+        if not isinstance(value, dict) or not value:
+            raise ConfigError(f"{source}: devices.{where}: a table such as {{ 1 = 50, 2 = 100 }}")
+        result = {}
+        for key, amount in value.items():
+            if not (
+                str(key).isdigit() and low <= int(key) <= high and isinstance(amount, int) and amount > 0
+            ):
+                raise ConfigError(f"{source}: devices.{where}.{key}: {low} to {high} = a positive amount")
+            result[int(key)] = amount
+        return result
+
+    def pulse_device(value: Any, where: str) -> PulseDevice:
+        if not isinstance(value, dict) or set(value) - {"pulse", "inhibit", "pulses", "protocol"}:
+            raise ConfigError(f"{source}: devices.{where}: pulse, inhibit and pulses")
+        return PulseDevice(
+            pin(value.get("pulse"), f"{where}.pulse"),
+            pin(value.get("inhibit"), f"{where}.inhibit"),
+            table(value.get("pulses"), f"{where}.pulses", 1, 100),
+        )
+
+    buttons = raw.get("buttons", {})
+    lamps = raw.get("lamps", {})
+    for group, names in (("buttons", buttons), ("lamps", lamps)):
+        unknown = sorted(set(names) - set(BUTTONS) - set(SWITCHES))
+        if unknown:
+            raise ConfigError(f"{source}: devices.{group}: no such button: {', '.join(unknown)}")
+    devices = DevicesConfig(
+        buttons={name: pin(p, f"buttons.{name}") for name, p in buttons.items()},
+        lamps={name: pin(p, f"lamps.{name}") for name, p in lamps.items()},
+        coin_acceptor=pulse_device(raw["coin_acceptor"], "coin_acceptor") if "coin_acceptor" in raw else None,
+    )
+    bill = raw.get("bill_validator")
+    if bill is not None:
+        protocol = bill.get("protocol") if isinstance(bill, dict) else None
+        if protocol == "pulse":
+            devices = replace(devices, bill_pulse=pulse_device(bill, "bill_validator"))
+        elif protocol == "essp":
+            if set(bill) - {"protocol", "port", "channels"} or not isinstance(bill.get("port"), str):
+                raise ConfigError(f"{source}: devices.bill_validator: protocol, port and channels")
+            channels = table(bill.get("channels"), "bill_validator.channels", 1, 16)
+            devices = replace(devices, bill_port=bill["port"], bill_channels=channels)
+        else:
+            raise ConfigError(
+                f"{source}: devices.bill_validator.protocol: 'essp' or 'pulse', not {protocol!r}"
+            )
+    hopper = raw.get("hopper")
+    if hopper is not None:
+        if not isinstance(hopper, dict) or set(hopper) - {"motor", "exit", "timeout"}:
+            raise ConfigError(f"{source}: devices.hopper: motor, exit and timeout")
+        timeout = hopper.get("timeout", 2.0)
+        if not isinstance(timeout, int | float) or not 0.1 <= timeout <= 30:
+            raise ConfigError(f"{source}: devices.hopper.timeout: 0.1 to 30 seconds, not {timeout!r}")
+        devices = replace(
+            devices,
+            hopper_motor=pin(hopper.get("motor"), "hopper.motor"),
+            hopper_exit=pin(hopper.get("exit"), "hopper.exit"),
+            hopper_timeout=float(timeout),
+        )
+    return devices

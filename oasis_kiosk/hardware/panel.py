@@ -8,31 +8,13 @@ would do something now. The operator key and the door switch are switches: both 
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpiozero import LED, Button
 from gpiozero.pins import Factory
 
-# Panel button names and the intent each sends; "card1".."card5" send ``card`` with 1..5.
-BUTTONS: dict[str, tuple[str, int | None]] = {
-    "bet": ("bet", None),
-    "bonus": ("bonus", None),
-    "boxes": ("boxes", None),
-    "deal": ("deal", None),
-    "play": ("play", None),
-    "fold": ("fold", None),
-    "exchange": ("exchange", None),
-    "sixth": ("sixth", None),
-    "insure": ("insure", None),
-    "decline": ("decline", None),
-    "buy_card": ("buy_card", None),
-    "buy_game": ("buy_game", None),
-    "cashout": ("cashout", None),
-    "attendant": ("attendant", None),
-    **{f"card{n}": ("card", n) for n in range(1, 6)},
-}
-# Switches: (intent when it closes, intent when it opens).
-SWITCHES: dict[str, tuple[str, str]] = {"door": ("door_open", "door_close")}
+from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 
 
 @dataclass(frozen=True)
@@ -44,8 +26,8 @@ class Press:
 class Panel:
     def __init__(
         self,
-        buttons: dict[str, int | str],
-        lamps: dict[str, int | str],
+        buttons: Mapping[str, int | str],
+        lamps: Mapping[str, int | str],
         *,
         bounce_time: float | None = 0.02,
         pin_factory: Factory | None = None,

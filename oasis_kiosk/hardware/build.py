@@ -1,0 +1,53 @@
+"""Builds the cabinet's devices from the configuration's wiring."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+from gpiozero.pins import Factory
+
+from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.acceptor import PulseAcceptor
+from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.essp import EsspValidator, Port
+from oasis_kiosk.hardware.hopper import Hopper
+from oasis_kiosk.hardware.panel import Panel
+from oasis_kiosk.machine.terminal import Terminal
+
+
+def open_serial(port: str) -> Port:
+    """An SSP validator's serial port: 9600 baud, 8N2, as ITL's units talk."""
+    import serial  # pyserial, only where a validator is wired
+
+    return cast(Port, serial.Serial(port, 9600, stopbits=serial.STOPBITS_TWO, timeout=0.1))
+
+
+def build_cabinet(
+    config: Config,
+    terminal: Terminal,
+    *,
+    pin_factory: Factory | None = None,
+    serial_opener: Callable[[str], Port] = open_serial,
+) -> Cabinet:
+    wiring = config.devices
+    panel = (
+        Panel(wiring.buttons, wiring.lamps, pin_factory=pin_factory)
+        if wiring.buttons or wiring.lamps
+        else None
+    )
+    coin = wiring.coin_acceptor
+    acceptor = PulseAcceptor(coin.pulse, coin.inhibit, coin.pulses, pin_factory=pin_factory) if coin else None
+    bills: EsspValidator | PulseAcceptor | None = None
+    if wiring.bill_pulse is not None:
+        b = wiring.bill_pulse
+        bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, pin_factory=pin_factory)
+    elif wiring.bill_port is not None:
+        bills = EsspValidator(serial_opener(wiring.bill_port), wiring.bill_channels)
+        bills.start()
+    hopper = None
+    if wiring.hopper_motor is not None and wiring.hopper_exit is not None:
+        hopper = Hopper(
+            wiring.hopper_motor, wiring.hopper_exit, timeout=wiring.hopper_timeout, pin_factory=pin_factory
+        )
+    return Cabinet(terminal, panel=panel, acceptor=acceptor, bills=bills, hopper=hopper)

@@ -1,0 +1,79 @@
+"""The cabinet's wiring from the configuration, built on mock pins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake_essp import FakeValidator
+from gpiozero.pins.mock import MockFactory
+
+from oasis_kiosk.config import ConfigError, load_config
+from oasis_kiosk.hardware.build import build_cabinet
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
+
+WIRING = """
+[devices]
+buttons = { deal = 5, fold = 6, card1 = 16, door = 26 }
+lamps = { deal = 20, fold = 21 }
+coin_acceptor = { pulse = 17, inhibit = 27, pulses = { 1 = 50, 2 = 100, 4 = 200, 10 = 500 } }
+bill_validator = { protocol = "essp", port = "/dev/ttyUSB0", channels = { 1 = 500, 2 = 1000 } }
+hopper = { motor = 23, exit = 24, timeout = 1.5 }
+"""
+
+
+def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(WIRING)
+    config = load_config(path, database=tmp_path / "kiosk.db")
+    assert config.devices.coin_acceptor is not None
+    assert config.devices.coin_acceptor.pulses == {1: 50, 2: 100, 4: 200, 10: 500}
+    assert config.devices.bill_channels == {1: 500, 2: 1000}
+    opened: list[str] = []
+    peer = FakeValidator()
+
+    def opener(port: str) -> FakeValidator:
+        opened.append(port)
+        return peer
+
+    factory = MockFactory()
+    terminal = Terminal(config, Store(config.database))
+    cabinet = build_cabinet(config, terminal, pin_factory=factory, serial_opener=opener)
+    assert opened == ["/dev/ttyUSB0"]
+    assert peer.synced
+    assert peer.enabled, "bills are live with no credit"
+    assert cabinet.hopper is not None
+    assert cabinet.hopper.timeout == 1.5
+    factory.pin(5).drive_low()
+    factory.pin(5).drive_high()
+    responses = cabinet.step()
+    assert [r.message for r in responses] == ["deal is not live now"]
+
+
+@pytest.mark.parametrize(
+    ("wiring", "message"),
+    [
+        (
+            "[devices]\nbuttons = { deal = 5, play = 5 }",
+            "devices.buttons.play: pin 5 is already buttons.deal",
+        ),
+        ("[devices]\nbuttons = { jackpot = 5 }", "devices.buttons: no such button: jackpot"),
+        ("[devices]\nlamps = { deal = 99 }", "devices.lamps.deal: a BCM pin number 0 to 53, not 99"),
+        (
+            "[devices]\ncoin_acceptor = { pulse = 1, inhibit = 2, pulses = { 0 = 50 } }",
+            "coin_acceptor.pulses.0",
+        ),
+        ("[devices]\nbill_validator = { protocol = 'ccnet' }", "'essp' or 'pulse', not 'ccnet'"),
+        (
+            "[devices]\nhopper = { motor = 1, exit = 2, timeout = 0 }",
+            "devices.hopper.timeout: 0.1 to 30 seconds",
+        ),
+        ("[devices]\nsound = 1", "unknown key devices.sound"),
+    ],
+)
+def test_wiring_errors_name_the_key(tmp_path: Path, wiring: str, message: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(wiring)
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        load_config(path)
