@@ -88,3 +88,33 @@ def test_an_operator_credit_is_on_the_ledger_with_its_reason(menu: OperatorMenu)
     assert row.detail == {"reason": "refund: note jammed"}
     assert menu.meters()["operator_credits"] == 500
     assert audit(menu.store).ok
+
+
+def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_path: Path) -> None:
+    menu.login("2468", key_turned=True)
+    menu.terminal.handle("bill", 5000)
+    menu.terminal.handle("deal")
+    with pytest.raises(OperatorError, match="finish the round in play first"):
+        menu.set_rules("golden-oasis")
+    menu.terminal.handle("fold")
+    with pytest.raises(OperatorError, match=r"table\.ante_min: minimum 20000 is above the maximum"):
+        menu.set_rules("standard", {"table": {"ante_min": 20000}})
+    assert menu.terminal.profile.id == "standard", "a refused change changes nothing"
+    menu.set_rules("golden-oasis", {"table": {"max_payout": 300000}})
+    assert menu.terminal.profile.id == "golden-oasis"
+    assert menu.terminal.handle("deal").ok
+    menu.store.close()
+    database = tmp_path / "kiosk.db"
+    again = Terminal(Config(database=database), Store(database))
+    assert again.profile.id == "golden-oasis", "the operator's rules outlive a restart"
+    assert again.profile.to_dict()["table"]["max_payout"] == 300000
+    assert again.round is not None
+    assert audit(again.store).ok
+
+
+def test_the_denomination_is_one_of_the_usual(menu: OperatorMenu) -> None:
+    menu.login("2468", key_turned=True)
+    with pytest.raises(OperatorError, match="a credit is 1, 5, 10"):
+        menu.set_denomination(3)
+    menu.set_denomination(10)
+    assert menu.store.get_state("denomination") == 10

@@ -17,6 +17,7 @@ from typing import Any
 
 from oasis_kiosk.config import JackpotConfig
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.rules import load_profile
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
@@ -133,6 +134,38 @@ class OperatorMenu:
                 after={"base": base, "rate": rate, "maximum": maximum},
             )
         self.terminal.config = replace(self.terminal.config, jackpot=new)
+
+    def set_rules(self, profile: str, overrides: dict[str, Any] | None = None) -> None:
+        """Another profile, or the table limits and other fields of this one (``overrides``
+        such as ``{"table": {"ante_min": 500, "max_payout": 300000}}``), between rounds only.
+        The rules are checked whole before anything changes."""
+        self._require()
+        if self.terminal.round is not None:
+            raise OperatorError("finish the round in play first")
+        try:
+            loaded = load_profile(profile, overrides)
+        except ValueError as error:
+            raise OperatorError(str(error)) from None
+        before = {"profile": self.terminal.profile.id, "digest": self.terminal.profile.digest}
+        with self.store.transaction():
+            self.store.set_state("rules", {"profile": profile, "overrides": overrides})
+            after = {"profile": loaded.id, "digest": loaded.digest, "overrides": overrides}
+            self.store.event("configuration_changed", setting="rules", before=before, after=after)
+        self.terminal.config = replace(self.terminal.config, profile=profile, profile_overrides=overrides)
+        self.terminal.use_profile(loaded)
+
+    def set_denomination(self, minor_units_per_credit: int) -> None:
+        """What one credit shown on the meters is worth (display only: the books stay in
+        minor units)."""
+        self._require()
+        if minor_units_per_credit not in {1, 5, 10, 25, 50, 100}:
+            raise OperatorError("a credit is 1, 5, 10, 25, 50 or 100 minor units")
+        with self.store.transaction():
+            before = self.store.get_state("denomination", 1)
+            self.store.set_state("denomination", minor_units_per_credit)
+            self.store.event(
+                "configuration_changed", setting="denomination", before=before, after=minor_units_per_credit
+            )
 
     def set_language(self, language: str) -> None:
         self._require()

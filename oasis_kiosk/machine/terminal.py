@@ -62,9 +62,11 @@ class Response:
 class Terminal:
     """One cabinet's terminal over its database."""
 
+    profile: Profile
+    rules: dict[str, Any]
     round: Round | None
     round_id: int | None
-    ante: int
+    ante: int = 0
     bonus: bool
     boxes: int
     selected: set[int]
@@ -86,8 +88,7 @@ class Terminal:
         each round's cards by its number; by default every deck comes from the OS."""
         self.store = store
         self.config = settings_from_store(config, store)
-        self.profile: Profile = config.load_profile()
-        self.rules: dict[str, Any] = self.profile.to_dict()
+        self.use_profile(self.config.load_profile())
         self._seed_for_round = seed_for_round
         self._deck_for_round = deck_for_round
         state = self._load()
@@ -110,6 +111,14 @@ class Terminal:
         self._resume()
 
     # State.
+
+    def use_profile(self, profile: Profile) -> None:
+        """Plays from now on under ``profile`` (between rounds: the open round keeps its own)."""
+        self.profile = profile
+        self.rules = profile.to_dict()
+        antes = profile.allowed_antes()
+        if self.ante not in antes:
+            self.ante = antes[0]
 
     def _load(self) -> dict[str, Any]:
         """Takes the terminal's state as the database has it committed."""
@@ -503,6 +512,9 @@ def settings_from_store(config: Config, store: Store) -> Config:
     if jackpot is not None:
         rate = Fraction(jackpot["rate"])
         config = replace(config, jackpot=JackpotConfig(jackpot["base"], rate, jackpot["maximum"]))
+    rules = store.get_state("rules")
+    if rules is not None:
+        config = replace(config, profile=rules["profile"], profile_overrides=rules["overrides"])
     return replace(config, language=store.get_state("language", config.language))
 
 
