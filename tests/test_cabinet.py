@@ -115,3 +115,24 @@ def test_notes_from_an_ssp_validator_are_credited_and_it_is_enabled_only_when_bi
     cabinet.step()
     assert "bill_validator" in terminal.tilts
     assert audit(terminal.store).ok
+
+
+def test_the_hardware_test_reports_inputs_and_lights_lamps_without_playing(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), Store(database))
+    panel = Panel({"deal": 5, "card2": 13}, {"deal": 20, "fold": 21}, bounce_time=None, pin_factory=factory)
+    acceptor = PulseAcceptor(COIN_PIN, INHIBIT_PIN, {2: 100}, pin_factory=factory, clock=lambda: now[0])
+    cabinet = Cabinet(terminal, panel, acceptor)
+    cabinet.start_test()
+    cabinet.light({"fold"})
+    assert (factory.pin(20).state, factory.pin(21).state) == (False, True)
+    press(factory, 13)
+    coin(factory, now, 2)
+    cabinet.step()
+    press(factory, 5)
+    cabinet.step()
+    assert cabinet.end_test() == ["coin 100 credited", "card 2", "deal"]
+    assert terminal.round is None, "DEAL in the test deals nothing"
+    assert terminal.credits == 100, "a coin taken in the test is still money"
+    assert not factory.pin(21).state, "after the test the lamps follow the game again: FOLD is dark"

@@ -32,6 +32,11 @@ class Cabinet:
         self.acceptor = acceptor
         self.bills = bills
         self.hopper = hopper
+        self.testing = False
+        """In the operator's hardware test: presses are reported, not played; lamps are the
+        test's. Money a device takes in is still credited."""
+        self.seen: list[str] = []
+        """What the devices reported during the test, in order."""
         self.update_outputs()
 
     def step(self) -> list[Response]:
@@ -44,6 +49,7 @@ class Cabinet:
                 match note:
                     case NoteCredit(value=value):
                         self.terminal.accept_money("bill", value)
+                        self._saw(f"note {value} credited")
                     case NoteEvent(name=name, channel=channel):
                         self.terminal.device_event(name, channel=channel)
                     case ValidatorFault(reason=reason):
@@ -53,17 +59,43 @@ class Cabinet:
         responses = []
         if self.panel is not None:
             for press in self.panel.poll():
-                responses.append(self.terminal.handle(press.intent, press.value))
-        self.update_outputs()
+                if self.testing:
+                    self._saw(" ".join(str(part) for part in (press.intent, press.value) if part is not None))
+                else:
+                    responses.append(self.terminal.handle(press.intent, press.value))
+        if not self.testing:
+            self.update_outputs()
         return responses
+
+    def _saw(self, what: str) -> None:
+        if self.testing:
+            self.seen.append(what)
+
+    def start_test(self) -> None:
+        """The operator's hardware test: lamps dark, inputs reported instead of played."""
+        self.testing, self.seen = True, []
+        if self.panel is not None:
+            self.panel.show(set())
+
+    def light(self, lamps: set[str]) -> None:
+        """During the test: lights exactly these lamps (button names)."""
+        if self.panel is not None:
+            self.panel.show_lamps(lamps)
+
+    def end_test(self) -> list[str]:
+        self.testing = False
+        self.update_outputs()
+        return self.seen
 
     def _pulse_events(self, kind: str, device: PulseAcceptor) -> None:
         for event in device.poll():
             match event:
                 case Credit(value=value):
                     self.terminal.accept_money(kind, value)
+                    self._saw(f"{kind} {value} credited")
                 case Rejected(pulses=pulses):
                     self.terminal.device_event(f"{kind}_rejected", pulses=pulses)
+                    self._saw(f"{kind} rejected: {pulses} pulses")
                 case Glitch(width=width):
                     self.terminal.device_event(f"{kind}_line_noise", width_ms=round(width * 1000, 1))
                 case Fault(reason=reason):

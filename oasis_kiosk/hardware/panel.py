@@ -65,6 +65,11 @@ class Panel:
         for name, lamp in self._lamps.items():
             lamp.value = BUTTONS.get(name, (name, None))[0] in live
 
+    def show_lamps(self, names: set[str]) -> None:
+        """Lights exactly the lamps of these buttons (the hardware test)."""
+        for name, lamp in self._lamps.items():
+            lamp.value = name in names
+
     def close(self) -> None:
         for device in self._devices:
             device.close()
