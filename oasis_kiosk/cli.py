@@ -20,7 +20,7 @@ from oasis_kiosk import EntropyError, Shoe, evaluate
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
-from oasis_kiosk.machine.script import ScriptError, run
+from oasis_kiosk.machine.script import ScriptError, ScriptStoppedError, run
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -234,8 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, ScriptError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2
-    except StoreError as error:
-        print(f"oasis-kiosk: TILT (database): {error}", file=sys.stderr)
+    except (StoreError, ScriptStoppedError) as error:
+        print(f"oasis-kiosk: TILT: {error}", file=sys.stderr)
         return 3
     except (EntropyError, OSError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)

@@ -179,6 +179,8 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
     config = replace(config, **{k: v for k, v in replace_fields.items() if v is not None})
     if config.cashout not in {"handpay", "hopper"}:
         raise ConfigError(f"{source}: terminal.cashout: 'handpay' or 'hopper', not {config.cashout!r}")
+    if config.cashout == "hopper" and config.devices.hopper_motor is None:
+        raise ConfigError(f"{source}: terminal.cashout: 'hopper' needs a hopper in [devices]")
     if config.language not in {"en", "cs", "ru"}:
         raise ConfigError(f"{source}: terminal.language: 'en', 'cs' or 'ru', not {config.language!r}")
     try:

@@ -80,8 +80,10 @@ def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu,
 
 def test_an_operator_credit_is_on_the_ledger_with_its_reason(menu: OperatorMenu) -> None:
     menu.login("2468", key_turned=True)
-    with pytest.raises(OperatorError, match="a positive amount and a reason"):
+    with pytest.raises(OperatorError, match="a positive whole amount and a reason"):
         menu.add_credit(500, " ")
+    with pytest.raises(OperatorError, match="a positive whole amount"):
+        menu.add_credit(True, "refund")  # type: ignore[arg-type]
     menu.add_credit(500, "refund: note jammed")
     assert menu.terminal.credits == 500
     (row,) = [row for row in menu.store.ledger() if row.kind == "operator_credit"]

@@ -127,7 +127,7 @@ def test_a_round_resumes_under_the_rules_it_was_dealt_with(database: Path) -> No
 def test_the_handpay_locks_the_terminal_until_the_attendant_pays(database: Path) -> None:
     t = terminal(database)
     feed(t, "bill 2000", "cashout")
-    assert t.live() == {"attendant"}
+    assert t.live() == {"attendant", "door_open"}
     assert not t.handle("coin", 100).ok
     assert t.credits == 2000
     t.store.close()
@@ -260,7 +260,7 @@ def test_a_database_that_fails_mid_input_tilts_and_commits_nothing(database: Pat
     assert not response.ok
     assert response.message.startswith("database error:")
     assert "database" in t.tilts
-    assert t.live() == {"attendant"}
+    assert t.live() == {"attendant", "door_open"}
     assert t.round is not None
     assert t.round.record() == record, "the round is back to what the database holds"
     blocker.rollback()

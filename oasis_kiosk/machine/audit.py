@@ -17,6 +17,8 @@ from typing import Any
 from oasis_kiosk._core import RecordError, Round
 from oasis_kiosk.store.db import Store, StoreError
 
+# Meters that count events, not money on the ledger.
+EVENT_METERS = {"power_ups", "door_opens"}
 MONEY_IN = {"coin_in", "bill_in", "operator_credit"}
 MONEY_OUT = {"handpay", "cash_out"}
 WAGERED = {"wager", "fee"}
@@ -56,8 +58,6 @@ def expected_meters(store: Store) -> dict[str, int]:
             sums[f"{row.kind.removesuffix('_in')}s_in_{row.detail['denomination']}"] += 1
         if row.kind in MONEY_OUT:
             sums["total_out"] -= row.amount
-        if row.kind == "operator_credit":
-            sums["operator_credits"] += row.amount
         if row.kind == "handpay":
             sums["handpays"] -= row.amount
         if row.kind == "cash_out" and row.detail.get("device") == "hopper":
@@ -70,6 +70,10 @@ def expected_meters(store: Store) -> dict[str, int]:
             sums["jackpots_paid"] += row.amount
         if row.kind == "jackpot_contribution":
             sums["jackpot_contributions"] += row.detail["to_meter"]
+        if row.kind == "hopper_overpaid":
+            sums["hopper_overpaid"] += row.detail["coin"]
+        if row.kind == "operator_credit":
+            sums["operator_credits"] += row.amount
     for round_ in store.rounds():
         if round_["state"] == "settled":
             sums["games_played"] += 1
@@ -107,35 +111,62 @@ def audit(store: Store) -> AuditReport:
     identity = meter("total_in") - meter("total_out") + meter("coin_out") - meter("coin_in")
     if identity != credits:
         problems.append(f"credits {credits} but total in − total out + coin out − coin in = {identity}")
-    for name, value in sorted(expected_meters(store).items()):
-        if meter(name) != value:
-            problems.append(f"meter {name} is {meter(name)}, the ledger says {value}")
+    expected = expected_meters(store)
+    for name in sorted((set(expected) | set(meters)) - EVENT_METERS):
+        if meter(name) != expected.get(name, 0):
+            problems.append(f"meter {name} is {meter(name)}, the ledger says {expected.get(name, 0)}")
 
-    by_round: dict[int, int] = Counter()
+    # The jackpot meter holds what was put on it, less what it paid.
+    put_on = sum(r.detail["to_meter"] for r in ledger if r.kind in {"jackpot_reset", "jackpot_contribution"})
+    paid_off = sum(r.amount for r in ledger if r.kind == "jackpot_hit")
+    state = store.get_state("terminal", {})
+    if "jackpot" in state:
+        on_meter = state["jackpot"]["value"] + state["jackpot"]["overflow"]
+        if on_meter != put_on - paid_off:
+            problems.append(f"the jackpot holds {on_meter}, its ledger rows say {put_on - paid_off}")
+
+    taken: Counter[int] = Counter()
+    returned: Counter[int] = Counter()
     for row in ledger:
-        if row.round_id is not None and row.kind in WAGERED | WON:
-            by_round[row.round_id] += row.amount
+        if row.round_id is not None and row.kind in WAGERED:
+            taken[row.round_id] -= row.amount
+        if row.round_id is not None and row.kind in WON:
+            returned[row.round_id] += row.amount
     for round_ in rounds:
+        number = round_["id"]
+        if round_["state"] == "voided":
+            if taken[number] != returned[number]:
+                problems.append(f"voided round {number}: took {taken[number]}, refunded {returned[number]}")
+            continue
         try:
             replayed = Round.replay(store.profile(round_["record"]["profile_digest"]), round_["record"])
         except (RecordError, StoreError) as error:
-            problems.append(f"round {round_['id']} does not replay: {error}")
+            problems.append(f"round {number} does not replay: {error}")
             continue
+        if taken[number] != replayed.collected:
+            problems.append(
+                f"round {number}: the ledger took {taken[number]}, the round {replayed.collected}"
+            )
         if round_["state"] == "open":
             if report.open_round is not None:
-                problems.append(f"rounds {report.open_round} and {round_['id']} are both open")
-            report.open_round = round_["id"]
+                problems.append(f"rounds {report.open_round} and {number} are both open")
+            report.open_round = number
             if replayed.phase == "settled":
-                problems.append(f"round {round_['id']} is open but its record is settled")
+                problems.append(f"round {number} is open but its record is settled")
             continue
         report.rounds_checked += 1
         stored = dict(round_["settlement"])
         awards = stored.pop("jackpot_awards", 0)
         if replayed.phase != "settled" or replayed.settlement() != stored:
-            problems.append(f"round {round_['id']}: the replayed settlement differs from the stored one")
-        if by_round[round_["id"]] != stored["net"] + awards:
+            problems.append(f"round {number}: the replayed settlement differs from the stored one")
+            continue
+        if returned[number] != stored["paid"] + awards:
             problems.append(
-                f"round {round_['id']}: the ledger moved {by_round[round_['id']]}, the settlement "
-                f"{stored['net']} and jackpot {awards}"
+                f"round {number}: the ledger paid {returned[number]}, the settlement {stored['paid']} "
+                f"and the jackpot {awards}"
             )
+        hits = sum(1 for box in stored["boxes"] if box["jackpot"])
+        hit_rows = sum(1 for r in ledger if r.kind == "jackpot_hit" and r.round_id == number)
+        if hits != hit_rows:
+            problems.append(f"round {number}: {hits} jackpot award(s), {hit_rows} jackpot hit row(s)")
     return report

@@ -99,13 +99,40 @@ class OperatorMenu:
     def add_credit(self, amount: int, reason: str) -> None:
         """Credits put on by the operator (a refund, a test), on the ledger and logged."""
         self._require()
-        if amount <= 0 or not reason.strip():
-            raise OperatorError("an operator credit needs a positive amount and a reason")
+        if (
+            not isinstance(amount, int)
+            or isinstance(amount, bool)
+            or not 0 < amount <= 10**12
+            or not reason.strip()
+        ):
+            raise OperatorError("an operator credit needs a positive whole amount and a reason")
+        if self.terminal.round is not None:
+            raise OperatorError("finish the round in play first")
         with self.store.transaction():
             self.store.post("operator_credit", amount, reason=reason)
             self.store.add_meter("total_in", amount)
             self.store.add_meter("operator_credits", amount)
             self.store.event("operator_credit", amount=amount, reason=reason)
+
+    def void_open_round(self, reason: str) -> None:
+        """Closes a round that cannot resume (its record does not replay): everything it took
+        is refunded, the round is marked voided, and the resume tilt is cleared."""
+        self._require()
+        unfinished = self.store.unfinished_round()
+        if unfinished is None:
+            raise OperatorError("no round is open")
+        if self.terminal.round is not None:
+            raise OperatorError("the open round resumes: play it to the end instead")
+        round_id = unfinished[0]
+        taken = -sum(row.amount for row in self.store.ledger() if row.round_id == round_id)
+        with self.store.transaction():
+            if taken:
+                self.store.post("void_refund", taken, round_id=round_id, reason=reason)
+                self.store.add_meter("coin_out", taken)
+            self.store.void_round(round_id, reason)
+            self.store.event("round_voided", round_id=round_id, refund=taken, reason=reason)
+            self.terminal.tilts.pop("resume", None)
+            self.terminal.save_state()
 
     # Settings.
 

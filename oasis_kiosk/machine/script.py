@@ -49,6 +49,10 @@ class ScriptError(ValueError):
     """A script line that is not an input."""
 
 
+class ScriptStoppedError(RuntimeError):
+    """The terminal could not commit an input: the run stops at that line."""
+
+
 @dataclass(frozen=True)
 class Step:
     line: int
@@ -84,6 +88,8 @@ def parse(text: str, source: str = "<script>") -> list[Step]:
         if len(numbers) > int(takes_value) or (takes_value and intent != "insure" and not numbers):
             wanted = "an amount" if takes_value else "no number"
             raise ScriptError(f"{source}:{number}: {phrase} takes {wanted}: {raw.strip()!r}")
+        if numbers and int(numbers[0]) > 10**12:
+            raise ScriptError(f"{source}:{number}: {numbers[0]} is more than any amount: {raw.strip()!r}")
         steps.append(Step(number, intent, int(numbers[0]) if numbers else None))
     return steps
 
@@ -114,6 +120,9 @@ def run(
             step.intent, step.value, note=("script", {"digest": digest, "line": step.line})
         )
         shown = step.intent if step.value is None else f"{step.intent} {step.value}"
+        if not response.ok and response.message.startswith(("database error:", "fault:")):
+            # Nothing of this line was committed: stop here, so that a restart runs it again.
+            raise ScriptStoppedError(f"line {step.line}: {shown}: {response.message}")
         if response.ok:
             report(f"line {step.line}: {shown}: {response.message}")
         else:

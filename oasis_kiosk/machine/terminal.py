@@ -25,6 +25,8 @@ from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.store.db import Store, StoreError
 
 # The game actions of a round and the Round method each calls.
+# The largest value an input may carry (an amount in minor units).
+MAX_VALUE = 10**12
 ROUND_ACTIONS = {
     "fold": "fold",
     "play": "play",
@@ -67,8 +69,8 @@ class Terminal:
     round: Round | None
     round_id: int | None
     ante: int = 0
-    bonus: bool
-    boxes: int
+    bonus: bool = False
+    boxes: int = 1
     selected: set[int]
     handpay: int | None
     payout: int | None
@@ -101,13 +103,13 @@ class Terminal:
                 store.event("configuration_changed", setting="profile", before=before, after=running)
                 store.set_state("configuration", running)
             if "jackpot" not in state:
-                store.post("jackpot_reset", 0, to_meter=config.jackpot.base)
+                store.post("jackpot_reset", 0, to_meter=self.config.jackpot.base)
             if self.payout:
                 # The power went during a payout: the coins counted out are booked; the rest
                 # is for the attendant, who knows what the hopper tray holds.
                 self._tilt("payout", f"a hopper payout stopped with {self.payout} coin(s) still owed")
                 self.payout = None
-            self._save()
+            self.save_state()
         self._resume()
 
     # State.
@@ -119,6 +121,8 @@ class Terminal:
         antes = profile.allowed_antes()
         if self.ante not in antes:
             self.ante = antes[0]
+        self.bonus = self.bonus and profile.standard_bonus_stake(self.ante) is not None
+        self.boxes = min(self.boxes, int(self.rules["boxes"]["max"]))
 
     def _load(self) -> dict[str, Any]:
         """Takes the terminal's state as the database has it committed."""
@@ -145,7 +149,8 @@ class Terminal:
     def credits(self) -> int:
         return self.store.credits()
 
-    def _save(self) -> None:
+    def save_state(self) -> None:
+        """Writes the terminal's own state; inside the transaction of the change it follows."""
         self.store.set_state(
             "terminal",
             {
@@ -173,59 +178,89 @@ class Terminal:
                 self._tilt("resume", f"round {round_id} cannot resume: {error}")
             return
         self.round_id = round_id
-        if self.round.credit != self.credits:
-            with self.store.transaction():
-                self._tilt(
-                    "resume",
-                    f"round {round_id} resumes with {self.round.credit}, the ledger has {self.credits}",
-                )
 
     def _tilt(self, kind: str, message: str) -> None:
         self.tilts[kind] = message
         self.store.event("tilt", kind=kind, message=message)
-        self._save()
+        self.save_state()
 
     # Devices.
 
-    def accept_money(self, kind: str, value: int) -> None:
+    def _commit(self, change: Callable[[], Response]) -> Response:
+        """Runs ``change`` in one transaction. If anything fails, nothing of it is committed:
+        the terminal takes back what the database holds and tilts with the reason, so that
+        memory never runs ahead of the books."""
+        try:
+            with self.store.transaction():
+                response = change()
+                self.save_state()
+            return response
+        except Exception as error:  # a rolled-back change must never leave memory changed
+            self._load()
+            self._resume()
+            kind = "database" if isinstance(error, StoreError) else "fault"
+            message = str(error) or type(error).__name__
+            self.tilts[kind] = message
+            try:
+                with self.store.transaction():
+                    self.store.event("tilt", kind=kind, message=message)
+                    self.save_state()
+            except StoreError:
+                pass  # the tilt stands in memory; the database refuses writes
+            return Response(False, f"{'database error' if kind == 'database' else 'fault'}: {message}")
+
+    def accept_money(self, kind: str, value: int) -> Response:
         """Money a device has taken in (a coin in the cashbox, a stacked note): it is credited
         whatever the state, since the player has paid it. The inhibit lines keep this rare
-        while money is not live; when it happens anyway it is logged."""
-        with self.store.transaction():
-            if kind not in {"coin", "bill"} or value <= 0:
+        while money is not live; when it happens anyway it is logged. Money that arrives
+        during a round is there for the next one."""
+
+        def credit() -> Response:
+            if kind not in {"coin", "bill"} or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"{kind} {value} is not money a device takes in")
             if kind not in self.live():
                 self.store.event("credited_while_inhibited", kind=kind, value=value)
             self._credit(kind, value)
+            return Response(True, f"{kind} {value} credited")
 
-    def device_event(self, name: str, **detail: Any) -> None:
+        return self._commit(credit)
+
+    def device_event(self, name: str, **detail: Any) -> Response:
         """Logs what a device reported that moves no money (noise, a rejected coin)."""
-        with self.store.transaction():
-            self.store.event(name, **detail)
 
-    def device_fault(self, kind: str, message: str) -> None:
+        def log() -> Response:
+            self.store.event(name, **detail)
+            return Response(True, name)
+
+        return self._commit(log)
+
+    def device_fault(self, kind: str, message: str) -> Response:
         """A device fault: a tilt that stops play and money until the attendant clears it."""
-        with self.store.transaction():
+
+        def tilt() -> Response:
             self._tilt(kind, message)
+            return Response(True, message)
+
+        return self._commit(tilt)
 
     # Input.
 
     def live(self) -> set[str]:
-        """The intents that would do something now: the lamps that are lit."""
-        if self.payout:
-            return set()
-        if self.handpay is not None:
-            return {"attendant"}
+        """The intents that would do something now: the lamps that are lit. The door switch
+        always counts: it is a physical fact, like money a device took in."""
+        door = {"door_close"} if "door" in self.tilts else {"door_open"}
+        if self.payout or self.handpay is not None:
+            return door | {"attendant"}
         if self.tilts:
-            return {"attendant", "door_close"} if "door" in self.tilts else {"attendant"}
-        live = {"door_open"}
+            return door | {"attendant"}
+        live = set(door)
         if self.round is None:
             if self.credits < self.config.credit_limit:
                 live |= {"coin", "bill"}
             live |= {"bet", "boxes"}
             if self.profile.standard_bonus_stake(self.ante) is not None:
                 live.add("bonus")
-            if self.credits >= self._upfront():
+            if self.credits >= self._upfront() and self.store.unfinished_round() is None:
                 live.add("deal")
             if self.credits > 0:
                 live.add("cashout")
@@ -243,27 +278,24 @@ class Terminal:
         in the same transaction (the script runner's position)."""
         if intent not in INTENTS:
             return Response(False, f"unknown input {intent!r}")
-        try:
-            with self.store.transaction():
-                if note is not None:
-                    self.store.set_state(*note)
-                if intent not in self.live():
-                    response = Response(False, self._why_not_live(intent, value))
-                elif intent in ROUND_ACTIONS:
-                    response = self._round_action(intent, value)
-                else:
-                    handler: Callable[[int | None], Response] = getattr(self, f"_on_{intent}")
-                    response = handler(value)
-                if not response.ok:
-                    self.store.event("refused", intent=intent, value=value, reason=response.message)
-                self._save()
-        except StoreError as error:
-            # Nothing of the input was committed: back to what the database holds, and stop.
-            self._load()
-            self._resume()
-            self.tilts["database"] = str(error)
-            return Response(False, f"database error: {error}")
-        return response
+        if value is not None and (isinstance(value, bool) or not 0 <= value <= MAX_VALUE):
+            return Response(False, f"{intent} {value}: a value is 0 to {MAX_VALUE}")
+
+        def carry_out() -> Response:
+            if note is not None:
+                self.store.set_state(*note)
+            if intent not in self.live():
+                response = Response(False, self._why_not_live(intent, value))
+            elif intent in ROUND_ACTIONS:
+                response = self._round_action(intent, value)
+            else:
+                handler: Callable[[int | None], Response] = getattr(self, f"_on_{intent}")
+                response = handler(value)
+            if not response.ok:
+                self.store.event("refused", intent=intent, value=value, reason=response.message)
+            return response
+
+        return self._commit(carry_out)
 
     def _why_not_live(self, intent: str, value: int | None) -> str:
         """The reason a dead button gives: the round's own reason where it has one."""
@@ -312,28 +344,47 @@ class Terminal:
         self.store.event("handpay_requested", amount=self.handpay)
         return Response(True, f"handpay of {self.handpay}: call the attendant")
 
-    def hopper_coin_out(self) -> None:
-        """One coin left the hopper: booked at once, so a payout that stops short is exact."""
+    def hopper_coin_out(self) -> Response:
+        """One coin left the hopper: booked at once, so a payout that stops short is exact. A
+        coin the payout did not owe (one falling after the stop) is paid money all the same:
+        on the ledger at no credit, on its own meter, and a tilt for the attendant."""
         coin = self.config.hopper_coin
-        with self.store.transaction():
-            self.store.post("cash_out", -coin, device="hopper")
-            self.store.add_meter("total_out", coin)
-            self.store.add_meter("hopper_out", coin)
-            self.payout = max((self.payout or 0) - 1, 0) or None
-            self._save()
 
-    def hopper_stopped(self, short: int) -> None:
+        def book() -> Response:
+            if self.payout and self.credits >= coin:
+                self.store.post("cash_out", -coin, device="hopper")
+                self.store.add_meter("total_out", coin)
+                self.store.add_meter("hopper_out", coin)
+                self.payout = self.payout - 1 or None
+                return Response(True, f"coin {coin} paid out")
+            self.store.post("hopper_overpaid", 0, coin=coin)
+            self.store.add_meter("hopper_overpaid", coin)
+            self._tilt("hopper_overpaid", f"the hopper paid a coin of {coin} it did not owe")
+            return Response(False, "a coin the payout did not owe")
+
+        return self._commit(book)
+
+    def hopper_stopped(self, short: int) -> Response:
         """The payout ended: complete (``short`` 0; what is left below a coin is handpaid) or
         short because the hopper is empty or jammed (a tilt; the credits stay)."""
-        with self.store.transaction():
+
+        def stop() -> Response:
             self.payout = None
             if short:
                 self._tilt("hopper_empty", f"the hopper stopped {short} coin(s) short")
-            elif self.credits:
-                self._request_handpay()
-            self._save()
+                return Response(False, f"{short} coin(s) short")
+            if self.credits:
+                return self._request_handpay()
+            return Response(True, "payout complete")
+
+        return self._commit(stop)
 
     def _on_attendant(self, value: int | None) -> Response:
+        if self.payout:
+            # The hopper is stopped by hand: what it still owes becomes a handpay.
+            self.store.event("payout_stopped", coins_owed=self.payout)
+            self.payout = None
+            return self._request_handpay()
         if self.handpay is not None:
             amount, self.handpay = self.handpay, None
             self.store.post("handpay", -amount)
@@ -341,7 +392,7 @@ class Terminal:
             self.store.add_meter("handpays", amount)
             self.store.event("handpay_paid", amount=amount)
             return Response(True, f"handpay of {amount} paid")
-        cleared = sorted(kind for kind in self.tilts if kind != "door")
+        cleared = sorted(kind for kind in self.tilts if kind not in {"door", "resume"})
         if not cleared:
             return Response(False, "nothing for the attendant to clear")
         for kind in cleared:
@@ -500,8 +551,6 @@ class Terminal:
         if settlement["net"] + awards > 0:
             self.store.add_meter("games_won", 1)
         self.store.update_round(self.round_id, self.round.record(), {**settlement, "jackpot_awards": awards})
-        if self.credits != (self.round.credit or 0) + awards:
-            raise AssertionError(f"ledger {self.credits} and round {self.round.credit} disagree")
         self.round = None
         self.round_id = None
 

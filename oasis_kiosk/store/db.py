@@ -41,7 +41,7 @@ MIGRATIONS: list[str] = [
         profile TEXT NOT NULL REFERENCES profiles (digest),
         record TEXT NOT NULL,
         settlement TEXT,
-        state TEXT NOT NULL CHECK (state IN ('open', 'settled'))
+        state TEXT NOT NULL CHECK (state IN ('open', 'settled', 'voided'))
     );
     CREATE TABLE events (id INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL);
     CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -129,13 +129,21 @@ class Store:
             yield
             self._db.execute("COMMIT")
         except sqlite3.Error as error:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             raise StoreError(f"{self.path}: cannot write: {error}") from None
         except BaseException:
-            self._db.execute("ROLLBACK")
+            self._rollback()
             raise
         finally:
             self._in_transaction = False
+
+    def _rollback(self) -> None:
+        # SQLite has already rolled back after a full disk or an I/O error.
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error as error:
+                raise StoreError(f"{self.path}: cannot roll back: {error}") from None
 
     def _write(self, sql: str, parameters: tuple[Any, ...]) -> sqlite3.Cursor:
         if not self._in_transaction:
@@ -221,6 +229,13 @@ class Store:
                 "UPDATE rounds SET record = ?, settlement = ?, state = 'settled', finished_at = ? WHERE id = ?",
                 (json.dumps(record), json.dumps(settlement), now(), round_id),
             )
+
+    def void_round(self, round_id: int, reason: str) -> None:
+        """Closes an open round that cannot be played on (its refund is on the ledger)."""
+        self._write(
+            "UPDATE rounds SET state = 'voided', settlement = ?, finished_at = ? WHERE id = ? AND state = 'open'",
+            (json.dumps({"void": reason}), now(), round_id),
+        )
 
     def unfinished_round(self) -> tuple[int, str, dict[str, Any]] | None:
         """The round left open by a power cut: its id, profile digest and record."""
