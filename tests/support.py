@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from oasis_kiosk import Round
+from oasis_kiosk.machine.operator import OperatorMenu, hash_pin
+from oasis_kiosk.machine.terminal import Terminal
 
 
 def snapshot(round_: Round) -> tuple[Any, ...]:
@@ -20,3 +22,12 @@ def snapshot(round_: Round) -> tuple[Any, ...]:
         round_.dealer_cards,
         round_.legal_actions(),
     )
+
+
+def logged_in_menu(terminal: Terminal, pin: str = "2468") -> OperatorMenu:
+    """The operator menu of a terminal, with a PIN set and the operator logged in."""
+    with terminal.store.transaction():
+        terminal.store.set_state("operator_pin", hash_pin(pin))
+    menu = OperatorMenu(terminal)
+    menu.login(pin, key_turned=True)
+    return menu

@@ -8,10 +8,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support import logged_in_menu
 
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.machine.operator import OperatorMenu, hash_pin
 from oasis_kiosk.machine.script import ScriptStoppedError, run
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store
@@ -131,11 +131,7 @@ def test_a_round_that_cannot_resume_blocks_the_deal_until_the_operator_voids_it(
     again = terminal(database)
     assert "resume" in again.tilts
     assert not again.handle("attendant").ok, "the attendant alone cannot make the round go away"
-    menu = OperatorMenu(again)
-    with again.store.transaction():
-        again.store.set_state("operator_pin", hash_pin("2468"))
-    menu.login("2468", key_turned=True)
-    menu.void_open_round("record damaged")
+    logged_in_menu(again).void_open_round("record damaged")
     assert again.credits == 5000, "everything the round took is refunded"
     assert "resume" not in again.tilts
     assert again.handle("deal").ok
@@ -147,11 +143,7 @@ def test_a_rules_change_switches_off_a_bonus_the_new_rules_do_not_have(tmp_path:
     t = terminal(tmp_path / "kiosk.db", credit_limit=10**6)
     t.handle("bill", 5000)
     t.handle("bonus")
-    menu = OperatorMenu(t)
-    with t.store.transaction():
-        t.store.set_state("operator_pin", hash_pin("2468"))
-    menu.login("2468", key_turned=True)
-    menu.set_rules("stand-a")
+    logged_in_menu(t).set_rules("stand-a")
     for _ in range(20):
         t.handle("bill", 5000)
     assert not t.bonus
