@@ -18,9 +18,10 @@ from typing import Any
 
 from oasis_kiosk import EntropyError, Shoe, evaluate
 from oasis_kiosk.config import Config, ConfigError, load_config
+from oasis_kiosk.hardware.desktop import MockCabinet
+from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
-from oasis_kiosk.machine.script import ScriptError, ScriptStoppedError, run
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -169,7 +170,7 @@ def run_headless(config: Config, script: Path, seed_base: bytes | None, decks: P
         print(f"resumed round {terminal.round_id} at its {terminal.round.phase} phase")
     for kind, message in terminal.tilts.items():
         print(f"TILT ({kind}): {message}")
-    refused = run(terminal, script)
+    refused = run(MockCabinet(terminal), script)
     print(f"script done: credits {terminal.credits}, {refused} input(s) skipped as not live")
     return 0
 

@@ -11,8 +11,9 @@ import pytest
 from support import logged_in_menu
 
 from oasis_kiosk.config import Config, ConfigError, load_config
+from oasis_kiosk.hardware.desktop import MockCabinet
+from oasis_kiosk.hardware.script import ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.machine.script import ScriptStoppedError, run
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store
 
@@ -191,11 +192,11 @@ def test_a_script_stops_at_a_line_the_database_would_not_take(tmp_path: Path) ->
     blocker.execute("BEGIN IMMEDIATE")
     t.store._db.execute("PRAGMA busy_timeout = 0")
     with pytest.raises(ScriptStoppedError, match="line 1: bill 5000: database error"):
-        run(t, script, report=lambda line: None)
+        run(MockCabinet(t), script, report=lambda line: None)
     blocker.rollback()
     blocker.close()
     t.store.close()
     again = terminal(database)
     again.handle("attendant")
-    run(again, script, report=lambda line: None)
+    run(MockCabinet(again), script, report=lambda line: None)
     assert again.credits == 5000 + 5000 + 100 + 200, "every line ran once, none lost"

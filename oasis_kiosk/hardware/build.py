@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import cast
 
@@ -29,25 +30,37 @@ def build_cabinet(
     *,
     pin_factory: Factory | None = None,
     serial_opener: Callable[[str], Port] = open_serial,
+    clock: Callable[[], float] = time.monotonic,
+    bounce_time: float | None = 0.02,
 ) -> Cabinet:
+    """The devices of ``config.devices`` on ``pin_factory`` (the real pins by default);
+    ``clock`` times the pulse trains and the hopper (a virtual one for mock pins)."""
     wiring = config.devices
     panel = (
-        Panel(wiring.buttons, wiring.lamps, pin_factory=pin_factory)
+        Panel(wiring.buttons, wiring.lamps, bounce_time=bounce_time, pin_factory=pin_factory)
         if wiring.buttons or wiring.lamps
         else None
     )
     coin = wiring.coin_acceptor
-    acceptor = PulseAcceptor(coin.pulse, coin.inhibit, coin.pulses, pin_factory=pin_factory) if coin else None
+    acceptor = (
+        PulseAcceptor(coin.pulse, coin.inhibit, coin.pulses, pin_factory=pin_factory, clock=clock)
+        if coin
+        else None
+    )
     bills: EsspValidator | PulseAcceptor | None = None
     if wiring.bill_pulse is not None:
         b = wiring.bill_pulse
-        bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, pin_factory=pin_factory)
+        bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, pin_factory=pin_factory, clock=clock)
     elif wiring.bill_port is not None:
         bills = EsspValidator(serial_opener(wiring.bill_port), wiring.bill_channels)
         bills.start()
     hopper = None
     if wiring.hopper_motor is not None and wiring.hopper_exit is not None:
         hopper = Hopper(
-            wiring.hopper_motor, wiring.hopper_exit, timeout=wiring.hopper_timeout, pin_factory=pin_factory
+            wiring.hopper_motor,
+            wiring.hopper_exit,
+            timeout=wiring.hopper_timeout,
+            pin_factory=pin_factory,
+            clock=clock,
         )
     return Cabinet(terminal, panel=panel, acceptor=acceptor, bills=bills, hopper=hopper)

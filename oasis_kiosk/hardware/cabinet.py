@@ -40,15 +40,17 @@ class Cabinet:
         self.update_outputs()
 
     def step(self) -> list[Response]:
+        """One frame: what each input did, money first, in order."""
+        responses: list[Response] = []
         if self.acceptor is not None:
-            self._pulse_events("coin", self.acceptor)
+            responses += self._pulse_events("coin", self.acceptor)
         if isinstance(self.bills, PulseAcceptor):
-            self._pulse_events("bill", self.bills)
+            responses += self._pulse_events("bill", self.bills)
         elif self.bills is not None:
             for note in self.bills.poll():
                 match note:
                     case NoteCredit(value=value):
-                        self.terminal.accept_money("bill", value)
+                        responses.append(self.terminal.accept_money("bill", value))
                         self._saw(f"note {value} credited")
                     case NoteEvent(name=name, channel=channel):
                         self.terminal.device_event(name, channel=channel)
@@ -56,7 +58,6 @@ class Cabinet:
                         self.terminal.device_fault("bill_validator", reason)
         if self.hopper is not None:
             self._hopper_events(self.hopper)
-        responses = []
         if self.panel is not None:
             for press in self.panel.poll():
                 if self.testing:
@@ -87,11 +88,12 @@ class Cabinet:
         self.update_outputs()
         return self.seen
 
-    def _pulse_events(self, kind: str, device: PulseAcceptor) -> None:
+    def _pulse_events(self, kind: str, device: PulseAcceptor) -> list[Response]:
+        credited = []
         for event in device.poll():
             match event:
                 case Credit(value=value):
-                    self.terminal.accept_money(kind, value)
+                    credited.append(self.terminal.accept_money(kind, value))
                     self._saw(f"{kind} {value} credited")
                 case Rejected(pulses=pulses):
                     self.terminal.device_event(f"{kind}_rejected", pulses=pulses)
@@ -100,6 +102,7 @@ class Cabinet:
                     self.terminal.device_event(f"{kind}_line_noise", width_ms=round(width * 1000, 1))
                 case Fault(reason=reason):
                     self.terminal.device_fault(f"{kind}_acceptor", reason)
+        return credited
 
     def _hopper_events(self, hopper: Hopper) -> None:
         for event in hopper.poll():

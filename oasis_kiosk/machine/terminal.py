@@ -186,12 +186,18 @@ class Terminal:
 
     # Devices.
 
+    note: tuple[str, Any] | None = None
+    """A (key, value) pair saved in the next change's transaction (a script's position)."""
+
     def _commit(self, change: Callable[[], Response]) -> Response:
-        """Runs ``change`` in one transaction. If anything fails, nothing of it is committed:
-        the terminal takes back what the database holds and tilts with the reason, so that
-        memory never runs ahead of the books."""
+        """Runs ``change`` in one transaction, with the pending ``note``. If anything fails,
+        nothing of it is committed: the terminal takes back what the database holds and
+        tilts with the reason, so that memory never runs ahead of the books."""
+        note, self.note = self.note, None
         try:
             with self.store.transaction():
+                if note is not None:
+                    self.store.set_state(*note)
                 response = change()
                 self.save_state()
             return response
@@ -282,8 +288,6 @@ class Terminal:
             return Response(False, f"{intent} {value}: a value is 0 to {MAX_VALUE}")
 
         def carry_out() -> Response:
-            if note is not None:
-                self.store.set_state(*note)
             if intent not in self.live():
                 response = Response(False, self._why_not_live(intent, value))
             elif intent in ROUND_ACTIONS:
@@ -295,6 +299,8 @@ class Terminal:
                 self.store.event("refused", intent=intent, value=value, reason=response.message)
             return response
 
+        if note is not None:
+            self.note = note
         return self._commit(carry_out)
 
     def _why_not_live(self, intent: str, value: int | None) -> str:

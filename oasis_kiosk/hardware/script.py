@@ -1,14 +1,17 @@
-"""Scripted input for headless runs (tests, soak runs): one input per line.
+"""Scripted input for headless runs (tests, soak runs): one input per line, played on the
+cabinet's own devices over mock pins (buttons pressed, coins and notes sent as pulse
+trains, the door switch thrown), so a script exercises the whole input path.
 
     coin 100        bill 500        bet        bonus        boxes        deal
     select 2        exchange        play       fold         sixth        insure 6000
     decline         buy card        buy game   cashout      key attendant
     door open       door close      wait 0.2   # a comment
 
-Each input goes through the terminal exactly as a button press would; one that is not
-live at that moment is reported and skipped. The line reached is saved in the same
-transaction as the input's effect, so a run killed at any instant and started again on
-the same database goes on after the last input that took effect, never repeating one.
+An input that is not live at that moment is reported and skipped, as a dead button would
+be; a coin or note while the acceptor is inhibited comes back. ``insure 6000`` sets the
+amount as the screen's chooser would. The line reached is saved in the same transaction as
+the input's effect, so a run killed at any instant and started again on the same database
+goes on after the last input that took effect, never repeating one.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.hardware.desktop import MockCabinet
 
 # Script words and the intent each sends; a number after it is the intent's value.
 WORDS: dict[str, tuple[str, bool]] = {
@@ -95,13 +98,14 @@ def parse(text: str, source: str = "<script>") -> list[Step]:
 
 
 def run(
-    terminal: Terminal,
+    cabinet: MockCabinet,
     path: Path,
     report: Callable[[str], None] = print,
     sleep: Callable[[float], None] = time.sleep,
 ) -> int:
-    """Runs a script file on the terminal, from after the last line a previous run of the
-    same script committed. Returns the number of inputs refused as not live."""
+    """Runs a script file on the cabinet, from after the last line a previous run of the
+    same script committed. Returns the number of inputs that did nothing."""
+    terminal = cabinet.terminal
     text = path.read_text(encoding="utf-8")
     steps = parse(text, str(path))
     digest = hashlib.sha256(text.encode()).hexdigest()
@@ -115,17 +119,38 @@ def run(
             continue
         if step.intent == "wait":
             sleep(step.wait)
+            cabinet.advance(step.wait)
             continue
-        response = terminal.handle(
-            step.intent, step.value, note=("script", {"digest": digest, "line": step.line})
-        )
+        terminal.note = ("script", {"digest": digest, "line": step.line})
+        ok, message = play(cabinet, step)
+        terminal.note = None  # an input that committed nothing leaves no position
         shown = step.intent if step.value is None else f"{step.intent} {step.value}"
-        if not response.ok and response.message.startswith(("database error:", "fault:")):
+        if not ok and message.startswith(("database error:", "fault:")):
             # Nothing of this line was committed: stop here, so that a restart runs it again.
-            raise ScriptStoppedError(f"line {step.line}: {shown}: {response.message}")
-        if response.ok:
-            report(f"line {step.line}: {shown}: {response.message}")
+            raise ScriptStoppedError(f"line {step.line}: {shown}: {message}")
+        if ok:
+            report(f"line {step.line}: {shown}: {message}")
         else:
             refused += 1
-            report(f"line {step.line}: {shown}: skipped: {response.message}")
+            report(f"line {step.line}: {shown}: skipped: {message}")
     return refused
+
+
+def play(cabinet: MockCabinet, step: Step) -> tuple[bool, str]:
+    """One input on the cabinet's devices; what it did."""
+    if step.intent in {"coin", "bill"}:
+        assert step.value is not None
+        return cabinet.insert(step.intent, step.value)
+    if step.intent == "insure" and step.value is not None:
+        response = cabinet.terminal.handle("insure", step.value)
+        return response.ok, response.message
+    if step.intent in {"door_open", "door_close"}:
+        responses = cabinet.switch("door", closed=step.intent == "door_open")
+    else:
+        button = f"card{step.value}" if step.intent == "card" else step.intent
+        if button not in cabinet.wiring.buttons:
+            return False, f"there is no button {button}"
+        responses = cabinet.press(button)
+    if not responses:
+        return False, "no effect"
+    return responses[0].ok, responses[0].message

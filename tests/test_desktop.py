@@ -1,0 +1,61 @@
+"""The cabinet on mock pins that desktops, tests and headless scripts drive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.desktop import MockCabinet
+from oasis_kiosk.hardware.script import run
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.db import Store
+
+
+def cabinet(tmp_path: Path, **config: object) -> MockCabinet:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(
+        Config(database=database, **config), Store(database), seed_for_round=seeds_from(bytes(32))
+    )  # type: ignore[arg-type]
+    return MockCabinet(terminal)
+
+
+def test_money_goes_through_the_acceptors_and_the_inhibit_hands_it_back(tmp_path: Path) -> None:
+    cab = cabinet(tmp_path, credit_limit=1000)
+    assert cab.insert("coin", 500) == (True, "coin 500 credited")
+    assert cab.insert("bill", 500) == (True, "bill 500 credited")
+    assert cab.terminal.credits == 1000
+    assert cab.insert("coin", 50) == (False, "the coin acceptor is inhibited: the coin comes back")
+    assert cab.insert("coin", 7) == (False, "a coin of 7 is not accepted: it comes back")
+    assert cab.terminal.credits == 1000
+
+
+def test_buttons_press_through_the_panel_and_the_lamps_follow(tmp_path: Path) -> None:
+    cab = cabinet(tmp_path)
+    assert not cab.lamp("deal")
+    cab.insert("bill", 5000)
+    assert cab.lamp("deal")
+    (dealt,) = cab.press("deal")
+    assert dealt.ok
+    assert cab.lamp("fold")
+    assert not cab.lamp("deal")
+    cab.press("card1")
+    assert cab.terminal.selected == {0}
+    (folded,) = cab.press("fold")
+    assert folded.ok
+    assert cab.switch("door", closed=True)[0].message == "door open"
+    assert "door" in cab.terminal.tilts
+    assert audit(cab.terminal.store).ok
+
+
+def test_a_script_plays_on_the_devices(tmp_path: Path) -> None:
+    cab = cabinet(tmp_path)
+    script = tmp_path / "s.txt"
+    script.write_text("coin 200\nbill 1000\ndeal\nselect 2\nexchange\nplay\nfold\ndoor open\ndoor close\n")
+    lines: list[str] = []
+    skipped = run(cab, script, report=lines.append, sleep=lambda seconds: None)
+    assert lines[0] == "line 1: coin 200: coin 200 credited"
+    assert lines[2] == "line 3: deal: round 1 dealt"
+    assert skipped == sum("skipped" in line for line in lines)
+    assert cab.terminal.store.meters()["coins_in_200"] == 1
+    assert audit(cab.terminal.store).ok
