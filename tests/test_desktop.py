@@ -59,3 +59,18 @@ def test_a_script_plays_on_the_devices(tmp_path: Path) -> None:
     assert skipped == sum("skipped" in line for line in lines)
     assert cab.terminal.store.meters()["coins_in_200"] == 1
     assert audit(cab.terminal.store).ok
+
+
+def test_the_keyboard_presses_the_cabinet(tmp_path: Path) -> None:
+    from oasis_kiosk.hardware.keyboard import Keyboard
+
+    keyboard = Keyboard(cabinet(tmp_path))
+    assert keyboard.key("F8") == "bill 5000 credited"
+    assert keyboard.key("Return") == "round 1 dealt"
+    assert keyboard.key("1") == "cards selected: 1"
+    assert keyboard.key("f") == "fold"
+    assert keyboard.key("d") == "door open"
+    assert keyboard.key("d") == "door closed"
+    assert keyboard.key("z") is None
+    assert ("F1", "coin 50") in keyboard.legend()
+    assert keyboard.cabinet.terminal.credits == 4000

@@ -120,3 +120,14 @@ def test_the_denomination_is_one_of_the_usual(menu: OperatorMenu) -> None:
         menu.set_denomination(3)
     menu.set_denomination(10)
     assert menu.store.get_state("denomination") == 10
+
+
+def test_the_jackpot_is_reset_only_upwards_and_its_hits_are_listed(menu: OperatorMenu) -> None:
+    menu.login("2468", key_turned=True)
+    with pytest.raises(OperatorError, match="only a hit lowers it"):
+        menu.reset_jackpot()
+    menu.set_jackpot(base=1_200_000, rate="0.1", maximum=6_000_000)
+    menu.reset_jackpot()
+    assert menu.terminal.jackpot.value == 1_200_000
+    assert audit(menu.store).ok
+    assert menu.jackpot_hits() == []

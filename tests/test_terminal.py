@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from support import logged_in_menu
 
 from oasis_kiosk.config import Config, ConfigError, JackpotConfig, load_config
 from oasis_kiosk.machine.audit import audit
@@ -188,6 +189,7 @@ def test_a_royal_flush_with_the_bonus_wins_the_jackpot(database: Path) -> None:
     assert t.store.meters()["jackpots_paid"] == meter_before
     assert t.credits == 5000 + 1000 + 2000 * 100 - 200 + meter_before
     assert audit(t.store).ok
+    assert [(hit["round"], hit["amount"]) for hit in logged_in_menu(t).jackpot_hits()] == [(1, meter_before)]
 
 
 def test_the_audit_finds_a_tampered_ledger_and_meter(database: Path) -> None:

@@ -194,6 +194,33 @@ class OperatorMenu:
                 "configuration_changed", setting="denomination", before=before, after=minor_units_per_credit
             )
 
+    def reset_jackpot(self) -> None:
+        """Brings the meter up to its base (after the base was raised, say); the house puts
+        the difference on. The meter never goes down but by a hit."""
+        self._require()
+        terminal = self.terminal
+        base = terminal.config.jackpot.base
+        if terminal.jackpot.value >= base:
+            raise OperatorError(
+                f"the meter ({terminal.jackpot.value}) is not below its base ({base}): only a hit lowers it"
+            )
+        added = base - terminal.jackpot.value
+        with self.store.transaction():
+            self.store.post("jackpot_reset", 0, to_meter=added)
+            terminal.jackpot = replace(terminal.jackpot, value=base)
+            self.store.event("jackpot_reset", added=added)
+            terminal.save_state()
+
+    def jackpot_hits(self, count: int = 10) -> list[dict[str, Any]]:
+        """The last hits, newest last: when, which round, how much."""
+        self._require()
+        hits = [
+            {"at": row.at, "round": row.round_id, "amount": row.amount}
+            for row in self.store.ledger()
+            if row.kind == "jackpot_hit"
+        ]
+        return hits[-count:]
+
     def set_language(self, language: str) -> None:
         self._require()
         if language not in {"en", "cs", "ru"}:
