@@ -28,6 +28,7 @@ def logged_in_menu(terminal: Terminal, pin: str = "2468") -> OperatorMenu:
     """The operator menu of a terminal, with a PIN set and the operator logged in."""
     with terminal.store.transaction():
         terminal.store.set_state("operator_pin", hash_pin(pin))
+    terminal.handle("operator_key_on")
     menu = OperatorMenu(terminal)
-    menu.login(pin, key_turned=True)
+    menu.login(pin)
     return menu

@@ -85,7 +85,7 @@ def test_a_jammed_acceptor_tilts_the_terminal(tmp_path: Path) -> None:
     cabinet.step()
     assert terminal.tilts == {"coin_acceptor": "the line is held active: jammed or tampered"}
     assert factory.pin(INHIBIT_PIN).state
-    assert terminal.live() == {"attendant", "door_open"}
+    assert terminal.live() == {"attendant", "door_open", "operator_key_on"}
 
 
 def test_notes_from_an_ssp_validator_are_credited_and_it_is_enabled_only_when_bills_are_live(

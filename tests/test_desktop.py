@@ -51,11 +51,17 @@ def test_buttons_press_through_the_panel_and_the_lamps_follow(tmp_path: Path) ->
 def test_a_script_plays_on_the_devices(tmp_path: Path) -> None:
     cab = cabinet(tmp_path)
     script = tmp_path / "s.txt"
-    script.write_text("coin 200\nbill 1000\ndeal\nselect 2\nexchange\nplay\nfold\ndoor open\ndoor close\n")
+    script.write_text(
+        "coin 200\nbill 1000\ndeal\nselect 2\nexchange\nplay\nfold\ndoor open\ndoor close\n"
+        "key operator\ndeal\nkey operator\nhelp\n"
+    )
     lines: list[str] = []
     skipped = run(cab, script, report=lines.append, sleep=lambda seconds: None)
     assert lines[0] == "line 1: coin 200: coin 200 credited"
     assert lines[2] == "line 3: deal: round 1 dealt"
+    assert lines[9] == "line 10: operator_key: operator key turned: the game stands still"
+    assert lines[10] == "line 11: deal: skipped: deal is not live now"
+    assert lines[12] == "line 13: help: help"
     assert skipped == sum("skipped" in line for line in lines)
     assert cab.terminal.store.meters()["coins_in_200"] == 1
     assert audit(cab.terminal.store).ok
@@ -71,6 +77,10 @@ def test_the_keyboard_presses_the_cabinet(tmp_path: Path) -> None:
     assert keyboard.key("f") == "fold"
     assert keyboard.key("d") == "door open"
     assert keyboard.key("d") == "door closed"
+    assert keyboard.key("m") == "operator key turned: the game stands still"
+    assert keyboard.key("F1") == "the coin acceptor is inhibited: the coin comes back"
+    assert keyboard.key("m") == "operator key back: the game goes on"
+    assert keyboard.key("h") == "help"
     assert keyboard.key("z") is None
     assert ("F1", "coin 50") in keyboard.legend()
     assert keyboard.cabinet.terminal.credits == 4000

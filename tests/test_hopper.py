@@ -62,7 +62,7 @@ def test_a_payout_books_each_coin_and_handpays_the_rest(tmp_path: Path) -> None:
     terminal.handle("bill", 1000)
     terminal.handle("coin", 50)
     assert terminal.handle("cashout").message == "paying out 10 coin(s) of 100"
-    assert terminal.live() == {"attendant", "door_open"}, (
+    assert terminal.live() == {"attendant", "door_open", "operator_key_on"}, (
         "only the attendant and the door while the hopper pays"
     )
     cabinet.step()

@@ -14,6 +14,15 @@ from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 
 
+def open_menu(menu: OperatorMenu) -> None:
+    menu.terminal.handle("operator_key_on")
+    menu.login("2468")
+
+
+def close_menu(menu: OperatorMenu) -> None:
+    menu.terminal.handle("operator_key_off")
+
+
 @pytest.fixture
 def menu(tmp_path: Path) -> OperatorMenu:
     database = tmp_path / "kiosk.db"
@@ -39,20 +48,28 @@ def test_the_menu_needs_the_key_and_the_pin(menu: OperatorMenu) -> None:
     with pytest.raises(OperatorError, match="log in first"):
         menu.meters()
     with pytest.raises(OperatorError, match="turn the operator key"):
-        menu.login("2468", key_turned=False)
+        menu.login("2468")
+    assert menu.terminal.handle("operator_key_on").ok
+    assert menu.terminal.live() == {"operator_key_off", "door_open"}, "the game stands still"
     with pytest.raises(OperatorError, match="wrong PIN"):
-        menu.login("1111", key_turned=True)
-    menu.login("2468", key_turned=True)
+        menu.login("1111")
+    menu.login("2468")
     assert menu.meters()["credits"] == 0
     kinds = [e["kind"] for e in menu.events()]
     assert kinds[-2:] == ["operator_login_failed", "operator_login"]
+    menu.terminal.handle("operator_key_off")
+    with pytest.raises(OperatorError, match="log in first"):
+        menu.meters()
+    assert "operator_logout" in [e["kind"] for e in menu.store.events(3)]
 
 
 def test_a_period_reset_leaves_the_lifetime_meters_and_the_audit_alone(menu: OperatorMenu) -> None:
     menu.terminal.handle("bill", 5000)
-    menu.login("2468", key_turned=True)
+    open_menu(menu)
     menu.reset_period()
+    close_menu(menu)
     menu.terminal.handle("coin", 200)
+    open_menu(menu)
     assert menu.period_meters()["total_in"] == 200
     assert menu.meters()["total_in"] == 5200
     assert audit(menu.store).ok
@@ -60,7 +77,7 @@ def test_a_period_reset_leaves_the_lifetime_meters_and_the_audit_alone(menu: Ope
 
 
 def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu, tmp_path: Path) -> None:
-    menu.login("2468", key_turned=True)
+    open_menu(menu)
     with pytest.raises(OperatorError, match="0 < base <= maximum"):
         menu.set_jackpot(base=10, rate="0.1", maximum=5)
     with pytest.raises(OperatorError, match="not a share"):
@@ -79,7 +96,7 @@ def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu,
 
 
 def test_an_operator_credit_is_on_the_ledger_with_its_reason(menu: OperatorMenu) -> None:
-    menu.login("2468", key_turned=True)
+    open_menu(menu)
     with pytest.raises(OperatorError, match="a positive whole amount and a reason"):
         menu.add_credit(500, " ")
     with pytest.raises(OperatorError, match="a positive whole amount"):
@@ -93,17 +110,20 @@ def test_an_operator_credit_is_on_the_ledger_with_its_reason(menu: OperatorMenu)
 
 
 def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_path: Path) -> None:
-    menu.login("2468", key_turned=True)
     menu.terminal.handle("bill", 5000)
     menu.terminal.handle("deal")
+    open_menu(menu)
     with pytest.raises(OperatorError, match="finish the round in play first"):
         menu.set_rules("golden-oasis")
+    close_menu(menu)
     menu.terminal.handle("fold")
+    open_menu(menu)
     with pytest.raises(OperatorError, match=r"table\.ante_min: minimum 20000 is above the maximum"):
         menu.set_rules("standard", {"table": {"ante_min": 20000}})
     assert menu.terminal.profile.id == "standard", "a refused change changes nothing"
     menu.set_rules("golden-oasis", {"table": {"max_payout": 300000}})
     assert menu.terminal.profile.id == "golden-oasis"
+    close_menu(menu)
     assert menu.terminal.handle("deal").ok
     menu.store.close()
     database = tmp_path / "kiosk.db"
@@ -115,7 +135,7 @@ def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_
 
 
 def test_the_denomination_is_one_of_the_usual(menu: OperatorMenu) -> None:
-    menu.login("2468", key_turned=True)
+    open_menu(menu)
     with pytest.raises(OperatorError, match="a credit is 1, 5, 10"):
         menu.set_denomination(3)
     menu.set_denomination(10)
@@ -123,7 +143,7 @@ def test_the_denomination_is_one_of_the_usual(menu: OperatorMenu) -> None:
 
 
 def test_the_jackpot_is_reset_only_upwards_and_its_hits_are_listed(menu: OperatorMenu) -> None:
-    menu.login("2468", key_turned=True)
+    open_menu(menu)
     with pytest.raises(OperatorError, match="only a hit lowers it"):
         menu.reset_jackpot()
     menu.set_jackpot(base=1_200_000, rate="0.1", maximum=6_000_000)

@@ -88,7 +88,7 @@ def test_what_the_credit_cannot_pay_is_not_live(database: Path) -> None:
     feed(t, "coin 500", "coin 500")
     assert "deal" in t.live()
     t.handle("deal")
-    assert t.live() == {"door_open", "fold"}
+    assert t.live() == {"door_open", "operator_key_on", "help", "fold"}
     response = t.handle("play")
     assert not response.ok
     assert response.message == "that costs 2000 and the credit is 0"
@@ -128,7 +128,7 @@ def test_a_round_resumes_under_the_rules_it_was_dealt_with(database: Path) -> No
 def test_the_handpay_locks_the_terminal_until_the_attendant_pays(database: Path) -> None:
     t = terminal(database)
     feed(t, "bill 2000", "cashout")
-    assert t.live() == {"attendant", "door_open"}
+    assert t.live() == {"attendant", "door_open", "operator_key_on"}
     assert not t.handle("coin", 100).ok
     assert t.credits == 2000
     t.store.close()
@@ -144,7 +144,7 @@ def test_the_handpay_locks_the_terminal_until_the_attendant_pays(database: Path)
 def test_an_open_door_is_a_tilt_that_stops_money_and_play(database: Path) -> None:
     t = terminal(database)
     feed(t, "bill 2000", "door_open")
-    assert t.live() == {"attendant", "door_close"}
+    assert t.live() == {"attendant", "door_close", "operator_key_on"}
     assert not t.handle("deal").ok
     t.store.close()
     again = terminal(database)
@@ -262,7 +262,7 @@ def test_a_database_that_fails_mid_input_tilts_and_commits_nothing(database: Pat
     assert not response.ok
     assert response.message.startswith("database error:")
     assert "database" in t.tilts
-    assert t.live() == {"attendant", "door_open"}
+    assert t.live() == {"attendant", "door_open", "operator_key_on"}
     assert t.round is not None
     assert t.round.record() == record, "the round is back to what the database holds"
     blocker.rollback()

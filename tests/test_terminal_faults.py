@@ -133,6 +133,7 @@ def test_a_round_that_cannot_resume_blocks_the_deal_until_the_operator_voids_it(
     assert "resume" in again.tilts
     assert not again.handle("attendant").ok, "the attendant alone cannot make the round go away"
     logged_in_menu(again).void_open_round("record damaged")
+    again.handle("operator_key_off")
     assert again.credits == 5000, "everything the round took is refunded"
     assert "resume" not in again.tilts
     assert again.handle("deal").ok
@@ -145,6 +146,7 @@ def test_a_rules_change_switches_off_a_bonus_the_new_rules_do_not_have(tmp_path:
     t.handle("bill", 5000)
     t.handle("bonus")
     logged_in_menu(t).set_rules("stand-a")
+    t.handle("operator_key_off")
     for _ in range(20):
         t.handle("bill", 5000)
     assert not t.bonus

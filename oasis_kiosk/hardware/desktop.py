@@ -71,6 +71,10 @@ class MockCabinet:
         pin.drive_low() if closed else pin.drive_high()
         return self._step()
 
+    def closed(self, switch: str) -> bool:
+        """Is the switch closed (a closed switch pulls its line low)?"""
+        return not self.factory.pin(self.wiring.buttons[switch]).state
+
     def insert(self, kind: str, value: int) -> tuple[bool, str]:
         """Feeds a coin or a note: its pulse train on the acceptor's line. An inhibited
         acceptor, or a denomination it does not know, hands the money back."""

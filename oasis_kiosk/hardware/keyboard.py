@@ -22,18 +22,19 @@ BUTTON_KEYS = {
     "g": "buy_game",
     "o": "cashout",
     "a": "attendant",
+    "h": "help",
     **{str(n): f"card{n}" for n in range(1, 6)},
 }
 # Key -> money: F1-F4 the coins, F5-F8 the notes, smallest first.
 COIN_KEYS = ("f1", "f2", "f3", "f4")
 BILL_KEYS = ("f5", "f6", "f7", "f8")
 DOOR_KEY = "d"
+OPERATOR_KEY = "m"
 
 
 class Keyboard:
     def __init__(self, cabinet: MockCabinet) -> None:
         self.cabinet = cabinet
-        self.door_open = False
         config = cabinet.terminal.config
         self.money = {key: ("coin", value) for key, value in zip(COIN_KEYS, config.coins, strict=False)}
         self.money |= {key: ("bill", value) for key, value in zip(BILL_KEYS, config.bills, strict=False)}
@@ -48,9 +49,9 @@ class Keyboard:
         if name in self.money:
             kind, value = self.money[name]
             return self.cabinet.insert(kind, value)[1]
-        if name == DOOR_KEY:
-            self.door_open = not self.door_open
-            responses = self.cabinet.switch("door", closed=self.door_open)
+        if name in {DOOR_KEY, OPERATOR_KEY}:
+            switch = "door" if name == DOOR_KEY else "operator_key"
+            responses = self.cabinet.switch(switch, closed=not self.cabinet.closed(switch))
             return responses[0].message if responses else "no effect"
         return None
 
@@ -58,4 +59,4 @@ class Keyboard:
         """(key, what it does) for the on-screen legend."""
         rows = [(key.upper(), button.replace("_", " ")) for key, button in BUTTON_KEYS.items()]
         rows += [(key.upper(), f"{kind} {value}") for key, (kind, value) in self.money.items()]
-        return [*rows, (DOOR_KEY.upper(), "door open / closed")]
+        return [*rows, (DOOR_KEY.upper(), "door open / closed"), (OPERATOR_KEY.upper(), "operator key")]

@@ -18,7 +18,11 @@ BUTTONS: dict[str, tuple[str, int | None]] = {
     "buy_game": ("buy_game", None),
     "cashout": ("cashout", None),
     "attendant": ("attendant", None),
+    "help": ("help", None),
     **{f"card{n}": ("card", n) for n in range(1, 6)},
 }
 # Switches: (intent when it closes, intent when it opens).
-SWITCHES: dict[str, tuple[str, str]] = {"door": ("door_open", "door_close")}
+SWITCHES: dict[str, tuple[str, str]] = {
+    "door": ("door_open", "door_close"),
+    "operator_key": ("operator_key_on", "operator_key_off"),
+}

@@ -43,6 +43,8 @@ WORDS: dict[str, tuple[str, bool]] = {
     "buy game": ("buy_game", False),
     "cashout": ("cashout", False),
     "key attendant": ("attendant", False),
+    "key operator": ("operator_key", False),
+    "help": ("help", False),
     "door open": ("door_open", False),
     "door close": ("door_close", False),
 }
@@ -146,6 +148,8 @@ def play(cabinet: MockCabinet, step: Step) -> tuple[bool, str]:
         return response.ok, response.message
     if step.intent in {"door_open", "door_close"}:
         responses = cabinet.switch("door", closed=step.intent == "door_open")
+    elif step.intent == "operator_key":  # the key turns one way, then back
+        responses = cabinet.switch("operator_key", closed=not cabinet.closed("operator_key"))
     else:
         button = f"card{step.value}" if step.intent == "card" else step.intent
         if button not in cabinet.wiring.buttons:

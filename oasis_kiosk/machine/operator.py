@@ -55,8 +55,8 @@ class OperatorMenu:
         with self.store.transaction():
             self.store.event(name, **detail)
 
-    def login(self, pin: str, *, key_turned: bool) -> None:
-        if not key_turned:
+    def login(self, pin: str) -> None:
+        if not self.terminal.operator_key:
             raise OperatorError("turn the operator key first")
         stored = self.store.get_state("operator_pin")
         if stored is None:
@@ -68,11 +68,14 @@ class OperatorMenu:
         self._log("operator_login")
 
     def logout(self) -> None:
+        """Also when the key is turned back: the menu closes with it."""
         if self.logged_in:
             self.logged_in = False
             self._log("operator_logout")
 
     def _require(self) -> None:
+        if self.logged_in and not self.terminal.operator_key:
+            self.logout()  # the key was turned back: the menu closed with it
         if not self.logged_in:
             raise OperatorError("log in first")
 

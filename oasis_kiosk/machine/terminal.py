@@ -48,8 +48,11 @@ INTENTS = (
     *ROUND_ACTIONS,
     "cashout",
     "attendant",
+    "help",
     "door_open",
     "door_close",
+    "operator_key_on",
+    "operator_key_off",
 )
 
 
@@ -76,6 +79,8 @@ class Terminal:
     payout: int | None
     """Coins the hopper still owes in a payout under way."""
     tilts: dict[str, str]
+    operator_key: bool
+    """The operator's key is turned: the game and money intake stand still for the menu."""
     jackpot: JackpotState
 
     def __init__(
@@ -138,6 +143,7 @@ class Terminal:
         self.handpay = state.get("handpay")
         self.payout = state.get("payout")
         self.tilts = dict(state.get("tilts", {}))
+        self.operator_key = bool(state.get("operator_key", False))
         self.jackpot = (
             JackpotState.from_json(state["jackpot"])
             if "jackpot" in state
@@ -161,6 +167,7 @@ class Terminal:
                 "handpay": self.handpay,
                 "payout": self.payout,
                 "tilts": self.tilts,
+                "operator_key": self.operator_key,
                 "jackpot": self.jackpot.to_json(),
             },
         )
@@ -255,11 +262,14 @@ class Terminal:
         """The intents that would do something now: the lamps that are lit. The door switch
         always counts: it is a physical fact, like money a device took in."""
         door = {"door_close"} if "door" in self.tilts else {"door_open"}
+        if self.operator_key:
+            return door | {"operator_key_off"}
+        door.add("operator_key_on")
         if self.payout or self.handpay is not None:
             return door | {"attendant"}
         if self.tilts:
             return door | {"attendant"}
-        live = set(door)
+        live = door | {"help"}
         if self.round is None:
             if self.credits < self.config.credit_limit:
                 live |= {"coin", "bill"}
@@ -410,6 +420,19 @@ class Terminal:
         self.store.event("door_open")
         self.tilts["door"] = "the door is open"
         return Response(True, "door open")
+
+    def _on_operator_key_on(self, value: int | None) -> Response:
+        self.operator_key = True
+        self.store.event("operator_key_on")
+        return Response(True, "operator key turned: the game stands still")
+
+    def _on_operator_key_off(self, value: int | None) -> Response:
+        self.operator_key = False
+        self.store.event("operator_key_off")
+        return Response(True, "operator key back: the game goes on")
+
+    def _on_help(self, value: int | None) -> Response:
+        return Response(True, "help")
 
     def _on_door_close(self, value: int | None) -> Response:
         self.tilts.pop("door", None)
