@@ -111,3 +111,13 @@ def test_the_acceptor_decodes_mock_pin_edges_and_drives_its_inhibit() -> None:
     assert acceptor.poll() == [Credit(100, 2)]
     assert acceptor.poll() == []
     acceptor.close()
+
+
+def test_merged_coins_read_as_one_train_and_are_credited_only_if_the_table_has_it() -> None:
+    """Two coins whose trains run together (less than the train gap apart) are one train to
+    any pulse acceptor: its count is credited if it is a coin, rejected otherwise, never
+    split by guessing."""
+    one_and_two = train(0.0, 1) + train(0.1, 2)  # a 50 and a 100 back to back: 3 pulses
+    assert play(PulseDecoder(TABLE), one_and_two, until=5.0) == [Rejected(3)]
+    two_and_two = train(0.0, 2) + train(0.2, 2)  # two 100s run together: 4 pulses, a 200
+    assert play(PulseDecoder(TABLE), two_and_two, until=5.0) == [Credit(200, 4)]
