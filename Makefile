@@ -6,14 +6,15 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 export VIRTUAL_ENV := $(abspath $(VENV))
-export SDL_VIDEODRIVER ?= dummy
-export GPIOZERO_PIN_FACTORY ?= mock
 
 .PHONY: run test lint bench build clean
 
 run: build
-	$(BIN)/oasis-kiosk demo
+	$(BIN)/oasis-kiosk run --windowed
 
+# Tests draw on SDL's dummy video driver and drive gpiozero's mock pins.
+test: export SDL_VIDEODRIVER = dummy
+test: export GPIOZERO_PIN_FACTORY = mock
 test: build lint
 	cargo test --workspace --exclude oasis-py
 	$(BIN)/pytest

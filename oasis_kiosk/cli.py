@@ -1,9 +1,11 @@
 """The ``oasis-kiosk`` command.
 
+- ``run [--windowed | --fullscreen]``: the game on screen, the keyboard standing in for the
+  cabinet's buttons and money;
 - ``run --headless --script FILE``: the terminal without a screen, fed a script of inputs;
 - ``meters``, ``audit``, ``recall``: read the terminal's database;
-- ``demo``: until the kiosk's screen exists (what ``make run`` starts), a text demo of the
-  core that deals a few heads-up hands from the secure shuffle and evaluates them.
+- ``demo``: a text demo of the core that deals a few heads-up hands from the secure
+  shuffle and evaluates them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -46,8 +49,8 @@ def positive(text: str) -> int:
 
 
 def demo(rounds: int, seed: bytes | None) -> None:
-    print("oasis-kiosk text demo: the game screen is not built yet; this deals and evaluates")
-    print("heads-up hands from the core's secure shuffle (one fresh deck per round).\n")
+    print("oasis-kiosk text demo: deals and evaluates heads-up hands from the core's secure")
+    print("shuffle (one fresh deck per round). The game itself: oasis-kiosk run.\n")
     for number in range(1, rounds + 1):
         shoe = Shoe(seed)
         player, dealer = shoe.deal(CARDS_PER_HAND), shoe.deal(CARDS_PER_HAND)
@@ -175,6 +178,33 @@ def run_headless(config: Config, script: Path, seed_base: bytes | None, decks: P
     return 0
 
 
+def run_window(config: Config, fullscreen: bool) -> int:
+    """The game in a window (or full screen), the keyboard standing in for the cabinet."""
+    import pygame  # only the screen needs it
+
+    from oasis_kiosk.ui.app import App
+
+    try:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+    except pygame.error as error:
+        driver, problem = "", str(error)
+    else:
+        problem = f"SDL found only its {driver!r} video driver"
+    # With no display SDL falls back to drawing nowhere; a window nobody sees is no kiosk.
+    if not driver or (driver in {"dummy", "offscreen"} and os.environ.get("SDL_VIDEODRIVER") != driver):
+        print(f"oasis-kiosk: no screen to open: {problem}.", file=sys.stderr)
+        print(
+            "Start it where a display is (or under Xvfb), or run --headless --script FILE.", file=sys.stderr
+        )
+        return 2
+    app = App(Terminal(config, Store(config.database)), fullscreen=fullscreen)
+    print("oasis-kiosk: F1-F8 insert money, B bet, N bonus, Enter deal, 1-5 select, E exchange,")
+    print("P play, F fold, I insure, C decline, K/G buy card/game, O cash out, A attendant, Esc quits.")
+    app.run()
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="oasis-kiosk", description="Oasis Stud Poker kiosk terminal.")
     commands = main.add_subparsers(dest="command", required=True)
@@ -197,6 +227,9 @@ def parser() -> argparse.ArgumentParser:
             command.add_argument("--json", action="store_true", help="print JSON")
     run_command = commands.choices["run"]
     run_command.add_argument("--headless", action="store_true", help="no screen: take input from --script")
+    view = run_command.add_mutually_exclusive_group()
+    view.add_argument("--fullscreen", action="store_true", help="full screen (the cabinet)")
+    view.add_argument("--windowed", action="store_true", help="in a window (the default on a desktop)")
     run_command.add_argument("--script", type=Path, help="a file of inputs, one per line")
     run_command.add_argument(
         "--seed-base", type=seed_argument, help="derive every round's deck from this seed (tests, soak runs)"
@@ -225,13 +258,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return show_recall(config, arguments.count, arguments.json)
         if arguments.command == "set-pin":
             return set_pin(config)
-        if not (arguments.headless and arguments.script):
-            print(
-                "oasis-kiosk: the game screen is not built yet: use run --headless --script FILE",
-                file=sys.stderr,
-            )
-            return 2
-        return run_headless(config, arguments.script, arguments.seed_base, arguments.decks)
+        if arguments.headless:
+            if not arguments.script:
+                print("oasis-kiosk: run --headless needs --script FILE", file=sys.stderr)
+                return 2
+            return run_headless(config, arguments.script, arguments.seed_base, arguments.decks)
+        return run_window(config, fullscreen=arguments.fullscreen)
     except (ConfigError, ScriptError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2

@@ -21,7 +21,7 @@ def test_the_demo_deals_the_deck_of_its_seed(capsys: pytest.CaptureFixture[str])
     output = capsys.readouterr().out
     shoe = Shoe(seed)
     player, dealer = shoe.deal(5), shoe.deal(5)
-    assert "the game screen is not built yet" in output
+    assert "text demo: deals and evaluates" in output
     assert output.count(f"round 1  seed {seed.hex()}") == 1
     assert f"player  {' '.join(player)}  {evaluate(player).category}" in output
     assert f"dealer  {' '.join(dealer)}  {evaluate(dealer).category}  (up card {dealer[-1]})" in output

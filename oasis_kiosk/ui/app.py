@@ -1,0 +1,200 @@
+"""The kiosk's window: a fixed-timestep loop that feeds input to the cabinet and draws the
+game screen when something changed.
+
+On a desktop the keyboard presses the cabinet's buttons through its mock pins
+(``hardware/keyboard.py``); the screen only reads the terminal.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from oasis_kiosk import CATEGORIES
+from oasis_kiosk.hardware.desktop import MockCabinet
+from oasis_kiosk.hardware.keyboard import Keyboard
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.layout import Box, Layout, layout
+
+STEP = 1 / 60  # the fixed update step, seconds
+MAX_STEPS = 5  # catch-up steps per frame at most, so that a stall never snowballs
+
+# What the message line says the player can do, by intent.
+ACTION_WORDS = {
+    "deal": "DEAL",
+    "play": "PLAY",
+    "fold": "FOLD",
+    "exchange": "EXCHANGE",
+    "sixth": "SIXTH CARD",
+    "insure": "INSURE",
+    "decline": "DECLINE",
+    "buy_card": "BUY DEALER'S CARD",
+    "buy_game": "BUY THE GAME",
+    "cashout": "CASH OUT",
+    "bet": "BET",
+    "bonus": "BONUS",
+}
+
+
+class App:
+    def __init__(
+        self, terminal: Terminal, size: tuple[int, int] = (1280, 720), fullscreen: bool = False
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        self.screen = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+        pygame.display.set_caption("Oasis Stud Poker")
+        self.terminal = terminal
+        self.cabinet = MockCabinet(terminal)
+        self.keyboard = Keyboard(self.cabinet)
+        self.message = "Insert coins or notes (F1-F8), then DEAL (Enter)."
+        self.dirty = True
+        self.running = True
+        self.clock = pygame.time.Clock()
+        self._lag = 0.0
+
+    @property
+    def layout(self) -> Layout:
+        width, height = self.screen.get_size()
+        return layout(width, height, max(self.terminal.boxes, 1))
+
+    def key(self, name: str) -> None:
+        """A key press, as pygame names it."""
+        if name == "escape":
+            self.running = False
+            return
+        said = self.keyboard.key(name)
+        if said is not None:
+            self.message = said
+            self.dirty = True
+
+    def frame(self) -> None:
+        """One frame: input, fixed-step updates (capped), and a redraw only if needed."""
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.running = False
+            elif event.type == pygame.KEYDOWN:
+                self.key(pygame.key.name(event.key))
+        self._lag = min(self._lag + self.clock.tick(60) / 1000, MAX_STEPS * STEP)
+        while self._lag >= STEP:
+            self.cabinet.advance(STEP)  # the devices' own timing: pulse trains, the hopper
+            self._lag -= STEP
+        if self.dirty:
+            self.draw()
+            pygame.display.flip()
+            self.dirty = False
+
+    def run(self) -> None:
+        while self.running:
+            self.frame()
+        pygame.quit()
+
+    def screenshot(self, path: Path) -> None:
+        self.draw()
+        pygame.image.save(self.screen, str(path))
+
+    # Drawing.
+
+    def draw(self) -> None:
+        screen, lay, terminal = self.screen, self.layout, self.terminal
+        rules = terminal.rules
+        currency, minor = rules["table"]["currency"], rules["table"]["minor_units"]
+
+        def cash(amount: int) -> str:
+            return render.money(amount, currency, minor)
+
+        screen.fill(render.FELT)
+        pygame.draw.rect(screen, render.FELT_DARK, _rect(lay.paytable))
+        self._write(
+            f"PROGRESSIVE JACKPOT  {cash(terminal.jackpot.value)}", lay.jackpot, lay.medium, render.GOLD
+        )
+
+        round_ = terminal.round
+        self._label("DEALER", lay.dealer, lay)
+        dealer = round_.dealer_cards if round_ else [None] * 5
+        self._cards(dealer, lay.dealer, lay, face_down_dim=round_ is None)
+        for index, box in enumerate(lay.boxes):
+            cards = round_.box_cards(index) if round_ and index < round_.box_count else None
+            selected = terminal.selected if round_ and round_.current_box == index else set()
+            self._label(f"BOX {index + 1}", box, lay)
+            self._cards(cards or [None] * 5, box, lay, selected=selected, face_down_dim=round_ is None)
+            hand = round_.hand(index) if round_ and index < round_.box_count else None
+            if hand is not None:
+                name = _category_name(hand.category)
+                surface = render.text(name, lay.medium, render.WHITE)
+                screen.blit(surface, (box.x + lay.card_w // 4, box.bottom - lay.medium * 2))
+        self._paytable(
+            lay, round_.hand(round_.current_box or 0) if round_ and round_.current_box is not None else None
+        )
+        self._write(self.message, lay.message, lay.medium, render.WHITE)
+        live = terminal.live()
+        bet = terminal.ante * terminal.boxes
+        meters = f"CREDIT {cash(terminal.credits)}    BET {cash(bet)}"
+        self._write(meters, lay.meters, lay.large, render.GOLD, right=False)
+        buttons = "  ".join(word for intent, word in ACTION_WORDS.items() if intent in live)
+        surface = render.text(buttons, lay.medium, render.LIVE)
+        screen.blit(surface, (lay.meters.right - surface.get_width() - lay.small, lay.meters.y + lay.small))
+
+    def _write(
+        self, content: str, box: Box, size: int, colour: tuple[int, int, int], right: bool = False
+    ) -> None:
+        surface = render.text(content, size, colour)
+        x = box.right - surface.get_width() - size // 2 if right else box.x + size // 2
+        self.screen.blit(surface, (x, box.y + (box.h - surface.get_height()) // 2))
+
+    def _label(self, content: str, box: Box, lay: Layout) -> None:
+        self.screen.blit(
+            render.text(content, lay.small, render.WHITE), (box.x + lay.small, box.y + lay.small // 2)
+        )
+
+    def _cards(
+        self,
+        cards: list[Any],
+        box: Box,
+        lay: Layout,
+        selected: set[int] | frozenset[int] = frozenset(),
+        face_down_dim: bool = False,
+    ) -> None:
+        gap = lay.card_w // 8
+        total = len(cards) * lay.card_w + (len(cards) - 1) * gap
+        x = box.x + (box.w - total) // 2
+        y = box.y + (box.h - lay.card_h) // 2
+        for position, name in enumerate(cards):
+            lift = lay.card_h // 8 if position in selected else 0
+            surface = render.card(name, lay.card_w, lay.card_h)
+            if face_down_dim and name is None:
+                surface = surface.copy()
+                surface.set_alpha(90)
+            self.screen.blit(surface, (x + position * (lay.card_w + gap), y - lift))
+
+    def _paytable(self, lay: Layout, hand: Any) -> None:
+        rows = sorted(self.terminal.rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
+        height = lay.paytable.h // (len(rows) + 2)
+        self._write(
+            "PAYTABLE (play bet)",
+            Box(lay.paytable.x, lay.paytable.y, lay.paytable.w, height),
+            lay.small,
+            render.GOLD,
+        )
+        for i, (category, odds) in enumerate(rows, start=1):
+            row = Box(lay.paytable.x, lay.paytable.y + i * height, lay.paytable.w, height)
+            lit = hand is not None and hand.category == category
+            if lit:
+                pygame.draw.rect(self.screen, render.GOLD, _rect(row), width=2)
+            colour = render.GOLD if lit else render.WHITE
+            self._write(_category_name(category), row, lay.small, colour)
+            self._write(f"{odds}:1", row, lay.small, colour, right=True)
+
+
+def _rect(box: Box) -> pygame.Rect:
+    return pygame.Rect(box.x, box.y, box.w, box.h)
+
+
+def _category_name(category: str) -> str:
+    names = {"AceKing": "Ace-King", "OnePair": "One Pair", "TwoPair": "Two Pair", "HighCard": "High Card"}
+    spaced = "".join(f" {c}" if c.isupper() and i else c for i, c in enumerate(category))
+    return names.get(category, spaced.replace("Of A", "of a"))

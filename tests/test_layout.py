@@ -1,0 +1,32 @@
+"""The screen layout at every size the kiosk meets: nothing outside, nothing overlapping."""
+
+from __future__ import annotations
+
+import pytest
+
+from oasis_kiosk.ui.layout import layout
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480), (1024, 768)])
+@pytest.mark.parametrize("boxes", [1, 2, 3])
+def test_every_region_is_on_screen_and_none_overlaps(size: tuple[int, int], boxes: int) -> None:
+    screen = layout(*size, boxes)
+    regions = screen.regions()
+    for region in regions:
+        assert region.inside(screen.screen), region
+        assert region.w > 0
+        assert region.h > 0
+    for i, one in enumerate(regions):
+        for other in regions[i + 1 :]:
+            assert not one.overlaps(other), (one, other)
+    # Five cards side by side fit in every box and in the dealer's row.
+    for box in screen.boxes:
+        assert 5 * screen.card_w + 4 * (screen.card_w // 8) <= box.w
+        assert screen.card_h < box.h
+    assert screen.card_h * 5 == screen.card_w * 7 or abs(screen.card_h * 5 - screen.card_w * 7) < 5
+    assert screen.large > screen.medium >= screen.small
+
+
+def test_an_impossible_screen_is_refused() -> None:
+    with pytest.raises(ValueError, match="cannot be laid out"):
+        layout(200, 100, 1)

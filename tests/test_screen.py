@@ -1,0 +1,54 @@
+"""The game screen on SDL's dummy video driver: the keyboard plays through the cabinet's
+mock pins and the screen draws what the terminal holds."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+pygame = pytest.importorskip("pygame")
+
+from oasis_kiosk.config import Config  # noqa: E402
+from oasis_kiosk.machine.terminal import Terminal, seeds_from  # noqa: E402
+from oasis_kiosk.store.db import Store  # noqa: E402
+from oasis_kiosk.ui.app import App  # noqa: E402
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480)])
+def test_the_keyboard_plays_a_round_and_the_screen_shows_it(tmp_path: Path, size: tuple[int, int]) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), Store(database), seed_for_round=seeds_from(bytes(32)))
+    app = App(terminal, size=size)
+    app.frame()
+    blank = pygame.surfarray.array3d(app.screen).copy()
+    app.key("f8")
+    assert app.message == "bill 5000 credited"
+    app.key("return")
+    assert terminal.round is not None
+    app.key("1")
+    app.frame()
+    dealt = pygame.surfarray.array3d(app.screen)
+    assert (dealt != blank).any(), "the dealt cards are drawn"
+    app.screenshot(tmp_path / "screen.png")
+    assert (tmp_path / "screen.png").stat().st_size > 1000
+    app.key("f")
+    assert terminal.round is None
+    app.key("escape")
+    assert not app.running
+    pygame.quit()
+
+
+def test_without_a_display_the_kiosk_says_so_instead_of_drawing_nowhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from oasis_kiosk.cli import main
+
+    pygame.display.quit()
+    for variable in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(variable, raising=False)
+    assert main(["run", "--windowed", "--db", str(tmp_path / "kiosk.db")]) == 2
+    assert "no screen to open" in capsys.readouterr().err
+    pygame.display.quit()
