@@ -23,6 +23,7 @@ def test_the_keyboard_plays_a_round_and_the_screen_shows_it(tmp_path: Path, size
     terminal = Terminal(Config(database=database), Store(database), seed_for_round=seeds_from(bytes(32)))
     app = App(terminal, size=size)
     app.frame()
+    assert app_prompt(app) == "Insert coins or notes to play."
     blank = pygame.surfarray.array3d(app.screen).copy()
     app.key("f8")
     assert app.message == "bill 5000 credited"
@@ -34,8 +35,10 @@ def test_the_keyboard_plays_a_round_and_the_screen_shows_it(tmp_path: Path, size
     assert (dealt != blank).any(), "the dealt cards are drawn"
     app.screenshot(tmp_path / "screen.png")
     assert (tmp_path / "screen.png").stat().st_size > 1000
+    assert app_prompt(app).startswith("Box 1: PLAY for EUR 20.00, select cards and EXCHANGE or FOLD")
     app.key("f")
     assert terminal.round is None
+    assert app_prompt(app) == "Press DEAL to play for EUR 10.00, or BET to change the ante."
     app.key("escape")
     assert not app.running
     pygame.quit()
@@ -52,3 +55,10 @@ def test_without_a_display_the_kiosk_says_so_instead_of_drawing_nowhere(
     assert main(["run", "--windowed", "--db", str(tmp_path / "kiosk.db")]) == 2
     assert "no screen to open" in capsys.readouterr().err
     pygame.display.quit()
+
+
+def app_prompt(app: App) -> str:
+    from oasis_kiosk.ui.app import prompt
+    from oasis_kiosk.ui.render import money
+
+    return prompt(app.terminal, app.terminal.live(), lambda amount: money(amount, "EUR", 100))

@@ -51,7 +51,8 @@ class App:
         self.terminal = terminal
         self.cabinet = MockCabinet(terminal)
         self.keyboard = Keyboard(self.cabinet)
-        self.message = "Insert coins or notes (F1-F8), then DEAL (Enter)."
+        self.message = ""
+        """What the last input did (shown beside the prompt)."""
         self.dirty = True
         self.running = True
         self.clock = pygame.time.Clock()
@@ -130,10 +131,12 @@ class App:
         self._paytable(
             lay, round_.hand(round_.current_box or 0) if round_ and round_.current_box is not None else None
         )
-        self._write(self.message, lay.message, lay.medium, render.WHITE)
         live = terminal.live()
+        self._write(prompt(terminal, live, cash), lay.message, lay.medium, render.WHITE)
+        if self.message:
+            self._write(self.message, lay.message, lay.small, render.DIM, right=True)
         bet = terminal.ante * terminal.boxes
-        meters = f"CREDIT {cash(terminal.credits)}    BET {cash(bet)}"
+        meters = f"CREDIT {cash(terminal.credits)}    BET {cash(bet)}    WIN {cash(last_win(terminal))}"
         self._write(meters, lay.meters, lay.large, render.GOLD, right=False)
         buttons = "  ".join(word for intent, word in ACTION_WORDS.items() if intent in live)
         surface = render.text(buttons, lay.medium, render.LIVE)
@@ -188,6 +191,62 @@ class App:
             colour = render.GOLD if lit else render.WHITE
             self._write(_category_name(category), row, lay.small, colour)
             self._write(f"{odds}:1", row, lay.small, colour, right=True)
+
+
+def prompt(terminal: Terminal, live: set[str], cash: Any) -> str:
+    """The one sentence that says what the player can do now (SCREEN.md)."""
+    round_ = terminal.round
+    if terminal.operator_key:
+        return "Operator menu: the game stands still until the key is turned back."
+    if terminal.payout:
+        return f"Paying out: {terminal.payout} coin(s) to come."
+    if terminal.handpay is not None:
+        return f"Handpay of {cash(terminal.handpay)}: please wait for the attendant."
+    if terminal.tilts:
+        return f"Out of order: {next(iter(terminal.tilts.values()))}. Please call the attendant."
+    if round_ is None:
+        if "deal" in live:
+            return (
+                f"Press DEAL to play for {cash(terminal.ante * terminal.boxes)}, or BET to change the ante."
+            )
+        return "Insert coins or notes to play."
+    legal = round_.legal_actions()
+    if round_.phase == "insurance":
+        return (
+            f"INSURE up to {cash(legal['insure']['max'])} against a dealer who does not qualify, or DECLINE."
+        )
+    if round_.phase == "purchase":
+        offers = [
+            f"{ACTION_WORDS[intent]} for {cash(legal[name])}"
+            for intent, name in (("buy_card", "buy_dealer_card"), ("buy_game", "buy_game"))
+            if name in legal
+        ]
+        return f"The dealer does not qualify: {' or '.join(offers)}, or DECLINE."
+    choices = []
+    if "play" in legal:
+        choices.append(f"PLAY for {cash(legal['play'])}")
+    if "exchange" in legal:
+        choices.append("select cards and EXCHANGE")
+    if "buy_sixth_card" in legal:
+        choices.append(f"buy a SIXTH CARD for {cash(legal['buy_sixth_card'])}")
+    if "fold" in legal:
+        choices.append("FOLD")
+    return (
+        f"Box {(round_.current_box or 0) + 1}: "
+        + ", ".join(choices[:-1])
+        + (" or " if len(choices) > 1 else "")
+        + choices[-1]
+        + "."
+    )
+
+
+def last_win(terminal: Terminal) -> int:
+    """What the last settled round paid back (stakes included), for the WIN meter."""
+    rounds = terminal.store.rounds(last=1)
+    if not rounds or rounds[-1]["state"] != "settled" or terminal.round is not None:
+        return 0
+    settlement = rounds[-1]["settlement"]
+    return int(settlement.get("paid", 0)) + int(settlement.get("jackpot_awards", 0))
 
 
 def _rect(box: Box) -> pygame.Rect:
