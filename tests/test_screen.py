@@ -39,6 +39,12 @@ def test_the_keyboard_plays_a_round_and_the_screen_shows_it(tmp_path: Path, size
     app.key("f")
     assert terminal.round is None
     assert app_prompt(app) == "Press DEAL to play for EUR 10.00, or BET to change the ante."
+    app.key("h")
+    assert app.showing_help
+    app.frame()
+    app.screenshot(tmp_path / "help.png")
+    app.key("h")
+    assert not app.showing_help
     app.key("escape")
     assert not app.running
     pygame.quit()

@@ -7,6 +7,7 @@ On a desktop the keyboard presses the cabinet's buttons through its mock pins
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from oasis_kiosk import CATEGORIES
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.keyboard import Keyboard
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.ui import render
+from oasis_kiosk.ui import help, render
 from oasis_kiosk.ui.layout import Box, Layout, layout
 
 STEP = 1 / 60  # the fixed update step, seconds
@@ -54,6 +55,8 @@ class App:
         self.message = ""
         """What the last input did (shown beside the prompt)."""
         self.dirty = True
+        self.showing_help = False
+        """The rules and paytables of the active profile over the table (HELP toggles it)."""
         self.running = True
         self.clock = pygame.time.Clock()
         self._lag = 0.0
@@ -70,7 +73,8 @@ class App:
             return
         said = self.keyboard.key(name)
         if said is not None:
-            self.message = said
+            self.showing_help = said == "help" and not self.showing_help
+            self.message = "" if said == "help" else said
             self.dirty = True
 
     def frame(self) -> None:
@@ -131,6 +135,8 @@ class App:
         self._paytable(
             lay, round_.hand(round_.current_box or 0) if round_ and round_.current_box is not None else None
         )
+        if self.showing_help:
+            self._help(lay, cash)
         live = terminal.live()
         self._write(prompt(terminal, live, cash), lay.message, lay.medium, render.WHITE)
         if self.message:
@@ -173,6 +179,31 @@ class App:
                 surface = surface.copy()
                 surface.set_alpha(90)
             self.screen.blit(surface, (x + position * (lay.card_w + gap), y - lift))
+
+    def _help(self, lay: Layout, cash: Callable[[int], str]) -> None:
+        """The rules over the table, the paytables in the right column."""
+        table = Box(0, lay.jackpot.y, lay.paytable.x, lay.message.y)
+        pygame.draw.rect(self.screen, render.FELT_DARK, _rect(table))
+        pygame.draw.rect(self.screen, render.FELT_DARK, _rect(lay.paytable))
+        size, margin = lay.small + 2, lay.small
+        y = table.y + margin
+        for number, line in enumerate(help.rules_lines(self.terminal.rules, cash)):
+            colour = render.GOLD if number == 0 else render.WHITE
+            for wrapped in _wrap(line, size, table.w - 2 * margin):
+                self.screen.blit(render.text(wrapped, size, colour), (table.x + margin, y))
+                y += size
+            y += size // 3
+        rows = [("PAYTABLE (play bet)", ""), *help.paytable_rows(self.terminal.rules)]
+        bonus = help.bonus_rows(self.terminal.rules, cash)
+        if bonus:
+            rows += [("", ""), ("BONUS", ""), *bonus]
+        height = lay.paytable.h // (len(rows) + 1)
+        for i, (left, right) in enumerate(rows):
+            row = Box(lay.paytable.x, lay.paytable.y + i * height, lay.paytable.w, height)
+            colour = render.GOLD if not right else render.WHITE
+            self._write(left, row, lay.small, colour)
+            if right:
+                self._write(right, row, lay.small, colour, right=True)
 
     def _paytable(self, lay: Layout, hand: Any) -> None:
         rows = sorted(self.terminal.rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
@@ -247,6 +278,20 @@ def last_win(terminal: Terminal) -> int:
         return 0
     settlement = rounds[-1]["settlement"]
     return int(settlement.get("paid", 0)) + int(settlement.get("jackpot_awards", 0))
+
+
+def _wrap(line: str, size: int, width: int) -> list[str]:
+    """Breaks a line into pieces no wider than ``width`` pixels at this font size."""
+    pieces: list[str] = []
+    current = ""
+    for word in line.split():
+        candidate = f"{current} {word}".strip()
+        if current and render.font(size).size(candidate)[0] > width:
+            pieces.append(current)
+            current = word
+        else:
+            current = candidate
+    return [*pieces, current] if current else pieces
 
 
 def _rect(box: Box) -> pygame.Rect:
