@@ -3,18 +3,15 @@ mock pins and the screen draws what the terminal holds."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+import pygame
 import pytest
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-pygame = pytest.importorskip("pygame")
-
-from oasis_kiosk.config import Config  # noqa: E402
-from oasis_kiosk.machine.terminal import Terminal, seeds_from  # noqa: E402
-from oasis_kiosk.store.db import Store  # noqa: E402
-from oasis_kiosk.ui.app import App  # noqa: E402
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.db import Store
+from oasis_kiosk.ui.app import App
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480)])

@@ -1,0 +1,7 @@
+"""The tests draw on SDL's dummy video driver and drive gpiozero's mock pins, wherever they
+run (``make test`` sets the same)."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
