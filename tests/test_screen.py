@@ -11,7 +11,7 @@ import pytest
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store
-from oasis_kiosk.ui.app import App
+from oasis_kiosk.ui.app import App, last_settlement
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480)])
@@ -35,6 +35,11 @@ def test_the_keyboard_plays_a_round_and_the_screen_shows_it(tmp_path: Path, size
     assert app_prompt(app).startswith("Box 1: PLAY for EUR 20.00, select cards and EXCHANGE or FOLD")
     app.key("f")
     assert terminal.round is None
+    shown = last_settlement(terminal)
+    assert shown is not None, "the settled round stays on the table until the next deal"
+    assert shown["boxes"][0]["outcome"] == "folded"
+    app.frame()
+    assert (pygame.surfarray.array3d(app.screen) != blank).any()
     assert app_prompt(app) == "Press DEAL to play for EUR 10.00, or BET to change the ante."
     app.key("h")
     assert app.showing_help

@@ -119,18 +119,37 @@ class App:
         )
 
         round_ = terminal.round
+        last = None if round_ else last_settlement(terminal)
         self._label("DEALER", lay.dealer, lay)
-        dealer = round_.dealer_cards if round_ else [None] * 5
-        self._cards(dealer, lay.dealer, lay, face_down_dim=round_ is None)
+        if round_:
+            dealer: list[Any] = round_.dealer_cards
+        else:
+            dealer = last["dealer_cards"] if last else [None] * 5
+        self._cards(dealer, lay.dealer, lay, face_down_dim=round_ is None and last is None)
+        if last:
+            verdict = "qualifies" if last["dealer_qualifies"] else "does not qualify"
+            said = f"{help.NAMES[last['dealer_hand']['category']]}: the dealer {verdict}"
+            self.screen.blit(
+                render.text(said, lay.medium, render.WHITE),
+                (lay.dealer.x + lay.card_w // 4, lay.dealer.bottom - lay.medium * 3 // 2),
+            )
         for index, box in enumerate(lay.boxes):
-            cards = round_.box_cards(index) if round_ and index < round_.box_count else None
-            selected = terminal.selected if round_ and round_.current_box == index else set()
             self._label(f"BOX {index + 1}", box, lay)
-            self._cards(cards or [None] * 5, box, lay, selected=selected, face_down_dim=round_ is None)
-            hand = round_.hand(index) if round_ and index < round_.box_count else None
-            if hand is not None:
-                name = _category_name(hand.category)
-                surface = render.text(name, lay.medium, render.WHITE)
+            if round_ is not None:
+                cards = round_.box_cards(index) if index < round_.box_count else None
+                selected = terminal.selected if round_.current_box == index else set()
+                self._cards(cards or [None] * 5, box, lay, selected=selected)
+                hand = round_.hand(index) if index < round_.box_count else None
+                caption = help.NAMES[hand.category] if hand is not None else ""
+            elif last and index < len(last["boxes"]):
+                settled = last["boxes"][index]
+                self._cards(settled["cards"], box, lay)
+                caption = f"{help.NAMES[settled['hand']['category']]}: {OUTCOMES[settled['outcome']]}, {cash(settled['net'])}"
+            else:
+                self._cards([None] * 5, box, lay, face_down_dim=True)
+                caption = ""
+            if caption:
+                surface = render.text(caption, lay.medium, render.GOLD if last else render.WHITE)
                 screen.blit(surface, (box.x + lay.card_w // 4, box.bottom - lay.medium * 2))
         self._paytable(
             lay, round_.hand(round_.current_box or 0) if round_ and round_.current_box is not None else None
@@ -220,7 +239,7 @@ class App:
             if lit:
                 pygame.draw.rect(self.screen, render.GOLD, _rect(row), width=2)
             colour = render.GOLD if lit else render.WHITE
-            self._write(_category_name(category), row, lay.small, colour)
+            self._write(help.NAMES[category], row, lay.small, colour)
             self._write(f"{odds}:1", row, lay.small, colour, right=True)
 
 
@@ -271,6 +290,27 @@ def prompt(terminal: Terminal, live: set[str], cash: Any) -> str:
     )
 
 
+OUTCOMES = {
+    "folded": "folded",
+    "dealer_not_qualified": "dealer does not qualify",
+    "dealer_still_not_qualified": "dealer still does not qualify",
+    "won": "won",
+    "lost": "lost",
+    "push": "stand-off",
+    "protected": "protected",
+    "void": "void: stakes returned",
+}
+
+
+def last_settlement(terminal: Terminal) -> dict[str, Any] | None:
+    """The last round's settlement, shown until the next deal."""
+    rounds = terminal.store.rounds(last=1)
+    if not rounds or rounds[-1]["state"] != "settled":
+        return None
+    settlement: dict[str, Any] = rounds[-1]["settlement"]
+    return settlement
+
+
 def last_win(terminal: Terminal) -> int:
     """What the last settled round paid back (stakes included), for the WIN meter."""
     rounds = terminal.store.rounds(last=1)
@@ -296,9 +336,3 @@ def _wrap(line: str, size: int, width: int) -> list[str]:
 
 def _rect(box: Box) -> pygame.Rect:
     return pygame.Rect(box.x, box.y, box.w, box.h)
-
-
-def _category_name(category: str) -> str:
-    names = {"AceKing": "Ace-King", "OnePair": "One Pair", "TwoPair": "Two Pair", "HighCard": "High Card"}
-    spaced = "".join(f" {c}" if c.isupper() and i else c for i, c in enumerate(category))
-    return names.get(category, spaced.replace("Of A", "of a"))
