@@ -3,7 +3,7 @@
 Runs the Rust criterion benches (``rust/core/benches``), then times in this one process, on
 the same random hands, ``oasis_kiosk.evaluate_many`` against the public Python evaluators
 that install here (phevaluator's C extension and eval7 called hand by hand, treys in pure
-Python). Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
+Python), and the game screen's frames against a full-screen blit. Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
 Figures are medians over repeated runs; ratios compare figures from the same run.
 """
 
@@ -16,6 +16,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -117,6 +118,45 @@ def python_evaluators(hands: np.ndarray) -> dict[str, dict[str, Any]]:
     return results
 
 
+def frame_figures(tmp: Path) -> dict[str, dict[str, float]]:
+    """The game screen on SDL's dummy driver: a full redraw at each size against one
+    full-screen blit at that size (the design's yardstick), and the CPU an idle second
+    takes at 60 frames per second."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from oasis_kiosk.config import Config
+    from oasis_kiosk.machine.terminal import Terminal, seeds_from
+    from oasis_kiosk.store.db import Store
+    from oasis_kiosk.ui.app import App
+
+    figures: dict[str, dict[str, float]] = {}
+    for width, height in ((1920, 1080), (1280, 720), (800, 480)):
+        database = tmp / f"frames-{width}.db"
+        terminal = Terminal(Config(database=database), Store(database), seed_for_round=seeds_from(bytes(32)))
+        app = App(terminal, size=(width, height))
+        for key in ("f8", "return", "2"):
+            app.key(key)
+        redraw = median_seconds(app.draw, repeats=21)
+        picture = app.screen.copy()
+        blit = median_seconds(
+            lambda screen=app.screen, picture=picture: screen.blit(picture, (0, 0)), repeats=21
+        )
+        figures[f"{width}x{height}"] = {
+            "redraw_ms": redraw * 1e3,
+            "blit_ms": blit * 1e3,
+            "ratio": redraw / blit,
+        }
+    cpu, wall = time.process_time(), time.perf_counter()
+    while time.perf_counter() - wall < 2.0:
+        app.frame()
+    figures["idle_60fps"] = {"cpu_share": (time.process_time() - cpu) / (time.perf_counter() - wall)}
+    pygame.quit()
+    return figures
+
+
 def summary(rust: dict[str, dict[str, float]], python: dict[str, dict[str, Any]]) -> dict[str, Any]:
     ours = python["oasis_kiosk.evaluate_many"]["per_second"]
     ratios: dict[str, float] = {}
@@ -154,6 +194,13 @@ def print_table(report: dict[str, Any]) -> None:
     print(f"\n{'Python, same 1M random 5-card hands':<42}{'hands/s':>16}  kind")
     for name, figures in report["python"].items():
         print(f"{name:<42}{figures['per_second'] / 1e6:>14.2f} M  {figures['kind']}")
+    print("\nscreen (SDL dummy driver)        redraw    one full blit   ratio")
+    for size, figures in report["frames"].items():
+        if "redraw_ms" in figures:
+            print(
+                f"  {size:<28}{figures['redraw_ms']:>7.2f} ms{figures['blit_ms']:>12.2f} ms{figures['ratio']:>8.1f}x"
+            )
+    print(f"  idle at 60 fps: {report['frames']['idle_60fps']['cpu_share'] * 100:.1f} % of one core")
     print("\nratios")
     for name, ratio in report["ratios"].items():
         print(f"  {name:<52}{ratio:>10.1f}x")
@@ -169,11 +216,14 @@ def main() -> int:
     rng = np.random.default_rng(2026)
     hands = np.argpartition(rng.random((HANDS, 52)), 5, axis=1)[:, :5].astype(np.uint8)
     python = python_evaluators(hands)
+    with tempfile.TemporaryDirectory() as tmp:
+        frames = frame_figures(Path(tmp))
     report = {
         "machine": {"platform": platform.platform(), "python": platform.python_version()},
         "rust": rust,
         "python": python,
         "ratios": summary(rust, python),
+        "frames": frames,
     }
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     if arguments.json:
