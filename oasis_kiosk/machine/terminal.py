@@ -271,14 +271,18 @@ class Terminal:
             return door | {"attendant"}
         live = door | {"help"}
         if self.round is None:
-            if self.credits < self.config.credit_limit:
+            # One read of the credits; no query for an open round: a round left open in the
+            # database without resuming carries the "resume" tilt, which only the operator's
+            # void clears (closing the round), so an untilted terminal has none.
+            credits = self.credits
+            if credits < self.config.credit_limit:
                 live |= {"coin", "bill"}
             live |= {"bet", "boxes"}
             if self.profile.standard_bonus_stake(self.ante) is not None:
                 live.add("bonus")
-            if self.credits >= self._upfront() and self.store.unfinished_round() is None:
+            if credits >= self._upfront():
                 live.add("deal")
-            if self.credits > 0:
+            if credits > 0:
                 live.add("cashout")
             return live
         legal = self.round.legal_actions()

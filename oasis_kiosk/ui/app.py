@@ -313,10 +313,9 @@ def last_settlement(terminal: Terminal) -> dict[str, Any] | None:
 
 def last_win(terminal: Terminal) -> int:
     """What the last settled round paid back (stakes included), for the WIN meter."""
-    rounds = terminal.store.rounds(last=1)
-    if not rounds or rounds[-1]["state"] != "settled" or terminal.round is not None:
+    settlement = None if terminal.round is not None else last_settlement(terminal)
+    if settlement is None:
         return 0
-    settlement = rounds[-1]["settlement"]
     return int(settlement.get("paid", 0)) + int(settlement.get("jackpot_awards", 0))
 
 
