@@ -5,9 +5,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+LOCALE := assets/locale
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run test lint bench build clean
+.PHONY: run test lint bench build translations clean
 
 run: build
 	$(BIN)/oasis-kiosk run --windowed
@@ -35,6 +36,22 @@ bench: build
 build: export PIP_QUIET = 1
 build: $(BIN)/maturin
 	$(BIN)/maturin develop --release --quiet --extras test
+	$(BIN)/pybabel --quiet compile --domain oasis_kiosk --directory $(LOCALE)
+
+# After changing a shown string: the catalogue template and each language's catalogue follow
+# the code; English is its own translation; the others are filled in by hand.
+translations: $(BIN)/maturin
+	$(BIN)/pybabel extract --mapping-file babel.cfg --keywords N_ --no-location --sort-output \
+		--project oasis-kiosk --output-file $(LOCALE)/oasis_kiosk.pot oasis_kiosk
+	for language in en cs ru; do \
+		test -f $(LOCALE)/$$language/LC_MESSAGES/oasis_kiosk.po || \
+			$(BIN)/pybabel init --domain oasis_kiosk --input-file $(LOCALE)/oasis_kiosk.pot \
+				--output-dir $(LOCALE) --locale $$language; \
+	done
+	$(BIN)/pybabel update --domain oasis_kiosk --input-file $(LOCALE)/oasis_kiosk.pot \
+		--output-dir $(LOCALE) --no-fuzzy-matching
+	$(BIN)/python -m oasis_kiosk.i18n english $(LOCALE)/en/LC_MESSAGES/oasis_kiosk.po
+	$(BIN)/pybabel --quiet compile --domain oasis_kiosk --directory $(LOCALE)
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)
@@ -42,4 +59,4 @@ $(BIN)/maturin:
 	$(BIN)/python -m pip install --quiet "maturin>=1.9,<2"
 
 clean:
-	rm -rf $(VENV) target oasis_kiosk/_core.*.so
+	rm -rf $(VENV) target oasis_kiosk/_core.*.so $(LOCALE)/*/LC_MESSAGES/*.mo

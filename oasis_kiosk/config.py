@@ -16,6 +16,8 @@ from typing import Any
 from oasis_kiosk._core import Profile
 from oasis_kiosk.rules import load_profile
 
+MAX_VOLUME = 10
+
 
 class ConfigError(ValueError):
     """A configuration that cannot be used."""
@@ -83,6 +85,10 @@ class Config:
     """The coin the hopper pays out (cashout = "hopper"); what is left below it is handpaid."""
     jackpot: JackpotConfig = field(default_factory=JackpotConfig)
     language: str = "en"
+    volume: int = 6
+    """Sound volume 0 (silent) to 10."""
+    attract_after: int = 60
+    """Seconds without input, credits or a round before the attract demo starts; 0: never."""
     devices: DevicesConfig = field(default_factory=DevicesConfig)
 
     def load_profile(self) -> Profile:
@@ -108,7 +114,7 @@ def _positive_ints(value: Any, where: str) -> tuple[int, ...]:
 
 
 KNOWN = {
-    "terminal": {"profile", "database", "credit_limit", "cashout", "language"},
+    "terminal": {"profile", "database", "credit_limit", "cashout", "language", "volume", "attract_after"},
     "money": {"coins", "bills", "hopper_coin"},
     "jackpot": {"base", "rate", "maximum"},
     "devices": {"buttons", "lamps", "coin_acceptor", "bill_validator", "hopper"},
@@ -174,6 +180,8 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         hopper_coin=integer(money, "hopper_coin", defaults.hopper_coin, "money") or defaults.hopper_coin,
         jackpot=jackpot,
         language=str(terminal.get("language", defaults.language)),
+        volume=integer(terminal, "volume", defaults.volume, "terminal"),
+        attract_after=integer(terminal, "attract_after", defaults.attract_after, "terminal"),
         devices=devices,
     )
     config = replace(config, **{k: v for k, v in replace_fields.items() if v is not None})
@@ -181,6 +189,8 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         raise ConfigError(f"{source}: terminal.cashout: 'handpay' or 'hopper', not {config.cashout!r}")
     if config.cashout == "hopper" and config.devices.hopper_motor is None:
         raise ConfigError(f"{source}: terminal.cashout: 'hopper' needs a hopper in [devices]")
+    if not 0 <= config.volume <= MAX_VOLUME:
+        raise ConfigError(f"{source}: terminal.volume: 0 to {MAX_VOLUME}, not {config.volume}")
     if config.language not in {"en", "cs", "ru"}:
         raise ConfigError(f"{source}: terminal.language: 'en', 'cs' or 'ru', not {config.language!r}")
     try:

@@ -8,7 +8,7 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import run
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.machine.terminal import Response, Terminal, seeds_from
 from oasis_kiosk.store.db import Store
 
 
@@ -22,11 +22,11 @@ def cabinet(tmp_path: Path, **config: object) -> MockCabinet:
 
 def test_money_goes_through_the_acceptors_and_the_inhibit_hands_it_back(tmp_path: Path) -> None:
     cab = cabinet(tmp_path, credit_limit=1000)
-    assert cab.insert("coin", 500) == (True, "coin 500 credited")
-    assert cab.insert("bill", 500) == (True, "bill 500 credited")
+    assert said(cab.insert("coin", 500)) == (True, "coin 500 credited")
+    assert said(cab.insert("bill", 500)) == (True, "bill 500 credited")
     assert cab.terminal.credits == 1000
-    assert cab.insert("coin", 50) == (False, "the coin acceptor is inhibited: the coin comes back")
-    assert cab.insert("coin", 7) == (False, "a coin of 7 is not accepted: it comes back")
+    assert said(cab.insert("coin", 50)) == (False, "the coin acceptor is inhibited: the coin comes back")
+    assert said(cab.insert("coin", 7)) == (False, "a coin of 7 is not accepted: it comes back")
     assert cab.terminal.credits == 1000
 
 
@@ -71,16 +71,26 @@ def test_the_keyboard_presses_the_cabinet(tmp_path: Path) -> None:
     from oasis_kiosk.hardware.keyboard import Keyboard
 
     keyboard = Keyboard(cabinet(tmp_path))
-    assert keyboard.key("F8") == "bill 5000 credited"
-    assert keyboard.key("Return") == "round 1 dealt"
-    assert keyboard.key("1") == "cards selected: 1"
-    assert keyboard.key("f") == "fold"
-    assert keyboard.key("d") == "door open"
-    assert keyboard.key("d") == "door closed"
-    assert keyboard.key("m") == "operator key turned: the game stands still"
-    assert keyboard.key("F1") == "the coin acceptor is inhibited: the coin comes back"
-    assert keyboard.key("m") == "operator key back: the game goes on"
-    assert keyboard.key("h") == "help"
+    assert message_of(keyboard.key("F8")) == "bill 5000 credited"
+    assert message_of(keyboard.key("Return")) == "round 1 dealt"
+    assert message_of(keyboard.key("1")) == "cards selected: 1"
+    assert message_of(keyboard.key("f")) == "fold"
+    assert message_of(keyboard.key("d")) == "door open"
+    assert message_of(keyboard.key("d")) == "door closed"
+    assert message_of(keyboard.key("m")) == "operator key turned: the game stands still"
+    assert message_of(keyboard.key("F1")) == "the coin acceptor is inhibited: the coin comes back"
+    assert message_of(keyboard.key("m")) == "operator key back: the game goes on"
+    assert message_of(keyboard.key("h")) == "help"
     assert keyboard.key("z") is None
-    assert ("F1", "coin 50") in keyboard.legend()
+    assert ("f1", "coin", 50) in keyboard.legend()
+    assert ("return", "deal", None) in keyboard.legend()
     assert keyboard.cabinet.terminal.credits == 4000
+
+
+def said(response: Response) -> tuple[bool, str]:
+    return response.ok, response.message
+
+
+def message_of(response: Response | None) -> str:
+    assert response is not None
+    return response.message

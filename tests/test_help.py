@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from oasis_kiosk import load_profile, profile_names
+from oasis_kiosk.i18n import money
 from oasis_kiosk.ui.help import bonus_rows, paytable_rows, rules_lines
-from oasis_kiosk.ui.render import money
 
 
 def cash_in(profile: str) -> object:
@@ -20,7 +20,7 @@ def test_every_profile_has_its_help(name: str) -> None:
     lines = rules_lines(rules, cash_in(name))  # type: ignore[arg-type]
     assert lines[0] == rules["name"]
     assert any("qualifies with Ace-King or better" in line for line in lines)
-    assert paytable_rows(rules)[0] == ("Royal flush", "100:1")
+    assert paytable_rows(rules)[0] == ("RoyalFlush", "Royal flush", "100:1")
 
 
 def test_the_help_says_what_each_house_does() -> None:
@@ -32,9 +32,9 @@ def test_the_help_says_what_each_house_does() -> None:
     assert any(line.startswith("Buy a sixth card for 1 ante") for line in golden)
     stand_c = rules_lines(load_profile("stand-c").to_dict(), cash_in("stand-c"))  # type: ignore[arg-type]
     assert "Then one more exchange: 1 card(s) for 2 antes." in stand_c
-    assert "Maximum payout per box RUB 200,000.00, counting the ante's and the play bet's wins." in stand_c
+    assert "Maximum payout per box RUB200,000.00, counting the ante's and the play bet's wins." in stand_c
     czech = load_profile("czech").to_dict()
-    assert bonus_rows(czech, cash_in("czech"))[-1] == ("Three of a kind", "CZK 100.00")  # type: ignore[arg-type]
+    assert bonus_rows(czech, cash_in("czech"))[-1] == ("ThreeOfAKind", "Three of a kind", "CZK100.00")  # type: ignore[arg-type]
     standard = load_profile("standard").to_dict()
-    assert bonus_rows(standard, cash_in("standard"))[0] == ("Royal flush", "JACKPOT")  # type: ignore[arg-type]
-    assert paytable_rows(load_profile("stand-a").to_dict())[2] == ("Four of a kind", "15:1")
+    assert bonus_rows(standard, cash_in("standard"))[0] == ("RoyalFlush", "Royal flush", "JACKPOT")  # type: ignore[arg-type]
+    assert paytable_rows(load_profile("stand-a").to_dict())[2] == ("FourOfAKind", "Four of a kind", "15:1")

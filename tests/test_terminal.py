@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from dataclasses import replace
 from fractions import Fraction
@@ -279,3 +280,28 @@ def test_free_play_never_touches_the_real_database(database: Path) -> None:
     assert demo.store.meters()["games_played"] == 1
     assert database.read_bytes() == before
     assert "games_played" not in t.store.meters()
+
+
+def test_bet_chooses_the_insurance_amount_and_insure_stakes_it(database: Path) -> None:
+    # Trips for the player; the dealer (2c 2d ...) qualifies with a lower pair.
+    config = Config(database=database, profile="golden-oasis")
+    t = Terminal(config, Store(database), deck_for_round=lambda number: "7s 7h 7d Kc 2h / 2c 2d 4h 5h 9c")
+    feed(t, "bill 5000", "bill 5000", "deal", "play")
+    assert t.round is not None
+    assert t.round.phase == "insurance"
+    legal = t.round.legal_actions()["insure"]
+    amounts = t.insurance_amounts()
+    assert amounts[0] == legal["min"]
+    assert amounts[-1] == legal["max"]
+    assert all(b - a == amounts[1] - amounts[0] for a, b in itertools.pairwise(amounts[:-1]))
+    assert len(amounts) <= 11
+    assert "bet" in t.live()
+    assert t.insurance_amount == legal["max"], "the largest amount until the player chooses"
+    credits = t.credits
+    assert feed(t, "bet", "bet") == [True, True]
+    assert t.insurance_amount == amounts[1]
+    assert feed(t, "insure") == [True]
+    insured = [row for row in t.store.ledger() if row.kind == "wager" and row.detail.get("bet") == "insure"]
+    assert [row.amount for row in insured] == [-amounts[1]]
+    assert t.insurance is None
+    assert t.credits - credits == -amounts[1] + t.store.rounds(last=1)[-1]["settlement"]["paid"]

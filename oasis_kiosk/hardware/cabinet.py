@@ -8,12 +8,17 @@ inhibit line and the bill validator's enable follow what is live.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, ValidatorFault
 from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
-from oasis_kiosk.hardware.panel import Panel
+from oasis_kiosk.hardware.names import SWITCHES
+from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.pulses import Credit, Fault, Glitch, Rejected
 from oasis_kiosk.machine.terminal import Response, Terminal
+
+SWITCH_INTENTS = {intent for edges in SWITCHES.values() for intent in edges}
 
 
 class Cabinet:
@@ -37,6 +42,9 @@ class Cabinet:
         test's. Money a device takes in is still credited."""
         self.seen: list[str] = []
         """What the devices reported during the test, in order."""
+        self.menu: Callable[[Press], None] | None = None
+        """While the operator key is turned, button presses go here (the operator menu on
+        screen) instead of to the game; the switches still go to the terminal."""
         self.update_outputs()
 
     def step(self) -> list[Response]:
@@ -60,10 +68,15 @@ class Cabinet:
             self._hopper_events(self.hopper)
         if self.panel is not None:
             for press in self.panel.poll():
+                switch = press.intent in SWITCH_INTENTS
                 if self.testing:
                     self._saw(" ".join(str(part) for part in (press.intent, press.value) if part is not None))
-                else:
-                    responses.append(self.terminal.handle(press.intent, press.value))
+                    if not switch:
+                        continue  # a switch is a fact the terminal must know, test or not
+                elif self.menu is not None and self.terminal.operator_key and not switch:
+                    self.menu(press)
+                    continue
+                responses.append(self.terminal.handle(press.intent, press.value))
         if not self.testing:
             self.update_outputs()
         return responses

@@ -18,7 +18,8 @@ from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
-from oasis_kiosk.machine.terminal import Response, Terminal
+from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 
 PULSE_WIDTH = 0.05
 PULSE_GAP = 0.05
@@ -75,7 +76,7 @@ class MockCabinet:
         """Is the switch closed (a closed switch pulls its line low)?"""
         return not self.factory.pin(self.wiring.buttons[switch]).state
 
-    def insert(self, kind: str, value: int) -> tuple[bool, str]:
+    def insert(self, kind: str, value: int) -> Response:
         """Feeds a coin or a note: its pulse train on the acceptor's line. An inhibited
         acceptor, or a denomination it does not know, hands the money back."""
         device = self.cabinet.acceptor if kind == "coin" else self.cabinet.bills
@@ -84,9 +85,19 @@ class MockCabinet:
         assert spec is not None
         pulses = next((n for n, v in spec.pulses.items() if v == value), None)
         if pulses is None:
-            return False, f"a {kind} of {value} is not accepted: it comes back"
+            template = (
+                N_("a coin of {value} is not accepted: it comes back")
+                if kind == "coin"
+                else N_("a bill of {value} is not accepted: it comes back")
+            )
+            return Response(False, template, {"value": Amount(value)})
         if device.inhibited:
-            return False, f"the {kind} acceptor is inhibited: the {kind} comes back"
+            return Response(
+                False,
+                N_("the coin acceptor is inhibited: the coin comes back")
+                if kind == "coin"
+                else N_("the bill acceptor is inhibited: the bill comes back"),
+            )
         line = self.factory.pin(spec.pulse)
         for _ in range(pulses):
             line.drive_low()
@@ -96,8 +107,8 @@ class MockCabinet:
         self.now += AFTER_TRAIN
         responses = self._step()
         if not responses:
-            return False, f"the {kind} was not credited"
-        return responses[0].ok, responses[0].message
+            return Response(False, N_("the money was not credited"))
+        return responses[0]
 
     def advance(self, seconds: float) -> list[Response]:
         self.now += seconds

@@ -5,6 +5,8 @@ the keyboard drives exactly the devices the cabinet has. The front end passes ke
 from __future__ import annotations
 
 from oasis_kiosk.hardware.desktop import MockCabinet
+from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.terminal import Response
 
 # Key -> cabinet button.
 BUTTON_KEYS = {
@@ -39,24 +41,28 @@ class Keyboard:
         self.money = {key: ("coin", value) for key, value in zip(COIN_KEYS, config.coins, strict=False)}
         self.money |= {key: ("bill", value) for key, value in zip(BILL_KEYS, config.bills, strict=False)}
 
-    def key(self, name: str) -> str | None:
+    def key(self, name: str) -> Response | None:
         """Presses what the key stands for; returns what happened, or None for a key that
         means nothing here."""
         name = name.lower()
         if name in BUTTON_KEYS:
-            responses = self.cabinet.press(BUTTON_KEYS[name])
-            return responses[0].message if responses else "no effect"
+            return _first(self.cabinet.press(BUTTON_KEYS[name]))
         if name in self.money:
             kind, value = self.money[name]
-            return self.cabinet.insert(kind, value)[1]
+            return self.cabinet.insert(kind, value)
         if name in {DOOR_KEY, OPERATOR_KEY}:
             switch = "door" if name == DOOR_KEY else "operator_key"
-            responses = self.cabinet.switch(switch, closed=not self.cabinet.closed(switch))
-            return responses[0].message if responses else "no effect"
+            return _first(self.cabinet.switch(switch, closed=not self.cabinet.closed(switch)))
         return None
 
-    def legend(self) -> list[tuple[str, str]]:
-        """(key, what it does) for the on-screen legend."""
-        rows = [(key.upper(), button.replace("_", " ")) for key, button in BUTTON_KEYS.items()]
-        rows += [(key.upper(), f"{kind} {value}") for key, (kind, value) in self.money.items()]
-        return [*rows, (DOOR_KEY.upper(), "door open / closed"), (OPERATOR_KEY.upper(), "operator key")]
+    def legend(self) -> list[tuple[str, str, int | None]]:
+        """(key, what it presses, the amount for money) for the on-screen legend: a cabinet
+        button's name, "coin", "bill", "door" or "operator_key"."""
+        rows: list[tuple[str, str, int | None]] = [(key, button, None) for key, button in BUTTON_KEYS.items()]
+        rows += [(key, kind, value) for key, (kind, value) in self.money.items()]
+        return [*rows, (DOOR_KEY, "door", None), (OPERATOR_KEY, "operator_key", None)]
+
+
+def _first(responses: list[Response]) -> Response:
+    """What a press did; a press that went to the operator menu or did nothing says so."""
+    return responses[0] if responses else Response(True, N_("no effect"))

@@ -142,7 +142,8 @@ def play(cabinet: MockCabinet, step: Step) -> tuple[bool, str]:
     """One input on the cabinet's devices; what it did."""
     if step.intent in {"coin", "bill"}:
         assert step.value is not None
-        return cabinet.insert(step.intent, step.value)
+        response = cabinet.insert(step.intent, step.value)
+        return response.ok, response.message
     if step.intent == "insure" and step.value is not None:
         response = cabinet.terminal.handle("insure", step.value)
         return response.ok, response.message

@@ -15,7 +15,7 @@ from dataclasses import asdict, replace
 from fractions import Fraction
 from typing import Any
 
-from oasis_kiosk.config import JackpotConfig
+from oasis_kiosk.config import MAX_VOLUME, JackpotConfig
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.rules import load_profile
 
@@ -237,6 +237,17 @@ class OperatorMenu:
             )
             self.store.set_state("language", language)
         self.terminal.config = replace(self.terminal.config, language=language)
+
+    def set_volume(self, volume: int) -> None:
+        self._require()
+        if isinstance(volume, bool) or not isinstance(volume, int) or not 0 <= volume <= MAX_VOLUME:
+            raise OperatorError(f"the volume is 0 to {MAX_VOLUME}, not {volume!r}")
+        with self.store.transaction():
+            self.store.event(
+                "configuration_changed", setting="volume", before=self.terminal.config.volume, after=volume
+            )
+            self.store.set_state("volume", volume)
+        self.terminal.config = replace(self.terminal.config, volume=volume)
 
     def set_hints(self, on: bool) -> None:
         self._require()

@@ -14,13 +14,14 @@ is not live now is refused with a message and changes nothing but the log.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
 from oasis_kiosk.config import Config, JackpotConfig
+from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -56,12 +57,35 @@ INTENTS = (
 )
 
 
+class Amount(int):
+    """An amount of money among a response's details: shown in the currency."""
+
+
 @dataclass(frozen=True)
 class Response:
-    """What an intent did: ``ok`` False means it was not live and nothing changed."""
+    """What an intent did: ``ok`` False means it was not live and nothing changed. The
+    message is a template (the catalogues' key) with its details: ``message`` is the English
+    for the log, ``text()`` the active language for the screen."""
 
     ok: bool
-    message: str
+    template: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        return self.template.format_map(self.details) if self.details else self.template
+
+    def text(self, cash: Callable[[int], str]) -> str:
+        details = {
+            key: cash(value) if isinstance(value, Amount) else value for key, value in self.details.items()
+        }
+        translated = _(self.template)
+        return translated.format_map(details) if details else translated
+
+
+def _credited(kind: str, value: int) -> Response:
+    template = N_("coin {value} credited") if kind == "coin" else N_("bill {value} credited")
+    return Response(True, template, {"value": Amount(value)})
 
 
 class Terminal:
@@ -75,6 +99,8 @@ class Terminal:
     bonus: bool = False
     boxes: int = 1
     selected: set[int]
+    insurance: int | None
+    """The insurance amount the player chose with BET (None: not chosen)."""
     handpay: int | None
     payout: int | None
     """Coins the hopper still owes in a payout under way."""
@@ -82,6 +108,8 @@ class Terminal:
     operator_key: bool
     """The operator's key is turned: the game and money intake stand still for the menu."""
     jackpot: JackpotState
+    changes: int = 0
+    """Counts the inputs and device events taken: a screen redraws when it moves."""
 
     def __init__(
         self,
@@ -140,6 +168,7 @@ class Terminal:
         self.bonus = bool(state.get("bonus", False)) and stake is not None
         self.boxes = int(state.get("boxes", 1))
         self.selected = set(state.get("selected", []))
+        self.insurance = state.get("insurance")
         self.handpay = state.get("handpay")
         self.payout = state.get("payout")
         self.tilts = dict(state.get("tilts", {}))
@@ -164,6 +193,7 @@ class Terminal:
                 "bonus": self.bonus,
                 "boxes": self.boxes,
                 "selected": sorted(self.selected),
+                "insurance": self.insurance,
                 "handpay": self.handpay,
                 "payout": self.payout,
                 "tilts": self.tilts,
@@ -201,6 +231,7 @@ class Terminal:
         nothing of it is committed: the terminal takes back what the database holds and
         tilts with the reason, so that memory never runs ahead of the books."""
         note, self.note = self.note, None
+        self.changes += 1
         try:
             with self.store.transaction():
                 if note is not None:
@@ -220,7 +251,9 @@ class Terminal:
                     self.save_state()
             except StoreError:
                 pass  # the tilt stands in memory; the database refuses writes
-            return Response(False, f"{'database error' if kind == 'database' else 'fault'}: {message}")
+            if kind == "database":
+                return Response(False, N_("database error: {reason}"), {"reason": message})
+            return Response(False, N_("fault: {reason}"), {"reason": message})
 
     def accept_money(self, kind: str, value: int) -> Response:
         """Money a device has taken in (a coin in the cashbox, a stacked note): it is credited
@@ -234,7 +267,7 @@ class Terminal:
             if kind not in self.live():
                 self.store.event("credited_while_inhibited", kind=kind, value=value)
             self._credit(kind, value)
-            return Response(True, f"{kind} {value} credited")
+            return _credited(kind, value)
 
         return self._commit(credit)
 
@@ -280,7 +313,7 @@ class Terminal:
             live |= {"bet", "boxes"}
             if self.profile.standard_bonus_stake(self.ante) is not None:
                 live.add("bonus")
-            if credits >= self._upfront():
+            if credits >= self.upfront():
                 live.add("deal")
             if credits > 0:
                 live.add("cashout")
@@ -289,7 +322,27 @@ class Terminal:
         live |= {intent for intent, name in ROUND_ACTIONS.items() if name in legal}
         if "exchange" in legal:
             live.add("card")
+        if len(self.insurance_amounts()) > 1:
+            live.add("bet")  # BET chooses the amount to insure
         return live
+
+    def insurance_amounts(self) -> list[int]:
+        """The amounts BET steps through in the insurance phase: multiples of the smallest
+        amount, at most about ten steps, always ending with the largest."""
+        insure = self.round.legal_actions().get("insure") if self.round is not None else None
+        if insure is None:
+            return []
+        low, high = insure["min"], insure["max"]
+        step = max(low, -(-(high - low) // 10 // low) * low) if low > 0 else max(high // 10, 1)
+        return sorted({*range(low, high, step), high})
+
+    @property
+    def insurance_amount(self) -> int | None:
+        """What INSURE stakes now: the amount chosen with BET, the largest until then."""
+        amounts = self.insurance_amounts()
+        if not amounts:
+            return None
+        return self.insurance if self.insurance in amounts else amounts[-1]
 
     def handle(
         self, intent: str, value: int | None = None, *, note: tuple[str, Any] | None = None
@@ -297,13 +350,17 @@ class Terminal:
         """Carries out one intent in one transaction. ``note``, a (key, value) pair, is saved
         in the same transaction (the script runner's position)."""
         if intent not in INTENTS:
-            return Response(False, f"unknown input {intent!r}")
+            return Response(False, N_("unknown input {intent!r}"), {"intent": intent})
         if value is not None and (isinstance(value, bool) or not 0 <= value <= MAX_VALUE):
-            return Response(False, f"{intent} {value}: a value is 0 to {MAX_VALUE}")
+            return Response(
+                False,
+                N_("{intent} {value}: a value is 0 to {limit}"),
+                {"intent": intent, "value": value, "limit": MAX_VALUE},
+            )
 
         def carry_out() -> Response:
             if intent not in self.live():
-                response = Response(False, self._why_not_live(intent, value))
+                response = self._why_not_live(intent, value)
             elif intent in ROUND_ACTIONS:
                 response = self._round_action(intent, value)
             else:
@@ -317,14 +374,14 @@ class Terminal:
             self.note = note
         return self._commit(carry_out)
 
-    def _why_not_live(self, intent: str, value: int | None) -> str:
+    def _why_not_live(self, intent: str, value: int | None) -> Response:
         """The reason a dead button gives: the round's own reason where it has one."""
         if self.round is not None and intent in ROUND_ACTIONS and not self.tilts and self.handpay is None:
             response = self._round_action(intent, value)
             if not response.ok:
-                return response.message
+                return response
             raise AssertionError(f"{intent} was not live but the round took it")
-        return f"{intent} is not live now"
+        return Response(False, N_("{intent} is not live now"), {"intent": intent})
 
     # Money in and out.
 
@@ -336,15 +393,20 @@ class Terminal:
 
     def _money_in(self, kind: str, value: int | None, accepted: tuple[int, ...]) -> Response:
         if value not in accepted:
-            return Response(
-                False, f"a {kind} of {value} is not accepted (accepted: {', '.join(map(str, accepted))})"
+            template = (
+                N_("a coin of {value} is not accepted (accepted: {accepted})")
+                if kind == "coin"
+                else N_("a bill of {value} is not accepted (accepted: {accepted})")
             )
+            return Response(False, template, {"value": value, "accepted": ", ".join(map(str, accepted))})
         if self.credits + value > self.config.credit_limit:
             return Response(
-                False, f"the {kind} would take the credits above the limit {self.config.credit_limit}"
+                False,
+                N_("that would take the credits above the limit of {limit}"),
+                {"limit": Amount(self.config.credit_limit)},
             )
         self._credit(kind, value)
-        return Response(True, f"{kind} {value} credited")
+        return _credited(kind, value)
 
     def _credit(self, kind: str, value: int) -> None:
         self.store.post(f"{kind}_in", value, denomination=value)
@@ -356,13 +418,17 @@ class Terminal:
         if coins:
             self.payout = coins
             self.store.event("payout_requested", coins=coins, coin=self.config.hopper_coin)
-            return Response(True, f"paying out {coins} coin(s) of {self.config.hopper_coin}")
+            return Response(
+                True,
+                N_("paying out {coins} coin(s) of {coin}"),
+                {"coins": coins, "coin": Amount(self.config.hopper_coin)},
+            )
         return self._request_handpay()
 
     def _request_handpay(self) -> Response:
         self.handpay = self.credits
         self.store.event("handpay_requested", amount=self.handpay)
-        return Response(True, f"handpay of {self.handpay}: call the attendant")
+        return Response(True, N_("handpay of {amount}: call the attendant"), {"amount": Amount(self.handpay)})
 
     def hopper_coin_out(self) -> Response:
         """One coin left the hopper: booked at once, so a payout that stops short is exact. A
@@ -376,11 +442,11 @@ class Terminal:
                 self.store.add_meter("total_out", coin)
                 self.store.add_meter("hopper_out", coin)
                 self.payout = self.payout - 1 or None
-                return Response(True, f"coin {coin} paid out")
+                return Response(True, N_("coin {coin} paid out"), {"coin": Amount(coin)})
             self.store.post("hopper_overpaid", 0, coin=coin)
             self.store.add_meter("hopper_overpaid", coin)
             self._tilt("hopper_overpaid", f"the hopper paid a coin of {coin} it did not owe")
-            return Response(False, "a coin the payout did not owe")
+            return Response(False, N_("a coin the payout did not owe"))
 
         return self._commit(book)
 
@@ -392,10 +458,10 @@ class Terminal:
             self.payout = None
             if short:
                 self._tilt("hopper_empty", f"the hopper stopped {short} coin(s) short")
-                return Response(False, f"{short} coin(s) short")
+                return Response(False, N_("{short} coin(s) short"), {"short": short})
             if self.credits:
                 return self._request_handpay()
-            return Response(True, "payout complete")
+            return Response(True, N_("payout complete"))
 
         return self._commit(stop)
 
@@ -411,29 +477,29 @@ class Terminal:
             self.store.add_meter("total_out", amount)
             self.store.add_meter("handpays", amount)
             self.store.event("handpay_paid", amount=amount)
-            return Response(True, f"handpay of {amount} paid")
+            return Response(True, N_("handpay of {amount} paid"), {"amount": Amount(amount)})
         cleared = sorted(kind for kind in self.tilts if kind not in {"door", "resume"})
         if not cleared:
-            return Response(False, "nothing for the attendant to clear")
+            return Response(False, N_("nothing for the attendant to clear"))
         for kind in cleared:
             self.store.event("tilt_cleared", kind=kind, message=self.tilts.pop(kind))
-        return Response(True, f"cleared: {', '.join(cleared)}")
+        return Response(True, N_("cleared: {tilts}"), {"tilts": ", ".join(cleared)})
 
     def _on_door_open(self, value: int | None) -> Response:
         self.store.add_meter("door_opens", 1)
         self.store.event("door_open")
         self.tilts["door"] = "the door is open"
-        return Response(True, "door open")
+        return Response(True, N_("door open"))
 
     def _on_operator_key_on(self, value: int | None) -> Response:
         self.operator_key = True
         self.store.event("operator_key_on")
-        return Response(True, "operator key turned: the game stands still")
+        return Response(True, N_("operator key turned: the game stands still"))
 
     def _on_operator_key_off(self, value: int | None) -> Response:
         self.operator_key = False
         self.store.event("operator_key_off")
-        return Response(True, "operator key back: the game goes on")
+        return Response(True, N_("operator key back: the game goes on"))
 
     def _on_help(self, value: int | None) -> Response:
         return Response(True, "help")
@@ -441,11 +507,11 @@ class Terminal:
     def _on_door_close(self, value: int | None) -> Response:
         self.tilts.pop("door", None)
         self.store.event("door_close")
-        return Response(True, "door closed")
+        return Response(True, N_("door closed"))
 
     # Bets.
 
-    def _upfront(self) -> int:
+    def upfront(self) -> int:
         """What a deal with the current bets takes: antes, bonus stakes, blind play bets."""
         stake = self.profile.standard_bonus_stake(self.ante) if self.bonus else 0
         blind = max(self.boxes - int(self.rules["boxes"]["looked_at"]), 0)
@@ -454,17 +520,22 @@ class Terminal:
         )
 
     def _on_bet(self, value: int | None) -> Response:
+        if self.round is not None:
+            amounts = self.insurance_amounts()
+            current = self.insurance_amount
+            self.insurance = amounts[(amounts.index(current) + 1) % len(amounts)] if current else None
+            return Response(True, N_("insure {amount}"), {"amount": Amount(self.insurance or 0)})
         antes = self.profile.allowed_antes()
         self.ante = antes[(antes.index(self.ante) + 1) % len(antes)]
-        return Response(True, f"ante {self.ante}")
+        return Response(True, N_("ante {ante}"), {"ante": Amount(self.ante)})
 
     def _on_bonus(self, value: int | None) -> Response:
         self.bonus = not self.bonus
-        return Response(True, "bonus on" if self.bonus else "bonus off")
+        return Response(True, N_("bonus on") if self.bonus else N_("bonus off"))
 
     def _on_boxes(self, value: int | None) -> Response:
         self.boxes = self.boxes % int(self.rules["boxes"]["max"]) + 1
-        return Response(True, f"{self.boxes} box(es)")
+        return Response(True, N_("{boxes} box(es)"), {"boxes": self.boxes})
 
     # The round.
 
@@ -489,7 +560,7 @@ class Terminal:
         self._post_wagers(round_.collected, kind="wager", bet="stakes")
         self._contribute_to_jackpot(round_)
         self._after_action()
-        return Response(True, f"round {self.round_id} dealt")
+        return Response(True, N_("round {round} dealt"), {"round": self.round_id})
 
     def _contribute_to_jackpot(self, round_: Round) -> None:
         bonus = self.rules.get("bonus")
@@ -509,10 +580,14 @@ class Terminal:
 
     def _on_card(self, value: int | None) -> Response:
         if value is None or not 1 <= value <= 5:
-            return Response(False, f"card {value}: the cards are 1 to 5")
+            return Response(False, N_("card {card}: the cards are 1 to 5"), {"card": value})
         self.selected ^= {value - 1}
+        if not self.selected:
+            return Response(True, N_("no card selected"))
         return Response(
-            True, f"cards selected: {', '.join(str(p + 1) for p in sorted(self.selected)) or 'none'}"
+            True,
+            N_("cards selected: {cards}"),
+            {"cards": ", ".join(str(p + 1) for p in sorted(self.selected))},
         )
 
     def _round_action(self, intent: str, value: int | None) -> Response:
@@ -523,17 +598,14 @@ class Terminal:
             if intent == "exchange":
                 method(sorted(self.selected))
             elif intent == "insure":
-                method(
-                    value
-                    if value is not None
-                    else self.round.legal_actions().get("insure", {"max": 0})["max"]
-                )
+                method(value if value is not None else self.insurance_amount or 0)
             else:
                 method()
         except IllegalAction as error:
             return Response(False, str(error))
         if intent == "exchange":
             self.selected.clear()
+        self.insurance = None
         paid = self.round.collected - before
         if paid:
             kind = "wager" if intent in {"play", "insure"} else "fee"
@@ -597,7 +669,11 @@ def settings_from_store(config: Config, store: Store) -> Config:
     rules = store.get_state("rules")
     if rules is not None:
         config = replace(config, profile=rules["profile"], profile_overrides=rules["overrides"])
-    return replace(config, language=store.get_state("language", config.language))
+    return replace(
+        config,
+        language=store.get_state("language", config.language),
+        volume=store.get_state("volume", config.volume),
+    )
 
 
 def seeds_from(base: bytes) -> Callable[[int], bytes]:

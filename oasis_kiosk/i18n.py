@@ -1,0 +1,102 @@
+"""The kiosk's languages: gettext catalogues (English, Czech, Russian) and numbers and money
+formatted the way each language writes them (Babel's locale data).
+
+One language is active at a time (a cabinet has one screen); ``use()`` switches it. Strings
+are marked ``_("...")`` where they are shown, or ``N_("...")`` where they are defined ahead
+of time (tables of names) and translated with ``_()`` when shown. The catalogues live in
+``assets/locale``: ``make translations`` extracts the strings and updates the ``.po`` files,
+``make build`` compiles them.
+"""
+
+from __future__ import annotations
+
+import gettext
+from decimal import Decimal
+from pathlib import Path
+
+from babel.numbers import format_currency, format_decimal
+
+from oasis_kiosk.assets import ASSETS
+
+LANGUAGES = {"en": "English", "cs": "Čeština", "ru": "Русский"}
+"""Each language by its own name, as the menu offers it."""
+DOMAIN = "oasis_kiosk"
+LOCALE_DIR = ASSETS / "locale"
+
+_active = "en"
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def catalogue_path(language: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+def use(language: str) -> None:
+    """Makes ``language`` the active one; a missing compiled catalogue is an error, never a
+    silent fall back to English."""
+    global _active, _translation
+    if language not in LANGUAGES:
+        raise LookupError(f"the languages are {', '.join(LANGUAGES)}, not {language!r}")
+    path = catalogue_path(language)
+    if not path.is_file():
+        raise LookupError(f"{path}: the {LANGUAGES[language]} catalogue is not compiled (make build)")
+    with path.open("rb") as catalogue:
+        _translation = gettext.GNUTranslations(catalogue)
+    _active = language
+
+
+def active() -> str:
+    return _active
+
+
+def _(message: str) -> str:
+    return _translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    return _translation.ngettext(singular, plural, count)
+
+
+def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
+    """Marks a string for the catalogues without translating it yet."""
+    return message
+
+
+def number(value: int) -> str:
+    return format_decimal(value, locale=_active)
+
+
+def money(amount: int, currency: str, minor_units: int) -> str:
+    """``1234`` EUR cents -> ``€12.34`` (en) or ``12,34 €`` (cs). Exact: the amount goes to
+    Babel as a Decimal shifted by the minor units' places, never as a float."""
+    places = len(str(minor_units)) - 1
+    if minor_units != 10**places:
+        raise ValueError(f"minor units per major unit must be a power of ten, not {minor_units}")
+    value = Decimal(amount).scaleb(-places)
+    pattern = None if places else "¤#,##0"
+    return format_currency(
+        value, currency, pattern, locale=_active, currency_digits=False, decimal_quantization=False
+    )
+
+
+def _english(path: str) -> None:
+    """English is the language of the code: its catalogue translates each string to itself,
+    so that it, too, holds every string (``make translations``)."""
+    from babel.messages.pofile import read_po, write_po
+
+    with open(path, "rb") as source:
+        catalogue = read_po(source, locale="en")
+    catalogue.fuzzy = False
+    for message in catalogue:
+        if message.id and not message.string:
+            message.string = message.id
+    with open(path, "wb") as target:
+        write_po(target, catalogue, no_location=True, sort_output=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] != ["english"] or len(sys.argv) != 3:
+        sys.exit("usage: python -m oasis_kiosk.i18n english PATH.po")
+    _english(sys.argv[2])
