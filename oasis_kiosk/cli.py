@@ -1,7 +1,7 @@
 """The ``oasis-kiosk`` command.
 
-- ``run [--windowed | --fullscreen]``: the game on screen, the keyboard standing in for the
-  cabinet's buttons and money;
+- ``run [--windowed | --fullscreen] [--demo]``: the game on screen, the keyboard and mouse
+  standing in for the cabinet's buttons and money; ``--demo`` plays for free;
 - ``run --headless --script FILE``: the terminal without a screen, fed a script of inputs;
 - ``meters``, ``audit``, ``recall``: read the terminal's database;
 - ``demo``: a text demo of the core that deals a few heads-up hands from the secure
@@ -16,6 +16,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +25,13 @@ from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store, StoreError
 
 CARDS_PER_HAND = 5
+DEMO_ATTRACT_AFTER = 10  # seconds: a shop window shows the game soon
 
 
 def seed_argument(text: str) -> bytes:
@@ -178,8 +181,9 @@ def run_headless(config: Config, script: Path, seed_base: bytes | None, decks: P
     return 0
 
 
-def run_window(config: Config, fullscreen: bool) -> int:
-    """The game in a window (or full screen), the keyboard standing in for the cabinet."""
+def run_window(config: Config, fullscreen: bool, demo: bool) -> int:
+    """The game in a window (or full screen), the keyboard and mouse standing in for the
+    cabinet; ``demo``: free play on an in-memory terminal, the attract mode soon after."""
     import pygame  # only the screen needs it
 
     from oasis_kiosk.ui.app import App
@@ -198,9 +202,12 @@ def run_window(config: Config, fullscreen: bool) -> int:
             "Start it where a display is (or under Xvfb), or run --headless --script FILE.", file=sys.stderr
         )
         return 2
-    app = App(Terminal(config, Store(config.database)), fullscreen=fullscreen)
-    print("oasis-kiosk: F1-F8 insert money, B bet, N bonus, Enter deal, 1-5 select, E exchange,")
-    print("P play, F fold, I insure, C decline, K/G buy card/game, O cash out, A attendant, Esc quits.")
+    if demo:
+        terminal = free_play_terminal(replace(config, attract_after=DEMO_ATTRACT_AFTER))
+    else:
+        terminal = Terminal(config, Store(config.database))
+    app = App(terminal, fullscreen=fullscreen, free_play=demo)
+    print("oasis-kiosk: L shows the keys on screen; F1-F8 insert money, Enter deals, Esc quits.")
     app.run()
     return 0
 
@@ -230,6 +237,9 @@ def parser() -> argparse.ArgumentParser:
     view = run_command.add_mutually_exclusive_group()
     view.add_argument("--fullscreen", action="store_true", help="full screen (the cabinet)")
     view.add_argument("--windowed", action="store_true", help="in a window (the default on a desktop)")
+    run_command.add_argument(
+        "--demo", action="store_true", help="attract mode and free play; the books are never touched"
+    )
     run_command.add_argument("--script", type=Path, help="a file of inputs, one per line")
     run_command.add_argument(
         "--seed-base", type=seed_argument, help="derive every round's deck from this seed (tests, soak runs)"
@@ -263,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("oasis-kiosk: run --headless needs --script FILE", file=sys.stderr)
                 return 2
             return run_headless(config, arguments.script, arguments.seed_base, arguments.decks)
-        return run_window(config, fullscreen=arguments.fullscreen)
+        return run_window(config, fullscreen=arguments.fullscreen, demo=arguments.demo)
     except (ConfigError, ScriptError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2

@@ -1,55 +1,259 @@
-"""The game screen on SDL's dummy video driver: the keyboard plays through the cabinet's
-mock pins and the screen draws what the terminal holds."""
+"""The game screen on SDL's dummy video driver: the keyboard and the mouse play through the
+cabinet's mock pins, and the screen draws what the terminal holds.
+
+The key screens are saved at two sizes into ``test-artifacts/screens`` (or the folder
+``OASIS_ARTIFACTS`` names) and checked: not blank, and every piece of text drawn inside the
+region it belongs to (a text cut off by its region's edge fails)."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pygame
 import pytest
 
+from oasis_kiosk import profile_names
 from oasis_kiosk.config import Config
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store
-from oasis_kiosk.ui.app import App, last_settlement
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.app import App
+from oasis_kiosk.ui.view import last_settlement
+
+ARTIFACTS = (
+    Path(os.environ.get("OASIS_ARTIFACTS") or Path(__file__).parent.parent / "test-artifacts") / "screens"
+)
+SIZES = [(1920, 1080), (800, 480)]
 
 
-@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480)])
-def test_the_keyboard_plays_a_round_and_the_screen_shows_it(tmp_path: Path, size: tuple[int, int]) -> None:
+class Clock:
+    """The screen's time, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class CheckedSurface(pygame.Surface):
+    """Draws like the screen and checks each text it is given: inside the clip (its region)."""
+
+    texts: ClassVar[set[int]] = set()
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        super().__init__(size)
+        self.misplaced: list[tuple[pygame.Rect, pygame.Rect]] = []
+        self.text_drawn = 0
+
+    def blit(
+        self, source: pygame.Surface, dest: Any, area: Any = None, special_flags: int = 0
+    ) -> pygame.Rect:
+        if id(source) in self.texts:
+            self.text_drawn += 1
+            where = source.get_rect(topleft=dest if not isinstance(dest, pygame.Rect) else dest.topleft)
+            if not self.get_clip().contains(where):
+                self.misplaced.append((where, self.get_clip()))
+        return super().blit(source, dest, area, special_flags)
+
+
+@pytest.fixture(autouse=True)
+def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every surface render.text makes is remembered, so the checked surface knows text."""
+    original = render.text
+
+    def remembered(content: str, size: int, colour: render.Colour, bold: bool = False) -> pygame.Surface:
+        surface = original(content, size, colour, bold)
+        CheckedSurface.texts.add(id(surface))
+        return surface
+
+    remembered.cache_clear = original.cache_clear  # type: ignore[attr-defined]
+    monkeypatch.setattr(render, "text", remembered)
+    yield
+    pygame.quit()
+
+
+def kiosk(
+    tmp_path: Path, size: tuple[int, int], profile: str = "standard", deck: str | None = None
+) -> tuple[App, Clock]:
     database = tmp_path / "kiosk.db"
-    terminal = Terminal(Config(database=database), Store(database), seed_for_round=seeds_from(bytes(32)))
-    app = App(terminal, size=size)
-    app.frame()
-    assert app_prompt(app) == "Insert coins or notes to play."
-    blank = pygame.surfarray.array3d(app.screen).copy()
+    terminal = Terminal(
+        Config(database=database, profile=profile),
+        Store(database),
+        seed_for_round=seeds_from(bytes(32)),
+        deck_for_round=(lambda number: deck) if deck else None,
+    )
+    clock = Clock()
+    app = App(terminal, size=size, clock=clock)
+    checked = CheckedSurface(size)
+    app.screen = app.table.screen = app.operator.screen = checked
+    return app, clock
+
+
+def settle(app: App, clock: Clock, seconds: float = 12.0) -> None:
+    """Lets every animation and count run to its end, drawing frames on the way."""
+    for _ in range(int(seconds * 10)):
+        clock.now += 0.1
+        app.draw()
+
+
+def shot(app: App, name: str) -> None:
+    """Saves the screen and checks it: something drawn, text in place."""
+    surface = app.screen
+    assert isinstance(surface, CheckedSurface)
+    app.table.invalidate()
+    app.operator.dirty = True
+    app.draw()
+    width, height = surface.get_size()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(ARTIFACTS / f"{name}-{width}x{height}.png"))
+    colours = {tuple(surface.get_at((x, y)))[:3] for x in range(0, width, 7) for y in range(0, height, 7)}
+    assert len(colours) > 8, f"{name}: the screen is nearly blank"
+    assert surface.text_drawn > 0, f"{name}: no text drawn"
+    assert not surface.misplaced, f"{name}: text outside its region: {surface.misplaced[:3]}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_key_screens_render_and_keep_their_text_in_place(tmp_path: Path, size: tuple[int, int]) -> None:
+    app, clock = kiosk(tmp_path, size, deck="As Ad Ac Kd 2h / Ks Kh 4c 5c 9d")
+    terminal = app.terminal
+    shot(app, "ready")
     app.key("f8")
-    assert app.message == "bill 5000 credited"
     app.key("return")
     assert terminal.round is not None
-    app.key("1")
-    app.frame()
-    dealt = pygame.surfarray.array3d(app.screen)
-    assert (dealt != blank).any(), "the dealt cards are drawn"
-    app.screenshot(tmp_path / "screen.png")
-    assert (tmp_path / "screen.png").stat().st_size > 1000
-    assert app_prompt(app).startswith("Box 1: PLAY for EUR 20.00, select cards and EXCHANGE or FOLD")
-    app.key("f")
+    settle(app, clock, 2)
+    shot(app, "game")
+    app.key("5")
+    assert terminal.selected == {4}
+    shot(app, "exchange-selection")
+    app.key("5")
+    app.key("p")
     assert terminal.round is None
+    settle(app, clock)
     shown = last_settlement(terminal)
-    assert shown is not None, "the settled round stays on the table until the next deal"
-    assert shown["boxes"][0]["outcome"] == "folded"
-    app.frame()
-    assert (pygame.surfarray.array3d(app.screen) != blank).any()
-    assert app_prompt(app) == "Press DEAL to play for EUR 10.00, or BET to change the ante."
+    assert shown is not None
+    assert shown["boxes"][0]["outcome"] == "won"
+    assert app.table.view is not None
+    assert app.table.counted(clock.now) == app.table.view.win > 0
+    shot(app, "win")
     app.key("h")
-    assert app.showing_help
-    app.frame()
-    app.screenshot(tmp_path / "help.png")
+    assert app.table.showing_help
+    shot(app, "help")
     app.key("h")
-    assert not app.showing_help
-    app.key("escape")
-    assert not app.running
-    pygame.quit()
+    app.key("l")
+    shot(app, "legend")
+    app.key("l")
+    app.key("d")
+    assert "door" in terminal.tilts
+    shot(app, "tilt")
+    app.key("d")
+    with terminal.store.transaction():
+        terminal.store.set_state("operator_pin", hash_pin("2468"))
+    app.key("m")
+    assert terminal.operator_key
+    shot(app, "operator-pin")
+    for key in ("2", "4", "6", "8", "return"):
+        app.key(key)
+    assert app.operator.menu.logged_in
+    shot(app, "operator-meters")
+    app.key("b")
+    assert app.operator.page_name == "recall"
+    shot(app, "operator-recall")
+    app.key("m")
+    assert not terminal.operator_key
+    assert not app.operator.menu.logged_in, "turning the key back closes the menu"
+    app.key("o")
+    assert terminal.handpay is not None
+    shot(app, "handpay")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_jackpot_is_counted_up_and_celebrated(tmp_path: Path, size: tuple[int, int]) -> None:
+    app, clock = kiosk(tmp_path, size, deck="As Ks Qs Js Ts / 2c 2d 4h 5h 7c")
+    terminal = app.terminal
+    app.key("f8")
+    app.key("n")
+    assert terminal.bonus
+    app.key("return")
+    settle(app, clock, 1)
+    app.key("p")
+    shown = last_settlement(terminal)
+    assert shown is not None
+    assert shown["jackpot_awards"] > 0
+    settle(app, clock, 2)
+    assert app.table.busy(clock.now), "still counting and celebrating"
+    assert app.table.view is not None
+    assert 0 < app.table.counted(clock.now) < app.table.view.win
+    shot(app, "jackpot")
+    app.key("h")  # any press ends the presentation at once
+    app.key("h")
+    assert not app.table.busy(clock.now)
+    assert app.table.counted(clock.now) == app.table.view.win
+
+
+def test_the_mouse_presses_the_buttons_and_picks_cards(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720))
+    terminal = app.terminal
+    app.key("f8")
+    settle(app, clock, 1)
+    deal = next(area for area, name, _card in app.table.hotspots if name == "deal")
+    app.click(*deal.center)
+    assert terminal.round is not None
+    settle(app, clock, 2)
+    card = next(area for area, name, number in app.table.hotspots if name == "card" and number == 2)
+    app.click(*card.center)
+    assert terminal.selected == {1}
+    settle(app, clock, 1)
+    fold = next(area for area, name, _card in app.table.hotspots if name == "fold")
+    app.click(*fold.center)
+    assert terminal.round is None
+    assert audit(terminal.store).ok
+
+
+def plays(app: App) -> Iterator[str]:
+    """The keys a simple player presses in each state: exchange the fifth card once where the
+    profile allows, insure the smallest amount, buy the dealer's card when offered."""
+    terminal = app.terminal
+    exchanged = False
+    while terminal.round is not None:
+        live = terminal.live()
+        phase = terminal.round.phase
+        if phase == "insurance":
+            yield from ("b", "i")
+        elif phase == "purchase":
+            yield "k" if "buy_card" in live else "c"
+        elif "exchange" in live and not exchanged and 1 in terminal.round.legal_actions()["exchange"]:
+            exchanged = True
+            yield from ("5", "e")
+        else:
+            yield "p" if "play" in live else "f"
+
+
+@pytest.mark.parametrize("profile", profile_names())
+def test_every_profile_plays_whole_rounds_through_the_keyboard(tmp_path: Path, profile: str) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), profile=profile)
+    terminal = app.terminal
+    for _ in range(19):  # 950.00 in any currency: rounds at the smallest ante of every profile
+        app.key("f8")
+    for number in range(1, 4):
+        app.key("return")
+        assert terminal.round is not None, f"round {number} was not dealt: {app.table.view}"
+        for key in plays(app):
+            before = terminal.changes
+            app.key(key)
+            assert terminal.changes > before, f"{key} did nothing"
+            settle(app, clock, 0.3)
+        shown = last_settlement(terminal)
+        assert shown is not None
+        assert shown["round"] == number
+    assert audit(terminal.store).ok
+    assert app.table.view is not None
+    assert app.table.view.round_key == (3, "settled")
 
 
 def test_without_a_display_the_kiosk_says_so_instead_of_drawing_nowhere(
@@ -63,10 +267,3 @@ def test_without_a_display_the_kiosk_says_so_instead_of_drawing_nowhere(
     assert main(["run", "--windowed", "--db", str(tmp_path / "kiosk.db")]) == 2
     assert "no screen to open" in capsys.readouterr().err
     pygame.display.quit()
-
-
-def app_prompt(app: App) -> str:
-    from oasis_kiosk.ui.app import prompt
-    from oasis_kiosk.ui.render import money
-
-    return prompt(app.terminal, app.terminal.live(), lambda amount: money(amount, "EUR", 100))

@@ -1,97 +1,219 @@
-"""The kiosk's window: a fixed-timestep loop that feeds input to the cabinet and draws the
-game screen when something changed.
+"""The kiosk's window: a fixed-timestep loop that feeds input to the cabinet, and three
+scenes drawn from the machine layer: the game table, the operator's menu (while the key is
+turned) and the attract demo (after a while without a player).
 
-On a desktop the keyboard presses the cabinet's buttons through its mock pins
-(``hardware/keyboard.py``); the screen only reads the terminal.
+On a desktop the keyboard and the mouse press the cabinet's buttons through its mock pins
+(``hardware/keyboard.py``), so the input path is the cabinet's own; on the touchscreen a
+touch is a click. The screen only reads the terminal.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pygame
 
-from oasis_kiosk import CATEGORIES
+from oasis_kiosk import i18n
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.keyboard import Keyboard
-from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.ui import help, render
-from oasis_kiosk.ui.layout import Box, Layout, layout
+from oasis_kiosk.machine.terminal import Response, Terminal
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.attract import Attract
+from oasis_kiosk.ui.menu import OperatorScreen
+from oasis_kiosk.ui.sound import Sounds
+from oasis_kiosk.ui.table import Table
+from oasis_kiosk.ui.view import cash_for, legend
 
 STEP = 1 / 60  # the fixed update step, seconds
 MAX_STEPS = 5  # catch-up steps per frame at most, so that a stall never snowballs
-
-# What the message line says the player can do, by intent.
-ACTION_WORDS = {
-    "deal": "DEAL",
-    "play": "PLAY",
-    "fold": "FOLD",
-    "exchange": "EXCHANGE",
-    "sixth": "SIXTH CARD",
-    "insure": "INSURE",
-    "decline": "DECLINE",
-    "buy_card": "BUY DEALER'S CARD",
-    "buy_game": "BUY THE GAME",
-    "cashout": "CASH OUT",
-    "bet": "BET",
-    "bonus": "BONUS",
-}
+FPS = 60
+LEGEND_KEY = "l"
+TYPED = {**{str(n): str(n) for n in range(10)}, "return": "enter", "backspace": "clear"}
+"""Keys the operator's PIN pad takes straight from a keyboard (1-5 also reach it as the
+card buttons, through the cabinet)."""
 
 
 class App:
     def __init__(
-        self, terminal: Terminal, size: tuple[int, int] = (1280, 720), fullscreen: bool = False
+        self,
+        terminal: Terminal,
+        size: tuple[int, int] = (1280, 720),
+        fullscreen: bool = False,
+        free_play: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``free_play``: the terminal is a demo's (``--demo``): the attract mode may start
+        although it holds credits."""
         pygame.display.init()
         pygame.font.init()
+        render.forget()
         flags = pygame.FULLSCREEN if fullscreen else 0
+        # A plain window surface: partial updates of changed rectangles need it, and SDL can
+        # only wait for vsync on its renderer path; the frame clock holds the loop to 60 fps.
         self.screen = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
         pygame.display.set_caption("Oasis Stud Poker")
+        i18n.use(terminal.config.language)
         self.terminal = terminal
+        self.free_play = free_play
+        self.now = clock
         self.cabinet = MockCabinet(terminal)
         self.keyboard = Keyboard(self.cabinet)
-        self.message = ""
-        """What the last input did (shown beside the prompt)."""
-        self.dirty = True
-        self.showing_help = False
-        """The rules and paytables of the active profile over the table (HELP toggles it)."""
+        self.sounds = Sounds(terminal.config.volume)
+        self.table = Table(terminal, self.screen, self.sounds.play)
+        self.operator = OperatorScreen(terminal, self.cabinet.cabinet, self.screen)
+        self.cabinet.cabinet.menu = self.operator.press
+        self.attract: Attract | None = None
+        self.idle = 0.0
+        """Seconds since the last input, for the attract mode."""
         self.running = True
+        self.scene = ""
         self.clock = pygame.time.Clock()
         self._lag = 0.0
+        self._settings = (terminal.config.language, terminal.config.volume)
+        self._changes = terminal.changes
 
-    @property
-    def layout(self) -> Layout:
-        width, height = self.screen.get_size()
-        return layout(width, height, max(self.terminal.boxes, 1))
+    # Input.
 
     def key(self, name: str) -> None:
         """A key press, as pygame names it."""
+        name = name.lower()
         if name == "escape":
             self.running = False
             return
-        said = self.keyboard.key(name)
-        if said is not None:
-            self.showing_help = said == "help" and not self.showing_help
-            self.message = "" if said == "help" else said
-            self.dirty = True
+        if self._wake():
+            return
+        if name == LEGEND_KEY:
+            shown = legend(self.keyboard.legend(), cash_for(self.terminal))
+            self.table.legend = None if self.table.legend is not None else shown
+            return
+        if self.terminal.operator_key and name in TYPED and not ("1" <= name <= "5"):
+            self.operator.type(TYPED[name])
+            return
+        self._answer(self.keyboard.key(name))
+
+    def click(self, x: int, y: int) -> None:
+        """A mouse click or a touch."""
+        if self._wake():
+            return
+        if self.terminal.operator_key:
+            self.operator.click(x, y)
+            return
+        hit = self.table.hit(x, y)
+        if hit is not None:
+            button, card = hit
+            responses = self.cabinet.press(f"card{card}" if card else button)
+            self._answer(responses[0] if responses else None)
+
+    def _wake(self) -> bool:
+        """Any input ends the attract demo (and does nothing else)."""
+        self.idle = 0.0
+        if self.attract is None:
+            return False
+        self.attract = None
+        self.table.invalidate()
+        return True
+
+    def _answer(self, response: Response | None) -> None:
+        if response is None:
+            return
+        if response.template == "help":
+            self.table.showing_help = not self.table.showing_help
+            self.table.message = ""
+        else:
+            self.table.message = "" if response.ok else response.text(cash_for(self.terminal))
+        self.table.skip()  # a press never waits for an animation
+        self.table.refresh(self.now())
+        self._changes = self.terminal.changes
+        self._follow_scene()
+
+    # The loop.
 
     def frame(self) -> None:
-        """One frame: input, fixed-step updates (capped), and a redraw only if needed."""
+        """One frame: input, fixed-step updates (capped), and a redraw of what changed."""
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 self.running = False
             elif event.type == pygame.KEYDOWN:
                 self.key(pygame.key.name(event.key))
-        self._lag = min(self._lag + self.clock.tick(60) / 1000, MAX_STEPS * STEP)
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                self.click(*event.pos)
+            elif event.type == pygame.FINGERDOWN:
+                width, height = self.screen.get_size()
+                self.click(int(event.x * width), int(event.y * height))
+            elif event.type in {pygame.WINDOWEXPOSED, pygame.VIDEORESIZE}:
+                self.table.invalidate()
+                self.operator.dirty = True
+        self._lag = min(self._lag + self.clock.tick(FPS) / 1000, MAX_STEPS * STEP)
         while self._lag >= STEP:
-            self.cabinet.advance(STEP)  # the devices' own timing: pulse trains, the hopper
+            self.update(STEP)
             self._lag -= STEP
-        if self.dirty:
-            self.draw()
-            pygame.display.flip()
-            self.dirty = False
+        pygame.display.update(self.draw())
+
+    def update(self, seconds: float) -> None:
+        """The devices' own time (pulse trains, the hopper), the menu's and the demo's."""
+        responses = self.cabinet.advance(seconds)
+        if responses:
+            self._wake()
+            self._answer(responses[0])
+        self.idle += seconds
+        self.operator.step(seconds)
+        self._follow_settings()
+        if self.attract is not None:
+            self.attract.step(seconds, self.now())
+        elif self._attract_due():
+            self.attract = Attract(self.terminal, self.screen, self.sounds.play)
+
+    def _attract_due(self) -> bool:
+        terminal = self.terminal
+        after = terminal.config.attract_after
+        return (
+            after > 0
+            and self.idle >= after
+            and terminal.round is None
+            and not terminal.operator_key
+            and not terminal.tilts
+            and terminal.handpay is None
+            and not terminal.payout
+            and (self.free_play or terminal.credits == 0)
+        )
+
+    def _follow_settings(self) -> None:
+        """The operator changed the language or the volume: the screen follows at once."""
+        settings = (self.terminal.config.language, self.terminal.config.volume)
+        if settings == self._settings:
+            return
+        self._settings = settings
+        i18n.use(settings[0])
+        self.sounds.set_volume(settings[1])
+        self.table.invalidate()
+        self.table.refresh(self.now())
+        self.operator.dirty = True
+
+    def _follow_scene(self) -> None:
+        """The operator key opens the menu and closes it (logged out) when turned back."""
+        scene = "operator" if self.terminal.operator_key else "attract" if self.attract else "game"
+        if scene == self.scene:
+            return
+        if self.scene == "operator":
+            self.operator.close()
+            self.table.refresh(self.now())
+        self.scene = scene
+        self.table.invalidate()
+        self.operator.dirty = True
+
+    def draw(self) -> list[pygame.Rect]:
+        now = self.now()
+        self._follow_scene()
+        if self.scene == "operator":
+            return self.operator.draw()
+        if self.terminal.changes != self._changes:  # a device moved something (the hopper, say)
+            self._changes = self.terminal.changes
+            self.table.refresh(now)
+        if self.attract is not None:
+            return self.attract.draw(now)
+        return self.table.draw(now)
 
     def run(self) -> None:
         while self.running:
@@ -99,239 +221,7 @@ class App:
         pygame.quit()
 
     def screenshot(self, path: Path) -> None:
+        self.table.invalidate()
+        self.operator.dirty = True
         self.draw()
         pygame.image.save(self.screen, str(path))
-
-    # Drawing.
-
-    def draw(self) -> None:
-        screen, lay, terminal = self.screen, self.layout, self.terminal
-        rules = terminal.rules
-        currency, minor = rules["table"]["currency"], rules["table"]["minor_units"]
-
-        def cash(amount: int) -> str:
-            return render.money(amount, currency, minor)
-
-        screen.fill(render.FELT)
-        pygame.draw.rect(screen, render.FELT_DARK, _rect(lay.paytable))
-        self._write(
-            f"PROGRESSIVE JACKPOT  {cash(terminal.jackpot.value)}", lay.jackpot, lay.medium, render.GOLD
-        )
-
-        round_ = terminal.round
-        last = None if round_ else last_settlement(terminal)
-        self._label("DEALER", lay.dealer, lay)
-        if round_:
-            dealer: list[Any] = round_.dealer_cards
-        else:
-            dealer = last["dealer_cards"] if last else [None] * 5
-        self._cards(dealer, lay.dealer, lay, face_down_dim=round_ is None and last is None)
-        if last:
-            verdict = "qualifies" if last["dealer_qualifies"] else "does not qualify"
-            said = f"{help.NAMES[last['dealer_hand']['category']]}: the dealer {verdict}"
-            self.screen.blit(
-                render.text(said, lay.medium, render.WHITE),
-                (lay.dealer.x + lay.card_w // 4, lay.dealer.bottom - lay.medium * 3 // 2),
-            )
-        for index, box in enumerate(lay.boxes):
-            self._label(f"BOX {index + 1}", box, lay)
-            if round_ is not None:
-                cards = round_.box_cards(index) if index < round_.box_count else None
-                selected = terminal.selected if round_.current_box == index else set()
-                self._cards(cards or [None] * 5, box, lay, selected=selected)
-                hand = round_.hand(index) if index < round_.box_count else None
-                caption = help.NAMES[hand.category] if hand is not None else ""
-            elif last and index < len(last["boxes"]):
-                settled = last["boxes"][index]
-                self._cards(settled["cards"], box, lay)
-                caption = f"{help.NAMES[settled['hand']['category']]}: {OUTCOMES[settled['outcome']]}, {cash(settled['net'])}"
-            else:
-                self._cards([None] * 5, box, lay, face_down_dim=True)
-                caption = ""
-            if caption:
-                surface = render.text(caption, lay.medium, render.GOLD if last else render.WHITE)
-                screen.blit(surface, (box.x + lay.card_w // 4, box.bottom - lay.medium * 2))
-        self._paytable(
-            lay, round_.hand(round_.current_box or 0) if round_ and round_.current_box is not None else None
-        )
-        if self.showing_help:
-            self._help(lay, cash)
-        live = terminal.live()
-        self._write(prompt(terminal, live, cash), lay.message, lay.medium, render.WHITE)
-        if self.message:
-            self._write(self.message, lay.message, lay.small, render.DIM, right=True)
-        bet = terminal.ante * terminal.boxes
-        meters = f"CREDIT {cash(terminal.credits)}    BET {cash(bet)}    WIN {cash(last_win(terminal))}"
-        self._write(meters, lay.meters, lay.large, render.GOLD, right=False)
-        buttons = "  ".join(word for intent, word in ACTION_WORDS.items() if intent in live)
-        surface = render.text(buttons, lay.medium, render.LIVE)
-        screen.blit(surface, (lay.meters.right - surface.get_width() - lay.small, lay.meters.y + lay.small))
-
-    def _write(
-        self, content: str, box: Box, size: int, colour: tuple[int, int, int], right: bool = False
-    ) -> None:
-        surface = render.text(content, size, colour)
-        x = box.right - surface.get_width() - size // 2 if right else box.x + size // 2
-        self.screen.blit(surface, (x, box.y + (box.h - surface.get_height()) // 2))
-
-    def _label(self, content: str, box: Box, lay: Layout) -> None:
-        self.screen.blit(
-            render.text(content, lay.small, render.WHITE), (box.x + lay.small, box.y + lay.small // 2)
-        )
-
-    def _cards(
-        self,
-        cards: list[Any],
-        box: Box,
-        lay: Layout,
-        selected: set[int] | frozenset[int] = frozenset(),
-        face_down_dim: bool = False,
-    ) -> None:
-        gap = lay.card_w // 8
-        total = len(cards) * lay.card_w + (len(cards) - 1) * gap
-        x = box.x + (box.w - total) // 2
-        y = box.y + (box.h - lay.card_h) // 2
-        for position, name in enumerate(cards):
-            lift = lay.card_h // 8 if position in selected else 0
-            surface = render.card(name, lay.card_w, lay.card_h)
-            if face_down_dim and name is None:
-                surface = surface.copy()
-                surface.set_alpha(90)
-            self.screen.blit(surface, (x + position * (lay.card_w + gap), y - lift))
-
-    def _help(self, lay: Layout, cash: Callable[[int], str]) -> None:
-        """The rules over the table, the paytables in the right column."""
-        table = Box(0, lay.jackpot.y, lay.paytable.x, lay.message.y)
-        pygame.draw.rect(self.screen, render.FELT_DARK, _rect(table))
-        pygame.draw.rect(self.screen, render.FELT_DARK, _rect(lay.paytable))
-        size, margin = lay.small + 2, lay.small
-        y = table.y + margin
-        for number, line in enumerate(help.rules_lines(self.terminal.rules, cash)):
-            colour = render.GOLD if number == 0 else render.WHITE
-            for wrapped in _wrap(line, size, table.w - 2 * margin):
-                self.screen.blit(render.text(wrapped, size, colour), (table.x + margin, y))
-                y += size
-            y += size // 3
-        rows = [("PAYTABLE (play bet)", ""), *help.paytable_rows(self.terminal.rules)]
-        bonus = help.bonus_rows(self.terminal.rules, cash)
-        if bonus:
-            rows += [("", ""), ("BONUS", ""), *bonus]
-        height = lay.paytable.h // (len(rows) + 1)
-        for i, (left, right) in enumerate(rows):
-            row = Box(lay.paytable.x, lay.paytable.y + i * height, lay.paytable.w, height)
-            colour = render.GOLD if not right else render.WHITE
-            self._write(left, row, lay.small, colour)
-            if right:
-                self._write(right, row, lay.small, colour, right=True)
-
-    def _paytable(self, lay: Layout, hand: Any) -> None:
-        rows = sorted(self.terminal.rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
-        height = lay.paytable.h // (len(rows) + 2)
-        self._write(
-            "PAYTABLE (play bet)",
-            Box(lay.paytable.x, lay.paytable.y, lay.paytable.w, height),
-            lay.small,
-            render.GOLD,
-        )
-        for i, (category, odds) in enumerate(rows, start=1):
-            row = Box(lay.paytable.x, lay.paytable.y + i * height, lay.paytable.w, height)
-            lit = hand is not None and hand.category == category
-            if lit:
-                pygame.draw.rect(self.screen, render.GOLD, _rect(row), width=2)
-            colour = render.GOLD if lit else render.WHITE
-            self._write(help.NAMES[category], row, lay.small, colour)
-            self._write(f"{odds}:1", row, lay.small, colour, right=True)
-
-
-def prompt(terminal: Terminal, live: set[str], cash: Any) -> str:
-    """The one sentence that says what the player can do now (SCREEN.md)."""
-    round_ = terminal.round
-    if terminal.operator_key:
-        return "Operator menu: the game stands still until the key is turned back."
-    if terminal.payout:
-        return f"Paying out: {terminal.payout} coin(s) to come."
-    if terminal.handpay is not None:
-        return f"Handpay of {cash(terminal.handpay)}: please wait for the attendant."
-    if terminal.tilts:
-        return f"Out of order: {next(iter(terminal.tilts.values()))}. Please call the attendant."
-    if round_ is None:
-        if "deal" in live:
-            return (
-                f"Press DEAL to play for {cash(terminal.ante * terminal.boxes)}, or BET to change the ante."
-            )
-        return "Insert coins or notes to play."
-    legal = round_.legal_actions()
-    if round_.phase == "insurance":
-        return (
-            f"INSURE up to {cash(legal['insure']['max'])} against a dealer who does not qualify, or DECLINE."
-        )
-    if round_.phase == "purchase":
-        offers = [
-            f"{ACTION_WORDS[intent]} for {cash(legal[name])}"
-            for intent, name in (("buy_card", "buy_dealer_card"), ("buy_game", "buy_game"))
-            if name in legal
-        ]
-        return f"The dealer does not qualify: {' or '.join(offers)}, or DECLINE."
-    choices = []
-    if "play" in legal:
-        choices.append(f"PLAY for {cash(legal['play'])}")
-    if "exchange" in legal:
-        choices.append("select cards and EXCHANGE")
-    if "buy_sixth_card" in legal:
-        choices.append(f"buy a SIXTH CARD for {cash(legal['buy_sixth_card'])}")
-    if "fold" in legal:
-        choices.append("FOLD")
-    return (
-        f"Box {(round_.current_box or 0) + 1}: "
-        + ", ".join(choices[:-1])
-        + (" or " if len(choices) > 1 else "")
-        + choices[-1]
-        + "."
-    )
-
-
-OUTCOMES = {
-    "folded": "folded",
-    "dealer_not_qualified": "dealer does not qualify",
-    "dealer_still_not_qualified": "dealer still does not qualify",
-    "won": "won",
-    "lost": "lost",
-    "push": "stand-off",
-    "protected": "protected",
-    "void": "void: stakes returned",
-}
-
-
-def last_settlement(terminal: Terminal) -> dict[str, Any] | None:
-    """The last round's settlement, shown until the next deal."""
-    rounds = terminal.store.rounds(last=1)
-    if not rounds or rounds[-1]["state"] != "settled":
-        return None
-    settlement: dict[str, Any] = rounds[-1]["settlement"]
-    return settlement
-
-
-def last_win(terminal: Terminal) -> int:
-    """What the last settled round paid back (stakes included), for the WIN meter."""
-    settlement = None if terminal.round is not None else last_settlement(terminal)
-    if settlement is None:
-        return 0
-    return int(settlement.get("paid", 0)) + int(settlement.get("jackpot_awards", 0))
-
-
-def _wrap(line: str, size: int, width: int) -> list[str]:
-    """Breaks a line into pieces no wider than ``width`` pixels at this font size."""
-    pieces: list[str] = []
-    current = ""
-    for word in line.split():
-        candidate = f"{current} {word}".strip()
-        if current and render.font(size).size(candidate)[0] > width:
-            pieces.append(current)
-            current = word
-        else:
-            current = candidate
-    return [*pieces, current] if current else pieces
-
-
-def _rect(box: Box) -> pygame.Rect:
-    return pygame.Rect(box.x, box.y, box.w, box.h)

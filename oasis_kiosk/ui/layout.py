@@ -1,9 +1,13 @@
 """Where everything goes on the screen, in fractions of its size, so that one layout serves
-1920x1080, 1280x720 and the 800x480 touchscreen (SCREEN.md). Pure arithmetic: no pygame."""
+1920x1080, 1280x720, the 800x480 touchscreen and any size between (SCREEN.md). Pure
+arithmetic: no pygame."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+COMPACT_HEIGHT = 600
+"""Below this height (the 800x480 touchscreen) the paytable becomes a strip above the table."""
 
 
 @dataclass(frozen=True)
@@ -36,60 +40,124 @@ class Box:
             self.x < other.right and other.x < self.right and self.y < other.bottom and other.y < self.bottom
         )
 
+    def contains(self, x: int, y: int) -> bool:
+        return self.x <= x < self.right and self.y <= y < self.bottom
+
+    def split(self, parts: int) -> list[Box]:
+        """Side by side, equal widths."""
+        width = self.w // parts
+        return [Box(self.x + i * width, self.y, width, self.h) for i in range(parts)]
+
+    def shrink(self, by: int) -> Box:
+        return Box(self.x + by, self.y + by, max(self.w - 2 * by, 0), max(self.h - 2 * by, 0))
+
 
 @dataclass(frozen=True)
 class Layout:
     screen: Box
     jackpot: Box
+    table: Box
+    """The felt: the dealer and the boxes."""
     dealer: Box
     boxes: tuple[Box, ...]
     paytable: Box
+    """The full paytable column, or on a compact screen the strip of neighbouring rows."""
     message: Box
     meters: Box
+    buttons: Box
+    """The on-screen buttons (mouse and touch), mirroring the cabinet's lamps."""
     card_w: int
     card_h: int
     large: int
     """Font sizes in pixels: meters, labels, rules."""
     medium: int
     small: int
+    compact: bool
 
     def regions(self) -> list[Box]:
-        return [self.jackpot, self.dealer, *self.boxes, self.paytable, self.message, self.meters]
+        return [
+            self.jackpot,
+            self.dealer,
+            *self.boxes,
+            self.paytable,
+            self.message,
+            self.meters,
+            self.buttons,
+        ]
+
+    def cards(self, area: Box, count: int = 5, lift: int = 0) -> list[Box]:
+        """Where ``count`` cards go in a hand's area: centred, a little above the middle so
+        the bet spots fit below."""
+        gap = self.card_w // 8
+        total = count * self.card_w + (count - 1) * gap
+        x = area.x + (area.w - total) // 2
+        y = area.y + self.small * 2
+        return [Box(x + i * (self.card_w + gap), y - lift, self.card_w, self.card_h) for i in range(count)]
+
+    def spots(self, area: Box) -> list[Box]:
+        """The ante, play and bonus (or insurance) bet spots under a box's cards."""
+        size = min(self.card_w * 3 // 5, max(area.bottom - self.cards(area)[0].bottom - self.medium * 2, 8))
+        y = self.cards(area)[0].bottom + self.small // 2
+        middle = area.x + area.w // 2
+        step = size * 2
+        return [Box(middle + (i - 1) * step - size // 2, y, size, size) for i in range(3)]
+
+    def minimum_touch(self) -> int:
+        """The smallest touch target in pixels: 10 mm on a 7-inch 800x480 panel."""
+        return max(self.screen.w // 16, 40) if self.compact else 0
 
 
 def layout(width: int, height: int, boxes: int) -> Layout:
     """The screen for ``boxes`` player boxes."""
     if width < 320 or height < 240 or not 1 <= boxes <= 7:
         raise ValueError(f"a screen of {width}x{height} with {boxes} box(es) cannot be laid out")
+    compact = height < COMPACT_HEIGHT
     wide = width / height >= 1.7
-    top = round(height * (0.08 if wide else 0.1))
-    bottom = round(height * 0.1)
-    message = round(height * 0.06)
-    table_w = round(width * (2 / 3 if wide else 0.7))
-    table_h = height - top - bottom - message
+    top = round(height * (0.075 if compact else 0.08 if wide else 0.09))
+    message = round(height * (0.07 if compact else 0.06))
+    bottom = round(height * (0.17 if compact else 0.11))
     screen = Box(0, 0, width, height)
-    jackpot = Box(0, 0, table_w, top)
-    paytable = Box(table_w, 0, width - table_w, top + table_h)
-    dealer = Box(0, top, table_w, table_h * 2 // 5)
-    row = Box(0, dealer.bottom, table_w, table_h - dealer.h)
-    box_w = row.w // boxes
-    player = tuple(Box(row.x + i * box_w, row.y, box_w, row.h) for i in range(boxes))
-    # Five cards and their gaps fill most of one box, and keep a card's 5:7 shape.
-    card_w = min(box_w * 17 // 100, dealer.w // 9, (row.h * 55 // 100) * 5 // 7)
+    if compact:
+        jackpot = Box(0, 0, width, top)
+        paytable = Box(0, top, width, round(height * 0.06))
+        table = Box(0, paytable.bottom, width, height - paytable.bottom - bottom - message)
+    else:
+        table_w = round(width * (2 / 3 if wide else 0.7))
+        jackpot = Box(0, 0, table_w, top)
+        table = Box(0, top, table_w, height - top - bottom - message)
+        paytable = Box(table_w, 0, width - table_w, top + table.h)
+    dealer = Box(table.x, table.y, table.w, table.h * 2 // 5)
+    row = Box(table.x, dealer.bottom, table.w, table.h - dealer.h)
+    player = tuple(row.split(boxes))
+    box_w = player[0].w
+    small = max(height // 45, 11)
+    # Five cards and their gaps fill most of one box, keep a card's 5:7 shape, and leave
+    # room above for the label and below for the bet spots and the caption.
+    card_w = min(
+        box_w * 17 // 100, dealer.w // 9, (dealer.h - small * 5 // 2) * 5 // 7, (row.h * 52 // 100) * 5 // 7
+    )
     card_h = card_w * 7 // 5
-    meters = Box(0, height - bottom, width, bottom)
-    line = Box(0, meters.y - message, width, message)
+    bar = Box(0, height - bottom, width, bottom)
+    if compact:
+        meters = Box(0, bar.y, width, bottom * 2 // 5)
+        buttons = Box(0, meters.bottom, width, bar.h - meters.h)
+    else:
+        meters = Box(0, bar.y, width * 11 // 20, bottom)
+        buttons = Box(meters.right, bar.y, width - meters.w, bottom)
     return Layout(
         screen=screen,
         jackpot=jackpot,
+        table=table,
         dealer=dealer,
         boxes=player,
         paytable=paytable,
-        message=line,
+        message=Box(0, bar.y - message, width, message),
         meters=meters,
+        buttons=buttons,
         card_w=card_w,
         card_h=card_h,
-        large=max(bottom * 45 // 100, 14),
-        medium=max(message * 55 // 100, 12),
-        small=max(height // 45, 10),
+        large=max(meters.h * 65 // 100 if compact else bottom * 36 // 100, 14),
+        medium=max(message * 50 // 100, 13),
+        small=small,
+        compact=compact,
     )

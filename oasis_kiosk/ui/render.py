@@ -1,17 +1,24 @@
-"""Drawing the pieces: cards (rendered once per size and cached), text (cached), money.
+"""Drawing the pieces: text in the bundled font, cards and chips, each rendered once per
+size and kept.
 
-Suits are drawn as shapes, not glyphs, so they are crisp at any size whatever font is at
-hand; the hand's name is always written too (nothing is told by colour alone).
+Suits are drawn as shapes, not glyphs, so they are crisp at any size; the hand's name is
+always written too (nothing is told by colour alone). The font is DejaVu Sans (assets/fonts,
+with its licence): Latin-2, Cyrillic, the card suits, and digits of one width, so meters
+do not jitter as they count.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import pygame
 
+from oasis_kiosk.assets import ASSETS
+
 FELT = (14, 92, 52)
 FELT_DARK = (10, 66, 38)
+FELT_LINE = (40, 130, 84)
+PANEL = (12, 30, 24)
 CARD_FACE = (246, 242, 232)
 CARD_BACK = (120, 24, 36)
 INK = (24, 24, 28)
@@ -20,26 +27,45 @@ GOLD = (232, 190, 72)
 LIVE = (90, 200, 250)
 DIM = (110, 130, 120)
 WHITE = (240, 240, 235)
+ALARM = (150, 20, 30)
 
+Colour = tuple[int, int, int]
+FONTS = {False: ASSETS / "fonts" / "DejaVuSans.ttf", True: ASSETS / "fonts" / "DejaVuSans-Bold.ttf"}
 RANK_TEXT = {"T": "10"}
 
 
 @cache
-def font(size: int) -> pygame.font.Font:
-    return pygame.font.Font(None, size)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    return pygame.font.Font(FONTS[bold], size)
 
 
-@cache
-def text(content: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
-    return font(size).render(content, True, colour)
+# Bounded: a counting meter renders a new string every frame.
+@lru_cache(maxsize=4096)
+def text(content: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
+    return font(size, bold).render(content, True, colour)
 
 
-def money(amount: int, currency: str, minor_units: int) -> str:
-    """``1234`` EUR (100 minor units) -> ``EUR 12.34``; integers all the way."""
-    sign = "-" if amount < 0 else ""
-    whole, part = divmod(abs(amount), minor_units)
-    places = len(str(minor_units)) - 1
-    return f"{currency} {sign}{whole:,}" + (f".{part:0{places}d}" if places else "")
+def fitted(content: str, size: int, colour: Colour, width: int, bold: bool = False) -> pygame.Surface:
+    """The text at ``size`` or, if it is wider than ``width``, at the size that fits."""
+    surface = text(content, size, colour, bold)
+    while surface.get_width() > width and size > 8:
+        size = size * 9 // 10
+        surface = text(content, size, colour, bold)
+    return surface
+
+
+def wrap(line: str, size: int, width: int) -> list[str]:
+    """Breaks a line into pieces no wider than ``width`` pixels at this font size."""
+    pieces: list[str] = []
+    current = ""
+    for word in line.split():
+        candidate = f"{current} {word}".strip()
+        if current and font(size).size(candidate)[0] > width:
+            pieces.append(current)
+            current = word
+        else:
+            current = candidate
+    return [*pieces, current] if current else pieces
 
 
 def _suit(surface: pygame.Surface, suit: str, centre: tuple[int, int], size: int) -> None:
@@ -84,7 +110,74 @@ def card(name: str | None, width: int, height: int) -> pygame.Surface:
     pygame.draw.rect(surface, INK, rect, width=1, border_radius=radius)
     rank, suit = name[:-1], name[-1]
     colour = RED if suit in "hd" else INK
-    label = text(RANK_TEXT.get(rank, rank), max(height // 4, 10), colour)
-    surface.blit(label, (width // 10, height // 20))
+    label = text(RANK_TEXT.get(rank, rank), max(height // 5, 10), colour, True)
+    surface.blit(label, (width // 10, height // 24))
+    _suit(
+        surface,
+        suit,
+        (width // 10 + label.get_width() // 2, height // 24 + label.get_height() + width // 10),
+        width // 5,
+    )
     _suit(surface, suit, (width // 2, height * 3 // 5), width // 2)
     return surface
+
+
+@cache
+def card_slot(width: int, height: int) -> pygame.Surface:
+    """Where a card will lie: a faint outline on the felt."""
+    surface = pygame.Surface((width, height), pygame.SRCALPHA)
+    pygame.draw.rect(
+        surface, FELT_LINE, surface.get_rect(), width=max(width // 40, 1), border_radius=width // 10
+    )
+    return surface
+
+
+CHIP_COLOURS = {
+    "ante": (30, 90, 170),
+    "play": (170, 40, 40),
+    "bonus": (200, 150, 30),
+    "insure": (90, 60, 150),
+}
+
+
+@cache
+def chip(kind: str, label: str, diameter: int) -> pygame.Surface:
+    """A chip on a bet spot with its amount written on it."""
+    surface = pygame.Surface((diameter, diameter), pygame.SRCALPHA)
+    centre, radius = (diameter // 2, diameter // 2), diameter // 2
+    pygame.draw.circle(surface, CHIP_COLOURS[kind], centre, radius)
+    dash = max(diameter // 10, 2)
+    for angle in range(0, 360, 45):
+        vector = pygame.math.Vector2(radius - dash // 2, 0).rotate(angle)
+        pygame.draw.circle(surface, WHITE, (centre[0] + vector.x, centre[1] + vector.y), dash // 2 + 1)
+    pygame.draw.circle(surface, WHITE, centre, radius * 7 // 10, width=max(diameter // 30, 1))
+    words = fitted(label, max(diameter // 4, 8), WHITE, diameter * 6 // 10, bold=True)
+    surface.blit(words, words.get_rect(center=centre))
+    return surface
+
+
+@cache
+def spot(label: str, diameter: int) -> pygame.Surface:
+    """An empty bet spot: a ring with the bet's name."""
+    surface = pygame.Surface((diameter, diameter), pygame.SRCALPHA)
+    pygame.draw.circle(
+        surface, FELT_LINE, (diameter // 2, diameter // 2), diameter // 2, width=max(diameter // 20, 1)
+    )
+    words = fitted(label, max(diameter // 5, 8), FELT_LINE, diameter * 8 // 10)
+    surface.blit(words, words.get_rect(center=(diameter // 2, diameter // 2)))
+    return surface
+
+
+def button(surface: pygame.Surface, rect: pygame.Rect, label: str, live: bool, size: int) -> None:
+    """An on-screen button: lit like its lamp when live, dim otherwise."""
+    radius = max(rect.h // 5, 3)
+    pygame.draw.rect(surface, (20, 70, 95) if live else PANEL, rect, border_radius=radius)
+    pygame.draw.rect(surface, LIVE if live else DIM, rect, width=2, border_radius=radius)
+    words = fitted(label, size, WHITE if live else DIM, rect.w - 6, bold=live)
+    surface.blit(words, words.get_rect(center=rect.center))
+
+
+def forget() -> None:
+    """Drops every kept font and surface: after pygame restarts, old fonts are invalid."""
+    for kept in (font, text, card, card_slot, chip, spot):
+        kept.cache_clear()

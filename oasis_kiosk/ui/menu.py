@@ -1,0 +1,417 @@
+"""The operator's screens, shown while the operator key is turned: PIN, meters, recall
+(the cards drawn as they were dealt), the event log, the jackpot, the settings and the
+hardware test. Everything they show and change goes through the machine's OperatorMenu,
+which checks and logs it; this module only draws and routes the buttons.
+
+The cabinet's buttons work the menu: the card buttons type the PIN (digits 1 to 5; a
+keyboard or the touch keypad has all ten) and pick settings, DEAL confirms, FOLD clears or
+goes back, BET and BONUS turn the pages, PLAY and FOLD scroll.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from oasis_kiosk import i18n, profile_names
+from oasis_kiosk.config import MAX_VOLUME
+from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.panel import Press
+from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.machine.operator import OperatorError, OperatorMenu
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.help import hand_name
+from oasis_kiosk.ui.view import OUTCOMES, cash_for
+
+PAGES = {
+    "meters": N_("METERS"),
+    "recall": N_("RECALL"),
+    "events": N_("EVENT LOG"),
+    "jackpot": N_("JACKPOT"),
+    "settings": N_("SETTINGS"),
+    "test": N_("HARDWARE TEST"),
+}
+KEYPAD = "1234567890"
+TEST_TIMEOUT = 20.0  # seconds without a press that end the hardware test
+
+
+class OperatorScreen:
+    def __init__(self, terminal: Terminal, cabinet: Cabinet, screen: pygame.Surface) -> None:
+        self.terminal = terminal
+        self.cabinet = cabinet
+        self.screen = screen
+        self.menu = OperatorMenu(terminal)
+        self.pin = ""
+        self.page = 0
+        self.scroll = 0
+        self.notice = ""
+        self.confirming: str | None = None
+        """An action waiting for a second DEAL (reset the period, the jackpot, new rules)."""
+        self.profile_choice = terminal.profile.id
+        self.test_idle = 0.0
+        self._seen = 0
+        """How many reports of the hardware test are on screen."""
+        self.hotspots: list[tuple[pygame.Rect, str]] = []
+        self.dirty = True
+
+    @property
+    def page_name(self) -> str:
+        return list(PAGES)[self.page]
+
+    def close(self) -> None:
+        """The key was turned back."""
+        if self.cabinet.testing:
+            self.cabinet.end_test()
+        self.menu.logout()
+        self.pin, self.page, self.scroll, self.notice, self.confirming = "", 0, 0, "", None
+        self.dirty = True
+
+    # Input.
+
+    def press(self, press: Press) -> None:
+        """A cabinet button while the key is turned (Cabinet.menu)."""
+        self.dirty = True
+        try:
+            if not self.menu.logged_in:
+                self._pin_button(press)
+            else:
+                self._menu_button(press)
+        except OperatorError as error:
+            self.notice = str(error)
+            self.confirming = None
+
+    def type(self, character: str) -> None:
+        """A digit from a keyboard or the touch keypad; Enter and Backspace."""
+        self.press(
+            Press("deal")
+            if character == "enter"
+            else Press("fold")
+            if character == "clear"
+            else Press("digit", int(character))
+        )
+
+    def click(self, x: int, y: int) -> None:
+        for area, name in self.hotspots:
+            if area.collidepoint(x, y):
+                if name.startswith("page:"):
+                    self._go(int(name[5:]))
+                elif name == "end_test":
+                    self._end_test()
+                else:
+                    self.type(name)
+                self.dirty = True
+                return
+
+    def step(self, seconds: float) -> None:
+        """Time passing: the hardware test ends by itself when the buttons rest."""
+        if not self.cabinet.testing:
+            return
+        if len(self.cabinet.seen) != self._seen:
+            self._seen, self.test_idle = len(self.cabinet.seen), 0.0
+            self._light_tested()
+            self.dirty = True
+        else:
+            self.test_idle += seconds
+        if self.test_idle >= TEST_TIMEOUT:
+            self._end_test()
+            self.dirty = True
+
+    def _pin_button(self, press: Press) -> None:
+        if press.intent in {"card", "digit"} and press.value is not None and len(self.pin) < 12:
+            self.pin += str(press.value)
+        elif press.intent == "fold":
+            self.pin = ""
+        elif press.intent == "deal":
+            pin, self.pin = self.pin, ""
+            self.menu.login(pin)
+            self.notice = ""
+
+    def _go(self, page: int) -> None:
+        if self.cabinet.testing:
+            self._end_test()
+        self.page, self.scroll, self.confirming, self.notice = page % len(PAGES), 0, None, ""
+        self.profile_choice = self.terminal.profile.id
+
+    def _menu_button(self, press: Press) -> None:
+        page = self.page_name
+        if press.intent == "bet":
+            self._go(self.page + 1)
+        elif press.intent == "bonus":
+            self._go(self.page - 1)
+        elif press.intent == "play":
+            self.scroll += 1
+        elif press.intent == "fold":
+            self.scroll = max(self.scroll - 1, 0)
+            self.confirming = None
+        elif page == "settings" and press.intent == "card":
+            self._setting(press.value or 0)
+        elif press.intent == "deal":
+            self._confirm(page)
+
+    def _confirm(self, page: str) -> None:
+        actions = {
+            "meters": "reset_period",
+            "jackpot": "reset_jackpot",
+            "settings": "set_rules",
+            "test": "test",
+        }
+        action = actions.get(page)
+        if action == "test":
+            self.cabinet.start_test()
+            self._seen, self.test_idle = 0, 0.0
+            return
+        if action is None:
+            return
+        if self.confirming != action:
+            self.confirming = action
+            self.notice = _("Press DEAL again to confirm, FOLD to cancel.")
+            return
+        self.confirming = None
+        if action == "reset_period":
+            self.menu.reset_period()
+            self.notice = _("A new period starts.")
+        elif action == "reset_jackpot":
+            self.menu.reset_jackpot()
+            self.notice = _("The jackpot meter is at its base.")
+        else:
+            self.menu.set_rules(self.profile_choice)
+            self.notice = _("The rules are now {name}.").format(name=self.terminal.rules["name"])
+
+    def _setting(self, card: int) -> None:
+        config = self.terminal.config
+        if card == 1:
+            names = profile_names()
+            current = names.index(self.profile_choice) if self.profile_choice in names else -1
+            self.profile_choice = names[(current + 1) % len(names)]
+            self.notice = _("Press DEAL twice to play {profile} from the next round.").format(
+                profile=self.profile_choice
+            )
+        elif card == 2:
+            languages = list(i18n.LANGUAGES)
+            self.menu.set_language(languages[(languages.index(config.language) + 1) % len(languages)])
+        elif card == 3:
+            self.menu.set_hints(not self.terminal.store.get_state("hints", False))
+        elif card == 4:
+            self.menu.set_volume((config.volume + 1) % (MAX_VOLUME + 1))
+
+    def _light_tested(self) -> None:
+        """Each button pressed during the test lights its own lamp: the lamp works too."""
+        lamps = {report.replace(" ", "") for report in self.cabinet.seen if "credited" not in report}
+        self.cabinet.light(lamps)
+
+    def _end_test(self) -> None:
+        seen = self.cabinet.end_test()
+        self.notice = _("Test over: {count} input(s) seen.").format(count=len(seen))
+
+    # Drawing.
+
+    def draw(self) -> list[pygame.Rect]:
+        if not self.dirty:
+            return []
+        self.dirty = False
+        screen = self.screen
+        width, height = screen.get_size()
+        screen.fill(render.PANEL)
+        self.hotspots = []
+        self.size = max(height // 40, 11)
+        self.line_height = self.size + self.size // 3
+        title = render.text(_("OPERATOR MENU"), self.size * 2, render.GOLD, True)
+        screen.blit(title, (self.size, self.size // 2))
+        if not self.menu.logged_in:
+            self._draw_pin(width, height)
+        else:
+            self._draw_tabs(width)
+            top = self.size * 6
+            getattr(self, f"_draw_{self.page_name}")(top)
+        if self.notice:
+            notice = render.fitted(self.notice, self.size, render.LIVE, width - self.size * 2)
+            screen.blit(notice, (self.size, height - self.size * 3))
+        hint = render.fitted(
+            _("BET/BONUS: pages · PLAY/FOLD: scroll · DEAL: confirm · turn the key back to leave"),
+            self.size * 8 // 10,
+            render.DIM,
+            width - self.size * 2,
+        )
+        screen.blit(hint, (self.size, height - self.size * 3 // 2))
+        return [screen.get_rect()]
+
+    def _draw_pin(self, width: int, height: int) -> None:
+        size = self.size
+        prompt = _("Enter the PIN (card buttons 1-5 or the keypad), then DEAL.")
+        self.screen.blit(render.text(prompt, size, render.WHITE), (size, size * 4))
+        shown = render.text("•" * len(self.pin) or "_", size * 2, render.GOLD, True)
+        self.screen.blit(shown, (size, size * 6))
+        key = min(width // 8, height // 8)
+        left, top = size, size * 10
+        labels = [*KEYPAD, "clear", "enter"]
+        for number, label in enumerate(labels):
+            row, column = divmod(number, 4)
+            area = pygame.Rect(left + column * (key + 8), top + row * (key + 8), key, key)
+            words = {"clear": _("CLEAR"), "enter": _("OK")}.get(label, label)
+            render.button(self.screen, area, words, True, size)
+            self.hotspots.append((area, label))
+
+    def _draw_tabs(self, width: int) -> None:
+        size = self.size
+        tab_w = (width - size * 2) // len(PAGES)
+        for number, name in enumerate(PAGES.values()):
+            area = pygame.Rect(size + number * tab_w, size * 3 + size // 2, tab_w - 6, size * 2)
+            render.button(self.screen, area, _(name), number == self.page, size * 8 // 10)
+            self.hotspots.append((area, f"page:{number}"))
+
+    def _lines(
+        self, top: int, lines: list[tuple[str, str]], x: int | None = None, width: int | None = None
+    ) -> None:
+        size = self.size
+        x = size if x is None else x
+        width = self.screen.get_width() // 2 - size * 2 if width is None else width
+        for number, (name, value) in enumerate(lines):
+            y = top + number * self.line_height
+            if y > self.screen.get_height() - size * 4:
+                break
+            colour = render.GOLD if not value else render.WHITE
+            self.screen.blit(render.fitted(name, size, colour, width * 2 // 3), (x, y))
+            words = render.text(value, size, render.WHITE)
+            self.screen.blit(words, (x + width - words.get_width(), y))
+
+    def _draw_meters(self, top: int) -> None:
+        lifetime, period = self.menu.meters(), self.menu.period_meters()
+        cash = cash_for(self.terminal)
+        money = {"credits", "total_in", "total_out", "coin_in", "coin_out", "jackpots_paid", "handpays"}
+
+        def shown(name: str, value: int) -> str:
+            return cash(value) if name in money else i18n.number(value)
+
+        self._lines(
+            top, [(_("LIFETIME"), ""), *((name, shown(name, v)) for name, v in sorted(lifetime.items()))]
+        )
+        half = self.screen.get_width() // 2
+        self._lines(
+            top,
+            [
+                (_("THIS PERIOD (DEAL twice: new period)"), ""),
+                *((n, shown(n, v)) for n, v in sorted(period.items())),
+            ],
+            x=half,
+        )
+
+    def _draw_recall(self, top: int) -> None:
+        rounds = self.menu.recall(25)
+        if not rounds:
+            self._lines(top, [(_("No rounds yet."), "")])
+            return
+        self.scroll = min(self.scroll, len(rounds) - 1)
+        shown = rounds[-1 - self.scroll]
+        cash = cash_for(self.terminal)
+        size = self.size
+        header = _("Round {number} of the last {count} (PLAY: older, FOLD: newer)   {when}   {state}").format(
+            number=shown["id"], count=len(rounds), when=shown["started_at"], state=shown["state"]
+        )
+        self.screen.blit(
+            render.fitted(header, size, render.GOLD, self.screen.get_width() - size * 2), (size, top)
+        )
+        settlement = shown["settlement"]
+        card_w = min(self.screen.get_width() // 16, self.screen.get_height() // 9)
+        card_h = card_w * 7 // 5
+        y = top + size * 2
+        if settlement is None:
+            self._lines(y, [(_("Open round: it resumes at its decision."), "")])
+            return
+        rows: list[tuple[str, list[str], str]] = [
+            (
+                _("Dealer"),
+                settlement["dealer_cards"],
+                hand_name(settlement["dealer_hand"]["category"]),
+            )
+        ]
+        for box in settlement["boxes"]:
+            rows.append(
+                (
+                    _("Box {number}").format(number=box["box"] + 1),
+                    box["cards"],
+                    f"{hand_name(box['hand']['category'])}: {_(OUTCOMES[box['outcome']])}, {cash(box['net'])}",
+                )
+            )
+        for name, cards, said in rows:
+            self.screen.blit(render.text(name, size, render.WHITE, True), (size, y + card_h // 3))
+            for position, card in enumerate(cards):
+                self.screen.blit(render.card(card, card_w, card_h), (size * 8 + position * (card_w + 6), y))
+            self.screen.blit(
+                render.text(said, size, render.WHITE), (size * 9 + 5 * (card_w + 6), y + card_h // 3)
+            )
+            y += card_h + size
+        actions = ", ".join(_describe(action) for action in shown["record"]["actions"]) or "-"
+        self._lines(
+            y,
+            [
+                (_("Actions"), actions),
+                (_("Collected"), cash(settlement["collected"])),
+                (_("Paid"), cash(settlement["paid"] + settlement.get("jackpot_awards", 0))),
+            ],
+            width=self.screen.get_width() - size * 2,
+        )
+
+    def _draw_events(self, top: int) -> None:
+        events = self.menu.events(200)
+        lines_fit = max((self.screen.get_height() - top - self.size * 4) // self.line_height, 1)
+        self.scroll = min(self.scroll, max(len(events) - lines_fit, 0))
+        end = len(events) - self.scroll
+        shown = events[max(end - lines_fit, 0) : end]
+        self._lines(
+            top,
+            [(f"{event['at']}  {event['kind']}", _short(event["detail"])) for event in reversed(shown)],
+            width=self.screen.get_width() - self.size * 2,
+        )
+
+    def _draw_jackpot(self, top: int) -> None:
+        cash = cash_for(self.terminal)
+        settings = self.terminal.config.jackpot
+        lines = [
+            (_("Meter"), cash(self.terminal.jackpot.value)),
+            (_("Base"), cash(settings.base)),
+            (_("Share of each bonus stake"), str(settings.rate)),
+            (_("Maximum"), cash(settings.maximum)),
+            (_("DEAL twice: bring the meter up to its base"), ""),
+            (_("Last hits"), ""),
+        ]
+        lines += [
+            (f"{hit['at']}  #{hit['round']}", cash(hit["amount"]))
+            for hit in reversed(self.menu.jackpot_hits())
+        ]
+        self._lines(top, lines)
+
+    def _draw_settings(self, top: int) -> None:
+        config = self.terminal.config
+        hints = self.terminal.store.get_state("hints", False)
+        lines = [
+            (_("CARD 1  Rules (DEAL twice applies)"), self.profile_choice),
+            (_("CARD 2  Language"), i18n.LANGUAGES[config.language]),
+            (_("CARD 3  Hints"), _("on") if hints else _("off")),
+            (_("CARD 4  Volume"), f"{config.volume}/{MAX_VOLUME}"),
+            (_("Playing now"), self.terminal.rules["name"]),
+        ]
+        self._lines(top, lines, width=self.screen.get_width() - self.size * 2)
+
+    def _draw_test(self, top: int) -> None:
+        size = self.size
+        if not self.cabinet.testing:
+            self._lines(top, [(_("DEAL starts the test: every button, switch and coin is reported."), "")])
+            return
+        lines = [(_("Press each button: it is listed and its lamp lights."), "")]
+        lines += [(report, "") for report in reversed(self.cabinet.seen[-20:])]
+        self._lines(top, lines, width=self.screen.get_width() - size * 2)
+        area = pygame.Rect(self.screen.get_width() - size * 12, top, size * 10, size * 3)
+        render.button(self.screen, area, _("END TEST"), True, size)
+        self.hotspots.append((area, "end_test"))
+
+
+def _describe(action: dict[str, Any]) -> str:
+    extra = action.get("positions") or action.get("amount")
+    return f"{action['action']} {action['box'] + 1}" + (f" {extra}" if extra else "")
+
+
+def _short(detail: dict[str, Any]) -> str:
+    text = ", ".join(f"{key}={value}" for key, value in detail.items())
+    return text if len(text) <= 60 else text[:57] + "..."

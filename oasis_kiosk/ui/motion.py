@@ -1,0 +1,168 @@
+"""Motion on the table, as pure timing (no pygame): cards dealt from the shoe, turned,
+exchanged, the dealer's hand revealed card by card, and a win counted up.
+
+The table tells ``Motions`` what each card place shows now; the motions work out what
+moved since and queue an animation for it, one after another as a dealer would. ``pose``
+says where a card is and how far it has turned at a moment; ``skip`` ends everything at
+once (the next button press never waits for an animation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Slot = tuple[str, int, int]
+"""("dealer", 0, position) or ("box", box, position)."""
+Face = str | None
+"""A card's name, or None for a card lying face down."""
+
+DEAL = 0.22  # seconds a card slides from the shoe
+TURN = 0.15  # seconds a card takes to turn over
+DEAL_GAP = 0.09  # between two cards dealt
+REVEAL_GAP = 0.45  # between two of the dealer's cards turned: one after another, visibly
+SWAP = 0.3  # an exchanged card goes and its replacement comes
+
+
+@dataclass(frozen=True)
+class Motion:
+    kind: str
+    """"deal" (slides in, then turns if it is dealt face up), "turn" or "swap"."""
+    start: float
+    before: Face
+    after: Face
+
+    @property
+    def duration(self) -> float:
+        if self.kind == "deal":
+            return DEAL + (TURN if self.after is not None else 0.0)
+        return TURN * 2 if self.kind == "turn" else SWAP
+
+    @property
+    def end(self) -> float:
+        return self.start + self.duration
+
+
+@dataclass(frozen=True)
+class Pose:
+    """A card at a moment: how far along its way from the shoe (1 = in place), how wide it
+    shows while turning (1 = flat, 0 = edge on) and which face is up."""
+
+    travel: float
+    width: float
+    face: Face
+
+
+AT_REST = 1.0
+
+
+class Motions:
+    def __init__(self) -> None:
+        self.shown: dict[Slot, Face] = {}
+        self.moving: dict[Slot, Motion] = {}
+        self._queue_end = 0.0
+
+    def _queue(self, now: float, gap: float) -> float:
+        start = max(now, self._queue_end)
+        self._queue_end = start + gap
+        return start
+
+    def show(self, cards: dict[Slot, Face], now: float, fresh: bool = False) -> None:
+        """What each place holds now. ``fresh``: a new deal, every card comes from the shoe."""
+        if fresh:
+            self.shown, self.moving, self._queue_end = {}, {}, now
+        for slot in sorted(cards, key=_deal_order):
+            face = cards[slot]
+            if slot not in self.shown:
+                kind, gap = "deal", DEAL_GAP
+            elif self.shown[slot] == face:
+                continue
+            elif self.shown[slot] is None:
+                kind, gap = "turn", REVEAL_GAP if slot[0] == "dealer" else DEAL_GAP
+            else:
+                kind, gap = "swap", DEAL_GAP
+            self.moving[slot] = Motion(kind, self._queue(now, gap), self.shown.get(slot), face)
+            self.shown[slot] = face
+        for slot in set(self.shown) - set(cards):
+            del self.shown[slot]
+            self.moving.pop(slot, None)
+
+    def pose(self, slot: Slot, now: float) -> Pose | None:
+        """None: nothing lies there (yet)."""
+        if slot not in self.shown:
+            return None
+        motion = self.moving.get(slot)
+        face = self.shown[slot]
+        if motion is None or now >= motion.end:
+            return Pose(AT_REST, AT_REST, face)
+        elapsed = now - motion.start
+        if elapsed < 0:  # queued: the old card still lies there, or nothing yet
+            return None if motion.kind == "deal" else Pose(AT_REST, AT_REST, motion.before)
+        if motion.kind == "deal":
+            if elapsed < DEAL:
+                return Pose(_ease(elapsed / DEAL), AT_REST, None)
+            return _turning(elapsed - DEAL, None, face)
+        if motion.kind == "turn":
+            return _turning(elapsed / 2, motion.before, face)
+        half = SWAP / 2
+        if elapsed < half:
+            return Pose(AT_REST, 1 - elapsed / half, motion.before)
+        return Pose(AT_REST, (elapsed - half) / half, face)
+
+    def busy(self, now: float) -> bool:
+        return any(now < motion.end for motion in self.moving.values())
+
+    def settled_at(self) -> float:
+        """When the last queued motion ends."""
+        return max((motion.end for motion in self.moving.values()), default=0.0)
+
+    def skip(self) -> None:
+        self.moving.clear()
+        self._queue_end = 0.0
+
+
+def _turning(elapsed: float, before: Face, after: Face) -> Pose:
+    """A card turning over in TURN seconds: narrowing with the old face, widening with the new."""
+    half = TURN / 2
+    if elapsed < half:
+        return Pose(AT_REST, 1 - elapsed / half, before)
+    return Pose(AT_REST, min((elapsed - half) / half, 1.0), after)
+
+
+def _ease(fraction: float) -> float:
+    """Fast off the shoe, gentle into place."""
+    return 1 - (1 - fraction) ** 3
+
+
+def _deal_order(slot: Slot) -> tuple[int, int, int]:
+    """Position by position round the table, boxes before the dealer, as a dealer deals."""
+    where, box, position = slot
+    return (position, 1 if where == "dealer" else 0, box)
+
+
+@dataclass(frozen=True)
+class CountUp:
+    """A win counted up from 0 to ``amount``, starting at ``start``."""
+
+    amount: int
+    start: float
+    duration: float
+
+    def value(self, now: float) -> int:
+        if now <= self.start:
+            return 0
+        if now >= self.start + self.duration:
+            return self.amount
+        return self.amount * int((now - self.start) * 1000) // int(self.duration * 1000)
+
+    def done(self, now: float) -> bool:
+        return now >= self.start + self.duration
+
+
+def count_duration(amount: int, unit: int, jackpot: bool) -> float:
+    """Longer for bigger wins, never tedious: 0.6 s for a push-size win, up to 3 s (5 s for
+    a jackpot)."""
+    if amount <= 0:
+        return 0.0
+    multiples = amount / max(unit, 1)
+    base = min(0.6 + 0.08 * multiples, 3.0)
+    return 5.0 if jackpot else base

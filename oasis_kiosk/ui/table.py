@@ -1,0 +1,487 @@
+"""The game screen: the table, the paytable, the jackpot meter, the meters and buttons.
+
+Drawing is by region. The felt, panels and fixed labels are painted once per size into a
+background; each frame, a region is repainted (background first, then its content) only
+when what it shows changed or something in it moves, and only those rectangles go to the
+display. A screen where nothing moves costs next to nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pygame
+
+from oasis_kiosk.i18n import _
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.ui import help, render
+from oasis_kiosk.ui.layout import Box, Layout, layout
+from oasis_kiosk.ui.motion import AT_REST, CountUp, Motions, Slot, count_duration
+from oasis_kiosk.ui.view import View, cash_for, snapshot
+
+SPOT_LABELS = {"ante": "ANTE", "play": "PLAY", "bonus": "BONUS", "insure": "INS"}
+JACKPOT_ROLL = 8
+"""The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
+CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
+
+
+def rect(box: Box) -> pygame.Rect:
+    return pygame.Rect(box.x, box.y, box.w, box.h)
+
+
+class Table:
+    def __init__(self, terminal: Terminal, screen: pygame.Surface, play_sound: Callable[[str], None]) -> None:
+        self.terminal = terminal
+        self.screen = screen
+        self.play_sound = play_sound
+        self.motions = Motions()
+        self.view: View | None = None
+        self.count: CountUp | None = None
+        self.celebrate_until = 0.0
+        self.jackpot_shown = terminal.jackpot.value
+        self.message = ""
+        """What the last input did, beside the prompt."""
+        self.showing_help = False
+        self.legend: list[tuple[str, str]] | None = None
+        """The desktop's key legend, when shown."""
+        self.hotspots: list[tuple[pygame.Rect, str, int | None]] = []
+        """Where a click or touch presses a button: (area, button, card number)."""
+        self._keys: dict[str, Any] = {}
+        self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
+
+    # The model.
+
+    @property
+    def layout(self) -> Layout:
+        width, height = self.screen.get_size()
+        boxes = max(self.terminal.boxes, len(self.view.boxes) if self.view else 1, 1)
+        return layout(width, height, boxes)
+
+    def refresh(self, now: float) -> None:
+        """Reads the terminal again (after an input or a device event)."""
+        view = snapshot(self.terminal, self.message)
+        old = self.view
+        cards: dict[Slot, str | None] = {("dealer", 0, i): face for i, face in enumerate(view.dealer)}
+        for b, box in enumerate(view.boxes):
+            cards |= {("box", b, i): face for i, face in enumerate(box.cards)}
+        dealt = view.round_key is not None and view.round_key[1] == "open"
+        fresh = dealt and (old is None or old.round_key != view.round_key)
+        self.motions.show(cards, now, fresh=fresh)
+        if old is None:
+            self.motions.skip()  # what was on the table at power-up lies there already
+        elif fresh:
+            self.play_sound("deal")
+            self.count = None
+        elif old.round_key != view.round_key and view.round_key is not None:
+            # The round settled: the dealer's reveal, then the win counted up.
+            if view.win > 0:
+                start = max(self.motions.settled_at(), now)
+                duration = count_duration(view.win, view.ante_unit, bool(view.jackpot_won))
+                self.count = CountUp(view.win, start, duration)
+                self.play_sound("jackpot" if view.jackpot_won else "win")
+                if view.jackpot_won:
+                    self.celebrate_until = start + duration + CELEBRATION
+        elif old.bet != view.bet or old.credits < view.credits:
+            self.play_sound("chip")
+        self.view = view
+
+    def skip(self) -> None:
+        """A press ends every animation at once."""
+        self.motions.skip()
+        self.count = None
+        self.celebrate_until = 0.0
+        self.jackpot_shown = self.terminal.jackpot.value
+
+    def busy(self, now: float) -> bool:
+        return (
+            self.motions.busy(now)
+            or (self.count is not None and not self.count.done(now))
+            or now < self.celebrate_until
+            or self.jackpot_shown != (self.view.jackpot if self.view else self.jackpot_shown)
+        )
+
+    def counted(self, now: float) -> int:
+        """How much of the win the WIN meter shows now."""
+        if self.view is None:
+            return 0
+        return self.count.value(now) if self.count is not None else self.view.win
+
+    # Drawing.
+
+    def invalidate(self) -> None:
+        """Everything is drawn again (a new size, language or overlay underneath)."""
+        self._keys.clear()
+        self._background = None
+
+    def draw(self, now: float) -> list[pygame.Rect]:
+        """Repaints what changed; returns the rectangles to put on the display."""
+        if self.view is None:
+            self.refresh(now)
+        view = self.view
+        assert view is not None
+        lay = self.layout
+        background = self._painted_background(lay)
+        target = view.jackpot
+        if self.jackpot_shown < target:
+            self.jackpot_shown += max((target - self.jackpot_shown) // JACKPOT_ROLL, 1)
+        else:
+            self.jackpot_shown = target
+        counted = self.counted(now)
+        pulse = int(now * 4) % 2 if self.count is not None and not self.count.done(now) else 0
+        moving = self.motions.busy(now)
+        celebrating = now < self.celebrate_until
+        regions: list[tuple[str, Box, Any, Callable[[Layout, float], None]]] = [
+            ("jackpot", lay.jackpot, (self.jackpot_shown,), self._jackpot),
+            (
+                "table",
+                lay.table,
+                (
+                    view.round_key,
+                    view.dealer,
+                    view.dealer_verdict,
+                    view.boxes,
+                    view.overlay,
+                    self.showing_help,
+                    self.legend is not None,
+                    celebrating and int(now * 3),
+                    moving and now,
+                ),
+                self._table,
+            ),
+            ("paytable", lay.paytable, (view.lit_category, pulse, self.showing_help), self._paytable),
+            ("message", lay.message, (view.prompt,), self._message),
+            ("meters", lay.meters, (view.credits - (view.win - counted), view.bet, counted), self._meters),
+            ("buttons", lay.buttons, (view.buttons,), self._buttons),
+        ]
+        dirty = []
+        for name, box, key, paint in regions:
+            if self._keys.get(name) == key:
+                continue
+            self._keys[name] = key
+            area = rect(box)
+            self.screen.blit(background, area, area)
+            with self._clip(area):
+                paint(lay, now)
+            dirty.append(area)
+        return dirty
+
+    @contextmanager
+    def _clip(self, area: pygame.Rect) -> Iterator[None]:
+        previous = self.screen.get_clip()
+        self.screen.set_clip(area)
+        try:
+            yield
+        finally:
+            self.screen.set_clip(previous)
+
+    def _painted_background(self, lay: Layout) -> pygame.Surface:
+        key = (self.screen.get_size(), self.terminal.profile.digest, lay.compact, len(lay.boxes), _("DEALER"))
+        if self._background is not None and self._background[0] == key:
+            return self._background[1]
+        surface = pygame.Surface(self.screen.get_size())
+        surface.fill(render.FELT)
+        table = rect(lay.table)
+        pygame.draw.ellipse(surface, render.FELT_LINE, table.inflate(-table.w // 12, -table.h // 10), width=2)
+        for box in (lay.paytable, lay.jackpot):
+            pygame.draw.rect(surface, render.FELT_DARK, rect(box))
+        for box in (lay.message, lay.meters, lay.buttons):
+            pygame.draw.rect(surface, render.PANEL, rect(box))
+        self._background = (key, surface)
+        self._keys.clear()
+        self.screen.blit(surface, (0, 0))
+        return surface
+
+    def _jackpot(self, lay: Layout, now: float) -> None:
+        """The progressive meter, odometer style: each digit in its own cell."""
+        box = lay.jackpot
+        size = box.h * 55 // 100
+        title = render.text(_("PROGRESSIVE JACKPOT"), max(box.h * 30 // 100, 10), render.GOLD, True)
+        amount = cash_for(self.terminal)(self.jackpot_shown)
+        cell_w = render.font(size, True).size("0")[0] + size // 5
+        cells_w = cell_w * len(amount)
+        total = title.get_width() + size + cells_w
+        x = box.x + max((box.w - total) // 2, size // 3)
+        self.screen.blit(title, (x, box.y + (box.h - title.get_height()) // 2))
+        x += title.get_width() + size
+        top = box.y + (box.h - size * 5 // 4) // 2
+        for character in amount:
+            cell = pygame.Rect(x, top, cell_w - 2, size * 5 // 4)
+            if character.isdigit():
+                pygame.draw.rect(self.screen, render.PANEL, cell, border_radius=3)
+            glyph = render.text(character, size, render.GOLD, True)
+            self.screen.blit(glyph, glyph.get_rect(center=cell.center))
+            x += cell_w
+
+    def _table(self, lay: Layout, now: float) -> None:
+        view = self.view
+        assert view is not None
+        self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
+        if self.showing_help:
+            self._help(lay)
+            return
+        dealer = lay.dealer
+        label = _("DEALER") + (f"   {view.dealer_verdict}" if view.dealer_verdict else "")
+        self._label(label, dealer, lay, render.GOLD if view.dealer_verdict else render.WHITE)
+        self._hand("dealer", 0, len(view.dealer) or 5, dealer, lay, now, frozenset())
+        for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
+            colour = render.LIVE if box.current else render.WHITE
+            self._label(box.label, area, lay, colour)
+            self._hand("box", index, len(box.cards) or 5, area, lay, now, box.selected)
+            if box.current:
+                for position, card in enumerate(lay.cards(area)):
+                    self.hotspots.append((rect(card), "card", position + 1))
+            self._bets(box.bets, area, lay)
+            if box.caption:
+                words = render.fitted(
+                    box.caption, lay.medium, render.GOLD if box.won else render.WHITE, area.w - lay.small
+                )
+                self.screen.blit(
+                    words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
+                )
+        if view.overlay and view.overlay[0] != "operator":
+            self._panel(lay, view.overlay[1:], alarm=view.overlay[0] == "tilt")
+        elif now < self.celebrate_until:
+            self._celebration(lay, now)
+        if self.legend is not None:
+            self._legend(lay)
+
+    def _label(self, content: str, area: Box, lay: Layout, colour: render.Colour) -> None:
+        words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, bold=True)
+        self.screen.blit(words, (area.x + lay.small, area.y + lay.small // 2))
+
+    def _hand(
+        self, where: str, index: int, count: int, area: Box, lay: Layout, now: float, selected: frozenset[int]
+    ) -> None:
+        shoe = (lay.table.right - lay.card_w * 2, lay.table.y - lay.card_h)
+        for position, place in enumerate(lay.cards(area, count)):
+            pose = self.motions.pose((where, index, position), now)
+            if pose is None:
+                self.screen.blit(render.card_slot(place.w, place.h), (place.x, place.y))
+                continue
+            lift = lay.card_h // 8 if position in selected else 0
+            x = round(shoe[0] + (place.x - shoe[0]) * pose.travel)
+            y = round(shoe[1] + (place.y - lift - shoe[1]) * pose.travel)
+            face = render.card(pose.face, place.w, place.h)
+            if pose.width < AT_REST:
+                width = max(round(place.w * pose.width), 1)
+                face = pygame.transform.scale(face, (width, place.h))
+                x += (place.w - width) // 2
+            self.screen.blit(face, (x, y))
+            if lift:
+                marker = pygame.Rect(x, y + place.h + 2, place.w, max(lay.small // 3, 3))
+                pygame.draw.rect(self.screen, render.LIVE, marker, border_radius=2)
+
+    def _bets(self, bets: tuple[tuple[str, int], ...], area: Box, lay: Layout) -> None:
+        cash = cash_for(self.terminal)
+        spots = lay.spots(area)
+        staked = dict(bets)
+        kinds = ["ante", "play", "insure" if "insure" in staked else "bonus"]
+        for kind, place in zip(kinds, spots, strict=True):
+            if kind in staked:
+                piece = render.chip(kind, cash(staked[kind]), place.w)
+            else:
+                piece = render.spot(_(SPOT_LABELS[kind]), place.w)
+            self.screen.blit(piece, (place.x, place.y))
+
+    def _panel(self, lay: Layout, lines: tuple[str, ...], alarm: bool) -> None:
+        """Tilt, handpay, payout: a panel over the middle of the table."""
+        table = rect(lay.table)
+        panel = table.inflate(-table.w // 5, -table.h // 3)
+        pygame.draw.rect(self.screen, render.ALARM if alarm else render.PANEL, panel, border_radius=12)
+        pygame.draw.rect(self.screen, render.GOLD, panel, width=3, border_radius=12)
+        y = panel.y + lay.medium
+        for number, line in enumerate(lines):
+            size = lay.large * 3 // 2 if number == 0 else lay.medium
+            for piece in render.wrap(line, size, panel.w - lay.medium * 2):
+                words = render.text(
+                    piece, size, render.GOLD if number == 0 else render.WHITE, bold=number == 0
+                )
+                self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
+                y += words.get_height() + lay.small // 2
+
+    def _celebration(self, lay: Layout, now: float) -> None:
+        view = self.view
+        assert view is not None
+        table = rect(lay.table)
+        banner = table.inflate(-table.w // 6, -table.h * 2 // 3)
+        colour = render.GOLD if int(now * 3) % 2 else render.WHITE
+        pygame.draw.rect(self.screen, render.PANEL, banner, border_radius=16)
+        pygame.draw.rect(self.screen, colour, banner, width=4, border_radius=16)
+        words = render.fitted(
+            _("JACKPOT! {amount}").format(amount=cash_for(self.terminal)(view.jackpot_won)),
+            banner.h * 45 // 100,
+            colour,
+            banner.w - 20,
+            bold=True,
+        )
+        self.screen.blit(words, words.get_rect(center=banner.center))
+
+    def _help(self, lay: Layout) -> None:
+        """The rules of the active profile over the table (and its paytables in their column,
+        or beside the rules on a compact screen)."""
+        table = lay.table
+        pygame.draw.rect(self.screen, render.FELT_DARK, rect(table))
+        rules = self.terminal.rules
+        cash = cash_for(self.terminal)
+        size, margin = lay.small + 2, lay.small
+        width = table.w * 3 // 5 if lay.compact else table.w
+        y = table.y + margin
+        for number, line in enumerate(help.rules_lines(rules, cash)):
+            colour = render.GOLD if number == 0 else render.WHITE
+            for piece in render.wrap(line, size, width - 2 * margin):
+                self.screen.blit(render.text(piece, size, colour), (table.x + margin, y))
+                y += size + 2
+            y += size // 3
+        if lay.compact:
+            self._paytables(Box(table.x + width, table.y, table.w - width, table.h), lay)
+
+    def _paytables(self, area: Box, lay: Layout) -> None:
+        rows: list[tuple[str, str, str]] = [
+            ("", _("PAYTABLE (play bet)"), ""),
+            *help.paytable_rows(self.terminal.rules),
+        ]
+        bonus = help.bonus_rows(self.terminal.rules, cash_for(self.terminal))
+        if bonus:
+            rows += [("", "", ""), ("", _("BONUS"), ""), *bonus]
+        height = area.h // (len(rows) + 1)
+        for i, (_category, name, pays) in enumerate(rows):
+            row = Box(area.x, area.y + i * height, area.w, height)
+            colour = render.GOLD if not pays else render.WHITE
+            self._row(row, name, pays, min(lay.small, height * 8 // 10), colour)
+
+    def _row(self, row: Box, left: str, right: str, size: int, colour: render.Colour) -> None:
+        pad = size // 2
+        words = render.text(right, size, colour)
+        self.screen.blit(
+            words, (row.right - words.get_width() - pad, row.y + (row.h - words.get_height()) // 2)
+        )
+        name = render.fitted(left, size, colour, row.w - words.get_width() - pad * 3)
+        self.screen.blit(name, (row.x + pad, row.y + (row.h - name.get_height()) // 2))
+
+    def _paytable(self, lay: Layout, now: float) -> None:
+        view = self.view
+        assert view is not None
+        pulse = self.count is not None and not self.count.done(now) and int(now * 4) % 2 == 0
+        rows = help.paytable_rows(self.terminal.rules)
+        if lay.compact:
+            self._strip(lay, rows, view.lit_category, pulse)
+            return
+        if self.showing_help:
+            self._paytables(lay.paytable, lay)
+            return
+        bonus = help.bonus_rows(self.terminal.rules, cash_for(self.terminal))
+        lines = len(rows) + 1 + (len(bonus) + 2 if bonus else 0)
+        height = min(lay.paytable.h // (lines + 1), lay.small * 2)
+        y = lay.paytable.y + height // 2
+        size = min(lay.small + 2, height * 8 // 10)
+        self._row(
+            Box(lay.paytable.x, y, lay.paytable.w, height), _("PAYTABLE (play bet)"), "", size, render.GOLD
+        )
+        for category, name, pays in rows:
+            y += height
+            row = Box(lay.paytable.x + 4, y, lay.paytable.w - 8, height)
+            lit = category == view.lit_category
+            if lit:
+                pygame.draw.rect(
+                    self.screen, render.GOLD, rect(row), width=0 if pulse else 2, border_radius=4
+                )
+            self._row(
+                row, name, pays, size, render.INK if lit and pulse else render.GOLD if lit else render.WHITE
+            )
+        if bonus:
+            y += height * 2
+            self._row(Box(lay.paytable.x, y, lay.paytable.w, height), _("BONUS"), "", size, render.GOLD)
+            for _category, name, pays in bonus:
+                y += height
+                self._row(
+                    Box(lay.paytable.x + 4, y, lay.paytable.w - 8, height), name, pays, size, render.WHITE
+                )
+
+    def _strip(self, lay: Layout, rows: list[tuple[str, str, str]], lit: str | None, pulse: bool) -> None:
+        """The compact paytable: the current hand's row and its neighbours."""
+        categories = [row[0] for row in rows]
+        middle = categories.index(lit) if lit in categories else len(rows) - 1
+        first = min(max(middle - 1, 0), max(len(rows) - 3, 0))
+        cells = lay.paytable.split(3)
+        for cell, (category, name, pays) in zip(cells, rows[first : first + 3], strict=False):
+            inner = cell.shrink(2)
+            on = category == lit
+            if on:
+                pygame.draw.rect(
+                    self.screen, render.GOLD, rect(inner), width=0 if pulse else 2, border_radius=4
+                )
+            colour = render.INK if on and pulse else render.GOLD if on else render.WHITE
+            self._row(inner, name, pays, min(lay.small + 2, inner.h * 7 // 10), colour)
+
+    def _message(self, lay: Layout, now: float) -> None:
+        view = self.view
+        assert view is not None
+        box = lay.message
+        words = render.fitted(view.prompt, lay.medium, render.WHITE, box.w - lay.medium)
+        self.screen.blit(words, (box.x + lay.medium // 2, box.y + (box.h - words.get_height()) // 2))
+
+    def _meters(self, lay: Layout, now: float) -> None:
+        view = self.view
+        assert view is not None
+        cash = cash_for(self.terminal)
+        counted = self.counted(now)
+        cells = lay.meters.split(3)
+        values = (
+            (_("CREDIT"), view.credits - (view.win - counted)),
+            (_("BET"), view.bet),
+            (_("WIN"), counted),
+        )
+        for cell, (name, amount) in zip(cells, values, strict=True):
+            inner = cell.shrink(max(lay.small // 3, 2))
+            colour = render.GOLD if name == _("WIN") and amount else render.WHITE
+            if lay.compact:
+                words = render.fitted(f"{name} {cash(amount)}", lay.large, colour, inner.w, bold=True)
+                self.screen.blit(
+                    words, words.get_rect(center=(inner.x + inner.w // 2, inner.y + inner.h // 2))
+                )
+                continue
+            title = render.text(name, lay.small, render.DIM, bold=True)
+            self.screen.blit(title, (inner.x, inner.y))
+            value = render.fitted(cash(amount), lay.large, colour, inner.w, bold=True)
+            self.screen.blit(value, (inner.x, inner.bottom - value.get_height()))
+
+    def _buttons(self, lay: Layout, now: float) -> None:
+        view = self.view
+        assert view is not None
+        self.hotspots = [spot for spot in self.hotspots if spot[1] == "card"]
+        buttons = view.buttons
+        area = lay.buttons.shrink(max(lay.small // 3, 2))
+        for cell, (name, label, live) in zip(area.split(len(buttons)), buttons, strict=True):
+            button = rect(cell).inflate(-max(lay.small // 2, 4), 0)
+            render.button(self.screen, button, label, live, lay.medium)
+            self.hotspots.append((button, name, None))
+
+    def _legend(self, lay: Layout) -> None:
+        """The desktop's keys, over the table."""
+        assert self.legend is not None
+        table = rect(lay.table)
+        columns = 3
+        per_column = -(-len(self.legend) // columns)
+        size = min(lay.medium, table.h // (per_column + 3))
+        panel = table.inflate(-lay.small * 2, 0)
+        panel.h = size * (per_column + 3)
+        pygame.draw.rect(self.screen, render.PANEL, panel, border_radius=8)
+        width = panel.w // columns
+        key_w = max(render.font(size, True).size(key)[0] for key, _meaning in self.legend) + size
+        title = render.text(_("KEYS (L hides this)"), size, render.GOLD, True)
+        self.screen.blit(title, (panel.x + size, panel.y + size // 2))
+        for number, (key, meaning) in enumerate(self.legend):
+            column, line = divmod(number, per_column)
+            x = panel.x + column * width + size
+            y = panel.y + size * 2 + line * (size + 2)
+            self.screen.blit(render.text(key, size, render.LIVE, True), (x, y))
+            self.screen.blit(render.fitted(meaning, size, render.WHITE, width - key_w - size), (x + key_w, y))
+
+    def hit(self, x: int, y: int) -> tuple[str, int | None] | None:
+        """The button (and card number) under a click or touch."""
+        for area, name, card in self.hotspots:
+            if area.collidepoint(x, y):
+                return name, card
+        return None

@@ -1,0 +1,366 @@
+"""What the game screen shows, read off the terminal as plain values (no pygame): the cards
+on the table, the bets in each spot, the meters, the sentence that says what the player can
+do, the buttons and the overlays. The screen compares one view with the last to redraw
+only what changed; the tests read it to check what the player is told."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from oasis_kiosk import i18n
+from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.ui.help import hand_name
+from oasis_kiosk.ui.motion import Face
+
+# The cabinet buttons by their label, in the order the bar shows them.
+LABELS = {
+    "bet": N_("BET"),
+    "bonus": N_("BONUS"),
+    "boxes": N_("BOXES"),
+    "deal": N_("DEAL"),
+    "fold": N_("FOLD"),
+    "play": N_("PLAY"),
+    "exchange": N_("EXCHANGE"),
+    "sixth": N_("SIXTH CARD"),
+    "insure": N_("INSURE"),
+    "decline": N_("DECLINE"),
+    "buy_card": N_("BUY CARD"),
+    "buy_game": N_("BUY GAME"),
+    "cashout": N_("CASH OUT"),
+    "attendant": N_("ATTENDANT"),
+    "help": N_("HELP"),
+}
+OUTCOMES = {
+    "folded": N_("folded"),
+    "dealer_not_qualified": N_("dealer does not qualify"),
+    "dealer_still_not_qualified": N_("dealer still does not qualify"),
+    "won": N_("won"),
+    "lost": N_("lost"),
+    "push": N_("stand-off"),
+    "protected": N_("protected"),
+    "void": N_("void: stakes returned"),
+}
+
+
+@dataclass(frozen=True)
+class BoxView:
+    label: str
+    cards: tuple[Face, ...]
+    selected: frozenset[int]
+    current: bool
+    caption: str
+    bets: tuple[tuple[str, int], ...]
+    """(spot, amount): "ante", "play", "bonus", "insure"."""
+    won: bool
+
+
+@dataclass(frozen=True)
+class View:
+    round_key: tuple[int, str] | None
+    """(round number, "open" or "settled"): a new key is a new deal."""
+    dealer: tuple[Face, ...]
+    dealer_verdict: str
+    boxes: tuple[BoxView, ...]
+    lit_category: str | None
+    """The paytable row of the current hand, or of the winning hand of a settled round."""
+    prompt: str
+    credits: int
+    bet: int
+    win: int
+    jackpot: int
+    jackpot_won: int
+    buttons: tuple[tuple[str, str, bool], ...]
+    """(cabinet button, label, live)."""
+    overlay: tuple[str, ...]
+    """("tilt" | "handpay" | "payout" | "operator", lines...) or empty."""
+    ante_unit: int
+
+
+def last_settlement(terminal: Terminal) -> dict[str, Any] | None:
+    """The last round's settlement, shown until the next deal."""
+    rounds = terminal.store.rounds(last=1)
+    if not rounds or rounds[-1]["state"] != "settled":
+        return None
+    settlement: dict[str, Any] = rounds[-1]["settlement"]
+    return {**settlement, "round": rounds[-1]["id"], "record": rounds[-1]["record"]}
+
+
+def last_win(settlement: dict[str, Any] | None) -> int:
+    """What a settled round paid back (stakes included), for the WIN meter."""
+    if settlement is None:
+        return 0
+    return int(settlement.get("paid", 0)) + int(settlement.get("jackpot_awards", 0))
+
+
+def cash_for(terminal: Terminal) -> Callable[[int], str]:
+    table = terminal.rules["table"]
+    currency, minor = table["currency"], table["minor_units"]
+    return lambda amount: i18n.money(amount, currency, minor)
+
+
+def _bets_in_play(terminal: Terminal, box: int) -> tuple[tuple[str, int], ...]:
+    """The stakes on a box of the round in play, from its record."""
+    round_ = terminal.round
+    assert round_ is not None
+    record = round_.record()
+    ante = record["antes"][box]
+    bets = [("ante", ante)]
+    blind = box >= int(terminal.rules["boxes"]["looked_at"])
+    played = blind or any(a["action"] == "play" and a["box"] == box for a in record["actions"])
+    if played:
+        bets.append(("play", ante * int(terminal.rules["game"]["play_multiple"])))
+    if record["bonus"] and record["bonus"][box]:
+        bets.append(("bonus", record["bonus"][box]))
+    insured = sum(
+        a.get("amount", 0) for a in record["actions"] if a["action"] == "insure" and a["box"] == box
+    )
+    if insured:
+        bets.append(("insure", insured))
+    return tuple(bets)
+
+
+def _settled_bets(box: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    spots = (("ante", "ante"), ("play", "play"), ("bonus", "bonus"), ("insure", "insurance"))
+    return tuple((spot, box[key]["stake"]) for spot, key in spots if box[key]["stake"])
+
+
+def snapshot(terminal: Terminal, message: str = "") -> View:
+    cash = cash_for(terminal)
+    round_ = terminal.round
+    last = None if round_ is not None else last_settlement(terminal)
+    live = terminal.live()
+    boxes_max = int(terminal.rules["boxes"]["max"])
+    looked_at = int(terminal.rules["boxes"]["looked_at"])
+    boxes: list[BoxView] = []
+    lit = None
+    verdict = ""
+    dealer: tuple[Face, ...] = ()
+    if round_ is not None:
+        assert terminal.round_id is not None
+        key: tuple[int, str] | None = (terminal.round_id, "open")
+        dealer = tuple(round_.dealer_cards)
+        for index in range(round_.box_count):
+            current = round_.current_box == index
+            hand = round_.hand(index)
+            cards = round_.box_cards(index)
+            boxes.append(
+                BoxView(
+                    label=_box_label(index, looked_at),
+                    cards=tuple(cards) if cards else (None,) * 5,
+                    selected=frozenset(terminal.selected) if current else frozenset(),
+                    current=current,
+                    caption=hand_name(hand.category) if hand is not None else "",
+                    bets=_bets_in_play(terminal, index),
+                    won=False,
+                )
+            )
+            if current and hand is not None:
+                lit = hand.category
+    elif last is not None:
+        key = (int(last["round"]), "settled")
+        dealer = tuple(last["dealer_cards"])
+        verdict = (
+            _("{hand}: the dealer qualifies")
+            if last["dealer_qualifies"]
+            else _("{hand}: the dealer does not qualify")
+        ).format(hand=hand_name(last["dealer_hand"]["category"]))
+        for settled in last["boxes"]:
+            won = settled["net"] > 0 or bool(settled["jackpot"])
+            net = cash(settled["net"]) if settled["net"] <= 0 else "+" + cash(settled["net"])
+            boxes.append(
+                BoxView(
+                    label=_box_label(settled["box"], looked_at),
+                    cards=tuple(settled["cards"]),
+                    selected=frozenset(),
+                    current=False,
+                    caption=_("{hand}: {outcome}, {net}").format(
+                        hand=hand_name(settled["hand"]["category"]),
+                        outcome=_(OUTCOMES[settled["outcome"]]),
+                        net=net,
+                    ),
+                    bets=_settled_bets(settled),
+                    won=won,
+                )
+            )
+            if won and settled["outcome"] != "folded" and (lit is None or settled["net"] > 0):
+                lit = settled["hand"]["category"]
+    else:
+        key = None
+    while len(boxes) < max(terminal.boxes, 1) and len(boxes) < boxes_max and round_ is None:
+        boxes.append(
+            BoxView(
+                _box_label(len(boxes), looked_at),
+                (),
+                frozenset(),
+                False,
+                "",
+                (("ante", terminal.ante),),
+                False,
+            )
+        )
+    jackpot_won = int(last.get("jackpot_awards", 0)) if last else 0
+    return View(
+        round_key=key,
+        dealer=dealer,
+        dealer_verdict=verdict,
+        boxes=tuple(boxes),
+        lit_category=lit,
+        prompt=prompt(terminal, live, cash) + (f"   {message}" if message else ""),
+        credits=terminal.credits,
+        bet=round_.collected if round_ is not None else last["collected"] if last else terminal.upfront(),
+        win=last_win(last),
+        jackpot=terminal.jackpot.value,
+        jackpot_won=jackpot_won,
+        buttons=buttons(terminal, live, cash),
+        overlay=overlay(terminal, cash),
+        ante_unit=terminal.ante,
+    )
+
+
+def _box_label(index: int, looked_at: int) -> str:
+    if index >= looked_at:
+        return _("BOX {number} (blind)").format(number=index + 1)
+    return _("BOX {number}").format(number=index + 1)
+
+
+def buttons(
+    terminal: Terminal, live: set[str], cash: Callable[[int], str]
+) -> tuple[tuple[str, str, bool], ...]:
+    """The buttons that belong to the moment, lit when live (the cabinet's lamps)."""
+    rules = terminal.rules
+    round_ = terminal.round
+    if terminal.tilts or terminal.handpay is not None or terminal.payout:
+        names = ["attendant"]
+    elif round_ is None:
+        names = ["bet"]
+        if terminal.profile.standard_bonus_stake(terminal.ante) is not None:
+            names.append("bonus")
+        if int(rules["boxes"]["max"]) > 1:
+            names.append("boxes")
+        names += ["deal", "cashout"]
+    elif round_.phase == "insurance":
+        names = ["bet", "insure", "decline"]
+    elif round_.phase == "purchase":
+        names = [
+            name
+            for name, key in (("buy_card", "buy_dealer_card"), ("buy_game", "buy_game"))
+            if rules.get(key)
+        ]
+        names.append("decline")
+    else:
+        names = ["fold", "play"]
+        if rules.get("exchange"):
+            names.append("exchange")
+        if rules.get("sixth_card"):
+            names.append("sixth")
+    names.append("help")
+    labels = []
+    for name in names:
+        label = _(LABELS[name])
+        if name == "bet" and round_ is None:
+            label = f"{label} {cash(terminal.ante)}"
+        elif name == "bet":
+            label = f"{label} {cash(terminal.insurance_amount or 0)}"
+        elif name == "bonus":
+            label = f"{label} {_('ON') if terminal.bonus else _('OFF')}"
+        elif name == "boxes":
+            label = f"{label} {terminal.boxes}"
+        labels.append((name, label, name in live))
+    return tuple(labels)
+
+
+def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
+    """The panel over the table when the game cannot go on."""
+    if terminal.operator_key:
+        return ("operator",)
+    if terminal.payout:
+        return ("payout", _("PAYING OUT"), _("{coins} coin(s) to come").format(coins=terminal.payout))
+    if terminal.handpay is not None:
+        return (
+            "handpay",
+            _("HANDPAY"),
+            cash(terminal.handpay),
+            _("Please wait: the attendant pays this amount by hand."),
+        )
+    if terminal.tilts:
+        return ("tilt", _("OUT OF ORDER"), *terminal.tilts.values(), _("Please call the attendant."))
+    return ()
+
+
+def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> str:
+    """The one sentence that says what the player can do now (SCREEN.md)."""
+    round_ = terminal.round
+    if terminal.operator_key:
+        return _("Operator menu: the game stands still until the key is turned back.")
+    if terminal.payout:
+        return _("Paying out: {coins} coin(s) to come.").format(coins=terminal.payout)
+    if terminal.handpay is not None:
+        return _("Handpay of {amount}: please wait for the attendant.").format(amount=cash(terminal.handpay))
+    if terminal.tilts:
+        return _("Out of order: {reason}. Please call the attendant.").format(
+            reason=next(iter(terminal.tilts.values()))
+        )
+    if round_ is None:
+        if "deal" in live:
+            return _("Press DEAL to play for {amount}, or BET to change the ante.").format(
+                amount=cash(terminal.upfront())
+            )
+        return _("Insert coins or notes to play.")
+    legal = round_.legal_actions()
+    if round_.phase == "insurance":
+        return _(
+            "Insure {amount} (BET changes it) against a dealer who does not qualify, or DECLINE."
+        ).format(amount=cash(terminal.insurance_amount or 0))
+    if round_.phase == "purchase":
+        offers = []
+        if "buy_dealer_card" in legal:
+            offers.append(_("BUY CARD for {amount}").format(amount=cash(legal["buy_dealer_card"])))
+        if "buy_game" in legal:
+            offers.append(_("BUY GAME for {amount}").format(amount=cash(legal["buy_game"])))
+        return _("The dealer does not qualify: {offers}, or DECLINE.").format(offers=_(" or ").join(offers))
+    choices = []
+    if "play" in legal:
+        choices.append(_("PLAY for {amount}").format(amount=cash(legal["play"])))
+    if "exchange" in legal:
+        prices = legal["exchange"]
+        if terminal.selected and len(terminal.selected) in prices:
+            choices.append(
+                _("EXCHANGE {count} card(s) for {amount}").format(
+                    count=len(terminal.selected), amount=cash(prices[len(terminal.selected)])
+                )
+            )
+        else:
+            choices.append(_("select cards and EXCHANGE"))
+    if "buy_sixth_card" in legal:
+        choices.append(_("buy a SIXTH CARD for {amount}").format(amount=cash(legal["buy_sixth_card"])))
+    if "fold" in legal:
+        choices.append(_("FOLD"))
+    listed = (
+        choices[-1]
+        if len(choices) == 1
+        else _("{choices} or {last}").format(choices=", ".join(choices[:-1]), last=choices[-1])
+    )
+    return _("Box {number}: {choices}.").format(number=(round_.current_box or 0) + 1, choices=listed)
+
+
+def legend(rows: list[tuple[str, str, int | None]], cash: Callable[[int], str]) -> list[tuple[str, str]]:
+    """The desktop's keys as the on-screen legend shows them: (key, what it does)."""
+    shown = []
+    for key, name, value in rows:
+        if name in LABELS:
+            meaning = _(LABELS[name])
+        elif name.startswith("card"):
+            meaning = _("CARD {number}").format(number=name[4:])
+        elif name == "coin":
+            meaning = _("coin {amount}").format(amount=cash(value or 0))
+        elif name == "bill":
+            meaning = _("note {amount}").format(amount=cash(value or 0))
+        elif name == "door":
+            meaning = _("door open / closed")
+        else:
+            meaning = _("operator key")
+        shown.append(({"return": _("ENTER")}.get(key, key.upper()), meaning))
+    return shown
