@@ -10,11 +10,14 @@ of time (tables of names) and translated with ``_()`` when shown. The catalogues
 
 from __future__ import annotations
 
+import copy
 import gettext
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
 
-from babel.numbers import format_currency, format_decimal
+from babel import Locale
+from babel.numbers import NumberPattern, format_decimal
 
 from oasis_kiosk.assets import ASSETS
 
@@ -68,16 +71,26 @@ def number(value: int) -> str:
 
 def money(amount: int, currency: str, minor_units: int) -> str:
     """``1234`` EUR cents -> ``€12.34`` (en) or ``12,34 €`` (cs). Exact: the amount goes to
-    Babel as a Decimal shifted by the minor units' places, never as a float."""
+    Babel as a Decimal shifted by the minor units' places, shown with exactly those places."""
     places = len(str(minor_units)) - 1
     if minor_units != 10**places:
         raise ValueError(f"minor units per major unit must be a power of ten, not {minor_units}")
-    value = Decimal(amount).scaleb(-places)
-    pattern = None if places else "¤#,##0"
-    return format_currency(
-        value, currency, pattern, locale=_active, currency_digits=False, decimal_quantization=False
+    return _currency_pattern(_active, places).apply(
+        Decimal(amount).scaleb(-places), _locale(_active), currency=currency, currency_digits=False
     )
 
+
+@cache
+def _locale(language: str) -> Locale:
+    return Locale.parse(language)
+
+
+@cache
+def _currency_pattern(language: str, places: int) -> NumberPattern:
+    """The language's currency pattern with exactly ``places`` decimals: never rounding."""
+    pattern = copy.copy(_locale(language).currency_formats["standard"])
+    pattern.frac_prec = (places, places)
+    return pattern
 
 def _english(path: str) -> None:
     """English is the language of the code: its catalogue translates each string to itself,

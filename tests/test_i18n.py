@@ -1,0 +1,95 @@
+"""Every string the kiosk shows is in all three catalogues, translated, with the same
+placeholders; the compiled catalogues are the ones in use; money and numbers follow the
+language."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from oasis_kiosk import i18n
+
+PACKAGE = Path(i18n.__file__).parent
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+def shown_strings() -> set[str]:
+    """What `make translations` extracts from the package."""
+    found = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS
+    ):
+        found.update([message] if isinstance(message, str) else message)
+    return found
+
+
+def fields(text: str) -> set[str]:
+    return {name for _literal, name, _spec, _conversion in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_every_shown_string_is_translated_with_its_placeholders(language: str) -> None:
+    path = i18n.LOCALE_DIR / language / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+    with path.open("rb") as source:
+        catalogue = read_po(source, locale=language)
+    messages = {message.id: message for message in catalogue if message.id}
+    shown = shown_strings()
+    assert len(shown) > 100
+    missing = sorted(shown - set(messages))
+    assert not missing, f"{language}: not in the catalogue (make translations): {missing[:5]}"
+    untranslated = sorted(text for text in shown if not messages[text].string or messages[text].fuzzy)
+    assert not untranslated, f"{language}: not translated: {untranslated[:5]}"
+    for text in shown:
+        assert fields(messages[text].string) == fields(text), f"{language}: placeholders of {text!r}"
+    i18n.use(language)
+    for text in shown:
+        assert i18n._(text) == messages[text].string, f"{language}: the compiled catalogue is stale (make build)"
+
+
+def test_the_languages_differ_where_they_should() -> None:
+    i18n.use("cs")
+    czech = i18n._("Insert coins or notes to play.")
+    i18n.use("ru")
+    russian = i18n._("Insert coins or notes to play.")
+    assert len({czech, russian, "Insert coins or notes to play."}) == 3
+
+
+def test_money_and_numbers_follow_the_language() -> None:
+    i18n.use("en")
+    assert i18n.money(1_234_567, "EUR", 100) == "€12,345.67"
+    assert i18n.money(-5, "EUR", 100) == "-€0.05"
+    assert i18n.number(1234567) == "1,234,567"
+    i18n.use("cs")
+    assert i18n.money(1_234_567, "CZK", 100) == "12\xa0345,67\xa0Kč"
+    i18n.use("ru")
+    assert i18n.money(1_234_567, "RUB", 100).startswith("12\xa0345,67")
+    assert i18n.money(250, "EUR", 1) == "250\xa0€"
+    assert i18n.money(-5, "CZK", 1000) == "-0,005\xa0CZK"
+
+
+def test_an_amount_is_never_rounded() -> None:
+    i18n.use("en")
+    assert i18n.money(10**12 + 1, "EUR", 100) == "€10,000,000,000.01"
+    assert i18n.money(1234, "EUR", 1000) == "€1.234"
+    with pytest.raises(ValueError, match="power of ten"):
+        i18n.money(1, "EUR", 12)
+
+
+def test_an_unknown_or_uncompiled_language_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(LookupError, match="not 'de'"):
+        i18n.use("de")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    with pytest.raises(LookupError, match="not compiled"):
+        i18n.use("cs")
+    assert i18n.active() == "en", "a failed switch changes nothing"
