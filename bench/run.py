@@ -118,43 +118,137 @@ def python_evaluators(hands: np.ndarray) -> dict[str, dict[str, Any]]:
     return results
 
 
-def frame_figures(tmp: Path) -> dict[str, dict[str, float]]:
-    """The game screen on SDL's dummy driver: a full redraw at each size against one
-    full-screen blit at that size (the design's yardstick), and the CPU an idle second
-    takes at 60 frames per second."""
+FRAME_SIZES = ((1920, 1080), (1280, 720), (800, 480))
+FRAMES = 240  # frames timed in each state
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "median_ms": statistics.median(ordered) * 1e3,
+        "p99_ms": ordered[min(int(len(ordered) * 0.99), len(ordered) - 1)] * 1e3,
+    }
+
+
+def frame_figures(tmp: Path) -> dict[str, Any]:
+    """The game screen on SDL's dummy driver, at each size: one frame's work (input,
+    updates, drawing, the display update) while idle, while cards are dealt and while a win
+    counts up, median and 99th percentile, each against one full-screen blit at that size
+    (the design's yardstick); the CPU an idle second takes at 60 frames per second; and,
+    in a fresh process, the time from start to the first frame of the attract screen and
+    the memory of a running kiosk at 1920x1080."""
     import os
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     import pygame
 
-    from oasis_kiosk.config import Config
-    from oasis_kiosk.machine.terminal import Terminal, seeds_from
-    from oasis_kiosk.store.db import Store
-    from oasis_kiosk.ui.app import App
-
-    figures: dict[str, dict[str, float]] = {}
-    for width, height in ((1920, 1080), (1280, 720), (800, 480)):
-        database = tmp / f"frames-{width}.db"
-        terminal = Terminal(Config(database=database), Store(database), seed_for_round=seeds_from(bytes(32)))
-        app = App(terminal, size=(width, height))
-        for key in ("f8", "return", "2"):
-            app.key(key)
-        redraw = median_seconds(app.draw, repeats=21)
-        picture = app.screen.copy()
-        blit = median_seconds(
-            lambda screen=app.screen, picture=picture: screen.blit(picture, (0, 0)), repeats=21
-        )
-        figures[f"{width}x{height}"] = {
-            "redraw_ms": redraw * 1e3,
-            "blit_ms": blit * 1e3,
-            "ratio": redraw / blit,
-        }
+    figures: dict[str, Any] = {}
+    for width, height in FRAME_SIZES:
+        app, figures[f"{width}x{height}"] = size_figures(tmp, width, height)
     cpu, wall = time.process_time(), time.perf_counter()
     while time.perf_counter() - wall < 2.0:
         app.frame()
     figures["idle_60fps"] = {"cpu_share": (time.process_time() - cpu) / (time.perf_counter() - wall)}
     pygame.quit()
+    figures["start"] = start_figures(tmp)
     return figures
+
+
+WINNING_DECK = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"
+"""Trips against a qualifying pair, so that each settled round counts a win up."""
+
+
+def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any]]:
+    """One size's frames: idle, dealing, counting a win, against a full-screen blit."""
+    from oasis_kiosk.config import Config
+    from oasis_kiosk.machine.terminal import Terminal
+    from oasis_kiosk.store.db import Store
+    from oasis_kiosk.ui.app import STEP, App
+
+    database = tmp / f"frames-{width}.db"
+    terminal = Terminal(
+        Config(database=database), Store(database), deck_for_round=lambda number: WINNING_DECK
+    )
+    now = [0.0]
+    app = App(terminal, size=(width, height), clock=lambda: now[0])
+
+    def frames(count: int) -> list[float]:
+        samples = []
+        for _ in range(count):
+            now[0] += STEP
+            start = time.perf_counter()
+            app.advance(STEP)
+            samples.append(time.perf_counter() - start)
+        return samples
+
+    for _ in range(10):
+        app.key("f8")
+    frames(30)
+    idle = frames(FRAMES)
+    dealing: list[float] = []
+    for _ in range(FRAMES // 20):  # each deal animates for about a third of a second
+        app.key("return")
+        while app.table.motions.busy(now[0]):
+            dealing += frames(1)
+        app.key("f")
+        frames(5)
+    app.key("return")
+    frames(30)
+    app.key("p")  # the press skips the reveal: straight to the count
+    counting: list[float] = []
+    while app.table.count is not None and not app.table.count.done(now[0]):
+        counting += frames(1)
+    picture = app.screen.copy()
+    blit = median_seconds(lambda: app.screen.blit(picture, (0, 0)), repeats=51)
+    size: dict[str, Any] = {"blit_ms": blit * 1e3}
+    for name, samples in (("idle", idle), ("dealing", dealing), ("win_count", counting)):
+        measured = percentiles(samples)
+        size[name] = {
+            **measured,
+            "frames": len(samples),
+            "median_blits": measured["median_ms"] / (blit * 1e3),
+            "p99_blits": measured["p99_ms"] / (blit * 1e3),
+        }
+    return app, size
+
+
+START = """
+import resource, sys, time
+from pathlib import Path
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
+from oasis_kiosk.ui.app import App
+database = Path(sys.argv[1])
+app = App(Terminal(Config(database=database, attract_after=1), Store(database)), size=(1920, 1080))
+app.idle = 1.0
+app.advance(1 / 60)
+assert app.attract is not None, "the attract screen is up"
+print(time.time())
+for _ in range(300):
+    app.advance(1 / 60)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+"""
+
+
+def start_figures(tmp: Path) -> dict[str, float]:
+    """Process start to the first attract frame (median of 5 fresh processes), and the
+    peak resident memory of the kiosk after five seconds of attract mode at 1920x1080."""
+    starts, memory = [], []
+    for run in range(5):
+        began = time.time()
+        out = subprocess.run(
+            [sys.executable, "-c", START, str(tmp / f"start-{run}.db")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        starts.append(float(out[0]) - began)
+        memory.append(int(out[1]))
+    return {"to_attract_s": statistics.median(starts), "peak_rss_mb": max(memory) / 2**20}
 
 
 def summary(rust: dict[str, dict[str, float]], python: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -194,13 +288,22 @@ def print_table(report: dict[str, Any]) -> None:
     print(f"\n{'Python, same 1M random 5-card hands':<42}{'hands/s':>16}  kind")
     for name, figures in report["python"].items():
         print(f"{name:<42}{figures['per_second'] / 1e6:>14.2f} M  {figures['kind']}")
-    print("\nscreen (SDL dummy driver)        redraw    one full blit   ratio")
+    print(
+        "\nframes (SDL dummy driver)      blit      idle median/p99    dealing median/p99   win count median/p99"
+    )
     for size, figures in report["frames"].items():
-        if "redraw_ms" in figures:
-            print(
-                f"  {size:<28}{figures['redraw_ms']:>7.2f} ms{figures['blit_ms']:>12.2f} ms{figures['ratio']:>8.1f}x"
-            )
+        if "blit_ms" not in figures:
+            continue
+        cells = "".join(
+            f"{figures[state]['median_blits']:>9.2f}x/{figures[state]['p99_blits']:.2f}x blits"
+            for state in ("idle", "dealing", "win_count")
+        )
+        print(f"  {size:<26}{figures['blit_ms']:>6.2f} ms{cells}")
     print(f"  idle at 60 fps: {report['frames']['idle_60fps']['cpu_share'] * 100:.1f} % of one core")
+    start = report["frames"]["start"]
+    print(
+        f"  start to attract screen {start['to_attract_s']:.2f} s, peak memory {start['peak_rss_mb']:.0f} MB"
+    )
     print("\nratios")
     for name, ratio in report["ratios"].items():
         print(f"  {name:<52}{ratio:>10.1f}x")

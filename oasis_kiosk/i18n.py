@@ -75,9 +75,10 @@ def money(amount: int, currency: str, minor_units: int) -> str:
     places = len(str(minor_units)) - 1
     if minor_units != 10**places:
         raise ValueError(f"minor units per major unit must be a power of ten, not {minor_units}")
-    return _currency_pattern(_active, places).apply(
+    shown: str = _currency_pattern(_active, places).apply(
         Decimal(amount).scaleb(-places), _locale(_active), currency=currency, currency_digits=False
     )
+    return shown
 
 
 @cache
@@ -88,7 +89,7 @@ def _locale(language: str) -> Locale:
 @cache
 def _currency_pattern(language: str, places: int) -> NumberPattern:
     """The language's currency pattern with exactly ``places`` decimals: never rounding."""
-    pattern = copy.copy(_locale(language).currency_formats["standard"])
+    pattern: NumberPattern = copy.copy(_locale(language).currency_formats["standard"])
     pattern.frac_prec = (places, places)
     return pattern
 

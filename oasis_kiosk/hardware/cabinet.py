@@ -45,6 +45,8 @@ class Cabinet:
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
+        self._outputs_for: set[str] | None = None
+        """What was live when the lamps and inhibit lines were last set."""
         self.update_outputs()
 
     def step(self) -> list[Response]:
@@ -98,6 +100,7 @@ class Cabinet:
 
     def end_test(self) -> list[str]:
         self.testing = False
+        self._outputs_for = None  # the test set the lamps its own way
         self.update_outputs()
         return self.seen
 
@@ -131,6 +134,9 @@ class Cabinet:
 
     def update_outputs(self) -> None:
         live = self.terminal.live()
+        if live == self._outputs_for:
+            return  # every frame asks; the lines only move when what is live changes
+        self._outputs_for = live
         if self.panel is not None:
             self.panel.show(live)
         if self.acceptor is not None:

@@ -1,2 +1,6 @@
-"""The kiosk's screen, drawn with pygame-ce: it draws the terminal of ``oasis_kiosk.machine``
-and feeds it input; it holds no rules and no money logic."""
+"""The front end: pygame-ce scenes drawn from the machine layer (no rules, no money here)."""
+
+import os
+
+# pygame greets on stdout when imported; the kiosk's output is for the operator.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

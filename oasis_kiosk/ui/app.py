@@ -131,7 +131,12 @@ class App:
     # The loop.
 
     def frame(self) -> None:
-        """One frame: input, fixed-step updates (capped), and a redraw of what changed."""
+        """One frame at most 60 a second."""
+        self.advance(self.clock.tick(FPS) / 1000)
+
+    def advance(self, elapsed: float) -> None:
+        """``elapsed`` seconds since the last frame: input, fixed-step updates (capped), and a
+        redraw of what changed."""
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 self.running = False
@@ -145,7 +150,7 @@ class App:
             elif event.type in {pygame.WINDOWEXPOSED, pygame.VIDEORESIZE}:
                 self.table.invalidate()
                 self.operator.dirty = True
-        self._lag = min(self._lag + self.clock.tick(FPS) / 1000, MAX_STEPS * STEP)
+        self._lag = min(self._lag + elapsed, MAX_STEPS * STEP)
         while self._lag >= STEP:
             self.update(STEP)
             self._lag -= STEP

@@ -5,6 +5,7 @@ arithmetic: no pygame."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 COMPACT_HEIGHT = 600
 """Below this height (the 800x480 touchscreen) the paytable becomes a strip above the table."""
@@ -107,6 +108,7 @@ class Layout:
         return max(self.screen.w // 16, 40) if self.compact else 0
 
 
+@cache
 def layout(width: int, height: int, boxes: int) -> Layout:
     """The screen for ``boxes`` player boxes."""
     if width < 320 or height < 240 or not 1 <= boxes <= 7:
