@@ -27,6 +27,16 @@ def test_every_region_is_on_screen_and_none_overlaps(size: tuple[int, int], boxe
     assert screen.large > screen.medium >= screen.small
 
 
+@pytest.mark.parametrize("buttons", [4, 6])
+def test_touch_buttons_on_the_7_inch_panel_are_at_least_10_mm(buttons: int) -> None:
+    screen = layout(800, 480, 1)
+    assert screen.compact
+    for area in screen.button_areas(buttons):
+        assert area.h >= screen.minimum_touch() >= 50
+        assert area.w >= screen.minimum_touch()
+        assert area.inside(screen.buttons)
+
+
 def test_an_impossible_screen_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot be laid out"):
         layout(200, 100, 1)

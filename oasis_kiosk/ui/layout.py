@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+TOUCH_PANEL_MM = 154
+"""The width of the 7-inch 800x480 touchscreen's picture."""
 COMPACT_HEIGHT = 600
 """Below this height (the 800x480 touchscreen) the paytable becomes a strip above the table."""
 
@@ -103,9 +105,17 @@ class Layout:
         step = size * 2
         return [Box(middle + (i - 1) * step - size // 2, y, size, size) for i in range(3)]
 
+    def button_areas(self, count: int) -> list[Box]:
+        """The on-screen buttons, side by side on their bar, with a little space between."""
+        gap = max(self.small // 4, 2)
+        return [
+            Box(cell.x + gap, cell.y + gap, cell.w - 2 * gap, cell.h - 2 * gap)
+            for cell in self.buttons.split(count)
+        ]
+
     def minimum_touch(self) -> int:
-        """The smallest touch target in pixels: 10 mm on a 7-inch 800x480 panel."""
-        return max(self.screen.w // 16, 40) if self.compact else 0
+        """10 mm in pixels on a touchscreen this wide, if it is the 154 mm wide 7-inch panel."""
+        return self.screen.w * 10 // TOUCH_PANEL_MM
 
 
 @cache
@@ -117,7 +127,7 @@ def layout(width: int, height: int, boxes: int) -> Layout:
     wide = width / height >= 1.7
     top = round(height * (0.075 if compact else 0.08 if wide else 0.09))
     message = round(height * (0.07 if compact else 0.06))
-    bottom = round(height * (0.17 if compact else 0.11))
+    bottom = round(height * (0.2 if compact else 0.11))
     screen = Box(0, 0, width, height)
     if compact:
         jackpot = Box(0, 0, width, top)

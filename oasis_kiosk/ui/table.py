@@ -452,9 +452,8 @@ class Table:
         assert view is not None
         self.hotspots = [spot for spot in self.hotspots if spot[1] == "card"]
         buttons = view.buttons
-        area = lay.buttons.shrink(max(lay.small // 3, 2))
-        for cell, (name, label, live) in zip(area.split(len(buttons)), buttons, strict=True):
-            button = rect(cell).inflate(-max(lay.small // 2, 4), 0)
+        for cell, (name, label, live) in zip(lay.button_areas(len(buttons)), buttons, strict=True):
+            button = rect(cell)
             render.button(self.screen, button, label, live, lay.medium)
             self.hotspots.append((button, name, None))
 
