@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import pygame
 import pytest
 
-from oasis_kiosk import profile_names
+from oasis_kiosk import i18n, profile_names
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import hash_pin
@@ -267,3 +267,86 @@ def test_without_a_display_the_kiosk_says_so_instead_of_drawing_nowhere(
     assert main(["run", "--windowed", "--db", str(tmp_path / "kiosk.db")]) == 2
     assert "no screen to open" in capsys.readouterr().err
     pygame.display.quit()
+
+
+def logged_in(app: App) -> None:
+    with app.terminal.store.transaction():
+        app.terminal.store.set_state("operator_pin", hash_pin("1354"))
+    for key in ("m", "1", "3", "5", "4", "return"):
+        app.key(key)
+    assert app.operator.menu.logged_in
+
+
+def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720))
+    terminal = app.terminal
+    logged_in(app)
+    for _ in range(4):
+        app.key("b")
+    assert app.operator.page_name == "settings"
+    app.key("2")  # CARD 2: the next language
+    assert terminal.config.language == "cs"
+    app.key("4")  # CARD 4: one step louder
+    assert terminal.config.volume == 7
+    app.key("1")  # CARD 1: the next profile; DEAL twice applies it
+    chosen = app.operator.profile_choice
+    assert chosen != "standard"
+    app.key("return")
+    assert terminal.profile.id == "standard", "one DEAL only asks for confirmation"
+    app.key("return")
+    assert terminal.profile.id == chosen
+    shot(app, "operator-settings")
+    app.key("m")
+    app.draw()
+    assert app.sounds.volume == 7
+    assert app.table.view is not None
+    english = "Insert coins or notes to play."
+    assert app.table.view.prompt == i18n._(english) != english, "the screen speaks Czech"
+    changes = [
+        e["detail"]["setting"] for e in terminal.store.events(50) if e["kind"] == "configuration_changed"
+    ]
+    assert {"language", "volume", "rules"} <= set(changes)
+
+
+def test_the_hardware_test_reports_presses_and_lights_their_lamps(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720))
+    logged_in(app)
+    while app.operator.page_name != "test":
+        app.key("b")
+    app.key("return")
+    assert app.cabinet.cabinet.testing
+    app.key("p")
+    app.key("3")
+    app.update(1 / 60)
+    assert app.cabinet.cabinet.seen == ["play", "card 3"]
+    assert app.cabinet.lamp("play")
+    assert app.cabinet.lamp("card3")
+    assert not app.cabinet.lamp("fold")
+    assert app.terminal.round is None, "presses during the test play nothing"
+    for _ in range(int(25 * 60)):
+        app.update(1 / 60)
+    assert not app.cabinet.cabinet.testing, "the test ends after quiet seconds"
+
+
+def test_bet_chooses_the_insurance_amount_on_screen(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), profile="golden-oasis", deck="7s 7h 7d Kc 2h / 2c 2d 4h 5h 9c")
+    terminal = app.terminal
+    app.key("f8")
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    assert terminal.round is not None
+    assert terminal.round.phase == "insurance"
+    view = app.table.view
+    assert view is not None
+    largest = terminal.insurance_amounts()[-1]
+    assert "€" in view.prompt
+    assert ("bet", f"BET €{largest / 100:,.2f}", True) in view.buttons
+    app.key("b")
+    smallest = terminal.insurance_amounts()[0]
+    assert app.table.view is not None
+    assert ("bet", f"BET €{smallest / 100:,.2f}", True) in app.table.view.buttons
+    app.key("i")
+    shown = last_settlement(terminal)
+    assert shown is not None
+    assert shown["boxes"][0]["insurance"]["stake"] == smallest

@@ -164,7 +164,6 @@ class App:
             self._answer(responses[0])
         self.idle += seconds
         self.operator.step(seconds)
-        self._follow_settings()
         if self.attract is not None:
             self.attract.step(seconds, self.now())
         elif self._attract_due():
@@ -210,6 +209,7 @@ class App:
 
     def draw(self) -> list[pygame.Rect]:
         now = self.now()
+        self._follow_settings()
         self._follow_scene()
         if self.scene == "operator":
             return self.operator.draw()
