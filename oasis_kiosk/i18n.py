@@ -93,6 +93,7 @@ def _currency_pattern(language: str, places: int) -> NumberPattern:
     pattern.frac_prec = (places, places)
     return pattern
 
+
 def _english(path: str) -> None:
     """English is the language of the code: its catalogue translates each string to itself,
     so that it, too, holds every string (``make translations``)."""

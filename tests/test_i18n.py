@@ -54,7 +54,9 @@ def test_every_shown_string_is_translated_with_its_placeholders(language: str) -
         assert fields(messages[text].string) == fields(text), f"{language}: placeholders of {text!r}"
     i18n.use(language)
     for text in shown:
-        assert i18n._(text) == messages[text].string, f"{language}: the compiled catalogue is stale (make build)"
+        assert i18n._(text) == messages[text].string, (
+            f"{language}: the compiled catalogue is stale (make build)"
+        )
 
 
 def test_the_languages_differ_where_they_should() -> None:
@@ -86,7 +88,9 @@ def test_an_amount_is_never_rounded() -> None:
         i18n.money(1, "EUR", 12)
 
 
-def test_an_unknown_or_uncompiled_language_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unknown_or_uncompiled_language_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with pytest.raises(LookupError, match="not 'de'"):
         i18n.use("de")
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)

@@ -21,7 +21,9 @@ def test_a_deal_goes_round_the_table_card_by_card() -> None:
     order = sorted(starts, key=starts.__getitem__)
     assert order[:2] == [("box", 0, 0), ("dealer", 0, 0)], "the player's first card, then the dealer's"
     assert order[-1] == ("dealer", 0, 4)
-    gaps = {round(b - a, 6) for a, b in zip(sorted(starts.values()), sorted(starts.values())[1:], strict=False)}
+    gaps = {
+        round(b - a, 6) for a, b in zip(sorted(starts.values()), sorted(starts.values())[1:], strict=False)
+    }
     assert gaps == {DEAL_GAP}
     # Before its turn a card is not on the table; on its way it is face down; then face up.
     last = motions.moving[("dealer", 0, 4)]

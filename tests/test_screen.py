@@ -197,7 +197,7 @@ def test_a_jackpot_is_counted_up_and_celebrated(tmp_path: Path, size: tuple[int,
 
 
 def test_the_mouse_presses_the_buttons_and_picks_cards(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1280, 720))
+    app, _clock = kiosk(tmp_path, (1280, 720))
     terminal = app.terminal
     app.key("f8")
     settle(app, clock, 1)
@@ -278,7 +278,7 @@ def logged_in(app: App) -> None:
 
 
 def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1280, 720))
+    app, _clock = kiosk(tmp_path, (1280, 720))
     terminal = app.terminal
     logged_in(app)
     for _ in range(4):
@@ -309,7 +309,7 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
 
 
 def test_the_hardware_test_reports_presses_and_lights_their_lamps(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1280, 720))
+    app, _clock = kiosk(tmp_path, (1280, 720))
     logged_in(app)
     while app.operator.page_name != "test":
         app.key("b")
@@ -323,13 +323,13 @@ def test_the_hardware_test_reports_presses_and_lights_their_lamps(tmp_path: Path
     assert app.cabinet.lamp("card3")
     assert not app.cabinet.lamp("fold")
     assert app.terminal.round is None, "presses during the test play nothing"
-    for _ in range(int(25 * 60)):
+    for _ in range(25 * 60):
         app.update(1 / 60)
     assert not app.cabinet.cabinet.testing, "the test ends after quiet seconds"
 
 
 def test_bet_chooses_the_insurance_amount_on_screen(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1280, 720), profile="golden-oasis", deck="7s 7h 7d Kc 2h / 2c 2d 4h 5h 9c")
+    app, _clock = kiosk(tmp_path, (1280, 720), profile="golden-oasis", deck="7s 7h 7d Kc 2h / 2c 2d 4h 5h 9c")
     terminal = app.terminal
     app.key("f8")
     app.key("f8")
