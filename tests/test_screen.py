@@ -197,7 +197,7 @@ def test_a_jackpot_is_counted_up_and_celebrated(tmp_path: Path, size: tuple[int,
 
 
 def test_the_mouse_presses_the_buttons_and_picks_cards(tmp_path: Path) -> None:
-    app, _clock = kiosk(tmp_path, (1280, 720))
+    app, clock = kiosk(tmp_path, (1280, 720))
     terminal = app.terminal
     app.key("f8")
     settle(app, clock, 1)
