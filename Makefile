@@ -15,6 +15,7 @@ run: build
 
 # Tests draw on SDL's dummy video driver and drive gpiozero's mock pins.
 test: export SDL_VIDEODRIVER = dummy
+test: export SDL_AUDIODRIVER = dummy
 test: export GPIOZERO_PIN_FACTORY = mock
 test: build lint
 	cargo test --workspace --exclude oasis-py

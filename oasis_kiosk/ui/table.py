@@ -25,6 +25,8 @@ SPOT_LABELS = {"ante": "ANTE", "play": "PLAY", "bonus": "BONUS", "insure": "INS"
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
+KEPT_REGIONS = {"paytable", "message", "buttons"}
+KEPT_MOST = 48
 
 
 def rect(box: Box) -> pygame.Rect:
@@ -49,6 +51,7 @@ class Table:
         self.hotspots: list[tuple[pygame.Rect, str, int | None]] = []
         """Where a click or touch presses a button: (area, button, card number)."""
         self._keys: dict[str, Any] = {}
+        self._kept: dict[tuple[str, Any], pygame.Surface] = {}
         self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     # The model.
@@ -113,6 +116,7 @@ class Table:
     def invalidate(self) -> None:
         """Everything is drawn again (a new size, language or overlay underneath)."""
         self._keys.clear()
+        self._kept.clear()
         self._background = None
 
     def draw(self, now: float) -> list[pygame.Rect]:
@@ -161,11 +165,26 @@ class Table:
                 continue
             self._keys[name] = key
             area = rect(box)
-            self.screen.blit(background, area, area)
-            with self._clip(area):
-                paint(lay, now)
+            if name == "buttons":
+                self._button_hotspots(lay)
+            kept = self._kept.get((name, key))
+            if kept is not None:
+                self.screen.blit(kept, area)
+            else:
+                self.screen.blit(background, area, area)
+                with self._clip(area):
+                    paint(lay, now)
+                if name in KEPT_REGIONS:
+                    self._keep((name, key), self.screen.subsurface(area).copy())
             dirty.append(area)
         return dirty
+
+    def _keep(self, key: tuple[str, Any], painted: pygame.Surface) -> None:
+        """Regions whose look recurs (the paytable with a row lit, the buttons of a moment,
+        a prompt) are kept painted: showing them again is one blit."""
+        self._kept[key] = painted
+        if len(self._kept) > KEPT_MOST:
+            del self._kept[next(iter(self._kept))]
 
     @contextmanager
     def _clip(self, area: pygame.Rect) -> Iterator[None]:
@@ -450,12 +469,17 @@ class Table:
     def _buttons(self, lay: Layout, now: float) -> None:
         view = self.view
         assert view is not None
+        for cell, (_name, label, live) in zip(lay.button_areas(len(view.buttons)), view.buttons, strict=True):
+            render.button(self.screen, rect(cell), label, live, lay.medium)
+
+    def _button_hotspots(self, lay: Layout) -> None:
+        assert self.view is not None
+        buttons = self.view.buttons
         self.hotspots = [spot for spot in self.hotspots if spot[1] == "card"]
-        buttons = view.buttons
-        for cell, (name, label, live) in zip(lay.button_areas(len(buttons)), buttons, strict=True):
-            button = rect(cell)
-            render.button(self.screen, button, label, live, lay.medium)
-            self.hotspots.append((button, name, None))
+        self.hotspots += [
+            (rect(cell), name, None)
+            for cell, (name, _label, _live) in zip(lay.button_areas(len(buttons)), buttons, strict=True)
+        ]
 
     def _legend(self, lay: Layout) -> None:
         """The desktop's keys, over the table."""
