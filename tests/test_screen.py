@@ -44,7 +44,8 @@ class Clock:
 class CheckedSurface(pygame.Surface):
     """Draws like the screen and checks each text it is given: inside the clip (its region)."""
 
-    texts: ClassVar[set[int]] = set()
+    texts: ClassVar[dict[int, pygame.Surface]] = {}
+    """Every text surface made, kept alive so that no other surface takes its id."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         super().__init__(size)
@@ -54,7 +55,7 @@ class CheckedSurface(pygame.Surface):
     def blit(
         self, source: pygame.Surface, dest: Any, area: Any = None, special_flags: int = 0
     ) -> pygame.Rect:
-        if id(source) in self.texts:
+        if self.texts.get(id(source)) is source:
             self.text_drawn += 1
             where = source.get_rect(topleft=dest if not isinstance(dest, pygame.Rect) else dest.topleft)
             if not self.get_clip().contains(where):
@@ -69,7 +70,7 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     def remembered(content: str, size: int, colour: render.Colour, bold: bool = False) -> pygame.Surface:
         surface = original(content, size, colour, bold)
-        CheckedSurface.texts.add(id(surface))
+        CheckedSurface.texts[id(surface)] = surface
         return surface
 
     remembered.cache_clear = original.cache_clear  # type: ignore[attr-defined]
