@@ -188,6 +188,13 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
         app.key("f8")
     frames(30)
     idle = frames(FRAMES)
+    pressed = []  # a press (BET: a new ante) and the frame that shows it
+    for _ in range(60):
+        start = time.perf_counter()
+        app.key("b")
+        now[0] += STEP
+        app.advance(STEP)
+        pressed.append(time.perf_counter() - start)
     dealing: list[float] = []
     for _ in range(FRAMES // 20):  # each deal animates for about a third of a second
         app.key("return")
@@ -204,7 +211,7 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
     picture = app.screen.copy()
     blit = median_seconds(lambda: app.screen.blit(picture, (0, 0)), repeats=51)
     size: dict[str, Any] = {"blit_ms": blit * 1e3}
-    for name, samples in (("idle", idle), ("dealing", dealing), ("win_count", counting)):
+    for name, samples in (("idle", idle), ("press", pressed), ("dealing", dealing), ("win_count", counting)):
         measured = percentiles(samples)
         size[name] = {
             **measured,
@@ -296,7 +303,7 @@ def print_table(report: dict[str, Any]) -> None:
             continue
         cells = "".join(
             f"{figures[state]['median_blits']:>9.2f}x/{figures[state]['p99_blits']:.2f}x blits"
-            for state in ("idle", "dealing", "win_count")
+            for state in ("idle", "press", "dealing", "win_count")
         )
         print(f"  {size:<26}{figures['blit_ms']:>6.2f} ms{cells}")
     print(f"  idle at 60 fps: {report['frames']['idle_60fps']['cpu_share'] * 100:.1f} % of one core")
