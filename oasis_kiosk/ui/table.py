@@ -150,6 +150,7 @@ class Table:
                     self.showing_help,
                     self.legend is not None,
                     celebrating and int(now * 3),
+                    pulse,
                     moving and now,
                 ),
                 self._table,
@@ -248,6 +249,11 @@ class Table:
             colour = render.LIVE if box.current else render.WHITE
             self._label(box.label, area, lay, colour)
             self._hand("box", index, len(box.cards) or 5, area, lay, now, box.selected)
+            if box.won and self.count is not None and not self.count.done(now) and int(now * 4) % 2 == 0:
+                for place in lay.cards(area, len(box.cards)):  # the winning hand glows while it counts
+                    pygame.draw.rect(
+                        self.screen, render.GOLD, rect(place).inflate(6, 6), width=3, border_radius=8
+                    )
             if box.current:
                 for position, card in enumerate(lay.cards(area)):
                     self.hotspots.append((rect(card), "card", position + 1))
