@@ -5,6 +5,11 @@ The game's rules, the hand evaluator and the shuffle live in the Rust core
 rule profiles (``oasis_kiosk.rules``).
 """
 
+import os
+
+# pygame greets on stdout when first imported; the kiosk's output is for the operator.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 from oasis_kiosk._core import (
     CATEGORIES,
     BetError,
