@@ -7,8 +7,10 @@ rule profiles (``oasis_kiosk.rules``).
 
 from oasis_kiosk._core import (
     CATEGORIES,
+    Advice,
     BetError,
     CardError,
+    Choice,
     EntropyError,
     HandValue,
     IllegalAction,
@@ -28,8 +30,10 @@ from oasis_kiosk.rules import load_profile, profile_names
 
 __all__ = [
     "CATEGORIES",
+    "Advice",
     "BetError",
     "CardError",
+    "Choice",
     "EntropyError",
     "HandValue",
     "IllegalAction",
