@@ -65,10 +65,13 @@ pub struct Advice {
 impl Advice {
     /// The choice with the highest expected value (the first listed among equals).
     pub fn best(&self) -> &Choice {
-        self.choices
-            .iter()
-            .reduce(|best, choice| if choice.ev > best.ev { choice } else { best })
-            .expect("a box whose turn it is always has a choice")
+        &self.choices[self.best_index()]
+    }
+
+    /// Where the best choice is in `choices`.
+    pub fn best_index(&self) -> usize {
+        (1..self.choices.len())
+            .fold(0, |best, i| if self.choices[i].ev > self.choices[best].ev { i } else { best })
     }
 }
 
@@ -943,17 +946,26 @@ struct NotQualifying {
     len: u32,
 }
 
-/// Can four cards of distinct ranks and one more make a hand better than high card without
-/// A-K? Only by a pair, a straight, a flush or an ace or king: the other draws need no valuing.
-fn may_qualify(kept: &[u8; 4], card: u8) -> bool {
+/// Bits of the cards that may make four cards of distinct ranks better than a high card
+/// without A-K: a pair, a straight, a flush, or an ace or a king. Draws of the other cards
+/// need no valuing.
+fn may_qualify(kept: &[u8; 4]) -> u64 {
+    const RANK: u64 = 0b1111;
     let ranks = kept.iter().fold(0u32, |m, &c| m | 1 << (c >> 2));
-    let rank = 1u32 << (card >> 2);
-    let suited = kept.iter().all(|&c| c & 3 == card & 3);
-    let with = ranks | rank;
-    // Five ranks in a row, or the wheel A-2-3-4-5 (the ace below the two).
-    let straight =
-        (0..9).any(|low| with >> low & 0b11111 == 0b11111) || with & 0b1_0000_0000_1111 == 0b1_0000_0000_1111;
-    ranks & rank != 0 || suited || straight || card >> 2 >= 11
+    let mut cards = (RANK << (4 * 11)) | (RANK << (4 * 12));
+    for rank in 0..13 {
+        let with = ranks | 1 << rank;
+        // Five ranks in a row, or the wheel A-2-3-4-5 (the ace below the two).
+        let straight = (0..9).any(|low| with >> low & 0b11111 == 0b11111)
+            || with & 0b1_0000_0000_1111 == 0b1_0000_0000_1111;
+        if ranks & 1 << rank != 0 || straight {
+            cards |= RANK << (4 * rank);
+        }
+    }
+    if kept.iter().all(|&c| c & 3 == kept[0] & 3) {
+        cards |= (0..13).fold(0u64, |m, rank| m | 1 << (4 * rank + u64::from(kept[0] & 3)));
+    }
+    cards
 }
 
 /// Most cards a box can draw on any path: every exchange round at its largest, and a sixth card.
@@ -992,9 +1004,16 @@ impl DealerCardTable {
         let declined_least = nets.iter().map(|n| n.not_qualified).min().unwrap_or(0);
         let smallest_pool = (table.pool.len() as u64).saturating_sub(4 + most_drawn(profile)).max(1) as Money;
 
-        let categories: Vec<u8> = (0..HandValue::COUNT)
-            .map(|h| HandValue::from_strength(h).expect("a strength").category() as u8)
+        // Buying may pay only if its best case beats the least a decline brings: with k of
+        // the draws below the box's hand, from the least category on (monotone in both).
+        let may_pay = |category: usize, wins: Money| {
+            let best = -fee * smallest_pool + other_up[category] * smallest_pool + wins * won_up[category];
+            best > declined_least * smallest_pool
+        };
+        let least_category: Vec<Option<usize>> = (0..=table.pool.len() as Money)
+            .map(|wins| (0..Category::ALL.len()).find(|&category| may_pay(category, wins)))
             .collect();
+        let pool_bits = table.pool.iter().fold(0u64, |m, &c| m | 1 << c);
         let per_hand: Vec<(NotQualifying, u16, Draws)> = not_qualifying
             .par_iter()
             .map(|places| {
@@ -1008,31 +1027,21 @@ impl DealerCardTable {
                     *slot = card;
                 }
                 let hidden_bits = hidden.iter().fold(0u64, |m, &c| m | 1 << c);
-                let mut draws: Vec<(u16, u8)> = table
-                    .pool
-                    .iter()
-                    .filter(|&&c| hidden_bits & (1 << c) == 0 && may_qualify(&kept, c))
-                    .map(|&c| (evaluator().eval5([kept[0], kept[1], kept[2], kept[3], c]).strength(), c))
+                let mut draws: Vec<(u16, u8)> = unseen(!(may_qualify(&kept) & pool_bits & !hidden_bits))
+                    .map(|c| (evaluator().eval5([kept[0], kept[1], kept[2], kept[3], c]).strength(), c))
                     .filter(|&(s, _)| s >= floor)
                     .collect();
                 draws.sort_unstable();
-                // Buying may pay only if its best case beats the least a decline brings.
-                let may_pay = |h: u16| {
-                    let category = usize::from(categories[h as usize]);
-                    let wins = draws.partition_point(|&(s, _)| s < h) as Money;
-                    let best =
-                        -fee * smallest_pool + other_up[category] * smallest_pool + wins * won_up[category];
-                    best > declined_least * smallest_pool
-                };
-                let (mut threshold, mut never) = (0, HandValue::COUNT);
-                while threshold < never {
-                    let middle = (threshold + never) / 2;
-                    if may_pay(middle) {
-                        never = middle;
-                    } else {
-                        threshold = middle + 1;
-                    }
-                }
+                // The weakest box hand with k wins among the draws and a category where buying
+                // may pay: at least the category's floor and above the k-th weakest draw.
+                let threshold = (0..=draws.len())
+                    .filter_map(|k| {
+                        let category = least_category[k]?;
+                        let above = if k == 0 { 0 } else { draws[k - 1].0 + 1 };
+                        Some(Category::ALL[category].lowest().strength().max(above))
+                    })
+                    .min()
+                    .unwrap_or(HandValue::COUNT);
                 let hand = NotQualifying {
                     hidden: hidden_bits,
                     qualifying_draws: draws.iter().fold(0, |m, &(_, c)| m | 1 << c),
