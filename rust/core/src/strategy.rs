@@ -705,6 +705,17 @@ struct Counts {
 }
 
 impl Counts {
+    /// From how many hands are weaker than each strength, all of them last.
+    fn cumulative(below: &[u32], hand: u16, floor: u16) -> Counts {
+        let at = |x: u16| Money::from(below[x as usize]);
+        Counts {
+            total: at(HandValue::COUNT),
+            below: at(hand),
+            at_most: at(hand + 1),
+            not_qualifying: at(floor),
+        }
+    }
+
     fn of(list: &[u16], hand: u16, floor: u16) -> Counts {
         let below = |x: u16| list.partition_point(|&s| s < x) as Money;
         Counts {
@@ -749,6 +760,9 @@ impl Counts {
 
 const NOT_IN_POOL: u8 = u8::MAX;
 
+/// Entries of a table of how many hands are weaker than each strength, all of them last.
+const BELOW_LEN: usize = HandValue::COUNT as usize + 1;
+
 /// Every hand the dealer may hold: his up card and four of the cards the player has not seen.
 struct DealerTable {
     up: u8,
@@ -758,11 +772,10 @@ struct DealerTable {
     place: [u8; DECK_SIZE],
     /// The weakest qualifying strength.
     floor: u16,
-    /// Strengths of every dealer hand, sorted.
-    all: Vec<u16>,
-    /// Per unseen card, the sorted strengths of the hands holding it, `single_len` each.
-    single: Vec<u16>,
-    single_len: usize,
+    /// How many dealer hands are weaker than each strength (and all of them, last).
+    all_below: Vec<u32>,
+    /// The same per unseen card, for the hands holding it, [`BELOW_LEN`] entries each.
+    single_below: Vec<u32>,
     /// Per pair of unseen cards, the sorted strengths of the hands holding both.
     pair: Vec<u16>,
     pair_len: usize,
@@ -811,17 +824,16 @@ impl DealerTable {
             starts[s as usize] += 1;
         }
 
-        let single_len = binomial(n as u64 - 1, 3) as usize;
         let pair_len = binomial(n as u64 - 2, 2) as usize;
-        let mut single = vec![0u16; n * single_len];
+        let mut all_below = vec![0u32; BELOW_LEN];
+        let mut single_below = vec![0u32; n * BELOW_LEN];
         let mut pair = vec![0u16; n * n.saturating_sub(1) / 2 * pair_len];
-        let mut single_fill = vec![0usize; n];
         let mut pair_fill = vec![0usize; n * n.saturating_sub(1) / 2];
         for &(places, s) in &sorted {
+            all_below[s as usize + 1] += 1;
             for (i, &a) in places.iter().enumerate() {
                 let a = a as usize;
-                single[a * single_len + single_fill[a]] = s;
-                single_fill[a] += 1;
+                single_below[a * BELOW_LEN + s as usize + 1] += 1;
                 for &b in &places[i + 1..] {
                     let index = pair_index(n, a, b as usize);
                     pair[index * pair_len + pair_fill[index]] = s;
@@ -829,15 +841,18 @@ impl DealerTable {
                 }
             }
         }
-        let all = sorted.iter().map(|&(_, s)| s).collect();
+        for below in std::iter::once(&mut all_below[..]).chain(single_below.chunks_exact_mut(BELOW_LEN)) {
+            for s in 1..BELOW_LEN {
+                below[s] += below[s - 1];
+            }
+        }
         let mut table = DealerTable {
             up,
             pool,
             place,
             floor,
-            all,
-            single,
-            single_len,
+            all_below,
+            single_below,
             pair,
             pair_len,
             dealer_card: None,
@@ -855,7 +870,7 @@ impl DealerTable {
     /// inclusion–exclusion over the drawn cards the hands hold.
     fn cases(&self, hand: HandValue, drawn: u64) -> Cases {
         let (h, floor) = (hand.strength(), self.floor);
-        let mut counts = Counts::of(&self.all, h, floor);
+        let mut counts = Counts::cumulative(&self.all_below, h, floor);
         let mut places = [0usize; DECK_SIZE];
         let mut drawn_count = 0;
         for card in unseen(!drawn) {
@@ -864,7 +879,7 @@ impl DealerTable {
         }
         let places = &places[..drawn_count];
         for (i, &a) in places.iter().enumerate() {
-            counts.add(Counts::of(&self.single[a * self.single_len..][..self.single_len], h, floor), -1);
+            counts.add(Counts::cumulative(&self.single_below[a * BELOW_LEN..][..BELOW_LEN], h, floor), -1);
             for (j, &b) in places.iter().enumerate().skip(i + 1) {
                 let index = pair_index(self.pool.len(), a.min(b), a.max(b));
                 counts.add(Counts::of(&self.pair[index * self.pair_len..][..self.pair_len], h, floor), 1);
