@@ -12,8 +12,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from oasis_kiosk._core import (
     CATEGORIES,
+    Advice,
     BetError,
     CardError,
+    Choice,
     EntropyError,
     HandValue,
     IllegalAction,
@@ -33,8 +35,10 @@ from oasis_kiosk.rules import load_profile, profile_names
 
 __all__ = [
     "CATEGORIES",
+    "Advice",
     "BetError",
     "CardError",
+    "Choice",
     "EntropyError",
     "HandValue",
     "IllegalAction",

@@ -5,8 +5,10 @@ from typing import Any, final
 
 __all__ = [
     "CATEGORIES",
+    "Advice",
     "BetError",
     "CardError",
+    "Choice",
     "EntropyError",
     "HandValue",
     "IllegalAction",
@@ -98,6 +100,28 @@ class Profile:
 _Bonus = bool | int
 
 @final
+class Choice:
+    @property
+    def action(self) -> str: ...
+    @property
+    def positions(self) -> list[int] | None: ...
+    @property
+    def amount(self) -> int | None: ...
+    @property
+    def ev(self) -> float: ...
+    @property
+    def exact(self) -> bool: ...
+
+@final
+class Advice:
+    @property
+    def box_index(self) -> int: ...
+    @property
+    def choices(self) -> list[Choice]: ...
+    @property
+    def best(self) -> Choice: ...
+
+@final
 class Round:
     def __new__(
         cls,
@@ -128,6 +152,7 @@ class Round:
     @property
     def dealer_cards(self) -> list[str | None]: ...
     def legal_actions(self, box_index: int | None = None) -> dict[str, Any]: ...
+    def advice(self, box_index: int | None = None) -> Advice: ...
     def fold(self, box_index: int | None = None) -> None: ...
     def play(self, box_index: int | None = None) -> None: ...
     def exchange(self, positions: Sequence[int], box_index: int | None = None) -> None: ...

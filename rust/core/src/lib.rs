@@ -1,4 +1,5 @@
-//! The Oasis Stud Poker engine: cards, the hand evaluator and the secure shuffle.
+//! The Oasis Stud Poker engine: cards, the hand evaluator, the secure shuffle, the rules and
+//! the strategy that values every decision.
 //!
 //! Pure Rust with no Python in it; `rust/py` exposes it to the kiosk as `oasis_kiosk._core`.
 
@@ -8,6 +9,7 @@ pub mod eval;
 pub mod profile;
 pub mod round;
 pub mod shuffle;
+pub mod strategy;
 
 pub use card::{parse_cards, Card};
 pub use error::{CardError, EntropyError, ProfileError, RoundError, ShoeError};
@@ -15,3 +17,4 @@ pub use eval::{evaluator, Category, Evaluator, HandValue};
 pub use profile::{Money, Profile, Ratio};
 pub use round::{Action, Phase, Round, RoundRecord, Settlement};
 pub use shuffle::{os_seed, shuffled_deck, Seed, Shoe};
+pub use strategy::{advise, Advice, Choice};

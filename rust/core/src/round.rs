@@ -237,37 +237,37 @@ pub struct Settlement {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Decision {
+pub(crate) enum Decision {
     Pending,
     Played,
     Folded,
 }
 
 #[derive(Clone, Debug)]
-struct BoxState {
-    ante: Money,
-    bonus_stake: Money,
-    bonus_forfeited: bool,
-    blind: bool,
-    dealt: Vec<Card>,
-    cards: Vec<Card>,
-    discarded: Vec<Card>,
-    exchanges: usize,
-    sixth_card: bool,
-    decision: Decision,
-    play_bet: Money,
-    insurance: Money,
-    fees: Money,
-    bought_dealer_card: bool,
-    bought_game: bool,
+pub(crate) struct BoxState {
+    pub(crate) ante: Money,
+    pub(crate) bonus_stake: Money,
+    pub(crate) bonus_forfeited: bool,
+    pub(crate) blind: bool,
+    pub(crate) dealt: Vec<Card>,
+    pub(crate) cards: Vec<Card>,
+    pub(crate) discarded: Vec<Card>,
+    pub(crate) exchanges: usize,
+    pub(crate) sixth_card: bool,
+    pub(crate) decision: Decision,
+    pub(crate) play_bet: Money,
+    pub(crate) insurance: Money,
+    pub(crate) fees: Money,
+    pub(crate) bought_dealer_card: bool,
+    pub(crate) bought_game: bool,
 }
 
 impl BoxState {
-    fn hand(&self) -> HandValue {
+    pub(crate) fn hand(&self) -> HandValue {
         evaluator().evaluate_unchecked(&self.cards)
     }
 
-    fn has_bonus(&self) -> bool {
+    pub(crate) fn has_bonus(&self) -> bool {
         self.bonus_stake > 0 && !self.bonus_forfeited
     }
 }
@@ -522,6 +522,28 @@ impl Round {
         self.visible_box_cards(box_index).map(|_| self.boxes[box_index].hand())
     }
 
+    /// Every card the player has seen now: the cards and discards of the boxes looked at
+    /// and the dealer's visible cards. Burnt cards are dealt face down and never seen.
+    pub fn seen_cards(&self) -> Vec<Card> {
+        let boxes = (0..self.boxes.len()).filter_map(|i| {
+            self.visible_box_cards(i).map(|cards| cards.iter().chain(&self.boxes[i].discarded))
+        });
+        boxes.flatten().copied().chain(self.visible_dealer_cards().into_iter().flatten()).collect()
+    }
+
+    pub(crate) fn box_state(&self, box_index: usize) -> &BoxState {
+        &self.boxes[box_index]
+    }
+
+    /// The dealer's five cards, face down or not.
+    pub(crate) fn dealer_cards(&self) -> &[Card] {
+        &self.dealer
+    }
+
+    pub(crate) fn shoe_remaining(&self) -> usize {
+        self.shoe.remaining()
+    }
+
     /// The record that rebuilds this round.
     pub fn record(&self) -> RoundRecord {
         RoundRecord {
@@ -690,11 +712,7 @@ impl Round {
             Action::BuyDealerCard { .. } => {
                 let price = self.dealer_card_price(box_index).map_err(RoundError::Illegal)?;
                 self.pay(price);
-                // The dealer does not qualify, so he holds no pair below the qualifier in the
-                // shipped profiles; among equal ranks the first dealt goes.
-                let highest = (0..HAND)
-                    .max_by_key(|&i| (self.dealer[i].rank(), std::cmp::Reverse(i)))
-                    .expect("the dealer holds five cards");
+                let highest = dealer_discard(&self.dealer);
                 if self.burns() {
                     let burnt = self.draw(1);
                     self.burnt.extend(burnt);
@@ -813,19 +831,9 @@ impl Round {
         box_index: usize,
         cards_needed: usize,
     ) -> Result<Money, String> {
-        let Some(purchase) = purchase else {
-            return Err(format!("{} does not offer {what}", self.profile.id));
-        };
         let state = &self.boxes[box_index];
-        if purchase.needs_bonus && !state.has_bonus() {
-            return Err(format!("{what} needs the bonus bet"));
-        }
-        if cards_needed > self.shoe.remaining() {
-            return Err(format!("{what} needs {cards_needed} card(s) and {} remain", self.shoe.remaining()));
-        }
-        let price = purchase.fee.of(state.ante).expect("the profile checked every price at every ante");
-        self.check_affordable(price).map_err(|e| e.to_string())?;
-        Ok(price)
+        let shoe = (cards_needed, self.shoe.remaining());
+        purchase_fee(&self.profile, purchase, what, state.ante, state.has_bonus(), shoe, self.credit)
     }
 
     fn sixth_card_price(&self, box_index: usize) -> Result<Money, String> {
@@ -837,23 +845,8 @@ impl Round {
     }
 
     fn insurance_range(&self, box_index: usize) -> Result<(Money, Money), String> {
-        let Some(insurance) = &self.profile.insurance else {
-            return Err(format!("{} has no insurance", self.profile.id));
-        };
         let state = &self.boxes[box_index];
-        let hand = state.hand();
-        if hand.category() < insurance.min_category {
-            return Err(format!("only {} or better may be insured", insurance.min_category.name()));
-        }
-        let Some(odds) = self.profile.odds(hand.category()) else {
-            return Err(format!("{} has no paytable row to insure", hand.category().name()));
-        };
-        let max = (state.play_bet * odds).min(self.profile.table.max_payout);
-        let max = self.credit.map_or(max, |credit| max.min(credit));
-        if max < state.ante {
-            return Err(format!("insurance starts at one ante ({}), more than the credit", state.ante));
-        }
-        Ok((state.ante, max))
+        insurance_limits(&self.profile, state.hand(), state.ante, state.play_bet, self.credit)
     }
 
     fn dealer_card_price(&self, box_index: usize) -> Result<Money, String> {
@@ -867,19 +860,12 @@ impl Round {
     }
 
     fn game_price(&self, box_index: usize) -> Result<Money, String> {
-        // Bought, the game pays by the paytable: a hand without a row could only lose by it.
-        let category = self.boxes[box_index].hand().category();
-        if self.profile.odds(category).is_none() {
-            return Err(format!(
-                "buying the game pays by the paytable, which has no row for {}",
-                category.name()
-            ));
-        }
+        check_game_pays(&self.profile, self.boxes[box_index].hand())?;
         self.purchase_price(self.profile.buy_game.as_ref(), "buying the game", box_index, 0)
     }
 
     /// Does a replacement card come after a burnt one?
-    fn burns(&self) -> bool {
+    pub(crate) fn burns(&self) -> bool {
         self.profile.exchange.as_ref().is_some_and(|e| e.burn)
     }
 
@@ -1008,6 +994,79 @@ pub fn standard_bonus_stake(profile: &Profile, ante: Money) -> Option<Money> {
     }
 }
 
+/// The fee of a purchase priced in antes (the sixth card, the dealer's card, the game), if
+/// the profile offers it to a box with this ante and bonus, the shoe holds the cards it
+/// needs (`shoe`: needed, remaining) and the credit pays for it.
+pub(crate) fn purchase_fee(
+    profile: &Profile,
+    purchase: Option<&Purchase>,
+    what: &str,
+    ante: Money,
+    has_bonus: bool,
+    (cards_needed, remaining): (usize, usize),
+    credit: Option<Money>,
+) -> Result<Money, String> {
+    let Some(purchase) = purchase else {
+        return Err(format!("{} does not offer {what}", profile.id));
+    };
+    if purchase.needs_bonus && !has_bonus {
+        return Err(format!("{what} needs the bonus bet"));
+    }
+    if cards_needed > remaining {
+        return Err(format!("{what} needs {cards_needed} card(s) and {remaining} remain"));
+    }
+    let price = purchase.fee.of(ante).expect("the profile checked every price at every ante");
+    match credit {
+        Some(credit) if credit < price => Err(format!("that costs {price} and the credit is {credit}")),
+        _ => Ok(price),
+    }
+}
+
+/// The card the dealer discards when a box buys him another: his highest. He does not
+/// qualify, so he holds no pair below the qualifier in the shipped profiles; among equal
+/// ranks the first dealt goes.
+pub(crate) fn dealer_discard(dealer: &[Card]) -> usize {
+    (0..dealer.len())
+        .max_by_key(|&i| (dealer[i].rank(), std::cmp::Reverse(i)))
+        .expect("the dealer holds cards")
+}
+
+/// Bought, the game pays by the paytable: a hand without a row could only lose by it.
+pub(crate) fn check_game_pays(profile: &Profile, hand: HandValue) -> Result<(), String> {
+    match profile.odds(hand.category()) {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "buying the game pays by the paytable, which has no row for {}",
+            hand.category().name()
+        )),
+    }
+}
+
+/// The least and most insurance a box that played `hand` may take (RULES.md §3.5).
+pub(crate) fn insurance_limits(
+    profile: &Profile,
+    hand: HandValue,
+    ante: Money,
+    play_bet: Money,
+    credit: Option<Money>,
+) -> Result<(Money, Money), String> {
+    let Some(insurance) = &profile.insurance else {
+        return Err(format!("{} has no insurance", profile.id));
+    };
+    if hand.category() < insurance.min_category {
+        return Err(format!("only {} or better may be insured", insurance.min_category.name()));
+    }
+    let Some(odds) = profile.odds(hand.category()) else {
+        return Err(format!("{} has no paytable row to insure", hand.category().name()));
+    };
+    let max = (play_bet * odds).min(profile.table.max_payout);
+    let max = credit.map_or(max, |credit| max.min(credit));
+    if max < ante {
+        return Err(format!("insurance starts at one ante ({ante}), more than the credit"));
+    }
+    Ok((ante, max))
+}
+
 fn void_box(box_index: usize, state: &BoxState) -> BoxSettlement {
     BoxSettlement {
         box_index,
@@ -1045,11 +1104,8 @@ fn settle_box(
     dealer_qualifies: bool,
 ) -> BoxSettlement {
     let hand = state.hand();
-    let (ante, play) = (state.ante, state.play_bet);
-    let odds = profile.odds(hand.category()).unwrap_or(0);
     let compared = dealer_qualifies || state.bought_game;
-
-    let mut outcome = match state.decision {
+    let outcome = match state.decision {
         Decision::Folded | Decision::Pending => Outcome::Folded,
         Decision::Played if state.bought_dealer_card && !dealer_qualifies => Outcome::DealerStillNotQualified,
         Decision::Played if !compared => Outcome::DealerNotQualified,
@@ -1057,45 +1113,8 @@ fn settle_box(
         Decision::Played if hand < dealer => Outcome::Lost,
         Decision::Played => Outcome::Push,
     };
-    let protected = profile.protection.as_ref().is_some_and(|p| p.categories.contains(&hand.category()))
-        && matches!(
-            outcome,
-            Outcome::DealerNotQualified | Outcome::DealerStillNotQualified | Outcome::Lost | Outcome::Push
-        );
-    let (ante_result, play_result) = if protected {
-        outcome = Outcome::Protected;
-        let half = (ante + play * odds) / 2;
-        (BetResult::push(ante), BetResult::won(play, half.min(profile.table.max_payout)))
-    } else {
-        match outcome {
-            Outcome::Folded => (BetResult::lost(ante), BetResult::default()),
-            Outcome::DealerStillNotQualified | Outcome::Push => {
-                (BetResult::push(ante), BetResult::push(play))
-            }
-            Outcome::DealerNotQualified => match profile.game.no_qualify_ante {
-                NoQualifyAnte::Pays => {
-                    let (ante_win, _) = capped(profile, ante, 0);
-                    (BetResult::won(ante, ante_win), BetResult::push(play))
-                }
-                NoQualifyAnte::Returned => (BetResult::push(ante), BetResult::push(play)),
-            },
-            Outcome::Won => {
-                let (ante_win, play_win) = capped(profile, ante, play * odds);
-                (BetResult::won(ante, ante_win), BetResult::won(play, play_win))
-            }
-            Outcome::Lost => (BetResult::lost(ante), BetResult::lost(play)),
-            Outcome::Protected | Outcome::Void => unreachable!("decided above"),
-        }
-    };
-
-    // Insurance pays against a dealer who does not qualify (RULES.md §3.5).
-    let insurance = match state.insurance {
-        0 => BetResult::default(),
-        amount if !dealer_qualifies => BetResult::won(amount, amount),
-        amount if hand > dealer => BetResult::lost(amount),
-        amount => BetResult::push(amount),
-    };
-
+    let (outcome, ante_result, play_result) = main_bets(profile, hand, state.ante, state.play_bet, outcome);
+    let insurance = insurance_bet(state.insurance, dealer_qualifies, hand > dealer);
     let (bonus, jackpot) = settle_bonus(profile, state);
     let fees = state.fees;
     let net = ante_result.net() + play_result.net() + bonus.net() + insurance.net() - fees;
@@ -1114,20 +1133,88 @@ fn settle_box(
     }
 }
 
+/// How the ante and the play bet of a box holding `hand` end when the round ends for it as
+/// `outcome` (never `Protected` or `Void`): the outcome after the straight flush protection,
+/// and the two bets' results.
+pub(crate) fn main_bets(
+    profile: &Profile,
+    hand: HandValue,
+    ante: Money,
+    play: Money,
+    outcome: Outcome,
+) -> (Outcome, BetResult, BetResult) {
+    let odds = profile.odds(hand.category()).unwrap_or(0);
+    let protected = profile.protection.as_ref().is_some_and(|p| p.categories.contains(&hand.category()))
+        && matches!(
+            outcome,
+            Outcome::DealerNotQualified | Outcome::DealerStillNotQualified | Outcome::Lost | Outcome::Push
+        );
+    if protected {
+        let half = (ante + play * odds) / 2;
+        return (
+            Outcome::Protected,
+            BetResult::push(ante),
+            BetResult::won(play, half.min(profile.table.max_payout)),
+        );
+    }
+    let (ante_result, play_result) = match outcome {
+        Outcome::Folded => (BetResult::lost(ante), BetResult::default()),
+        Outcome::DealerStillNotQualified | Outcome::Push => (BetResult::push(ante), BetResult::push(play)),
+        Outcome::DealerNotQualified => match profile.game.no_qualify_ante {
+            NoQualifyAnte::Pays => {
+                let (ante_win, _) = capped(profile, ante, 0);
+                (BetResult::won(ante, ante_win), BetResult::push(play))
+            }
+            NoQualifyAnte::Returned => (BetResult::push(ante), BetResult::push(play)),
+        },
+        Outcome::Won => {
+            let (ante_win, play_win) = capped(profile, ante, play * odds);
+            (BetResult::won(ante, ante_win), BetResult::won(play, play_win))
+        }
+        Outcome::Lost => (BetResult::lost(ante), BetResult::lost(play)),
+        Outcome::Protected | Outcome::Void => {
+            unreachable!("main_bets decides protection; a void box is not settled")
+        }
+    };
+    (outcome, ante_result, play_result)
+}
+
+/// Insurance pays against a dealer who does not qualify (RULES.md §3.5): lost when the box
+/// beats a qualifying dealer, returned when a qualifying dealer ties or holds more.
+pub(crate) fn insurance_bet(amount: Money, dealer_qualifies: bool, box_beats_dealer: bool) -> BetResult {
+    match amount {
+        0 => BetResult::default(),
+        amount if !dealer_qualifies => BetResult::won(amount, amount),
+        amount if box_beats_dealer => BetResult::lost(amount),
+        amount => BetResult::push(amount),
+    }
+}
+
 fn settle_bonus(profile: &Profile, state: &BoxState) -> (BetResult, Option<JackpotWin>) {
-    let stake = state.bonus_stake;
+    let folded = state.decision == Decision::Folded;
+    let judged = || match profile.bonus.as_ref().map(|b| b.judged_on) {
+        Some(JudgedOn::Dealt) => evaluator().evaluate_unchecked(&state.dealt),
+        _ => state.hand(),
+    };
+    bonus_bet(profile, state.bonus_stake, state.bonus_forfeited, folded, judged)
+}
+
+/// The bonus stake's result for a box whose bonus was or was not forfeited by an exchange,
+/// that folded or not, judged on the hand `judged` gives (dealt or final, as the profile says).
+pub(crate) fn bonus_bet(
+    profile: &Profile,
+    stake: Money,
+    forfeited: bool,
+    folded: bool,
+    judged: impl FnOnce() -> HandValue,
+) -> (BetResult, Option<JackpotWin>) {
     let Some(bonus) = profile.bonus.as_ref().filter(|_| stake > 0) else {
         return (BetResult::default(), None);
     };
-    let folded = state.decision == Decision::Folded && bonus.forfeited_by_fold;
-    if bonus.kind == BonusKind::Privilege || state.bonus_forfeited || folded {
+    if bonus.kind == BonusKind::Privilege || forfeited || (folded && bonus.forfeited_by_fold) {
         return (BetResult::lost(stake), None);
     }
-    let judged = match bonus.judged_on {
-        JudgedOn::Dealt => evaluator().evaluate_unchecked(&state.dealt),
-        JudgedOn::Final => state.hand(),
-    };
-    let category = judged.category();
+    let category = judged().category();
     if let Some(award) = bonus.jackpot.iter().find(|a| a.category == category) {
         return (BetResult::lost(stake), Some(JackpotWin { category, share: award.share }));
     }

@@ -6,6 +6,7 @@ use oasis_core::card::Card;
 use oasis_core::error::{ProfileError as CoreProfileError, RoundError};
 use oasis_core::profile::Money;
 use oasis_core::round::{self, Action, LegalAction, Phase, RoundRecord};
+use oasis_core::strategy;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -148,6 +149,109 @@ fn bonus_stakes(
             items.iter().zip(antes).map(|(item, &ante)| stake(item, ante)).collect()
         }
         Err(_) => antes.iter().map(|&ante| stake(bonus, ante)).collect(),
+    }
+}
+
+/// One decision a box may take and its expected value (see `Round.advice`).
+#[pyclass(frozen, module = "oasis_kiosk._core")]
+pub struct Choice {
+    action: Action,
+    ev: f64,
+    exact: bool,
+}
+
+#[pymethods]
+impl Choice {
+    /// The action's name, as `Round.legal_actions` names it: "fold", "play", "exchange", ...
+    #[getter]
+    fn action(&self) -> &'static str {
+        action_key(&self.action)
+    }
+
+    /// The positions to exchange (0 to 4), for an exchange.
+    #[getter]
+    fn positions(&self) -> Option<Vec<usize>> {
+        match &self.action {
+            Action::Exchange { positions, .. } => Some(positions.clone()),
+            _ => None,
+        }
+    }
+
+    /// The amount to insure, for insurance.
+    #[getter]
+    fn amount(&self) -> Option<Money> {
+        match self.action {
+            Action::Insure { amount, .. } => Some(amount),
+            _ => None,
+        }
+    }
+
+    /// The box's expected net at settlement after this choice and the best ones after it, in
+    /// minor units (a fold is worth minus the ante, and the bonus stake it loses).
+    #[getter]
+    fn ev(&self) -> f64 {
+        self.ev
+    }
+
+    /// False when some replacement cards or dealer hands were sampled, not all counted.
+    #[getter]
+    fn exact(&self) -> bool {
+        self.exact
+    }
+
+    fn __repr__(&self) -> String {
+        let detail = match &self.action {
+            Action::Exchange { positions, .. } => format!(", positions={positions:?}"),
+            Action::Insure { amount, .. } => format!(", amount={amount}"),
+            _ => String::new(),
+        };
+        format!("Choice(action='{}'{detail}, ev={:.2}, exact={})", self.action(), self.ev, self.exact)
+    }
+}
+
+/// Every choice the box may take now with its expected value, and the best of them.
+#[pyclass(frozen, module = "oasis_kiosk._core")]
+pub struct Advice {
+    box_index: usize,
+    choices: Vec<Py<Choice>>,
+    best: usize,
+}
+
+#[pymethods]
+impl Advice {
+    /// The box advised (0-based).
+    #[getter]
+    fn box_index(&self) -> usize {
+        self.box_index
+    }
+
+    /// The choices in the order `Round.legal_actions` lists the actions.
+    #[getter]
+    fn choices(&self, py: Python<'_>) -> Vec<Py<Choice>> {
+        self.choices.iter().map(|c| c.clone_ref(py)).collect()
+    }
+
+    /// The choice with the highest expected value (the first listed among equals).
+    #[getter]
+    fn best(&self, py: Python<'_>) -> Py<Choice> {
+        self.choices[self.best].clone_ref(py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Advice(box_index={}, best={})", self.box_index, self.choices[self.best].get().__repr__())
+    }
+}
+
+fn action_key(action: &Action) -> &'static str {
+    match action {
+        Action::Fold { .. } => "fold",
+        Action::Play { .. } => "play",
+        Action::Exchange { .. } => "exchange",
+        Action::BuySixthCard { .. } => "buy_sixth_card",
+        Action::Insure { .. } => "insure",
+        Action::Decline { .. } => "decline",
+        Action::BuyDealerCard { .. } => "buy_dealer_card",
+        Action::BuyGame { .. } => "buy_game",
     }
 }
 
@@ -317,6 +421,22 @@ impl Round {
         Ok(legal)
     }
 
+    /// The expected value of every choice a box (default: the current one) may take now,
+    /// and the best: docs/strategy.md says how. Computed with the GIL released.
+    #[pyo3(signature = (box_index = None))]
+    fn advice(&self, py: Python<'_>, box_index: Option<usize>) -> PyResult<Advice> {
+        let box_index = self.current(box_index)?;
+        let round = &self.0;
+        let advice = py.detach(|| strategy::advise(round, box_index)).map_err(round_error)?;
+        let best = advice.best_index();
+        let choices = advice
+            .choices
+            .into_iter()
+            .map(|c| Py::new(py, Choice { action: c.action, ev: c.ev, exact: c.exact }))
+            .collect::<PyResult<_>>()?;
+        Ok(Advice { box_index, choices, best })
+    }
+
     #[pyo3(signature = (box_index = None))]
     fn fold(&mut self, box_index: Option<usize>) -> PyResult<()> {
         let box_index = self.current(box_index)?;
@@ -414,6 +534,8 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add_class::<Profile>()?;
     module.add_class::<Round>()?;
+    module.add_class::<Advice>()?;
+    module.add_class::<Choice>()?;
     module.add("ProfileError", py.get_type::<ProfileError>())?;
     module.add("BetError", py.get_type::<BetError>())?;
     module.add("IllegalAction", py.get_type::<IllegalAction>())?;
