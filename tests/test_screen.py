@@ -351,3 +351,25 @@ def test_bet_chooses_the_insurance_amount_on_screen(tmp_path: Path) -> None:
     shown = last_settlement(terminal)
     assert shown is not None
     assert shown["boxes"][0]["insurance"]["stake"] == smallest
+
+
+def test_hints_are_off_until_the_operator_turns_them_on(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), deck="As Ks Qs Js Ts / 2c 2d 4h 5h 7c")
+    terminal = app.terminal
+    app.key("f8")
+    app.key("return")
+    assert app.table.view is not None
+    assert "Hint" not in app.table.view.prompt, "staff may not advise the player: off by default"
+    app.key("f")
+    logged_in(app)
+    while app.operator.page_name != "settings":
+        app.key("b")
+    app.key("3")
+    assert terminal.store.get_state("hints") is True
+    app.key("m")
+    app.key("return")
+    assert terminal.round is not None
+    app.table.advisor.wait(terminal.round)
+    settle(app, clock, 0.2)
+    assert app.table.view is not None
+    assert app.table.view.prompt.endswith("Hint: PLAY"), app.table.view.prompt

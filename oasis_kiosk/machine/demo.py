@@ -8,9 +8,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
+from oasis_kiosk._core import Choice
 from oasis_kiosk.config import Config
+from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import ROUND_ACTIONS, Terminal
 from oasis_kiosk.store.db import Store
 
@@ -31,27 +32,36 @@ def top_up(terminal: Terminal) -> None:
     largest = max(terminal.profile.allowed_antes()) * int(terminal.rules["boxes"]["max"]) * 10
     if terminal.round is not None or terminal.credits >= largest * 3:
         return
-    with terminal.store.transaction():
-        terminal.store.post("operator_credit", largest * FREE_PLAY_ROUNDS, reason="free play")
-
-
-def best_choice(terminal: Terminal) -> dict[str, Any]:
-    """The strategy's best decision for the box to act in the round in play."""
-    assert terminal.round is not None
-    return terminal.round.advice().best
+    terminal.credit_by_operator(largest * FREE_PLAY_ROUNDS, "free play")
 
 
 class DemoPlayer:
     def __init__(self, terminal: Terminal, seed: int | None = None) -> None:
         self.terminal = terminal
         self.random = random.Random(seed)
+        self.advisor = Advisor()
         self.plan: list[tuple[str, int | None]] = []
 
-    def next_input(self) -> tuple[str, int | None]:
-        """The next button the demo presses (with its value)."""
+    def next_input(self) -> tuple[str, int | None] | None:
+        """The next button the demo presses (with its value); None while the strategy is
+        still thinking (ask again)."""
         if not self.plan:
-            self.plan = self._between_rounds() if self.terminal.round is None else self._decide()
+            if self.terminal.round is None:
+                self.plan = self._between_rounds()
+            else:
+                advice = self.advisor.advice(self.terminal.round)
+                if advice is None:
+                    return None
+                self.plan = self._decide(advice.best)
         return self.plan.pop(0)
+
+    def wait_input(self) -> tuple[str, int | None]:
+        """The next press, waiting for the strategy if need be (scripts and tests)."""
+        if not self.plan and self.terminal.round is not None:
+            self.advisor.wait(self.terminal.round)
+        press = self.next_input()
+        assert press is not None
+        return press
 
     def _between_rounds(self) -> list[tuple[str, int | None]]:
         terminal = self.terminal
@@ -61,12 +71,12 @@ class DemoPlayer:
             plan.append(("bonus", None))  # shows the bonus bet now and then
         return [*plan, ("deal", None)]
 
-    def _decide(self) -> list[tuple[str, int | None]]:
-        choice = best_choice(self.terminal)
-        action = choice["action"]
-        if action == "exchange":
-            cards: list[tuple[str, int | None]] = [("card", position + 1) for position in choice["positions"]]
-            return [*cards, ("exchange", None)]
-        if action == "insure":
-            return [("insure", int(choice["amount"]))]
-        return [(INTENTS[action], None)]
+    def _decide(self, choice: Choice) -> list[tuple[str, int | None]]:
+        if choice.action == "exchange":
+            # Clear a selection left over, then select what the strategy discards.
+            positions = set(choice.positions or ())
+            toggles = sorted(self.terminal.selected ^ positions)
+            return [*(("card", position + 1) for position in toggles), ("exchange", None)]
+        if choice.action == "insure":
+            return [("insure", choice.amount)]
+        return [(INTENTS[choice.action], None)]

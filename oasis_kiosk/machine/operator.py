@@ -111,11 +111,7 @@ class OperatorMenu:
             raise OperatorError("an operator credit needs a positive whole amount and a reason")
         if self.terminal.round is not None:
             raise OperatorError("finish the round in play first")
-        with self.store.transaction():
-            self.store.post("operator_credit", amount, reason=reason)
-            self.store.add_meter("total_in", amount)
-            self.store.add_meter("operator_credits", amount)
-            self.store.event("operator_credit", amount=amount, reason=reason)
+        self.terminal.credit_by_operator(amount, reason)
 
     def void_open_round(self, reason: str) -> None:
         """Closes a round that cannot resume (its record does not replay): everything it took

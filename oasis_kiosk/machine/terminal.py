@@ -408,6 +408,15 @@ class Terminal:
         self._credit(kind, value)
         return _credited(kind, value)
 
+    def credit_by_operator(self, amount: int, reason: str) -> None:
+        """Credits put on by the operator (a refund, a test) or by free play: on the ledger,
+        the meters and the log, in one transaction."""
+        with self.store.transaction():
+            self.store.post("operator_credit", amount, reason=reason)
+            self.store.add_meter("total_in", amount)
+            self.store.add_meter("operator_credits", amount)
+            self.store.event("operator_credit", amount=amount, reason=reason)
+
     def _credit(self, kind: str, value: int) -> None:
         self.store.post(f"{kind}_in", value, denomination=value)
         self.store.add_meter("total_in", value)

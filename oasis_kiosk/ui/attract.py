@@ -42,7 +42,10 @@ class Attract:
         self.wait -= seconds
         if self.wait > 0:
             return
-        intent, value = self.player.next_input()
+        press = self.player.next_input()
+        if press is None:
+            return  # the strategy is still thinking: the frames go on meanwhile
+        intent, value = press
         self.terminal.handle(intent, value)
         self._follow_jackpot()
         self.table.refresh(now)

@@ -15,6 +15,7 @@ from typing import Any
 import pygame
 
 from oasis_kiosk.i18n import _
+from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import help, render
 from oasis_kiosk.ui.layout import Box, Layout, layout
@@ -50,6 +51,8 @@ class Table:
         """The desktop's key legend, when shown."""
         self.hotspots: list[tuple[pygame.Rect, str, int | None]] = []
         """Where a click or touch presses a button: (area, button, card number)."""
+        self.advisor = Advisor()
+        """Hints, when the operator turns them on, come from here without holding a frame."""
         self._keys: dict[str, Any] = {}
         self._kept: dict[tuple[str, Any], pygame.Surface] = {}
         self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
@@ -64,7 +67,7 @@ class Table:
 
     def refresh(self, now: float) -> None:
         """Reads the terminal again (after an input or a device event)."""
-        view = snapshot(self.terminal, self.message)
+        view = snapshot(self.terminal, self.message, self.advisor)
         old = self.view
         cards: dict[Slot, str | None] = {("dealer", 0, i): face for i, face in enumerate(view.dealer)}
         for b, box in enumerate(view.boxes):
@@ -121,7 +124,7 @@ class Table:
 
     def draw(self, now: float) -> list[pygame.Rect]:
         """Repaints what changed; returns the rectangles to put on the display."""
-        if self.view is None:
+        if self.view is None or (self.view.thinking and self.advisor.ready()):
             self.refresh(now)
         view = self.view
         assert view is not None

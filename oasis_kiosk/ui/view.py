@@ -11,6 +11,8 @@ from typing import Any
 
 from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.machine.advisor import Advisor
+from oasis_kiosk.machine.demo import INTENTS
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.motion import Face
@@ -77,6 +79,8 @@ class View:
     overlay: tuple[str, ...]
     """("tilt" | "handpay" | "payout" | "operator", lines...) or empty."""
     ante_unit: int
+    thinking: bool
+    """A hint is being worked out: the view is read again when it is ready."""
 
 
 def last_settlement(terminal: Terminal) -> dict[str, Any] | None:
@@ -127,7 +131,7 @@ def _settled_bets(box: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     return tuple((spot, box[key]["stake"]) for spot, key in spots if box[key]["stake"])
 
 
-def snapshot(terminal: Terminal, message: str = "") -> View:
+def snapshot(terminal: Terminal, message: str = "", advisor: Advisor | None = None) -> View:
     cash = cash_for(terminal)
     round_ = terminal.round
     last = None if round_ is not None else last_settlement(terminal)
@@ -202,13 +206,14 @@ def snapshot(terminal: Terminal, message: str = "") -> View:
             )
         )
     jackpot_won = int(last.get("jackpot_awards", 0)) if last else 0
+    advised = hint(terminal, cash, advisor)
     return View(
         round_key=key,
         dealer=dealer,
         dealer_verdict=verdict,
         boxes=tuple(boxes),
         lit_category=lit,
-        prompt=prompt(terminal, live, cash) + (f"   {message}" if message else ""),
+        prompt="   ".join(part for part in (prompt(terminal, live, cash), advised, message) if part),
         credits=terminal.credits,
         bet=round_.collected if round_ is not None else last["collected"] if last else terminal.upfront(),
         win=last_win(last),
@@ -217,6 +222,7 @@ def snapshot(terminal: Terminal, message: str = "") -> View:
         buttons=buttons(terminal, live, cash),
         overlay=overlay(terminal, cash),
         ante_unit=terminal.ante,
+        thinking=advisor is not None and bool(advised) and not advisor.ready(),
     )
 
 
@@ -288,6 +294,27 @@ def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
     if terminal.tilts:
         return ("tilt", _("OUT OF ORDER"), *terminal.tilts.values(), _("Please call the attendant."))
     return ()
+
+
+def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None) -> str:
+    """The strategy's best decision, where the operator turned hints on (off by default:
+    RULES.md §6, staff may not advise the player); nothing while it is worked out."""
+    round_ = terminal.round
+    if advisor is None or round_ is None or terminal.tilts or not terminal.store.get_state("hints", False):
+        return ""
+    advice = advisor.advice(round_)
+    if advice is None:
+        return _("Hint: thinking…")
+    best = advice.best
+    if best.action == "exchange":
+        decision = _("EXCHANGE cards {cards}").format(
+            cards=", ".join(str(p + 1) for p in best.positions or ())
+        )
+    elif best.action == "insure":
+        decision = _("INSURE {amount}").format(amount=cash(best.amount or 0))
+    else:
+        decision = _(LABELS[INTENTS[best.action]])
+    return _("Hint: {decision}").format(decision=decision)
 
 
 def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> str:

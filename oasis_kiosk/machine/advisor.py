@@ -1,0 +1,43 @@
+"""The strategy's advice for the decision in play, worked out beside the game.
+
+Valuing every exchange can take from milliseconds to a second or more (docs/strategy.md),
+longer than a frame. The advisor works on a copy of the round (replayed from its record,
+so the game's own round is never borrowed while the player acts on it) on a thread of its
+own; the core releases the GIL meanwhile. Asking again for the same decision returns the
+answer once it is ready, None until then.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from oasis_kiosk._core import Advice, Round
+
+
+class Advisor:
+    def __init__(self) -> None:
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="advice")
+        self._asked: Any = None
+        self._answer: Future[Advice] | None = None
+
+    def advice(self, round_: Round) -> Advice | None:
+        """The advice for the round's current decision, or None while it is worked out."""
+        record = round_.record()
+        decision = (record["deck"], record["antes"], len(record["actions"]), round_.phase)
+        if decision != self._asked:
+            self._asked = decision
+            copy = Round.replay(round_.profile, record)
+            self._answer = self._worker.submit(copy.advice)
+        assert self._answer is not None
+        return self._answer.result() if self._answer.done() else None
+
+    def ready(self) -> bool:
+        """The last advice asked for is worked out."""
+        return self._answer is not None and self._answer.done()
+
+    def wait(self, round_: Round) -> Advice:
+        """The advice, waiting for it (scripts and tests)."""
+        self.advice(round_)
+        assert self._answer is not None
+        return self._answer.result()
