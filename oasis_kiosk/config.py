@@ -66,6 +66,12 @@ class DevicesConfig:
     hopper_motor: int | None = None
     hopper_exit: int | None = None
     hopper_timeout: float = 2.0
+    power_fail: int | None = None
+    """The UPS's power-fail signal: while it is active the terminal takes no money and no
+    play, and its database is closed."""
+    power_fail_active_high: bool = False
+    """The signal is active when the line is high (pulled down); by default it is active
+    low, an open-collector output pulling the line down as the cabinet's switches do."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +123,7 @@ KNOWN = {
     "terminal": {"profile", "database", "credit_limit", "cashout", "language", "volume", "attract_after"},
     "money": {"coins", "bills", "hopper_coin"},
     "jackpot": {"base", "rate", "maximum"},
-    "devices": {"buttons", "lamps", "coin_acceptor", "bill_validator", "hopper"},
+    "devices": {"buttons", "lamps", "coin_acceptor", "bill_validator", "hopper", "power_fail"},
     "profile_overrides": None,  # any TOML: merged over the profile and checked by it
 }
 
@@ -261,6 +267,20 @@ def _devices(raw: dict[str, Any], source: str) -> DevicesConfig:
             raise ConfigError(
                 f"{source}: devices.bill_validator.protocol: 'essp' or 'pulse', not {protocol!r}"
             )
+    power = raw.get("power_fail")
+    if isinstance(power, dict):
+        active = power.get("active", "low")
+        if set(power) - {"pin", "active"} or active not in {"low", "high"}:
+            raise ConfigError(
+                f"{source}: devices.power_fail: a pin number, or {{ pin = N, active = 'low' or 'high' }}"
+            )
+        devices = replace(
+            devices,
+            power_fail=pin(power.get("pin"), "power_fail.pin"),
+            power_fail_active_high=active == "high",
+        )
+    elif power is not None:
+        devices = replace(devices, power_fail=pin(power, "power_fail"))
     hopper = raw.get("hopper")
     if hopper is not None:
         if not isinstance(hopper, dict) or set(hopper) - {"motor", "exit", "timeout"}:
