@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -59,9 +59,9 @@ INTENTS = (
     "operator_key_off",
 )
 POWER_FAIL = "the power is failing: play and money stop until it returns"
-UNCLEARED_BY_ATTENDANT = {"door", "resume"}
+UNCLEARED_BY_ATTENDANT = {"door", "resume", "self_test"}
 """Tilts the attendant's key does not clear: the door clears when it closes, a round that
-cannot resume when the operator voids it."""
+cannot resume when the operator voids it, a failed self-test when a start passes it."""
 
 
 class Amount(int):
@@ -350,6 +350,22 @@ class Terminal:
             return Response(True, "power restored")
 
         return self._commit(clear)
+
+    def record_self_test(self, problems: Sequence[str]) -> Response:
+        """The start-up self-test's findings (``machine/selftest.py``), logged. Any finding
+        is a tilt that keeps the money devices inhibited; the attendant's key does not clear
+        it, only a start whose self-test passes."""
+
+        def record() -> Response:
+            self.store.event("self_test", problems=list(problems))
+            if problems:
+                self._tilt("self_test", "self-test failed: " + "; ".join(problems))
+                return Response(False, "self-test failed")
+            if "self_test" in self.tilts:
+                self.store.event("tilt_cleared", kind="self_test", message=self.tilts.pop("self_test"))
+            return Response(True, "self-test passed")
+
+        return self._commit(record)
 
     # Input.
 
