@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import logging
 import os
 import signal
 import sys
@@ -204,6 +205,8 @@ def run_window(config: Config, fullscreen: bool, demo: bool) -> int:
             "Start it where a display is (or under Xvfb), or run --headless --script FILE.", file=sys.stderr
         )
         return 2
+    # What the kiosk notes on its way (no sound device, say) goes to the journal on the cabinet.
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     terminal = open_terminal(config, demo=demo, video_driver=driver if fullscreen else None)
     app = App(terminal, fullscreen=fullscreen, free_play=demo)
 
