@@ -111,7 +111,7 @@ if [ -n "$VENV" ]; then
 else
 	VENV=$APP_DIR/venv
 	KIOSK=$SHIPPED_KIOSK
-	if [ -z "$WHEEL" ] && [ "$DRY_RUN" = 0 ] && ! command -v cargo >/dev/null 2>&1; then
+	if [ -z "$WHEEL" ] && [ "$DRY_RUN" = 0 ] && [ -z "$PREFIX" ] && ! command -v cargo >/dev/null 2>&1; then
 		fail "building the checkout needs the Rust toolchain (cargo, from rustup); or pass --wheel FILE"
 	fi
 fi
@@ -162,6 +162,16 @@ mode_of() {
 	stat -c %a "$1" 2>/dev/null || true
 }
 
+# A system directory (/etc, /opt...): made if it is missing (under --prefix), never changed.
+ensure_base_dir() {
+	if [ -d "$PREFIX$1" ]; then
+		same "$1"
+	else
+		change install -d -m 755 "$PREFIX$1"
+	fi
+}
+
+# One of the kiosk's own directories: made, or given its mode.
 ensure_dir() { # PATH MODE
 	if [ -d "$PREFIX$1" ] && [ "$(mode_of "$PREFIX$1")" = "$2" ]; then
 		same "$1 (mode $2)"
@@ -250,11 +260,11 @@ for group in $DEVICE_GROUPS; do
 done
 
 echo "# the data directory and the configuration"
-ensure_dir /var 755
-ensure_dir /var/lib 755
+ensure_base_dir /var
+ensure_base_dir /var/lib
 ensure_dir "$DATA_DIR" 750
 ensure_owner "$DATA_DIR" "$USER_NAME:$USER_NAME"
-ensure_dir /etc 755
+ensure_base_dir /etc
 ensure_dir "$CONFIG_DIR" 755
 if [ -e "$PREFIX$CONFIG" ]; then
 	same "$CONFIG kept as it is"
@@ -263,7 +273,7 @@ else
 fi
 
 echo "# the package"
-ensure_dir /opt 755
+ensure_base_dir /opt
 ensure_dir "$APP_DIR" 755
 ensure_dir "$APP_DIR/docs" 755
 for doc in $DOCS; do
@@ -307,7 +317,8 @@ fi
 
 echo "# the systemd unit"
 sed -e "s#^ExecStart=$SHIPPED_KIOSK #ExecStart=$KIOSK #" "$SOURCE/systemd/$UNIT" >"$WORK/$UNIT"
-ensure_dir "$UNIT_DIR" 755
+ensure_base_dir /etc/systemd
+ensure_base_dir "$UNIT_DIR"
 ensure_file "$WORK/$UNIT" "$UNIT_DIR/$UNIT" 644
 if [ "$CHANGED" = 1 ]; then
 	system systemctl daemon-reload
