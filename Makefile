@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 LOCALE := assets/locale
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run test lint bench build translations clean
+.PHONY: run test lint bench build translations clean install-cabinet
 
 run: build
 	$(BIN)/oasis-kiosk run --windowed
@@ -53,6 +53,11 @@ translations: $(BIN)/maturin
 		--output-dir $(LOCALE) --no-fuzzy-matching
 	$(BIN)/python -m oasis_kiosk.i18n english $(LOCALE)/en/LC_MESSAGES/oasis_kiosk.po
 	$(BIN)/pybabel --quiet compile --domain oasis_kiosk --directory $(LOCALE)
+
+# The cabinet: installs the kiosk as a systemd service on a Raspberry Pi (as root; see
+# docs/cabinet.md). INSTALL_FLAGS passes --wheel FILE, --venv DIR, --dry-run or --prefix DIR on.
+install-cabinet:
+	sh systemd/install.sh $(INSTALL_FLAGS)
 
 $(BIN)/maturin:
 	$(PYTHON) -m venv $(VENV)

@@ -13,20 +13,23 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import logging
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from oasis_kiosk import EntropyError, Shoe, evaluate
+from oasis_kiosk import EntropyError, Shoe, evaluate, notify
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
+from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -202,14 +205,37 @@ def run_window(config: Config, fullscreen: bool, demo: bool) -> int:
             "Start it where a display is (or under Xvfb), or run --headless --script FILE.", file=sys.stderr
         )
         return 2
+    # What the kiosk notes on its way (no sound device, say) goes to the journal on the cabinet.
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    terminal = open_terminal(config, demo=demo, video_driver=driver if fullscreen else None)
+    app = App(terminal, fullscreen=fullscreen, free_play=demo)
+
+    def stop(signum: int, frame: object) -> None:
+        app.running = False  # systemd stops the kiosk: the loop ends and the books close
+
+    signal.signal(signal.SIGTERM, stop)
+    print("oasis-kiosk: L shows the keys on screen; F1-F8 insert money, Enter deals, Esc quits.")
+    app.run()
+    notify.stopping()
+    terminal.store.close()
+    return 0
+
+
+def open_terminal(config: Config, *, demo: bool, video_driver: str | None) -> Terminal:
+    """The terminal the screen shows, self-tested before the screen builds the devices, so
+    that a finding keeps the money devices inhibited from the first frame on.
+    ``video_driver``: the SDL driver in use on the cabinet (full screen), None in a window."""
     if demo:
         terminal = free_play_terminal(replace(config, attract_after=DEMO_ATTRACT_AFTER))
     else:
         terminal = Terminal(config, Store(config.database))
-    app = App(terminal, fullscreen=fullscreen, free_play=demo)
-    print("oasis-kiosk: L shows the keys on screen; F1-F8 insert money, Enter deals, Esc quits.")
-    app.run()
-    return 0
+    problems = self_test(terminal.config, terminal.store, video_driver)
+    terminal.record_self_test(problems)
+    for problem in problems:
+        print(f"oasis-kiosk: self-test: {problem}", file=sys.stderr)
+    if problems:
+        notify.status(f"out of order: self-test failed: {'; '.join(problems)}")
+    return terminal
 
 
 def parser() -> argparse.ArgumentParser:

@@ -66,6 +66,12 @@ class DevicesConfig:
     hopper_motor: int | None = None
     hopper_exit: int | None = None
     hopper_timeout: float = 2.0
+    power_fail: int | None = None
+    """The UPS's power-fail signal: while it is active the terminal takes no money and no
+    play, and its database is closed."""
+    power_fail_active_high: bool = False
+    """The signal is active when the line is high (pulled down); by default it is active
+    low, an open-collector output pulling the line down as the cabinet's switches do."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,9 @@ class Config:
     """Sound volume 0 (silent) to 10."""
     attract_after: int = 60
     """Seconds without input, credits or a round before the attract demo starts; 0: never."""
+    expected_video_driver: str = ""
+    """The SDL video driver the cabinet must run on full screen (``kmsdrm``): the start-up
+    self-test tilts on any other, so a kiosk drawing nowhere takes no money. Empty: any."""
     devices: DevicesConfig = field(default_factory=DevicesConfig)
 
     def load_profile(self) -> Profile:
@@ -114,10 +123,19 @@ def _positive_ints(value: Any, where: str) -> tuple[int, ...]:
 
 
 KNOWN = {
-    "terminal": {"profile", "database", "credit_limit", "cashout", "language", "volume", "attract_after"},
+    "terminal": {
+        "profile",
+        "database",
+        "credit_limit",
+        "cashout",
+        "language",
+        "volume",
+        "attract_after",
+        "expected_video_driver",
+    },
     "money": {"coins", "bills", "hopper_coin"},
     "jackpot": {"base", "rate", "maximum"},
-    "devices": {"buttons", "lamps", "coin_acceptor", "bill_validator", "hopper"},
+    "devices": {"buttons", "lamps", "coin_acceptor", "bill_validator", "hopper", "power_fail"},
     "profile_overrides": None,  # any TOML: merged over the profile and checked by it
 }
 
@@ -164,8 +182,6 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         rate=_fraction(jackpot_raw.get("rate", str(defaults.jackpot.rate)), f"{source}: jackpot.rate"),
         maximum=integer(jackpot_raw, "maximum", defaults.jackpot.maximum, "jackpot"),
     )
-    if jackpot.maximum < jackpot.base:
-        raise ConfigError(f"{source}: jackpot.maximum {jackpot.maximum} is below jackpot.base {jackpot.base}")
     overrides = raw.get("profile_overrides")
     devices = _devices(raw.get("devices", {}), source)
     config = Config(
@@ -182,9 +198,18 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         language=str(terminal.get("language", defaults.language)),
         volume=integer(terminal, "volume", defaults.volume, "terminal"),
         attract_after=integer(terminal, "attract_after", defaults.attract_after, "terminal"),
+        expected_video_driver=terminal.get("expected_video_driver", defaults.expected_video_driver),
         devices=devices,
     )
     config = replace(config, **{k: v for k, v in replace_fields.items() if v is not None})
+    validate(config)
+    return config
+
+
+def validate(config: Config) -> None:
+    """Checks the settings that depend on each other and loads the profile once; the
+    start-up self-test runs it again on the configuration as the operator menu left it."""
+    source = config.source
     if config.cashout not in {"handpay", "hopper"}:
         raise ConfigError(f"{source}: terminal.cashout: 'handpay' or 'hopper', not {config.cashout!r}")
     if config.cashout == "hopper" and config.devices.hopper_motor is None:
@@ -193,11 +218,20 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         raise ConfigError(f"{source}: terminal.volume: 0 to {MAX_VOLUME}, not {config.volume}")
     if config.language not in {"en", "cs", "ru"}:
         raise ConfigError(f"{source}: terminal.language: 'en', 'cs' or 'ru', not {config.language!r}")
+    driver = config.expected_video_driver
+    if not isinstance(driver, str) or not all(c.islower() or c.isdigit() or c == "_" for c in driver):
+        raise ConfigError(
+            f"{source}: terminal.expected_video_driver: an SDL driver name such as 'kmsdrm', or '' "
+            f"for any, not {driver!r}"
+        )
+    if config.jackpot.maximum < config.jackpot.base:
+        raise ConfigError(
+            f"{source}: jackpot.maximum {config.jackpot.maximum} is below jackpot.base {config.jackpot.base}"
+        )
     try:
         config.load_profile()
     except ValueError as error:
         raise ConfigError(f"{source}: terminal.profile: {error}") from None
-    return config
 
 
 def _devices(raw: dict[str, Any], source: str) -> DevicesConfig:
@@ -261,6 +295,20 @@ def _devices(raw: dict[str, Any], source: str) -> DevicesConfig:
             raise ConfigError(
                 f"{source}: devices.bill_validator.protocol: 'essp' or 'pulse', not {protocol!r}"
             )
+    power = raw.get("power_fail")
+    if isinstance(power, dict):
+        active = power.get("active", "low")
+        if set(power) - {"pin", "active"} or active not in {"low", "high"}:
+            raise ConfigError(
+                f"{source}: devices.power_fail: a pin number, or {{ pin = N, active = 'low' or 'high' }}"
+            )
+        devices = replace(
+            devices,
+            power_fail=pin(power.get("pin"), "power_fail.pin"),
+            power_fail_active_high=active == "high",
+        )
+    elif power is not None:
+        devices = replace(devices, power_fail=pin(power, "power_fail"))
     hopper = raw.get("hopper")
     if hopper is not None:
         if not isinstance(hopper, dict) or set(hopper) - {"motor", "exit", "timeout"}:

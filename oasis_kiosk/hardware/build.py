@@ -14,6 +14,7 @@ from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.essp import EsspValidator, Port
 from oasis_kiosk.hardware.hopper import Hopper
 from oasis_kiosk.hardware.panel import Panel
+from oasis_kiosk.hardware.power import PowerFailInput
 from oasis_kiosk.machine.terminal import Terminal
 
 
@@ -63,4 +64,14 @@ def build_cabinet(
             pin_factory=pin_factory,
             clock=clock,
         )
-    return Cabinet(terminal, panel=panel, acceptor=acceptor, bills=bills, hopper=hopper)
+    power = (
+        PowerFailInput(
+            wiring.power_fail,
+            active_high=wiring.power_fail_active_high,
+            pin_factory=pin_factory,
+            clock=clock,
+        )
+        if wiring.power_fail is not None
+        else None
+    )
+    return Cabinet(terminal, panel=panel, acceptor=acceptor, bills=bills, hopper=hopper, power=power)

@@ -2,7 +2,8 @@
 
 Each frame the main loop calls ``step()``: button presses become the terminal's intents,
 money a device has taken in is credited, device noise and rejected coins or notes go to
-the event log, a device fault tilts the terminal; then the lamps, the coin acceptor's
+the event log, a device fault tilts the terminal, the UPS's power-fail signal stops the
+terminal (and lets it go on when the power returns); then the lamps, the coin acceptor's
 inhibit line and the bill validator's enable follow what is live.
 """
 
@@ -15,6 +16,7 @@ from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, Vali
 from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
 from oasis_kiosk.hardware.names import SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
+from oasis_kiosk.hardware.power import PowerFailInput
 from oasis_kiosk.hardware.pulses import Credit, Fault, Glitch, Rejected
 from oasis_kiosk.machine.terminal import Response, Terminal
 
@@ -29,14 +31,17 @@ class Cabinet:
         acceptor: PulseAcceptor | None = None,
         bills: EsspValidator | PulseAcceptor | None = None,
         hopper: Hopper | None = None,
+        power: PowerFailInput | None = None,
     ) -> None:
         """``acceptor`` takes coins; ``bills`` is a bill validator on SSP or in pulse mode;
-        ``hopper`` pays out when the terminal cashes out by hopper."""
+        ``hopper`` pays out when the terminal cashes out by hopper; ``power`` is the UPS's
+        power-fail signal."""
         self.terminal = terminal
         self.panel = panel
         self.acceptor = acceptor
         self.bills = bills
         self.hopper = hopper
+        self.power = power
         self.testing = False
         """In the operator's hardware test: presses are reported, not played; lamps are the
         test's. Money a device takes in is still credited."""
@@ -68,6 +73,10 @@ class Cabinet:
                         self.terminal.device_fault("bill_validator", reason)
         if self.hopper is not None:
             self._hopper_events(self.hopper)
+        if self.power is not None:
+            # After the money (credited while the database is still open), before the
+            # buttons (refused once the power is failing).
+            self._power_events(self.power)
         if self.panel is not None:
             for press in self.panel.poll():
                 switch = press.intent in SWITCH_INTENTS
@@ -75,7 +84,12 @@ class Cabinet:
                     self._saw(" ".join(str(part) for part in (press.intent, press.value) if part is not None))
                     if not switch:
                         continue  # a switch is a fact the terminal must know, test or not
-                elif self.menu is not None and self.terminal.operator_key and not switch:
+                elif (
+                    self.menu is not None
+                    and self.terminal.operator_key
+                    and not switch
+                    and not self.terminal.power_failure
+                ):
                     self.menu(press)
                     continue
                 responses.append(self.terminal.handle(press.intent, press.value))
@@ -131,6 +145,15 @@ class Cabinet:
                     self.terminal.hopper_stopped(short=short)
         if self.terminal.payout and not hopper.running:
             hopper.start(self.terminal.payout)
+
+    def _power_events(self, power: PowerFailInput) -> None:
+        failing = power.poll()
+        if failing is True:
+            self.terminal.power_failing()
+            self._saw("power failing")
+        elif failing is False:
+            self.terminal.power_restored()
+            self._saw("power restored")
 
     def update_outputs(self) -> None:
         live = self.terminal.live()

@@ -14,7 +14,8 @@ is not live now is refused with a message and changes nothing but the log.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -25,9 +26,11 @@ from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.store.db import Store, StoreError
 
-# The game actions of a round and the Round method each calls.
+log = logging.getLogger(__name__)
+
 # The largest value an input may carry (an amount in minor units).
 MAX_VALUE = 10**12
+# The game actions of a round and the Round method each calls.
 ROUND_ACTIONS = {
     "fold": "fold",
     "play": "play",
@@ -55,6 +58,10 @@ INTENTS = (
     "operator_key_on",
     "operator_key_off",
 )
+POWER_FAIL = "the power is failing: play and money stop until it returns"
+UNCLEARED_BY_ATTENDANT = {"door", "resume", "self_test"}
+"""Tilts the attendant's key does not clear: the door clears when it closes, a round that
+cannot resume when the operator voids it, a failed self-test when a start passes it."""
 
 
 class Amount(int):
@@ -108,6 +115,10 @@ class Terminal:
     operator_key: bool
     """The operator's key is turned: the game and money intake stand still for the menu."""
     jackpot: JackpotState
+    power_failure: bool = False
+    """The UPS signals a power failure: the database is closed for writing, player input is
+    refused, and only what devices physically do (money taken, coins paid, the door) is
+    still booked, each in a transaction of its own."""
     changes: int = 0
     """Counts the inputs and device events taken: a screen redraws when it moves."""
 
@@ -230,6 +241,23 @@ class Terminal:
         """Runs ``change`` in one transaction, with the pending ``note``. If anything fails,
         nothing of it is committed: the terminal takes back what the database holds and
         tilts with the reason, so that memory never runs ahead of the books."""
+        if self.power_failure:
+            # Only a physical fact gets here now: booked all the same, in a database opened
+            # for this one transaction and closed again.
+            self.store.reopen()
+            try:
+                return self._commit_open(change)
+            finally:
+                self._close_store()
+        return self._commit_open(change)
+
+    def _close_store(self) -> None:
+        if not self.store.close(keep_reading=True):
+            log.warning(
+                "%s: a reader held the checkpoint back; the log stays for the next start", self.store.path
+            )
+
+    def _commit_open(self, change: Callable[[], Response]) -> Response:
         note, self.note = self.note, None
         self.changes += 1
         try:
@@ -289,12 +317,64 @@ class Terminal:
 
         return self._commit(tilt)
 
+    def power_failing(self) -> Response:
+        """The UPS signals that the mains is gone: the tilt and its event are committed, then
+        the database is checkpointed and closed (open only to read, for the screen), so that
+        nothing is being written when the battery gives out. The acceptors are inhibited and
+        every button refused until ``power_restored()``."""
+        if self.power_failure:
+            return Response(True, "power failing")
+
+        def stop() -> Response:
+            self.store.event("power_failing", credits=self.credits, round_id=self.round_id)
+            self._tilt("power_fail", POWER_FAIL)
+            return Response(True, "power failing")
+
+        response = self._commit(stop)
+        self._close_store()
+        self.power_failure = True
+        return response
+
+    def power_restored(self) -> Response:
+        """The mains is back before the shutdown (or was there when the terminal started): the
+        database opens for writing again and the power-fail tilt clears."""
+        if self.power_failure:
+            self.store.reopen()
+            self.power_failure = False
+        if "power_fail" not in self.tilts:
+            return Response(True, "power on")
+
+        def clear() -> Response:
+            self.store.event("power_restored", credits=self.credits)
+            self.store.event("tilt_cleared", kind="power_fail", message=self.tilts.pop("power_fail"))
+            return Response(True, "power restored")
+
+        return self._commit(clear)
+
+    def record_self_test(self, problems: Sequence[str]) -> Response:
+        """The start-up self-test's findings (``machine/selftest.py``), logged. Any finding
+        is a tilt that keeps the money devices inhibited; the attendant's key does not clear
+        it, only a start whose self-test passes."""
+
+        def record() -> Response:
+            self.store.event("self_test", problems=list(problems))
+            if problems:
+                self._tilt("self_test", "self-test failed: " + "; ".join(problems))
+                return Response(False, "self-test failed")
+            if "self_test" in self.tilts:
+                self.store.event("tilt_cleared", kind="self_test", message=self.tilts.pop("self_test"))
+            return Response(True, "self-test passed")
+
+        return self._commit(record)
+
     # Input.
 
     def live(self) -> set[str]:
         """The intents that would do something now: the lamps that are lit. The door switch
         always counts: it is a physical fact, like money a device took in."""
         door = {"door_close"} if "door" in self.tilts else {"door_open"}
+        if self.power_failure:
+            return door
         if self.operator_key:
             return door | {"operator_key_off"}
         door.add("operator_key_on")
@@ -357,6 +437,9 @@ class Terminal:
                 N_("{intent} {value}: a value is 0 to {limit}"),
                 {"intent": intent, "value": value, "limit": MAX_VALUE},
             )
+        if self.power_failure and intent not in self.live():
+            # Refused without a word to the database, which stays closed.
+            return Response(False, N_("{intent} is not live now"), {"intent": intent})
 
         def carry_out() -> Response:
             if intent not in self.live():
@@ -487,7 +570,7 @@ class Terminal:
             self.store.add_meter("handpays", amount)
             self.store.event("handpay_paid", amount=amount)
             return Response(True, N_("handpay of {amount} paid"), {"amount": Amount(amount)})
-        cleared = sorted(kind for kind in self.tilts if kind not in {"door", "resume"})
+        cleared = sorted(kind for kind in self.tilts if kind not in UNCLEARED_BY_ATTENDANT)
         if not cleared:
             return Response(False, N_("nothing for the attendant to clear"))
         for kind in cleared:

@@ -50,6 +50,10 @@ MIGRATIONS: list[str] = [
 ]
 
 
+BUSY_TIMEOUT_MS = 10_000
+"""How long a write waits for another process's (a command reading the meters)."""
+
+
 class StoreError(Exception):
     """The database cannot be opened, read or written: the terminal tilts on it."""
 
@@ -72,11 +76,18 @@ def now() -> str:
 class Store:
     """The open database. Write only inside ``transaction()``."""
 
+    writable: bool
+    """False after ``close()``: every write is refused until ``reopen()``."""
+
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        self._in_transaction = False
+        self._open()
+
+    def _open(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
             self._db.execute("PRAGMA foreign_keys = ON")
@@ -88,10 +99,56 @@ class Store:
             raise StoreError(f"{self.path}: cannot open the database: {error}") from None
         except OSError as error:
             raise StoreError(f"{self.path}: cannot open the database: {error.strerror}") from None
-        self._in_transaction = False
+        self.writable = True
 
-    def close(self) -> None:
+    def checkpoint(self) -> bool:
+        """Copies the write-ahead log into the database file and empties it; False when a
+        reader elsewhere (``oasis-kiosk meters`` at that moment) held part of it back. Either
+        way every committed transaction is on disk: this only leaves nothing for a restart
+        to replay. It never waits for that reader: the power may be failing."""
+        try:
+            self._db.execute("PRAGMA busy_timeout = 0")
+            try:
+                busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            finally:
+                self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot checkpoint: {error}") from None
+        return not busy
+
+    def close(self, *, keep_reading: bool = False) -> bool:
+        """Ends writing cleanly: the log checkpointed into the database file, the file closed.
+        ``keep_reading`` (the power is failing) opens the file again read-only and immutable,
+        with no lock and no log, so the screen can go on showing the last committed state
+        while nothing can write to the card; ``reopen()`` makes it writable again. Returns
+        whether the checkpoint was complete. Never inside a transaction."""
+        if self._in_transaction:
+            raise RuntimeError("the database cannot close inside a transaction")
+        if keep_reading and str(self.path) == ":memory:":
+            raise StoreError("an in-memory database cannot be closed and still be read")
+        checkpointed = False
+        if self.writable:
+            try:
+                checkpointed = self.checkpoint()
+            finally:
+                self._db.close()
+                self.writable = False
+        else:
+            self._db.close()
+        if keep_reading:
+            uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+            try:
+                self._db = sqlite3.connect(uri, uri=True, isolation_level=None)
+            except sqlite3.Error as error:
+                raise StoreError(f"{self.path}: cannot open the database to read: {error}") from None
+        return checkpointed
+
+    def reopen(self) -> None:
+        """Opens the database for writing again after ``close()``, checked as at start-up."""
+        if self.writable:
+            return
         self._db.close()
+        self._open()
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -111,6 +168,18 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
 
+    def integrity_problems(self, limit: int = 10) -> list[str]:
+        """What a full check finds wrong, at most ``limit`` findings (none: sound). Slower than
+        the quick check every opening makes: it also compares every index with its table
+        (``PRAGMA integrity_check``) and every reference between rows with the row it names
+        (``PRAGMA foreign_key_check``)."""
+        problems = [row[0] for row in self._read(f"PRAGMA integrity_check({int(limit)})") if row[0] != "ok"]
+        for table, rowid, parent, _ in self._read("PRAGMA foreign_key_check"):
+            problems.append(f"{table} row {rowid} refers to a {parent} row that is not there")
+        if self.schema_version != len(MIGRATIONS):
+            problems.append(f"schema version {self.schema_version}, this terminal's is {len(MIGRATIONS)}")
+        return problems[:limit]
+
     @property
     def schema_version(self) -> int:
         return int(self._db.execute("PRAGMA user_version").fetchone()[0])
@@ -120,6 +189,8 @@ class Store:
         """All writes inside commit together, or none of them does."""
         if self._in_transaction:
             raise RuntimeError("transactions do not nest")
+        if not self.writable:
+            raise StoreError(f"{self.path}: cannot write: the database is closed")
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:

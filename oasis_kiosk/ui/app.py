@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pygame
 
-from oasis_kiosk import i18n
+from oasis_kiosk import i18n, notify
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.keyboard import Keyboard
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -155,6 +155,7 @@ class App:
             self.update(STEP)
             self._lag -= STEP
         pygame.display.update(self.draw())
+        notify.frame_drawn()  # systemd: READY=1 after the first frame, then the watchdog's ping
 
     def update(self, seconds: float) -> None:
         """The devices' own time (pulse trains, the hopper), the menu's and the demo's."""

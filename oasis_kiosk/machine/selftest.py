@@ -1,0 +1,63 @@
+"""The start-up self-test: what must hold before the cabinet takes money.
+
+Each check returns what it found wrong, in words for the tilt panel and the event log (an
+empty list: passed). The command line runs them after opening the terminal and before any
+money device is enabled; a finding tilts the terminal (``Terminal.record_self_test``), and
+only a later start that passes clears it. No screen and no pins here: the video driver
+in use is handed in.
+"""
+
+from __future__ import annotations
+
+from oasis_kiosk.config import Config, ConfigError, validate
+from oasis_kiosk.store.db import Store, StoreError
+
+
+def database_problems(store: Store) -> list[str]:
+    """The whole file checked, not only the quick check every opening makes: pages,
+    indexes against their tables, references between rows, the schema version."""
+    try:
+        return [f"database: {problem}" for problem in store.integrity_problems()]
+    except StoreError as error:
+        return [f"database: {error}"]
+
+
+def configuration_problems(config: Config) -> list[str]:
+    """The configuration as the terminal runs it (the file with the operator menu's changes
+    over it) checked whole, the profile loaded, and the money and limits able to meet: a
+    cabinet that could never take a coin or deal a hand is not ready either."""
+    try:
+        validate(config)
+    except ConfigError as error:
+        return [f"configuration: {error}"]
+    problems = []
+    smallest_money = min(config.coins + config.bills)
+    if smallest_money > config.credit_limit:
+        problems.append(
+            f"configuration: the credit limit {config.credit_limit} is below the smallest coin or "
+            f"bill ({smallest_money}): no money could ever be taken"
+        )
+    smallest_ante = min(config.load_profile().allowed_antes())
+    if smallest_ante > config.credit_limit:
+        problems.append(
+            f"configuration: the credit limit {config.credit_limit} is below the smallest ante "
+            f"({smallest_ante}): no hand could ever be dealt"
+        )
+    return problems
+
+
+def video_problems(expected: str, driver: str) -> list[str]:
+    """The cabinet draws through the driver it was set up for (``kmsdrm`` on the Pi's
+    console); any other, such as SDL falling back to drawing nowhere, is a finding.
+    ``expected`` empty: any driver will do."""
+    if expected and driver != expected:
+        return [f"video: SDL runs the {driver or 'no'} video driver, the cabinet expects {expected}"]
+    return []
+
+
+def self_test(config: Config, store: Store, video_driver: str | None = None) -> list[str]:
+    """Every check; ``video_driver`` None skips the screen's (a window on a desktop)."""
+    problems = database_problems(store) + configuration_problems(config)
+    if video_driver is not None:
+        problems += video_problems(config.expected_video_driver, video_driver)
+    return problems
