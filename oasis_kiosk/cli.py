@@ -24,6 +24,7 @@ from typing import Any
 
 from oasis_kiosk import EntropyError, Shoe, evaluate, notify
 from oasis_kiosk.config import Config, ConfigError, load_config
+from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
@@ -208,7 +209,10 @@ def run_window(config: Config, fullscreen: bool, demo: bool) -> int:
     # What the kiosk notes on its way (no sound device, say) goes to the journal on the cabinet.
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     terminal = open_terminal(config, demo=demo, video_driver=driver if fullscreen else None)
-    app = App(terminal, fullscreen=fullscreen, free_play=demo)
+    # A configuration with wiring is the cabinet's: its own buttons and money devices.
+    # Without, on a desktop, the keyboard and the mouse drive a cabinet on mock pins.
+    devices = build_cabinet(terminal.config, terminal) if terminal.config.devices.buttons else None
+    app = App(terminal, fullscreen=fullscreen, free_play=demo, devices=devices)
 
     def stop(signum: int, frame: object) -> None:
         app.running = False  # systemd stops the kiosk: the loop ends and the books close

@@ -373,3 +373,41 @@ def test_hints_are_off_until_the_operator_turns_them_on(tmp_path: Path) -> None:
     settle(app, clock, 0.2)
     assert app.table.view is not None
     assert app.table.view.prompt.endswith("Hint: PLAY"), app.table.view.prompt
+
+
+def test_on_the_cabinet_its_own_buttons_and_the_touchscreen_play_and_a_keyboard_does_nothing(
+    tmp_path: Path,
+) -> None:
+    from dataclasses import replace
+
+    from gpiozero.pins.mock import MockFactory
+
+    from oasis_kiosk.hardware.build import build_cabinet
+    from oasis_kiosk.hardware.desktop import desktop_wiring
+
+    database = tmp_path / "kiosk.db"
+    config = Config(database=database)
+    wiring = desktop_wiring(config.coins, config.bills, hopper=False)
+    config = replace(config, devices=wiring)
+    terminal = Terminal(config, Store(database))
+    factory = MockFactory(revision="a020a0")
+    devices = build_cabinet(config, terminal, pin_factory=factory, bounce_time=None)
+    clock = Clock()
+    app = App(terminal, size=(800, 480), clock=clock, devices=devices)
+    assert app.cabinet is None
+    assert app.keyboard is None
+    with terminal.store.transaction():
+        terminal.store.post("operator_credit", 5000, reason="test")
+    app.update(1 / 60)
+    app.draw()
+    app.key("return")
+    assert terminal.round is None, "a keyboard on the cabinet presses nothing"
+    deal = next(area for area, name, _card in app.table.hotspots if name == "deal")
+    app.click(*deal.center)
+    assert terminal.round is not None, "a touch presses DEAL"
+    fold = factory.pin(wiring.buttons["fold"])
+    fold.drive_low()
+    fold.drive_high()
+    app.update(1 / 60)
+    assert terminal.round is None, "the cabinet's FOLD button folds"
+    assert bool(factory.pin(wiring.lamps["deal"]).state), "DEAL's lamp is lit again"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, ValidatorFault
 from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
-from oasis_kiosk.hardware.names import SWITCHES
+from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
 from oasis_kiosk.hardware.pulses import Credit, Fault, Glitch, Rejected
@@ -79,20 +79,32 @@ class Cabinet:
             self._power_events(self.power)
         if self.panel is not None:
             for press in self.panel.poll():
-                switch = press.intent in SWITCH_INTENTS
-                if self.testing:
-                    self._saw(" ".join(str(part) for part in (press.intent, press.value) if part is not None))
-                    if not switch:
-                        continue  # a switch is a fact the terminal must know, test or not
-                elif (
-                    self.menu is not None
-                    and self.terminal.operator_key
-                    and not switch
-                    and not self.terminal.power_failure
-                ):
-                    self.menu(press)
-                    continue
-                responses.append(self.terminal.handle(press.intent, press.value))
+                responses += self._route(press)
+        if not self.testing:
+            self.update_outputs()
+        return responses
+
+    def _route(self, press: Press) -> list[Response]:
+        """A press goes to the hardware test, the operator menu or the game."""
+        switch = press.intent in SWITCH_INTENTS
+        if self.testing:
+            self._saw(" ".join(str(part) for part in (press.intent, press.value) if part is not None))
+            if not switch:
+                return []  # a switch is a fact the terminal must know, test or not
+        elif (
+            self.menu is not None
+            and self.terminal.operator_key
+            and not switch
+            and not self.terminal.power_failure
+        ):
+            self.menu(press)
+            return []
+        return [self.terminal.handle(press.intent, press.value)]
+
+    def touch(self, button: str) -> list[Response]:
+        """A button touched on the screen: the same as its press on the panel."""
+        intent, value = BUTTONS[button]
+        responses = self._route(Press(intent, value))
         if not self.testing:
             self.update_outputs()
         return responses

@@ -16,6 +16,7 @@ from pathlib import Path
 import pygame
 
 from oasis_kiosk import i18n, notify
+from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.keyboard import Keyboard
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -43,9 +44,11 @@ class App:
         fullscreen: bool = False,
         free_play: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        devices: Cabinet | None = None,
     ) -> None:
         """``free_play``: the terminal is a demo's (``--demo``): the attract mode may start
-        although it holds credits."""
+        although it holds credits. ``devices``: the cabinet's own (its buttons, acceptors,
+        hopper); without them, on a desktop, the keyboard and the mouse drive mock pins."""
         pygame.display.init()
         pygame.font.init()
         render.forget()
@@ -58,12 +61,18 @@ class App:
         self.terminal = terminal
         self.free_play = free_play
         self.now = clock
-        self.cabinet = MockCabinet(terminal)
-        self.keyboard = Keyboard(self.cabinet)
+        self.cabinet: MockCabinet | None = None
+        """The desktop's cabinet on mock pins (None on the cabinet itself)."""
+        self.keyboard: Keyboard | None = None
+        if devices is None:
+            self.cabinet = MockCabinet(terminal)
+            self.keyboard = Keyboard(self.cabinet)
+            devices = self.cabinet.cabinet
+        self.devices = devices
         self.sounds = Sounds(terminal.config.volume)
         self.table = Table(terminal, self.screen, self.sounds.play)
-        self.operator = OperatorScreen(terminal, self.cabinet.cabinet, self.screen)
-        self.cabinet.cabinet.menu = self.operator.press
+        self.operator = OperatorScreen(terminal, devices, self.screen)
+        devices.menu = self.operator.press
         self.attract: Attract | None = None
         self.idle = 0.0
         """Seconds since the last input, for the attract mode."""
@@ -77,7 +86,10 @@ class App:
     # Input.
 
     def key(self, name: str) -> None:
-        """A key press, as pygame names it."""
+        """A key press, as pygame names it. On the cabinet, whose buttons are its own, a
+        keyboard plugged in does nothing."""
+        if self.keyboard is None:
+            return
         name = name.lower()
         if name == "escape":
             self.running = False
@@ -103,7 +115,8 @@ class App:
         hit = self.table.hit(x, y)
         if hit is not None:
             button, card = hit
-            responses = self.cabinet.press(f"card{card}" if card else button)
+            name = f"card{card}" if card else button
+            responses = self.cabinet.press(name) if self.cabinet else self.devices.touch(name)
             self._answer(responses[0] if responses else None)
 
     def _wake(self) -> bool:
@@ -159,7 +172,7 @@ class App:
 
     def update(self, seconds: float) -> None:
         """The devices' own time (pulse trains, the hopper), the menu's and the demo's."""
-        responses = self.cabinet.advance(seconds)
+        responses = self.cabinet.advance(seconds) if self.cabinet else self.devices.step()
         if responses:
             self._wake()
             self._answer(responses[0])
