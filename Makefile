@@ -50,7 +50,7 @@ translations: $(BIN)/maturin
 				--output-dir $(LOCALE) --locale $$language; \
 	done
 	$(BIN)/pybabel update --domain oasis_kiosk --input-file $(LOCALE)/oasis_kiosk.pot \
-		--output-dir $(LOCALE) --no-fuzzy-matching
+		--output-dir $(LOCALE) --no-fuzzy-matching --ignore-obsolete
 	$(BIN)/python -m oasis_kiosk.i18n english $(LOCALE)/en/LC_MESSAGES/oasis_kiosk.po
 	$(BIN)/pybabel --quiet compile --domain oasis_kiosk --directory $(LOCALE)
 

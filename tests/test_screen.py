@@ -411,3 +411,24 @@ def test_on_the_cabinet_its_own_buttons_and_the_touchscreen_play_and_a_keyboard_
     app.update(1 / 60)
     assert terminal.round is None, "the cabinet's FOLD button folds"
     assert bool(factory.pin(wiring.lamps["deal"]).state), "DEAL's lamp is lit again"
+
+
+def test_the_service_page_credits_what_the_operator_types(tmp_path: Path) -> None:
+    app, _clock = kiosk(tmp_path, (1280, 720))
+    terminal = app.terminal
+    logged_in(app)
+    while app.operator.page_name != "service":
+        app.key("b")
+    for key in ("2", "5", "0", "0"):
+        app.key(key)
+    assert app.operator.amount == "2500"
+    shot(app, "operator-service")
+    app.key("return")
+    assert terminal.credits == 0, "one DEAL only asks for confirmation"
+    app.key("return")
+    assert terminal.credits == 2500
+    assert terminal.store.meters()["operator_credits"] == 2500
+    app.key("p")
+    app.key("p")
+    assert "no round is open" in app.operator.notice
+    assert audit(terminal.store).ok

@@ -21,6 +21,7 @@ from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.operator import OperatorError, OperatorMenu
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.view import OUTCOMES, cash_for
@@ -31,9 +32,11 @@ PAGES = {
     "events": N_("EVENT LOG"),
     "jackpot": N_("JACKPOT"),
     "settings": N_("SETTINGS"),
+    "service": N_("SERVICE"),
     "test": N_("HARDWARE TEST"),
 }
 KEYPAD = "1234567890"
+MAX_AMOUNT_DIGITS = 9
 TEST_TIMEOUT = 20.0  # seconds without a press that end the hardware test
 
 
@@ -50,6 +53,8 @@ class OperatorScreen:
         self.confirming: str | None = None
         """An action waiting for a second DEAL (reset the period, the jackpot, new rules)."""
         self.profile_choice = terminal.profile.id
+        self.amount = ""
+        """An operator credit being typed, in minor units."""
         self.test_idle = 0.0
         self._seen = 0
         """How many reports of the hardware test are on screen."""
@@ -78,7 +83,7 @@ class OperatorScreen:
                 self._pin_button(press)
             else:
                 self._menu_button(press)
-        except OperatorError as error:
+        except (OperatorError, StoreError) as error:  # a refused change, or the books closed
             self.notice = str(error)
             self.confirming = None
 
@@ -136,6 +141,8 @@ class OperatorScreen:
 
     def _menu_button(self, press: Press) -> None:
         page = self.page_name
+        if page == "service" and self._service_button(press):
+            return
         if press.intent == "bet":
             self._go(self.page + 1)
         elif press.intent == "bonus":
@@ -150,11 +157,27 @@ class OperatorScreen:
         elif press.intent == "deal":
             self._confirm(page)
 
+    def _service_button(self, press: Press) -> bool:
+        """The service page's own buttons: digits type an operator credit, EXCHANGE clears
+        it, PLAY (twice) voids a round that cannot resume. True if the press was one."""
+        if press.intent in {"card", "digit"} and len(self.amount) < MAX_AMOUNT_DIGITS:
+            self.amount += str(press.value or 0)
+            self.confirming = None
+        elif press.intent == "exchange":
+            self.amount, self.confirming = "", None
+        elif press.intent == "play":
+            self._confirm("void")
+        else:
+            return False
+        return True
+
     def _confirm(self, page: str) -> None:
         actions = {
             "meters": "reset_period",
             "jackpot": "reset_jackpot",
             "settings": "set_rules",
+            "service": "credit",
+            "void": "void",
             "test": "test",
         }
         action = actions.get(page)
@@ -175,6 +198,13 @@ class OperatorScreen:
         elif action == "reset_jackpot":
             self.menu.reset_jackpot()
             self.notice = _("The jackpot meter is at its base.")
+        elif action == "credit":
+            amount, self.amount = int(self.amount or 0), ""
+            self.menu.add_credit(amount, "operator credit at the cabinet")
+            self.notice = _("{amount} credited.").format(amount=cash_for(self.terminal)(amount))
+        elif action == "void":
+            self.menu.void_open_round("voided at the cabinet: it could not resume")
+            self.notice = _("The round is void; its stakes are refunded.")
         else:
             self.menu.set_rules(self.profile_choice)
             self.notice = _("The rules are now {name}.").format(name=self.terminal.rules["name"])
@@ -391,6 +421,22 @@ class OperatorScreen:
             (_("CARD 3  Hints"), _("on") if hints else _("off")),
             (_("CARD 4  Volume"), f"{config.volume}/{MAX_VOLUME}"),
             (_("Playing now"), self.terminal.rules["name"]),
+        ]
+        self._lines(top, lines, width=self.screen.get_width() - self.size * 2)
+
+    def _draw_service(self, top: int) -> None:
+        cash = cash_for(self.terminal)
+        unresumable = "resume" in self.terminal.tilts
+        lines = [
+            (_("Operator credit (digits; EXCHANGE clears; DEAL twice credits)"), cash(int(self.amount or 0))),
+            (_("Credits now"), cash(self.terminal.credits)),
+            ("", ""),
+            (
+                _("A round cannot resume: PLAY twice voids it and refunds its stakes.")
+                if unresumable
+                else _("No round waits to be voided."),
+                "",
+            ),
         ]
         self._lines(top, lines, width=self.screen.get_width() - self.size * 2)
 

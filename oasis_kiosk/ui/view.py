@@ -292,8 +292,37 @@ def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
             _("Please wait: the attendant pays this amount by hand."),
         )
     if terminal.tilts:
-        return ("tilt", _("OUT OF ORDER"), *terminal.tilts.values(), _("Please call the attendant."))
+        reasons = [tilt_reason(kind, detail) for kind, detail in terminal.tilts.items()]
+        return ("tilt", _("OUT OF ORDER"), *reasons, _("Please call the attendant."))
     return ()
+
+
+TILTS = {
+    "door": N_("The door is open."),
+    "resume": N_("A round could not resume; the operator voids it."),
+    "integrity": N_("A round was void: its stakes were returned."),
+    "database": N_("The records cannot be written."),
+    "fault": N_("An internal fault stopped the game."),
+    "payout": N_("A payout stopped before it was complete."),
+    "hopper_empty": N_("The hopper is empty or jammed."),
+    "hopper_overpaid": N_("The hopper paid a coin it did not owe."),
+    "coin_acceptor": N_("The coin acceptor reports a fault."),
+    "bill_acceptor": N_("The note acceptor reports a fault."),
+    "bill_validator": N_("The note validator reports a fault."),
+    "power_fail": N_("The mains power has failed."),
+    "self_test": N_("The start-up self-test failed."),
+}
+"""What each tilt means, in the player's language; its detail (for the attendant and the
+log) stays as the terminal wrote it."""
+
+
+def tilt_reason(kind: str, detail: str) -> str:
+    meaning = TILTS.get(kind)
+    if meaning is None:
+        return detail
+    if detail.lower().rstrip(".") == meaning.lower().rstrip("."):
+        return _(meaning)
+    return f"{_(meaning)} ({detail})"
 
 
 def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None) -> str:
@@ -327,9 +356,8 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
     if terminal.handpay is not None:
         return _("Handpay of {amount}: please wait for the attendant.").format(amount=cash(terminal.handpay))
     if terminal.tilts:
-        return _("Out of order: {reason}. Please call the attendant.").format(
-            reason=next(iter(terminal.tilts.values()))
-        )
+        kind, detail = next(iter(terminal.tilts.items()))
+        return _("Out of order: {reason} Please call the attendant.").format(reason=tilt_reason(kind, detail))
     if round_ is None:
         if "deal" in live:
             return _("Press DEAL to play for {amount}, or BET to change the ante.").format(
