@@ -10,6 +10,7 @@ goes back, BET and BONUS turn the pages, PLAY and FOLD scroll.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -288,7 +289,7 @@ class OperatorScreen:
         tab_w = (width - size * 2) // len(PAGES)
         for number, name in enumerate(PAGES.values()):
             area = pygame.Rect(size + number * tab_w, size * 3 + size // 2, tab_w - 6, size * 2)
-            render.button(self.screen, area, _(name), number == self.page, size * 8 // 10)
+            render.button(self.screen, area, _(name), number == self.page, max(size * 8 // 10, 11))
             self.hotspots.append((area, f"page:{number}"))
 
     def _lines(
@@ -309,23 +310,13 @@ class OperatorScreen:
     def _draw_meters(self, top: int) -> None:
         lifetime, period = self.menu.meters(), self.menu.period_meters()
         cash = cash_for(self.terminal)
-        money = {"credits", "total_in", "total_out", "coin_in", "coin_out", "jackpots_paid", "handpays"}
 
-        def shown(name: str, value: int) -> str:
-            return cash(value) if name in money else i18n.number(value)
+        def rows(meters: dict[str, int]) -> list[tuple[str, str]]:
+            return [meter_row(name, value, cash) for name, value in sorted(meters.items())]
 
-        self._lines(
-            top, [(_("LIFETIME"), ""), *((name, shown(name, v)) for name, v in sorted(lifetime.items()))]
-        )
+        self._lines(top, [(_("LIFETIME"), ""), *rows(lifetime)])
         half = self.screen.get_width() // 2
-        self._lines(
-            top,
-            [
-                (_("THIS PERIOD (DEAL twice: new period)"), ""),
-                *((n, shown(n, v)) for n, v in sorted(period.items())),
-            ],
-            x=half,
-        )
+        self._lines(top, [(_("THIS PERIOD (DEAL twice: new period)"), ""), *rows(period)], x=half)
 
     def _draw_recall(self, top: int) -> None:
         rounds = self.menu.recall(25)
@@ -451,6 +442,38 @@ class OperatorScreen:
         area = pygame.Rect(self.screen.get_width() - size * 12, top, size * 10, size * 3)
         render.button(self.screen, area, _("END TEST"), True, size)
         self.hotspots.append((area, "end_test"))
+
+
+METERS = {
+    "credits": N_("Credits"),
+    "total_in": N_("Total in"),
+    "total_out": N_("Total out"),
+    "coin_in": N_("Played (coin in)"),
+    "coin_out": N_("Won (coin out)"),
+    "games_played": N_("Games played"),
+    "games_won": N_("Games won"),
+    "door_opens": N_("Door openings"),
+    "power_ups": N_("Power-ups"),
+    "handpays": N_("Handpays"),
+    "hopper_out": N_("Paid by the hopper"),
+    "hopper_overpaid": N_("Hopper overpaid"),
+    "jackpots_paid": N_("Jackpots paid"),
+    "jackpot_contributions": N_("Jackpot contributions"),
+    "operator_credits": N_("Operator credits"),
+}
+"""Meters of money, by their names; the others count."""
+COUNTS = {"games_played", "games_won", "door_opens", "power_ups"}
+
+
+def meter_row(name: str, value: int, cash: Callable[[int], str]) -> tuple[str, str]:
+    """A meter as the menu lists it: its name in the active language, its value as money
+    or as a count (coins and notes of each denomination are counts)."""
+    for prefix, label in (("coins_in_", N_("Coins of {value}")), ("bills_in_", N_("Notes of {value}"))):
+        if name.startswith(prefix) and name[len(prefix) :].isdigit():
+            return _(label).format(value=cash(int(name[len(prefix) :]))), i18n.number(value)
+    if name in METERS:
+        return _(METERS[name]), i18n.number(value) if name in COUNTS else cash(value)
+    return name, i18n.number(value)
 
 
 def _describe(action: dict[str, Any]) -> str:
