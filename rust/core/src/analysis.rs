@@ -22,7 +22,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde::Serialize;
 
 use crate::card::{for_each_hand, DECK_SIZE};
@@ -396,7 +396,7 @@ pub fn unsupported_features(profile: &Profile) -> Vec<&'static str> {
 }
 
 /// One row of the return table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct OutcomeRow {
     /// `won_<Category>`, `dealer_not_qualified`, `push`, `folded`, `lost`.
     pub name: String,
@@ -406,8 +406,10 @@ pub struct OutcomeRow {
     pub net: Money,
 }
 
-/// The exact return of a profile (see the module's documentation).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The exact return of a profile (see the module's documentation). Serialised with the
+/// return table as two maps in table order, `outcomes` (name → combinations) and `net`
+/// (name → the player's net in minor units at the analysed ante).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExactAnalysis {
     pub profile: String,
     pub profile_digest: String,
@@ -417,8 +419,7 @@ pub struct ExactAnalysis {
     /// Categories whose payment the table's maximum payout cuts at this ante.
     pub cap_binds: Vec<Category>,
     pub total_combinations: u64,
-    /// Combinations per outcome, in the order of the return table.
-    #[serde(serialize_with = "ordered_map")]
+    /// The return table: combinations and net per outcome.
     pub outcomes: Vec<OutcomeRow>,
     /// The player's net over all combinations, in minor units at the analysed ante.
     pub player_net: i128,
@@ -441,12 +442,42 @@ pub struct ExactAnalysis {
     pub table_bytes: u64,
 }
 
-fn ordered_map<S: Serializer>(rows: &[OutcomeRow], serializer: S) -> Result<S::Ok, S::Error> {
-    let mut map = serializer.serialize_map(Some(rows.len()))?;
-    for row in rows {
-        map.serialize_entry(&row.name, &row.combinations)?;
+/// The return table's rows as a map in table order, of one column.
+struct Column<'a, T: Serialize>(&'a [OutcomeRow], fn(&OutcomeRow) -> T);
+
+impl<T: Serialize> Serialize for Column<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for row in self.0 {
+            map.serialize_entry(&row.name, &(self.1)(row))?;
+        }
+        map.end()
     }
-    map.end()
+}
+
+impl Serialize for ExactAnalysis {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("ExactAnalysis", 18)?;
+        out.serialize_field("profile", &self.profile)?;
+        out.serialize_field("profile_digest", &self.profile_digest)?;
+        out.serialize_field("ante", &self.ante)?;
+        out.serialize_field("play_multiple", &self.play_multiple)?;
+        out.serialize_field("cap_binds", &self.cap_binds)?;
+        out.serialize_field("total_combinations", &self.total_combinations)?;
+        out.serialize_field("outcomes", &Column(&self.outcomes, |row| row.combinations))?;
+        out.serialize_field("net", &Column(&self.outcomes, |row| row.net))?;
+        out.serialize_field("player_net", &self.player_net)?;
+        out.serialize_field("house_edge", &self.house_edge)?;
+        out.serialize_field("element_of_risk", &self.element_of_risk)?;
+        out.serialize_field("play_fraction", &self.play_fraction)?;
+        out.serialize_field("average_wager", &self.average_wager)?;
+        out.serialize_field("standard_deviation", &self.standard_deviation)?;
+        out.serialize_field("situations", &self.situations)?;
+        out.serialize_field("situations_played", &self.situations_played)?;
+        out.serialize_field("player_classes", &self.player_classes)?;
+        out.serialize_field("table_bytes", &self.table_bytes)?;
+        out.end()
+    }
 }
 
 impl ExactAnalysis {
