@@ -555,14 +555,17 @@ impl Payments {
             .collect()
     }
 
-    /// True when playing is worth at least folding (exact: every amount is an integer).
-    fn plays(&self, dealer: DealerCounts, category: Category) -> bool {
-        let play = i128::from(dealer.not_qualified) * i128::from(self.not_qualified)
+    /// The player's net from playing, summed over the dealer's hole-card sets.
+    fn play_total(&self, dealer: DealerCounts, category: Category) -> i128 {
+        i128::from(dealer.not_qualified) * i128::from(self.not_qualified)
             + i128::from(dealer.lower) * i128::from(self.won[category as usize])
             + i128::from(dealer.equal) * i128::from(self.push)
-            + i128::from(dealer.higher) * i128::from(self.lost);
-        let fold = i128::from(HOLE_CARD_SETS) * i128::from(self.folded);
-        play >= fold
+            + i128::from(dealer.higher) * i128::from(self.lost)
+    }
+
+    /// True when playing is worth at least folding (exact: every amount is an integer).
+    fn plays(&self, dealer: DealerCounts, category: Category) -> bool {
+        self.play_total(dealer, category) >= i128::from(HOLE_CARD_SETS) * i128::from(self.folded)
     }
 }
 
@@ -760,6 +763,22 @@ mod tests {
         counts
     }
 
+    /// Pseudo-random player hands (sorted) and up cards, from a fixed linear congruential sequence.
+    fn deals() -> impl Iterator<Item = ([u8; 5], u8)> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        std::iter::repeat_with(move || {
+            let mut deck: Vec<u8> = (0..52).collect();
+            for i in 0..6 {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                let j = i + (state >> 33) as usize % (52 - i);
+                deck.swap(i, j);
+            }
+            let mut player: [u8; 5] = deck[..5].try_into().unwrap();
+            player.sort_unstable();
+            (player, deck[5])
+        })
+    }
+
     #[test]
     fn counting_by_inclusion_exclusion_equals_dealing_every_hole_card_set() {
         let cards = |text: &str| {
@@ -784,17 +803,9 @@ mod tests {
             (cards("5h 5d 5c 9s 9d"), card("9h")),
         ];
         // And pseudo-random deals (a fixed linear congruential sequence).
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut deals = deals();
         while cases.len() < 40 {
-            let mut deck: Vec<u8> = (0..52).collect();
-            for i in 0..6 {
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                let j = i + (state >> 33) as usize % (52 - i);
-                deck.swap(i, j);
-            }
-            let mut player: [u8; 5] = deck[..5].try_into().unwrap();
-            player.sort_unstable();
-            cases.push((player, deck[5]));
+            cases.push(deals.next().unwrap());
         }
         for qualifier in [Category::AceKing, Category::OnePair, Category::HighCard] {
             let tables = HoldingTables::build(qualifier);
@@ -857,6 +868,52 @@ mod tests {
         assert!(payments.plays(tie, Category::OnePair));
         let worse = DealerCounts { not_qualified: 0, lower: 0, equal: 108_789, higher: 54_396 };
         assert!(!payments.plays(worse, Category::OnePair));
+    }
+
+    /// The strategy module (`strategy::advise`) values the same decisions its own way, from a
+    /// dealt round: both must agree on every expected value and so on every decision.
+    #[test]
+    fn the_decisions_agree_with_the_strategy_modules_advice() {
+        use crate::card::Card;
+        use crate::round::{Action, Round};
+        let profile = std::sync::Arc::new(shipped("caribbean", ""));
+        let tables = HoldingTables::build(profile.game.qualifier);
+        let ante = 1_000;
+        let payments = Payments::new(&profile, ante);
+        // Ace-king hands are where the decision turns on the up card; some others beside them.
+        let (mut ace_king, mut others) = (0, 0);
+        let mut played = 0;
+        for (player, up) in deals() {
+            let value = evaluator().eval5(player);
+            let category = value.category();
+            if category == Category::AceKing && ace_king < 40 {
+                ace_king += 1;
+            } else if category != Category::AceKing && others < 20 {
+                others += 1;
+            } else if ace_king == 40 && others == 20 {
+                break;
+            } else {
+                continue;
+            }
+            let dealer = tables.dealer_counts(&player, up, value.strength());
+            let play_ev = payments.play_total(dealer, category) as f64 / HOLE_CARD_SETS as f64;
+            let hidden = (0..52u8).filter(|c| !player.contains(c) && *c != up).take(4);
+            let top: Vec<Card> = player
+                .into_iter()
+                .chain(hidden)
+                .chain([up])
+                .map(|code| Card::from_code(code).unwrap())
+                .collect();
+            let round = Round::stacked(profile.clone(), &[ante], &[], &top, None).unwrap();
+            let advice = crate::strategy::advise(&round, 0).unwrap();
+            let ev = |wanted: Action| advice.choices.iter().find(|c| c.action == wanted).unwrap().ev;
+            assert!((ev(Action::Play { box_index: 0 }) - play_ev).abs() < 1e-6, "{player:?} up {up}");
+            assert_eq!(ev(Action::Fold { box_index: 0 }), payments.folded as f64);
+            let plays = payments.plays(dealer, category);
+            assert_eq!(advice.best().action == (Action::Play { box_index: 0 }), plays, "{player:?} up {up}");
+            played += usize::from(plays && category == Category::AceKing);
+        }
+        assert!(0 < played && played < 40, "some ace-king hands play and some fold: {played}");
     }
 
     #[test]
