@@ -3,8 +3,8 @@
 The exact analysis (``oasis_kiosk.exact_analysis``, Rust) counts every deal of a profile
 whose only decision is to play or fold and plays each hand optimally; this module prints
 its return table, writes it as JSON or as a Markdown PAR sheet, and shows progress while
-it runs. Profiles with exchanges or purchases need a simulation of the strategy, which is
-not available yet (docs/analysis.md).
+it runs. Profiles with exchanges or purchases need a simulation played by the strategy's
+advice, which is not available yet (docs/analysis.md).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from oasis_kiosk._core import CATEGORIES, AnalysisError, Profile, ProfileError, 
 from oasis_kiosk.rules import load_profile
 
 NOT_YET = (
-    "the simulation (--rounds) needs the strategy of the exchanges and purchases and is not "
-    "available yet; the exact analysis (--exact) covers profiles whose only decision is to play or fold"
+    "the simulation (--rounds), which would play profiles with exchanges or purchases by the "
+    "strategy's advice, is not available yet; the exact analysis (--exact) covers profiles whose "
+    "only decision is to play or fold"
 )
 
 
@@ -60,11 +61,11 @@ def money(amount: int, rules: dict[str, Any]) -> str:
 def rows(analysis: dict[str, Any]) -> list[tuple[str, str, int, float, float]]:
     """The return table: outcome, pays (antes), combinations, probability, return (antes)."""
     total, ante = analysis["total_combinations"], analysis["ante"]
-    return [
-        (outcome_name(name), antes(analysis["net"][name], ante), count, count / total,
-         count / total * analysis["net"][name] / ante)
-        for name, count in analysis["outcomes"].items()
-    ]  # fmt: skip
+    table = []
+    for name, count in analysis["outcomes"].items():
+        net, probability = analysis["net"][name], count / total
+        table.append((outcome_name(name), antes(net, ante), count, probability, probability * net / ante))
+    return table
 
 
 def figure_lines(analysis: dict[str, Any]) -> list[tuple[str, str]]:

@@ -142,7 +142,7 @@ def test_profiles_with_exchanges_or_purchases_are_refused_clearly(
 
 def test_what_par_cannot_do_yet_is_an_error_not_a_result(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["par", "caribbean", "--rounds", "1000"]) == 2
-    assert "(--rounds) needs the strategy" in capsys.readouterr().err
+    assert "the simulation (--rounds), which would play" in capsys.readouterr().err
     assert main(["par", "caribbean", "--seed", "00" * 32]) == 2
     assert "--seed is the simulation's" in capsys.readouterr().err
     assert main(["par", "caribbean", "--ante", "1050"]) == 2
