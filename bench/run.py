@@ -3,7 +3,8 @@
 Runs the Rust criterion benches (``rust/core/benches``), then times in this one process, on
 the same random hands, ``oasis_kiosk.evaluate_many`` against the public Python evaluators
 that install here (phevaluator's C extension and eval7 called hand by hand, treys in pure
-Python), and the game screen's frames against a full-screen blit. Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
+Python), the game screen's frames against a full-screen blit, and the exact analysis of the
+``caribbean`` profile (wall time and peak memory, in fresh processes). Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
 Figures are medians over repeated runs; ratios compare figures from the same run.
 """
 
@@ -258,6 +259,50 @@ def start_figures(tmp: Path) -> dict[str, float]:
     return {"to_attract_s": statistics.median(starts), "peak_rss_mb": max(memory) / 2**20}
 
 
+EXACT = """
+import json, os, time
+from pathlib import Path
+from oasis_kiosk import exact_analysis, load_profile
+
+def peak():
+    # This process's own high-water mark (getrusage's ru_maxrss keeps the parent's across exec).
+    line = next(l for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmHWM:"))
+    return int(line.split()[1]) * 1024
+
+profile = load_profile("caribbean")
+before = peak()
+started = time.perf_counter()
+analysis = exact_analysis(profile)
+seconds = time.perf_counter() - started
+print(json.dumps({"seconds": seconds, "peak": peak(), "before": before, "tables": analysis["table_bytes"],
+                  "combinations": analysis["total_combinations"], "cores": os.cpu_count()}))
+"""
+EXACT_RUNS = 3
+
+
+def exact_figures() -> dict[str, Any]:
+    """The exact analysis of the caribbean profile, each run in a fresh process: its wall time
+    (median of the runs) and the process's peak resident memory, beside what the process held
+    before the analysis began and what its counting tables take."""
+    runs = [
+        json.loads(
+            subprocess.run([sys.executable, "-c", EXACT], capture_output=True, text=True, check=True).stdout
+        )
+        for _ in range(EXACT_RUNS)
+    ]
+    return {
+        "profile": "caribbean",
+        "combinations": runs[0]["combinations"],
+        "cores": runs[0]["cores"],
+        "runs": EXACT_RUNS,
+        "wall_s": statistics.median(run["seconds"] for run in runs),
+        "wall_s_each": [run["seconds"] for run in runs],
+        "peak_rss_mb": max(run["peak"] for run in runs) / 2**20,
+        "rss_before_mb": max(run["before"] for run in runs) / 2**20,
+        "tables_mb": runs[0]["tables"] / 2**20,
+    }
+
+
 def summary(rust: dict[str, dict[str, float]], python: dict[str, dict[str, Any]]) -> dict[str, Any]:
     ours = python["oasis_kiosk.evaluate_many"]["per_second"]
     ratios: dict[str, float] = {}
@@ -311,6 +356,13 @@ def print_table(report: dict[str, Any]) -> None:
     print(
         f"  start to attract screen {start['to_attract_s']:.2f} s, peak memory {start['peak_rss_mb']:.0f} MB"
     )
+    exact = report["exact_analysis"]
+    print(
+        f"\nexact analysis ({exact['profile']}, {exact['combinations']:,} combinations, {exact['cores']} cores)\n"
+        f"  wall time {exact['wall_s']:.2f} s (median of {exact['runs']} fresh processes), "
+        f"peak memory {exact['peak_rss_mb']:.0f} MB "
+        f"({exact['rss_before_mb']:.0f} MB before it began, counting tables {exact['tables_mb']:.0f} MB)"
+    )
     print("\nratios")
     for name, ratio in report["ratios"].items():
         print(f"  {name:<52}{ratio:>10.1f}x")
@@ -328,12 +380,14 @@ def main() -> int:
     python = python_evaluators(hands)
     with tempfile.TemporaryDirectory() as tmp:
         frames = frame_figures(Path(tmp))
+    exact = exact_figures()
     report = {
         "machine": {"platform": platform.platform(), "python": platform.python_version()},
         "rust": rust,
         "python": python,
         "ratios": summary(rust, python),
         "frames": frames,
+        "exact_analysis": exact,
     }
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     if arguments.json:

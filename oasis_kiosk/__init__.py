@@ -13,6 +13,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from oasis_kiosk._core import (
     CATEGORIES,
     Advice,
+    AnalysisError,
     BetError,
     CardError,
     Choice,
@@ -29,6 +30,7 @@ from oasis_kiosk._core import (
     card_name,
     evaluate,
     evaluate_many,
+    exact_analysis,
     shuffled_deck,
 )
 from oasis_kiosk.rules import load_profile, profile_names
@@ -36,6 +38,7 @@ from oasis_kiosk.rules import load_profile, profile_names
 __all__ = [
     "CATEGORIES",
     "Advice",
+    "AnalysisError",
     "BetError",
     "CardError",
     "Choice",
@@ -52,6 +55,7 @@ __all__ = [
     "card_name",
     "evaluate",
     "evaluate_many",
+    "exact_analysis",
     "load_profile",
     "profile_names",
     "shuffled_deck",

@@ -1,11 +1,12 @@
 """Type stubs of the native module built from ``rust/py`` (checked by mypy.stubtest)."""
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, final
 
 __all__ = [
     "CATEGORIES",
     "Advice",
+    "AnalysisError",
     "BetError",
     "CardError",
     "Choice",
@@ -22,6 +23,7 @@ __all__ = [
     "card_name",
     "evaluate",
     "evaluate_many",
+    "exact_analysis",
     "shuffled_deck",
 ]
 
@@ -165,3 +167,10 @@ class Round:
     def record(self) -> dict[str, Any]: ...
     @staticmethod
     def replay(profile: Profile, record: dict[str, Any] | str) -> Round: ...
+
+class AnalysisError(ValueError):
+    """A profile or ante the exact analysis does not cover."""
+
+def exact_analysis(
+    profile: Profile | str, ante: int | None = None, progress: Callable[[int, int], object] | None = None
+) -> dict[str, Any]: ...

@@ -5,7 +5,9 @@
 - ``run --headless --script FILE``: the terminal without a screen, fed a script of inputs;
 - ``meters``, ``audit``, ``recall``: read the terminal's database;
 - ``demo``: a text demo of the core that deals a few heads-up hands from the secure
-  shuffle and evaluates them.
+  shuffle and evaluates them;
+- ``par PROFILE``: the profile's exact return under optimal play, its return table and a
+  PAR sheet (``oasis_kiosk.par``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from oasis_kiosk import EntropyError, Shoe, evaluate, notify
+from oasis_kiosk import EntropyError, Shoe, evaluate, notify, par
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -280,6 +282,15 @@ def parser() -> argparse.ArgumentParser:
         help="tests only: line N stacks round N's deck (top card first; blank: shuffled)",
     )
     commands.choices["recall"].add_argument("count", nargs="?", type=positive, default=25, help="rounds (25)")
+    par_command = commands.add_parser("par", help="the return of a rule profile: return table and PAR sheet")
+    par_command.add_argument("profile", help="a shipped profile's id or a profile file")
+    method = par_command.add_mutually_exclusive_group()
+    method.add_argument("--exact", action="store_true", help="count every deal (the default)")
+    method.add_argument("--rounds", type=positive, help="simulate N rounds (not available yet)")
+    par_command.add_argument("--json", action="store_true", help="print JSON")
+    par_command.add_argument("--out", type=Path, help="also write a Markdown PAR sheet and the JSON to DIR")
+    par_command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
+    par_command.add_argument("--ante", type=positive, help="minor units (default: the table's maximum ante)")
     return main
 
 
@@ -289,6 +300,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments.command == "demo":
             demo(arguments.rounds, arguments.seed)
             return 0
+        if arguments.command == "par":
+            if arguments.seed is not None and arguments.rounds is None:
+                print(
+                    "oasis-kiosk: --seed is the simulation's (--rounds); the exact analysis needs none",
+                    file=sys.stderr,
+                )
+                return 2
+            options = {"as_json": arguments.json, "out": arguments.out, "ante": arguments.ante}
+            return par.run(arguments.profile, rounds=arguments.rounds, **options)
         config = load_config(arguments.config, database=arguments.db)
         if arguments.command == "meters":
             return show_meters(config, arguments.json)

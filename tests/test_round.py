@@ -21,6 +21,7 @@ from oasis_kiosk import (
 from oasis_kiosk.rules import PROFILES
 
 SHIPPED = [
+    "caribbean",
     "czech",
     "czech-buy-card",
     "czech-exchange",
@@ -33,7 +34,7 @@ SHIPPED = [
 ]
 
 
-def test_the_nine_profiles_ship_and_load() -> None:
+def test_the_ten_profiles_ship_and_load() -> None:
     assert profile_names() == SHIPPED
     for name in SHIPPED:
         profile = load_profile(name)
@@ -43,7 +44,9 @@ def test_the_nine_profiles_ship_and_load() -> None:
 
 
 def test_profile_errors_name_the_file_the_field_and_the_reason(tmp_path: Any) -> None:
-    with pytest.raises(ProfileError, match="no profile 'holdem': the shipped profiles are czech, "):
+    with pytest.raises(
+        ProfileError, match="no profile 'holdem': the shipped profiles are caribbean, czech, "
+    ):
         load_profile("holdem")
     with pytest.raises(ProfileError, match=r"standard\.toml: table\.ante_min: minimum 20000 is above"):
         load_profile("standard", "[table]\nante_min = 20000")

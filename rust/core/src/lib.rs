@@ -3,6 +3,7 @@
 //!
 //! Pure Rust with no Python in it; `rust/py` exposes it to the kiosk as `oasis_kiosk._core`.
 
+pub mod analysis;
 pub mod card;
 pub mod error;
 pub mod eval;

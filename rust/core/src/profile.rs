@@ -746,6 +746,7 @@ mod tests {
             "stand-a",
             "stand-b",
             "stand-c",
+            "caribbean",
         ];
         for id in ids {
             let profile = load(id, "").unwrap_or_else(|e| panic!("{e}"));

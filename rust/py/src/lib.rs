@@ -14,6 +14,7 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+mod analysis;
 mod game;
 
 pyo3::create_exception!(
@@ -304,6 +305,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("ShoeError", py.get_type::<ShoeError>())?;
     module.add("EntropyError", py.get_type::<EntropyError>())?;
     game::register(module)?;
+    analysis::register(module)?;
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
     module.add("CATEGORIES", pyo3::types::PyTuple::new(py, categories)?)?;
     Ok(())

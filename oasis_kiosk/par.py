@@ -1,0 +1,256 @@
+"""``oasis-kiosk par``: the return of a rule profile, for the operator and the regulator.
+
+The exact analysis (``oasis_kiosk.exact_analysis``, Rust) counts every deal of a profile
+whose only decision is to play or fold and plays each hand optimally; this module prints
+its return table, writes it as JSON or as a Markdown PAR sheet, and shows progress while
+it runs. Profiles with exchanges or purchases need a simulation played by the strategy's
+advice, which is not available yet (docs/analysis.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from oasis_kiosk._core import CATEGORIES, AnalysisError, Profile, ProfileError, exact_analysis
+from oasis_kiosk.rules import load_profile
+
+NOT_YET = (
+    "the simulation (--rounds), which would play profiles with exchanges or purchases by the "
+    "strategy's advice, is not available yet; the exact analysis (--exact) covers profiles whose "
+    "only decision is to play or fold"
+)
+
+
+def hand_name(category: str) -> str:
+    """``"ThreeOfAKind"`` -> ``"three of a kind"``, ``"AceKing"`` -> ``"ace-king"``."""
+    if category == "AceKing":
+        return "ace-king"
+    return " ".join(word.lower() for word in re.findall(r"[A-Z][a-z]*", category))
+
+
+def outcome_name(outcome: str) -> str:
+    if outcome.startswith("won_"):
+        return f"player wins with {hand_name(outcome.removeprefix('won_'))}"
+    return {
+        "dealer_not_qualified": "dealer does not qualify",
+        "push": "push",
+        "folded": "player folds",
+        "lost": "dealer wins",
+    }.get(outcome, outcome)
+
+
+def antes(net: int, ante: int) -> str:
+    """A net amount in antes: whole where it is whole, else to four places."""
+    if net % ante == 0:
+        return f"{net // ante:+,d}" if net else "0"
+    return f"{net / ante:+.4f}"
+
+
+def money(amount: int, rules: dict[str, Any]) -> str:
+    table = rules["table"]
+    places = len(str(table["minor_units"])) - 1
+    return f"{amount / table['minor_units']:,.{places}f} {table['currency']}"
+
+
+def rows(analysis: dict[str, Any]) -> list[tuple[str, str, int, float, float]]:
+    """The return table: outcome, pays (antes), combinations, probability, return (antes)."""
+    total, ante = analysis["total_combinations"], analysis["ante"]
+    table = []
+    for name, count in analysis["outcomes"].items():
+        net, probability = analysis["net"][name], count / total
+        table.append((outcome_name(name), antes(net, ante), count, probability, probability * net / ante))
+    return table
+
+
+def figure_lines(analysis: dict[str, Any]) -> list[tuple[str, str]]:
+    return [
+        ("house edge", f"{analysis['house_edge'] * 100:.4f} % of the ante"),
+        (
+            "element of risk",
+            f"{analysis['element_of_risk'] * 100:.4f} % of the total wagered "
+            f"(average wager {analysis['average_wager']:.4f} antes)",
+        ),
+        ("play fraction", f"{analysis['play_fraction'] * 100:.4f} % of deals are played"),
+        ("standard deviation", f"{analysis['standard_deviation']:.4f} antes per round"),
+        (
+            "decisions",
+            f"{analysis['situations_played']:,} of {analysis['situations']:,} player hands and up "
+            "cards are played",
+        ),
+    ]
+
+
+def cap_note(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
+    ante = money(analysis["ante"], rules)
+    if not analysis["cap_binds"]:
+        return f"Payments at an ante of {ante}; the maximum payout cuts none, so they hold at every ante."
+    cut = ", ".join(hand_name(category) for category in analysis["cap_binds"])
+    return (
+        f"Payments at an ante of {ante}, where the maximum payout of {money(rules['table']['max_payout'], rules)} "
+        f"cuts the win of: {cut}. At smaller antes it cuts less and the return is higher."
+    )
+
+
+def text_report(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
+    lines = [
+        f"{rules['name']} ({analysis['profile']}): exact return under optimal play",
+        cap_note(analysis, rules),
+        "",
+        f"{'outcome':<36}{'pays':>8}{'combinations':>22}{'probability':>14}{'return':>12}",
+    ]
+    for name, pays, count, probability, share in rows(analysis):
+        lines.append(f"{name:<36}{pays:>8}{count:>22,}{probability:>14.6f}{share:>12.6f}")
+    total = analysis["total_combinations"]
+    lines.append(f"{'total':<36}{'':>8}{total:>22,}{1:>14.6f}{-analysis['house_edge']:>12.6f}")
+    lines.append("")
+    lines += [f"{label:<20}{text}" for label, text in figure_lines(analysis)]
+    return "\n".join(lines)
+
+
+def rules_summary(rules: dict[str, Any]) -> list[str]:
+    """The rules the figures depend on, from the profile."""
+    table, game = rules["table"], rules["game"]
+    ante_ladder = (
+        f"Ante {money(table['ante_min'], rules)} to {money(table['ante_max'], rules)} "
+        f"in steps of {money(table['ante_step'], rules)}; the play bet is {game['play_multiple']} antes."
+    )
+    no_qualify = "wins 1:1" if game["no_qualify_ante"] == "pays" else "is returned"
+    capped = "the play bet's win" if game["cap"] == "play" else "the ante's and the play bet's wins"
+    lines = [
+        ante_ladder,
+        f"The dealer qualifies with {hand_name(game['qualifier'])} or better; if he does not, the ante "
+        f"{no_qualify} and the play bet is returned.",
+        "Against a qualifying dealer the higher hand wins (a tie returns both bets): the ante wins 1:1 and "
+        "the play bet by the paytable, or both are lost.",
+        f"Maximum payout per box {money(table['max_payout'], rules)}, counting {capped}.",
+    ]
+    boxes = rules["boxes"]
+    if boxes["max"] > 1:
+        lines.append(
+            f"Up to {boxes['max']} boxes; the figures are per box, for a box looked at and decided on its own."
+        )
+    if rules.get("bonus"):
+        lines.append(f"The {rules['bonus']['kind']} bonus bet is a separate bet, not in these figures.")
+    return lines
+
+
+def markdown_report(analysis: dict[str, Any], rules: dict[str, Any], seconds: float) -> str:
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    out = [
+        f"# PAR sheet: {rules['name']} (`{analysis['profile']}`)",
+        "",
+        f"Rule profile `{analysis['profile']}`, digest `{analysis['profile_digest']}`"
+        + (f", from {rules['source']}" if rules.get("source") else "")
+        + f". Exact analysis by oasis-kiosk, {when}, computed in {seconds:.1f} s.",
+        "",
+        "## Rules",
+        "",
+        *[f"- {line}" for line in rules_summary(rules)],
+        "",
+        "| hand | pays on the play bet |",
+        "|---|---:|",
+        *[
+            f"| {hand_name(category)} | {odds}:1 |"
+            for category, odds in sorted(rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
+        ],
+        "",
+        "## Return table (optimal strategy)",
+        "",
+        "Every deal is counted: the player's five cards, the dealer's up card and his four hole cards, "
+        f"{analysis['total_combinations']:,} combinations. The player plays a hand against an up card "
+        "exactly when playing is worth at least folding over the dealer's possible hole cards. "
+        + cap_note(analysis, rules),
+        "",
+        "| outcome | pays (antes) | combinations | probability | return |",
+        "|---|---:|---:|---:|---:|",
+        *[
+            f"| {name} | {pays} | {count:,} | {probability:.6f} | {share:.6f} |"
+            for name, pays, count, probability, share in rows(analysis)
+        ],
+        f"| **total** | | {analysis['total_combinations']:,} | 1.000000 | {-analysis['house_edge']:.6f} |",
+        "",
+        "## Figures",
+        "",
+        *[f"- **{label}**: {text}" for label, text in figure_lines(analysis)],
+        f"- **player's net over all combinations**: {antes(analysis['player_net'], analysis['ante'])} antes",
+        "",
+        "House edge: the house's expected win per ante. Element of risk: the same per unit wagered, "
+        "ante plus the expected play bet. The method and its checks: docs/analysis.md of oasis-kiosk.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+class ProgressLine:
+    """``working: 42 % ... 3.1 s`` rewritten in place on a terminal; silent elsewhere."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.live:
+            return
+        elapsed = time.perf_counter() - self.started
+        if total == 0:
+            text = f"working: building the counting tables, {elapsed:.1f} s"
+        else:
+            text = f"working: {done * 100 // total} % of {total:,} player-hand classes, {elapsed:.1f} s"
+        self.stream.write(f"\r{text:<72}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.live:
+            self.stream.write("\r" + " " * 72 + "\r")
+            self.stream.flush()
+
+
+def run(
+    profile_name: str,
+    *,
+    rounds: int | None,
+    as_json: bool,
+    out: Path | None,
+    ante: int | None,
+) -> int:
+    """The ``par`` command; returns the exit status."""
+    if rounds is not None:
+        print(f"oasis-kiosk: {NOT_YET}.", file=sys.stderr)
+        return 2
+    try:
+        profile: Profile = load_profile(profile_name)
+    except ProfileError as error:
+        print(f"oasis-kiosk: {error}", file=sys.stderr)
+        return 2
+    rules = profile.to_dict()
+    progress = ProgressLine(sys.stderr)
+    started = time.perf_counter()
+    try:
+        analysis = exact_analysis(profile, ante=ante, progress=progress)
+    except AnalysisError as error:
+        print(f"oasis-kiosk: {error}.", file=sys.stderr)
+        if "only decision" in str(error):
+            print(f"oasis-kiosk: {NOT_YET}.", file=sys.stderr)
+        return 2
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - started
+    if as_json:
+        print(json.dumps(analysis, indent=2))
+    else:
+        print(text_report(analysis, rules))
+        print(f"{'computed in':<20}{seconds:.1f} s")
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        report, data = out / f"par-{analysis['profile']}.md", out / f"par-{analysis['profile']}.json"
+        report.write_text(markdown_report(analysis, rules, seconds), encoding="utf-8")
+        data.write_text(json.dumps(analysis, indent=2) + "\n", encoding="utf-8")
+        print(f"written {report} and {data}", file=sys.stderr if as_json else sys.stdout)
+    return 0
