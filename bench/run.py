@@ -189,10 +189,10 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
         app.key("f8")
     frames(30)
     idle = frames(FRAMES)
-    pressed = []  # a press (BET: a new ante) and the frame that shows it
+    pressed = []  # a press (HELP: the rules over the table, and back) and the frame that shows it
     for _ in range(60):
         start = time.perf_counter()
-        app.key("b")
+        app.key("h")
         now[0] += STEP
         app.advance(STEP)
         pressed.append(time.perf_counter() - start)
@@ -223,9 +223,19 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
     return app, size
 
 
-START = """
-import resource, sys, time
+PEAK_RESIDENT = """
 from pathlib import Path
+
+def peak_resident():
+    # This process's own high-water mark (getrusage's ru_maxrss keeps the parent's across exec).
+    line = next(l for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmHWM:"))
+    return int(line.split()[1]) * 1024
+"""
+
+START = (
+    PEAK_RESIDENT
+    + """
+import sys, time
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
@@ -238,8 +248,9 @@ assert app.attract is not None, "the attract screen is up"
 print(time.time())
 for _ in range(300):
     app.advance(1 / 60)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+print(peak_resident())
 """
+)
 
 
 def start_figures(tmp: Path) -> dict[str, float]:
@@ -259,24 +270,21 @@ def start_figures(tmp: Path) -> dict[str, float]:
     return {"to_attract_s": statistics.median(starts), "peak_rss_mb": max(memory) / 2**20}
 
 
-EXACT = """
+EXACT = (
+    PEAK_RESIDENT
+    + """
 import json, os, time
-from pathlib import Path
 from oasis_kiosk import exact_analysis, load_profile
 
-def peak():
-    # This process's own high-water mark (getrusage's ru_maxrss keeps the parent's across exec).
-    line = next(l for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmHWM:"))
-    return int(line.split()[1]) * 1024
-
 profile = load_profile("caribbean")
-before = peak()
+before = peak_resident()
 started = time.perf_counter()
 analysis = exact_analysis(profile)
 seconds = time.perf_counter() - started
-print(json.dumps({"seconds": seconds, "peak": peak(), "before": before, "tables": analysis["table_bytes"],
+print(json.dumps({"seconds": seconds, "peak": peak_resident(), "before": before, "tables": analysis["table_bytes"],
                   "combinations": analysis["total_combinations"], "cores": os.cpu_count()}))
 """
+)
 EXACT_RUNS = 3
 
 

@@ -178,14 +178,14 @@ class Table:
                 self.screen.blit(background, area, area)
                 with self._clip(area):
                     paint(lay, now)
-                if name in KEPT_REGIONS:
+                if name in KEPT_REGIONS or (name == "table" and self.showing_help):
                     self._keep((name, key), self.screen.subsurface(area).copy())
             dirty.append(area)
         return dirty
 
     def _keep(self, key: tuple[str, Any], painted: pygame.Surface) -> None:
         """Regions whose look recurs (the paytable with a row lit, the buttons of a moment,
-        a prompt) are kept painted: showing them again is one blit."""
+        a prompt, the rules under HELP) are kept painted: showing them again is one blit."""
         self._kept[key] = painted
         if len(self._kept) > KEPT_MOST:
             del self._kept[next(iter(self._kept))]
