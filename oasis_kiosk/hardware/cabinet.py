@@ -52,6 +52,8 @@ class Cabinet:
         screen) instead of to the game; the switches still go to the terminal."""
         self._outputs_for: set[str] | None = None
         """What was live when the lamps and inhibit lines were last set."""
+        self._outputs_at = -1
+        """The terminal's count of changes when they were last set."""
         self.update_outputs()
 
     def step(self) -> list[Response]:
@@ -126,7 +128,7 @@ class Cabinet:
 
     def end_test(self) -> list[str]:
         self.testing = False
-        self._outputs_for = None  # the test set the lamps its own way
+        self._outputs_for, self._outputs_at = None, -1  # the test set the lamps its own way
         self.update_outputs()
         return self.seen
 
@@ -168,6 +170,9 @@ class Cabinet:
             self._saw("power restored")
 
     def update_outputs(self) -> None:
+        if self.terminal.changes == self._outputs_at:
+            return  # nothing was taken since: what is live is what it was
+        self._outputs_at = self.terminal.changes
         live = self.terminal.live()
         if live == self._outputs_for:
             return  # every frame asks; the lines only move when what is live changes

@@ -54,6 +54,28 @@ def fitted(content: str, size: int, colour: Colour, width: int, bold: bool = Fal
     return surface
 
 
+def amount(content: str, size: int, colour: Colour, width: int, bold: bool = False) -> list[pygame.Surface]:
+    """A changing amount (a meter counting up), at ``size`` or smaller to fit ``width``, as
+    kept single-character glyphs to blit side by side (``row``): a new value costs a few
+    small blits, not a fresh render of the whole string. The digits are of one width, so
+    nothing jitters."""
+    glyphs = [text(character, size, colour, bold) for character in content]
+    while sum(glyph.get_width() for glyph in glyphs) > width and size > 8:
+        size = size * 9 // 10
+        glyphs = [text(character, size, colour, bold) for character in content]
+    return glyphs
+
+
+def row(surface: pygame.Surface, glyphs: list[pygame.Surface], x: int, y: int) -> None:
+    for glyph in glyphs:
+        surface.blit(glyph, (x, y))
+        x += glyph.get_width()
+
+
+def row_width(glyphs: list[pygame.Surface]) -> int:
+    return sum(glyph.get_width() for glyph in glyphs)
+
+
 def wrap(line: str, size: int, width: int) -> list[str]:
     """Breaks a line into pieces no wider than ``width`` pixels at this font size."""
     pieces: list[str] = []

@@ -54,6 +54,9 @@ class Table:
         self.advisor = Advisor()
         """Hints, when the operator turns them on, come from here without holding a frame."""
         self._keys: dict[str, Any] = {}
+        self._card_rects: dict[Slot, pygame.Rect] = {}
+        """Where each card was last drawn: a moving card's old place is repainted too."""
+        self._moving_before: set[Slot] = set()
         self._kept: dict[tuple[str, Any], pygame.Surface] = {}
         self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
@@ -108,6 +111,10 @@ class Table:
             or self.jackpot_shown != (self.view.jackpot if self.view else self.jackpot_shown)
         )
 
+    def counting(self, now: float) -> bool:
+        """A win is being counted up now (after the reveal, until its end)."""
+        return self.count is not None and self.count.start <= now and not self.count.done(now)
+
     def counted(self, now: float) -> int:
         """How much of the win the WIN meter shows now."""
         if self.view is None:
@@ -136,7 +143,7 @@ class Table:
         else:
             self.jackpot_shown = target
         counted = self.counted(now)
-        pulse = int(now * 4) % 2 if self.count is not None and not self.count.done(now) else 0
+        pulse = int(now * 4) % 2 if self.counting(now) else 0
         moving = self.motions.busy(now)
         celebrating = now < self.celebrate_until
         regions: list[tuple[str, Box, Any, Callable[[Layout, float], None]]] = [
@@ -167,6 +174,10 @@ class Table:
         for name, box, key, paint in regions:
             if self._keys.get(name) == key:
                 continue
+            if name == "table" and self._only_cards_move(key, view, now):
+                self._keys[name] = key
+                dirty += self._repaint_moving_cards(lay, now, background)
+                continue
             self._keys[name] = key
             area = rect(box)
             if name == "buttons":
@@ -182,6 +193,42 @@ class Table:
                     self._keep((name, key), self.screen.subsurface(area).copy())
             dirty.append(area)
         return dirty
+
+    def _only_cards_move(self, key: tuple[Any, ...], view: View, now: float) -> bool:
+        """Nothing on the table changed but the cards in motion, and nothing lies over them."""
+        before = self._keys.get("table")
+        return (
+            before is not None
+            and before[:-1] == key[:-1]
+            and not view.overlay
+            and not self.showing_help
+            and self.legend is None
+            and now >= self.celebrate_until
+            and not self.counting(now)
+        )
+
+    def _repaint_moving_cards(self, lay: Layout, now: float, background: pygame.Surface) -> list[pygame.Rect]:
+        """Only where a card was and is now: the background there, then everything of the
+        table that lies there, in the order the whole table is painted. A dealing frame
+        costs a few card-sized blits, not the felt."""
+        moving = {slot for slot, motion in self.motions.moving.items() if motion.start <= now < motion.end}
+        was = self._card_rects
+        now_at = {slot: area for slot, area in self._card_areas(lay, now)}
+        table = rect(lay.table)
+        damage = [
+            area.clip(table)  # a card coming from the shoe starts above the felt
+            for slot in moving | self._moving_before
+            for area in (was.get(slot), now_at.get(slot))
+            if area is not None and area.colliderect(table)
+        ]
+        self._moving_before = moving
+        if not damage:
+            return []
+        area = damage[0].unionall(damage[1:])  # one pass over the table, however many cards move
+        self.screen.blit(background, area, area)
+        with self._clip(area):
+            self._table(lay, now, only=area)
+        return [area]
 
     def _keep(self, key: tuple[str, Any], painted: pygame.Surface) -> None:
         """Regions whose look recurs (the paytable with a row lit, the buttons of a moment,
@@ -237,31 +284,39 @@ class Table:
             self.screen.blit(glyph, glyph.get_rect(center=cell.center))
             x += cell_w
 
-    def _table(self, lay: Layout, now: float) -> None:
+    def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
+        """The table; with ``only``, just what lies in that rectangle (a moving card's)."""
         view = self.view
         assert view is not None
-        self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
+
+        def there(box: Box) -> bool:
+            return only is None or only.colliderect(rect(box))
+
+        if only is None:
+            self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
         if self.showing_help:
             self._help(lay)
             return
         dealer = lay.dealer
         label = _("DEALER") + (f"   {view.dealer_verdict}" if view.dealer_verdict else "")
-        self._label(label, dealer, lay, render.GOLD if view.dealer_verdict else render.WHITE)
-        self._hand("dealer", 0, len(view.dealer) or 5, dealer, lay, now, frozenset())
+        if there(self._label_box(dealer, lay)):
+            self._label(label, dealer, lay, render.GOLD if view.dealer_verdict else render.WHITE)
+        self._hand("dealer", 0, len(view.dealer) or 5, dealer, lay, now, frozenset(), only)
         for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
             colour = render.LIVE if box.current else render.WHITE
-            self._label(box.label, area, lay, colour)
-            self._hand("box", index, len(box.cards) or 5, area, lay, now, box.selected)
-            if box.won and self.count is not None and not self.count.done(now) and int(now * 4) % 2 == 0:
+            if there(self._label_box(area, lay)):
+                self._label(box.label, area, lay, colour)
+            self._hand("box", index, len(box.cards) or 5, area, lay, now, box.selected, only)
+            if box.won and self.counting(now) and int(now * 4) % 2 == 0:
                 for place in lay.cards(area, len(box.cards)):  # the winning hand glows while it counts
                     pygame.draw.rect(
                         self.screen, render.GOLD, rect(place).inflate(6, 6), width=3, border_radius=8
                     )
-            if box.current:
+            if box.current and only is None:
                 for position, card in enumerate(lay.cards(area)):
                     self.hotspots.append((rect(card), "card", position + 1))
-            self._bets(box.bets, area, lay)
-            if box.caption:
+            self._bets(box.bets, area, lay, only)
+            if box.caption and there(self._caption_box(area, lay)):
                 words = render.fitted(
                     box.caption, lay.medium, render.GOLD if box.won else render.WHITE, area.w - lay.small
                 )
@@ -275,38 +330,94 @@ class Table:
         if self.legend is not None:
             self._legend(lay)
 
+    @staticmethod
+    def _label_box(area: Box, lay: Layout) -> Box:
+        return Box(area.x, area.y, area.w, lay.small * 2)
+
+    @staticmethod
+    def _caption_box(area: Box, lay: Layout) -> Box:
+        return Box(area.x, area.bottom - lay.medium * 2, area.w, lay.medium * 2)
+
     def _label(self, content: str, area: Box, lay: Layout, colour: render.Colour) -> None:
         words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, bold=True)
         self.screen.blit(words, (area.x + lay.small, area.y + lay.small // 2))
 
-    def _hand(
+    def _card_areas(self, lay: Layout, now: float) -> list[tuple[Slot, pygame.Rect]]:
+        """Where each card on the table lies at this moment (its selection bar included)."""
+        view = self.view
+        assert view is not None
+        hands: list[tuple[str, int, int, Box, frozenset[int]]] = [
+            ("dealer", 0, len(view.dealer) or 5, lay.dealer, frozenset())
+        ]
+        hands += [
+            ("box", index, len(box.cards) or 5, area, box.selected)
+            for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False))
+        ]
+        return [
+            (slot, area)
+            for where, index, count, box, selected in hands
+            for slot, area, _face in self._poses(where, index, count, box, lay, now, selected)
+        ]
+
+    def _poses(
         self, where: str, index: int, count: int, area: Box, lay: Layout, now: float, selected: frozenset[int]
-    ) -> None:
+    ) -> list[tuple[Slot, pygame.Rect, tuple[str | None, int] | None]]:
+        """Each card of a hand: its slot, where it lies now and (face, shown width), or None
+        for an empty place."""
         shoe = (lay.table.right - lay.card_w * 2, lay.table.y - lay.card_h)
+        marker = max(lay.small // 3, 3) + 2
+        poses: list[tuple[Slot, pygame.Rect, tuple[str | None, int] | None]] = []
         for position, place in enumerate(lay.cards(area, count)):
-            pose = self.motions.pose((where, index, position), now)
+            slot = (where, index, position)
+            pose = self.motions.pose(slot, now)
             if pose is None:
-                self.screen.blit(render.card_slot(place.w, place.h), (place.x, place.y))
+                poses.append((slot, rect(place), None))
                 continue
             lift = lay.card_h // 8 if position in selected else 0
             x = round(shoe[0] + (place.x - shoe[0]) * pose.travel)
             y = round(shoe[1] + (place.y - lift - shoe[1]) * pose.travel)
-            face = render.card(pose.face, place.w, place.h)
-            if pose.width < AT_REST:
-                width = max(round(place.w * pose.width), 1)
-                face = pygame.transform.scale(face, (width, place.h))
-                x += (place.w - width) // 2
-            self.screen.blit(face, (x, y))
-            if lift:
-                marker = pygame.Rect(x, y + place.h + 2, place.w, max(lay.small // 3, 3))
-                pygame.draw.rect(self.screen, render.LIVE, marker, border_radius=2)
+            width = max(round(place.w * pose.width), 1) if pose.width < AT_REST else place.w
+            shown = pygame.Rect(x + (place.w - width) // 2, y, width, place.h + (marker if lift else 0))
+            poses.append((slot, shown, (pose.face, width)))
+        return poses
 
-    def _bets(self, bets: tuple[tuple[str, int], ...], area: Box, lay: Layout) -> None:
+    def _hand(
+        self,
+        where: str,
+        index: int,
+        count: int,
+        area: Box,
+        lay: Layout,
+        now: float,
+        selected: frozenset[int],
+        only: pygame.Rect | None = None,
+    ) -> None:
+        for slot, shown, card in self._poses(where, index, count, area, lay, now, selected):
+            self._card_rects[slot] = shown
+            if only is not None and not only.colliderect(shown):
+                continue
+            if card is None:
+                self.screen.blit(render.card_slot(lay.card_w, lay.card_h), shown.topleft)
+                continue
+            face, width = card
+            surface = render.card(face, lay.card_w, lay.card_h)
+            if width < lay.card_w:
+                surface = pygame.transform.scale(surface, (width, lay.card_h))
+            self.screen.blit(surface, shown.topleft)
+            if shown.h > lay.card_h:  # selected: a bar under the card
+                bar = pygame.Rect(shown.x, shown.y + lay.card_h + 2, shown.w, shown.h - lay.card_h - 2)
+                pygame.draw.rect(self.screen, render.LIVE, bar, border_radius=2)
+
+    def _bets(
+        self, bets: tuple[tuple[str, int], ...], area: Box, lay: Layout, only: pygame.Rect | None = None
+    ) -> None:
         cash = cash_for(self.terminal)
         spots = lay.spots(area)
         staked = dict(bets)
         kinds = ["ante", "play", "insure" if "insure" in staked else "bonus"]
         for kind, place in zip(kinds, spots, strict=True):
+            if only is not None and not only.colliderect(rect(place)):
+                continue
             if kind in staked:
                 piece = render.chip(kind, cash(staked[kind]), place.w)
             else:
@@ -391,7 +502,7 @@ class Table:
     def _paytable(self, lay: Layout, now: float) -> None:
         view = self.view
         assert view is not None
-        pulse = self.count is not None and not self.count.done(now) and int(now * 4) % 2 == 0
+        pulse = self.counting(now) and int(now * 4) % 2 == 0
         rows = help.paytable_rows(self.terminal.rules)
         if lay.compact:
             self._strip(lay, rows, view.lit_category, pulse)
@@ -465,15 +576,15 @@ class Table:
             inner = cell.shrink(max(lay.small // 3, 2))
             colour = render.GOLD if name == _("WIN") and amount else render.WHITE
             if lay.compact:
-                words = render.fitted(f"{name} {cash(amount)}", lay.large, colour, inner.w, bold=True)
-                self.screen.blit(
-                    words, words.get_rect(center=(inner.x + inner.w // 2, inner.y + inner.h // 2))
-                )
+                glyphs = render.amount(f"{name} {cash(amount)}", lay.large, colour, inner.w, bold=True)
+                height = glyphs[0].get_height()
+                x = inner.x + (inner.w - render.row_width(glyphs)) // 2
+                render.row(self.screen, glyphs, x, inner.y + (inner.h - height) // 2)
                 continue
             title = render.text(name, lay.small, render.DIM, bold=True)
             self.screen.blit(title, (inner.x, inner.y))
-            value = render.fitted(cash(amount), lay.large, colour, inner.w, bold=True)
-            self.screen.blit(value, (inner.x, inner.bottom - value.get_height()))
+            glyphs = render.amount(cash(amount), lay.large, colour, inner.w, bold=True)
+            render.row(self.screen, glyphs, inner.x, inner.bottom - glyphs[0].get_height())
 
     def _buttons(self, lay: Layout, now: float) -> None:
         view = self.view
