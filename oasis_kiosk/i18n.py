@@ -56,10 +56,6 @@ def _(message: str) -> str:
     return _translation.gettext(message)
 
 
-def ngettext(singular: str, plural: str, count: int) -> str:
-    return _translation.ngettext(singular, plural, count)
-
-
 def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
     """Marks a string for the catalogues without translating it yet."""
     return message

@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from oasis_kiosk import i18n
 
 PACKAGE = Path(i18n.__file__).parent
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None}
 
 
 @pytest.fixture(autouse=True)
@@ -97,3 +97,18 @@ def test_an_unknown_or_uncompiled_language_is_an_error(
     with pytest.raises(LookupError, match="not compiled"):
         i18n.use("cs")
     assert i18n.active() == "en", "a failed switch changes nothing"
+
+
+def test_no_shown_string_hides_where_extraction_cannot_see_it() -> None:
+    """Babel does not look inside f-strings: a literal in ``_()`` there would never be
+    extracted, so never translated."""
+    import re
+
+    hidden = re.compile(r"""\bf(["'])(?:(?!\1).)*\{[^}]*\b_\(\s*["']""")
+    found = [
+        f"{path.relative_to(PACKAGE)}:{number}"
+        for path in PACKAGE.rglob("*.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if hidden.search(line)
+    ]
+    assert not found, f"a string to translate inside an f-string: {found}"

@@ -19,9 +19,12 @@ def test_every_region_is_on_screen_and_none_overlaps(size: tuple[int, int], boxe
     for i, one in enumerate(regions):
         for other in regions[i + 1 :]:
             assert not one.overlaps(other), (one, other)
-    # Five cards side by side fit in every box and in the dealer's row.
+    # Five cards side by side fit in every box and in the dealer's row; six where a sixth is sold.
     for box in screen.boxes:
         assert 5 * screen.card_w + 4 * (screen.card_w // 8) <= box.w
+    six = layout(*size, boxes, hand=6)
+    for box in six.boxes:
+        assert all(card.inside(box) for card in six.cards(box, 6))
         assert screen.card_h < box.h
     assert screen.card_h * 5 == screen.card_w * 7 or abs(screen.card_h * 5 - screen.card_w * 7) < 5
     assert screen.large > screen.medium >= screen.small

@@ -462,3 +462,64 @@ def test_repainting_only_the_moving_cards_gives_the_same_picture_as_a_full_repai
                 f"frame {frames}: the partial repaint differs from a full one"
             )
     assert frames > 10
+
+
+def test_a_touch_presses_once_though_sdl_also_reports_it_as_a_click(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (800, 480))
+    terminal = app.terminal
+    app.key("f8")
+    settle(app, clock, 0.2)
+    bet = next(area for area, name, _card in app.table.hotspots if name == "bet")
+    ante = terminal.ante
+    width, height = app.screen.get_size()
+    pygame.event.post(
+        pygame.event.Event(
+            pygame.FINGERDOWN, x=bet.centerx / width, y=bet.centery / height, touch_id=0, finger_id=0
+        )
+    )
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=bet.center, button=1, touch=True))
+    app.advance(0)
+    assert terminal.ante == terminal.antes_for(1)[terminal.antes_for(1).index(ante) + 1], "one step, not two"
+
+
+def test_help_gives_way_to_a_tilt_and_its_text_is_not_a_card(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720))
+    terminal = app.terminal
+    app.key("f8")
+    app.key("return")
+    settle(app, clock, 1)
+    app.key("h")
+    assert app.table.showing_help
+    card = next(area for area, name, number in app.table.hotspots if name == "card" and number == 2)
+    app.click(*card.center)
+    assert terminal.selected == set(), "under HELP the rules are not the cards"
+    app.key("d")
+    assert "door" in terminal.tilts
+    assert not app.table.showing_help, "the tilt's panel is what shows"
+    shot(app, "tilt-over-help")
+
+
+def test_the_attract_ends_for_a_tilt_and_a_panel_press_only_wakes(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(replace(Config(database=database), attract_after=1), Store(database))
+    app = App(terminal, size=(800, 480), clock=Clock())
+    for _ in range(90):
+        app.update(1 / 60)
+    assert app.attract is not None
+    demo = app.attract
+    terminal.device_fault("coin_acceptor", "jammed")
+    app.update(1 / 60)
+    assert app.attract is None, "a tilt ends the demo: the screen must say so"
+    assert demo.player.advisor._worker._shutdown, "its strategy's worker ends with it"
+    app.key("a")  # the attendant clears the tilt
+    assert not terminal.tilts
+    for _ in range(90):
+        app.update(1 / 60)
+    assert app.attract is not None
+    ante = terminal.ante
+    assert app.cabinet is not None
+    app.cabinet.press("bet")
+    assert app.attract is None
+    assert terminal.ante == ante, "the press that wakes the game does nothing else"

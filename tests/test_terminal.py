@@ -305,3 +305,18 @@ def test_bet_chooses_the_insurance_amount_and_insure_stakes_it(database: Path) -
     assert [row.amount for row in insured] == [-amounts[1]]
     assert t.insurance is None
     assert t.credits - credits == -amounts[1] + t.store.rounds(last=1)[-1]["settlement"]["paid"]
+
+
+def test_several_boxes_take_the_profile_s_higher_minimum_ante(database: Path) -> None:
+    t = Terminal(Config(database=database, profile="golden-oasis"), Store(database))
+    feed(t, "bill 5000", "bill 5000")
+    assert t.ante == 500
+    assert feed(t, "boxes") == [True]
+    assert (t.boxes, t.ante) == (2, 1500), "two boxes: the ante rises to the profile's minimum"
+    assert all(ante >= 1500 for ante in t.antes_for(2))
+    for _ in range(len(t.antes_for(2))):
+        feed(t, "bet")
+        assert t.ante >= 1500, "BET never offers an ante two boxes cannot take"
+    assert feed(t, "deal") == [True]
+    assert t.round is not None
+    assert t.round.box_count == 2

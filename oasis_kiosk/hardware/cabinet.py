@@ -47,6 +47,8 @@ class Cabinet:
         test's. Money a device takes in is still credited."""
         self.seen: list[str] = []
         """What the devices reported during the test, in order."""
+        self.waking: Callable[[], object] | None = None
+        """While the attract demo runs: a button press only wakes the game."""
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
@@ -87,12 +89,16 @@ class Cabinet:
         return responses
 
     def _route(self, press: Press) -> list[Response]:
-        """A press goes to the hardware test, the operator menu or the game."""
+        """A press goes to the hardware test, the attract demo (to end it), the operator menu
+        or the game."""
         switch = press.intent in SWITCH_INTENTS
         if self.testing:
             self._saw(" ".join(str(part) for part in (press.intent, press.value) if part is not None))
             if not switch:
                 return []  # a switch is a fact the terminal must know, test or not
+        elif self.waking is not None and not switch:
+            self.waking()  # the first press ends the attract demo and does nothing else
+            return []
         elif (
             self.menu is not None
             and self.terminal.operator_key

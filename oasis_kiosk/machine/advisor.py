@@ -27,6 +27,8 @@ class Advisor:
         decision = (record["deck"], record["antes"], len(record["actions"]), round_.phase)
         if decision != self._asked:
             self._asked = decision
+            if self._answer is not None:
+                self._answer.cancel()  # a decision taken meanwhile needs no answer
             copy = Round.replay(round_.profile, record)
             self._answer = self._worker.submit(copy.advice)
         assert self._answer is not None
@@ -41,3 +43,8 @@ class Advisor:
         self.advice(round_)
         assert self._answer is not None
         return self._answer.result()
+
+    def close(self) -> None:
+        """No more advice: what is queued is dropped and the worker ends when its current
+        valuation does (nobody waits for it)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)

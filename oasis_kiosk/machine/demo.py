@@ -12,13 +12,11 @@ from pathlib import Path
 from oasis_kiosk._core import Choice
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.advisor import Advisor
-from oasis_kiosk.machine.terminal import ROUND_ACTIONS, Terminal
+from oasis_kiosk.machine.terminal import ACTION_INTENTS, Terminal
 from oasis_kiosk.store.db import Store
 
 FREE_PLAY_ROUNDS = 50
 """Play credits for this many rounds at the largest stake, put on again when they run low."""
-INTENTS = {name: intent for intent, name in ROUND_ACTIONS.items()}
-"""The terminal's intent for each of the round's actions."""
 
 
 def free_play_terminal(config: Config) -> Terminal:
@@ -79,4 +77,4 @@ class DemoPlayer:
             return [*(("card", position + 1) for position in toggles), ("exchange", None)]
         if choice.action == "insure":
             return [("insure", choice.amount)]
-        return [(INTENTS[choice.action], None)]
+        return [(ACTION_INTENTS[choice.action], None)]

@@ -41,6 +41,8 @@ ROUND_ACTIONS = {
     "buy_card": "buy_dealer_card",
     "buy_game": "buy_game",
 }
+ACTION_INTENTS = {name: intent for intent, name in ROUND_ACTIONS.items()}
+"""The intent that carries out each of the round's actions (``legal_actions``' names)."""
 INTENTS = (
     "coin",
     "bill",
@@ -68,6 +70,10 @@ class Amount(int):
     """An amount of money among a response's details: shown in the currency."""
 
 
+class Intent(str):
+    """An intent among a response's details: shown by its button's name."""
+
+
 @dataclass(frozen=True)
 class Response:
     """What an intent did: ``ok`` False means it was not live and nothing changed. The
@@ -82,9 +88,15 @@ class Response:
     def message(self) -> str:
         return self.template.format_map(self.details) if self.details else self.template
 
-    def text(self, cash: Callable[[int], str]) -> str:
+    def text(self, cash: Callable[[int], str], button: Callable[[str], str] = str) -> str:
+        """In the active language: amounts in ``cash``, intents by their ``button`` name."""
         details = {
-            key: cash(value) if isinstance(value, Amount) else value for key, value in self.details.items()
+            key: cash(value)
+            if isinstance(value, Amount)
+            else button(value)
+            if isinstance(value, Intent)
+            else value
+            for key, value in self.details.items()
         }
         translated = _(self.template)
         return translated.format_map(details) if details else translated
@@ -162,11 +174,11 @@ class Terminal:
         """Plays from now on under ``profile`` (between rounds: the open round keeps its own)."""
         self.profile = profile
         self.rules = profile.to_dict()
-        antes = profile.allowed_antes()
+        self.boxes = min(self.boxes, int(self.rules["boxes"]["max"]))
+        antes = self.antes_for(self.boxes)
         if self.ante not in antes:
             self.ante = antes[0]
         self.bonus = self.bonus and profile.standard_bonus_stake(self.ante) is not None
-        self.boxes = min(self.boxes, int(self.rules["boxes"]["max"]))
 
     def _load(self) -> dict[str, Any]:
         """Takes the terminal's state as the database has it committed."""
@@ -439,7 +451,7 @@ class Terminal:
             )
         if self.power_failure and intent not in self.live():
             # Refused without a word to the database, which stays closed.
-            return Response(False, N_("{intent} is not live now"), {"intent": intent})
+            return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
 
         def carry_out() -> Response:
             if intent not in self.live():
@@ -464,7 +476,7 @@ class Terminal:
             if not response.ok:
                 return response
             raise AssertionError(f"{intent} was not live but the round took it")
-        return Response(False, N_("{intent} is not live now"), {"intent": intent})
+        return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
 
     # Money in and out.
 
@@ -617,8 +629,8 @@ class Terminal:
             current = self.insurance_amount
             self.insurance = amounts[(amounts.index(current) + 1) % len(amounts)] if current else None
             return Response(True, N_("insure {amount}"), {"amount": Amount(self.insurance or 0)})
-        antes = self.profile.allowed_antes()
-        self.ante = antes[(antes.index(self.ante) + 1) % len(antes)]
+        antes = self.antes_for(self.boxes)
+        self.ante = antes[(antes.index(self.ante) + 1) % len(antes)] if self.ante in antes else antes[0]
         return Response(True, N_("ante {ante}"), {"ante": Amount(self.ante)})
 
     def _on_bonus(self, value: int | None) -> Response:
@@ -627,7 +639,21 @@ class Terminal:
 
     def _on_boxes(self, value: int | None) -> Response:
         self.boxes = self.boxes % int(self.rules["boxes"]["max"]) + 1
+        antes = self.antes_for(self.boxes)
+        if self.ante not in antes:  # several boxes may need a higher ante: the smallest allowed
+            self.ante = antes[0]
+            return Response(
+                True,
+                N_("{boxes} box(es) at an ante of {ante}"),
+                {"boxes": self.boxes, "ante": Amount(self.ante)},
+            )
         return Response(True, N_("{boxes} box(es)"), {"boxes": self.boxes})
+
+    def antes_for(self, boxes: int) -> list[int]:
+        """The antes the profile allows on each of ``boxes`` boxes (several boxes may ask for
+        a higher minimum)."""
+        least = self.rules["boxes"].get("min_ante_multi") if boxes > 1 else None
+        return [ante for ante in self.profile.allowed_antes() if least is None or ante >= least]
 
     # The round.
 

@@ -25,7 +25,6 @@ from oasis_kiosk.ui.attract import Attract
 from oasis_kiosk.ui.menu import OperatorScreen
 from oasis_kiosk.ui.sound import Sounds
 from oasis_kiosk.ui.table import Table
-from oasis_kiosk.ui.view import cash_for, legend
 
 STEP = 1 / 60  # the fixed update step, seconds
 MAX_STEPS = 5  # catch-up steps per frame at most, so that a stall never snowballs
@@ -97,8 +96,7 @@ class App:
         if self._wake():
             return
         if name == LEGEND_KEY:
-            shown = legend(self.keyboard.legend(), cash_for(self.terminal))
-            self.table.legend = None if self.table.legend is not None else shown
+            self.table.legend = None if self.table.legend is not None else self.keyboard.legend()
             return
         if self.terminal.operator_key and name in TYPED and not ("1" <= name <= "5"):
             self.operator.type(TYPED[name])
@@ -124,18 +122,24 @@ class App:
         self.idle = 0.0
         if self.attract is None:
             return False
-        self.attract = None
-        self.table.invalidate()
+        self._end_attract()
         return True
+
+    def _end_attract(self) -> None:
+        assert self.attract is not None
+        self.attract.close()
+        self.attract = None
+        self.devices.waking = None
+        self.table.invalidate()
 
     def _answer(self, response: Response | None) -> None:
         if response is None:
             return
         if response.template == "help":
             self.table.showing_help = not self.table.showing_help
-            self.table.message = ""
+            self.table.message = None
         else:
-            self.table.message = "" if response.ok else response.text(cash_for(self.terminal))
+            self.table.message = None if response.ok else response
         self.table.skip()  # a press never waits for an animation
         self.table.refresh(self.now())
         self._changes = self.terminal.changes
@@ -155,8 +159,8 @@ class App:
                 self.running = False
             elif event.type == pygame.KEYDOWN:
                 self.key(pygame.key.name(event.key))
-            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                self.click(*event.pos)
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not event.touch:
+                self.click(*event.pos)  # a touch comes as FINGERDOWN too: it presses once
             elif event.type == pygame.FINGERDOWN:
                 width, height = self.screen.get_size()
                 self.click(int(event.x * width), int(event.y * height))
@@ -179,21 +183,24 @@ class App:
         self.idle += seconds
         self.operator.step(seconds)
         if self.attract is not None:
-            self.attract.step(seconds, self.now())
-        elif self._attract_due():
+            if self._quiet():
+                self.attract.step(seconds, self.now())
+            else:  # a tilt, the operator's key, a failing mains: the screen must say so
+                self._end_attract()
+        elif 0 < self.terminal.config.attract_after <= self.idle and self._quiet():
             self.attract = Attract(self.terminal, self.screen, self.sounds.play)
+            self.devices.waking = self._wake
 
-    def _attract_due(self) -> bool:
+    def _quiet(self) -> bool:
+        """Nobody plays and nothing needs the screen: the attract demo may run."""
         terminal = self.terminal
-        after = terminal.config.attract_after
         return (
-            after > 0
-            and self.idle >= after
-            and terminal.round is None
+            terminal.round is None
             and not terminal.operator_key
             and not terminal.tilts
             and terminal.handpay is None
             and not terminal.payout
+            and not terminal.power_failure
             and (self.free_play or terminal.credits == 0)
         )
 
@@ -237,6 +244,9 @@ class App:
     def run(self) -> None:
         while self.running:
             self.frame()
+        if self.attract is not None:
+            self._end_attract()
+        self.table.close()
         pygame.quit()
 
     def screenshot(self, path: Path) -> None:

@@ -32,6 +32,11 @@ class Attract:
         self._banner_key: object = None
         self._follow_jackpot()
 
+    def close(self) -> None:
+        """The demo is over: its strategy's worker ends."""
+        self.player.advisor.close()
+        self.table.close()
+
     def _follow_jackpot(self) -> None:
         """The meter on show is the cabinet's own, not the demo's."""
         self.terminal.jackpot = self.cabinet_terminal.jackpot

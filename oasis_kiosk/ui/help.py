@@ -62,12 +62,26 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
         lines.append(
             (
                 _(
-                    "Up to {boxes} boxes, decided one after another; {blind} more blind (ante and play bet up front, no decision)."
+                    "Up to {boxes} boxes, the first {looked_at} decided one after another, the others blind (ante and play bet up front, no decision)."
                 )
                 if blind
                 else _("Up to {boxes} boxes, decided one after another.")
-            ).format(boxes=boxes["max"], blind=blind)
+            ).format(boxes=boxes["max"], looked_at=boxes["looked_at"])
         )
+        if boxes.get("min_ante_multi"):
+            lines.append(
+                _("With several boxes the ante is at least {amount}.").format(
+                    amount=cash(boxes["min_ante_multi"])
+                )
+            )
+        if boxes.get("identical_antes"):
+            lines.append(_("Every box has the same ante."))
+        if boxes.get("max_exchange_multi"):
+            lines.append(
+                _("With several boxes an exchange takes at most {count} card(s).").format(
+                    count=boxes["max_exchange_multi"]
+                )
+            )
     exchange = rules.get("exchange")
     if exchange:
         for number, exchange_round in enumerate(exchange["rounds"], start=1):
@@ -77,10 +91,20 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
             )
             which = _("Exchange: {fees}.") if number == 1 else _("Then one more exchange: {fees}.")
             lines.append(which.format(fees=fees))
+            if exchange_round.get("with_bonus"):
+                cheaper = ", ".join(
+                    _("{count} card(s) for {fee}").format(count=count, fee=_antes(fee))
+                    for count, fee in exchange_round["with_bonus"].items()
+                )
+                lines.append(_("With the bonus: {fees}.").format(fees=cheaper))
         if exchange.get("must_play_after"):
             lines.append(_("After an exchange the play bet is compulsory."))
         if exchange.get("forfeits_bonus"):
             lines.append(_("Exchanging loses the bonus bet."))
+        if exchange.get("reserve_play_bets"):
+            lines.append(
+                _("An exchange must leave enough credit for the play bets of this box and every later one.")
+            )
     bonus = rules.get("bonus")
     if bonus:
         if bonus["kind"] == "privilege":

@@ -43,9 +43,6 @@ class Box:
             self.x < other.right and other.x < self.right and self.y < other.bottom and other.y < self.bottom
         )
 
-    def contains(self, x: int, y: int) -> bool:
-        return self.x <= x < self.right and self.y <= y < self.bottom
-
     def split(self, parts: int) -> list[Box]:
         """Side by side, equal widths."""
         width = self.w // parts
@@ -119,8 +116,8 @@ class Layout:
 
 
 @cache
-def layout(width: int, height: int, boxes: int) -> Layout:
-    """The screen for ``boxes`` player boxes."""
+def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
+    """The screen for ``boxes`` player boxes of up to ``hand`` cards (6 with a sixth card)."""
     if width < 320 or height < 240 or not 1 <= boxes <= 7:
         raise ValueError(f"a screen of {width}x{height} with {boxes} box(es) cannot be laid out")
     compact = height < COMPACT_HEIGHT
@@ -143,10 +140,13 @@ def layout(width: int, height: int, boxes: int) -> Layout:
     player = tuple(row.split(boxes))
     box_w = player[0].w
     small = max(height // 45, 11)
-    # Five cards and their gaps fill most of one box, keep a card's 5:7 shape, and leave
-    # room above for the label and below for the bet spots and the caption.
+    # A hand and its gaps (an eighth of a card each) fill 93 % of one box at most, keep a
+    # card's 5:7 shape, and leave room above for the label and below for the spots and caption.
     card_w = min(
-        box_w * 17 // 100, dealer.w // 9, (dealer.h - small * 5 // 2) * 5 // 7, (row.h * 52 // 100) * 5 // 7
+        box_w * 93 * 8 // (100 * (8 * hand + hand - 1)),
+        dealer.w // 9,
+        (dealer.h - small * 5 // 2) * 5 // 7,
+        (row.h * 52 // 100) * 5 // 7,
     )
     card_h = card_w * 7 // 5
     bar = Box(0, height - bottom, width, bottom)

@@ -14,20 +14,20 @@ from typing import Any
 
 import pygame
 
-from oasis_kiosk.i18n import _
+from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
-from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import help, render
 from oasis_kiosk.ui.layout import Box, Layout, layout
 from oasis_kiosk.ui.motion import AT_REST, CountUp, Motions, Slot, count_duration
-from oasis_kiosk.ui.view import View, cash_for, snapshot
+from oasis_kiosk.ui.view import View, cash_for, legend, snapshot
 
-SPOT_LABELS = {"ante": "ANTE", "play": "PLAY", "bonus": "BONUS", "insure": "INS"}
+SPOT_LABELS = {"ante": N_("ANTE"), "play": N_("PLAY"), "bonus": N_("BONUS"), "insure": N_("INS")}
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
 KEPT_REGIONS = {"paytable", "message", "buttons"}
-KEPT_MOST = 48
+KEPT_BYTES = 24 * 2**20
 
 
 def rect(box: Box) -> pygame.Rect:
@@ -44,15 +44,15 @@ class Table:
         self.count: CountUp | None = None
         self.celebrate_until = 0.0
         self.jackpot_shown = terminal.jackpot.value
-        self.message = ""
-        """What the last input did, beside the prompt."""
+        self.message: Response | None = None
+        """A refused press, said beside the prompt (in the language of the moment)."""
         self.showing_help = False
-        self.legend: list[tuple[str, str]] | None = None
-        """The desktop's key legend, when shown."""
+        self.legend: list[tuple[str, str, int | None]] | None = None
+        """The desktop's keys (``Keyboard.legend()``), when shown."""
         self.hotspots: list[tuple[pygame.Rect, str, int | None]] = []
         """Where a click or touch presses a button: (area, button, card number)."""
-        self.advisor = Advisor()
-        """Hints, when the operator turns them on, come from here without holding a frame."""
+        self._advisor: Advisor | None = None
+        self._win_sound_at: float | None = None
         self._keys: dict[str, Any] = {}
         self._card_rects: dict[Slot, pygame.Rect] = {}
         """Where each card was last drawn: a moving card's old place is repainted too."""
@@ -63,14 +63,27 @@ class Table:
     # The model.
 
     @property
+    def advisor(self) -> Advisor:
+        """Hints, when the operator turns them on, come from here without holding a frame."""
+        if self._advisor is None:
+            self._advisor = Advisor()
+        return self._advisor
+
+    def close(self) -> None:
+        if self._advisor is not None:
+            self._advisor.close()
+
+    @property
     def layout(self) -> Layout:
         width, height = self.screen.get_size()
         boxes = max(self.terminal.boxes, len(self.view.boxes) if self.view else 1, 1)
-        return layout(width, height, boxes)
+        hand = 6 if self.terminal.rules.get("sixth_card") else 5
+        return layout(width, height, boxes, hand)
 
     def refresh(self, now: float) -> None:
         """Reads the terminal again (after an input or a device event)."""
-        view = snapshot(self.terminal, self.message, self.advisor)
+        hints = bool(self.terminal.round) and bool(self.terminal.store.get_state("hints", False))
+        view = snapshot(self.terminal, self.message, self.advisor if hints else None)
         old = self.view
         cards: dict[Slot, str | None] = {("dealer", 0, i): face for i, face in enumerate(view.dealer)}
         for b, box in enumerate(view.boxes):
@@ -83,23 +96,27 @@ class Table:
         elif fresh:
             self.play_sound("deal")
             self.count = None
+            self.showing_help = False  # a new deal shows its cards
         elif old.round_key != view.round_key and view.round_key is not None:
             # The round settled: the dealer's reveal, then the win counted up.
             if view.win > 0:
                 start = max(self.motions.settled_at(), now)
                 duration = count_duration(view.win, view.ante_unit, bool(view.jackpot_won))
                 self.count = CountUp(view.win, start, duration)
-                self.play_sound("jackpot" if view.jackpot_won else "win")
+                self._win_sound_at = start  # with the count, not before the dealer's cards show
                 if view.jackpot_won:
                     self.celebrate_until = start + duration + CELEBRATION
         elif old.bet != view.bet or old.credits < view.credits:
             self.play_sound("chip")
+        if view.overlay:
+            self.showing_help = False  # a tilt or a handpay is what the screen must show
         self.view = view
 
     def skip(self) -> None:
         """A press ends every animation at once."""
         self.motions.skip()
         self.count = None
+        self._win_sound_at = None
         self.celebrate_until = 0.0
         self.jackpot_shown = self.terminal.jackpot.value
 
@@ -135,6 +152,9 @@ class Table:
             self.refresh(now)
         view = self.view
         assert view is not None
+        if self._win_sound_at is not None and now >= self._win_sound_at:
+            self._win_sound_at = None
+            self.play_sound("jackpot" if view.jackpot_won else "win")
         lay = self.layout
         background = self._painted_background(lay)
         target = view.jackpot
@@ -189,7 +209,10 @@ class Table:
                 self.screen.blit(background, area, area)
                 with self._clip(area):
                     paint(lay, now)
-                if name in KEPT_REGIONS or (name == "table" and self.showing_help):
+                if name in KEPT_REGIONS or (
+                    name == "table" and self.showing_help and not key[-1] and not key[-2]
+                ):
+                    # the rules under HELP, while nothing moves or pulses under them
                     self._keep((name, key), self.screen.subsurface(area).copy())
             dirty.append(area)
         return dirty
@@ -232,9 +255,10 @@ class Table:
 
     def _keep(self, key: tuple[str, Any], painted: pygame.Surface) -> None:
         """Regions whose look recurs (the paytable with a row lit, the buttons of a moment,
-        a prompt, the rules under HELP) are kept painted: showing them again is one blit."""
+        a prompt, the rules under HELP) are kept painted: showing them again is one blit.
+        The oldest go when they would take more than KEPT_BYTES."""
         self._kept[key] = painted
-        if len(self._kept) > KEPT_MOST:
+        while sum(kept.get_width() * kept.get_height() * 4 for kept in self._kept.values()) > KEPT_BYTES:
             del self._kept[next(iter(self._kept))]
 
     @contextmanager
@@ -296,7 +320,20 @@ class Table:
             self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
         if self.showing_help:
             self._help(lay)
-            return
+        else:
+            self._cards_and_bets(lay, now, there, only)
+        if view.overlay and view.overlay[0] != "operator":
+            self._panel(lay, view.overlay[1:], alarm=view.overlay[0] == "tilt")
+        elif now < self.celebrate_until:
+            self._celebration(lay, now)
+        if self.legend is not None:
+            self._legend(lay)
+
+    def _cards_and_bets(
+        self, lay: Layout, now: float, there: Callable[[Box], bool], only: pygame.Rect | None
+    ) -> None:
+        view = self.view
+        assert view is not None
         dealer = lay.dealer
         label = _("DEALER") + (f"   {view.dealer_verdict}" if view.dealer_verdict else "")
         if there(self._label_box(dealer, lay)):
@@ -323,12 +360,6 @@ class Table:
                 self.screen.blit(
                     words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
                 )
-        if view.overlay and view.overlay[0] != "operator":
-            self._panel(lay, view.overlay[1:], alarm=view.overlay[0] == "tilt")
-        elif now < self.celebrate_until:
-            self._celebration(lay, now)
-        if self.legend is not None:
-            self._legend(lay)
 
     @staticmethod
     def _label_box(area: Box, lay: Layout) -> Box:
@@ -604,18 +635,19 @@ class Table:
     def _legend(self, lay: Layout) -> None:
         """The desktop's keys, over the table."""
         assert self.legend is not None
+        keys = legend(self.legend, cash_for(self.terminal))
         table = rect(lay.table)
         columns = 3
-        per_column = -(-len(self.legend) // columns)
+        per_column = -(-len(keys) // columns)
         size = min(lay.medium, table.h // (per_column + 3))
         panel = table.inflate(-lay.small * 2, 0)
         panel.h = size * (per_column + 3)
         pygame.draw.rect(self.screen, render.PANEL, panel, border_radius=8)
         width = panel.w // columns
-        key_w = max(render.font(size, True).size(key)[0] for key, _meaning in self.legend) + size
+        key_w = max(render.font(size, True).size(key)[0] for key, _meaning in keys) + size
         title = render.text(_("KEYS (L hides this)"), size, render.GOLD, True)
         self.screen.blit(title, (panel.x + size, panel.y + size // 2))
-        for number, (key, meaning) in enumerate(self.legend):
+        for number, (key, meaning) in enumerate(keys):
             column, line = divmod(number, per_column)
             x = panel.x + column * width + size
             y = panel.y + size * 2 + line * (size + 2)
@@ -623,8 +655,10 @@ class Table:
             self.screen.blit(render.fitted(meaning, size, render.WHITE, width - key_w - size), (x + key_w, y))
 
     def hit(self, x: int, y: int) -> tuple[str, int | None] | None:
-        """The button (and card number) under a click or touch."""
+        """The button (and card number) under a click or touch; the cards only while they
+        show (not under HELP, a panel or the key legend)."""
+        covered = self.showing_help or self.legend is not None or bool(self.view and self.view.overlay)
         for area, name, card in self.hotspots:
-            if area.collidepoint(x, y):
+            if area.collidepoint(x, y) and not (covered and name == "card"):
                 return name, card
         return None

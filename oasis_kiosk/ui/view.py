@@ -12,8 +12,7 @@ from typing import Any
 from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
-from oasis_kiosk.machine.demo import INTENTS
-from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.machine.terminal import ACTION_INTENTS, Response, Terminal
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.motion import Face
 
@@ -106,24 +105,11 @@ def cash_for(terminal: Terminal) -> Callable[[int], str]:
 
 
 def _bets_in_play(terminal: Terminal, box: int) -> tuple[tuple[str, int], ...]:
-    """The stakes on a box of the round in play, from its record."""
-    round_ = terminal.round
-    assert round_ is not None
-    record = round_.record()
-    ante = record["antes"][box]
-    bets = [("ante", ante)]
-    blind = box >= int(terminal.rules["boxes"]["looked_at"])
-    played = blind or any(a["action"] == "play" and a["box"] == box for a in record["actions"])
-    if played:
-        bets.append(("play", ante * int(terminal.rules["game"]["play_multiple"])))
-    if record["bonus"] and record["bonus"][box]:
-        bets.append(("bonus", record["bonus"][box]))
-    insured = sum(
-        a.get("amount", 0) for a in record["actions"] if a["action"] == "insure" and a["box"] == box
-    )
-    if insured:
-        bets.append(("insure", insured))
-    return tuple(bets)
+    """The stakes on a box of the round in play, as the round holds them."""
+    assert terminal.round is not None
+    stakes = terminal.round.stakes(box) or {}
+    spots = (("ante", "ante"), ("play", "play"), ("bonus", "bonus"), ("insure", "insurance"))
+    return tuple((spot, stakes[key]) for spot, key in spots if stakes.get(key))
 
 
 def _settled_bets(box: dict[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -131,7 +117,13 @@ def _settled_bets(box: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     return tuple((spot, box[key]["stake"]) for spot, key in spots if box[key]["stake"])
 
 
-def snapshot(terminal: Terminal, message: str = "", advisor: Advisor | None = None) -> View:
+def button_name(intent: str) -> str:
+    """An intent as the player knows it: the name on its button."""
+    return _(LABELS[intent]) if intent in LABELS else intent
+
+
+def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advisor | None = None) -> View:
+    """``message``: a refused press, said after the prompt; ``advisor``: hints are on."""
     cash = cash_for(terminal)
     round_ = terminal.round
     last = None if round_ is not None else last_settlement(terminal)
@@ -213,9 +205,13 @@ def snapshot(terminal: Terminal, message: str = "", advisor: Advisor | None = No
         dealer_verdict=verdict,
         boxes=tuple(boxes),
         lit_category=lit,
-        prompt="   ".join(part for part in (prompt(terminal, live, cash), advised, message) if part),
+        prompt="   ".join(
+            part
+            for part in (prompt(terminal, live, cash), advised, message and message.text(cash, button_name))
+            if part
+        ),
         credits=terminal.credits,
-        bet=round_.collected if round_ is not None else last["collected"] if last else terminal.upfront(),
+        bet=round_.collected if round_ is not None else terminal.upfront(),
         win=last_win(last),
         jackpot=terminal.jackpot.value,
         jackpot_won=jackpot_won,
@@ -271,7 +267,8 @@ def buttons(
         elif name == "bet":
             label = f"{label} {cash(terminal.insurance_amount or 0)}"
         elif name == "bonus":
-            label = f"{label} {_('ON') if terminal.bonus else _('OFF')}"
+            state = _("ON") if terminal.bonus else _("OFF")
+            label = f"{label} {state}"
         elif name == "boxes":
             label = f"{label} {terminal.boxes}"
         labels.append((name, label, name in live))
@@ -342,7 +339,7 @@ def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None
     elif best.action == "insure":
         decision = _("INSURE {amount}").format(amount=cash(best.amount or 0))
     else:
-        decision = _(LABELS[INTENTS[best.action]])
+        decision = button_name(ACTION_INTENTS[best.action])
     return _("Hint: {decision}").format(decision=decision)
 
 

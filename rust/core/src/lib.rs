@@ -16,6 +16,6 @@ pub use card::{parse_cards, Card};
 pub use error::{CardError, EntropyError, ProfileError, RoundError, ShoeError};
 pub use eval::{evaluator, Category, Evaluator, HandValue};
 pub use profile::{Money, Profile, Ratio};
-pub use round::{Action, Phase, Round, RoundRecord, Settlement};
+pub use round::{Action, Phase, Round, RoundRecord, Settlement, Stakes};
 pub use shuffle::{os_seed, shuffled_deck, Seed, Shoe};
 pub use strategy::{advise, Advice, Choice};

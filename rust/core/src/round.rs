@@ -272,6 +272,15 @@ impl BoxState {
     }
 }
 
+/// The stakes on a box's spots (`Round::stakes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Stakes {
+    pub ante: Money,
+    pub play: Money,
+    pub bonus: Money,
+    pub insurance: Money,
+}
+
 /// A round in play.
 #[derive(Clone, Debug)]
 pub struct Round {
@@ -515,6 +524,19 @@ impl Round {
     pub fn visible_dealer_cards(&self) -> Vec<Option<Card>> {
         let revealed = matches!(self.phase, Phase::Purchase { .. } | Phase::Settled);
         self.dealer.iter().enumerate().map(|(i, &card)| (revealed || i == HAND - 1).then_some(card)).collect()
+    }
+
+    /// What stands on a box's bet spots now: the ante, the play bet (once played, or up
+    /// front on a blind box), the bonus stake while it is not forfeited, the insurance. None
+    /// for a box the round does not have.
+    pub fn stakes(&self, box_index: usize) -> Option<Stakes> {
+        let state = self.boxes.get(box_index)?;
+        Some(Stakes {
+            ante: state.ante,
+            play: state.play_bet,
+            bonus: if state.has_bonus() { state.bonus_stake } else { 0 },
+            insurance: state.insurance,
+        })
     }
 
     /// The best hand a box holds now (for hints and display); None while it is hidden.

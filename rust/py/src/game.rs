@@ -380,6 +380,12 @@ impl Round {
         self.0.visible_box_cards(box_index).map(names)
     }
 
+    /// What stands on a box's bet spots now: {"ante", "play", "bonus", "insurance"} (a
+    /// forfeited bonus is 0), or None for a box the round does not have.
+    fn stakes<'py>(&self, py: Python<'py>, box_index: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.0.stakes(box_index).map(|stakes| to_python(py, &stakes)).transpose()
+    }
+
     /// The best hand a box holds now, or None while hidden.
     fn hand(&self, box_index: usize) -> Option<HandValue> {
         self.0.visible_hand(box_index).map(HandValue)
