@@ -168,6 +168,8 @@ class App:
                 self.table.invalidate()
                 self.operator.dirty = True
         self._lag = min(self._lag + elapsed, MAX_STEPS * STEP)
+        if self._lag < STEP:
+            self._take(self._poll(0.0))  # no step due: the buttons are still read this frame
         while self._lag >= STEP:
             self.update(STEP)
             self._lag -= STEP
@@ -176,10 +178,7 @@ class App:
 
     def update(self, seconds: float) -> None:
         """The devices' own time (pulse trains, the hopper), the menu's and the demo's."""
-        responses = self.cabinet.advance(seconds) if self.cabinet else self.devices.step()
-        if responses:
-            self._wake()
-            self._answer(responses[0])
+        self._take(self._poll(seconds))
         self.idle += seconds
         self.operator.step(seconds)
         if self.attract is not None:
@@ -190,6 +189,15 @@ class App:
         elif 0 < self.terminal.config.attract_after <= self.idle and self._quiet():
             self.attract = Attract(self.terminal, self.screen, self.sounds.play)
             self.devices.waking = self._wake
+
+    def _poll(self, seconds: float) -> list[Response]:
+        """The devices, ``seconds`` on: presses, money, the hopper, the power."""
+        return self.cabinet.advance(seconds) if self.cabinet else self.devices.step()
+
+    def _take(self, responses: list[Response]) -> None:
+        if responses:
+            self._wake()
+            self._answer(responses[0])
 
     def _quiet(self) -> bool:
         """Nobody plays and nothing needs the screen: the attract demo may run."""
