@@ -344,7 +344,7 @@ def duration(seconds: float) -> str:
 def print_table(report: dict[str, Any]) -> None:
     print(f"\n{'Rust (criterion, median)':<42}{'throughput':>18}{'median per run':>16}")
     for name, figures in report["rust"].items():
-        unit = "hands" if "eval" in name or "batch" in name else "runs"
+        unit = "hands" if "eval" in name or "batch" in name else "rounds" if "simulation" in name else "runs"
         seconds = figures["median_ms"] / 1e3
         print(f"{name:<42}{rate(figures['per_second'], unit):>18}{duration(seconds):>16}")
     print(f"\n{'Python, same 1M random 5-card hands':<42}{'hands/s':>16}  kind")

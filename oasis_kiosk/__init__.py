@@ -32,6 +32,7 @@ from oasis_kiosk._core import (
     evaluate_many,
     exact_analysis,
     shuffled_deck,
+    simulate,
 )
 from oasis_kiosk.rules import load_profile, profile_names
 
@@ -59,4 +60,5 @@ __all__ = [
     "load_profile",
     "profile_names",
     "shuffled_deck",
+    "simulate",
 ]

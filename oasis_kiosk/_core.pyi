@@ -25,6 +25,7 @@ __all__ = [
     "evaluate_many",
     "exact_analysis",
     "shuffled_deck",
+    "simulate",
 ]
 
 CATEGORIES: tuple[str, ...]
@@ -174,4 +175,12 @@ class AnalysisError(ValueError):
 
 def exact_analysis(
     profile: Profile | str, ante: int | None = None, progress: Callable[[int, int], object] | None = None
+) -> dict[str, Any]: ...
+def simulate(
+    profile: Profile | str,
+    rounds: int,
+    seed: bytes | None = None,
+    ante: int | None = None,
+    bonus: bool = True,
+    progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]: ...

@@ -6,8 +6,8 @@
 - ``meters``, ``audit``, ``recall``: read the terminal's database;
 - ``demo``: a text demo of the core that deals a few heads-up hands from the secure
   shuffle and evaluates them;
-- ``par PROFILE``: the profile's exact return under optimal play, its return table and a
-  PAR sheet (``oasis_kiosk.par``).
+- ``par PROFILE``: the profile's exact return under optimal play, or its simulated return
+  (``--rounds N``), its return table and a PAR sheet (``oasis_kiosk.par``).
 """
 
 from __future__ import annotations
@@ -285,8 +285,14 @@ def parser() -> argparse.ArgumentParser:
     par_command = commands.add_parser("par", help="the return of a rule profile: return table and PAR sheet")
     par_command.add_argument("profile", help="a shipped profile's id or a profile file")
     method = par_command.add_mutually_exclusive_group()
-    method.add_argument("--exact", action="store_true", help="count every deal (the default)")
-    method.add_argument("--rounds", type=positive, help="simulate N rounds (not available yet)")
+    method.add_argument(
+        "--exact", action="store_true", help="count every deal (the default where the profile allows it)"
+    )
+    method.add_argument(
+        "--rounds",
+        type=positive,
+        help=f"simulate N rounds (the default, {par.DEFAULT_ROUNDS:,}, for profiles with exchanges or purchases)",
+    )
     par_command.add_argument("--json", action="store_true", help="print JSON")
     par_command.add_argument("--out", type=Path, help="also write a Markdown PAR sheet and the JSON to DIR")
     par_command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
@@ -301,14 +307,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             demo(arguments.rounds, arguments.seed)
             return 0
         if arguments.command == "par":
-            if arguments.seed is not None and arguments.rounds is None:
-                print(
-                    "oasis-kiosk: --seed is the simulation's (--rounds); the exact analysis needs none",
-                    file=sys.stderr,
-                )
-                return 2
             options = {"as_json": arguments.json, "out": arguments.out, "ante": arguments.ante}
-            return par.run(arguments.profile, rounds=arguments.rounds, **options)
+            return par.run(
+                arguments.profile,
+                rounds=arguments.rounds,
+                exact=arguments.exact,
+                seed=arguments.seed,
+                **options,
+            )
         config = load_config(arguments.config, database=arguments.db)
         if arguments.command == "meters":
             return show_meters(config, arguments.json)

@@ -3,8 +3,9 @@
 The exact analysis (``oasis_kiosk.exact_analysis``, Rust) counts every deal of a profile
 whose only decision is to play or fold and plays each hand optimally; this module prints
 its return table, writes it as JSON or as a Markdown PAR sheet, and shows progress while
-it runs. Profiles with exchanges or purchases need a simulation played by the strategy's
-advice, which is not available yet (docs/analysis.md).
+it runs. Profiles with exchanges or purchases are simulated instead (``oasis_kiosk.simulate``,
+``--rounds N``; ``oasis_kiosk.par_simulation`` writes their reports), and both kinds of sheet
+come with a chart of the distribution of a round's net (``oasis_kiosk.par_chart``).
 """
 
 from __future__ import annotations
@@ -17,14 +18,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from oasis_kiosk._core import CATEGORIES, AnalysisError, Profile, ProfileError, exact_analysis
+from oasis_kiosk import par_simulation
+from oasis_kiosk._core import CATEGORIES, AnalysisError, Profile, ProfileError, exact_analysis, simulate
 from oasis_kiosk.rules import load_profile
 
-NOT_YET = (
-    "the simulation (--rounds), which would play profiles with exchanges or purchases by the "
-    "strategy's advice, is not available yet; the exact analysis (--exact) covers profiles whose "
-    "only decision is to play or fold"
-)
+# Rounds simulated when a profile the exact analysis refuses is given without --rounds.
+DEFAULT_ROUNDS = 1_000_000
+
+SIMULATE_INSTEAD = "simulate it with --rounds N (the default for such profiles)"
 
 
 def hand_name(category: str) -> str:
@@ -140,11 +141,18 @@ def rules_summary(rules: dict[str, Any]) -> list[str]:
     return lines
 
 
-def markdown_report(analysis: dict[str, Any], rules: dict[str, Any], seconds: float) -> str:
+def markdown_report(
+    analysis: dict[str, Any],
+    rules: dict[str, Any],
+    seconds: float,
+    command: str | None = None,
+    chart: str | None = None,
+) -> str:
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     out = [
         f"# PAR sheet: {rules['name']} (`{analysis['profile']}`)",
         "",
+        *([f"Regenerate: `{command}`", ""] if command else []),
         f"Rule profile `{analysis['profile']}`, digest `{analysis['profile_digest']}`"
         + (f", from {rules['source']}" if rules.get("source") else "")
         + f". Exact analysis by oasis-kiosk, {when}, computed in {seconds:.1f} s.",
@@ -184,13 +192,30 @@ def markdown_report(analysis: dict[str, Any], rules: dict[str, Any], seconds: fl
         "ante plus the expected play bet. The method and its checks: docs/analysis.md of oasis-kiosk.",
         "",
     ]
+    if chart is not None:
+        out += [
+            "## Distribution of a round's net",
+            "",
+            f"![the distribution of a round's net in antes]({chart})",
+            "",
+        ]
     return "\n".join(out)
+
+
+def exact_distribution(analysis: dict[str, Any]) -> list[tuple[float, int]]:
+    """(net in antes, combinations) per outcome of the exact analysis, equal nets merged."""
+    merged: dict[float, int] = {}
+    for name, count in analysis["outcomes"].items():
+        net = analysis["net"][name] / analysis["ante"]
+        merged[net] = merged.get(net, 0) + count
+    return sorted(merged.items())
 
 
 class ProgressLine:
     """``working: 42 % ... 3.1 s`` rewritten in place on a terminal; silent elsewhere."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, unit: str = "player-hand classes") -> None:
+        self.unit = unit
         self.stream = stream
         self.live = stream.isatty()
         self.started = time.perf_counter()
@@ -202,7 +227,7 @@ class ProgressLine:
         if total == 0:
             text = f"working: building the counting tables, {elapsed:.1f} s"
         else:
-            text = f"working: {done * 100 // total} % of {total:,} player-hand classes, {elapsed:.1f} s"
+            text = f"working: {done * 100 // total} % of {total:,} {self.unit}, {elapsed:.1f} s"
         self.stream.write(f"\r{text:<72}")
         self.stream.flush()
 
@@ -212,6 +237,16 @@ class ProgressLine:
             self.stream.flush()
 
 
+def command_line(profile: str, method: str, ante: int | None, out: Path | None) -> str:
+    """The command that writes the same report again."""
+    parts = ["oasis-kiosk par", profile, method]
+    if ante is not None:
+        parts.append(f"--ante {ante}")
+    if out is not None:
+        parts.append(f"--out {out}")
+    return " ".join(parts)
+
+
 def run(
     profile_name: str,
     *,
@@ -219,10 +254,15 @@ def run(
     as_json: bool,
     out: Path | None,
     ante: int | None,
+    exact: bool = False,
+    seed: bytes | None = None,
 ) -> int:
     """The ``par`` command; returns the exit status."""
-    if rounds is not None:
-        print(f"oasis-kiosk: {NOT_YET}.", file=sys.stderr)
+    if exact and seed is not None:
+        print(
+            "oasis-kiosk: --seed is the simulation's (--rounds); the exact analysis needs none",
+            file=sys.stderr,
+        )
         return 2
     try:
         profile: Profile = load_profile(profile_name)
@@ -230,14 +270,24 @@ def run(
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2
     rules = profile.to_dict()
+    if rounds is None and seed is not None:
+        rounds = DEFAULT_ROUNDS
+    if rounds is not None:
+        return run_simulation(profile, rules, rounds, seed=seed, as_json=as_json, out=out, ante=ante)
     progress = ProgressLine(sys.stderr)
     started = time.perf_counter()
     try:
         analysis = exact_analysis(profile, ante=ante, progress=progress)
     except AnalysisError as error:
+        if "only decision" in str(error) and not exact:
+            # Refused at once, before any work: simulate instead.
+            print(f"oasis-kiosk: {error}: simulating {DEFAULT_ROUNDS:,} rounds", file=sys.stderr)
+            return run_simulation(
+                profile, rules, DEFAULT_ROUNDS, seed=None, as_json=as_json, out=out, ante=ante
+            )
         print(f"oasis-kiosk: {error}.", file=sys.stderr)
         if "only decision" in str(error):
-            print(f"oasis-kiosk: {NOT_YET}.", file=sys.stderr)
+            print(f"oasis-kiosk: {SIMULATE_INSTEAD}.", file=sys.stderr)
         return 2
     finally:
         progress.close()
@@ -248,9 +298,57 @@ def run(
         print(text_report(analysis, rules))
         print(f"{'computed in':<20}{seconds:.1f} s")
     if out is not None:
+        from oasis_kiosk.par_chart import draw_distribution
+
+        name = analysis["profile"]
+        report, data, chart = out / f"{name}.md", out / f"{name}.json", out / f"{name}.png"
         out.mkdir(parents=True, exist_ok=True)
-        report, data = out / f"par-{analysis['profile']}.md", out / f"par-{analysis['profile']}.json"
-        report.write_text(markdown_report(analysis, rules, seconds), encoding="utf-8")
+        draw_distribution(chart, f"{rules['name']}: a round's net, exact", exact_distribution(analysis))
+        command = command_line(profile_name, "--exact", ante, out)
+        report.write_text(markdown_report(analysis, rules, seconds, command, chart.name), encoding="utf-8")
         data.write_text(json.dumps(analysis, indent=2) + "\n", encoding="utf-8")
-        print(f"written {report} and {data}", file=sys.stderr if as_json else sys.stdout)
+        print(f"written {report}, {data} and {chart}", file=sys.stderr if as_json else sys.stdout)
+    return 0
+
+
+def run_simulation(
+    profile: Profile,
+    rules: dict[str, Any],
+    rounds: int,
+    *,
+    seed: bytes | None,
+    as_json: bool,
+    out: Path | None,
+    ante: int | None,
+) -> int:
+    """``par --rounds N``: simulate, print, write the sheet, its JSON and its chart."""
+    progress = ProgressLine(sys.stderr, unit="rounds")
+    started = time.perf_counter()
+    try:
+        result = simulate(profile, rounds, seed=seed, ante=ante, progress=progress)
+    except ValueError as error:
+        print(f"oasis-kiosk: {error}", file=sys.stderr)
+        return 2
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - started
+    if as_json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(par_simulation.text_report(result, rules))
+        print(f"{'computed in':<20}{seconds:.1f} s ({rounds / seconds:,.0f} rounds/s)")
+    if out is not None:
+        from oasis_kiosk.par_chart import draw_distribution
+
+        name = result["profile"]
+        report, data, chart = out / f"{name}.md", out / f"{name}.json", out / f"{name}.png"
+        out.mkdir(parents=True, exist_ok=True)
+        title = f"{rules['name']}: a round's net, {rounds:,} simulated rounds"
+        draw_distribution(chart, title, [(net, count) for net, count in result["distribution"]])
+        command = command_line(profile.id, f"--rounds {rounds} --seed {result['seed']}", ante, out)
+        report.write_text(
+            par_simulation.markdown_report(result, rules, command, chart.name), encoding="utf-8"
+        )
+        data.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        print(f"written {report}, {data} and {chart}", file=sys.stderr if as_json else sys.stdout)
     return 0

@@ -1,4 +1,5 @@
-"""``oasis-kiosk par`` and ``exact_analysis``: the exact return of a rule profile."""
+"""``oasis-kiosk par`` and ``exact_analysis``: the exact return of a rule profile (the simulated
+return: tests/test_simulation.py)."""
 
 from __future__ import annotations
 
@@ -109,9 +110,12 @@ def test_par_prints_json_and_writes_the_par_sheet(
     assert printed["total_combinations"] == COMBINATIONS
     assert next(iter(printed["outcomes"])) == "won_RoyalFlush"
     assert list(printed["outcomes"])[-4:] == ["dealer_not_qualified", "push", "folded", "lost"]
-    assert json.loads((tmp_path / "par-caribbean.json").read_text()) == printed
-    sheet = (tmp_path / "par-caribbean.md").read_text()
+    assert json.loads((tmp_path / "caribbean.json").read_text()) == printed
+    sheet = (tmp_path / "caribbean.md").read_text()
     assert "# PAR sheet: Caribbean Stud Poker (`caribbean`)" in sheet
+    assert f"Regenerate: `oasis-kiosk par caribbean --exact --out {tmp_path}`" in sheet
+    assert "![the distribution of a round's net in antes](caribbean.png)" in sheet
+    assert (tmp_path / "caribbean.png").read_bytes().startswith(b"\x89PNG")
     assert "| player wins with royal flush | +201 | 16,759,740 | 0.000001 | 0.000169 |" in sheet
     assert "| **total** | | 19,933,230,517,200 | 1.000000 | -0.052243 |" in sheet
     assert "- **house edge**: 5.2243 % of the ante" in sheet
@@ -128,24 +132,23 @@ def test_par_prints_json_and_writes_the_par_sheet(
 
 
 @pytest.mark.parametrize("profile", ["standard", "golden-oasis", "stand-c", "czech-exchange"])
-def test_profiles_with_exchanges_or_purchases_are_refused_clearly(
+def test_profiles_with_exchanges_or_purchases_are_refused_by_the_exact_analysis(
     profile: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["par", profile]) == 2
+    assert main(["par", profile, "--exact"]) == 2
     error = capsys.readouterr().err
     assert f"{profile}: the exact analysis covers profiles whose only decision is to play or fold" in error
-    assert "(--rounds)" in error
-    assert "not available yet" in error
+    assert "simulate it with --rounds N" in error
     with pytest.raises(AnalysisError, match="only decision is to play or fold; this one also has"):
         exact_analysis(profile)
 
 
-def test_what_par_cannot_do_yet_is_an_error_not_a_result(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["par", "caribbean", "--rounds", "1000"]) == 2
-    assert "the simulation (--rounds), which would play" in capsys.readouterr().err
-    assert main(["par", "caribbean", "--seed", "00" * 32]) == 2
+def test_what_par_refuses_is_an_error_not_a_result(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["par", "caribbean", "--exact", "--seed", "00" * 32]) == 2
     assert "--seed is the simulation's" in capsys.readouterr().err
     assert main(["par", "caribbean", "--ante", "1050"]) == 2
+    assert "caribbean: 1050 is not an ante the table allows" in capsys.readouterr().err
+    assert main(["par", "caribbean", "--rounds", "10", "--ante", "1050"]) == 2
     assert "caribbean: 1050 is not an ante the table allows" in capsys.readouterr().err
     assert main(["par", "holdem"]) == 2
     assert "no profile 'holdem'" in capsys.readouterr().err

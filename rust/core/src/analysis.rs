@@ -32,10 +32,10 @@ use crate::round::{self, Outcome};
 
 /// Distinct strengths, and the length of a cumulative count over them (one more).
 const STRENGTHS: usize = HandValue::COUNT as usize;
-const CUMULATIVE: usize = STRENGTHS + 1;
+pub(crate) const CUMULATIVE: usize = STRENGTHS + 1;
 
 /// C(n, k) for n ≤ 52 and k ≤ 5.
-const BINOMIAL: [[u64; 6]; DECK_SIZE + 1] = {
+pub(crate) const BINOMIAL: [[u64; 6]; DECK_SIZE + 1] = {
     let mut table = [[0u64; 6]; DECK_SIZE + 1];
     let mut n = 0;
     while n <= DECK_SIZE {
@@ -51,7 +51,7 @@ const BINOMIAL: [[u64; 6]; DECK_SIZE + 1] = {
 };
 
 /// Five-card hands that contain a given set of k cards: C(52 − k, 5 − k).
-const HANDS_HOLDING: [usize; 6] = [2_598_960, 249_900, 19_600, 1_176, 48, 1];
+pub(crate) const HANDS_HOLDING: [usize; 6] = [2_598_960, 249_900, 19_600, 1_176, 48, 1];
 
 /// Hole-card sets of the dealer for one player hand and up card: C(46, 4).
 pub const HOLE_CARD_SETS: u64 = 163_185;
@@ -65,7 +65,7 @@ pub const TOTAL_COMBINATIONS: u64 = PLAYER_HANDS * UP_CARDS * HOLE_CARD_SETS;
 /// The place of a set of distinct cards, sorted ascending, among the sets of its size
 /// (combinatorial number system: Σ C(cᵢ, i + 1)).
 #[inline(always)]
-fn subset_rank(cards: &[u8]) -> usize {
+pub(crate) fn subset_rank(cards: &[u8]) -> usize {
     cards.iter().enumerate().map(|(i, &c)| BINOMIAL[c as usize][i + 1] as usize).sum()
 }
 
@@ -109,9 +109,9 @@ fn for_each_hand_holding<const K: usize, const REST: usize>(held: [u8; K], mut v
 }
 
 /// For every set of one to four cards, the strengths of the five-card hands that hold it.
-struct HoldingTables {
+pub(crate) struct HoldingTables {
     /// Per card (52): how many hands holding it are below each strength (cumulative).
-    one: Vec<u32>,
+    pub(crate) one: Vec<u32>,
     /// Per pair (1 326), cumulative as for one card.
     two: Vec<u16>,
     /// Per three cards (22 100): the 1 176 strengths, sorted.
@@ -119,7 +119,7 @@ struct HoldingTables {
     /// Per four cards (270 725): the 48 strengths, sorted.
     four: Vec<u16>,
     /// The least strength that qualifies the dealer.
-    qualifier: u16,
+    pub(crate) qualifier: u16,
     /// Per three and per four cards: how many of their hands do not qualify.
     three_unqualified: Vec<u16>,
     four_unqualified: Vec<u8>,
@@ -136,7 +136,7 @@ fn cumulative<T>(counts: &[u32], out: &mut [T], convert: fn(u32) -> T) {
 }
 
 impl HoldingTables {
-    fn build(qualifier: Category) -> HoldingTables {
+    pub(crate) fn build(qualifier: Category) -> HoldingTables {
         fn counted<const K: usize, const REST: usize, T: Copy + Default + Send>(
             subsets: &[[u8; K]],
             convert: fn(u32) -> T,
@@ -189,7 +189,7 @@ impl HoldingTables {
     /// not qualify, and, for a player hand of strength `player` that a qualifying dealer can
     /// lose to, how many are below it and how many not above it.
     #[inline]
-    fn count(&self, held: &[u8], player: Option<u16>) -> [i64; 3] {
+    pub(crate) fn count(&self, held: &[u8], player: Option<u16>) -> [i64; 3] {
         let rank = subset_rank(held);
         let q = usize::from(self.qualifier);
         let list = |table: &[u16], unqualified: usize| {

@@ -10,6 +10,7 @@ pub mod eval;
 pub mod profile;
 pub mod round;
 pub mod shuffle;
+pub mod simulation;
 pub mod strategy;
 
 pub use card::{parse_cards, Card};

@@ -16,6 +16,7 @@ use pyo3::types::{PyBytes, PyString};
 
 mod analysis;
 mod game;
+mod simulation;
 
 pyo3::create_exception!(
     oasis_kiosk._core,
@@ -306,6 +307,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("EntropyError", py.get_type::<EntropyError>())?;
     game::register(module)?;
     analysis::register(module)?;
+    simulation::register(module)?;
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
     module.add("CATEGORIES", pyo3::types::PyTuple::new(py, categories)?)?;
     Ok(())

@@ -1,0 +1,241 @@
+"""``oasis-kiosk par --rounds N``: the simulated return of a rule profile, as text and as a PAR sheet.
+
+``oasis_kiosk.simulate`` (Rust) plays N rounds of one box with every option of the profile by
+the simulation's near-optimal strategy (docs/simulation.md); this module prints its figures and
+writes them as a Markdown PAR sheet with the chart of the return distribution. The sheet holds
+nothing that changes from run to run, so the same seed gives the same sheet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oasis_kiosk._core import CATEGORIES
+
+OPTION_NAMES = {
+    "exchange": "card exchange",
+    "sixth_card": "sixth card",
+    "insurance": "insurance",
+    "buy_dealer_card": "buying the dealer's card",
+    "buy_game": "buying the game",
+}
+
+
+def percent(value: float, ci95: float | None = None) -> str:
+    if ci95 is None:
+        return f"{value * 100:.4f} %"
+    return f"{value * 100:.4f} % ± {ci95 * 100:.4f}"
+
+
+def figure_lines(result: dict[str, Any]) -> list[tuple[str, str]]:
+    lines = [
+        (
+            "house edge",
+            f"{percent(result['house_edge'], result['house_edge_ci95'])} of the ante (95 % interval)",
+        ),
+        (
+            "element of risk",
+            f"{percent(result['element_of_risk'], result['element_of_risk_ci95'])} of the total wagered "
+            f"(average wager {result['average_wager']:.4f} antes)",
+        ),
+        (
+            "return per ante",
+            f"{result['return_per_ante']['value']:+.6f} ± {result['return_per_ante']['ci95']:.6f} antes",
+        ),
+        (
+            "return per wager",
+            f"{result['return_per_wager']['value']:+.6f} ± {result['return_per_wager']['ci95']:.6f}",
+        ),
+        (
+            "play fraction",
+            f"{percent(result['play_fraction'], result['play_fraction_ci95'])} of rounds are played",
+        ),
+        ("standard deviation", f"{result['standard_deviation']:.4f} antes per round"),
+    ]
+    if result["bonus"] is not None:
+        lines.append(
+            (
+                "with the bonus bet",
+                f"{result['return_with_bonus']['value']:+.6f} ± {result['return_with_bonus']['ci95']:.6f} "
+                "antes per round, the bonus stake's result included",
+            )
+        )
+    return lines
+
+
+def outcome_rows(result: dict[str, Any]) -> list[tuple[str, int, float, float]]:
+    from oasis_kiosk.par import outcome_name
+
+    rounds = result["rounds"]
+    names = {
+        "dealer_still_not_qualified": "dealer still does not qualify (card bought)",
+        "protected": "straight flush protection",
+    }
+    return [
+        (names.get(name, outcome_name(name)), count, count / rounds, result["outcome_return"][name])
+        for name, count in result["outcomes"].items()
+    ]
+
+
+def option_rows(result: dict[str, Any]) -> list[tuple[str, int, float, float, float]]:
+    return [
+        (OPTION_NAMES.get(name, name), row["taken"], row["frequency"], row["paid"], row["contribution"])
+        for name, row in result["options"].items()
+    ]
+
+
+def text_report(result: dict[str, Any], rules: dict[str, Any]) -> str:
+    lines = [
+        f"{rules['name']} ({result['profile']}): {result['rounds']:,} simulated rounds, seed {result['seed']}",
+        "",
+        f"{'outcome':<46}{'rounds':>14}{'probability':>14}{'return':>12}",
+    ]
+    for name, count, probability, share in outcome_rows(result):
+        lines.append(f"{name:<46}{count:>14,}{probability:>14.6f}{share:>12.6f}")
+    lines.append(f"{'total':<46}{result['rounds']:>14,}{1:>14.6f}{-result['house_edge']:>12.6f}")
+    if result["options"]:
+        lines += ["", f"{'option':<30}{'taken':>14}{'frequency':>12}{'paid':>12}{'contribution':>14}"]
+        for name, taken, frequency, paid, contribution in option_rows(result):
+            lines.append(f"{name:<30}{taken:>14,}{frequency:>12.6f}{paid:>12.6f}{contribution:>+14.6f}")
+    lines.append("")
+    lines += [f"{label:<20}{text}" for label, text in figure_lines(result)]
+    return "\n".join(lines)
+
+
+def bonus_section(result: dict[str, Any], rules: dict[str, Any]) -> list[str]:
+    from oasis_kiosk.par import hand_name, money
+
+    bonus = result["bonus"]
+    if bonus is None:
+        return []
+    if bonus["kind"] == "privilege":
+        return [
+            "## Bonus",
+            "",
+            f"The privilege bonus fee of {money(bonus['stake'], rules)} is paid every round and never pays; it "
+            "unlocks options, so it is counted in the main game's figures above (as a fee and a wager).",
+            "",
+        ]
+    out = [
+        "## Bonus bet",
+        "",
+        f"A {bonus['kind']} bonus bet of {money(bonus['stake'], rules)} on every round, a separate bet whose "
+        "result is not in the house edge above. Its return per unit staked: "
+        f"{bonus['return_per_stake']['value']:+.6f} ± {bonus['return_per_stake']['ci95']:.6f} "
+        "(jackpot awards not included).",
+        "",
+        "| hand | pays | hits | frequency |",
+        "|---|---:|---:|---:|",
+    ]
+    for category, hit in bonus["hits"].items():
+        pays = money(int(hit["pays"]), rules) if bonus["kind"] == "fixed" else hit["pays"]
+        out.append(f"| {hand_name(category)} | {pays} | {hit['hits']:,} | {hit['frequency']:.8f} |")
+    for category, hit in bonus["jackpot_hits"].items():
+        out.append(
+            f"| {hand_name(category)} | jackpot × {hit['pays']} | {hit['hits']:,} | {hit['frequency']:.8f} |"
+        )
+    if bonus["jackpot_hits"]:
+        out += [
+            "",
+            "A jackpot hit wins its share of the progressive meter, whose value the terminal keeps; its money is "
+            "in no return here.",
+        ]
+    out.append("")
+    return out
+
+
+def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str, chart: str | None) -> str:
+    from oasis_kiosk.par import hand_name, money, rules_summary
+
+    cap = (
+        "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
+        if result["cap_binds"]
+        else "the maximum payout cuts no win"
+    )
+    out = [
+        f"# PAR sheet: {rules['name']} (`{result['profile']}`), simulated",
+        "",
+        f"Regenerate: `{command}`",
+        "",
+        f"Rule profile `{result['profile']}`, digest `{result['profile_digest']}`"
+        + (f", from {rules['source']}" if rules.get("source") else "")
+        + f". {result['rounds']:,} rounds simulated by oasis-kiosk from seed `{result['seed']}`.",
+        "",
+        "## Rules",
+        "",
+        *[f"- {line}" for line in rules_summary(rules) if "bonus bet is a separate bet" not in line],
+        "",
+        "| hand | pays on the play bet |",
+        "|---|---:|",
+        *[
+            f"| {hand_name(category)} | {odds}:1 |"
+            for category, odds in sorted(rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
+        ],
+        "",
+        "## How it is played",
+        "",
+        f"One box at an ante of {money(result['ante'], rules)} ({cap} there)"
+        + (f", with the bonus bet of {money(result['bonus_stake'], rules)}" if result["bonus_stake"] else "")
+        + ", every decision taken by the simulation's near-optimal strategy: the exact play-or-fold decision "
+        "with card removal where it is close, exchanges valued over every replacement, insurance and the "
+        "purchases after the reveal decided exactly (docs/simulation.md of oasis-kiosk says how near the "
+        "optimum it is). The rounds are stratified by the rank of the dealer's up card, and the intervals "
+        "come from the variance of the per-round net, which makes them slightly wide.",
+        "",
+        "## Figures",
+        "",
+        *[f"- **{label}**: {text}" for label, text in figure_lines(result)],
+        "",
+        "House edge: the house's expected win per ante in the main game (ante, play bet, insurance and every "
+        "fee; not a side bet). Element of risk: the same per unit wagered (ante, play bet, fees and insurance).",
+        "",
+        "## Return table",
+        "",
+        "| outcome | rounds | probability | return (antes) |",
+        "|---|---:|---:|---:|",
+        *[
+            f"| {name} | {count:,} | {probability:.6f} | {share:+.6f} |"
+            for name, count, probability, share in outcome_rows(result)
+        ],
+        f"| **total** | {result['rounds']:,} | 1.000000 | {-result['house_edge']:+.6f} |",
+        "",
+        "An outcome's return is the main game's net of its rounds (fees and insurance included) per round.",
+        "",
+    ]
+    if result["options"]:
+        out += [
+            "## Options",
+            "",
+            "| option | taken | frequency | paid (antes/round) | contribution (antes/round) |",
+            "|---|---:|---:|---:|---:|",
+            *[
+                f"| {name} | {taken:,} | {frequency:.6f} | {paid:.6f} | {contribution:+.6f} |"
+                for name, taken, frequency, paid, contribution in option_rows(result)
+            ],
+            "",
+            "Contribution: the box's net with the option, less the net it would have had on the same cards "
+            "without it (for an exchange or the sixth card: the dealt hand played or folded by the strategy, "
+            "against the same dealer hand; for a purchase: declining; for insurance: its own result), per "
+            "round. Paid: the fees (insurance: the stakes) per round.",
+            "",
+        ]
+        if result["exchanges"]:
+            out += [
+                "| exchange | rounds | frequency |",
+                "|---|---:|---:|",
+                *[
+                    f"| {name.replace('round_', 'round ').replace('_cards_', ', ')} card(s) | {count:,} | "
+                    f"{count / result['rounds']:.6f} |"
+                    for name, count in result["exchanges"].items()
+                ],
+                "",
+            ]
+    out += bonus_section(result, rules)
+    if chart is not None:
+        out += [
+            "## Distribution of a round's net",
+            "",
+            f"![the distribution of a round's net in antes]({chart})",
+            "",
+        ]
+    return "\n".join(out)

@@ -1,0 +1,2049 @@
+//! Monte Carlo simulation of whole rounds of a profile, with its exchanges and purchases,
+//! played by a fast near-optimal strategy (docs/simulation.md).
+//!
+//! **Deals.** The rounds are stratified by the dealer's up card: each of the 13 ranks gets an
+//! equal share of the rounds (each has probability 1/13), with that rank's club as the up card
+//! (the suits are symmetric). The other cards come from a Fisher–Yates shuffle of the other 51,
+//! drawn as needed, from ChaCha8 streams: stream `(rank, chunk)` of the seed for every chunk of
+//! [`CHUNK`] rounds, so the result depends on the seed and the round count only, never on the
+//! number of threads. Every figure is summed as integers (minor units) and then divided.
+//!
+//! **Settlement.** A round is played on a fast path that deals and settles with the round
+//! engine's own settlement functions (`round::main_bets`, `insurance_bet`, `bonus_bet`,
+//! `dealer_discard`); a test replays rounds of every profile on the engine (`Round::act` from
+//! a stacked deck) and finds the same actions legal and the same settlement.
+//!
+//! **Strategy.** Per up card, the value of a final hand is computed from the dealer's hands
+//! that hold the up card (counted, 249 900 of them, without removing the player's cards), with
+//! the best insurance and buying the game; the value of every exchange is the mean of that
+//! value (and, with a second exchange round, of the best next exchange) over every replacement,
+//! from sums over the hands holding each set of up to five cards with inclusion–exclusion over
+//! the dead cards (the up card and the discards). Where playing and the best other choice are
+//! within [`EXACT_MARGIN`] of each other, playing is valued exactly with card removal of every
+//! card seen, by the exact analysis's counting tables; insurance, buying the game and buying
+//! the dealer's card are decided exactly. `strategy_gap` measures the distance to the strategy
+//! module's optimum.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::analysis::{subset_rank, HoldingTables, BINOMIAL, CUMULATIVE};
+use crate::card::{for_each_hand, Card, DECK_SIZE};
+use crate::eval::{evaluator, Category, HandValue};
+use crate::profile::{BonusKind, JudgedOn, Money, Profile, Purchase};
+use crate::round::{self, Action, Outcome, Phase, Round};
+use crate::shuffle::{bounded, Seed};
+use crate::strategy;
+
+/// Rounds per chunk: one ChaCha stream each.
+pub const CHUNK: u64 = 1 << 12;
+/// Strata: one per rank of the up card.
+const STRATA: usize = 13;
+/// Where playing and the best other choice are closer than this (in antes), playing is valued
+/// exactly, with card removal, instead of from the per-up-card table.
+pub const EXACT_MARGIN: f64 = 0.05;
+/// Dealer hands holding a given card: C(51, 4).
+const HANDS_WITH_UP: i64 = 249_900;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimulationOptions {
+    pub rounds: u64,
+    pub seed: Seed,
+    /// The ante (default: the table's maximum, as the exact analysis).
+    pub ante: Option<Money>,
+    /// Play the profile's standard bonus stake (the least stake, or the privilege fee).
+    pub bonus: bool,
+}
+
+/// How far a simulation has got; another thread may read it or cancel it.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: AtomicU64,
+    total: AtomicU64,
+    cancelled: AtomicBool,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+
+    /// (rounds done, rounds in all).
+    pub fn get(&self) -> (u64, u64) {
+        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
+    }
+
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
+/// Why a simulation did not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimulationError {
+    Ante { profile: String, ante: Money },
+    NoRounds,
+    Cancelled,
+}
+
+impl fmt::Display for SimulationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimulationError::Ante { profile, ante } => {
+                write!(f, "{profile}: {ante} is not an ante the table allows")
+            }
+            SimulationError::NoRounds => f.write_str("a simulation needs at least one round"),
+            SimulationError::Cancelled => f.write_str("the simulation was cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for SimulationError {}
+
+// ---------------------------------------------------------------------------------------------
+// Sets of cards by rank
+
+fn sets_by_rank<const K: usize>() -> Vec<[u8; K]> {
+    let mut sets = vec![[0u8; K]; BINOMIAL[DECK_SIZE][K] as usize];
+    for_each_hand::<K>(|set| sets[subset_rank(&set)] = set);
+    sets
+}
+
+fn fours() -> &'static [[u8; 4]] {
+    static SETS: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+    SETS.get_or_init(sets_by_rank::<4>)
+}
+
+fn fives() -> &'static [[u8; 5]] {
+    static SETS: OnceLock<Vec<[u8; 5]>> = OnceLock::new();
+    SETS.get_or_init(sets_by_rank::<5>)
+}
+
+/// The category of every strength.
+fn categories() -> &'static [Category] {
+    static TABLE: OnceLock<Vec<Category>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..HandValue::COUNT).map(|s| HandValue::from_strength(s).expect("a strength").category()).collect()
+    })
+}
+
+/// `set` (sorted) with `card` (not in it) inserted in order.
+fn inserted(set: &[u8], card: u8, out: &mut [u8; 6]) -> usize {
+    let mut n = 0;
+    let mut placed = false;
+    for &c in set {
+        if !placed && card < c {
+            out[n] = card;
+            n += 1;
+            placed = true;
+        }
+        out[n] = c;
+        n += 1;
+    }
+    if !placed {
+        out[n] = card;
+        n += 1;
+    }
+    n
+}
+
+/// Sums of a value over the five-card hands holding each set of zero to five cards.
+struct Sums {
+    /// Per five-card hand, by rank.
+    five: Vec<f32>,
+    four: Vec<f64>,
+    three: Vec<f64>,
+    two: Vec<f64>,
+    one: Vec<f64>,
+    zero: f64,
+}
+
+impl Sums {
+    fn build(five: Vec<f32>) -> Sums {
+        let four: Vec<f64> = fours()
+            .par_iter()
+            .map(|set| {
+                let mut hand = [0u8; 6];
+                (0..DECK_SIZE as u8)
+                    .filter(|c| !set.contains(c))
+                    .map(|c| {
+                        inserted(set, c, &mut hand);
+                        f64::from(five[subset_rank(&hand[..5])])
+                    })
+                    .sum()
+            })
+            .collect();
+        // A set of k cards is in 5 − k of the (k + 1)-card sets that hold a hand's cards.
+        fn down<const K: usize>(upper: &[f64], share: f64) -> Vec<f64> {
+            sets_by_rank::<K>()
+                .iter()
+                .map(|set| {
+                    let mut bigger = [0u8; 6];
+                    (0..DECK_SIZE as u8)
+                        .filter(|c| !set.contains(c))
+                        .map(|c| {
+                            let n = inserted(set, c, &mut bigger);
+                            upper[subset_rank(&bigger[..n])]
+                        })
+                        .sum::<f64>()
+                        / share
+                })
+                .collect()
+        }
+        let three = down::<3>(&four, 2.0);
+        let two = down::<2>(&three, 3.0);
+        let one = down::<1>(&two, 4.0);
+        let zero = one.iter().sum::<f64>() / 5.0;
+        Sums { five, four, three, two, one, zero }
+    }
+
+    #[inline]
+    fn get(&self, set: &[u8]) -> f64 {
+        match set.len() {
+            0 => self.zero,
+            1 => self.one[set[0] as usize],
+            2 => self.two[subset_rank(set)],
+            3 => self.three[subset_rank(set)],
+            4 => self.four[subset_rank(set)],
+            _ => f64::from(self.five[subset_rank(set)]),
+        }
+    }
+
+    /// The mean value of the hands holding `held` (sorted) and none of `dead`.
+    fn mean(&self, held: &[u8], dead: &[u8]) -> f64 {
+        let k = 5 - held.len();
+        let mut total = 0.0;
+        let mut set = [0u8; 12];
+        for mask in 0u32..1 << dead.len() {
+            let t = mask.count_ones() as usize;
+            if t > k {
+                continue;
+            }
+            let mut n = held.len();
+            set[..n].copy_from_slice(held);
+            for (i, &card) in dead.iter().enumerate() {
+                if mask >> i & 1 == 1 {
+                    let mut j = n;
+                    while j > 0 && set[j - 1] > card {
+                        set[j] = set[j - 1];
+                        j -= 1;
+                    }
+                    set[j] = card;
+                    n += 1;
+                }
+            }
+            let value = self.get(&set[..n]);
+            if t % 2 == 0 {
+                total += value;
+            } else {
+                total -= value;
+            }
+        }
+        let available = DECK_SIZE - held.len() - dead.len();
+        total / BINOMIAL[available][k] as f64
+    }
+}
+
+/// Every five-card hand's rank key, as an index into one hand of each key.
+struct RankKeys {
+    hand_key: Vec<u32>,
+    representatives: Vec<[u8; 5]>,
+}
+
+fn rank_keys() -> &'static RankKeys {
+    static KEYS: OnceLock<RankKeys> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let keys: Vec<u32> = fives().par_iter().map(|hand| rank_key(hand)).collect();
+        let mut index: HashMap<u32, u32> = HashMap::new();
+        let mut representatives = Vec::new();
+        let hand_key = keys
+            .iter()
+            .zip(fives())
+            .map(|(&key, hand)| {
+                *index.entry(key).or_insert_with(|| {
+                    representatives.push(*hand);
+                    representatives.len() as u32 - 1
+                })
+            })
+            .collect();
+        RankKeys { hand_key, representatives }
+    })
+}
+
+/// 5^rank: a hand's ranks as a base-5 number of rank counts.
+const POW5: [u32; 13] = {
+    let mut p = [1u32; 13];
+    let mut i = 1;
+    while i < 13 {
+        p[i] = p[i - 1] * 5;
+        i += 1;
+    }
+    p
+};
+
+/// A five-card hand's ranks and whether it is suited: hands with equal keys differ only in
+/// suits, which change the dealer's hands little unless they make a flush.
+fn rank_key(hand: &[u8]) -> u32 {
+    let ranks: u32 = hand.iter().map(|&c| POW5[usize::from(c >> 2)]).sum();
+    let suited = hand.iter().all(|&c| c & 3 == hand[0] & 3);
+    ranks | u32::from(suited) << 31
+}
+
+// ---------------------------------------------------------------------------------------------
+// The strategy
+
+/// The ante and play bet's net for each way the round ends, for one category.
+#[derive(Clone, Copy, Debug, Default)]
+struct Nets {
+    won: Money,
+    lost: Money,
+    push: Money,
+    not_qualified: Money,
+}
+
+/// Dealer hands by how they end against a box hand that played.
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    not_qualified: i64,
+    lower: i64,
+    equal: i64,
+    higher: i64,
+}
+
+impl Counts {
+    fn total(&self) -> i64 {
+        self.not_qualified + self.lower + self.equal + self.higher
+    }
+}
+
+/// A decision at the box's turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    Fold,
+    Play,
+    /// The positions (bits 0–4) to exchange.
+    Exchange(u8),
+    SixthCard,
+}
+
+/// The box as the strategy sees it at a decision.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    cards: [u8; 6],
+    len: usize,
+    dealt: Category,
+    up: u8,
+    /// Cards the box discarded so far.
+    discards: [u8; 10],
+    discard_count: usize,
+    exchanges: usize,
+    sixth: bool,
+    forfeited: bool,
+}
+
+impl Node {
+    fn dealt(cards: [u8; 5], up: u8) -> Node {
+        let mut six = [0u8; 6];
+        six[..5].copy_from_slice(&cards);
+        Node {
+            cards: six,
+            len: 5,
+            dealt: evaluator().eval5(cards).category(),
+            up,
+            discards: [0; 10],
+            discard_count: 0,
+            exchanges: 0,
+            sixth: false,
+            forfeited: false,
+        }
+    }
+
+    fn value(&self) -> HandValue {
+        let c = &self.cards;
+        match self.len {
+            5 => evaluator().eval5([c[0], c[1], c[2], c[3], c[4]]),
+            _ => evaluator().eval6(*c),
+        }
+    }
+
+    /// Every card the player has seen except the up card: the box's cards and its discards.
+    fn known(&self, out: &mut [u8; 16]) -> usize {
+        out[..self.len].copy_from_slice(&self.cards[..self.len]);
+        out[self.len..self.len + self.discard_count].copy_from_slice(&self.discards[..self.discard_count]);
+        self.len + self.discard_count
+    }
+}
+
+/// The strategy's tables for one up card.
+struct Stratum {
+    up: u8,
+    /// The dealer's hands for every five-card hand (by rank), an index into `counts`: counted
+    /// exactly for one hand of each rank key (see [`rank_key`]) with its cards removed.
+    hand_counts: &'static [u32],
+    counts: Vec<Counts>,
+    /// The value of a six-card hand by strength (minor units), without card removal.
+    six_by_strength: Vec<f64>,
+    /// Per exchange round, the sums of the value of the hand after that round's exchange.
+    sums: Vec<Sums>,
+    /// Where the only decision is to play or fold: whether each five-card hand (by rank) plays.
+    plays: Option<Vec<u64>>,
+}
+
+/// The fast strategy and the fast path of a round, for one profile, ante and bonus stake.
+struct FastPlayer<'a> {
+    profile: &'a Profile,
+    tables: Arc<HoldingTables>,
+    ante: Money,
+    play_bet: Money,
+    bonus_stake: Money,
+    nets: [Nets; 11],
+    /// The bonus stake's net by [forfeited][folded][judged category].
+    bonus: [[[Money; 11]; 2]; 2],
+    forfeits_on_exchange: bool,
+    must_play_after: bool,
+    burn: bool,
+    qualifier: u16,
+}
+
+fn purchase_fee(purchase: Option<&Purchase>, ante: Money, has_bonus: bool) -> Option<Money> {
+    purchase.filter(|p| !p.needs_bonus || has_bonus).and_then(|p| p.fee.of(ante))
+}
+
+impl<'a> FastPlayer<'a> {
+    /// The strategy for `profile` at `ante` with a bonus stake (0 for none); builds the exact
+    /// analysis's counting tables (under a second, about 95 MiB).
+    pub fn new(profile: &'a Profile, ante: Money, bonus_stake: Money) -> FastPlayer<'a> {
+        let tables = Arc::new(HoldingTables::build(profile.game.qualifier));
+        FastPlayer::with_tables(profile, ante, bonus_stake, tables)
+    }
+
+    /// As [`FastPlayer::new`], with counting tables already built for the profile's qualifier.
+    fn with_tables(
+        profile: &'a Profile,
+        ante: Money,
+        bonus_stake: Money,
+        tables: Arc<HoldingTables>,
+    ) -> FastPlayer<'a> {
+        assert_eq!(tables.qualifier, profile.game.qualifier.lowest().strength());
+        let play_bet = profile.play_bet(ante);
+        let nets = Category::ALL.map(|c| {
+            let net = |outcome| {
+                let (_, a, p) = round::main_bets(profile, c.lowest(), ante, play_bet, outcome);
+                a.net() + p.net()
+            };
+            Nets {
+                won: if profile.odds(c).is_some() { net(Outcome::Won) } else { net(Outcome::Lost) },
+                lost: net(Outcome::Lost),
+                push: net(Outcome::Push),
+                not_qualified: net(Outcome::DealerNotQualified),
+            }
+        });
+        let mut bonus = [[[0; 11]; 2]; 2];
+        for (forfeited, by_fold) in bonus.iter_mut().enumerate() {
+            for (folded, by_category) in by_fold.iter_mut().enumerate() {
+                for (c, net) in by_category.iter_mut().enumerate() {
+                    let judged = || Category::ALL[c].lowest();
+                    *net =
+                        round::bonus_bet(profile, bonus_stake, forfeited == 1, folded == 1, judged).0.net();
+                }
+            }
+        }
+        let exchange = profile.exchange.as_ref();
+        FastPlayer {
+            profile,
+            tables,
+            ante,
+            play_bet,
+            bonus_stake,
+            nets,
+            bonus,
+            forfeits_on_exchange: exchange.is_some_and(|e| e.forfeits_bonus),
+            must_play_after: exchange.is_some_and(|e| e.must_play_after),
+            burn: exchange.is_some_and(|e| e.burn),
+            qualifier: profile.game.qualifier.lowest().strength(),
+        }
+    }
+
+    fn has_bonus(&self, forfeited: bool) -> bool {
+        self.bonus_stake > 0 && !forfeited
+    }
+
+    /// Exchange fees by card count in exchange round `round`, for a box with or without the bonus.
+    fn exchange_fees(&self, exchange_round: usize, has_bonus: bool) -> [Option<Money>; 6] {
+        let mut fees = [None; 6];
+        if let Some(r) = self.profile.exchange.as_ref().and_then(|e| e.rounds.get(exchange_round)) {
+            for (n, fee) in fees.iter_mut().enumerate().skip(1) {
+                let with = has_bonus.then(|| r.with_bonus.get(&n)).flatten();
+                *fee = with.or_else(|| r.fees.get(&n)).and_then(|f| f.of(self.ante));
+            }
+        }
+        fees
+    }
+
+    fn exchange_rounds(&self) -> usize {
+        self.profile.exchange.as_ref().map_or(0, |e| e.rounds.len())
+    }
+
+    /// The dealer's hands holding the up card, none of the player's cards removed.
+    fn approximate_counts(&self, up: u8, strength: u16) -> Counts {
+        let below = &self.tables.one[usize::from(up) * CUMULATIVE..][..CUMULATIVE];
+        let q = usize::from(self.qualifier);
+        let not_qualified = i64::from(below[q]);
+        if strength < self.qualifier {
+            return Counts { not_qualified, lower: 0, equal: 0, higher: HANDS_WITH_UP - not_qualified };
+        }
+        let s = usize::from(strength);
+        Counts {
+            not_qualified,
+            lower: i64::from(below[s]) - not_qualified,
+            equal: i64::from(below[s + 1] - below[s]),
+            higher: HANDS_WITH_UP - i64::from(below[s + 1]),
+        }
+    }
+
+    /// The dealer's hands holding the up card and none of the `known` cards, exactly, by
+    /// inclusion–exclusion over the known cards.
+    fn exact_counts(&self, known: &[u8], up: u8, strength: u16) -> Counts {
+        let player = (strength >= self.qualifier).then_some(strength);
+        let mut sums = [0i64; 3];
+        let mut held = [0u8; 5];
+        for mask in 0u32..1 << known.len() {
+            let t = mask.count_ones() as usize;
+            if t > 4 {
+                continue;
+            }
+            let mut n = 0;
+            for (i, &card) in known.iter().enumerate() {
+                if mask >> i & 1 == 1 {
+                    held[n] = card;
+                    n += 1;
+                }
+            }
+            held[n] = up;
+            n += 1;
+            held[..n].sort_unstable();
+            let counts = self.tables.count(&held[..n], player);
+            let sign = if t % 2 == 0 { 1 } else { -1 };
+            for (sum, count) in sums.iter_mut().zip(counts) {
+                *sum += sign * count;
+            }
+        }
+        let total = BINOMIAL[DECK_SIZE - 1 - known.len()][4] as i64;
+        match player {
+            None => Counts { not_qualified: sums[0], lower: 0, equal: 0, higher: total - sums[0] },
+            Some(_) => Counts {
+                not_qualified: sums[0],
+                lower: sums[1] - sums[0],
+                equal: sums[2] - sums[1],
+                higher: total - sums[2],
+            },
+        }
+    }
+
+    /// The insurance a box playing a hand of `category` takes against these dealer counts:
+    /// none, the least or the most, whichever is worth most (the value is linear in the amount).
+    fn insurance(&self, category: Category, counts: Counts) -> (Money, i128) {
+        let Some(insurance) = &self.profile.insurance else { return (0, 0) };
+        let Some(odds) = self.profile.odds(category) else { return (0, 0) };
+        if category < insurance.min_category {
+            return (0, 0);
+        }
+        let most = (self.play_bet * odds).min(self.profile.table.max_payout);
+        if most < self.ante {
+            return (0, 0);
+        }
+        let per_unit = i128::from(counts.not_qualified - counts.lower);
+        [self.ante, most].into_iter().map(|x| (x, i128::from(x) * per_unit)).fold((0, 0), |best, option| {
+            if option.1 > best.1 {
+                option
+            } else {
+                best
+            }
+        })
+    }
+
+    /// Playing a hand, summed over the dealer counts: ante and play bet with buying the game
+    /// where it pays, and the best insurance (minor units × hands).
+    fn play_total(&self, strength: u16, counts: Counts, has_bonus: bool) -> i128 {
+        let category = categories()[usize::from(strength)];
+        let nets = self.nets[category as usize];
+        let game = purchase_fee(self.profile.buy_game.as_ref(), self.ante, has_bonus);
+        let not_qualified = match game {
+            // A hand at least the qualifier beats any dealer who does not qualify.
+            Some(fee) if self.profile.odds(category).is_some() && strength >= self.qualifier => {
+                nets.not_qualified.max(nets.won - fee)
+            }
+            _ => nets.not_qualified,
+        };
+        i128::from(counts.not_qualified) * i128::from(not_qualified)
+            + i128::from(counts.lower) * i128::from(nets.won)
+            + i128::from(counts.equal) * i128::from(nets.push)
+            + i128::from(counts.higher) * i128::from(nets.lost)
+            + self.insurance(category, counts).1
+    }
+
+    fn bonus_net(&self, forfeited: bool, folded: bool, judged: Category) -> Money {
+        self.bonus[usize::from(forfeited)][usize::from(folded)][judged as usize]
+    }
+
+    fn judged(&self, dealt: Category, hand: Category) -> Category {
+        match self.profile.bonus.as_ref().map(|b| b.judged_on) {
+            Some(JudgedOn::Dealt) => dealt,
+            _ => hand,
+        }
+    }
+
+    /// The value of a final hand (best of folding, where allowed, and playing), in minor units.
+    fn final_value(
+        &self,
+        strength: u16,
+        counts: Counts,
+        judged: Category,
+        forfeited: bool,
+        fold_allowed: bool,
+    ) -> f64 {
+        let play = self.play_total(strength, counts, self.has_bonus(forfeited)) as f64
+            / counts.total() as f64
+            + self.bonus_net(forfeited, false, judged) as f64;
+        let fold = (-self.ante + self.bonus_net(forfeited, true, judged)) as f64;
+        if fold_allowed {
+            play.max(fold)
+        } else {
+            play
+        }
+    }
+
+    fn stratum(&self, up: u8) -> Stratum {
+        // One exact count of the dealer's hands per rank key.
+        let keys = rank_keys();
+        let hand_counts = &keys.hand_key;
+        let representatives: Vec<[u8; 5]> = keys
+            .representatives
+            .iter()
+            .map(|hand| {
+                // A suit permutation keeps the key: one that avoids the up card, where one does.
+                (0..4u8)
+                    .map(|suit| {
+                        hand.map(|c| match c & 3 {
+                            s if s == up & 3 => (c & !3) | suit,
+                            s if s == suit => (c & !3) | (up & 3),
+                            _ => c,
+                        })
+                    })
+                    .find(|h| !h.contains(&up))
+                    .unwrap_or(*hand)
+            })
+            .collect();
+        let counts: Vec<Counts> = representatives
+            .par_iter()
+            .map(|hand| {
+                let strength = evaluator().eval5(*hand).strength();
+                match hand.contains(&up) {
+                    // Never a box's hand with this up card: any counts do.
+                    true => self.approximate_counts(up, strength),
+                    false => self.exact_counts(hand, up, strength),
+                }
+            })
+            .collect();
+        let six_by_strength = (0..HandValue::COUNT)
+            .map(|s| {
+                self.final_value(s, self.approximate_counts(up, s), categories()[usize::from(s)], false, true)
+            })
+            .collect();
+        let mut stratum = Stratum {
+            up,
+            hand_counts: hand_counts.as_slice(),
+            counts,
+            six_by_strength,
+            sums: Vec::new(),
+            plays: None,
+        };
+        if self.exchange_rounds() == 0 && self.profile.sixth_card.is_none() {
+            // The decision of every hand, made once: a bit per hand.
+            let plays: Vec<u64> = fives()
+                .par_chunks(64)
+                .map(|hands| {
+                    hands.iter().enumerate().fold(0u64, |bits, (i, hand)| {
+                        let plays = !hand.contains(&up)
+                            && self.decide(&stratum, &Node::dealt(*hand, up)) == Decision::Play;
+                        bits | u64::from(plays) << i
+                    })
+                })
+                .collect();
+            stratum.plays = Some(plays);
+            return stratum;
+        }
+        let forfeited = self.forfeits_on_exchange;
+        let fold_allowed = !self.must_play_after;
+        let finals: Vec<f32> = fives()
+            .par_iter()
+            .zip(stratum.hand_counts)
+            .map(|(hand, &i)| {
+                let value = evaluator().eval5(*hand);
+                let judged = value.category();
+                self.final_value(
+                    value.strength(),
+                    stratum.counts[i as usize],
+                    judged,
+                    forfeited,
+                    fold_allowed,
+                ) as f32
+            })
+            .collect();
+        let rounds = self.exchange_rounds();
+        let mut sums: Vec<Sums> = Vec::with_capacity(rounds);
+        // The last round's hands are final; each earlier round's hand may exchange again.
+        for r in (0..rounds).rev() {
+            if r + 1 == rounds {
+                sums.push(Sums::build(finals.clone()));
+            } else {
+                let next = sums.last().expect("the later round's sums");
+                let fees = self.exchange_fees(r + 1, self.has_bonus(forfeited));
+                let five: Vec<f32> = fives()
+                    .par_iter()
+                    .zip(&finals)
+                    .map(|(hand, &own)| {
+                        if hand.contains(&up) {
+                            return own;
+                        }
+                        let best = self.best_exchange(hand, &[up], &fees, next);
+                        f64::from(own).max(best.1) as f32
+                    })
+                    .collect();
+                sums.push(Sums::build(five));
+            }
+        }
+        sums.reverse();
+        stratum.sums = sums;
+        stratum
+    }
+
+    /// The best exchange of a five-card hand (positions, value) from `sums`, with `dead` cards
+    /// (the up card and earlier discards) besides the discarded ones.
+    fn best_exchange(
+        &self,
+        hand: &[u8; 5],
+        dead: &[u8],
+        fees: &[Option<Money>; 6],
+        sums: &Sums,
+    ) -> (u8, f64) {
+        let mut best = (0u8, f64::NEG_INFINITY);
+        for mask in 1u8..32 {
+            let k = mask.count_ones() as usize;
+            let Some(fee) = fees[k] else { continue };
+            let mut held = [0u8; 5];
+            let mut all_dead = [0u8; 12];
+            all_dead[..dead.len()].copy_from_slice(dead);
+            let (mut h, mut d) = (0, dead.len());
+            for (i, &card) in hand.iter().enumerate() {
+                if mask >> i & 1 == 1 {
+                    all_dead[d] = card;
+                    d += 1;
+                } else {
+                    held[h] = card;
+                    h += 1;
+                }
+            }
+            held[..h].sort_unstable();
+            let value = sums.mean(&held[..h], &all_dead[..d]) - fee as f64;
+            if value > best.1 {
+                best = (mask, value);
+            }
+        }
+        best
+    }
+
+    /// The strategy's decision at a node.
+    fn decide(&self, stratum: &Stratum, node: &Node) -> Decision {
+        if let Some(plays) = &stratum.plays {
+            let mut sorted = [node.cards[0], node.cards[1], node.cards[2], node.cards[3], node.cards[4]];
+            sorted.sort_unstable();
+            let rank = subset_rank(&sorted);
+            return if plays[rank / 64] >> (rank % 64) & 1 == 1 { Decision::Play } else { Decision::Fold };
+        }
+        let hand = node.value();
+        let strength = hand.strength();
+        let category = hand.category();
+        let judged = self.judged(node.dealt, category);
+        let has_bonus = self.has_bonus(node.forfeited);
+        let fold_allowed = !(node.exchanges > 0 && self.must_play_after);
+        let fold = (-self.ante + self.bonus_net(node.forfeited, true, judged)) as f64;
+        let play_bonus = self.bonus_net(node.forfeited, false, judged);
+        let approximate = match node.len {
+            5 => {
+                let mut sorted = [node.cards[0], node.cards[1], node.cards[2], node.cards[3], node.cards[4]];
+                sorted.sort_unstable();
+                stratum.counts[stratum.hand_counts[subset_rank(&sorted)] as usize]
+            }
+            _ => self.approximate_counts(node.up, strength),
+        };
+        let mut play = self.play_total(strength, approximate, has_bonus) as f64 / approximate.total() as f64
+            + play_bonus as f64;
+
+        // The other choices: exchanges and the sixth card.
+        let mut other: Option<(Decision, f64)> = None;
+        let exchanges_left = node.exchanges < self.exchange_rounds() && !node.sixth;
+        if exchanges_left && node.len == 5 {
+            let fees = self.exchange_fees(node.exchanges, has_bonus);
+            let mut dead = [0u8; 12];
+            dead[0] = node.up;
+            dead[1..1 + node.discard_count].copy_from_slice(&node.discards[..node.discard_count]);
+            let hand5 = [node.cards[0], node.cards[1], node.cards[2], node.cards[3], node.cards[4]];
+            let (mask, value) = self.best_exchange(
+                &hand5,
+                &dead[..1 + node.discard_count],
+                &fees,
+                &stratum.sums[node.exchanges],
+            );
+            if mask != 0 {
+                other = Some((Decision::Exchange(mask), value));
+            }
+        }
+        if node.exchanges == 0 && !node.sixth {
+            if let Some(fee) = purchase_fee(self.profile.sixth_card.as_ref(), self.ante, has_bonus) {
+                let mut seen = 1u64 << node.up;
+                for &c in &node.cards[..5] {
+                    seen |= 1 << c;
+                }
+                let mut six = node.cards;
+                let (mut sum, mut n) = (0.0, 0u32);
+                for c in (0..DECK_SIZE as u8).filter(|c| seen & (1 << c) == 0) {
+                    six[5] = c;
+                    sum += stratum.six_by_strength[usize::from(evaluator().eval6(six).strength())];
+                    n += 1;
+                }
+                let value = sum / f64::from(n) - fee as f64;
+                if other.is_none_or(|(_, v)| value > v) {
+                    other = Some((Decision::SixthCard, value));
+                }
+            }
+        }
+        let best_other = other.map_or(fold, |(_, v)| v.max(fold));
+        let mut plays = play >= fold;
+        if (play - best_other).abs() < EXACT_MARGIN * self.ante as f64 {
+            let mut known = [0u8; 16];
+            let n = node.known(&mut known);
+            let counts = self.exact_counts(&known[..n], node.up, strength);
+            let total = i128::from(counts.total());
+            let play_total = self.play_total(strength, counts, has_bonus) + total * i128::from(play_bonus);
+            plays = play_total >= total * fold as i128;
+            play = play_total as f64 / total as f64;
+        }
+        let (decision, value) =
+            if plays || !fold_allowed { (Decision::Play, play) } else { (Decision::Fold, fold) };
+        match other {
+            Some((choice, v)) if v > value => choice,
+            _ => decision,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fast path of a round
+
+/// The other 51 cards, shuffled as they are drawn.
+struct Deck {
+    cards: [u8; DECK_SIZE],
+    next: usize,
+}
+
+impl Deck {
+    fn new(up: u8) -> Deck {
+        let mut cards: [u8; DECK_SIZE] = std::array::from_fn(|c| c as u8);
+        cards.swap(usize::from(up), DECK_SIZE - 1);
+        Deck { cards, next: 0 }
+    }
+
+    /// The next card: Fisher–Yates one step at a time over the 51 cards below the up card.
+    #[inline]
+    fn draw(&mut self, rng: &mut ChaCha8Rng) -> u8 {
+        let j = self.next + bounded(rng, (DECK_SIZE - 1 - self.next) as u32) as usize;
+        self.cards.swap(self.next, j);
+        self.next += 1;
+        self.cards[self.next - 1]
+    }
+}
+
+/// How a round went, for the tallies and the engine comparison.
+#[derive(Clone, Debug, Default)]
+struct RoundResult {
+    outcome_slot: usize,
+    net: Money,
+    side: Money,
+    wager: Money,
+    played: bool,
+    bonus_hit: Option<Category>,
+    jackpot_hit: Option<Category>,
+    /// Card counts exchanged in each round (0 for none).
+    exchanged: [usize; 2],
+    exchange_fees: Money,
+    sixth: Option<Money>,
+    insurance: Option<(Money, Money)>,
+    /// (gain over the counterfactual) of options taken.
+    exchange_gain: Money,
+    sixth_gain: Money,
+    dealer_card_gain: Option<Money>,
+    game_gain: Option<Money>,
+}
+
+/// Cards dealt and actions taken, to replay the round on the engine.
+#[derive(Clone, Debug, Default)]
+struct Trace {
+    drawn: Vec<u8>,
+    actions: Vec<Action>,
+}
+
+/// The settlement-relevant state of the box at the end.
+#[derive(Clone, Copy, Debug)]
+struct Finish {
+    hand: HandValue,
+    dealt: HandValue,
+    played: bool,
+    forfeited: bool,
+    insurance: Money,
+    fees: Money,
+    bought_dealer_card: bool,
+    bought_game: bool,
+}
+
+/// Outcome slots: 0–10 won by category, then these.
+const NOT_QUALIFIED: usize = 11;
+const STILL_NOT_QUALIFIED: usize = 12;
+const PUSH: usize = 13;
+const PROTECTED: usize = 14;
+const FOLDED: usize = 15;
+const LOST: usize = 16;
+const SLOTS: usize = 17;
+
+impl FastPlayer<'_> {
+    /// The box's settlement as `round::settle_box` makes it: (outcome slot, box net, side bet's net).
+    fn settle(
+        &self,
+        f: &Finish,
+        dealer: HandValue,
+        jackpot: &mut Option<Category>,
+        hit: &mut Option<Category>,
+    ) -> (usize, Money, Money) {
+        let dealer_qualifies = dealer.strength() >= self.qualifier;
+        let compared = dealer_qualifies || f.bought_game;
+        let outcome = if !f.played {
+            Outcome::Folded
+        } else if f.bought_dealer_card && !dealer_qualifies {
+            Outcome::DealerStillNotQualified
+        } else if !compared {
+            Outcome::DealerNotQualified
+        } else if f.hand > dealer {
+            Outcome::Won
+        } else if f.hand < dealer {
+            Outcome::Lost
+        } else {
+            Outcome::Push
+        };
+        let play = if f.played { self.play_bet } else { 0 };
+        let (outcome, ante, play) = round::main_bets(self.profile, f.hand, self.ante, play, outcome);
+        let insurance = round::insurance_bet(f.insurance, dealer_qualifies, f.hand > dealer);
+        let judged = match self.profile.bonus.as_ref().map(|b| b.judged_on) {
+            Some(JudgedOn::Dealt) => f.dealt,
+            _ => f.hand,
+        };
+        let (bonus, won_jackpot) =
+            round::bonus_bet(self.profile, self.bonus_stake, f.forfeited, !f.played, || judged);
+        let net = ante.net() + play.net() + bonus.net() + insurance.net() - f.fees;
+        let side = match self.profile.bonus.as_ref().map(|b| b.kind) {
+            Some(BonusKind::Fixed | BonusKind::Odds) => bonus.net(),
+            _ => 0,
+        };
+        *jackpot = won_jackpot.map(|w| w.category);
+        *hit = (bonus.returned > 0).then(|| judged.category());
+        let slot = match outcome {
+            Outcome::Won => f.hand.category() as usize,
+            Outcome::DealerNotQualified => NOT_QUALIFIED,
+            Outcome::DealerStillNotQualified => STILL_NOT_QUALIFIED,
+            Outcome::Push => PUSH,
+            Outcome::Protected => PROTECTED,
+            Outcome::Folded => FOLDED,
+            Outcome::Lost | Outcome::Void => LOST,
+        };
+        (slot, net, side)
+    }
+
+    /// After playing: the insurance the strategy takes (exact counts).
+    fn insure(&self, cards: &[u8], discards: &[u8], up: u8, hand: HandValue) -> Money {
+        let category = hand.category();
+        if self.profile.insurance.as_ref().is_none_or(|i| category < i.min_category) {
+            return 0;
+        }
+        let mut known = [0u8; 16];
+        known[..cards.len()].copy_from_slice(cards);
+        known[cards.len()..cards.len() + discards.len()].copy_from_slice(discards);
+        let counts = self.exact_counts(&known[..cards.len() + discards.len()], up, hand.strength());
+        self.insurance(category, counts).0
+    }
+
+    /// The box's net with a dealer who does not qualify, without buying: declining.
+    fn net_against(&self, f: &Finish, dealer: HandValue) -> Money {
+        self.settle(f, dealer, &mut None, &mut None).1
+    }
+
+    /// Plays one round with up card `stratum.up`, drawing from `deck`.
+    fn play_round(
+        &self,
+        stratum: &Stratum,
+        deck: &mut Deck,
+        rng: &mut ChaCha8Rng,
+        mut trace: Option<&mut Trace>,
+    ) -> RoundResult {
+        deck.next = 0;
+        let up = stratum.up;
+        let mut draw = |deck: &mut Deck, trace: &mut Option<&mut Trace>| {
+            let card = deck.draw(rng);
+            if let Some(t) = trace.as_deref_mut() {
+                t.drawn.push(card);
+            }
+            card
+        };
+        let mut dealt = [0u8; 5];
+        for card in dealt.iter_mut() {
+            *card = draw(deck, &mut trace);
+        }
+        let mut dealer = [0u8; 5];
+        for card in dealer[..4].iter_mut() {
+            *card = draw(deck, &mut trace);
+        }
+        dealer[4] = up;
+        let mut node = Node::dealt(dealt, up);
+        let mut result = RoundResult::default();
+        let act = |trace: &mut Option<&mut Trace>, action: Action| {
+            if let Some(t) = trace.as_deref_mut() {
+                t.actions.push(action);
+            }
+        };
+        let mut fees: Money = 0;
+        let played = loop {
+            match self.decide(stratum, &node) {
+                Decision::Fold => {
+                    act(&mut trace, Action::Fold { box_index: 0 });
+                    break false;
+                }
+                Decision::Play => {
+                    act(&mut trace, Action::Play { box_index: 0 });
+                    break true;
+                }
+                Decision::Exchange(mask) => {
+                    let has_bonus = self.has_bonus(node.forfeited);
+                    let k = mask.count_ones() as usize;
+                    let fee = self.exchange_fees(node.exchanges, has_bonus)[k].expect("an offered exchange");
+                    let positions: Vec<usize> = (0..5).filter(|i| mask >> i & 1 == 1).collect();
+                    act(&mut trace, Action::Exchange { box_index: 0, positions: positions.clone() });
+                    if self.burn {
+                        draw(deck, &mut trace);
+                    }
+                    for &p in &positions {
+                        node.discards[node.discard_count] = node.cards[p];
+                        node.discard_count += 1;
+                        node.cards[p] = draw(deck, &mut trace);
+                    }
+                    if node.exchanges < 2 {
+                        result.exchanged[node.exchanges] = k;
+                    }
+                    node.exchanges += 1;
+                    node.forfeited |= self.forfeits_on_exchange;
+                    fees += fee;
+                    result.exchange_fees += fee;
+                }
+                Decision::SixthCard => {
+                    let fee = purchase_fee(
+                        self.profile.sixth_card.as_ref(),
+                        self.ante,
+                        self.has_bonus(node.forfeited),
+                    )
+                    .expect("an offered sixth card");
+                    act(&mut trace, Action::BuySixthCard { box_index: 0 });
+                    node.cards[5] = draw(deck, &mut trace);
+                    node.len = 6;
+                    node.sixth = true;
+                    fees += fee;
+                    result.sixth = Some(fee);
+                }
+            }
+        };
+        let hand = node.value();
+        let dealt_value = evaluator().eval5(dealt);
+        let discards = &node.discards[..node.discard_count];
+        let mut finish = Finish {
+            hand,
+            dealt: dealt_value,
+            played,
+            forfeited: node.forfeited,
+            insurance: 0,
+            fees,
+            bought_dealer_card: false,
+            bought_game: false,
+        };
+        let has_bonus = self.has_bonus(node.forfeited);
+        if played
+            && self.profile.insurance.is_some()
+            && round::insurance_limits(self.profile, hand, self.ante, self.play_bet, None).is_ok()
+        {
+            finish.insurance = self.insure(&node.cards[..node.len], discards, up, hand);
+            act(
+                &mut trace,
+                match finish.insurance {
+                    0 => Action::Decline { box_index: 0 },
+                    amount => Action::Insure { box_index: 0, amount },
+                },
+            );
+        }
+        let mut dealer_value = evaluator().eval5(dealer);
+        if played && dealer_value.strength() < self.qualifier {
+            let card_fee = purchase_fee(self.profile.buy_dealer_card.as_ref(), self.ante, has_bonus);
+            let game_fee = purchase_fee(self.profile.buy_game.as_ref(), self.ante, has_bonus)
+                .filter(|_| self.profile.odds(hand.category()).is_some());
+            if card_fee.is_some() || game_fee.is_some() {
+                let declined = self.net_against(&finish, dealer_value);
+                let mut best = (0u8, declined as f64);
+                if let Some(fee) = game_fee {
+                    let bought = Finish { bought_game: true, fees: finish.fees + fee, ..finish };
+                    let value = self.net_against(&bought, dealer_value) as f64;
+                    if value > best.1 {
+                        best = (2, value);
+                    }
+                }
+                let dealer_cards = dealer.map(|c| Card::from_code(c).expect("a card"));
+                let highest = round::dealer_discard(&dealer_cards);
+                if let Some(fee) = card_fee {
+                    let mut seen = 0u64;
+                    for &c in node.cards[..node.len].iter().chain(discards).chain(&dealer) {
+                        seen |= 1 << c;
+                    }
+                    let bought = Finish { bought_dealer_card: true, fees: finish.fees + fee, ..finish };
+                    let (mut sum, mut n) = (0i64, 0i64);
+                    let mut again = dealer;
+                    for c in (0..DECK_SIZE as u8).filter(|c| seen & (1 << c) == 0) {
+                        again[highest] = c;
+                        sum += self.net_against(&bought, evaluator().eval5(again));
+                        n += 1;
+                    }
+                    let value = sum as f64 / n as f64;
+                    if value > best.1 {
+                        best = (1, value);
+                    }
+                }
+                match best.0 {
+                    1 => {
+                        act(&mut trace, Action::BuyDealerCard { box_index: 0 });
+                        if self.burn {
+                            draw(deck, &mut trace);
+                        }
+                        dealer[highest] = draw(deck, &mut trace);
+                        dealer_value = evaluator().eval5(dealer);
+                        finish.bought_dealer_card = true;
+                        finish.fees += card_fee.expect("offered");
+                    }
+                    2 => {
+                        act(&mut trace, Action::BuyGame { box_index: 0 });
+                        finish.bought_game = true;
+                        finish.fees += game_fee.expect("offered");
+                    }
+                    _ => act(&mut trace, Action::Decline { box_index: 0 }),
+                }
+                let net = self.net_against(&finish, dealer_value);
+                match best.0 {
+                    1 => result.dealer_card_gain = Some(net - declined),
+                    2 => result.game_gain = Some(net - declined),
+                    _ => {}
+                }
+            }
+        }
+        let (slot, net, side) =
+            self.settle(&finish, dealer_value, &mut result.jackpot_hit, &mut result.bonus_hit);
+        result.outcome_slot = slot;
+        result.net = net;
+        result.side = side;
+        result.played = played;
+        result.wager = self.ante
+            + if played { self.play_bet } else { 0 }
+            + finish.insurance
+            + finish.fees
+            + match self.profile.bonus.as_ref().map(|b| b.kind) {
+                Some(BonusKind::Privilege) => self.bonus_stake,
+                _ => 0,
+            };
+        if finish.insurance > 0 {
+            let won = round::insurance_bet(
+                finish.insurance,
+                dealer_value.strength() >= self.qualifier,
+                hand > dealer_value,
+            );
+            result.insurance = Some((finish.insurance, won.net()));
+        }
+        if node.exchanges > 0 || node.sixth {
+            // What the box would have had without the exchange or the card: the dealt hand,
+            // played or folded by the strategy, insured and buying the game as it would, the
+            // dealer's card not bought.
+            let first = Node::dealt(dealt, up);
+            let plays = matches!(self.decide_without_options(stratum, &first), Decision::Play);
+            let mut base = Finish {
+                hand: dealt_value,
+                dealt: dealt_value,
+                played: plays,
+                forfeited: false,
+                insurance: 0,
+                fees: 0,
+                bought_dealer_card: false,
+                bought_game: false,
+            };
+            if plays
+                && self.profile.insurance.is_some()
+                && round::insurance_limits(self.profile, dealt_value, self.ante, self.play_bet, None).is_ok()
+            {
+                base.insurance = self.insure(&dealt, &[], up, dealt_value);
+            }
+            let dealt_dealer = evaluator().eval5(dealer_as_dealt(deck, up));
+            if plays && dealt_dealer.strength() < self.qualifier {
+                if let Some(fee) =
+                    purchase_fee(self.profile.buy_game.as_ref(), self.ante, self.has_bonus(false))
+                        .filter(|_| self.profile.odds(dealt_value.category()).is_some())
+                {
+                    let bought = Finish { bought_game: true, fees: fee, ..base };
+                    if self.net_against(&bought, dealt_dealer) > self.net_against(&base, dealt_dealer) {
+                        base = bought;
+                    }
+                }
+            }
+            let without = self.settle(&base, dealt_dealer, &mut None, &mut None).1;
+            if node.sixth {
+                result.sixth_gain = net - without;
+            } else {
+                result.exchange_gain = net - without;
+            }
+        }
+        result
+    }
+
+    /// Play or fold only (for the counterfactual of an option taken).
+    fn decide_without_options(&self, stratum: &Stratum, node: &Node) -> Decision {
+        let hand = node.value();
+        let judged = self.judged(node.dealt, hand.category());
+        let fold = -self.ante + self.bonus_net(false, true, judged);
+        let mut known = [0u8; 16];
+        let n = node.known(&mut known);
+        let counts = self.exact_counts(&known[..n], stratum.up, hand.strength());
+        let total = i128::from(counts.total());
+        let play = self.play_total(hand.strength(), counts, self.has_bonus(false))
+            + total * i128::from(self.bonus_net(false, false, judged));
+        if play >= total * i128::from(fold) {
+            Decision::Play
+        } else {
+            Decision::Fold
+        }
+    }
+}
+
+/// The dealer's five cards as dealt, before a bought card replaced his highest: the deck's
+/// draws 5 to 8 and the up card.
+fn dealer_as_dealt(deck: &Deck, up: u8) -> [u8; 5] {
+    [deck.cards[5], deck.cards[6], deck.cards[7], deck.cards[8], up]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tallies and the report
+
+/// A multiplicative hash for the histogram's few integer keys.
+#[derive(Clone, Copy, Debug, Default)]
+struct BuildFast;
+
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+    fn write_i64(&mut self, n: i64) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    }
+}
+
+impl std::hash::BuildHasher for BuildFast {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher::default()
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    rounds: u64,
+    net: i128,
+    net_sq: i128,
+    wager: i128,
+    wager_sq: i128,
+    net_wager: i128,
+    total: i128,
+    total_sq: i128,
+    side: i128,
+    side_sq: i128,
+    played: u64,
+    outcomes: [u64; SLOTS],
+    outcome_net: [i128; SLOTS],
+    bonus_hits: [u64; 11],
+    jackpot_hits: [u64; 11],
+    exchanges: [[u64; 6]; 2],
+    exchanged_rounds: u64,
+    exchange_fees: i128,
+    exchange_gain: i128,
+    sixth: u64,
+    sixth_fees: i128,
+    sixth_gain: i128,
+    insurance: u64,
+    insurance_staked: i128,
+    insurance_net: i128,
+    dealer_card: u64,
+    dealer_card_gain: i128,
+    game: u64,
+    game_gain: i128,
+    histogram: HashMap<Money, u64, BuildFast>,
+}
+
+impl Tally {
+    fn add(&mut self, r: &RoundResult) {
+        let main = i128::from(r.net - r.side);
+        let wager = i128::from(r.wager);
+        let side = i128::from(r.side);
+        let total = i128::from(r.net);
+        self.rounds += 1;
+        self.net += main;
+        self.net_sq += main * main;
+        self.wager += wager;
+        self.wager_sq += wager * wager;
+        self.net_wager += main * wager;
+        self.total += total;
+        self.total_sq += total * total;
+        self.side += side;
+        self.side_sq += side * side;
+        self.played += u64::from(r.played);
+        self.outcomes[r.outcome_slot] += 1;
+        self.outcome_net[r.outcome_slot] += main;
+        if let Some(c) = r.bonus_hit {
+            self.bonus_hits[c as usize] += 1;
+        }
+        if let Some(c) = r.jackpot_hit {
+            self.jackpot_hits[c as usize] += 1;
+        }
+        for (round, &k) in r.exchanged.iter().enumerate() {
+            self.exchanges[round][k] += u64::from(k > 0);
+        }
+        if r.exchanged[0] > 0 {
+            self.exchanged_rounds += 1;
+            self.exchange_fees += i128::from(r.exchange_fees);
+            self.exchange_gain += i128::from(r.exchange_gain);
+        }
+        if let Some(fee) = r.sixth {
+            self.sixth += 1;
+            self.sixth_fees += i128::from(fee);
+            self.sixth_gain += i128::from(r.sixth_gain);
+        }
+        if let Some((staked, net)) = r.insurance {
+            self.insurance += 1;
+            self.insurance_staked += i128::from(staked);
+            self.insurance_net += i128::from(net);
+        }
+        if let Some(gain) = r.dealer_card_gain {
+            self.dealer_card += 1;
+            self.dealer_card_gain += i128::from(gain);
+        }
+        if let Some(gain) = r.game_gain {
+            self.game += 1;
+            self.game_gain += i128::from(gain);
+        }
+        *self.histogram.entry(r.net - r.side).or_default() += 1;
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        self.rounds += other.rounds;
+        self.net += other.net;
+        self.net_sq += other.net_sq;
+        self.wager += other.wager;
+        self.wager_sq += other.wager_sq;
+        self.net_wager += other.net_wager;
+        self.total += other.total;
+        self.total_sq += other.total_sq;
+        self.side += other.side;
+        self.side_sq += other.side_sq;
+        self.played += other.played;
+        for i in 0..SLOTS {
+            self.outcomes[i] += other.outcomes[i];
+            self.outcome_net[i] += other.outcome_net[i];
+        }
+        for i in 0..11 {
+            self.bonus_hits[i] += other.bonus_hits[i];
+            self.jackpot_hits[i] += other.jackpot_hits[i];
+        }
+        for round in 0..2 {
+            for k in 0..6 {
+                self.exchanges[round][k] += other.exchanges[round][k];
+            }
+        }
+        self.exchanged_rounds += other.exchanged_rounds;
+        self.exchange_fees += other.exchange_fees;
+        self.exchange_gain += other.exchange_gain;
+        self.sixth += other.sixth;
+        self.sixth_fees += other.sixth_fees;
+        self.sixth_gain += other.sixth_gain;
+        self.insurance += other.insurance;
+        self.insurance_staked += other.insurance_staked;
+        self.insurance_net += other.insurance_net;
+        self.dealer_card += other.dealer_card;
+        self.dealer_card_gain += other.dealer_card_gain;
+        self.game += other.game;
+        self.game_gain += other.game_gain;
+        for (net, count) in other.histogram {
+            *self.histogram.entry(net).or_default() += count;
+        }
+        self
+    }
+}
+
+/// A map serialised in the order of its entries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ordered<T>(pub Vec<(String, T)>);
+
+impl<T: Serialize> Serialize for Ordered<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<T> Ordered<T> {
+    pub fn get(&self, key: &str) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+/// A mean with the half-width of its 95 % confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    pub value: f64,
+    pub ci95: f64,
+}
+
+/// 1.96: the two-sided 95 % quantile of the normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The mean of a per-round amount and its 95 % interval, in units of `unit`.
+fn mean_estimate(sum: i128, sum_sq: i128, n: u64, unit: f64) -> Estimate {
+    let n_f = n as f64;
+    let mean = sum as f64 / n_f;
+    let variance = if n > 1 { ((sum_sq as f64) - (sum as f64) * mean) / (n_f - 1.0) } else { 0.0 };
+    Estimate { value: mean / unit, ci95: Z95 * (variance.max(0.0) / n_f).sqrt() / unit }
+}
+
+/// One option of the profile: how often the box took it and what it brought.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OptionFigures {
+    /// Rounds in which it was taken.
+    pub taken: u64,
+    pub frequency: f64,
+    /// Fees (or stakes, for insurance) paid for it, in antes per round.
+    pub paid: f64,
+    /// Its net contribution to the return, in antes per round: the box's net with it, less
+    /// the net the box would have had without it on the same cards (see docs/simulation.md).
+    pub contribution: f64,
+}
+
+/// A bonus award's hits.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BonusHit {
+    pub hits: u64,
+    pub frequency: f64,
+    /// Fixed amount (minor units) or odds (N:1); for a jackpot award its share of the meter.
+    pub pays: String,
+}
+
+/// The bonus bet's figures (a separate bet, not in the main game's return).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BonusFigures {
+    pub kind: String,
+    pub stake: Money,
+    /// The side bet's return per unit staked (without jackpot awards), with its interval.
+    pub return_per_stake: Estimate,
+    /// Hits by hand: fixed or odds awards.
+    pub hits: Ordered<BonusHit>,
+    /// Jackpot hits by hand, each a share of the progressive meter, whose money is not in
+    /// any return here.
+    pub jackpot_hits: Ordered<BonusHit>,
+}
+
+/// A simulation's result. Amounts in minor units at `ante`; returns in antes or fractions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Simulation {
+    pub profile: String,
+    pub profile_digest: String,
+    pub ante: Money,
+    pub bonus_stake: Money,
+    pub seed: String,
+    pub rounds: u64,
+    pub method: &'static str,
+    /// Categories whose win the maximum payout cuts at this ante.
+    pub cap_binds: Vec<Category>,
+    /// The house's expected win per ante in the main game (ante, play bet, fees, insurance,
+    /// the privilege fee; not the side bet), positive when the house wins.
+    pub house_edge: f64,
+    pub house_edge_ci95: f64,
+    pub return_per_ante: Estimate,
+    /// The main game's net per unit wagered (ante, play bet, fees, insurance).
+    pub return_per_wager: Estimate,
+    pub element_of_risk: f64,
+    pub element_of_risk_ci95: f64,
+    pub average_wager: f64,
+    pub standard_deviation: f64,
+    pub play_fraction: f64,
+    pub play_fraction_ci95: f64,
+    /// The box's whole net per ante, the side bet included.
+    pub return_with_bonus: Estimate,
+    /// Rounds by how they ended.
+    pub outcomes: Ordered<u64>,
+    /// Each outcome's share of the return, in antes per round.
+    pub outcome_return: Ordered<f64>,
+    pub bonus: Option<BonusFigures>,
+    pub options: Ordered<OptionFigures>,
+    /// Exchanges by exchange round and card count: rounds in which the box exchanged so many.
+    pub exchanges: Ordered<u64>,
+    /// The distribution of the main game's net per round: (net in antes, rounds), ascending.
+    pub distribution: Vec<(f64, u64)>,
+}
+
+fn outcome_name(slot: usize) -> String {
+    match slot {
+        NOT_QUALIFIED => "dealer_not_qualified".into(),
+        STILL_NOT_QUALIFIED => "dealer_still_not_qualified".into(),
+        PUSH => "push".into(),
+        PROTECTED => "protected".into(),
+        FOLDED => "folded".into(),
+        LOST => "lost".into(),
+        c => format!("won_{}", Category::ALL[c].name()),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn report(profile: &Profile, options: &SimulationOptions, ante: Money, stake: Money, t: Tally) -> Simulation {
+    let n = t.rounds;
+    let n_f = n as f64;
+    let a = ante as f64;
+    let per_ante = mean_estimate(t.net, t.net_sq, n, a);
+    // The ratio of two means, with the delta method's interval.
+    let ratio = t.net as f64 / t.wager as f64;
+    let residual_sq = t.net_sq as f64 - 2.0 * ratio * t.net_wager as f64 + ratio * ratio * t.wager_sq as f64;
+    let mean_wager = t.wager as f64 / n_f;
+    let ratio_ci =
+        if n > 1 { Z95 * (residual_sq.max(0.0) / (n_f * (n_f - 1.0))).sqrt() / mean_wager } else { 0.0 };
+    let play_fraction = t.played as f64 / n_f;
+    let play_bet = profile.play_bet(ante);
+    let cap_binds = Category::ALL
+        .into_iter()
+        .filter(|&c| {
+            profile.odds(c).is_some_and(|odds| {
+                let (_, a, p) = round::main_bets(profile, c.lowest(), ante, play_bet, Outcome::Won);
+                a.net() + p.net() < ante + play_bet * odds
+            })
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..11).rev().filter(|&c| profile.odds(Category::ALL[c]).is_some()).collect();
+    order.extend([NOT_QUALIFIED, STILL_NOT_QUALIFIED, PUSH, PROTECTED, FOLDED, LOST]);
+    let order: Vec<usize> = order
+        .into_iter()
+        .filter(|&slot| match slot {
+            STILL_NOT_QUALIFIED => profile.buy_dealer_card.is_some(),
+            PROTECTED => profile.protection.is_some(),
+            _ => true,
+        })
+        .collect();
+    let outcomes = Ordered(order.iter().map(|&s| (outcome_name(s), t.outcomes[s])).collect());
+    let outcome_return =
+        Ordered(order.iter().map(|&s| (outcome_name(s), t.outcome_net[s] as f64 / n_f / a)).collect());
+    let bonus = profile.bonus.as_ref().filter(|_| stake > 0).map(|b| {
+        let hit = |hits: u64, pays: String| BonusHit { hits, frequency: hits as f64 / n_f, pays };
+        let hits = Ordered(
+            b.pays
+                .iter()
+                .rev()
+                .filter(|(c, _)| !b.jackpot.iter().any(|j| j.category == **c))
+                .map(|(&c, &pays)| {
+                    let pays = match b.kind {
+                        BonusKind::Fixed => format!("{pays}"),
+                        _ => format!("{pays}:1"),
+                    };
+                    (c.name().to_string(), hit(t.bonus_hits[c as usize], pays))
+                })
+                .collect(),
+        );
+        let jackpot_hits = Ordered(
+            b.jackpot
+                .iter()
+                .map(|j| {
+                    (
+                        j.category.name().to_string(),
+                        hit(t.jackpot_hits[j.category as usize], j.share.to_string()),
+                    )
+                })
+                .collect(),
+        );
+        BonusFigures {
+            kind: match b.kind {
+                BonusKind::Fixed => "fixed",
+                BonusKind::Odds => "odds",
+                BonusKind::Privilege => "privilege",
+            }
+            .into(),
+            stake,
+            return_per_stake: if b.kind == BonusKind::Privilege {
+                Estimate { value: -1.0, ci95: 0.0 }
+            } else {
+                mean_estimate(t.side, t.side_sq, n, stake as f64)
+            },
+            hits,
+            jackpot_hits,
+        }
+    });
+    let figures = |taken: u64, paid: i128, gain: i128| OptionFigures {
+        taken,
+        frequency: taken as f64 / n_f,
+        paid: paid as f64 / n_f / a,
+        contribution: gain as f64 / n_f / a,
+    };
+    let mut option_rows = Vec::new();
+    if profile.exchange.is_some() {
+        option_rows
+            .push(("exchange".to_string(), figures(t.exchanged_rounds, t.exchange_fees, t.exchange_gain)));
+    }
+    if profile.sixth_card.is_some() {
+        option_rows.push(("sixth_card".to_string(), figures(t.sixth, t.sixth_fees, t.sixth_gain)));
+    }
+    if profile.insurance.is_some() {
+        option_rows
+            .push(("insurance".to_string(), figures(t.insurance, t.insurance_staked, t.insurance_net)));
+    }
+    if let Some(p) = &profile.buy_dealer_card {
+        let fee = i128::from(p.fee.of(ante).unwrap_or(0));
+        option_rows.push((
+            "buy_dealer_card".to_string(),
+            figures(t.dealer_card, fee * i128::from(t.dealer_card), t.dealer_card_gain),
+        ));
+    }
+    if let Some(p) = &profile.buy_game {
+        let fee = i128::from(p.fee.of(ante).unwrap_or(0));
+        option_rows.push(("buy_game".to_string(), figures(t.game, fee * i128::from(t.game), t.game_gain)));
+    }
+    let mut exchanges = Vec::new();
+    if let Some(e) = &profile.exchange {
+        for (r, round) in e.rounds.iter().enumerate().take(2) {
+            for &k in round.fees.keys() {
+                exchanges.push((format!("round_{}_cards_{k}", r + 1), t.exchanges[r][k]));
+            }
+        }
+    }
+    let mut distribution: Vec<(f64, u64)> =
+        t.histogram.iter().map(|(&net, &count)| (net as f64 / a, count)).collect();
+    distribution.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let variance = (t.net_sq as f64 - t.net as f64 * (t.net as f64 / n_f)) / (n_f - 1.0).max(1.0);
+    Simulation {
+        profile: profile.id.clone(),
+        profile_digest: profile.digest(),
+        ante,
+        bonus_stake: stake,
+        seed: hex(&options.seed),
+        rounds: n,
+        method: "monte carlo, stratified by the up card's rank, fast near-optimal strategy",
+        cap_binds,
+        house_edge: -per_ante.value,
+        house_edge_ci95: per_ante.ci95,
+        return_per_ante: per_ante,
+        return_per_wager: Estimate { value: ratio, ci95: ratio_ci },
+        element_of_risk: -ratio,
+        element_of_risk_ci95: ratio_ci,
+        average_wager: mean_wager / a,
+        standard_deviation: variance.max(0.0).sqrt() / a,
+        play_fraction,
+        play_fraction_ci95: Z95 * (play_fraction * (1.0 - play_fraction) / n_f).sqrt(),
+        return_with_bonus: mean_estimate(t.total, t.total_sq, n, a),
+        outcomes,
+        outcome_return,
+        bonus,
+        options: Ordered(option_rows),
+        exchanges: Ordered(exchanges),
+        distribution,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running it
+
+/// The ante and bonus stake a simulation plays.
+fn stakes(profile: &Profile, options: &SimulationOptions) -> Result<(Money, Money), SimulationError> {
+    let ante = options.ante.unwrap_or(profile.table.ante_max);
+    if !profile.allows_ante(ante) {
+        return Err(SimulationError::Ante { profile: profile.id.clone(), ante });
+    }
+    let stake = if options.bonus { round::standard_bonus_stake(profile, ante).unwrap_or(0) } else { 0 };
+    Ok((ante, stake))
+}
+
+/// The rounds of stratum `rank` (up card: that rank's club) of a simulation of `rounds`.
+fn stratum_share(rounds: u64, rank: usize) -> u64 {
+    rounds / STRATA as u64 + u64::from((rank as u64) < rounds % STRATA as u64)
+}
+
+/// Plays `share` rounds with the stratum's up card, chunk by chunk on every core.
+fn run_stratum(
+    player: &FastPlayer<'_>,
+    stratum: &Stratum,
+    rank: usize,
+    share: u64,
+    seed: &Seed,
+    progress: &Progress,
+) -> Tally {
+    (0..share.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let mut t = Tally::default();
+            if progress.is_cancelled() {
+                return t;
+            }
+            let size = CHUNK.min(share - chunk * CHUNK);
+            let mut rng = ChaCha8Rng::from_seed(*seed);
+            rng.set_stream((rank as u64) << 40 | chunk);
+            let mut deck = Deck::new(stratum.up);
+            for _ in 0..size {
+                t.add(&player.play_round(stratum, &mut deck, &mut rng, None));
+            }
+            progress.done.fetch_add(size, Ordering::Relaxed);
+            t
+        })
+        .reduce(Tally::default, Tally::merge)
+}
+
+/// Simulates `options.rounds` rounds of one box (see the module's documentation).
+pub fn simulate(profile: &Profile, options: &SimulationOptions) -> Result<Simulation, SimulationError> {
+    simulate_with_progress(profile, options, &Progress::new())
+}
+
+/// [`simulate`], reporting to `progress` and stopping when it is cancelled. The strategy's
+/// tables are built for one up card at a time and dropped after its rounds.
+pub fn simulate_with_progress(
+    profile: &Profile,
+    options: &SimulationOptions,
+    progress: &Progress,
+) -> Result<Simulation, SimulationError> {
+    if options.rounds == 0 {
+        return Err(SimulationError::NoRounds);
+    }
+    let (ante, stake) = stakes(profile, options)?;
+    progress.total.store(options.rounds, Ordering::Relaxed);
+    let player = FastPlayer::new(profile, ante, stake);
+    let mut tally = Tally::default();
+    for rank in 0..STRATA {
+        let share = stratum_share(options.rounds, rank);
+        if share == 0 || progress.is_cancelled() {
+            continue;
+        }
+        let stratum = player.stratum((4 * rank) as u8);
+        tally = tally.merge(run_stratum(&player, &stratum, rank, share, &options.seed, progress));
+    }
+    if progress.is_cancelled() {
+        return Err(SimulationError::Cancelled);
+    }
+    Ok(report(profile, options, ante, stake, tally))
+}
+
+/// A profile ready to simulate, with the strategy's tables for every up card built once (for
+/// benchmarks and repeated runs; up to about 25 MB per up card with exchanges).
+pub struct Simulator<'a> {
+    player: FastPlayer<'a>,
+    strata: Vec<Stratum>,
+    options: SimulationOptions,
+    ante: Money,
+    stake: Money,
+}
+
+impl<'a> Simulator<'a> {
+    /// `options.rounds` and `options.seed` are those `run` uses unless it is given others.
+    pub fn new(profile: &'a Profile, options: SimulationOptions) -> Result<Simulator<'a>, SimulationError> {
+        let (ante, stake) = stakes(profile, &options)?;
+        let player = FastPlayer::new(profile, ante, stake);
+        let strata = (0..STRATA).map(|rank| player.stratum((4 * rank) as u8)).collect();
+        Ok(Simulator { player, strata, options, ante, stake })
+    }
+
+    /// Simulates `rounds` rounds from `seed`: the same figures as [`simulate`].
+    pub fn run(&self, rounds: u64, seed: Seed) -> Simulation {
+        let progress = Progress::new();
+        let tally = (0..STRATA)
+            .map(|rank| {
+                let share = stratum_share(rounds, rank);
+                run_stratum(&self.player, &self.strata[rank], rank, share, &seed, &progress)
+            })
+            .fold(Tally::default(), Tally::merge);
+        let options = SimulationOptions { rounds, seed, ..self.options.clone() };
+        report(self.player.profile, &options, self.ante, self.stake, tally)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// How near the optimum
+
+/// The fast strategy's first decision against the strategy module's advice on random deals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StrategyGap {
+    pub profile: String,
+    pub situations: usize,
+    /// Situations where the fast strategy took advise's best choice.
+    pub agreed: usize,
+    /// The mean and largest expected loss against advise's best choice, in antes.
+    pub mean_gap: f64,
+    pub max_gap: f64,
+    /// Situations where every choice advise valued was exact (not sampled).
+    pub exact: usize,
+}
+
+/// Deals `situations` random rounds (from `seed`) at the table's maximum ante with the standard
+/// bonus stake, and values the fast strategy's first decision by `strategy::advise`.
+pub fn strategy_gap(profile: &std::sync::Arc<Profile>, situations: usize, seed: u64) -> StrategyGap {
+    let ante = profile.table.ante_max;
+    let stake = round::standard_bonus_stake(profile, ante).unwrap_or(0);
+    let player = FastPlayer::new(profile, ante, stake);
+    let mut strata: HashMap<u8, Stratum> = HashMap::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut agreed, mut exact, mut sum, mut max) = (0, 0, 0.0f64, 0.0f64);
+    for _ in 0..situations {
+        let mut deal_seed = [0u8; 32];
+        rng.fill_bytes(&mut deal_seed);
+        let bonus: Vec<Money> = if stake > 0 { vec![stake] } else { vec![] };
+        let round =
+            Round::new(profile.clone(), &[ante], &bonus, Some(deal_seed), None).expect("a round deals");
+        let up = round.dealer_cards()[4];
+        // Suits are symmetric: relabel so that the up card is a club.
+        let swap = |c: Card| {
+            let suit = match c.suit() {
+                s if s == up.suit() => 0,
+                0 => up.suit(),
+                s => s,
+            };
+            Card::new(c.rank(), suit).code()
+        };
+        let cards: Vec<Card> = round.visible_box_cards(0).expect("box 1 is looked at").to_vec();
+        let hand = [swap(cards[0]), swap(cards[1]), swap(cards[2]), swap(cards[3]), swap(cards[4])];
+        let up_code = swap(up);
+        let stratum = strata.entry(up_code).or_insert_with(|| player.stratum(up_code));
+        let decision = player.decide(stratum, &Node::dealt(hand, up_code));
+        let action = match decision {
+            Decision::Fold => Action::Fold { box_index: 0 },
+            Decision::Play => Action::Play { box_index: 0 },
+            Decision::Exchange(mask) => {
+                Action::Exchange { box_index: 0, positions: (0..5).filter(|i| mask >> i & 1 == 1).collect() }
+            }
+            Decision::SixthCard => Action::BuySixthCard { box_index: 0 },
+        };
+        let advice = strategy::advise(&round, 0).expect("box 1 decides");
+        let best = advice.best().ev;
+        let ours = advice.choices.iter().find(|c| c.action == action).expect("the fast choice is legal").ev;
+        let gap = (best - ours) / ante as f64;
+        sum += gap;
+        max = max.max(gap);
+        agreed += usize::from(gap <= 1e-9);
+        exact += usize::from(advice.choices.iter().all(|c| c.exact));
+        debug_assert!(matches!(round.phase(), Phase::Decision { .. }));
+    }
+    StrategyGap {
+        profile: profile.id.clone(),
+        situations,
+        agreed,
+        mean_gap: sum / situations.max(1) as f64,
+        max_gap: max,
+        exact,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(super) fn load(id: &str) -> Arc<Profile> {
+        let path = format!("{}/../../oasis_kiosk/profiles/{id}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("a shipped profile");
+        Arc::new(Profile::from_toml(&text, id, None).expect("a valid profile"))
+    }
+
+    /// The per-rank-key counts of the dealer's hands against exact card removal, where a hand's
+    /// value is near folding's (at most one ante): within a fifth of the margin at which the
+    /// decision is made exactly.
+    #[test]
+    fn rank_key_counts_are_near_exact_where_decisions_are_close() {
+        let profile = load("caribbean");
+        let player = FastPlayer::new(&profile, profile.table.ante_max, 0);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut worst, mut close) = (0.0f64, 0);
+        for up in [0u8, 48, 45, 22] {
+            let stratum = player.stratum(up);
+            for _ in 0..20_000 {
+                let mut deck = Deck::new(up);
+                let mut hand: [u8; 5] = std::array::from_fn(|_| deck.draw(&mut rng));
+                hand.sort_unstable();
+                let s = evaluator().eval5(hand).strength();
+                let approximate = stratum.counts[stratum.hand_counts[subset_rank(&hand)] as usize];
+                let exact = player.exact_counts(&hand, up, s);
+                let value = |c: Counts| player.play_total(s, c, false) as f64 / c.total() as f64 / 10_000.0;
+                if value(exact) <= 1.0 {
+                    close += 1;
+                    worst = worst.max((value(approximate) - value(exact)).abs());
+                }
+            }
+        }
+        assert!(close > 40_000, "{close}");
+        assert!(worst < EXACT_MARGIN / 4.0, "{worst}");
+        assert!(worst > 0.0, "the rank keys ignore suits: some error is expected");
+    }
+
+    /// Plays rounds of every profile on the fast path with a trace, replays each on the round
+    /// engine from a stacked deck with the same actions, and compares the settlements.
+    #[test]
+    fn fast_path_settles_as_the_engine() {
+        let mut actions_seen = std::collections::BTreeSet::new();
+        let tables = Arc::new(HoldingTables::build(Category::AceKing));
+        for id in PROFILES {
+            let profile = load(id);
+            let ante = profile.table.ante_max;
+            let stake = round::standard_bonus_stake(&profile, ante).unwrap_or(0);
+            let player = FastPlayer::with_tables(&profile, ante, stake, tables.clone());
+            for (i, up) in [48u8, 20, 1].into_iter().enumerate() {
+                let stratum = player.stratum(up);
+                let mut rng = ChaCha8Rng::seed_from_u64(i as u64 + 99);
+                let mut deck = Deck::new(up);
+                for _ in 0..if id == "czech-exchange" || id == "golden-oasis" { 3000 } else { 400 } {
+                    let mut trace = Trace::default();
+                    let result = player.play_round(&stratum, &mut deck, &mut rng, Some(&mut trace));
+                    let mut top: Vec<Card> =
+                        trace.drawn[..9].iter().map(|&c| Card::from_code(c).unwrap()).collect();
+                    top.push(Card::from_code(up).unwrap());
+                    top.extend(trace.drawn[9..].iter().map(|&c| Card::from_code(c).unwrap()));
+                    let bonus: Vec<Money> = if stake > 0 { vec![stake] } else { vec![] };
+                    let mut engine = Round::stacked(profile.clone(), &[ante], &bonus, &top, None).unwrap();
+                    for action in &trace.actions {
+                        actions_seen
+                            .insert(format!("{id} {}", serde_json::to_value(action).unwrap()["action"]));
+                        engine
+                            .act(action.clone())
+                            .unwrap_or_else(|e| panic!("{id}: {action:?}: {e} {trace:?}"));
+                    }
+                    let settlement =
+                        engine.settlement().unwrap_or_else(|| panic!("{id}: not settled {trace:?}"));
+                    let settled = &settlement.boxes[0];
+                    assert_eq!(settled.net, result.net, "{id}: {trace:?} {settled:?}");
+                    let side = match profile.bonus.as_ref().map(|b| b.kind) {
+                        Some(BonusKind::Fixed | BonusKind::Odds) => settled.bonus.net(),
+                        _ => 0,
+                    };
+                    assert_eq!(side, result.side, "{id}");
+                    assert_eq!(settled.jackpot.map(|j| j.category), result.jackpot_hit, "{id}");
+                    let slot = match settled.outcome {
+                        Outcome::Won => settled.hand.category() as usize,
+                        Outcome::DealerNotQualified => NOT_QUALIFIED,
+                        Outcome::DealerStillNotQualified => STILL_NOT_QUALIFIED,
+                        Outcome::Push => PUSH,
+                        Outcome::Protected => PROTECTED,
+                        Outcome::Folded => FOLDED,
+                        Outcome::Lost | Outcome::Void => LOST,
+                    };
+                    assert_eq!(slot, result.outcome_slot, "{id}: {trace:?}");
+                    assert_eq!(
+                        settlement.collected - settled.bonus.stake
+                            + i64::from(stake > 0 && side == 0) * stake,
+                        result.wager,
+                        "{id}"
+                    );
+                }
+            }
+        }
+        // Every kind of decision was taken somewhere.
+        for expected in [
+            "czech-exchange \"buy_dealer_card\"",
+            "czech-exchange \"exchange\"",
+            "golden-oasis \"buy_sixth_card\"",
+            "golden-oasis \"buy_game\"",
+            "golden-oasis \"insure\"",
+            "golden-oasis \"decline\"",
+            "stand-c \"exchange\"",
+            "caribbean \"fold\"",
+            "caribbean \"play\"",
+        ] {
+            assert!(actions_seen.contains(expected), "{expected} not in {actions_seen:?}");
+        }
+    }
+
+    const PROFILES: [&str; 10] = [
+        "caribbean",
+        "czech",
+        "czech-buy-card",
+        "czech-exchange",
+        "standard",
+        "golden-oasis",
+        "russian-three-box",
+        "stand-a",
+        "stand-b",
+        "stand-c",
+    ];
+}
+/// `GAP_SITUATIONS=400 cargo test -p oasis-core --release --lib every_gap -- --ignored --nocapture`
+/// (`GAP_PROFILES=a,b` for some): the figures of docs/simulation.md.
+#[cfg(test)]
+mod gap_report {
+    #[test]
+    #[ignore = "prints the strategy gap of every exchange profile (minutes)"]
+    fn every_gap() {
+        let n: usize = std::env::var("GAP_SITUATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+        let only = std::env::var("GAP_PROFILES").unwrap_or_default();
+        for id in [
+            "czech-buy-card",
+            "czech-exchange",
+            "standard",
+            "russian-three-box",
+            "golden-oasis",
+            "stand-a",
+            "stand-b",
+            "stand-c",
+        ] {
+            if !only.is_empty() && !only.split(',').any(|p| p == id) {
+                continue;
+            }
+            let profile = super::tests::load(id);
+            let started = std::time::Instant::now();
+            let gap = super::strategy_gap(&profile, if id == "stand-c" { n / 4 } else { n }, 2024);
+            println!("{id:20} {:?} {}", started.elapsed(), serde_json::to_string(&gap).unwrap());
+        }
+    }
+}

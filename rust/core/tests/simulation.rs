@@ -1,0 +1,81 @@
+//! The simulation against the exact analysis, its determinism, and its strategy against the
+//! strategy module's optimum.
+
+use std::sync::Arc;
+
+use oasis_core::simulation::{simulate, strategy_gap, Simulation, SimulationOptions, Simulator};
+use oasis_core::Profile;
+
+fn profile(id: &str) -> Arc<Profile> {
+    let path = format!("{}/../../oasis_kiosk/profiles/{id}.toml", env!("CARGO_MANIFEST_DIR"));
+    Arc::new(Profile::from_toml(&std::fs::read_to_string(path).unwrap(), id, None).unwrap())
+}
+
+fn options(rounds: u64, seed: u8) -> SimulationOptions {
+    SimulationOptions { rounds, seed: [seed; 32], ante: None, bonus: true }
+}
+
+/// Caribbean Stud's exact figures (docs/analysis.md): the simulation finds them within three
+/// standard errors (its interval is from the unstratified variance, so slightly wide).
+#[test]
+fn caribbean_agrees_with_the_exact_analysis() {
+    let caribbean = profile("caribbean");
+    let result = simulate(&caribbean, &options(10_000_000, 3)).unwrap();
+    let within = |value: f64, exact: f64, ci95: f64, what: &str| {
+        let se = ci95 / 1.96;
+        assert!((value - exact).abs() < 3.0 * se, "{what}: {value} against {exact} (se {se})");
+        assert!(se > 0.0 && se < 0.001, "{what}: se {se}");
+    };
+    within(result.house_edge, 0.052_243, result.house_edge_ci95, "house edge");
+    within(result.play_fraction, 0.522_255, result.play_fraction_ci95, "play fraction");
+    within(result.element_of_risk, 0.025_553, result.element_of_risk_ci95, "element of risk");
+    assert_eq!(result.rounds, 10_000_000);
+    assert_eq!(result.outcomes.0.iter().map(|(_, n)| n).sum::<u64>(), 10_000_000);
+    let folded = *result.outcomes.get("folded").unwrap() as f64 / 1e7;
+    assert!((folded - (1.0 - result.play_fraction)).abs() < 1e-12);
+    // The outcomes' returns add up to the return.
+    let total: f64 = result.outcome_return.0.iter().map(|(_, r)| r).sum();
+    assert!((total - result.return_per_ante.value).abs() < 1e-9);
+}
+
+fn figures(result: &Simulation) -> String {
+    serde_json::to_string(result).unwrap()
+}
+
+/// The same seed gives the same figures on one thread and on several, and another seed others.
+#[test]
+fn a_seed_determines_the_result_whatever_the_threads() {
+    let czech = profile("czech-exchange");
+    let opts = options(300_000, 9);
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let three = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let on_one = one.install(|| simulate(&czech, &opts).unwrap());
+    let on_three = three.install(|| simulate(&czech, &opts).unwrap());
+    assert_eq!(figures(&on_one), figures(&on_three));
+    let simulator = Simulator::new(&czech, opts.clone()).unwrap();
+    assert_eq!(figures(&simulator.run(300_000, [9; 32])), figures(&on_one));
+    let other = simulator.run(300_000, [10; 32]);
+    assert_ne!(other.house_edge, on_one.house_edge);
+    assert!(on_one.options.get("buy_dealer_card").unwrap().taken > 0);
+}
+
+/// The fast strategy's first decision on random deals, valued by `strategy::advise`: the same
+/// choice almost always, and a small mean loss where not.
+#[test]
+fn the_fast_strategy_is_near_the_strategy_modules_optimum() {
+    for id in ["czech-buy-card", "standard"] {
+        let gap = strategy_gap(&profile(id), 300, 11);
+        assert_eq!(gap.situations, 300);
+        assert!(gap.agreed >= 294, "{gap:?}");
+        assert!(gap.mean_gap < 0.002, "{gap:?}");
+        assert!(gap.max_gap < 0.25, "{gap:?}");
+    }
+}
+
+#[test]
+fn refusals() {
+    let caribbean = profile("caribbean");
+    assert!(simulate(&caribbean, &options(0, 1)).unwrap_err().to_string().contains("at least one round"));
+    let bad = SimulationOptions { ante: Some(1234), ..options(10, 1) };
+    assert!(simulate(&caribbean, &bad).unwrap_err().to_string().contains("1234 is not an ante"));
+}
