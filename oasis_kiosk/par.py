@@ -114,6 +114,23 @@ def text_report(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def rules_section(rules: dict[str, Any], skip: str | None = None) -> list[str]:
+    """A PAR sheet's rules: the profile's summary (without lines containing ``skip``) and
+    the paytable."""
+    return [
+        "## Rules",
+        "",
+        *[f"- {line}" for line in rules_summary(rules) if skip is None or skip not in line],
+        "",
+        "| hand | pays on the play bet |",
+        "|---|---:|",
+        *[
+            f"| {hand_name(category)} | {odds}:1 |"
+            for category, odds in sorted(rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
+        ],
+    ]
+
+
 def rules_summary(rules: dict[str, Any]) -> list[str]:
     """The rules the figures depend on, from the profile."""
     table, game = rules["table"], rules["game"]
@@ -157,16 +174,7 @@ def markdown_report(
         + (f", from {rules['source']}" if rules.get("source") else "")
         + f". Exact analysis by oasis-kiosk, {when}, computed in {seconds:.1f} s.",
         "",
-        "## Rules",
-        "",
-        *[f"- {line}" for line in rules_summary(rules)],
-        "",
-        "| hand | pays on the play bet |",
-        "|---|---:|",
-        *[
-            f"| {hand_name(category)} | {odds}:1 |"
-            for category, odds in sorted(rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
-        ],
+        *rules_section(rules),
         "",
         "## Return table (optimal strategy)",
         "",

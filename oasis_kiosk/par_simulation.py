@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from oasis_kiosk._core import CATEGORIES
-
 OPTION_NAMES = {
     "exchange": "card exchange",
     "sixth_card": "sixth card",
@@ -145,7 +143,7 @@ def bonus_section(result: dict[str, Any], rules: dict[str, Any]) -> list[str]:
 
 
 def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str, chart: str | None) -> str:
-    from oasis_kiosk.par import hand_name, money, rules_summary
+    from oasis_kiosk.par import hand_name, money, rules_section
 
     cap = (
         "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
@@ -161,16 +159,7 @@ def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str,
         + (f", from {rules['source']}" if rules.get("source") else "")
         + f". {result['rounds']:,} rounds simulated by oasis-kiosk from seed `{result['seed']}`.",
         "",
-        "## Rules",
-        "",
-        *[f"- {line}" for line in rules_summary(rules) if "bonus bet is a separate bet" not in line],
-        "",
-        "| hand | pays on the play bet |",
-        "|---|---:|",
-        *[
-            f"| {hand_name(category)} | {odds}:1 |"
-            for category, odds in sorted(rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
-        ],
+        *rules_section(rules, skip="bonus bet is a separate bet"),
         "",
         "## How it is played",
         "",

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from oasis_kiosk import Round
 from oasis_kiosk.machine.operator import OperatorMenu, hash_pin
@@ -32,3 +35,27 @@ def logged_in_menu(terminal: Terminal, pin: str = "2468") -> OperatorMenu:
     menu = OperatorMenu(terminal)
     menu.login(pin)
     return menu
+
+
+T = TypeVar("T")
+
+
+def counted_while(work: Callable[[], T]) -> tuple[T, int]:
+    """Runs ``work`` while another thread counts: the count it reaches meanwhile shows
+    whether ``work`` released the GIL (it can only count then)."""
+    ticks, running = [0], [True]
+
+    def count() -> None:
+        while running[0]:
+            ticks[0] += 1
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    while ticks[0] == 0:
+        time.sleep(0.01)
+    before = ticks[0]
+    result = work()
+    during = ticks[0] - before
+    running[0] = False
+    counter.join()
+    return result, during

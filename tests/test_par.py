@@ -4,12 +4,12 @@ return: tests/test_simulation.py)."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support import counted_while
 
 from oasis_kiosk import AnalysisError, exact_analysis, load_profile, par
 from oasis_kiosk.cli import main
@@ -30,22 +30,10 @@ CLASSES = 134_459  # five-card hands up to a permutation of suits
 def caribbean() -> dict[str, Any]:
     """One real analysis, run while another thread counts (it can only count while the
     analysis has released the GIL), with the progress reports it made."""
-    ticks, running = [0], [True]
-
-    def count() -> None:
-        while running[0]:
-            ticks[0] += 1
-
-    counter = threading.Thread(target=count)
-    counter.start()
-    while ticks[0] == 0:
-        time.sleep(0.01)
     reports: list[tuple[int, int]] = []
-    before = ticks[0]
-    analysis = exact_analysis("caribbean", progress=lambda done, total: reports.append((done, total)))
-    during = ticks[0] - before
-    running[0] = False
-    counter.join()
+    analysis, during = counted_while(
+        lambda: exact_analysis("caribbean", progress=lambda done, total: reports.append((done, total)))
+    )
     return {"analysis": analysis, "ticks": during, "reports": reports}
 
 

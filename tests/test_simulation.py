@@ -8,13 +8,12 @@ optimum, the fast path against the round engine); here the binding, the command 
 from __future__ import annotations
 
 import json
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pygame
 import pytest
+from support import counted_while
 
 from oasis_kiosk import load_profile, par, simulate
 from oasis_kiosk.cli import main
@@ -26,24 +25,12 @@ SEED = bytes(range(32))
 def czech_exchange() -> dict[str, Any]:
     """One simulation with every kind of output, run while another thread counts (it can only
     count while the simulation has released the GIL), with its progress reports."""
-    ticks, running = [0], [True]
-
-    def count() -> None:
-        while running[0]:
-            ticks[0] += 1
-
-    counter = threading.Thread(target=count)
-    counter.start()
-    while ticks[0] == 0:
-        time.sleep(0.01)
     reports: list[tuple[int, int]] = []
-    before = ticks[0]
-    result = simulate(
-        "czech-exchange", 150_000, seed=SEED, progress=lambda done, total: reports.append((done, total))
+    result, during = counted_while(
+        lambda: simulate(
+            "czech-exchange", 150_000, seed=SEED, progress=lambda done, total: reports.append((done, total))
+        )
     )
-    during = ticks[0] - before
-    running[0] = False
-    counter.join()
     return {"result": result, "ticks": during, "reports": reports}
 
 

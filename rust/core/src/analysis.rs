@@ -18,8 +18,8 @@
 //! Σ (−1)^|S| · hands(u ∪ S): 31 table look-ups per player hand and up card instead of
 //! 163 185 evaluations.
 
+use crate::progress::Progress;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
@@ -316,35 +316,6 @@ fn player_classes() -> Vec<([u8; 5], u8)> {
     classes
 }
 
-/// How far an analysis has got: player-hand classes done out of the total (zero while the
-/// tables are built). Another thread may read it, or cancel the analysis.
-#[derive(Debug, Default)]
-pub struct Progress {
-    done: AtomicU64,
-    total: AtomicU64,
-    cancelled: AtomicBool,
-}
-
-impl Progress {
-    pub fn new() -> Progress {
-        Progress::default()
-    }
-
-    /// (classes done, classes in all); the total is 0 until the tables are built.
-    pub fn get(&self) -> (u64, u64) {
-        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
-    }
-
-    /// Asks the analysis to stop; it then returns [`AnalysisError::Cancelled`].
-    pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::Relaxed);
-    }
-
-    fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::Relaxed)
-    }
-}
-
 /// Why a profile cannot be analysed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnalysisError {
@@ -593,7 +564,7 @@ pub fn exact_analysis_with_progress(
 
     let tables = HoldingTables::build(profile.game.qualifier);
     let classes = player_classes();
-    progress.total.store(classes.len() as u64, Ordering::Relaxed);
+    progress.start(classes.len() as u64);
     let eval = evaluator();
     let tally = classes
         .par_iter()
@@ -617,7 +588,7 @@ pub fn exact_analysis_with_progress(
                     tally.folded += weight * HOLE_CARD_SETS;
                 }
             }
-            progress.done.fetch_add(1, Ordering::Relaxed);
+            progress.advance(1);
             tally
         })
         .reduce(Tally::default, Tally::add);

@@ -24,9 +24,9 @@
 //! the dealer's card are decided exactly. `strategy_gap` measures the distance to the strategy
 //! module's optimum.
 
+use crate::progress::Progress;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use rand_chacha::ChaCha8Rng;
@@ -61,33 +61,6 @@ pub struct SimulationOptions {
     pub ante: Option<Money>,
     /// Play the profile's standard bonus stake (the least stake, or the privilege fee).
     pub bonus: bool,
-}
-
-/// How far a simulation has got; another thread may read it or cancel it.
-#[derive(Debug, Default)]
-pub struct Progress {
-    done: AtomicU64,
-    total: AtomicU64,
-    cancelled: AtomicBool,
-}
-
-impl Progress {
-    pub fn new() -> Progress {
-        Progress::default()
-    }
-
-    /// (rounds done, rounds in all).
-    pub fn get(&self) -> (u64, u64) {
-        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
-    }
-
-    pub fn cancel(&self) {
-        self.cancelled.store(true, Ordering::Relaxed);
-    }
-
-    fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::Relaxed)
-    }
 }
 
 /// Why a simulation did not run.
@@ -1742,7 +1715,7 @@ fn run_stratum(
             for _ in 0..size {
                 t.add(&player.play_round(stratum, &mut deck, &mut rng, None));
             }
-            progress.done.fetch_add(size, Ordering::Relaxed);
+            progress.advance(size);
             t
         })
         .reduce(Tally::default, Tally::merge)
@@ -1764,7 +1737,7 @@ pub fn simulate_with_progress(
         return Err(SimulationError::NoRounds);
     }
     let (ante, stake) = stakes(profile, options)?;
-    progress.total.store(options.rounds, Ordering::Relaxed);
+    progress.start(options.rounds);
     let player = FastPlayer::new(profile, ante, stake);
     let mut tally = Tally::default();
     for rank in 0..STRATA {

@@ -1,16 +1,11 @@
 //! The exact analysis for Python: `exact_analysis`.
 
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::Arc;
-use std::time::Duration;
-
-use oasis_core::analysis::{self, AnalysisError as CoreAnalysisError, Progress};
+use oasis_core::analysis::{self, AnalysisError as CoreAnalysisError};
 use oasis_core::profile::Money;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
 
-use crate::game::Profile;
+use crate::background::{profile_argument, run_reporting};
 
 pyo3::create_exception!(
     oasis_kiosk._core,
@@ -18,9 +13,6 @@ pyo3::create_exception!(
     PyValueError,
     "A profile or ante the exact analysis does not cover."
 );
-
-/// How often the progress callback is called and an interrupt (Ctrl-C) is noticed.
-const POLL: Duration = Duration::from_millis(200);
 
 fn analysis_error(error: CoreAnalysisError) -> PyErr {
     AnalysisError::new_err(error.to_string())
@@ -42,50 +34,16 @@ fn exact_analysis<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = profile.py();
-    let profile = match profile.cast::<Profile>() {
-        Ok(profile) => profile.get().0.clone(),
-        Err(_) => {
-            let name = profile.cast::<PyString>()?;
-            let loaded = py.import("oasis_kiosk.rules")?.getattr("load_profile")?.call1((name,))?;
-            loaded.cast::<Profile>()?.get().0.clone()
-        }
-    };
+    let profile = profile_argument(profile)?;
     // Refused at once, without starting the work.
     let features = analysis::unsupported_features(&profile);
     if !features.is_empty() {
         return Err(analysis_error(CoreAnalysisError::Unsupported { profile: profile.id.clone(), features }));
     }
 
-    let shared = Arc::new(Progress::new());
-    let (sender, mut receiver) = mpsc::channel();
-    let worker = {
-        let shared = Arc::clone(&shared);
-        std::thread::spawn(move || {
-            // The receiver is gone only when the caller gave up waiting.
-            let _ = sender.send(analysis::exact_analysis_with_progress(&profile, ante, &shared));
-        })
-    };
-    let result = loop {
-        let (received, back) = py.detach(move || (receiver.recv_timeout(POLL), receiver));
-        receiver = back;
-        match received {
-            Ok(result) => break result,
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err("the exact analysis stopped without a result"))
-            }
-        }
-        let polled = py.check_signals().and_then(|()| match progress {
-            Some(callback) => callback.call1(shared.get()).map(drop),
-            None => Ok(()),
-        });
-        if let Err(error) = polled {
-            shared.cancel();
-            py.detach(|| worker.join()).ok();
-            return Err(error);
-        }
-    };
-    py.detach(|| worker.join()).ok();
+    let result = run_reporting(py, progress, "exact analysis", move |shared| {
+        analysis::exact_analysis_with_progress(&profile, ante, shared)
+    })?;
     let analysis = result.map_err(analysis_error)?;
     if let Some(callback) = progress {
         let total = analysis.player_classes;

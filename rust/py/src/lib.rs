@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 mod analysis;
+mod background;
 mod game;
 mod simulation;
 

@@ -1,20 +1,12 @@
 //! The Monte Carlo simulation for Python: `simulate`.
 
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::Arc;
-use std::time::Duration;
-
 use oasis_core::profile::Money;
-use oasis_core::simulation::{self, Progress, SimulationError, SimulationOptions};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use oasis_core::simulation::{self, SimulationError, SimulationOptions};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
 
-use crate::game::Profile;
+use crate::background::{profile_argument, run_reporting};
 use crate::seed_or_fresh;
-
-/// How often the progress callback is called and an interrupt (Ctrl-C) is noticed.
-const POLL: Duration = Duration::from_millis(200);
 
 /// Simulates `rounds` rounds of one box of a profile, with its exchanges and purchases, played
 /// by the simulation's fast near-optimal strategy (docs/simulation.md).
@@ -35,14 +27,7 @@ fn simulate<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = profile.py();
-    let profile = match profile.cast::<Profile>() {
-        Ok(profile) => profile.get().0.clone(),
-        Err(_) => {
-            let name = profile.cast::<PyString>()?;
-            let loaded = py.import("oasis_kiosk.rules")?.getattr("load_profile")?.call1((name,))?;
-            loaded.cast::<Profile>()?.get().0.clone()
-        }
-    };
+    let profile = profile_argument(profile)?;
     let options = SimulationOptions { rounds, seed: seed_or_fresh(seed)?, ante, bonus };
     if rounds == 0 {
         return Err(PyValueError::new_err(SimulationError::NoRounds.to_string()));
@@ -52,36 +37,9 @@ fn simulate<'py>(
             SimulationError::Ante { profile: profile.id.clone(), ante }.to_string(),
         ));
     }
-    let shared = Arc::new(Progress::new());
-    let (sender, mut receiver) = mpsc::channel();
-    let worker = {
-        let shared = Arc::clone(&shared);
-        std::thread::spawn(move || {
-            // The receiver is gone only when the caller gave up waiting.
-            let _ = sender.send(simulation::simulate_with_progress(&profile, &options, &shared));
-        })
-    };
-    let result = loop {
-        let (received, back) = py.detach(move || (receiver.recv_timeout(POLL), receiver));
-        receiver = back;
-        match received {
-            Ok(result) => break result,
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err("the simulation stopped without a result"))
-            }
-        }
-        let polled = py.check_signals().and_then(|()| match progress {
-            Some(callback) => callback.call1(shared.get()).map(drop),
-            None => Ok(()),
-        });
-        if let Err(error) = polled {
-            shared.cancel();
-            py.detach(|| worker.join()).ok();
-            return Err(error);
-        }
-    };
-    py.detach(|| worker.join()).ok();
+    let result = run_reporting(py, progress, "simulation", move |shared| {
+        simulation::simulate_with_progress(&profile, &options, shared)
+    })?;
     let result = result.map_err(|e| PyValueError::new_err(e.to_string()))?;
     if let Some(callback) = progress {
         callback.call1((result.rounds, result.rounds))?;
