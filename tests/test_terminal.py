@@ -92,7 +92,8 @@ def test_what_the_credit_cannot_pay_is_not_live(database: Path) -> None:
     assert t.live() == {"door_open", "operator_key_on", "help", "fold"}
     response = t.handle("play")
     assert not response.ok
-    assert response.message == "that costs 2000 and the credit is 0"
+    assert response.message == "play is not possible now: that costs 2000 and the credit is 0"
+    assert response.reason == "that costs 2000 and the credit is 0", "the log keeps the core's reason"
 
 
 def test_a_round_resumes_after_a_restart_at_the_same_decision(database: Path) -> None:

@@ -83,10 +83,13 @@ class Response:
     ok: bool
     template: str
     details: Mapping[str, Any] = field(default_factory=dict)
+    reason: str = ""
+    """Why, in the core's own words (the log's: the screen says what is possible instead)."""
 
     @property
     def message(self) -> str:
-        return self.template.format_map(self.details) if self.details else self.template
+        said = self.template.format_map(self.details) if self.details else self.template
+        return f"{said}: {self.reason}" if self.reason else said
 
     def text(self, cash: Callable[[int], str], button: Callable[[str], str] = str) -> str:
         """In the active language: amounts in ``cash``, intents by their ``button`` name."""
@@ -671,7 +674,7 @@ class Terminal:
                 deck=deck,
             )
         except ValueError as error:
-            return Response(False, str(error))
+            return Response(False, N_("{intent} is not possible now"), {"intent": Intent("deal")}, str(error))
         self.round = round_
         self.round_id = self.store.open_round(self.profile, round_.record())
         self.selected.clear()
@@ -720,7 +723,7 @@ class Terminal:
             else:
                 method()
         except IllegalAction as error:
-            return Response(False, str(error))
+            return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, str(error))
         if intent == "exchange":
             self.selected.clear()
         self.insurance = None
