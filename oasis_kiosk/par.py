@@ -14,6 +14,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -200,13 +201,7 @@ def markdown_report(
         "ante plus the expected play bet. The method and its checks: docs/analysis.md of oasis-kiosk.",
         "",
     ]
-    if chart is not None:
-        out += [
-            "## Distribution of a round's net",
-            "",
-            f"![the distribution of a round's net in antes]({chart})",
-            "",
-        ]
+    out += chart_section(chart)
     return "\n".join(out)
 
 
@@ -306,17 +301,49 @@ def run(
         print(text_report(analysis, rules))
         print(f"{'computed in':<20}{seconds:.1f} s")
     if out is not None:
-        from oasis_kiosk.par_chart import draw_distribution
-
-        name = analysis["profile"]
-        report, data, chart = out / f"{name}.md", out / f"{name}.json", out / f"{name}.png"
-        out.mkdir(parents=True, exist_ok=True)
-        draw_distribution(chart, f"{rules['name']}: a round's net, exact", exact_distribution(analysis))
         command = command_line(profile_name, "--exact", ante, out)
-        report.write_text(markdown_report(analysis, rules, seconds, command, chart.name), encoding="utf-8")
-        data.write_text(json.dumps(analysis, indent=2) + "\n", encoding="utf-8")
-        print(f"written {report}, {data} and {chart}", file=sys.stderr if as_json else sys.stdout)
+        write_sheet(
+            out,
+            analysis,
+            f"{rules['name']}: a round's net, exact",
+            exact_distribution(analysis),
+            lambda chart: markdown_report(analysis, rules, seconds, command, chart),
+            as_json,
+        )
     return 0
+
+
+def write_sheet(
+    out: Path,
+    figures: dict[str, Any],
+    title: str,
+    distribution: list[tuple[float, int]],
+    report: Callable[[str], str],
+    as_json: bool,
+) -> None:
+    """The PAR sheet (``report`` given its chart's file name), its figures as JSON and the
+    chart of the distribution, in ``out``, named after the profile."""
+    from oasis_kiosk.par_chart import draw_distribution
+
+    name = figures["profile"]
+    sheet, data, chart = out / f"{name}.md", out / f"{name}.json", out / f"{name}.png"
+    out.mkdir(parents=True, exist_ok=True)
+    draw_distribution(chart, title, distribution)
+    sheet.write_text(report(chart.name), encoding="utf-8")
+    data.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    print(f"written {sheet}, {data} and {chart}", file=sys.stderr if as_json else sys.stdout)
+
+
+def chart_section(chart: str | None) -> list[str]:
+    """The sheet's picture of the distribution, where there is one."""
+    if chart is None:
+        return []
+    return [
+        "## Distribution of a round's net",
+        "",
+        f"![the distribution of a round's net in antes]({chart})",
+        "",
+    ]
 
 
 def run_simulation(
@@ -346,17 +373,13 @@ def run_simulation(
         print(par_simulation.text_report(result, rules))
         print(f"{'computed in':<20}{seconds:.1f} s ({rounds / seconds:,.0f} rounds/s)")
     if out is not None:
-        from oasis_kiosk.par_chart import draw_distribution
-
-        name = result["profile"]
-        report, data, chart = out / f"{name}.md", out / f"{name}.json", out / f"{name}.png"
-        out.mkdir(parents=True, exist_ok=True)
-        title = f"{rules['name']}: a round's net, {rounds:,} simulated rounds"
-        draw_distribution(chart, title, [(net, count) for net, count in result["distribution"]])
         command = command_line(profile.id, f"--rounds {rounds} --seed {result['seed']}", ante, out)
-        report.write_text(
-            par_simulation.markdown_report(result, rules, command, chart.name), encoding="utf-8"
+        write_sheet(
+            out,
+            result,
+            f"{rules['name']}: a round's net, {rounds:,} simulated rounds",
+            [(net, count) for net, count in result["distribution"]],
+            lambda chart: par_simulation.markdown_report(result, rules, command, chart),
+            as_json,
         )
-        data.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-        print(f"written {report}, {data} and {chart}", file=sys.stderr if as_json else sys.stdout)
     return 0

@@ -143,7 +143,7 @@ def bonus_section(result: dict[str, Any], rules: dict[str, Any]) -> list[str]:
 
 
 def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str, chart: str | None) -> str:
-    from oasis_kiosk.par import hand_name, money, rules_section
+    from oasis_kiosk.par import chart_section, hand_name, money, rules_section
 
     cap = (
         "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
@@ -220,11 +220,5 @@ def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str,
                 "",
             ]
     out += bonus_section(result, rules)
-    if chart is not None:
-        out += [
-            "## Distribution of a round's net",
-            "",
-            f"![the distribution of a round's net in antes]({chart})",
-            "",
-        ]
+    out += chart_section(chart)
     return "\n".join(out)

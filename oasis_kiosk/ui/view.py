@@ -323,10 +323,10 @@ def tilt_reason(kind: str, detail: str) -> str:
 
 
 def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None) -> str:
-    """The strategy's best decision, where the operator turned hints on (off by default:
-    RULES.md §6, staff may not advise the player); nothing while it is worked out."""
+    """The strategy's best decision, given an ``advisor`` (only where the operator turned
+    hints on: off by default, RULES.md §6, staff may not advise the player)."""
     round_ = terminal.round
-    if advisor is None or round_ is None or terminal.tilts or not terminal.store.get_state("hints", False):
+    if advisor is None or round_ is None or terminal.tilts:
         return ""
     advice = advisor.advice(round_)
     if advice is None:

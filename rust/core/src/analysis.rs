@@ -654,6 +654,7 @@ pub fn exact_analysis_with_progress(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::shipped_profile_text;
     use std::collections::HashSet;
 
     #[test]
@@ -792,8 +793,7 @@ mod tests {
     }
 
     fn shipped(id: &str, overrides: &str) -> Profile {
-        let path = format!("{}/../../oasis_kiosk/profiles/{id}.toml", env!("CARGO_MANIFEST_DIR"));
-        Profile::from_toml(&std::fs::read_to_string(path).unwrap(), id, Some(overrides)).unwrap()
+        Profile::from_toml(&shipped_profile_text(id), id, Some(overrides)).unwrap()
     }
 
     #[test]
@@ -889,18 +889,14 @@ mod tests {
 
     #[test]
     fn profiles_with_more_decisions_are_refused() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../oasis_kiosk/profiles/standard.toml");
-        let profile =
-            Profile::from_toml(&std::fs::read_to_string(path).unwrap(), "standard.toml", None).unwrap();
+        let profile = shipped("standard", "");
         let error = exact_analysis(&profile, None).unwrap_err();
         assert_eq!(
             error.to_string(),
             "standard: the exact analysis covers profiles whose only decision is to play or fold; \
              this one also has card exchange"
         );
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../oasis_kiosk/profiles/caribbean.toml");
-        let profile =
-            Profile::from_toml(&std::fs::read_to_string(path).unwrap(), "caribbean.toml", None).unwrap();
+        let profile = shipped("caribbean", "");
         assert_eq!(
             exact_analysis(&profile, Some(1050)).unwrap_err(),
             AnalysisError::Ante { profile: "caribbean".into(), ante: 1050 }

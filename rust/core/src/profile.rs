@@ -720,35 +720,39 @@ fn merge(base: &mut toml::Table, overrides: toml::Table) {
     }
 }
 
+/// The profiles the package ships (`oasis_kiosk/profiles`), for the tests.
+#[cfg(test)]
+pub(crate) const SHIPPED_PROFILES: [&str; 10] = [
+    "caribbean",
+    "czech",
+    "czech-buy-card",
+    "czech-exchange",
+    "standard",
+    "golden-oasis",
+    "russian-three-box",
+    "stand-a",
+    "stand-b",
+    "stand-c",
+];
+
+/// A shipped profile's TOML text, for the tests.
+#[cfg(test)]
+pub(crate) fn shipped_profile_text(id: &str) -> String {
+    let path = format!("{}/../../oasis_kiosk/profiles/{id}.toml", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).expect("a shipped profile")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const PROFILES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../oasis_kiosk/profiles");
-
-    fn shipped(id: &str) -> String {
-        std::fs::read_to_string(format!("{PROFILES}/{id}.toml")).unwrap()
-    }
-
     fn load(id: &str, overrides: &str) -> Result<Profile, ProfileError> {
-        Profile::from_toml(&shipped(id), &format!("{id}.toml"), Some(overrides))
+        Profile::from_toml(&shipped_profile_text(id), &format!("{id}.toml"), Some(overrides))
     }
 
     #[test]
     fn every_shipped_profile_loads() {
-        let ids = [
-            "czech",
-            "czech-buy-card",
-            "czech-exchange",
-            "standard",
-            "golden-oasis",
-            "russian-three-box",
-            "stand-a",
-            "stand-b",
-            "stand-c",
-            "caribbean",
-        ];
-        for id in ids {
+        for id in SHIPPED_PROFILES {
             let profile = load(id, "").unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(profile.id, id);
         }
@@ -865,14 +869,15 @@ mod tests {
             let message = refused(id, overrides);
             assert!(message.contains(expected), "{overrides:?}: {message}");
         }
-        let pairs_qualify =
-            shipped("czech-exchange").replace("AceKing = 1", "").replace("\"AceKing\"", "\"OnePair\"");
+        let pairs_qualify = shipped_profile_text("czech-exchange")
+            .replace("AceKing = 1", "")
+            .replace("\"AceKing\"", "\"OnePair\"");
         let message = Profile::from_toml(&pairs_qualify, "pairs.toml", None).unwrap_err().to_string();
         assert!(
             message.contains("buy_dealer_card: a dealer who does not qualify must hold no pair"),
             "{message}"
         );
-        let mut text = shipped("standard");
+        let mut text = shipped_profile_text("standard");
         text = text.replace("FullHouse = 7\n", "");
         let message = Profile::from_toml(&text, "mine.toml", None).unwrap_err().to_string();
         assert_eq!(message, "mine.toml: paytable: no row for FullHouse, which can beat a qualifying dealer");

@@ -145,39 +145,31 @@ struct Sums {
 
 impl Sums {
     fn build(five: Vec<f32>) -> Sums {
-        let four: Vec<f64> = fours()
-            .par_iter()
-            .map(|set| {
-                let mut hand = [0u8; 6];
-                (0..DECK_SIZE as u8)
-                    .filter(|c| !set.contains(c))
-                    .map(|c| {
-                        inserted(set, c, &mut hand);
-                        f64::from(five[subset_rank(&hand[..5])])
-                    })
-                    .sum()
-            })
-            .collect();
-        // A set of k cards is in 5 − k of the (k + 1)-card sets that hold a hand's cards.
-        fn down<const K: usize>(upper: &[f64], share: f64) -> Vec<f64> {
-            sets_by_rank::<K>()
-                .iter()
+        // A set of k cards is in 5 − k of the (k + 1)-card sets that hold a hand's cards:
+        // each set's value is the sum over the sets one card larger, shared out.
+        fn down<const K: usize>(
+            sets: &[[u8; K]],
+            upper: impl Fn(usize) -> f64 + Sync,
+            share: f64,
+        ) -> Vec<f64> {
+            sets.par_iter()
                 .map(|set| {
                     let mut bigger = [0u8; 6];
                     (0..DECK_SIZE as u8)
                         .filter(|c| !set.contains(c))
                         .map(|c| {
                             let n = inserted(set, c, &mut bigger);
-                            upper[subset_rank(&bigger[..n])]
+                            upper(subset_rank(&bigger[..n]))
                         })
                         .sum::<f64>()
                         / share
                 })
                 .collect()
         }
-        let three = down::<3>(&four, 2.0);
-        let two = down::<2>(&three, 3.0);
-        let one = down::<1>(&two, 4.0);
+        let four = down(fours(), |rank| f64::from(five[rank]), 1.0);
+        let three = down(&sets_by_rank::<3>(), |rank| four[rank], 2.0);
+        let two = down(&sets_by_rank::<2>(), |rank| three[rank], 3.0);
+        let one = down(&sets_by_rank::<1>(), |rank| two[rank], 4.0);
         let zero = one.iter().sum::<f64>() / 5.0;
         Sums { five, four, three, two, one, zero }
     }
@@ -1865,11 +1857,10 @@ pub fn strategy_gap(profile: &std::sync::Arc<Profile>, situations: usize, seed: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::{shipped_profile_text, SHIPPED_PROFILES};
 
     pub(super) fn load(id: &str) -> Arc<Profile> {
-        let path = format!("{}/../../oasis_kiosk/profiles/{id}.toml", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).expect("a shipped profile");
-        Arc::new(Profile::from_toml(&text, id, None).expect("a valid profile"))
+        Arc::new(Profile::from_toml(&shipped_profile_text(id), id, None).expect("a valid profile"))
     }
 
     /// The per-rank-key counts of the dealer's hands against exact card removal, where a hand's
@@ -1908,7 +1899,7 @@ mod tests {
     fn fast_path_settles_as_the_engine() {
         let mut actions_seen = std::collections::BTreeSet::new();
         let tables = Arc::new(HoldingTables::build(Category::AceKing));
-        for id in PROFILES {
+        for id in SHIPPED_PROFILES {
             let profile = load(id);
             let ante = profile.table.ante_max;
             let stake = round::standard_bonus_stake(&profile, ante).unwrap_or(0);
@@ -1977,19 +1968,6 @@ mod tests {
             assert!(actions_seen.contains(expected), "{expected} not in {actions_seen:?}");
         }
     }
-
-    const PROFILES: [&str; 10] = [
-        "caribbean",
-        "czech",
-        "czech-buy-card",
-        "czech-exchange",
-        "standard",
-        "golden-oasis",
-        "russian-three-box",
-        "stand-a",
-        "stand-b",
-        "stand-c",
-    ];
 }
 /// `GAP_SITUATIONS=400 cargo test -p oasis-core --release --lib every_gap -- --ignored --nocapture`
 /// (`GAP_PROFILES=a,b` for some): the figures of docs/simulation.md.
