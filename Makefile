@@ -10,7 +10,9 @@ export VIRTUAL_ENV := $(abspath $(VENV))
 
 .PHONY: run test lint bench build translations clean install-cabinet
 
+# The first run makes the books (in the data directory, docs/terminal.md); later runs find them.
 run: build
+	$(BIN)/oasis-kiosk init --if-missing
 	$(BIN)/oasis-kiosk run --windowed
 
 # Tests draw on SDL's dummy video driver and drive gpiozero's mock pins.

@@ -171,7 +171,9 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
 
     database = tmp / f"frames-{width}.db"
     terminal = Terminal(
-        Config(database=database), Store(database), deck_for_round=lambda number: WINNING_DECK
+        Config(database=database),
+        Store.create(database, currency="EUR", test=True),
+        deck_for_round=lambda number: WINNING_DECK,
     )
     now = [0.0]
     app = App(terminal, size=(width, height), clock=lambda: now[0])
@@ -243,7 +245,7 @@ from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 from oasis_kiosk.ui.app import App
 database = Path(sys.argv[1])
-app = App(Terminal(Config(database=database, attract_after=1), Store(database)), size=(1920, 1080))
+app = App(Terminal(Config(database=database, attract_after=1), Store.create(database, currency="EUR")), size=(1920, 1080))
 app.idle = 1.0
 app.advance(1 / 60)
 assert app.attract is not None, "the attract screen is up"

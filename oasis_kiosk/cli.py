@@ -3,6 +3,8 @@
 - ``run [--windowed | --fullscreen] [--demo]``: the game on screen, the keyboard and mouse
   standing in for the cabinet's buttons and money; ``--demo`` plays for free;
 - ``run --headless --script FILE``: the terminal without a screen, fed a script of inputs;
+- ``init``: create the terminal's books (the database, its seal key and its mark); nothing
+  else ever creates them, and ``--ram-clear`` replaces them on purpose;
 - ``meters``, ``audit``, ``recall``: read the terminal's database;
 - ``demo``: a text demo of the core that deals a few heads-up hands from the secure
   shuffle and evaluates them;
@@ -19,7 +21,9 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,6 +38,7 @@ from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import Store, StoreError
 
 CARDS_PER_HAND = 5
@@ -76,16 +81,57 @@ def demo(rounds: int, seed: bytes | None) -> None:
         print(f"  {verdict}\n")
 
 
-def open_existing(config: Config) -> Store:
-    """The terminal's database for reading: never a fresh empty one in its place."""
-    if not config.database.exists():
-        raise StoreError(f"{config.database}: there is no terminal database here")
-    return Store(config.database)
+@contextmanager
+def reading(config: Config) -> Iterator[Store]:
+    """The books to read, as one committed state: no lock, nothing written, so they can be
+    read while the kiosk runs, or from a read-only copy."""
+    store = Store(config.database, read_only=True)
+    try:
+        with store.snapshot():
+            yield store
+    finally:
+        store.close()
+
+
+def init_books(config: Config, *, test: bool, ram_clear: bool, seal_existing: bool, if_missing: bool) -> int:
+    """``oasis-kiosk init``: the only way new books come to be (and old ones are cleared)."""
+    path = config.database
+    files = BooksFiles(path)
+    if seal_existing:
+        Store.seal_existing(path).close()
+        print(f"books at {path} sealed as they stand")
+        return 0
+    if if_missing and (path.exists() or files.mark.exists()):
+        return 0  # books are there (or their mark says they were: opening will say so)
+    if ram_clear:
+        kept = clear_books(files)
+        if kept:
+            print(f"the old books are kept as {', '.join(str(p) for p in kept)}")
+    currency = config.load_profile().to_dict()["table"]["currency"]
+    store = Store.create(path, currency=currency, test=test)
+    with store.transaction():
+        store.event("books_created", currency=currency, test=test, ram_clear=ram_clear)
+    store.close()
+    kind = "test books" if test else "books"
+    print(f"new {kind} in {currency} at {path} (seal key {files.key})")
+    return 0
+
+
+def clear_books(files: BooksFiles) -> list[Path]:
+    """A RAM clear: the old books' files are moved aside (never deleted), stamped with the time."""
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    kept = []
+    for path in (files.database, *files.journal, files.key, files.mark):
+        if path.exists():
+            aside = path.with_name(f"{path.name}.cleared-{stamp}")
+            path.rename(aside)
+            kept.append(aside)
+    return kept
 
 
 def show_meters(config: Config, as_json: bool) -> int:
-    store = open_existing(config)
-    meters = {"credits": store.credits(), **store.meters()}
+    with reading(config) as store:
+        meters = {"credits": store.credits(), **store.meters()}
     for key in ("total_in", "total_out", "coin_in", "coin_out", "games_played"):
         meters.setdefault(key, 0)
     if as_json:
@@ -97,7 +143,8 @@ def show_meters(config: Config, as_json: bool) -> int:
 
 
 def show_audit(config: Config, as_json: bool) -> int:
-    report = audit(open_existing(config))
+    with reading(config) as store:
+        report = audit(store)
     if as_json:
         print(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
@@ -105,6 +152,8 @@ def show_audit(config: Config, as_json: bool) -> int:
         print(f", round {report.open_round} open and resumable" if report.open_round else "")
         for problem in report.problems:
             print(f"DISCREPANCY: {problem}")
+        for flag in report.flags:
+            print(f"FLAG: {flag}")
         print("audit passed" if report.ok else f"audit FAILED: {len(report.problems)} discrepancies")
     return 0 if report.ok else 1
 
@@ -128,7 +177,8 @@ def describe_round(round_: dict[str, Any]) -> list[str]:
 
 
 def show_recall(config: Config, count: int, as_json: bool) -> int:
-    rounds = open_existing(config).rounds(last=count)
+    with reading(config) as store:
+        rounds = store.rounds(last=count)
     if as_json:
         print(json.dumps(rounds, indent=2))
     else:
@@ -139,22 +189,25 @@ def show_recall(config: Config, count: int, as_json: bool) -> int:
 
 def set_pin(config: Config) -> int:
     """Reads the new operator PIN from standard input (twice on a terminal) and stores its hash."""
-    if sys.stdin.isatty():
-        first, second = getpass.getpass("new operator PIN: "), getpass.getpass("again: ")
-        if first != second:
-            print("oasis-kiosk: the two PINs differ; nothing changed", file=sys.stderr)
-            return 2
-    else:
-        first = sys.stdin.readline().strip()
+    store = Store(config.database)  # first: no PIN is asked for books that are not there
     try:
-        hashed = hash_pin(first)
-    except OperatorError as error:
-        print(f"oasis-kiosk: {error}; nothing changed", file=sys.stderr)
-        return 2
-    store = Store(config.database)
-    with store.transaction():
-        store.set_state("operator_pin", hashed)
-        store.event("operator_pin_changed", by="command line")
+        if sys.stdin.isatty():
+            first, second = getpass.getpass("new operator PIN: "), getpass.getpass("again: ")
+            if first != second:
+                print("oasis-kiosk: the two PINs differ; nothing changed", file=sys.stderr)
+                return 2
+        else:
+            first = sys.stdin.readline().strip()
+        try:
+            hashed = hash_pin(first)
+        except OperatorError as error:
+            print(f"oasis-kiosk: {error}; nothing changed", file=sys.stderr)
+            return 2
+        with store.transaction():
+            store.set_state("operator_pin", hashed)
+            store.event("operator_pin_changed", by="command line")
+    finally:
+        store.close()
     print("operator PIN set")
     return 0
 
@@ -170,21 +223,31 @@ def stacked_decks(path: Path) -> Callable[[int], str | None]:
     return deck
 
 
-def run_headless(config: Config, script: Path, seed_base: bytes | None, decks: Path | None) -> int:
-    store = Store(config.database)
-    terminal = Terminal(
-        config,
-        store,
-        seed_for_round=seeds_from(seed_base) if seed_base else None,
-        deck_for_round=stacked_decks(decks) if decks else None,
-    )
+def run_headless(
+    config: Config, script: Path, seed_base: bytes | None, decks: Path | None, demo: bool
+) -> int:
+    """``demo``: free play on memory, as in the window; the books are never opened."""
+    if demo:
+        terminal = free_play_terminal(config)
+    else:
+        terminal = Terminal(
+            config,
+            Store(config.database),
+            seed_for_round=seeds_from(seed_base) if seed_base else None,
+            deck_for_round=stacked_decks(decks) if decks else None,
+        )
     if terminal.round is not None:
         print(f"resumed round {terminal.round_id} at its {terminal.round.phase} phase")
     for kind, message in terminal.tilts.items():
         print(f"TILT ({kind}): {message}")
-    refused = run(MockCabinet(terminal), script)
-    print(f"script done: credits {terminal.credits}, {refused} input(s) skipped as not live")
-    return 0
+    try:
+        if terminal.books_fault is not None:
+            return 3  # nothing may be booked on these books: the script is not run
+        refused = run(MockCabinet(terminal), script)
+        print(f"script done: credits {terminal.credits}, {refused} input(s) skipped as not live")
+        return 0
+    finally:
+        terminal.store.close()
 
 
 def run_window(config: Config, fullscreen: bool, demo: bool) -> int:
@@ -258,12 +321,29 @@ def parser() -> argparse.ArgumentParser:
         ("audit", "check that the ledger, the meters and the rounds add up (exit 1 if not)"),
         ("recall", "print the last rounds"),
         ("set-pin", "set the operator PIN (read from standard input)"),
+        ("init", "create the terminal's books (the only command that does)"),
     ]:
         command = commands.add_parser(name, help=text)
         command.add_argument("--config", type=Path, help="configuration file (TOML)")
         command.add_argument("--db", type=Path, help="database file (default: from the configuration)")
         if name in {"meters", "audit", "recall"}:
             command.add_argument("--json", action="store_true", help="print JSON")
+    init_command = commands.choices["init"]
+    init_how = init_command.add_mutually_exclusive_group()
+    init_how.add_argument(
+        "--ram-clear",
+        action="store_true",
+        help="replace books that are there (or lost) with new ones; the old files are kept aside",
+    )
+    init_how.add_argument(
+        "--seal-existing", action="store_true", help="seal books written before sealing, as they stand"
+    )
+    init_how.add_argument(
+        "--if-missing", action="store_true", help="do nothing where books are (or were) already"
+    )
+    init_command.add_argument(
+        "--test", action="store_true", help="test books: rounds may be dealt from stacked or derived decks"
+    )
     run_command = commands.choices["run"]
     run_command.add_argument("--headless", action="store_true", help="no screen: take input from --script")
     view = run_command.add_mutually_exclusive_group()
@@ -324,11 +404,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return show_recall(config, arguments.count, arguments.json)
         if arguments.command == "set-pin":
             return set_pin(config)
+        if arguments.command == "init":
+            return init_books(
+                config,
+                test=arguments.test,
+                ram_clear=arguments.ram_clear,
+                seal_existing=arguments.seal_existing,
+                if_missing=arguments.if_missing,
+            )
         if arguments.headless:
             if not arguments.script:
                 print("oasis-kiosk: run --headless needs --script FILE", file=sys.stderr)
                 return 2
-            return run_headless(config, arguments.script, arguments.seed_base, arguments.decks)
+            return run_headless(
+                config, arguments.script, arguments.seed_base, arguments.decks, arguments.demo
+            )
         return run_window(config, fullscreen=arguments.fullscreen, demo=arguments.demo)
     except (ConfigError, ScriptError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)

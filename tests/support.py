@@ -6,11 +6,13 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from oasis_kiosk import Round
 from oasis_kiosk.machine.operator import OperatorMenu, hash_pin
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
 
 
 def snapshot(round_: Round) -> tuple[Any, ...]:
@@ -59,3 +61,13 @@ def counted_while(work: Callable[[], T]) -> tuple[T, int]:
     running[0] = False
     counter.join()
     return result, during
+
+
+def books(path: Path | str, currency: str = "EUR") -> Store:
+    """The books at ``path``, made the first time as test books (tests stack their decks)."""
+    path = Path(path)
+    return Store(path) if path.exists() else Store.create(path, currency=currency, test=True)
+
+
+def memory_books(currency: str = "EUR") -> Store:
+    return Store.in_memory(currency=currency, test=True)

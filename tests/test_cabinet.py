@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
+from support import books
 
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
@@ -12,7 +13,6 @@ from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.store.db import Store
 
 COIN_PIN, INHIBIT_PIN = 17, 27
 
@@ -35,7 +35,7 @@ def test_coins_and_buttons_play_a_round_and_the_lamps_follow(tmp_path: Path) -> 
     factory, now = MockFactory(), [0.0]
     database = tmp_path / "kiosk.db"
     config = Config(database=database, credit_limit=1500)
-    terminal = Terminal(config, Store(database), seed_for_round=seeds_from(bytes(32)))
+    terminal = Terminal(config, books(database), seed_for_round=seeds_from(bytes(32)))
     panel = Panel(
         {"deal": 5, "fold": 6, "door": 26}, {"deal": 20, "fold": 21}, bounce_time=None, pin_factory=factory
     )
@@ -77,7 +77,7 @@ def test_coins_and_buttons_play_a_round_and_the_lamps_follow(tmp_path: Path) -> 
 def test_a_jammed_acceptor_tilts_the_terminal(tmp_path: Path) -> None:
     factory, now = MockFactory(), [0.0]
     database = tmp_path / "kiosk.db"
-    terminal = Terminal(Config(database=database), Store(database))
+    terminal = Terminal(Config(database=database), books(database))
     acceptor = PulseAcceptor(COIN_PIN, INHIBIT_PIN, {1: 50}, pin_factory=factory, clock=lambda: now[0])
     cabinet = Cabinet(terminal, acceptor=acceptor)
     factory.pin(COIN_PIN).drive_low()
@@ -97,7 +97,7 @@ def test_notes_from_an_ssp_validator_are_credited_and_it_is_enabled_only_when_bi
     from oasis_kiosk.hardware.essp import EsspValidator
 
     database = tmp_path / "kiosk.db"
-    terminal = Terminal(Config(database=database, credit_limit=6000), Store(database))
+    terminal = Terminal(Config(database=database, credit_limit=6000), books(database))
     peer = FakeValidator()
     validator = EsspValidator(peer, {1: 500, 2: 1000, 4: 5000})
     validator.start()
@@ -120,7 +120,7 @@ def test_notes_from_an_ssp_validator_are_credited_and_it_is_enabled_only_when_bi
 def test_the_hardware_test_reports_inputs_and_lights_lamps_without_playing(tmp_path: Path) -> None:
     factory, now = MockFactory(), [0.0]
     database = tmp_path / "kiosk.db"
-    terminal = Terminal(Config(database=database), Store(database))
+    terminal = Terminal(Config(database=database), books(database))
     panel = Panel({"deal": 5, "card2": 13}, {"deal": 20, "fold": 21}, bounce_time=None, pin_factory=factory)
     acceptor = PulseAcceptor(COIN_PIN, INHIBIT_PIN, {2: 100}, pin_factory=factory, clock=lambda: now[0])
     cabinet = Cabinet(terminal, panel, acceptor)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from fake_essp import FakeValidator
 from gpiozero.pins.mock import MockFactory
+from support import books
 
 from oasis_kiosk.config import Config, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store
 
 REPOSITORY = Path(__file__).parents[1]
 EXAMPLE = REPOSITORY / "systemd" / "config.example.toml"
@@ -47,7 +47,7 @@ def test_the_example_configuration_wires_a_cabinet(tmp_path: Path) -> None:
     factory = MockFactory()
     cabinet = build_cabinet(
         config,
-        Terminal(config, Store(config.database)),
+        Terminal(config, books(config.database)),
         pin_factory=factory,
         serial_opener=lambda port: FakeValidator(),
     )

@@ -8,11 +8,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support import books
 
 from oasis_kiosk import Shoe, evaluate
 from oasis_kiosk.cli import main
 from oasis_kiosk.machine.operator import pin_matches
-from oasis_kiosk.store.db import Store
 
 
 def test_the_demo_deals_the_deck_of_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,7 +54,8 @@ def test_the_terminal_commands_on_a_scripted_session(
     script.write_text("bill 5000\nbonus\ndeal\nselect 1\nexchange\nplay\ncoin 3\n")
     common = ["--db", str(database)]
     assert main(["meters", *common]) == 3, "no database: a tilt, not a fresh one"
-    assert "there is no terminal database here" in capsys.readouterr().err
+    assert "there are no books here: create the books with `oasis-kiosk init" in capsys.readouterr().err
+    assert main(["init", "--test", *common]) == 0
     assert main(["run", "--headless", "--script", str(script), *common, "--seed-base", "00" * 32]) == 0
     output = capsys.readouterr().out
     assert "line 7: coin 3: skipped: a coin of 3 is not accepted" in output
@@ -78,6 +79,7 @@ def test_the_audit_exits_non_zero_on_a_discrepancy(
 ) -> None:
     database, script = tmp_path / "kiosk.db", tmp_path / "session.txt"
     script.write_text("bill 5000\n")
+    main(["init", "--db", str(database)])
     main(["run", "--headless", "--script", str(script), "--db", str(database)])
     raw = sqlite3.connect(database)
     raw.execute("UPDATE meters SET value = 1 WHERE name = 'total_in'")
@@ -93,8 +95,9 @@ def test_set_pin_reads_standard_input(
 ) -> None:
     database = tmp_path / "kiosk.db"
     monkeypatch.setattr("sys.stdin", io.StringIO("12\n"))
+    main(["init", "--db", str(database)])
     assert main(["set-pin", "--db", str(database)]) == 2
     assert "a PIN is 4 to 12 digits; nothing changed" in capsys.readouterr().err
     monkeypatch.setattr("sys.stdin", io.StringIO("97531\n"))
     assert main(["set-pin", "--db", str(database)]) == 0
-    assert pin_matches("97531", Store(database).get_state("operator_pin"))
+    assert pin_matches("97531", books(database).get_state("operator_pin"))

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support import books
+
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Response, Terminal, seeds_from
-from oasis_kiosk.store.db import Store
 
 
 def cabinet(tmp_path: Path, **config: object) -> MockCabinet:
     database = tmp_path / "kiosk.db"
     terminal = Terminal(
-        Config(database=database, **config), Store(database), seed_for_round=seeds_from(bytes(32))
+        Config(database=database, **config), books(database), seed_for_round=seeds_from(bytes(32))
     )  # type: ignore[arg-type]
     return MockCabinet(terminal)
 

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from support import books
 
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store
 
 MOTOR, EXIT = 23, 24
 
@@ -50,7 +50,7 @@ def test_no_coin_within_the_timeout_means_empty() -> None:
 
 def cabinet_with_hopper(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
     config = Config(database=database, cashout="hopper", hopper_coin=100)
-    terminal = Terminal(config, Store(database))
+    terminal = Terminal(config, books(database))
     hopper = Hopper(MOTOR, EXIT, pin_factory=factory, clock=lambda: now[0])
     return Cabinet(terminal, hopper=hopper)
 
@@ -102,7 +102,7 @@ def test_a_power_cut_during_a_payout_keeps_the_coins_counted_and_tilts(tmp_path:
         coin_leaves(factory)
     cabinet.step()
     cabinet.terminal.store.close()  # the power goes with 7 coins owed
-    again = Terminal(Config(database=database, cashout="hopper"), Store(database))
+    again = Terminal(Config(database=database, cashout="hopper"), books(database))
     assert again.credits == 700
     assert again.payout is None
     assert again.tilts == {"payout": "a hopper payout stopped with 7 coin(s) still owed"}

@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import books
 
 from oasis_kiosk import notify
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.notify import Notifier
-from oasis_kiosk.store.db import Store
 
 
 class Manager:
@@ -127,7 +127,7 @@ def test_the_frame_loop_says_ready_after_its_first_frame_then_feeds_the_watchdog
     notify.forget()
     try:
         database = tmp_path / "kiosk.db"
-        app = App(Terminal(Config(database=database), Store(database)), size=(800, 480))
+        app = App(Terminal(Config(database=database), books(database)), size=(800, 480))
         assert manager.received() == [], "nothing is said before a frame is on the screen"
         app.advance(STEP)
         assert manager.received() == ["READY=1"]

@@ -6,12 +6,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from support import books
 
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import OperatorError, OperatorMenu, hash_pin, pin_matches
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store
 
 
 def open_menu(menu: OperatorMenu) -> None:
@@ -26,7 +26,7 @@ def close_menu(menu: OperatorMenu) -> None:
 @pytest.fixture
 def menu(tmp_path: Path) -> OperatorMenu:
     database = tmp_path / "kiosk.db"
-    terminal = Terminal(Config(database=database), Store(database))
+    terminal = Terminal(Config(database=database), books(database))
     with terminal.store.transaction():
         terminal.store.set_state("operator_pin", hash_pin("2468"))
     return OperatorMenu(terminal)
@@ -90,7 +90,7 @@ def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu,
     assert change["detail"]["before"]["base"] == 1_000_000
     menu.store.close()
     database = tmp_path / "kiosk.db"
-    again = Terminal(Config(database=database), Store(database))
+    again = Terminal(Config(database=database), books(database))
     assert again.config.jackpot.rate == Fraction(3, 20)
     assert again.config.language == "cs"
 
@@ -127,7 +127,7 @@ def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_
     assert menu.terminal.handle("deal").ok
     menu.store.close()
     database = tmp_path / "kiosk.db"
-    again = Terminal(Config(database=database), Store(database))
+    again = Terminal(Config(database=database), books(database))
     assert again.profile.id == "golden-oasis", "the operator's rules outlive a restart"
     assert again.profile.to_dict()["table"]["max_payout"] == 300000
     assert again.round is not None

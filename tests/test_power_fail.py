@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import books
 
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.store.db import Store
 
 SEED_BASE = "5a" * 32
 KILLS = 25
@@ -49,7 +49,7 @@ def start(database: Path, script: Path) -> subprocess.Popen[bytes]:
 
 def contents(database: Path) -> dict[str, Any]:
     """What a session leaves behind, without timestamps and start-up counts."""
-    store = Store(database)
+    store = books(database)
     try:
         meters = store.meters()
         meters.pop("power_ups")
@@ -91,7 +91,7 @@ def test_no_kill_loses_or_doubles_money_or_a_round(tmp_path: Path) -> None:
                 os.kill(process.pid, signal.SIGKILL)
                 kills += 1
             _, errors = process.communicate(timeout=120)
-            report = audit(Store(database))
+            report = audit(books(database))
             assert report.ok, report.problems
             if process.returncode == 0:
                 break

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from support import books, memory_books
 
 from oasis_kiosk.config import ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.store.db import StoreError
 
 WIRING = """
 [devices]
@@ -37,7 +38,7 @@ class Cab:
         self.config = load_config(path, database=self.database)
         self.factory = MockFactory()
         self.now = 0.0
-        self.terminal = Terminal(self.config, Store(self.database))
+        self.terminal = Terminal(self.config, books(self.database))
         self.cabinet: Cabinet = build_cabinet(
             self.config, self.terminal, pin_factory=self.factory, clock=lambda: self.now, bounce_time=None
         )
@@ -195,7 +196,7 @@ def test_power_fail_wiring_errors_name_the_key(tmp_path: Path, wiring: str, mess
 
 def test_closing_checkpoints_and_keeps_the_file_readable_until_reopened(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
-    store = Store(database)
+    store = books(database)
     with store.transaction():
         store.post("coin_in", 100)
     assert store.close(keep_reading=True), "nothing held the checkpoint back"
@@ -209,12 +210,12 @@ def test_closing_checkpoints_and_keeps_the_file_readable_until_reopened(tmp_path
     store.close()
     with pytest.raises(StoreError, match="cannot read"):
         store.credits()
-    assert Store(database).credits() == 150
+    assert books(database).credits() == 150
 
 
 def test_a_reader_holding_the_log_leaves_it_for_the_next_start(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
-    store = Store(database)
+    store = books(database)
     with store.transaction():
         store.post("coin_in", 100)
     reader = sqlite3.connect(database, isolation_level=None)
@@ -226,11 +227,11 @@ def test_a_reader_holding_the_log_leaves_it_for_the_next_start(tmp_path: Path) -
     assert not store.close(), "the reader's snapshot keeps the log"
     assert time.monotonic() - started < 2, "a failing power supply does not wait for a reader"
     reader.close()
-    assert Store(database).credits() == 200, "committed all the same"
+    assert books(database).credits() == 200, "committed all the same"
 
 
 def test_an_in_memory_database_cannot_be_closed_and_still_read() -> None:
-    store = Store(":memory:")
+    store = memory_books()
     with pytest.raises(StoreError, match="in-memory"):
         store.close(keep_reading=True)
     assert store.writable

@@ -14,13 +14,13 @@ from typing import Any, ClassVar
 
 import pygame
 import pytest
+from support import books
 
 from oasis_kiosk import i18n, profile_names
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.store.db import Store
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.view import last_settlement
@@ -86,7 +86,7 @@ def kiosk(
     database = tmp_path / "kiosk.db"
     terminal = Terminal(
         Config(database=database, profile=profile),
-        Store(database),
+        books(database),
         seed_for_round=seeds_from(bytes(32)),
         deck_for_round=(lambda number: deck) if deck else None,
     )
@@ -394,7 +394,7 @@ def test_on_the_cabinet_its_own_buttons_and_the_touchscreen_play_and_a_keyboard_
     config = Config(database=database)
     wiring = desktop_wiring(config.coins, config.bills, hopper=False)
     config = replace(config, devices=wiring)
-    terminal = Terminal(config, Store(database))
+    terminal = Terminal(config, books(database))
     factory = MockFactory(revision="a020a0")
     devices = build_cabinet(config, terminal, pin_factory=factory, bounce_time=None)
     clock = Clock()
@@ -503,7 +503,7 @@ def test_the_attract_ends_for_a_tilt_and_a_panel_press_only_wakes(tmp_path: Path
     from dataclasses import replace
 
     database = tmp_path / "kiosk.db"
-    terminal = Terminal(replace(Config(database=database), attract_after=1), Store(database))
+    terminal = Terminal(replace(Config(database=database), attract_after=1), books(database))
     app = App(terminal, size=(800, 480), clock=Clock())
     for _ in range(90):
         app.update(1 / 60)

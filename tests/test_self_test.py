@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support import books
 
 from oasis_kiosk.cli import open_terminal
 from oasis_kiosk.config import Config, ConfigError, load_config
@@ -24,11 +25,10 @@ from oasis_kiosk.machine.selftest import (
     video_problems,
 )
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store
 
 
 def fed_terminal(database: Path, **config: object) -> Terminal:
-    terminal = Terminal(Config(database=database, **config), Store(database))  # type: ignore[arg-type]
+    terminal = Terminal(Config(database=database, **config), books(database))  # type: ignore[arg-type]
     terminal.handle("coin", 100)
     terminal.handle("bill", 500)
     return terminal
@@ -50,7 +50,7 @@ def test_an_index_that_no_longer_matches_its_table_is_found(tmp_path: Path) -> N
     )
     raw.commit()
     raw.close()
-    store = Store(database)  # the quick check at opening does not compare indexes with tables
+    store = books(database)  # the quick check at opening does not compare indexes with tables
     problems = database_problems(store)
     assert problems
     assert all(problem.startswith("database: ") for problem in problems)
@@ -68,7 +68,7 @@ def test_a_row_that_refers_to_a_missing_round_is_found(tmp_path: Path) -> None:
     )
     raw.commit()
     raw.close()
-    assert database_problems(Store(database)) == [
+    assert database_problems(books(database)) == [
         "database: ledger row 4 refers to a rounds row that is not there"
     ]
 
@@ -116,7 +116,7 @@ def test_a_finding_tilts_the_terminal_until_a_start_passes(tmp_path: Path) -> No
     assert "self_test" in terminal.tilts
     terminal.store.close()
 
-    again = Terminal(Config(database=database), Store(database))
+    again = Terminal(Config(database=database), books(database))
     assert "self_test" in again.tilts, "a restart does not forget it"
     assert again.record_self_test([]).ok
     assert not again.tilts
@@ -184,7 +184,7 @@ def test_under_systemd_the_kiosk_says_ready_and_stops_cleanly_on_sigterm(tmp_pat
     assert kiosk.returncode == 0, errors
     assert "self-test: video: SDL runs the dummy video driver, the cabinet expects kmsdrm" in errors
     assert not database.with_name("kiosk.db-wal").exists(), "the books were checkpointed and closed"
-    store = Store(database)
+    store = books(database)
     assert "self_test" in store.get_state("terminal")["tilts"]
 
 

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from support import books
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.store.db import Store
 
 ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"  # a royal flush against a pair of deuces
 
@@ -46,7 +46,7 @@ def test_a_whole_session_in_three_profiles_with_a_jackpot_hit(
     )
     capsys.readouterr()
 
-    store = Store(tmp_path / "kiosk.db")
+    store = books(tmp_path / "kiosk.db")
     report = audit(store)
     assert report.ok, report.problems
     rounds = store.rounds()

@@ -9,13 +9,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from support import logged_in_menu
+from support import books, logged_in_menu, memory_books
 
 from oasis_kiosk.config import Config, ConfigError, JackpotConfig, load_config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.store.db import StoreError
 
 SEEDS = seeds_from(bytes(32))
 
@@ -26,7 +26,7 @@ def database(tmp_path: Path) -> Path:
 
 
 def terminal(database: Path, config: Config | None = None) -> Terminal:
-    return Terminal(config or Config(database=database), Store(database), seed_for_round=SEEDS)
+    return Terminal(config or Config(database=database), books(database), seed_for_round=SEEDS)
 
 
 def feed(t: Terminal, *inputs: str) -> list[bool]:
@@ -180,7 +180,7 @@ def test_a_royal_flush_with_the_bonus_wins_the_jackpot(database: Path) -> None:
     config = Config(
         database=database, jackpot=JackpotConfig(base=500_000, rate=Fraction(1, 2), maximum=900_000)
     )
-    t = Terminal(config, Store(database), deck_for_round=lambda number: "As Ks Qs Js Ts / 2c 2d 4h 5h 7c")
+    t = Terminal(config, books(database), deck_for_round=lambda number: "As Ks Qs Js Ts / 2c 2d 4h 5h 7c")
     feed(t, "bill 5000", "bonus", "deal")
     meter_before = t.jackpot.value
     assert meter_before == 500_000 + 100, "half of the 200 stake went to the meter"
@@ -204,7 +204,7 @@ def test_the_audit_finds_a_tampered_ledger_and_meter(database: Path) -> None:
     raw.execute("UPDATE ledger SET amount = amount - 1 WHERE kind = 'bill_in'")
     raw.commit()
     raw.close()
-    report = audit(Store(database))
+    report = audit(books(database))
     assert not report.ok
     joined = "\n".join(report.problems)
     assert "meter coin_in is 1100, the ledger says 1000" in joined
@@ -220,7 +220,7 @@ def test_a_damaged_database_is_a_tilt_never_a_fresh_start(database: Path) -> Non
     data[:16] = b"not a database!!"
     database.write_bytes(bytes(data))
     with pytest.raises(StoreError, match="cannot open the database"):
-        Store(database)
+        books(database)
     assert database.read_bytes()[:16] == b"not a database!!", "nothing was written over it"
 
 
@@ -275,7 +275,7 @@ def test_free_play_never_touches_the_real_database(database: Path) -> None:
     t = terminal(database)
     feed(t, "bill 5000")
     before = database.read_bytes()
-    demo = Terminal(Config(database=database), Store(":memory:"))
+    demo = Terminal(Config(database=database), memory_books())
     assert demo.credits == 0
     feed(demo, "bill 5000", "deal", "fold")
     assert demo.store.meters()["games_played"] == 1
@@ -286,7 +286,7 @@ def test_free_play_never_touches_the_real_database(database: Path) -> None:
 def test_bet_chooses_the_insurance_amount_and_insure_stakes_it(database: Path) -> None:
     # Trips for the player; the dealer (2c 2d ...) qualifies with a lower pair.
     config = Config(database=database, profile="golden-oasis")
-    t = Terminal(config, Store(database), deck_for_round=lambda number: "7s 7h 7d Kc 2h / 2c 2d 4h 5h 9c")
+    t = Terminal(config, books(database), deck_for_round=lambda number: "7s 7h 7d Kc 2h / 2c 2d 4h 5h 9c")
     feed(t, "bill 5000", "bill 5000", "deal", "play")
     assert t.round is not None
     assert t.round.phase == "insurance"
@@ -309,7 +309,7 @@ def test_bet_chooses_the_insurance_amount_and_insure_stakes_it(database: Path) -
 
 
 def test_several_boxes_take_the_profile_s_higher_minimum_ante(database: Path) -> None:
-    t = Terminal(Config(database=database, profile="golden-oasis"), Store(database))
+    t = Terminal(Config(database=database, profile="golden-oasis"), books(database))
     feed(t, "bill 5000", "bill 5000")
     assert t.ante == 500
     assert feed(t, "boxes") == [True]

@@ -8,20 +8,19 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from support import logged_in_menu
+from support import books, logged_in_menu
 
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.store.db import Store
 
 SEEDS = seeds_from(bytes(32))
 
 
 def terminal(database: Path, **config: object) -> Terminal:
-    return Terminal(Config(database=database, **config), Store(database), seed_for_round=SEEDS)  # type: ignore[arg-type]
+    return Terminal(Config(database=database, **config), books(database), seed_for_round=SEEDS)  # type: ignore[arg-type]
 
 
 def test_money_arriving_during_a_round_is_credited_and_the_round_still_settles(tmp_path: Path) -> None:
@@ -179,7 +178,7 @@ def test_the_audit_notices_meters_the_jackpot_and_a_round_split_tampered(tmp_pat
     )
     raw.commit()
     raw.close()
-    problems = "\n".join(audit(Store(database)).problems)
+    problems = "\n".join(audit(books(database)).problems)
     assert "meter handpays is 5000, the ledger says 0" in problems
     assert "the jackpot holds" in problems
     assert "round 1: the ledger took 1207, the round 1200" in problems

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import books
 
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import INTENTS, Terminal, seeds_from
 from oasis_kiosk.rules import profile_names
-from oasis_kiosk.store.db import Store
 
 VALUES = {"coin": [50, 100, 200, 500, 7], "bill": [500, 1000, 5000, 20], "card": [1, 2, 3, 4, 5, 9]}
 # Money and deals come often enough that most sequences play several rounds.
@@ -40,12 +40,12 @@ def test_any_inputs_keep_the_books_straight(
 ) -> None:
     database = tmp_path / f"kiosk-{next(counter)}.db"
     config = Config(database=database, profile=profile, credit_limit=20_000_000)
-    t = Terminal(config, Store(database), seed_for_round=seeds_from(bytes(32)))
+    t = Terminal(config, books(database), seed_for_round=seeds_from(bytes(32)))
     money = [("bill", 5000)] * 6  # enough for a few rounds even at a 100.00 ante
     for number, (intent, value) in enumerate(money + steps):
         if number == restart_at:  # a power cut between two inputs
             t.store.close()
-            t = Terminal(config, Store(database), seed_for_round=seeds_from(bytes(32)))
+            t = Terminal(config, books(database), seed_for_round=seeds_from(bytes(32)))
         before = t.credits
         response = t.handle(intent, value)
         if not response.ok:

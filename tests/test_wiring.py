@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from fake_essp import FakeValidator
 from gpiozero.pins.mock import MockFactory
+from support import books
 
 from oasis_kiosk.config import ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store
 
 WIRING = """
 [devices]
@@ -38,7 +38,7 @@ def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None
         return peer
 
     factory = MockFactory()
-    terminal = Terminal(config, Store(config.database))
+    terminal = Terminal(config, books(config.database))
     cabinet = build_cabinet(config, terminal, pin_factory=factory, serial_opener=opener)
     assert opened == ["/dev/ttyUSB0"]
     assert peer.synced

@@ -20,7 +20,8 @@ FREE_PLAY_ROUNDS = 50
 
 
 def free_play_terminal(config: Config) -> Terminal:
-    terminal = Terminal(replace(config, database=Path(":memory:")), Store(":memory:"))
+    currency = config.load_profile().to_dict()["table"]["currency"]
+    terminal = Terminal(replace(config, database=Path(":memory:")), Store.in_memory(currency=currency))
     top_up(terminal)
     return terminal
 

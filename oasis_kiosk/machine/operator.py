@@ -81,6 +81,13 @@ class OperatorMenu:
 
     # Meters.
 
+    def _require_no_money(self, what: str) -> None:
+        """What the credits and a round in play were won under changes only between sessions."""
+        if self.terminal.round is not None:
+            raise OperatorError(f"{what} cannot change while a round is open: finish it first")
+        if self.terminal.credits:
+            raise OperatorError(f"{what} cannot change while credits are on: cash them out first")
+
     def meters(self) -> dict[str, int]:
         self._require()
         return {"credits": self.terminal.credits, **self.store.meters()}
@@ -166,12 +173,18 @@ class OperatorMenu:
         such as ``{"table": {"ante_min": 500, "max_payout": 300000}}``), between rounds only.
         The rules are checked whole before anything changes."""
         self._require()
-        if self.terminal.round is not None:
-            raise OperatorError("finish the round in play first")
+        self._require_no_money("the rules")
         try:
             loaded = load_profile(profile, overrides)
         except ValueError as error:
             raise OperatorError(str(error)) from None
+        books = self.store.books
+        currency = loaded.to_dict()["table"]["currency"]
+        if books is not None and currency != books.currency:
+            raise OperatorError(
+                f"the profile {loaded.id} plays in {currency}, but these books are kept in "
+                f"{books.currency}: the books have one currency"
+            )
         before = {"profile": self.terminal.profile.id, "digest": self.terminal.profile.digest}
         with self.store.transaction():
             self.store.set_state("rules", {"profile": profile, "overrides": overrides})
@@ -184,6 +197,7 @@ class OperatorMenu:
         """What one credit shown on the meters is worth (display only: the books stay in
         minor units)."""
         self._require()
+        self._require_no_money("the denomination")
         if minor_units_per_credit not in {1, 5, 10, 25, 50, 100}:
             raise OperatorError("a credit is 1, 5, 10, 25, 50 or 100 minor units")
         with self.store.transaction():

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
-from oasis_kiosk.config import Config, JackpotConfig
+from oasis_kiosk.config import Config, ConfigError, JackpotConfig
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.store.db import Store, StoreError
@@ -61,9 +61,10 @@ INTENTS = (
     "operator_key_off",
 )
 POWER_FAIL = "the power is failing: play and money stop until it returns"
-UNCLEARED_BY_ATTENDANT = {"door", "resume", "self_test"}
+UNCLEARED_BY_ATTENDANT = {"door", "resume", "self_test", "books"}
 """Tilts the attendant's key does not clear: the door clears when it closes, a round that
-cannot resume when the operator voids it, a failed self-test when a start passes it."""
+cannot resume when the operator voids it, a failed self-test when a start passes it, books
+that fail their check when they are restored (or cleared on purpose: ``oasis-kiosk init``)."""
 
 
 class Amount(int):
@@ -146,13 +147,40 @@ class Terminal:
         deck_for_round: Callable[[int], str | None] | None = None,
     ) -> None:
         """``seed_for_round`` (soak runs) or ``deck_for_round`` (tests: a stacked deck) fix
-        each round's cards by its number; by default every deck comes from the OS."""
+        each round's cards by its number; by default every deck comes from the OS. Decks
+        known in advance are for test books only (``oasis-kiosk init --test``).
+
+        Before anything is written the books are checked (the tail of the seal chain, the
+        running credit, the stored state): books that fail it are not written to at all; the
+        terminal stands still with a ``books`` tilt that names what is wrong."""
         self.store = store
-        self.config = settings_from_store(config, store)
-        self.use_profile(self.config.load_profile())
+        books = store.books
+        if (seed_for_round or deck_for_round) and not (books and books.test):
+            raise ConfigError(
+                f"{store.path}: decks known in advance (stacked or derived from a seed) are for "
+                "test books only (`oasis-kiosk init --test`)"
+            )
         self._seed_for_round = seed_for_round
         self._deck_for_round = deck_for_round
-        state = self._load()
+        self.books_fault: str | None = None
+        """What is wrong with the books: while it is set nothing is written."""
+        problems = store.start_problems()
+        if not problems:
+            try:
+                self.config = settings_from_store(config, store)
+                self.use_profile(self.config.load_profile())
+                state = self._load()
+            except (StoreError, ConfigError) as error:
+                problems = [str(error)]
+        if problems:
+            self._stand_still(config, "; ".join(problems))
+            return
+        if books is not None and books.currency != self.rules["table"]["currency"]:
+            raise ConfigError(
+                f"{config.source}: the profile {self.profile.id} plays in "
+                f"{self.rules['table']['currency']}, but these books are kept in {books.currency}: "
+                "the books have one currency, set when they were made"
+            )
         with store.transaction():
             store.add_meter("power_ups", 1)
             store.event("power_up", credits=store.credits())
@@ -171,6 +199,18 @@ class Terminal:
             self.save_state()
         self._resume()
 
+    def _stand_still(self, config: Config, problem: str) -> None:
+        """Books that cannot be trusted: shown as they are, never written, every input refused."""
+        log.error("%s: the books fail their check: %s", self.store.path, problem)
+        self.books_fault = problem
+        self.config = config
+        self.use_profile(config.load_profile())
+        self.round, self.round_id, self.selected = None, None, set()
+        self.insurance = self.handpay = self.payout = None
+        self.operator_key = False
+        self.jackpot = JackpotState.fresh(config.jackpot)
+        self.tilts = {"books": f"the books fail their check: {problem}"}
+
     # State.
 
     def use_profile(self, profile: Profile) -> None:
@@ -184,26 +224,54 @@ class Terminal:
         self.bonus = self.bonus and profile.standard_bonus_stake(self.ante) is not None
 
     def _load(self) -> dict[str, Any]:
-        """Takes the terminal's state as the database has it committed."""
+        """Takes the terminal's state as the database has it committed; a stored state that
+        is not what this terminal writes is a StoreError naming the field."""
         self.round = None
         self.round_id = None
-        state: dict[str, Any] = self.store.get_state("terminal", {})
+        state = self.store.get_state("terminal", {})
+        if not isinstance(state, dict):
+            raise StoreError(f"{self.store.path}: the stored terminal state is damaged: not a table")
+
+        def field(name: str, kinds: type | tuple[type, ...], default: Any) -> Any:
+            value = state.get(name, default)
+            if value is not None and (
+                not isinstance(value, kinds) or isinstance(value, bool) != (kinds is bool)
+            ):
+                raise StoreError(
+                    f"{self.store.path}: the stored terminal state is damaged: {name} is {value!r}"
+                )
+            return value
+
         antes = self.profile.allowed_antes()
-        self.ante = state["ante"] if state.get("ante") in antes else antes[0]
+        ante = field("ante", int, None)
+        self.ante = ante if ante in antes else antes[0]
         stake = self.profile.standard_bonus_stake(self.ante)
-        self.bonus = bool(state.get("bonus", False)) and stake is not None
-        self.boxes = int(state.get("boxes", 1))
-        self.selected = set(state.get("selected", []))
-        self.insurance = state.get("insurance")
-        self.handpay = state.get("handpay")
-        self.payout = state.get("payout")
-        self.tilts = dict(state.get("tilts", {}))
-        self.operator_key = bool(state.get("operator_key", False))
-        self.jackpot = (
-            JackpotState.from_json(state["jackpot"])
-            if "jackpot" in state
-            else JackpotState.fresh(self.config.jackpot)
-        )
+        self.bonus = bool(field("bonus", bool, False)) and stake is not None
+        self.boxes = field("boxes", int, 1)
+        selected = field("selected", list, [])
+        if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < 5 for p in selected):
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: selected is {selected!r}"
+            )
+        self.selected = set(selected)
+        self.insurance = field("insurance", int, None)
+        self.handpay = field("handpay", int, None)
+        self.payout = field("payout", int, None)
+        tilts = field("tilts", dict, {})
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in tilts.items()):
+            raise StoreError(f"{self.store.path}: the stored terminal state is damaged: tilts is {tilts!r}")
+        self.tilts = dict(tilts)
+        self.operator_key = bool(field("operator_key", bool, False))
+        try:
+            self.jackpot = (
+                JackpotState.from_json(state["jackpot"])
+                if "jackpot" in state
+                else JackpotState.fresh(self.config.jackpot)
+            )
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: jackpot: {error!r}"
+            ) from None
         return state
 
     @property
@@ -256,6 +324,9 @@ class Terminal:
         """Runs ``change`` in one transaction, with the pending ``note``. If anything fails,
         nothing of it is committed: the terminal takes back what the database holds and
         tilts with the reason, so that memory never runs ahead of the books."""
+        if self.books_fault is not None:
+            log.error("not booked, the books fail their check: %s", self.books_fault)
+            return Response(False, N_("the books fail their check: call the attendant"))
         if self.power_failure:
             # Only a physical fact gets here now: booked all the same, in a database opened
             # for this one transaction and closed again.
@@ -387,6 +458,8 @@ class Terminal:
     def live(self) -> set[str]:
         """The intents that would do something now: the lamps that are lit. The door switch
         always counts: it is a physical fact, like money a device took in."""
+        if self.books_fault is not None:
+            return set()  # nothing can be booked: no lamp lit, no money taken
         door = {"door_close"} if "door" in self.tilts else {"door_open"}
         if self.power_failure:
             return door
@@ -473,13 +546,26 @@ class Terminal:
         return self._commit(carry_out)
 
     def _why_not_live(self, intent: str, value: int | None) -> Response:
-        """The reason a dead button gives: the round's own reason where it has one."""
-        if self.round is not None and intent in ROUND_ACTIONS and not self.tilts and self.handpay is None:
-            response = self._round_action(intent, value)
-            if not response.ok:
-                return response
-            raise AssertionError(f"{intent} was not live but the round took it")
-        return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
+        """The reason a dead button gives: what holds the terminal, or the round's own reason
+        (asked of a copy of the round, so that asking changes nothing)."""
+        details = {"intent": Intent(intent)}
+        if self.operator_key:
+            return Response(False, N_("{intent} is not possible while the operator key is turned"), details)
+        if self.payout or self.handpay is not None:
+            return Response(False, N_("{intent} is not possible while the attendant is called"), details)
+        if self.tilts:
+            return Response(
+                False,
+                N_("{intent} is not possible while the terminal is tilted ({tilts})"),
+                {**details, "tilts": ", ".join(sorted(self.tilts))},
+            )
+        if self.round is not None and intent in ROUND_ACTIONS:
+            copy = Round.replay(self.round.profile, self.round.record())
+            try:
+                self._act(copy, intent, value)
+            except IllegalAction as error:
+                return Response(False, N_("{intent} is not possible now"), details, str(error))
+        return Response(False, N_("{intent} is not live now"), details)
 
     # Money in and out.
 
@@ -676,7 +762,8 @@ class Terminal:
         except ValueError as error:
             return Response(False, N_("{intent} is not possible now"), {"intent": Intent("deal")}, str(error))
         self.round = round_
-        self.round_id = self.store.open_round(self.profile, round_.record())
+        source = "stacked" if deck is not None else "derived" if seed is not None else "shuffled"
+        self.round_id = self.store.open_round(self.profile, round_.record(), deck=source)
         self.selected.clear()
         self._post_wagers(round_.collected, kind="wager", bet="stakes")
         self._contribute_to_jackpot(round_)
@@ -711,23 +798,29 @@ class Terminal:
             {"cards": ", ".join(str(p + 1) for p in sorted(self.selected))},
         )
 
+    def _act(self, round_: Round, intent: str, value: int | None) -> None:
+        """Carries out a game action on ``round_``; IllegalAction if the round refuses it."""
+        method = getattr(round_, ROUND_ACTIONS[intent])
+        if intent == "exchange":
+            method(sorted(self.selected))
+        elif intent == "insure":
+            method(value if value is not None else self.insurance_amount or 0)
+        else:
+            method()
+
     def _round_action(self, intent: str, value: int | None) -> Response:
-        assert self.round is not None
-        before = self.round.collected
-        method = getattr(self.round, ROUND_ACTIONS[intent])
+        round_ = self.round
+        if round_ is None:
+            return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
+        before = round_.collected
         try:
-            if intent == "exchange":
-                method(sorted(self.selected))
-            elif intent == "insure":
-                method(value if value is not None else self.insurance_amount or 0)
-            else:
-                method()
+            self._act(round_, intent, value)
         except IllegalAction as error:
             return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, str(error))
         if intent == "exchange":
             self.selected.clear()
         self.insurance = None
-        paid = self.round.collected - before
+        paid = round_.collected - before
         if paid:
             kind = "wager" if intent in {"play", "insure"} else "fee"
             self._post_wagers(paid, kind=kind, bet=ROUND_ACTIONS[intent])
@@ -740,12 +833,13 @@ class Terminal:
 
     def _after_action(self) -> None:
         """Journals the round's record and, once it is settled, pays it."""
-        assert self.round is not None
-        assert self.round_id is not None
-        if self.round.phase != "settled":
-            self.store.update_round(self.round_id, self.round.record(), None)
+        round_, round_id = self.round, self.round_id
+        if round_ is None or round_id is None:
+            raise RuntimeError("no round in play to journal")
+        if round_.phase != "settled":
+            self.store.update_round(round_id, round_.record(), None)
             return
-        settlement = self.round.settlement()
+        settlement = round_.settlement()
         boxes = settlement["boxes"]
         main = sum(b["ante"]["returned"] + b["play"]["returned"] + b["insurance"]["returned"] for b in boxes)
         bonus = sum(b["bonus"]["returned"] for b in boxes)
@@ -776,7 +870,7 @@ class Terminal:
         self.store.add_meter("games_played", 1)
         if settlement["net"] + awards > 0:
             self.store.add_meter("games_won", 1)
-        self.store.update_round(self.round_id, self.round.record(), {**settlement, "jackpot_awards": awards})
+        self.store.update_round(round_id, round_.record(), {**settlement, "jackpot_awards": awards})
         self.round = None
         self.round_id = None
 

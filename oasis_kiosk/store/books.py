@@ -1,0 +1,166 @@
+"""The files beside the database that keep the books honest.
+
+- ``kiosk.db.key``: the seal key (32 random bytes, hex), made by ``oasis-kiosk init`` and
+  readable only by the user the kiosk runs as. Without it nobody can seal a row.
+- ``kiosk.db.books``: the books mark, rewritten (and fsynced) after every commit: which books
+  these are and the last seal they committed. A database that is gone, empty, replaced by an
+  older copy or cut short (its write-ahead log deleted) no longer reaches the mark.
+- ``kiosk.db.lock``: held with ``flock`` by the process that writes the books. The kernel
+  drops it when that process dies, however it dies, so a restart is never blocked; a second
+  process finds it held and stops before it touches anything.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+KEY_BYTES = 32
+
+
+class BooksError(Exception):
+    """The books' files say something is wrong (the store turns it into a StoreError)."""
+
+
+@dataclass(frozen=True)
+class BooksFiles:
+    database: Path
+
+    @property
+    def key(self) -> Path:
+        return self.database.with_name(self.database.name + ".key")
+
+    @property
+    def mark(self) -> Path:
+        return self.database.with_name(self.database.name + ".books")
+
+    @property
+    def lock(self) -> Path:
+        return self.database.with_name(self.database.name + ".lock")
+
+    @property
+    def journal(self) -> list[Path]:
+        """SQLite's files that belong with the database."""
+        return [self.database.with_name(self.database.name + suffix) for suffix in ("-wal", "-shm")]
+
+
+def _fsync_directory(directory: Path) -> None:
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def write_durably(path: Path, text: str, mode: int = 0o600) -> None:
+    """Replaces ``path`` with ``text`` so that a power cut leaves the old or the new file whole."""
+    temporary = path.with_name(path.name + ".new")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(descriptor, text.encode())
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+    os.replace(temporary, path)
+    _fsync_directory(path.parent)
+
+
+def create_key(files: BooksFiles) -> bytes:
+    """A new seal key, written only where none is (never over the key of other books)."""
+    secret = secrets.token_bytes(KEY_BYTES)
+    try:
+        descriptor = os.open(files.key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise BooksError(f"{files.key}: a seal key is already there") from None
+    try:
+        os.write(descriptor, secret.hex().encode() + b"\n")
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+    _fsync_directory(files.key.parent)
+    return secret
+
+
+def read_key(files: BooksFiles) -> bytes:
+    try:
+        text = files.key.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise BooksError(f"{files.key}: the seal key of these books is missing") from None
+    except (OSError, UnicodeError) as error:
+        raise BooksError(f"{files.key}: the seal key cannot be read: {error}") from None
+    try:
+        secret = bytes.fromhex(text)
+    except ValueError:
+        secret = b""
+    if len(secret) != KEY_BYTES:
+        raise BooksError(f"{files.key}: not a seal key ({KEY_BYTES * 2} hexadecimal digits)")
+    return secret
+
+
+@dataclass(frozen=True)
+class Mark:
+    books: str
+    seq: int
+    seal: str
+
+    def to_text(self) -> str:
+        return json.dumps({"books": self.books, "seq": self.seq, "seal": self.seal}) + "\n"
+
+
+def read_mark(files: BooksFiles) -> Mark | None:
+    """The books mark, None where there is none."""
+    try:
+        raw: Any = json.loads(files.mark.read_text(encoding="utf-8"))
+        return Mark(str(raw["books"]), int(raw["seq"]), str(raw["seal"]))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError, KeyError) as error:
+        raise BooksError(f"{files.mark}: the books mark is damaged: {error}") from None
+
+
+def write_mark(files: BooksFiles, mark: Mark) -> None:
+    write_durably(files.mark, mark.to_text(), mode=0o644)
+
+
+# One lock per database file and process: a second Store in the same process (a test that
+# restarts the terminal over the same file) shares it; another process never gets it.
+_held: dict[Path, tuple[int, int]] = {}
+
+
+def acquire_lock(files: BooksFiles) -> None:
+    """Takes the books' lock or says which process holds it."""
+    path = files.lock.resolve()
+    if path in _held:
+        descriptor, count = _held[path]
+        _held[path] = (descriptor, count + 1)
+        return
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(descriptor, 64).decode(errors="replace").strip() or "unknown"
+        os.close(descriptor)
+        raise BooksError(
+            f"{files.database}: the books are in use by another process (pid {holder}): "
+            "one terminal at a time"
+        ) from None
+    os.ftruncate(descriptor, 0)
+    os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
+    _held[path] = (descriptor, 1)
+
+
+def release_lock(files: BooksFiles) -> None:
+    path = files.lock.resolve()
+    if path not in _held:
+        return
+    descriptor, count = _held[path]
+    if count > 1:
+        _held[path] = (descriptor, count - 1)
+        return
+    del _held[path]
+    os.close(descriptor)  # closing drops the flock

@@ -1,0 +1,471 @@
+"""The books as a gaming lab attacks them: a second process, lost or replaced files, edited
+rows, test hooks on real books, and reading while the kiosk runs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from support import logged_in_menu
+
+from oasis_kiosk.cli import main
+from oasis_kiosk.config import Config, ConfigError
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.operator import OperatorError
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.books import BooksFiles
+from oasis_kiosk.store.db import Store, StoreError
+
+SESSION = "bill 5000\nbonus\ndeal\nplay\ncoin 100\n"
+
+
+def fingerprint(database: Path) -> tuple[str, str]:
+    """What the books hold, every row of every table, and their mark: to show that something
+    touched nothing (SQLite's own files change with every opening)."""
+    mark = BooksFiles(database).mark
+    raw = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        rows = "\n".join(raw.iterdump())
+    finally:
+        raw.close()
+    return hashlib.sha256(rows.encode()).hexdigest(), mark.read_text() if mark.exists() else ""
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    """Real books with a session played on them (a bill, a round, a coin), closed."""
+    database, script = tmp_path / "kiosk.db", tmp_path / "session.txt"
+    script.write_text(SESSION)
+    assert main(["init", "--db", str(database)]) == 0
+    assert main(["run", "--headless", "--script", str(script), "--db", str(database)]) == 0
+    return database
+
+
+def run_script(database: Path, text: str, *extra: str) -> int:
+    script = database.with_name("more.txt")
+    script.write_text(text)
+    return main(["run", "--headless", "--script", str(script), "--db", str(database), *extra])
+
+
+@pytest.fixture
+def holder(played: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process that holds the books open for writing, as a running kiosk does."""
+    code = (
+        "import sys, time\n"
+        "from oasis_kiosk.store.db import Store\n"
+        f"store = Store({str(played)!r})\n"
+        "print('holding', flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "holding"
+        yield process
+        process.kill()
+
+
+# Two processes.
+
+
+def test_a_second_process_on_held_books_refuses_to_start_and_touches_nothing(
+    played: Path, holder: subprocess.Popen[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = fingerprint(played)
+    capsys.readouterr()
+    assert run_script(played, "coin 100\ndeal\nplay\n") == 3
+    error = capsys.readouterr().err
+    assert f"the books are in use by another process (pid {holder.pid})" in error
+    assert fingerprint(played) == before
+
+
+def test_a_killed_holder_never_blocks_the_restart(played: Path, holder: subprocess.Popen[str]) -> None:
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+    assert run_script(played, "coin 100\n") == 0
+    assert Store(played, read_only=True).meters()["coins_in_100"] == 2
+
+
+def test_the_meters_audit_and_recall_read_while_the_kiosk_holds_the_books(
+    played: Path, holder: subprocess.Popen[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["meters", "--json", "--db", str(played)]) == 0
+    assert json.loads(capsys.readouterr().out)["total_in"] == 5100
+    assert main(["audit", "--db", str(played)]) == 0
+    assert "audit passed" in capsys.readouterr().out
+    assert main(["recall", "--db", str(played)]) == 0
+    assert "round 1" in capsys.readouterr().out
+
+
+def test_the_read_commands_work_on_a_copy_and_write_nothing_to_it(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in (played, BooksFiles(played).key, BooksFiles(played).mark):
+        shutil.copy(path, copy / path.name)
+    copied = copy / played.name
+    before = fingerprint(copied)
+    for path in copy.iterdir():
+        path.chmod(0o444)
+    copy.chmod(0o555)
+    try:
+        capsys.readouterr()
+        assert main(["meters", "--json", "--db", str(copied)]) == 0
+        assert json.loads(capsys.readouterr().out)["total_in"] == 5100
+        assert main(["audit", "--db", str(copied)]) == 0
+    finally:
+        copy.chmod(0o755)
+    assert fingerprint(copied) == before
+    assert not (copy / "kiosk.db.lock").exists()
+
+
+# Lost books.
+
+
+def test_missing_books_whose_mark_remains_are_refused_never_started_afresh(
+    played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    played.unlink()
+    capsys.readouterr()
+    assert run_script(played, "coin 100\n") == 3
+    assert "the database is missing, but its books mark says it held" in capsys.readouterr().err
+    assert not played.exists()
+
+
+def test_an_emptied_database_file_is_refused(played: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    played.write_bytes(b"")
+    capsys.readouterr()
+    assert run_script(played, "coin 100\n") == 3
+    assert "the database file is empty (0 bytes)" in capsys.readouterr().err
+    assert played.stat().st_size == 0
+
+
+def test_books_that_lost_their_write_ahead_log_are_refused(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    Store.create(database, currency="EUR").close()
+    store = Store(database)
+    with store.transaction():
+        store.post("bill_in", 5000, denomination=5000)
+    # The commit is in the log until a checkpoint: copy the books as they are on the card
+    # without their log, as a deleted -wal file leaves them.
+    lost = tmp_path / "lost"
+    lost.mkdir()
+    for path in (database, BooksFiles(database).key, BooksFiles(database).mark):
+        shutil.copy(path, lost / path.name)
+    store.close()
+    with pytest.raises(StoreError, match="committed transactions were lost"):
+        Store(lost / database.name)
+
+
+def test_books_put_back_from_an_older_copy_are_refused(played: Path, tmp_path: Path) -> None:
+    older = tmp_path / "older.db"
+    shutil.copy(played, older)
+    assert run_script(played, "coin 100\n") == 0
+    shutil.copy(older, played)
+    with pytest.raises(StoreError, match="committed transactions were lost"):
+        Store(played)
+
+
+def test_a_missing_books_mark_is_refused(played: Path) -> None:
+    BooksFiles(played).mark.unlink()
+    with pytest.raises(StoreError, match="the books mark is missing"):
+        Store(played)
+
+
+def test_a_missing_seal_key_is_refused(played: Path) -> None:
+    BooksFiles(played).key.unlink()
+    with pytest.raises(StoreError, match="the seal key of these books is missing"):
+        Store(played)
+
+
+def test_a_mistyped_database_path_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mistyped = tmp_path / "no" / "such" / "kiosk.db"
+    for command in (["meters"], ["audit"], ["recall"], ["set-pin"]):
+        assert main([*command, "--db", str(mistyped)]) == 3
+    assert run_script(tmp_path / "kiosk.db", "coin 100\n", "--db", str(mistyped)) == 3
+    assert "there are no books here" in capsys.readouterr().err
+    assert not (tmp_path / "no").exists()
+    assert not (tmp_path / "kiosk.db").exists()
+
+
+def test_only_init_makes_books_and_never_over_books_that_are_there(
+    played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = fingerprint(played)
+    capsys.readouterr()
+    assert main(["init", "--db", str(played)]) == 3
+    assert "already there" in capsys.readouterr().err
+    assert fingerprint(played) == before
+    assert main(["init", "--if-missing", "--db", str(played)]) == 0
+    assert fingerprint(played) == before
+
+
+def test_a_ram_clear_keeps_the_old_books_aside_and_starts_empty_ones(
+    played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = Store(played, read_only=True)
+    old_books = old.books
+    old.close()
+    assert main(["init", "--ram-clear", "--db", str(played)]) == 0
+    kept = {p.name.split(".cleared-")[0] for p in played.parent.glob("kiosk.db*.cleared-*")}
+    assert {"kiosk.db", "kiosk.db.books", "kiosk.db.key"} <= kept
+    store = Store(played, read_only=True)
+    assert store.credits() == 0
+    assert store.books is not None
+    assert old_books is not None
+    assert store.books.id != old_books.id
+    assert [event["kind"] for event in store.events()] == ["books_created"]
+
+
+def test_make_run_creates_its_books_once_in_the_documented_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    database = tmp_path / "oasis-kiosk" / "kiosk.db"
+    assert main(["init", "--if-missing"]) == 0
+    first = fingerprint(database)
+    assert main(["init", "--if-missing"]) == 0
+    assert fingerprint(database) == first
+    makefile = (Path(__file__).parent.parent / "Makefile").read_text()
+    assert "oasis-kiosk init --if-missing" in makefile
+
+
+# Sealed books.
+
+
+def edit(database: Path, *statements: str) -> None:
+    """What someone with the file but not the key can do."""
+    raw = sqlite3.connect(database)
+    for statement in statements:
+        raw.execute(statement)
+    raw.commit()
+    raw.close()
+
+
+ATTACKS: dict[str, tuple[Callable[[Path], None], str]] = {
+    "an edited credit": (
+        lambda db: edit(
+            db,
+            "UPDATE ledger SET credits_after = credits_after + 100000 WHERE id = (SELECT MAX(id) FROM ledger)",
+        ),
+        "ledger row {last_ledger} was changed after it was sealed",
+    ),
+    "a forged bill with matching meters": (
+        lambda db: edit(
+            db,
+            "INSERT INTO ledger (at, kind, amount, credits_after, detail) SELECT at, 'bill_in', 5000, "
+            "credits_after + 5000, '{\"denomination\": 5000}' FROM ledger ORDER BY id DESC LIMIT 1",
+            "UPDATE meters SET value = value + 5000 WHERE name = 'total_in'",
+            "UPDATE meters SET value = value + 1 WHERE name = 'bills_in_5000'",
+        ),
+        "ledger row {next_ledger} has no seal: it was written outside the terminal",
+    ),
+    "a deleted event": (
+        lambda db: edit(db, "DELETE FROM events WHERE id = 2"),
+        "events row 2 was deleted after it was sealed",
+    ),
+    "a cleared tilt": (
+        lambda db: edit(
+            db,
+            "UPDATE state SET value = json_set(value, '$.tilts', json('{}')) WHERE key = 'terminal'",
+        ),
+        "state row terminal was changed after it was sealed",
+    ),
+    "a changed seed": (
+        lambda db: edit(
+            db, "UPDATE rounds SET record = json_set(record, '$.deck.seed', '" + "11" * 32 + "') WHERE id = 1"
+        ),
+        "rounds row 1 was changed after it was sealed",
+    ),
+    "zeroed meters": (
+        lambda db: edit(db, "UPDATE meters SET value = 0"),
+        "meters row total_in was changed after it was sealed",
+    ),
+    "a deleted seal": (
+        lambda db: edit(db, "DELETE FROM seals WHERE seq = 3"),
+        "seals 3 to 3 are missing: the chain was cut",
+    ),
+}
+
+
+def tilted(database: Path) -> None:
+    """A tilt stored in the books (the door open): what 'a cleared tilt' clears."""
+    store = Store(database)
+    terminal = Terminal(Config(database=database), store)
+    terminal.handle("door_open")
+    store.close()
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_the_audit_and_the_start_find_every_edit_of_the_books(
+    attack: str, played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tilted(played)
+    with sqlite3.connect(played) as raw:
+        last_ledger = raw.execute("SELECT MAX(id) FROM ledger").fetchone()[0]
+    change, finding = ATTACKS[attack]
+    finding = finding.format(last_ledger=last_ledger, next_ledger=last_ledger + 1)
+    change(played)
+    capsys.readouterr()
+    assert main(["audit", "--db", str(played)]) == 1
+    assert f"DISCREPANCY: {finding}" in capsys.readouterr().out
+    before = fingerprint(played)
+    terminal = Terminal(Config(database=played), Store(played))
+    assert terminal.books_fault is not None
+    assert finding in terminal.books_fault
+    assert terminal.live() == set(), "no lamp lit, no money taken"
+    assert not terminal.handle("bill", 5000).ok
+    assert not terminal.handle("attendant").ok
+    assert "books" in terminal.tilts
+    terminal.store.close()
+    assert fingerprint(played) == before, "books that fail their check are not written to"
+
+
+def test_sound_books_pass_the_full_check_after_a_session(played: Path) -> None:
+    store = Store(played, read_only=True)
+    assert store.verify_seals(full=True) == []
+    assert store.start_problems() == []
+    assert audit(store).ok
+
+
+# Corrupt data.
+
+
+@pytest.mark.parametrize(
+    ("statement", "named"),
+    [
+        (
+            "UPDATE state SET value = '{not json' WHERE key = 'terminal'",
+            "the stored 'terminal' state is damaged",
+        ),
+        ("UPDATE state SET value = '{\"boxes\": \"two\"}' WHERE key = 'terminal'", "boxes is 'two'"),
+        ("UPDATE rounds SET record = 'garbage' WHERE id = 1", "round 1's record is damaged"),
+        ("UPDATE profiles SET data = '{' ", "stored profile"),
+        ("UPDATE ledger SET detail = 'x' WHERE id = 1", "ledger row 1's detail is damaged"),
+    ],
+)
+def test_corrupt_data_is_a_tilt_with_its_reason_and_an_audit_finding_never_a_traceback(
+    statement: str, named: str, played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if "rounds" in statement or "profiles" in statement:
+        assert run_script(played, "deal\n") == 0  # leaves a round open: its record is read at start
+    edit(played, statement)
+    capsys.readouterr()
+    assert main(["audit", "--db", str(played)]) == 1
+    output = capsys.readouterr().out
+    assert "audit FAILED" in output
+    assert run_script(played, "coin 100\n") == 3
+    assert "TILT (books)" in capsys.readouterr().out
+
+
+# Test hooks on real books.
+
+
+def test_known_decks_are_refused_on_books_that_are_not_test_books(
+    played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decks = played.with_name("decks.txt")
+    decks.write_text("As Ks Qs Js Ts / 2c 2d 4h 5h 7c\n")
+    before = fingerprint(played)
+    capsys.readouterr()
+    assert run_script(played, "deal\n", "--decks", str(decks)) == 2
+    assert "for test books only" in capsys.readouterr().err
+    assert run_script(played, "deal\n", "--seed-base", "00" * 32) == 2
+    assert fingerprint(played) == before
+    with pytest.raises(ConfigError, match="test books only"):
+        Terminal(Config(database=played), Store(played), seed_for_round=seeds_from(bytes(32)))
+
+
+def test_the_audit_flags_every_round_of_test_books_dealt_from_a_known_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "kiosk.db"
+    assert main(["init", "--test", "--db", str(database)]) == 0
+    assert run_script(database, "bill 5000\ndeal\nplay\n", "--seed-base", "00" * 32) == 0
+    assert run_script(database, "deal\nfold\n") == 0
+    capsys.readouterr()
+    assert main(["audit", "--db", str(database)]) == 0
+    output = capsys.readouterr().out
+    assert "FLAG: round 1 was dealt from a derived deck (test books)" in output
+    assert "round 2" not in output
+
+
+def test_a_headless_demo_plays_on_memory_and_never_touches_the_books(
+    played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = fingerprint(played)
+    capsys.readouterr()
+    assert run_script(played, "deal\nplay\n", "--demo") == 0
+    assert "script done" in capsys.readouterr().out
+    assert fingerprint(played) == before
+
+
+# What the operator's key and the menu may not do.
+
+
+def test_a_game_action_under_the_operator_key_is_refused_with_its_reason(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    Store.create(database, currency="EUR", test=True).close()
+    terminal = Terminal(Config(database=database), Store(database), seed_for_round=seeds_from(bytes(32)))
+    terminal.handle("bill", 5000)
+    assert terminal.handle("deal").ok
+    terminal.handle("operator_key_on")
+    for intent in ("play", "fold", "exchange", "deal", "cashout", "bill"):
+        response = terminal.handle(intent, 5000 if intent == "bill" else None)
+        assert not response.ok
+        assert "while the operator key is turned" in response.message
+    assert "fault" not in terminal.tilts
+    terminal.handle("operator_key_off")
+    assert terminal.handle("play").ok
+
+
+def test_the_rules_and_the_denomination_do_not_change_while_credits_are_on(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    Store.create(database, currency="EUR").close()
+    terminal = Terminal(Config(database=database), Store(database))
+    terminal.handle("bill", 5000)
+    terminal.handle("operator_key_off")
+    menu = logged_in_menu(terminal)
+    with pytest.raises(OperatorError, match="while credits are on"):
+        menu.set_rules("golden-oasis")
+    with pytest.raises(OperatorError, match="while credits are on"):
+        menu.set_denomination(10)
+    assert terminal.profile.id == "standard"
+
+
+def test_a_profile_in_another_currency_than_the_books_is_refused(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    Store.create(database, currency="EUR").close()
+    terminal = Terminal(Config(database=database), Store(database))
+    menu = logged_in_menu(terminal)
+    with pytest.raises(OperatorError, match="plays in CZK, but these books are kept in EUR"):
+        menu.set_rules("czech")
+    terminal.store.close()
+    with pytest.raises(ConfigError, match="plays in CZK, but these books are kept in EUR"):
+        Terminal(Config(database=database, profile="czech"), Store(database))
+
+
+def test_a_second_store_in_the_process_shares_the_lock_and_gives_it_back(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    first = Store.create(database, currency="EUR")
+    second = Store(database)
+    second.close()
+    code = f"from oasis_kiosk.store.db import Store\nStore({str(database)!r})\n"
+    refused = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "in use by another process" in refused.stderr
+    first.close()
+    deadline = time.monotonic() + 10
+    while subprocess.run([sys.executable, "-c", code], capture_output=True).returncode:
+        assert time.monotonic() < deadline
+    assert os.path.exists(BooksFiles(database).lock)
