@@ -7,13 +7,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support import books
 
 from oasis_kiosk import profile_names
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import DemoPlayer, free_play_terminal
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store
 
 
 @pytest.mark.parametrize("profile", profile_names())
@@ -40,7 +40,7 @@ def test_the_attract_mode_starts_when_idle_plays_and_leaves_the_books_alone(tmp_
     from oasis_kiosk.ui.app import STEP, App
 
     database = tmp_path / "kiosk.db"
-    terminal = Terminal(replace(Config(database=database), attract_after=2), Store(database))
+    terminal = Terminal(replace(Config(database=database), attract_after=2), books(database))
     before = (terminal.store.meters(), terminal.store.ledger())
     now = [0.0]
     app = App(terminal, size=(800, 480), clock=lambda: now[0])
@@ -65,3 +65,28 @@ def test_the_attract_mode_starts_when_idle_plays_and_leaves_the_books_alone(tmp_
     app.key("f8")
     run(5)
     assert app.attract is None, "a player with credits is never interrupted"
+
+
+def test_the_attract_mode_marks_its_meters_demo_and_shows_no_credit_of_its_own_as_money(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oasis_kiosk.ui import render
+    from oasis_kiosk.ui.app import STEP, App
+
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(replace(Config(database=database), attract_after=1), books(database))
+    now = [0.0]
+    app = App(terminal, size=(1280, 720), clock=lambda: now[0])
+    while app.attract is None:
+        now[0] += STEP
+        app.advance(STEP)
+    drawn: list[str] = []
+    text = render.text
+    monkeypatch.setattr(render, "text", lambda words, *a, **k: drawn.append(words) or text(words, *a, **k))
+    for _ in range(round(2 / STEP)):
+        now[0] += STEP
+        app.advance(STEP)
+        app.draw()
+    assert app.attract.terminal.credits > 0, "the demo plays on credits of its own"
+    assert "DEMO CREDIT" in drawn
+    assert "CREDIT" not in drawn, "no meter claims the demo's credits as the cabinet's"

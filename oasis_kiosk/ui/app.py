@@ -69,7 +69,7 @@ class App:
             devices = self.cabinet.cabinet
         self.devices = devices
         self.sounds = Sounds(terminal.config.volume)
-        self.table = Table(terminal, self.screen, self.sounds.play)
+        self.table = Table(terminal, self.screen, self.sounds.play, demo=free_play)
         self.operator = OperatorScreen(terminal, devices, self.screen)
         devices.menu = self.operator.press
         self.attract: Attract | None = None

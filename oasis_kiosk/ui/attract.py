@@ -26,7 +26,7 @@ class Attract:
         self.cabinet_terminal = cabinet_terminal
         self.terminal = free_play_terminal(cabinet_terminal.config)
         self.player = DemoPlayer(self.terminal)
-        self.table = Table(self.terminal, screen, lambda name: None)  # the demo is quiet
+        self.table = Table(self.terminal, screen, lambda name: None, demo=True)  # the demo is quiet
         self.screen = screen
         self.wait = PACE
         self._banner_key: object = None

@@ -35,8 +35,18 @@ def rect(box: Box) -> pygame.Rect:
 
 
 class Table:
-    def __init__(self, terminal: Terminal, screen: pygame.Surface, play_sound: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        terminal: Terminal,
+        screen: pygame.Surface,
+        play_sound: Callable[[str], None],
+        *,
+        demo: bool = False,
+    ) -> None:
+        """``demo``: the terminal plays for free (the attract mode, ``run --demo``); its meters
+        say DEMO, since no money on them is on the cabinet's books."""
         self.terminal = terminal
+        self.demo = demo
         self.screen = screen
         self.play_sound = play_sound
         self.motions = Motions()
@@ -599,13 +609,13 @@ class Table:
         counted = self.counted(now)
         cells = lay.meters.split(3)
         values = (
-            (_("CREDIT"), view.credits - (view.win - counted)),
-            (_("BET"), view.bet),
-            (_("WIN"), counted),
+            (_("DEMO CREDIT") if self.demo else _("CREDIT"), view.credits - (view.win - counted), False),
+            (_("DEMO BET") if self.demo else _("BET"), view.bet, False),
+            (_("DEMO WIN") if self.demo else _("WIN"), counted, True),
         )
-        for cell, (name, amount) in zip(cells, values, strict=True):
+        for cell, (name, amount, win) in zip(cells, values, strict=True):
             inner = cell.shrink(max(lay.small // 3, 2))
-            colour = render.GOLD if name == _("WIN") and amount else render.WHITE
+            colour = render.GOLD if win and amount else render.WHITE
             if lay.compact:
                 glyphs = render.amount(f"{name} {cash(amount)}", lay.large, colour, inner.w, bold=True)
                 height = glyphs[0].get_height()
