@@ -61,7 +61,7 @@ def test_a_script_plays_on_the_devices(tmp_path: Path) -> None:
     assert lines[0] == "line 1: coin 200: coin 200 credited"
     assert lines[2] == "line 3: deal: round 1 dealt"
     assert lines[9] == "line 10: operator_key: operator key turned: the game stands still"
-    assert lines[10] == "line 11: deal: skipped: deal is not live now"
+    assert lines[10] == "line 11: deal: skipped: deal is not possible while the operator key is turned"
     assert lines[12] == "line 13: help: help"
     assert skipped == sum("skipped" in line for line in lines)
     assert cab.terminal.store.meters()["coins_in_200"] == 1

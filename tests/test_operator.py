@@ -113,10 +113,16 @@ def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_
     menu.terminal.handle("bill", 5000)
     menu.terminal.handle("deal")
     open_menu(menu)
-    with pytest.raises(OperatorError, match="finish the round in play first"):
+    with pytest.raises(OperatorError, match="cannot change while a round is open"):
         menu.set_rules("golden-oasis")
     close_menu(menu)
     menu.terminal.handle("fold")
+    open_menu(menu)
+    with pytest.raises(OperatorError, match="cannot change while credits are on"):
+        menu.set_rules("golden-oasis")
+    close_menu(menu)
+    assert menu.terminal.handle("cashout").ok
+    assert menu.terminal.handle("attendant").ok, "the attendant pays the credits by hand"
     open_menu(menu)
     with pytest.raises(OperatorError, match=r"table\.ante_min: minimum 20000 is above the maximum"):
         menu.set_rules("standard", {"table": {"ante_min": 20000}})
@@ -124,6 +130,7 @@ def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_
     menu.set_rules("golden-oasis", {"table": {"max_payout": 300000}})
     assert menu.terminal.profile.id == "golden-oasis"
     close_menu(menu)
+    menu.terminal.handle("bill", 5000)
     assert menu.terminal.handle("deal").ok
     menu.store.close()
     database = tmp_path / "kiosk.db"
