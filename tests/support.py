@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from oasis_kiosk import Round
 from oasis_kiosk.machine.operator import OperatorMenu, hash_pin
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.rules import load_profile
 from oasis_kiosk.store.db import Store
 
 
@@ -63,10 +64,14 @@ def counted_while(work: Callable[[], T]) -> tuple[T, int]:
     return result, during
 
 
-def books(path: Path | str, currency: str = "EUR") -> Store:
-    """The books at ``path``, made the first time as test books (tests stack their decks)."""
+def books(path: Path | str, profile: str = "standard") -> Store:
+    """The books at ``path``, made the first time as test books (tests stack their decks) in
+    the currency of ``profile``."""
     path = Path(path)
-    return Store(path) if path.exists() else Store.create(path, currency=currency, test=True)
+    if path.exists():
+        return Store(path)
+    currency = load_profile(profile).to_dict()["table"]["currency"]
+    return Store.create(path, currency=currency, test=True)
 
 
 def memory_books(currency: str = "EUR") -> Store:

@@ -86,7 +86,7 @@ def kiosk(
     database = tmp_path / "kiosk.db"
     terminal = Terminal(
         Config(database=database, profile=profile),
-        books(database),
+        books(database, profile),
         seed_for_round=seeds_from(bytes(32)),
         deck_for_round=(lambda number: deck) if deck else None,
     )

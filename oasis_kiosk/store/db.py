@@ -300,6 +300,11 @@ class Store:
             raise StoreError(str(error)) from None
         self._locked = True
 
+    def __del__(self) -> None:
+        # A store dropped without close() gives its share of the lock back all the same.
+        if getattr(self, "_locked", False):
+            self._drop_lock()
+
     def _drop_lock(self) -> None:
         if self._locked:
             release_lock(self.files)
