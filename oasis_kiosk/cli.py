@@ -28,7 +28,7 @@ from oasis_kiosk import EntropyError, Shoe, evaluate, notify, par
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
-from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, run
+from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, read, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
@@ -171,6 +171,7 @@ def stacked_decks(path: Path) -> Callable[[int], str | None]:
 
 
 def run_headless(config: Config, script: Path, seed_base: bytes | None, decks: Path | None) -> int:
+    inputs = read(script)  # checked whole before the database is opened: a bad one creates nothing
     store = Store(config.database)
     terminal = Terminal(
         config,
@@ -182,7 +183,7 @@ def run_headless(config: Config, script: Path, seed_base: bytes | None, decks: P
         print(f"resumed round {terminal.round_id} at its {terminal.round.phase} phase")
     for kind, message in terminal.tilts.items():
         print(f"TILT ({kind}): {message}")
-    refused = run(MockCabinet(terminal), script)
+    refused = run(MockCabinet(terminal), inputs)
     print(f"script done: credits {terminal.credits}, {refused} input(s) skipped as not live")
     return 0
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from oasis_kiosk.config import load_config
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
+from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.pulses import (
     Ambiguous,
     Credit,
@@ -17,6 +20,8 @@ from oasis_kiosk.hardware.pulses import (
     PulseTiming,
     Rejected,
 )
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
 
 TABLE = {1: 50, 2: 100, 4: 200, 10: 500}
 
@@ -207,3 +212,45 @@ def test_merged_coins_at_the_trains_own_spacing_are_one_train() -> None:
     assert play(PulseDecoder(TABLE), one_and_two, until=5.0) == [Rejected(3)]
     two_and_two = train(0.0, 2) + train(0.2, 2)  # two 100s run together: 4 pulses, a 200
     assert play(PulseDecoder(TABLE), two_and_two, until=5.0) == [Credit(200, 4)]
+
+
+def test_the_configured_window_reaches_the_decoder_and_the_cabinet_logs_what_it_rejects(
+    tmp_path: Path,
+) -> None:
+    """A slow acceptor's window from the configuration: 100 ms pulses are valid, a 30 ms
+    one is noise; a train with a gap too long is logged as ambiguous; only the clean
+    train is credited."""
+    path = tmp_path / "config.toml"
+    path.write_text(
+        "[devices.coin_acceptor]\npulse = 17\ninhibit = 27\npulses = { 1 = 50, 2 = 100 }\n"
+        "pulse_min_ms = 40\npulse_max_ms = 130\ngap_min_ms = 60\ngap_max_ms = 130\nquiet_ms = 300\n"
+    )
+    config = load_config(path, database=tmp_path / "kiosk.db")
+    factory, now = MockFactory(), [0.0]
+    terminal = Terminal(config, Store(config.database))
+    cabinet = build_cabinet(config, terminal, pin_factory=factory, clock=lambda: now[0])
+    assert cabinet.acceptor is not None
+    assert cabinet.acceptor.timing == PulseTiming(
+        pulse_min_ms=40, pulse_max_ms=130, gap_min_ms=60, gap_max_ms=130, quiet_ms=300
+    )
+    line = factory.pin(17)
+
+    def pulses(*widths_and_gaps: float) -> None:
+        for index, seconds in enumerate(widths_and_gaps):
+            line.drive_low() if index % 2 == 0 else line.drive_high()
+            now[0] += seconds
+        line.drive_high()
+
+    pulses(0.1, 0.1, 0.1)  # a 100: two 100 ms pulses 100 ms apart
+    now[0] += 0.4
+    pulses(0.03)  # noise
+    now[0] += 0.4
+    pulses(0.1, 0.2, 0.1)  # a gap of 200 ms: longer than gap_max, shorter than quiet
+    now[0] += 0.4
+    cabinet.step()
+    assert terminal.credits == 100
+    events = [(e["kind"], e["detail"]) for e in terminal.store.events() if e["kind"].startswith("coin_")]
+    assert events == [
+        ("coin_line_noise", {"width_ms": 30.0}),
+        ("coin_ambiguous", {"pulses": 2, "reason": "a gap of 200 ms after pulse 1, outside 60 to 130 ms"}),
+    ]
