@@ -160,7 +160,7 @@ class Whole:
 
     describe: str
     low: int
-    high: int = MAX_AMOUNT
+    high: int
 
     def check(self, value: Any, where: str, walk: Walk) -> int:
         if not _is_whole(value) or not self.low <= value <= self.high:
@@ -175,10 +175,11 @@ class Amount:
     describe: str = "a whole amount in minor units"
 
     def check(self, value: Any, where: str, walk: Walk) -> int:
-        if not _is_whole(value) or value > MAX_AMOUNT:
+        if not _is_whole(value):
             walk.fail(where, f"{self.describe}, not {value!r}")
-        if value < 1:
-            walk.fail(where, f"{self.describe}, not {value!r}: it must be more than 0")
+        if not 1 <= value <= MAX_AMOUNT:
+            bound = "more than 0" if value < 1 else f"at most {MAX_AMOUNT}"
+            walk.fail(where, f"{self.describe}, not {value!r}: it must be {bound}")
         return int(value)
 
 
@@ -454,16 +455,14 @@ def _pulse_device(values: dict[str, Any]) -> PulseDevice:
     return PulseDevice(values["pulse"], values["inhibit"], values["pulses"], timing)
 
 
-def _pulse_acceptor(counts: Counts, what: str) -> Table:
+def _pulse_acceptor(what: str) -> Table:
     keys = {
         "pulse": Key(Pin(), REQUIRED, f"the pin the {what} pulses"),
         "inhibit": Key(Pin(), REQUIRED, f"the pin that inhibits the {what}"),
-        "pulses": Key(counts, REQUIRED, "pulses per coin or note -> its value (minor units)"),
+        "pulses": Key(Counts("pulse count", 100), REQUIRED, "pulses per coin or note -> its value"),
     }
     return Table(keys | WINDOW, build=_pulse_device)
 
-
-PULSE_COUNTS = Counts("pulse count", 100)
 
 TERMINAL: dict[str, Key] = {
     "profile": Key(
@@ -481,14 +480,14 @@ TERMINAL: dict[str, Key] = {
     "language": Key(Choice(LANGUAGES), DEFAULTS.language, "the screen's language"),
     "volume": Key(Whole(f"0 to {MAX_VOLUME}", 0, MAX_VOLUME), DEFAULTS.volume, "sound volume, 0: silent"),
     "attract_after": Key(
-        Whole("a whole number of seconds, 0 or more", 0, 86_400),
+        Whole("a whole number of seconds, 0 to 86400", 0, 86_400),
         DEFAULTS.attract_after,
         "seconds idle before the attract demo; 0: never",
     ),
     "expected_video_driver": Key(
         Text(
             "an SDL driver name such as 'kmsdrm', or '' for any",
-            valid=lambda name: all(c.islower() or c.isdigit() or c == "_" for c in name),
+            valid=lambda name: name.isascii() and all(c.islower() or c.isdigit() or c == "_" for c in name),
         ),
         DEFAULTS.expected_video_driver,
         "the SDL video driver the self-test expects; '': any",
@@ -528,7 +527,7 @@ BILL_VALIDATOR = Tagged(
             },
             build=lambda v: {"bill_port": v["port"], "bill_channels": v["channels"]},
         ),
-        "pulse": _pulse_acceptor(PULSE_COUNTS, "bill validator"),
+        "pulse": _pulse_acceptor("bill validator"),
     },
 )
 
@@ -549,7 +548,7 @@ def _devices(values: dict[str, Any]) -> DevicesConfig:
 DEVICES: dict[str, Key] = {
     "buttons": Key(Names(), {}, "button or switch name -> the pin it pulls low"),
     "lamps": Key(Names(), {}, "button name -> the pin of its lamp"),
-    "coin_acceptor": Key(_pulse_acceptor(PULSE_COUNTS, "coin acceptor"), None, "a pulse-mode coin acceptor"),
+    "coin_acceptor": Key(_pulse_acceptor("coin acceptor"), None, "a pulse-mode coin acceptor"),
     "bill_validator": Key(BILL_VALIDATOR, None, "a bill validator on SSP ('essp') or in pulse mode"),
     "hopper": Key(
         Table(

@@ -4,8 +4,10 @@ changes nothing; every good one loads as before."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -415,3 +417,12 @@ def test_the_schema_describes_every_key_with_its_default() -> None:
 def test_command_line_fields_are_checked_too(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="credit_limit"):
         load_config(None, credit_limit=0)
+
+
+def test_the_build_guide_gives_the_pulse_window_defaults_and_the_example_loads_them() -> None:
+    guide = (Path(__file__).parents[1] / "docs" / "cabinet.md").read_text()
+    documented = {key: int(value) for key, value in re.findall(r"^\| `(\w+_ms)` \| (\d+) \|", guide, re.M)}
+    assert documented == asdict(PulseTiming())
+    example = load_config(Path(__file__).parents[1] / "systemd" / "config.example.toml")
+    assert example.devices.coin_acceptor is not None
+    assert example.devices.coin_acceptor.timing == PulseTiming()
