@@ -32,7 +32,7 @@ from oasis_kiosk import EntropyError, Shoe, evaluate, notify, par
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
-from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, run
+from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, read, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
@@ -227,6 +227,7 @@ def run_headless(
     config: Config, script: Path, seed_base: bytes | None, decks: Path | None, demo: bool
 ) -> int:
     """``demo``: free play on memory, as in the window; the books are never opened."""
+    inputs = read(script)  # checked whole before the database is opened: a bad one creates nothing
     if demo:
         terminal = free_play_terminal(config)
     else:
@@ -243,7 +244,7 @@ def run_headless(
     try:
         if terminal.books_fault is not None:
             return 3  # nothing may be booked on these books: the script is not run
-        refused = run(MockCabinet(terminal), script)
+        refused = run(MockCabinet(terminal), inputs)
         print(f"script done: credits {terminal.credits}, {refused} input(s) skipped as not live")
         return 0
     finally:

@@ -1,22 +1,35 @@
 """The terminal's configuration: one TOML file (``/etc/oasis-kiosk/config.toml`` on the
 cabinet), every key optional, every value checked when it loads.
 
-Errors name the file, the key and the reason; a bad configuration changes nothing.
+One schema (``SCHEMA``: sections -> keys -> what each takes, its bounds, its default and
+what it means) is walked over the file; the same walk checks the settings the operator
+menu keeps in the database. An error names the file, the key and the reason in one line;
+a bad configuration changes nothing. The schema is a small table of checks written here
+rather than a validation library: the kiosk's few kinds of value (amounts, pins, pulse
+tables) need their own words in the errors either way, and it adds no dependency to the
+cabinet.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, Protocol
 
 from oasis_kiosk._core import Profile
+from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
+from oasis_kiosk.hardware.pulses import PulseTiming
 from oasis_kiosk.rules import load_profile
 
 MAX_VOLUME = 10
+MAX_AMOUNT = 10**12
+"""No amount in minor units above this: far above any cabinet's money, far below overflow."""
+MAX_PIN = 53
+LANGUAGES = ("en", "cs", "ru")
 
 
 class ConfigError(ValueError):
@@ -44,11 +57,13 @@ class JackpotConfig:
 
 @dataclass(frozen=True)
 class PulseDevice:
-    """A pulse-mode acceptor: its pulse and inhibit pins and its pulse table."""
+    """A pulse-mode acceptor: its pulse and inhibit pins, its pulse table and the timing
+    window of a valid train."""
 
     pulse: int
     inhibit: int
     pulses: dict[int, int]
+    timing: PulseTiming = field(default_factory=PulseTiming)
 
 
 @dataclass(frozen=True)
@@ -89,6 +104,8 @@ class Config:
     cashout: str = "handpay"
     hopper_coin: int = 100
     """The coin the hopper pays out (cashout = "hopper"); what is left below it is handpaid."""
+    handpay_limit: int = 1_000_000
+    """A win at or above this is paid by hand (minor units)."""
     jackpot: JackpotConfig = field(default_factory=JackpotConfig)
     language: str = "en"
     volume: int = 6
@@ -104,222 +121,573 @@ class Config:
         return load_profile(self.profile, self.profile_overrides)
 
 
-def _fraction(text: Any, where: str) -> Fraction:
-    try:
-        value = Fraction(str(text))
-    except (ValueError, ZeroDivisionError):
-        raise ConfigError(f"{where}: {text!r} is not a number such as 0.1 or 3/20") from None
-    if not 0 <= value <= 1:
-        raise ConfigError(f"{where}: {text} is not a share between 0 and 1")
-    return value
+# The schema's kinds of value. Each checks one value as the file has it (and, so that the
+# loaded configuration can be checked again, as the kind itself makes it) and returns it
+# as the configuration keeps it.
 
 
-def _positive_ints(value: Any, where: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not value or not all(isinstance(v, int) and v > 0 for v in value):
-        raise ConfigError(f"{where}: a list of positive amounts in minor units, not {value!r}")
-    if len(set(value)) != len(value):
-        raise ConfigError(f"{where}: {value!r} lists an amount twice")
-    return tuple(sorted(value))
+class Walk:
+    """One check of a file or a stored setting: where errors point, and the pins taken."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.pins: dict[int, str] = {}
+
+    def fail(self, where: str, reason: str) -> NoReturn:
+        raise ConfigError(f"{self.prefix}{where}: {reason}" if where else f"{self.prefix}{reason}")
 
 
-KNOWN = {
-    "terminal": {
-        "profile",
-        "database",
-        "credit_limit",
-        "cashout",
-        "language",
-        "volume",
-        "attract_after",
-        "expected_video_driver",
-    },
-    "money": {"coins", "bills", "hopper_coin"},
-    "jackpot": {"base", "rate", "maximum"},
-    "devices": {"buttons", "lamps", "coin_acceptor", "bill_validator", "hopper", "power_fail"},
-    "profile_overrides": None,  # any TOML: merged over the profile and checked by it
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+class Kind(Protocol):
+    """What a key takes: ``describe`` says it in words, ``check`` checks one value."""
+
+    @property
+    def describe(self) -> str: ...
+
+    def check(self, value: Any, where: str, walk: Walk) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A whole number low..high (not money: seconds, a volume, milliseconds)."""
+
+    describe: str
+    low: int
+    high: int
+
+    def check(self, value: Any, where: str, walk: Walk) -> int:
+        if not _is_whole(value) or not self.low <= value <= self.high:
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        return int(value)
+
+
+@dataclass(frozen=True)
+class Amount:
+    """Money in minor units: a whole number above 0."""
+
+    describe: str = "a whole amount in minor units"
+
+    def check(self, value: Any, where: str, walk: Walk) -> int:
+        if not _is_whole(value):
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        if not 1 <= value <= MAX_AMOUNT:
+            bound = "more than 0" if value < 1 else f"at most {MAX_AMOUNT}"
+            walk.fail(where, f"{self.describe}, not {value!r}: it must be {bound}")
+        return int(value)
+
+
+@dataclass(frozen=True)
+class Amounts:
+    describe: str = "a list of amounts in minor units, each more than 0"
+
+    def check(self, value: Any, where: str, walk: Walk) -> tuple[int, ...]:
+        amounts = list(value) if isinstance(value, list | tuple) else None
+        if not amounts or not all(_is_whole(v) and 0 < v <= MAX_AMOUNT for v in amounts):
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        if len(set(amounts)) != len(amounts):
+            walk.fail(where, f"{amounts!r} lists an amount twice")
+        return tuple(sorted(amounts))
+
+
+@dataclass(frozen=True)
+class Share:
+    describe: str = "a share from 0 to 1 as a number such as '0.1' or '3/20'"
+
+    def check(self, value: Any, where: str, walk: Walk) -> Fraction:
+        if isinstance(value, bool) or not isinstance(value, str | int | float | Fraction):
+            walk.fail(where, f"{value!r} is not a number such as 0.1 or 3/20")
+        try:
+            share = Fraction(str(value))
+        except (ValueError, ZeroDivisionError):
+            walk.fail(where, f"{value!r} is not a number such as 0.1 or 3/20")
+        if not 0 <= share <= 1:
+            walk.fail(where, f"{value} is not a share between 0 and 1")
+        return share
+
+
+@dataclass(frozen=True)
+class Choice:
+    options: tuple[str, ...]
+
+    @property
+    def describe(self) -> str:
+        quoted = [repr(option) for option in self.options]
+        return f"{', '.join(quoted[:-1])} or {quoted[-1]}" if len(quoted) > 1 else quoted[0]
+
+    def check(self, value: Any, where: str, walk: Walk) -> str:
+        if not isinstance(value, str) or value not in self.options:
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class Text:
+    describe: str
+    valid: Callable[[str], bool] = bool
+    """Which strings are right (by default: any but the empty one)."""
+    convert: Callable[[str], Any] = str
+
+    def check(self, value: Any, where: str, walk: Walk) -> Any:
+        if isinstance(value, Path):
+            value = str(value)
+        if not isinstance(value, str) or not self.valid(value):
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        return self.convert(value)
+
+
+@dataclass(frozen=True)
+class Seconds:
+    low: float
+    high: float
+
+    @property
+    def describe(self) -> str:
+        return f"{self.low:g} to {self.high:g} seconds"
+
+    def check(self, value: Any, where: str, walk: Walk) -> float:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not self.low <= value <= self.high
+        ):
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        return float(value)
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A BCM GPIO number; no two keys may name the same pin."""
+
+    describe: str = f"a BCM pin number 0 to {MAX_PIN}"
+
+    def check(self, value: Any, where: str, walk: Walk) -> int:
+        if not _is_whole(value) or not 0 <= value <= MAX_PIN:
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        name = where.removeprefix("devices.")
+        if value in walk.pins:
+            walk.fail(where, f"pin {value} is already {walk.pins[value]}")
+        walk.pins[value] = name
+        return int(value)
+
+
+@dataclass(frozen=True)
+class Names:
+    """A table of cabinet button (or switch) names, each to a pin."""
+
+    describe: str = "a table of button = pin, such as { deal = 5, play = 6 }"
+
+    def check(self, value: Any, where: str, walk: Walk) -> dict[str, int]:
+        if not isinstance(value, dict):
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        unknown = sorted(set(value) - set(BUTTONS) - set(SWITCHES))
+        if unknown:
+            walk.fail(where, f"no such button: {', '.join(unknown)}")
+        return {name: Pin().check(pin, _join(where, name), walk) for name, pin in value.items()}
+
+
+@dataclass(frozen=True)
+class Counts:
+    """A pulse table or a validator's note channels: a count (or channel) -> an amount."""
+
+    what: str
+    high: int
+
+    @property
+    def describe(self) -> str:
+        return f"a table of {self.what} 1 to {self.high} = an amount, such as {{ 1 = 50, 2 = 100 }}"
+
+    def check(self, value: Any, where: str, walk: Walk) -> dict[int, int]:
+        if not isinstance(value, dict) or not value:
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        table = {}
+        for key, amount in value.items():
+            text = str(key)
+            if not (
+                text.isascii() and text.isdigit() and str(int(text)) == text and 1 <= int(text) <= self.high
+            ):
+                walk.fail(_join(where, text), f"a {self.what} 1 to {self.high} = an amount, not {text!r}")
+            table[int(text)] = Amount().check(amount, _join(where, text), walk)
+        return table
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Any table of profile fields: the profile checks them when it loads."""
+
+    describe: str = "a table of profile fields"
+
+    def check(self, value: Any, where: str, walk: Walk) -> dict[str, Any] | None:
+        if value is not None and not isinstance(value, dict):
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        return value or None
+
+
+REQUIRED = object()
+"""The default of a key that must be given."""
+EMPTY = object()
+"""The default of a table left out: the table's own defaults."""
+
+
+@dataclass(frozen=True)
+class Key:
+    kind: Kind
+    default: Any
+    description: str
+
+
+@dataclass(frozen=True)
+class Below:
+    """A rule between two keys of a table: ``low`` <= ``high`` (strict: <)."""
+
+    low: str
+    high: str
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of known keys, checked in the file's order (so a pin used twice is named at
+    its second use); missing keys take their defaults; ``build`` makes the result."""
+
+    keys: Mapping[str, Key]
+    describe: str = "a table of keys"
+    build: Callable[[dict[str, Any]], Any] = dict
+    rules: tuple[Below, ...] = ()
+    noun: str = "key"
+
+    def check(self, value: Any, where: str, walk: Walk) -> Any:
+        if not isinstance(value, dict):
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        checked: dict[str, Any] = {}
+        for name, item in value.items():
+            if name not in self.keys:
+                known = ", ".join(self.keys)
+                shown = f"section [{name}]" if self.noun == "section" else f"key {_join(where, name)}"
+                walk.fail("", f"unknown {shown} (known: {known})")
+            checked[name] = self.keys[name].kind.check(item, _join(where, name), walk)
+        for name, key in self.keys.items():
+            if name not in checked:
+                if key.default is REQUIRED:
+                    walk.fail(_join(where, name), f"missing ({key.kind.describe})")
+                checked[name] = (
+                    key.kind.check({}, _join(where, name), walk) if key.default is EMPTY else key.default
+                )
+        for rule in self.rules:
+            low, high = checked[rule.low], checked[rule.high]
+            if high < low or (rule.strict and high == low):
+                relation = "is not above" if rule.strict else "is below"
+                walk.fail("", f"{_join(where, rule.high)} {high} {relation} {_join(where, rule.low)} {low}")
+        try:
+            return self.build(checked)
+        except ValueError as error:
+            walk.fail(where, str(error))
+
+
+@dataclass(frozen=True)
+class Tagged:
+    """A table whose ``tag`` key says which table of keys it is."""
+
+    tag: str
+    variants: Mapping[str, Table]
+    describe: str = "a table of keys"
+
+    def check(self, value: Any, where: str, walk: Walk) -> Any:
+        if not isinstance(value, dict):
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        choice = Choice(tuple(self.variants))
+        if self.tag not in value:
+            walk.fail(_join(where, self.tag), f"missing ({choice.describe})")
+        variant = choice.check(value[self.tag], _join(where, self.tag), walk)
+        rest = {k: v for k, v in value.items() if k != self.tag}
+        return variant, self.variants[variant].check(rest, where, walk)
+
+
+@dataclass(frozen=True)
+class PinOrTable:
+    """A pin number, or a table that gives one with more about it."""
+
+    table: Table
+    describe: str = f"a BCM pin number 0 to {MAX_PIN}, or {{ pin = N, active = 'low' or 'high' }}"
+
+    def check(self, value: Any, where: str, walk: Walk) -> Any:
+        if isinstance(value, dict):
+            return self.table.check(value, where, walk)
+        return self.table.build({"pin": Pin().check(value, where, walk)} | {"active": "low"})
+
+
+# The schema.
+
+DEFAULTS = Config()
+WINDOW_DEFAULTS = PulseTiming()
+
+MILLISECONDS = Whole("a whole number of milliseconds, 1 to 1000", 1, 1000)
+WINDOW: dict[str, Key] = {
+    "pulse_min_ms": Key(MILLISECONDS, WINDOW_DEFAULTS.pulse_min_ms, "narrower: noise"),
+    "pulse_max_ms": Key(
+        MILLISECONDS,
+        WINDOW_DEFAULTS.pulse_max_ms,
+        "wider, or the line held active so long: a fault (a tilt)",
+    ),
+    "dropout_ms": Key(
+        MILLISECONDS,
+        WINDOW_DEFAULTS.dropout_ms,
+        "a shorter dropout inside a pulse is bridged: one pulse",
+    ),
+    "gap_min_ms": Key(MILLISECONDS, WINDOW_DEFAULTS.gap_min_ms, "the shortest gap inside a train"),
+    "gap_max_ms": Key(MILLISECONDS, WINDOW_DEFAULTS.gap_max_ms, "the longest gap inside a train"),
+    "quiet_ms": Key(
+        Whole("a whole number of milliseconds, 1 to 5000", 1, 5000),
+        WINDOW_DEFAULTS.quiet_ms,
+        "so long without a pulse ends the train",
+    ),
 }
+
+
+def _pulse_device(values: dict[str, Any]) -> PulseDevice:
+    timing = PulseTiming(**{name: values[name] for name in WINDOW})
+    return PulseDevice(values["pulse"], values["inhibit"], values["pulses"], timing)
+
+
+def _pulse_acceptor(what: str) -> Table:
+    keys = {
+        "pulse": Key(Pin(), REQUIRED, f"the pin the {what} pulses"),
+        "inhibit": Key(Pin(), REQUIRED, f"the pin that inhibits the {what}"),
+        "pulses": Key(Counts("pulse count", 100), REQUIRED, "pulses per coin or note -> its value"),
+    }
+    return Table(keys | WINDOW, build=_pulse_device)
+
+
+TERMINAL: dict[str, Key] = {
+    "profile": Key(
+        Text("a shipped profile's id or a profile file's path"),
+        DEFAULTS.profile,
+        "the rules: a shipped profile's id or a profile file's path",
+    ),
+    "database": Key(
+        Text("a file path", convert=Path),
+        DEFAULTS.database,
+        "the terminal's database, the only file it writes",
+    ),
+    "credit_limit": Key(Amount(), DEFAULTS.credit_limit, "no coin or note is taken that would pass it"),
+    "cashout": Key(Choice(("handpay", "hopper")), DEFAULTS.cashout, "how credits are paid out"),
+    "language": Key(Choice(LANGUAGES), DEFAULTS.language, "the screen's language"),
+    "volume": Key(Whole(f"0 to {MAX_VOLUME}", 0, MAX_VOLUME), DEFAULTS.volume, "sound volume, 0: silent"),
+    "attract_after": Key(
+        Whole("a whole number of seconds, 0 to 86400", 0, 86_400),
+        DEFAULTS.attract_after,
+        "seconds idle before the attract demo; 0: never",
+    ),
+    "expected_video_driver": Key(
+        Text(
+            "an SDL driver name such as 'kmsdrm', or '' for any",
+            valid=lambda name: name.isascii() and all(c.islower() or c.isdigit() or c == "_" for c in name),
+        ),
+        DEFAULTS.expected_video_driver,
+        "the SDL video driver the self-test expects; '': any",
+    ),
+}
+
+MONEY: dict[str, Key] = {
+    "coins": Key(Amounts(), DEFAULTS.coins, "the coins taken (minor units)"),
+    "bills": Key(Amounts(), DEFAULTS.bills, "the notes taken (minor units)"),
+    "hopper_coin": Key(Amount(), DEFAULTS.hopper_coin, "the coin the hopper pays out, one of coins"),
+    "handpay_limit": Key(Amount(), DEFAULTS.handpay_limit, "a win at or above it is paid by hand"),
+}
+
+JACKPOT: dict[str, Key] = {
+    "base": Key(Amount(), DEFAULTS.jackpot.base, "the meter's value after a full hit"),
+    "rate": Key(Share(), DEFAULTS.jackpot.rate, "the share of every bonus stake fed to the meter"),
+    "maximum": Key(Amount(), DEFAULTS.jackpot.maximum, "above it contributions go to an overflow"),
+}
+
+POWER_FAIL = Table(
+    {
+        "pin": Key(Pin(), REQUIRED, "the UPS's power-fail line"),
+        "active": Key(Choice(("low", "high")), "low", "the line's level while the power fails"),
+    },
+    build=lambda v: {"power_fail": v["pin"], "power_fail_active_high": v["active"] == "high"},
+)
+
+BILL_VALIDATOR = Tagged(
+    "protocol",
+    {
+        "essp": Table(
+            {
+                "port": Key(
+                    Text("a serial port such as /dev/ttyUSB0"), REQUIRED, "the validator's serial port"
+                ),
+                "channels": Key(Counts("channel", 16), REQUIRED, "channel n -> its note's value"),
+            },
+            build=lambda v: {"bill_port": v["port"], "bill_channels": v["channels"]},
+        ),
+        "pulse": _pulse_acceptor("bill validator"),
+    },
+)
+
+
+def _devices(values: dict[str, Any]) -> DevicesConfig:
+    wired: dict[str, Any] = {"buttons": values["buttons"], "lamps": values["lamps"]}
+    wired["coin_acceptor"] = values["coin_acceptor"]
+    if values["bill_validator"] is not None:
+        protocol, bill = values["bill_validator"]
+        wired |= {"bill_pulse": bill} if protocol == "pulse" else bill
+    if values["hopper"] is not None:
+        wired |= values["hopper"]
+    if values["power_fail"] is not None:
+        wired |= values["power_fail"]
+    return DevicesConfig(**wired)
+
+
+DEVICES: dict[str, Key] = {
+    "buttons": Key(Names(), {}, "button or switch name -> the pin it pulls low"),
+    "lamps": Key(Names(), {}, "button name -> the pin of its lamp"),
+    "coin_acceptor": Key(_pulse_acceptor("coin acceptor"), None, "a pulse-mode coin acceptor"),
+    "bill_validator": Key(BILL_VALIDATOR, None, "a bill validator on SSP ('essp') or in pulse mode"),
+    "hopper": Key(
+        Table(
+            {
+                "motor": Key(Pin(), REQUIRED, "the hopper motor's output"),
+                "exit": Key(Pin(), REQUIRED, "the coin-exit sensor's input"),
+                "timeout": Key(Seconds(0.1, 30), DevicesConfig().hopper_timeout, "no coin so long: empty"),
+            },
+            build=lambda v: {
+                "hopper_motor": v["motor"],
+                "hopper_exit": v["exit"],
+                "hopper_timeout": v["timeout"],
+            },
+        ),
+        None,
+        "the hopper that pays coins out",
+    ),
+    "power_fail": Key(PinOrTable(POWER_FAIL), None, "the UPS's power-fail line, active low unless told"),
+}
+
+SCHEMA: dict[str, dict[str, Key]] = {
+    "terminal": TERMINAL,
+    "money": MONEY,
+    "jackpot": JACKPOT,
+    "devices": DEVICES,
+}
+"""Every section and key of the configuration file (and ``[profile_overrides]``: any
+profile field, checked by the profile when it loads)."""
+
+SECTIONS: dict[str, Table] = {
+    "terminal": Table(TERMINAL),
+    "money": Table(MONEY),
+    "jackpot": Table(
+        JACKPOT,
+        describe="a table of base, rate and maximum",
+        build=lambda v: JackpotConfig(**v),
+        rules=(Below("base", "maximum"),),
+    ),
+    "devices": Table(DEVICES, build=_devices),
+}
+
+FILE = Table(
+    {name: Key(table, EMPTY, name) for name, table in SECTIONS.items()}
+    | {"profile_overrides": Key(Overrides(), None, "profile fields merged over the profile")},
+    describe="a TOML file of sections",
+    noun="section",
+)
+
+
+def _read(path: Path | str) -> dict[str, Any]:
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot be read: {error.strerror}") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ConfigError(f"{source}: line {line}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: {error}") from None
 
 
 def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config:
     """Reads a configuration file (defaults for anything it leaves out); ``replace_fields``
     sets fields afterwards (command-line options). The profile is loaded once to check it."""
-    raw: dict[str, Any] = {}
-    source = "<defaults>"
-    if path is not None:
-        source = str(path)
-        try:
-            raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as error:
-            raise ConfigError(f"{source}: cannot be read: {error.strerror}") from None
-        except tomllib.TOMLDecodeError as error:
-            raise ConfigError(f"{source}: {error}") from None
-    for section, value in raw.items():
-        if section not in KNOWN:
-            raise ConfigError(f"{source}: unknown section [{section}] (known: {', '.join(sorted(KNOWN))})")
-        keys = KNOWN[section]
-        if keys is not None:
-            if not isinstance(value, dict):
-                raise ConfigError(f"{source}: {section} must be a table")
-            for key in value:
-                if key not in keys:
-                    raise ConfigError(
-                        f"{source}: unknown key {section}.{key} (known: {', '.join(sorted(keys))})"
-                    )
-
-    terminal = raw.get("terminal", {})
-    money = raw.get("money", {})
-    jackpot_raw = raw.get("jackpot", {})
-
-    def integer(table: dict[str, Any], key: str, default: int, section: str) -> int:
-        value = table.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ConfigError(f"{source}: {section}.{key}: a whole amount in minor units, not {value!r}")
-        return value
-
-    defaults = Config()
-    jackpot = JackpotConfig(
-        base=integer(jackpot_raw, "base", defaults.jackpot.base, "jackpot"),
-        rate=_fraction(jackpot_raw.get("rate", str(defaults.jackpot.rate)), f"{source}: jackpot.rate"),
-        maximum=integer(jackpot_raw, "maximum", defaults.jackpot.maximum, "jackpot"),
-    )
-    overrides = raw.get("profile_overrides")
-    devices = _devices(raw.get("devices", {}), source)
+    source = "<defaults>" if path is None else str(path)
+    raw = {} if path is None else _read(path)
+    sections = FILE.check(raw, "", Walk(f"{source}: "))
     config = Config(
         source=source,
-        profile=str(terminal.get("profile", defaults.profile)),
-        profile_overrides=overrides or None,
-        database=Path(terminal["database"]) if "database" in terminal else defaults.database,
-        credit_limit=integer(terminal, "credit_limit", defaults.credit_limit, "terminal"),
-        coins=_positive_ints(money.get("coins", list(defaults.coins)), f"{source}: money.coins"),
-        bills=_positive_ints(money.get("bills", list(defaults.bills)), f"{source}: money.bills"),
-        cashout=str(terminal.get("cashout", defaults.cashout)),
-        hopper_coin=integer(money, "hopper_coin", defaults.hopper_coin, "money") or defaults.hopper_coin,
-        jackpot=jackpot,
-        language=str(terminal.get("language", defaults.language)),
-        volume=integer(terminal, "volume", defaults.volume, "terminal"),
-        attract_after=integer(terminal, "attract_after", defaults.attract_after, "terminal"),
-        expected_video_driver=terminal.get("expected_video_driver", defaults.expected_video_driver),
-        devices=devices,
+        **sections["terminal"],
+        **sections["money"],
+        jackpot=sections["jackpot"],
+        devices=sections["devices"],
+        profile_overrides=sections["profile_overrides"],
     )
     config = replace(config, **{k: v for k, v in replace_fields.items() if v is not None})
     validate(config)
     return config
 
 
+def _rules(values: dict[str, Any]) -> dict[str, Any]:
+    load_profile(values["profile"], values["overrides"])  # checked whole, as the menu did
+    return values
+
+
+def _whole(table: Table) -> Table:
+    """The table with every key required: what the menu stores is always complete."""
+    return replace(table, keys={name: replace(key, default=REQUIRED) for name, key in table.keys.items()})
+
+
+STORED: dict[str, Kind] = {
+    "jackpot_config": _whole(SECTIONS["jackpot"]),
+    "rules": Table(
+        {
+            "profile": replace(TERMINAL["profile"], default=REQUIRED),
+            "overrides": Key(Overrides(), REQUIRED, "profile fields merged over the profile"),
+        },
+        describe="a table of profile and overrides",
+        build=_rules,
+    ),
+    "language": TERMINAL["language"].kind,
+    "volume": TERMINAL["volume"].kind,
+}
+"""The settings the operator menu keeps in the database, as the schema takes them."""
+
+
+def check_stored(setting: str, value: Any, database: Path) -> Any:
+    """A setting the operator menu stored, checked as the configuration's own keys are:
+    what the schema makes of it, or a ConfigError naming the database and the setting."""
+    return STORED[setting].check(value, "", Walk(f"{database}: the stored setting {setting}: "))
+
+
 def validate(config: Config) -> None:
-    """Checks the settings that depend on each other and loads the profile once; the
-    start-up self-test runs it again on the configuration as the operator menu left it."""
-    source = config.source
-    if config.cashout not in {"handpay", "hopper"}:
-        raise ConfigError(f"{source}: terminal.cashout: 'handpay' or 'hopper', not {config.cashout!r}")
+    """Checks every setting again as the terminal holds it (the file with the command
+    line's and the operator menu's changes over it), the settings that depend on each
+    other, and loads the profile once; the start-up self-test runs it too."""
+    walk = Walk(f"{config.source}: ")
+    for section in ("terminal", "money"):
+        SECTIONS[section].check({key: getattr(config, key) for key in SCHEMA[section]}, section, walk)
+    jackpot = config.jackpot
+    SECTIONS["jackpot"].check({key: getattr(jackpot, key) for key in JACKPOT}, "jackpot", walk)
     if config.cashout == "hopper" and config.devices.hopper_motor is None:
-        raise ConfigError(f"{source}: terminal.cashout: 'hopper' needs a hopper in [devices]")
-    if not 0 <= config.volume <= MAX_VOLUME:
-        raise ConfigError(f"{source}: terminal.volume: 0 to {MAX_VOLUME}, not {config.volume}")
-    if config.language not in {"en", "cs", "ru"}:
-        raise ConfigError(f"{source}: terminal.language: 'en', 'cs' or 'ru', not {config.language!r}")
-    driver = config.expected_video_driver
-    if not isinstance(driver, str) or not all(c.islower() or c.isdigit() or c == "_" for c in driver):
-        raise ConfigError(
-            f"{source}: terminal.expected_video_driver: an SDL driver name such as 'kmsdrm', or '' "
-            f"for any, not {driver!r}"
-        )
-    if config.jackpot.maximum < config.jackpot.base:
-        raise ConfigError(
-            f"{source}: jackpot.maximum {config.jackpot.maximum} is below jackpot.base {config.jackpot.base}"
-        )
+        walk.fail("terminal.cashout", "'hopper' needs a hopper in [devices]")
+    if config.hopper_coin not in config.coins:
+        walk.fail("money.hopper_coin", f"{config.hopper_coin} is not one of money.coins {list(config.coins)}")
+    devices = config.devices
+    for where, table, listed in (
+        ("coin_acceptor.pulses", devices.coin_acceptor.pulses if devices.coin_acceptor else {}, "coins"),
+        ("bill_validator.pulses", devices.bill_pulse.pulses if devices.bill_pulse else {}, "bills"),
+        ("bill_validator.channels", devices.bill_channels, "bills"),
+    ):
+        taken = config.coins if listed == "coins" else config.bills
+        for count, value in table.items():
+            if value not in taken:
+                walk.fail(f"devices.{where}.{count}", f"{value} is not one of money.{listed} {list(taken)}")
     try:
         config.load_profile()
     except ValueError as error:
-        raise ConfigError(f"{source}: terminal.profile: {error}") from None
-
-
-def _devices(raw: dict[str, Any], source: str) -> DevicesConfig:
-    """Checks the wiring: known names, whole pin numbers, no pin used twice, pulse tables
-    and note channels of positive values."""
-    from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
-
-    used: dict[int, str] = {}
-
-    def pin(value: Any, where: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 53:
-            raise ConfigError(f"{source}: devices.{where}: a BCM pin number 0 to 53, not {value!r}")
-        if value in used:
-            raise ConfigError(f"{source}: devices.{where}: pin {value} is already {used[value]}")
-        used[value] = where
-        return value
-
-    def table(value: Any, where: str, low: int, high: int) -> dict[int, int]:
-        if not isinstance(value, dict) or not value:
-            raise ConfigError(f"{source}: devices.{where}: a table such as {{ 1 = 50, 2 = 100 }}")
-        result = {}
-        for key, amount in value.items():
-            if not (
-                str(key).isdigit() and low <= int(key) <= high and isinstance(amount, int) and amount > 0
-            ):
-                raise ConfigError(f"{source}: devices.{where}.{key}: {low} to {high} = a positive amount")
-            result[int(key)] = amount
-        return result
-
-    def pulse_device(value: Any, where: str) -> PulseDevice:
-        if not isinstance(value, dict) or set(value) - {"pulse", "inhibit", "pulses", "protocol"}:
-            raise ConfigError(f"{source}: devices.{where}: pulse, inhibit and pulses")
-        return PulseDevice(
-            pin(value.get("pulse"), f"{where}.pulse"),
-            pin(value.get("inhibit"), f"{where}.inhibit"),
-            table(value.get("pulses"), f"{where}.pulses", 1, 100),
-        )
-
-    buttons = raw.get("buttons", {})
-    lamps = raw.get("lamps", {})
-    for group, names in (("buttons", buttons), ("lamps", lamps)):
-        unknown = sorted(set(names) - set(BUTTONS) - set(SWITCHES))
-        if unknown:
-            raise ConfigError(f"{source}: devices.{group}: no such button: {', '.join(unknown)}")
-    devices = DevicesConfig(
-        buttons={name: pin(p, f"buttons.{name}") for name, p in buttons.items()},
-        lamps={name: pin(p, f"lamps.{name}") for name, p in lamps.items()},
-        coin_acceptor=pulse_device(raw["coin_acceptor"], "coin_acceptor") if "coin_acceptor" in raw else None,
-    )
-    bill = raw.get("bill_validator")
-    if bill is not None:
-        protocol = bill.get("protocol") if isinstance(bill, dict) else None
-        if protocol == "pulse":
-            devices = replace(devices, bill_pulse=pulse_device(bill, "bill_validator"))
-        elif protocol == "essp":
-            if set(bill) - {"protocol", "port", "channels"} or not isinstance(bill.get("port"), str):
-                raise ConfigError(f"{source}: devices.bill_validator: protocol, port and channels")
-            channels = table(bill.get("channels"), "bill_validator.channels", 1, 16)
-            devices = replace(devices, bill_port=bill["port"], bill_channels=channels)
-        else:
-            raise ConfigError(
-                f"{source}: devices.bill_validator.protocol: 'essp' or 'pulse', not {protocol!r}"
-            )
-    power = raw.get("power_fail")
-    if isinstance(power, dict):
-        active = power.get("active", "low")
-        if set(power) - {"pin", "active"} or active not in {"low", "high"}:
-            raise ConfigError(
-                f"{source}: devices.power_fail: a pin number, or {{ pin = N, active = 'low' or 'high' }}"
-            )
-        devices = replace(
-            devices,
-            power_fail=pin(power.get("pin"), "power_fail.pin"),
-            power_fail_active_high=active == "high",
-        )
-    elif power is not None:
-        devices = replace(devices, power_fail=pin(power, "power_fail"))
-    hopper = raw.get("hopper")
-    if hopper is not None:
-        if not isinstance(hopper, dict) or set(hopper) - {"motor", "exit", "timeout"}:
-            raise ConfigError(f"{source}: devices.hopper: motor, exit and timeout")
-        timeout = hopper.get("timeout", 2.0)
-        if not isinstance(timeout, int | float) or not 0.1 <= timeout <= 30:
-            raise ConfigError(f"{source}: devices.hopper.timeout: 0.1 to 30 seconds, not {timeout!r}")
-        devices = replace(
-            devices,
-            hopper_motor=pin(hopper.get("motor"), "hopper.motor"),
-            hopper_exit=pin(hopper.get("exit"), "hopper.exit"),
-            hopper_timeout=float(timeout),
-        )
-    return devices
+        walk.fail("terminal.profile", str(error))

@@ -52,6 +52,11 @@ class PulseAcceptor:
         return events
 
     @property
+    def timing(self) -> PulseTiming:
+        """The window a valid train must fit."""
+        return self._decoder.timing
+
+    @property
     def inhibited(self) -> bool:
         return bool(self._inhibit.value)
 

@@ -44,14 +44,16 @@ def build_cabinet(
     )
     coin = wiring.coin_acceptor
     acceptor = (
-        PulseAcceptor(coin.pulse, coin.inhibit, coin.pulses, pin_factory=pin_factory, clock=clock)
+        PulseAcceptor(
+            coin.pulse, coin.inhibit, coin.pulses, coin.timing, pin_factory=pin_factory, clock=clock
+        )
         if coin
         else None
     )
     bills: EsspValidator | PulseAcceptor | None = None
     if wiring.bill_pulse is not None:
         b = wiring.bill_pulse
-        bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, pin_factory=pin_factory, clock=clock)
+        bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, b.timing, pin_factory=pin_factory, clock=clock)
     elif wiring.bill_port is not None:
         bills = EsspValidator(serial_opener(wiring.bill_port), wiring.bill_channels)
         bills.start()

@@ -17,7 +17,7 @@ from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
-from oasis_kiosk.hardware.pulses import Credit, Fault, Glitch, Rejected
+from oasis_kiosk.hardware.pulses import Ambiguous, Credit, Fault, Glitch, Rejected
 from oasis_kiosk.machine.terminal import Response, Terminal
 
 SWITCH_INTENTS = {intent for edges in SWITCHES.values() for intent in edges}
@@ -148,6 +148,9 @@ class Cabinet:
                 case Rejected(pulses=pulses):
                     self.terminal.device_event(f"{kind}_rejected", pulses=pulses)
                     self._saw(f"{kind} rejected: {pulses} pulses")
+                case Ambiguous(pulses=pulses, reason=reason):
+                    self.terminal.device_event(f"{kind}_ambiguous", pulses=pulses, reason=reason)
+                    self._saw(f"{kind} ambiguous: {pulses} pulses, {reason}")
                 case Glitch(width=width):
                     self.terminal.device_event(f"{kind}_line_noise", width_ms=round(width * 1000, 1))
                 case Fault(reason=reason):

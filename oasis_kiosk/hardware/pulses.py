@@ -2,35 +2,73 @@
 coin as a train of N pulses on one line; the pulse count says which coin.
 
 The decoder is pure logic fed with line edges and the passing of time, so that recorded
-and synthetic trains test it exactly:
+and synthetic trains test it exactly. Its window (``PulseTiming``, per acceptor in the
+configuration) says what a valid train looks like:
 
-- a pulse narrower than ``min_width`` is noise: logged, never counted;
-- a pulse wider than ``max_width``, or a line held active that long, is a fault (a jammed
-  or tampered acceptor): the machine tilts and inhibits the acceptor;
-- pulses closer than ``train_gap`` belong to one train; a longer quiet ends it, and the
-  train becomes a coin if its count is in the table, or is rejected (never credited,
-  never guessed) if it is not.
+- the line going inactive for less than ``dropout_ms`` inside a pulse is bridged: one
+  pulse, not two;
+- a pulse narrower than ``pulse_min_ms`` is noise (a ``Glitch``): counted and logged, never
+  a pulse, wherever it falls;
+- a pulse wider than ``pulse_max_ms``, or a line held active that long, is a ``Fault`` (a
+  jammed or tampered acceptor): the machine tilts and inhibits the acceptor;
+- the pulses of one train are ``gap_min_ms`` to ``gap_max_ms`` apart; ``quiet_ms`` without
+  a pulse ends the train. A train is credited only if every gap was in the window and its
+  count is in the table: a gap outside it (two trains run together, a pulse split by a
+  long dropout) makes the train ``Ambiguous``, a count the table lacks is ``Rejected``.
+  Neither is ever credited as some other coin.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+MS = 0.001
 
 
 @dataclass(frozen=True)
 class PulseTiming:
-    """Seconds. Typical acceptors send 20-100 ms pulses 50-100 ms apart."""
+    """The window of a valid train, in milliseconds. The defaults take the 20 to 100 ms
+    pulses, spaced about a pulse width apart, that common acceptors (CH-926, NRI G-13,
+    Comestero RM5) send at their fast, medium and slow settings, with room for jitter."""
 
-    min_width: float = 0.010
-    max_width: float = 0.150
-    train_gap: float = 0.200
+    pulse_min_ms: int = 10
+    """Narrower than this: noise."""
+    pulse_max_ms: int = 150
+    """Wider than this, or the line held active this long: a fault."""
+    dropout_ms: int = 5
+    """The line inactive for less than this inside a pulse: bridged, still one pulse."""
+    gap_min_ms: int = 10
+    """The shortest gap between two pulses of a train (a longer dropout than is bridged
+    but shorter than this: ambiguous)."""
+    gap_max_ms: int = 150
+    """The longest gap between two pulses of a train."""
+    quiet_ms: int = 200
+    """This long without a pulse ends the train (a gap between ``gap_max_ms`` and this:
+    ambiguous)."""
 
     def __post_init__(self) -> None:
-        if not 0 < self.min_width < self.max_width < self.train_gap:
-            raise ValueError(
-                f"pulse timing needs 0 < min_width < max_width < train_gap, not {self.min_width}, "
-                f"{self.max_width}, {self.train_gap}"
-            )
+        for name in (f.name for f in fields(self)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name}: a whole number of milliseconds, 1 or more, not {value!r}")
+        for shorter, longer, strict in ORDER:
+            low, high = getattr(self, shorter), getattr(self, longer)
+            if high < low or (strict and high == low):
+                relation = "<" if strict else "<="
+                raise ValueError(
+                    f"the pulse window needs {shorter} {relation} {longer}, and {shorter} {low} "
+                    f"{relation} {longer} {high} is false"
+                )
+
+
+# The window's keys that must be shorter (True: strictly) than others.
+ORDER = (
+    ("pulse_min_ms", "pulse_max_ms", True),
+    ("dropout_ms", "gap_min_ms", True),
+    ("dropout_ms", "pulse_min_ms", True),
+    ("gap_min_ms", "gap_max_ms", False),
+    ("gap_max_ms", "quiet_ms", True),
+)
 
 
 @dataclass(frozen=True)
@@ -43,14 +81,22 @@ class Credit:
 
 @dataclass(frozen=True)
 class Rejected:
-    """A complete train whose count matches nothing."""
+    """A complete, well-formed train whose count matches nothing."""
 
     pulses: int
 
 
 @dataclass(frozen=True)
+class Ambiguous:
+    """A complete train that is not one well-formed train: never credited."""
+
+    pulses: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class Glitch:
-    """A pulse too short to be one."""
+    """A pulse too short to be one (seconds)."""
 
     width: float
 
@@ -62,7 +108,7 @@ class Fault:
     reason: str
 
 
-Event = Credit | Rejected | Glitch | Fault
+Event = Credit | Rejected | Ambiguous | Glitch | Fault
 
 
 class PulseDecoder:
@@ -72,50 +118,87 @@ class PulseDecoder:
         self.table = dict(pulses_to_value)
         self.timing = timing or PulseTiming()
         self._pulse_start: float | None = None
+        """When the pulse under way started (its dropouts bridged)."""
+        self._dropped_at: float | None = None
+        """When the line went inactive in the pulse under way: its end, unless the line
+        comes back within ``dropout_ms``."""
         self._count = 0
         self._last_end: float | None = None
+        self._irregular: str | None = None
+        """Why the train under way is not a well-formed one (None: it is, so far)."""
         self._faulted = False
 
     def edge(self, active: bool, at: float) -> list[Event]:
         """The line became active (a pulse starts) or inactive (it ends) at time ``at``."""
         events = self.tick(at)
         if active:
-            if self._pulse_start is None:
+            if self._dropped_at is not None:
+                self._dropped_at = None  # a dropout shorter than dropout_ms: the same pulse
+            elif self._pulse_start is None:
                 self._pulse_start = at
-            return events
-        if self._pulse_start is None:
-            return events  # an end without a start: the start came before power-up
-        width = at - self._pulse_start
-        self._pulse_start = None
-        if self._faulted:
-            self._faulted = False  # the line came back; the fault was reported once
-            return events
-        if width < self.timing.min_width:
-            events.append(Glitch(width))
-        elif width > self.timing.max_width:
-            events.append(
-                Fault(f"a pulse of {width * 1000:.0f} ms is wider than {self.timing.max_width * 1000:.0f} ms")
-            )
-            self._count = 0
-        else:
-            self._count += 1
-            self._last_end = at
+        elif self._pulse_start is not None and self._dropped_at is None:
+            self._dropped_at = at
+        # An end without a start: the start came before power-up.
         return events
 
     def tick(self, now: float) -> list[Event]:
-        """Time has passed: ends a train after a long enough quiet, reports a stuck line."""
+        """Time has passed: ends a pulse once its dropout outlasts ``dropout_ms``, reports a
+        stuck line, ends a train after ``quiet_ms`` without a pulse."""
+        timing = self.timing
         events: list[Event] = []
+        start, dropped = self._pulse_start, self._dropped_at
+        if start is not None and dropped is not None and now - dropped >= timing.dropout_ms * MS:
+            events += self._pulse_ended(start, dropped)
+        start = self._pulse_start
         if (
-            self._pulse_start is not None
+            start is not None
+            and self._dropped_at is None
             and not self._faulted
-            and now - self._pulse_start > self.timing.max_width
+            and now - start > timing.pulse_max_ms * MS
         ):
             self._faulted = True
-            self._count = 0
+            events += self._train_lost("the line was held active")
             events.append(Fault("the line is held active: jammed or tampered"))
-        quiet = self._last_end is not None and now - self._last_end > self.timing.train_gap
+        quiet = self._last_end is not None and now - self._last_end >= timing.quiet_ms * MS
         if quiet and self._pulse_start is None and self._count:
-            count, self._count, self._last_end = self._count, 0, None
-            value = self.table.get(count)
-            events.append(Credit(value, count) if value is not None else Rejected(count))
+            events.append(self._train_ended())
         return events
+
+    def _pulse_ended(self, start: float, end: float) -> list[Event]:
+        self._pulse_start, self._dropped_at = None, None
+        width = end - start
+        if self._faulted:
+            self._faulted = False  # the line came back; the fault was reported once
+            return []
+        timing = self.timing
+        if width < timing.pulse_min_ms * MS:
+            return [Glitch(width)]
+        if width > timing.pulse_max_ms * MS:
+            lost = self._train_lost(f"a pulse of {width / MS:.0f} ms")
+            return [*lost, Fault(f"a pulse of {width / MS:.0f} ms is wider than {timing.pulse_max_ms} ms")]
+        if self._count and self._last_end is not None and self._irregular is None:
+            gap = start - self._last_end
+            if not timing.gap_min_ms * MS <= gap <= timing.gap_max_ms * MS:
+                self._irregular = (
+                    f"a gap of {round(gap / MS, 1):g} ms after pulse {self._count}, outside "
+                    f"{timing.gap_min_ms} to {timing.gap_max_ms} ms"
+                )
+        self._count += 1
+        self._last_end = end
+        return []
+
+    def _train_ended(self) -> Credit | Rejected | Ambiguous:
+        count, irregular = self._count, self._irregular
+        self._count, self._last_end, self._irregular = 0, None, None
+        if irregular is not None:
+            return Ambiguous(count, irregular)
+        value = self.table.get(count)
+        return Credit(value, count) if value is not None else Rejected(count)
+
+    def _train_lost(self, why: str) -> list[Event]:
+        """The train under way cannot be read any more (a fault in it)."""
+        if not self._count:
+            return []
+        count = self._count
+        self._count, self._last_end, self._irregular = 0, None, None
+        return [Ambiguous(count, f"{why} after pulse {count}")]

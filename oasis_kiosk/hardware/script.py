@@ -50,8 +50,11 @@ WORDS: dict[str, tuple[str, bool]] = {
 }
 
 
+CARDS = 5
+
+
 class ScriptError(ValueError):
-    """A script line that is not an input."""
+    """A script that cannot be read, or a line of it that is not an input."""
 
 
 class ScriptStoppedError(RuntimeError):
@@ -83,8 +86,8 @@ def parse(text: str, source: str = "<script>") -> list[Step]:
                 raise ScriptError(f"{source}:{number}: wait takes seconds, 0 to 3600: {raw.strip()!r}")
             steps.append(Step(number, "wait", None, seconds))
             continue
-        numbers = [w for w in words if w.isdigit()]
-        phrase = " ".join(w for w in words if not w.isdigit())
+        numbers = [w for w in words if w.isascii() and w.isdigit()]
+        phrase = " ".join(w for w in words if w not in numbers)
         if phrase not in WORDS:
             raise ScriptError(
                 f"{source}:{number}: {raw.strip()!r} is not an input (inputs: {', '.join(WORDS)})"
@@ -95,22 +98,47 @@ def parse(text: str, source: str = "<script>") -> list[Step]:
             raise ScriptError(f"{source}:{number}: {phrase} takes {wanted}: {raw.strip()!r}")
         if numbers and int(numbers[0]) > 10**12:
             raise ScriptError(f"{source}:{number}: {numbers[0]} is more than any amount: {raw.strip()!r}")
+        if intent == "card" and not 1 <= int(numbers[0]) <= CARDS:
+            raise ScriptError(f"{source}:{number}: select takes a card 1 to {CARDS}: {raw.strip()!r}")
         steps.append(Step(number, intent, int(numbers[0]) if numbers else None))
     return steps
 
 
+@dataclass(frozen=True)
+class Script:
+    path: Path
+    steps: list[Step]
+    digest: str
+    """Of the file's text: a run resumes only the same script."""
+
+
+def read(path: Path) -> Script:
+    """A script file, read and checked whole (before anything runs), or a ScriptError
+    naming the file, the line and the reason."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ScriptError(f"{path}: cannot be read: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ScriptError(f"{path}:{line}: not UTF-8 text") from None
+    return Script(path, parse(text, str(path)), hashlib.sha256(data).hexdigest())
+
+
 def run(
     cabinet: MockCabinet,
-    path: Path,
+    script: Script | Path,
     report: Callable[[str], None] = print,
     sleep: Callable[[float], None] = time.sleep,
 ) -> int:
-    """Runs a script file on the cabinet, from after the last line a previous run of the
-    same script committed. Returns the number of inputs that did nothing."""
+    """Runs a script on the cabinet, from after the last line a previous run of the same
+    script committed. Returns the number of inputs that did nothing."""
     terminal = cabinet.terminal
-    text = path.read_text(encoding="utf-8")
-    steps = parse(text, str(path))
-    digest = hashlib.sha256(text.encode()).hexdigest()
+    if isinstance(script, Path):
+        script = read(script)
+    path, steps, digest = script.path, script.steps, script.digest
     saved = terminal.store.get_state("script", {})
     done = saved.get("line", 0) if saved.get("digest") == digest else 0
     if done:

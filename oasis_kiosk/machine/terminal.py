@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
-from oasis_kiosk.config import Config, ConfigError, JackpotConfig
+from oasis_kiosk.config import Config, ConfigError, check_stored
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.store.db import Store, StoreError
@@ -876,19 +876,22 @@ class Terminal:
 
 
 def settings_from_store(config: Config, store: Store) -> Config:
-    """The configuration with what the operator menu changed since (kept in the database)."""
-    jackpot = store.get_state("jackpot_config")
-    if jackpot is not None:
-        rate = Fraction(jackpot["rate"])
-        config = replace(config, jackpot=JackpotConfig(jackpot["base"], rate, jackpot["maximum"]))
-    rules = store.get_state("rules")
-    if rules is not None:
-        config = replace(config, profile=rules["profile"], profile_overrides=rules["overrides"])
-    return replace(
-        config,
-        language=store.get_state("language", config.language),
-        volume=store.get_state("volume", config.volume),
-    )
+    """The configuration with what the operator menu changed since (kept in the database),
+    each stored setting checked as the configuration file's keys are: a wrong one is a
+    ConfigError naming it, never a half-read setting."""
+    changes: dict[str, Any] = {}
+    for setting in ("jackpot_config", "rules", "language", "volume"):
+        value = store.get_state(setting)
+        if value is None:
+            continue
+        checked = check_stored(setting, value, store.path)
+        if setting == "jackpot_config":
+            changes["jackpot"] = checked
+        elif setting == "rules":
+            changes |= {"profile": checked["profile"], "profile_overrides": checked["overrides"]}
+        else:
+            changes[setting] = checked
+    return replace(config, **changes)
 
 
 def seeds_from(base: bytes) -> Callable[[int], bytes]:
