@@ -472,7 +472,7 @@ TERMINAL: dict[str, Key] = {
     ),
     "database": Key(
         Text("a file path", convert=Path),
-        DEFAULTS.database,
+        None,  # the data directory of the moment (default_data_dir), not of the import
         "the terminal's database, the only file it writes",
     ),
     "credit_limit": Key(Amount(), DEFAULTS.credit_limit, "no coin or note is taken that would pass it"),
@@ -619,9 +619,10 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
     source = "<defaults>" if path is None else str(path)
     raw = {} if path is None else _read(path)
     sections = FILE.check(raw, "", Walk(f"{source}: "))
+    terminal = {key: value for key, value in sections["terminal"].items() if value is not None}
     config = Config(
         source=source,
-        **sections["terminal"],
+        **terminal,
         **sections["money"],
         jackpot=sections["jackpot"],
         devices=sections["devices"],

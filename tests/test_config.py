@@ -11,12 +11,12 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
+from support import books
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import SCHEMA, Config, ConfigError, load_config
 from oasis_kiosk.hardware.pulses import PulseTiming
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store
 
 COIN = "pulse = 17, inhibit = 27, pulses = { 1 = 50, 2 = 100 }"
 
@@ -326,7 +326,7 @@ def test_a_bad_stored_setting_is_a_clear_configuration_error(
     tmp_path: Path, setting: str, value: object, reason: str
 ) -> None:
     database = tmp_path / "kiosk.db"
-    store = Store(database)
+    store = books(database)
     with store.transaction():
         store.set_state(setting, value)
     with pytest.raises(ConfigError) as raised:
@@ -342,7 +342,7 @@ def test_the_command_line_names_a_bad_stored_setting(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     database = tmp_path / "kiosk.db"
-    store = Store(database)
+    store = books(database)
     with store.transaction():
         store.set_state("volume", "loud")
     store.close()
@@ -355,7 +355,7 @@ def test_the_command_line_names_a_bad_stored_setting(
 
 def test_good_stored_settings_still_apply(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
-    store = Store(database)
+    store = books(database)
     with store.transaction():
         store.set_state("jackpot_config", {"base": 500, "rate": "3/20", "maximum": 5000})
         store.set_state("rules", {"profile": "caribbean", "overrides": None})

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from support import books
 
 from oasis_kiosk.config import load_config
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
@@ -21,7 +22,6 @@ from oasis_kiosk.hardware.pulses import (
     Rejected,
 )
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.store.db import Store
 
 TABLE = {1: 50, 2: 100, 4: 200, 10: 500}
 
@@ -227,7 +227,7 @@ def test_the_configured_window_reaches_the_decoder_and_the_cabinet_logs_what_it_
     )
     config = load_config(path, database=tmp_path / "kiosk.db")
     factory, now = MockFactory(), [0.0]
-    terminal = Terminal(config, Store(config.database))
+    terminal = Terminal(config, books(config.database))
     cabinet = build_cabinet(config, terminal, pin_factory=factory, clock=lambda: now[0])
     assert cabinet.acceptor is not None
     assert cabinet.acceptor.timing == PulseTiming(

@@ -166,11 +166,12 @@ class Terminal:
         """What is wrong with the books: while it is set nothing is written."""
         problems = store.start_problems()
         if not problems:
+            # A stored setting that is wrong is a ConfigError: the command names it (exit 2).
+            self.config = settings_from_store(config, store)
+            self.use_profile(self.config.load_profile())
             try:
-                self.config = settings_from_store(config, store)
-                self.use_profile(self.config.load_profile())
                 state = self._load()
-            except (StoreError, ConfigError) as error:
+            except StoreError as error:
                 problems = [str(error)]
         if problems:
             self._stand_still(config, "; ".join(problems))
