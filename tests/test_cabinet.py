@@ -99,13 +99,13 @@ def test_notes_from_an_ssp_validator_are_credited_and_it_is_enabled_only_when_bi
     database = tmp_path / "kiosk.db"
     terminal = Terminal(Config(database=database, credit_limit=6000), Store(database))
     peer = FakeValidator()
-    validator = EsspValidator(peer, {1: 500, 2: 1000, 4: 5000})
+    validator = EsspValidator(peer, {1: 500, 2: 1000, 4: 5000}, clock=peer.clock)
     validator.start()
     cabinet = Cabinet(terminal, bills=validator)
     assert peer.enabled, "bills are live: the validator takes notes"
-    peer.events = [bytes([essp.NOTE_READ, 4]), bytes([essp.NOTE_CREDIT, 4, essp.STACKING])]
-    cabinet.step()
-    cabinet.step()
+    peer.insert(4)
+    for _ in range(4):
+        cabinet.step()
     assert terminal.credits == 5000
     peer.events = [bytes([essp.NOTE_CREDIT, 2])]  # taken just before the limit closed it
     cabinet.step()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
-from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, ValidatorFault
+from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, NoteHeld, ValidatorFault
 from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
@@ -71,6 +71,8 @@ class Cabinet:
                     case NoteCredit(value=value):
                         responses.append(self.terminal.accept_money("bill", value))
                         self._saw(f"note {value} credited")
+                    case NoteHeld(value=value, channel=channel):
+                        self.terminal.device_event("note_read", channel=channel, value=value)
                     case NoteEvent(name=name, channel=channel):
                         self.terminal.device_event(name, channel=channel)
                     case ValidatorFault(reason=reason):
