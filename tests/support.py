@@ -30,7 +30,7 @@ def snapshot(round_: Round) -> tuple[Any, ...]:
     )
 
 
-def logged_in_menu(terminal: Terminal, pin: str = "2468") -> OperatorMenu:
+def logged_in_menu(terminal: Terminal, pin: str = "243512") -> OperatorMenu:
     """The operator menu of a terminal, with a PIN set and the operator logged in."""
     with terminal.store.transaction():
         terminal.store.set_state("operator_pin", hash_pin(pin))

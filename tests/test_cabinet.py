@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from fake_essp import FakeValidator
 from gpiozero.pins.mock import MockFactory
 from support import books
 
 from oasis_kiosk.config import Config
+from oasis_kiosk.hardware import essp
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.essp import EsspValidator
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
@@ -91,21 +95,16 @@ def test_a_jammed_acceptor_tilts_the_terminal(tmp_path: Path) -> None:
 def test_notes_from_an_ssp_validator_are_credited_and_it_is_enabled_only_when_bills_are_live(
     tmp_path: Path,
 ) -> None:
-    from fake_essp import FakeValidator
-
-    from oasis_kiosk.hardware import essp
-    from oasis_kiosk.hardware.essp import EsspValidator
-
     database = tmp_path / "kiosk.db"
     terminal = Terminal(Config(database=database, credit_limit=6000), books(database))
     peer = FakeValidator()
-    validator = EsspValidator(peer, {1: 500, 2: 1000, 4: 5000})
+    validator = EsspValidator(peer, {1: 500, 2: 1000, 4: 5000}, clock=peer.clock)
     validator.start()
     cabinet = Cabinet(terminal, bills=validator)
     assert peer.enabled, "bills are live: the validator takes notes"
-    peer.events = [bytes([essp.NOTE_READ, 4]), bytes([essp.NOTE_CREDIT, 4, essp.STACKING])]
-    cabinet.step()
-    cabinet.step()
+    peer.insert(4)
+    for _ in range(4):
+        cabinet.step()
     assert terminal.credits == 5000
     peer.events = [bytes([essp.NOTE_CREDIT, 2])]  # taken just before the limit closed it
     cabinet.step()
@@ -136,3 +135,150 @@ def test_the_hardware_test_reports_inputs_and_lights_lamps_without_playing(tmp_p
     assert terminal.round is None, "DEAL in the test deals nothing"
     assert terminal.credits == 100, "a coin taken in the test is still money"
     assert not factory.pin(21).state, "after the test the lamps follow the game again: FOLD is dark"
+
+
+BILL_PULSE_PIN, BILL_INHIBIT_PIN = 22, 23
+
+
+def test_the_coin_line_closes_when_the_largest_coin_no_longer_fits(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, credit_limit=1500), books(database))
+    acceptor = PulseAcceptor(
+        COIN_PIN, INHIBIT_PIN, {1: 50, 2: 100, 10: 500}, pin_factory=factory, clock=lambda: now[0]
+    )
+    cabinet = Cabinet(terminal, acceptor=acceptor)
+    coin(factory, now, 10)
+    coin(factory, now, 10)
+    cabinet.step()
+    assert terminal.room_for_money() == 500
+    assert not factory.pin(INHIBIT_PIN).state, "a coin of 500 still fits"
+    coin(factory, now, 1)
+    cabinet.step()
+    assert terminal.credits == 1050
+    assert terminal.room_for_money() == 450
+    assert "coin" not in terminal.live()
+    assert factory.pin(INHIBIT_PIN).state, "a coin of 500 would go past the limit: the acceptor is inhibited"
+    assert terminal.handle("coin", 50).ok is False, "not live: even a small coin by hand is refused"
+    assert terminal.credits == 1050
+
+
+def test_the_acceptors_own_largest_coin_keeps_it_inhibited(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, credit_limit=1500), books(database))
+    # The acceptor takes a coin of 1000 the money section does not list.
+    acceptor = PulseAcceptor(
+        COIN_PIN, INHIBIT_PIN, {1: 50, 20: 1000}, pin_factory=factory, clock=lambda: now[0]
+    )
+    cabinet = Cabinet(terminal, acceptor=acceptor)
+    assert not factory.pin(INHIBIT_PIN).state
+    for _ in range(12):
+        coin(factory, now, 1)
+    cabinet.step()
+    assert terminal.credits == 600
+    assert "coin" in terminal.live(), "the money section's largest coin, 500, fits"
+    assert factory.pin(INHIBIT_PIN).state, "but the acceptor's coin of 1000 would not"
+
+
+def test_a_pulse_bill_validator_is_inhibited_when_the_largest_bill_no_longer_fits(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    config = Config(database=database, credit_limit=8000, bills=(500, 1000, 5000))
+    terminal = Terminal(config, books(database))
+    bills = PulseAcceptor(
+        BILL_PULSE_PIN,
+        BILL_INHIBIT_PIN,
+        {1: 500, 2: 1000, 10: 5000},
+        pin_factory=factory,
+        clock=lambda: now[0],
+    )
+    cabinet = Cabinet(terminal, bills=bills)
+    factory.pin(BILL_PULSE_PIN).drive_high()
+    for pulses in (10, 2, 2):  # 5000, then 1000 twice
+        for _ in range(pulses):
+            factory.pin(BILL_PULSE_PIN).drive_low()
+            now[0] += 0.05
+            factory.pin(BILL_PULSE_PIN).drive_high()
+            now[0] += 0.05
+        now[0] += 0.3
+        cabinet.step()
+    assert terminal.credits == 7000
+    assert "bill" not in terminal.live()
+    assert factory.pin(BILL_INHIBIT_PIN).state, "a bill of 5000 would go past the limit"
+
+
+def ssp_cabinet(
+    tmp_path: Path, credit_limit: int, acceptor: PulseAcceptor | None = None, **config: Any
+) -> tuple[Terminal, FakeValidator, Cabinet]:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, credit_limit=credit_limit, **config), books(database))
+    peer = FakeValidator()
+    validator = EsspValidator(peer, {1: 500, 2: 1000, 4: 5000}, clock=peer.clock)
+    validator.start()
+    return terminal, peer, Cabinet(terminal, acceptor=acceptor, bills=validator)
+
+
+def test_a_note_that_would_go_past_the_limit_is_rejected_in_escrow_and_one_that_fits_is_credited(
+    tmp_path: Path,
+) -> None:
+    # The money section lists notes up to 1000; the validator also reads a 5000 note.
+    terminal, peer, cabinet = ssp_cabinet(tmp_path, 6000, bills=(500, 1000))
+    terminal.handle("bill", 1000)
+    terminal.handle("bill", 500)
+    assert peer.enabled, "a note of 1000 fits: the validator takes notes"
+    peer.insert(4)
+    for _ in range(5):
+        cabinet.step()
+    assert terminal.credits == 1500, "5000 would take the credits to 6500: the note went back"
+    assert essp.REJECT in peer.commands
+    assert peer.escrow is None
+    kinds = [event["kind"] for event in terminal.store.events(20)]
+    assert "note_returned" in kinds
+    assert "note_rejected" in kinds
+    peer.insert(2)
+    for _ in range(5):
+        cabinet.step()
+    assert terminal.credits == 2500, "a note that fits is stacked and credited"
+    assert peer.commands.count(essp.REJECT) == 1
+    assert audit(terminal.store).ok
+
+
+def test_a_held_note_is_returned_when_a_coin_took_its_room_before_it_stacked(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    acceptor = PulseAcceptor(
+        COIN_PIN, INHIBIT_PIN, {1: 50, 10: 500}, pin_factory=factory, clock=lambda: now[0]
+    )
+    terminal, peer, cabinet = ssp_cabinet(tmp_path, 6000, acceptor, bills=(500, 1000))
+    for _ in range(4):
+        terminal.handle("bill", 1000)  # credits 4000: room for 2000
+    cabinet.step()
+    assert not factory.pin(INHIBIT_PIN).state
+    peer.insert(2)
+    cabinet.step()
+    cabinet.step()  # the note of 1000 is read and held: it fits
+    assert peer.escrow == 2
+    assert factory.pin(INHIBIT_PIN).state, "while a note is held, no coin may start"
+    coin(factory, now, 10)  # coins that were already on their way
+    coin(factory, now, 10)
+    coin(factory, now, 1)
+    for _ in range(5):
+        cabinet.step()
+    assert terminal.credits == 5050, "the coins came first; the note would have gone past the limit"
+    assert essp.REJECT in peer.commands
+    assert peer.escrow is None
+    assert audit(terminal.store).ok
+
+
+def test_a_held_note_is_returned_when_the_terminal_tilts(tmp_path: Path) -> None:
+    terminal, peer, cabinet = ssp_cabinet(tmp_path, 100_000)
+    peer.insert(1)
+    cabinet.step()
+    cabinet.step()
+    assert peer.escrow == 1
+    terminal.device_fault("coin_acceptor", "the line is held active: jammed or tampered")
+    for _ in range(4):
+        cabinet.step()
+    assert terminal.credits == 0
+    assert not peer.enabled
+    assert "note_rejected" in [event["kind"] for event in terminal.store.events(20)]

@@ -97,7 +97,9 @@ def test_set_pin_reads_standard_input(
     monkeypatch.setattr("sys.stdin", io.StringIO("12\n"))
     main(["init", "--db", str(database)])
     assert main(["set-pin", "--db", str(database)]) == 2
-    assert "a PIN is 4 to 12 digits; nothing changed" in capsys.readouterr().err
-    monkeypatch.setattr("sys.stdin", io.StringIO("97531\n"))
+    assert (
+        "a PIN is 6 to 12 of the digits 1 to 5 (the card buttons); nothing changed" in capsys.readouterr().err
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("531253\n"))
     assert main(["set-pin", "--db", str(database)]) == 0
-    assert pin_matches("97531", books(database).get_state("operator_pin"))
+    assert pin_matches("531253", books(database).get_state("operator_pin"))

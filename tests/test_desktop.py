@@ -22,7 +22,7 @@ def cabinet(tmp_path: Path, **config: object) -> MockCabinet:
 
 
 def test_money_goes_through_the_acceptors_and_the_inhibit_hands_it_back(tmp_path: Path) -> None:
-    cab = cabinet(tmp_path, credit_limit=1000)
+    cab = cabinet(tmp_path, credit_limit=1000, bills=(500,))  # the largest note fits the limit
     assert said(cab.insert("coin", 500)) == (True, "coin 500 credited")
     assert said(cab.insert("bill", 500)) == (True, "bill 500 credited")
     assert cab.terminal.credits == 1000

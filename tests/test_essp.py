@@ -10,6 +10,7 @@ from oasis_kiosk.hardware.essp import (
     EsspValidator,
     NoteCredit,
     NoteEvent,
+    NoteHeld,
     SspError,
     ValidatorFault,
     encode,
@@ -46,20 +47,42 @@ def test_start_syncs_sets_the_channels_and_leaves_it_disabled(peer: FakeValidato
 
 
 def test_a_note_is_credited_only_on_the_credit_event(peer: FakeValidator) -> None:
-    validator = EsspValidator(peer, CHANNELS)
+    validator = EsspValidator(peer, CHANNELS, clock=peer.clock)
     validator.start()
-    peer.events = [
-        bytes([essp.NOTE_READ, 0]),
-        bytes([essp.NOTE_READ, 3, essp.STACKING]),
-        bytes([essp.NOTE_CREDIT, 3, essp.STACKING]),
-        bytes([essp.STACKED]),
-        bytes([essp.NOTE_READ, 2, essp.REJECTING]),
-        bytes([essp.REJECTED]),
+    validator.set_enabled(True)
+    peer.insert(3)
+    events = [event for _ in range(5) for event in validator.poll()]
+    assert events == [
+        NoteHeld(2000, 3),
+        NoteEvent("note_stacking"),
+        NoteCredit(2000, 3),
+        NoteEvent("note_stacked"),
     ]
-    events = [event for _ in range(6) for event in validator.poll()]
-    assert [e for e in events if isinstance(e, NoteCredit)] == [NoteCredit(2000, 3)]
-    assert NoteEvent("note_read", 3) in events
+
+
+def test_a_held_note_the_host_rejects_goes_back_uncredited(peer: FakeValidator) -> None:
+    validator = EsspValidator(peer, CHANNELS, clock=peer.clock)
+    validator.start()
+    validator.set_enabled(True)
+    peer.insert(4)
+    assert validator.poll() == []  # still reading
+    assert validator.poll() == [NoteHeld(5000, 4)]
+    validator.reject()
+    events = [event for _ in range(4) for event in validator.poll()]
+    assert events == [NoteEvent("note_rejecting"), NoteEvent("note_rejected")]
+    assert peer.escrow is None
+
+
+def test_a_note_read_on_a_channel_without_a_value_is_returned_and_a_fault(peer: FakeValidator) -> None:
+    validator = EsspValidator(peer, {1: 500}, clock=peer.clock)
+    validator.start()
+    peer.inhibit_mask = 0b11  # the validator was set up with a second channel
+    validator.set_enabled(True)
+    peer.insert(2)
+    events = [event for _ in range(4) for event in validator.poll()]
+    assert ValidatorFault("a note was read (returned) on channel 2, which has no value") in events
     assert NoteEvent("note_rejected") in events
+    assert not [event for event in events if isinstance(event, NoteCredit)]
 
 
 def test_jams_fraud_and_a_removed_cashbox_are_faults(peer: FakeValidator) -> None:
@@ -74,31 +97,88 @@ def test_jams_fraud_and_a_removed_cashbox_are_faults(peer: FakeValidator) -> Non
     ]
 
 
-def test_a_lost_reply_is_retried_without_acting_twice(peer: FakeValidator) -> None:
-    validator = EsspValidator(peer, CHANNELS)
+def polls_sent(peer: FakeValidator) -> list[bytes]:
+    return [packet for packet in peer.received if packet[3] == essp.POLL]
+
+
+@pytest.mark.parametrize("corrupt", [1, 2, 3, 10])
+def test_corrupt_replies_repeat_the_same_poll_and_credit_the_note_once(
+    peer: FakeValidator, corrupt: int
+) -> None:
+    validator = EsspValidator(peer, CHANNELS, clock=peer.clock)
     validator.start()
-    peer.events = [bytes([essp.NOTE_CREDIT, 4])]
-    peer.drop_next_reply = True  # the validator acted, but its answer was lost
-    assert validator.poll() == [NoteCredit(5000, 4)], "the retry gets the same answer"
-    assert validator.poll() == [], "and the note is not credited twice"
+    peer.events = [bytes([essp.NOTE_CREDIT, 4]), bytes([essp.STACKED])]
+    peer.corrupt_replies = corrupt  # the validator acted, but its answers arrive damaged
+    assert validator.poll() == [NoteCredit(5000, 4)], "the repeated poll gets the same answer"
+    sent = polls_sent(peer)
+    assert len(sent) == corrupt + 1
+    assert len(set(sent)) == 1, "every retry is the same packet, with the same sequence bit"
+    assert validator.poll() == [NoteEvent("note_stacked")], "the good reply after is not a new credit"
+    assert validator.poll() == []
+    assert peer.commands.count(essp.POLL) == 3, "the validator acted once for each poll"
+    assert len(set(polls_sent(peer)[-2:])) == 2, "the next poll toggles the sequence bit"
+
+
+def test_lost_replies_are_retried_until_the_validator_answers(peer: FakeValidator) -> None:
+    validator = EsspValidator(peer, CHANNELS, clock=peer.clock)
+    validator.start()
+    peer.events = [bytes([essp.NOTE_CREDIT, 2])]
+    peer.drop_replies = 12  # a second and more of silence, within the time-out
+    assert validator.poll() == [NoteCredit(1000, 2)]
+    assert validator.poll() == []
     assert peer.commands.count(essp.POLL) == 2
 
 
-def test_a_corrupt_reply_is_retried_then_a_silent_validator_is_a_fault(peer: FakeValidator) -> None:
-    validator = EsspValidator(peer, CHANNELS)
+def test_a_silent_validator_is_a_fault_after_the_time_out_and_its_credit_is_kept(
+    peer: FakeValidator,
+) -> None:
+    validator = EsspValidator(peer, CHANNELS, timeout=2.0, clock=peer.clock)
     validator.start()
-    peer.corrupt_next_reply = True
     peer.events = [bytes([essp.NOTE_CREDIT, 1])]
-    assert validator.poll() == [NoteCredit(500, 1)]
+    peer.drop_replies = 10**6
+    began = peer.now
+    (fault,) = validator.poll()
+    assert isinstance(fault, ValidatorFault)
+    assert "does not answer" in fault.reason
+    assert 2.0 <= peer.now - began < 2.5, "it gives up after its time-out"
+    began = peer.now
+    assert validator.poll() == [], "still silent: the fault is not said again every frame"
+    assert peer.now - began < 0.5, "nor does every frame wait the whole time-out"
+    peer.drop_replies = 0  # the validator is back
+    assert validator.poll() == [NoteCredit(500, 1)], "the same poll again: its credit is not lost"
+    assert validator.poll() == []
+    assert len(set(polls_sent(peer)[:-2])) == 1, "until it was answered, the one poll went out"
+    assert peer.commands.count(essp.POLL) == 3
 
+
+def test_a_reply_lost_before_another_command_is_not_lost(peer: FakeValidator) -> None:
+    validator = EsspValidator(peer, CHANNELS, timeout=1.0, clock=peer.clock)
+    validator.start()
+    peer.events = [bytes([essp.NOTE_CREDIT, 3])]
+    peer.drop_replies = 10**6
+    assert isinstance(validator.poll()[0], ValidatorFault)
+    peer.drop_replies = 0
+    validator.set_enabled(False)  # the unanswered poll goes first, then the new command
+    assert peer.commands[-2:] == [essp.POLL, essp.DISABLE]
+    assert validator.poll() == [NoteCredit(2000, 3)]
+    assert validator.poll() == []
+
+
+def test_a_validator_that_never_answers_is_a_fault() -> None:
     class Silent:
+        now = 0.0
+
         def write(self, data: bytes) -> int:
             return len(data)
 
         def read(self, size: int = 1) -> bytes:
+            self.now += 0.1
             return b""
 
-    assert EsspValidator(Silent(), CHANNELS).poll() == [ValidatorFault("the bill validator does not answer")]
+    port = Silent()
+    validator = EsspValidator(port, CHANNELS, clock=lambda: port.now)
+    assert validator.poll() == [ValidatorFault("the bill validator does not answer")]
+    assert 3.0 <= port.now < 3.5, "a few seconds by default"
 
 
 def test_a_refused_command_says_why(peer: FakeValidator) -> None:

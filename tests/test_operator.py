@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 
+import pygame
 import pytest
 from support import books
 
 from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.names import BUTTONS
+from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.machine.operator import OperatorError, OperatorMenu, hash_pin, pin_matches
+from oasis_kiosk.machine.operator import (
+    MIN_PIN_LENGTH,
+    PIN_DIGITS,
+    PIN_TRIES,
+    OperatorError,
+    OperatorMenu,
+    hash_pin,
+    pin_matches,
+)
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.ui.menu import OperatorScreen
+
+PIN = "243512"
 
 
 def open_menu(menu: OperatorMenu) -> None:
     menu.terminal.handle("operator_key_on")
-    menu.login("2468")
+    menu.login(PIN)
 
 
 def close_menu(menu: OperatorMenu) -> None:
@@ -28,32 +46,153 @@ def menu(tmp_path: Path) -> OperatorMenu:
     database = tmp_path / "kiosk.db"
     terminal = Terminal(Config(database=database), books(database))
     with terminal.store.transaction():
-        terminal.store.set_state("operator_pin", hash_pin("2468"))
+        terminal.store.set_state("operator_pin", hash_pin(PIN))
     return OperatorMenu(terminal)
 
 
 def test_the_pin_is_a_salted_hash() -> None:
-    one, two = hash_pin("2468"), hash_pin("2468")
+    one, two = hash_pin(PIN), hash_pin(PIN)
     assert one != two, "a fresh salt each time"
-    assert "2468" not in one
-    assert pin_matches("2468", one)
-    assert pin_matches("2468", two)
-    assert not pin_matches("2469", one)
-    assert not pin_matches("2468", "garbage")
-    with pytest.raises(OperatorError, match="4 to 12 digits"):
-        hash_pin("12a4")
+    assert PIN not in one
+    assert pin_matches(PIN, one)
+    assert pin_matches(PIN, two)
+    assert not pin_matches("243513", one)
+    assert not pin_matches(PIN, "garbage")
+    with pytest.raises(OperatorError, match="6 to 12 of the digits 1 to 5"):
+        hash_pin("12a451")
+
+
+def test_a_pin_typed_on_the_panel_has_at_least_ten_thousand_combinations() -> None:
+    panel_digits = {str(value) for intent, value in BUTTONS.values() if intent == "card"}
+    assert panel_digits == set(PIN_DIGITS), "a PIN is made of exactly what the card buttons type"
+    assert len(PIN_DIGITS) ** MIN_PIN_LENGTH >= 10_000
+    assert len(PIN_DIGITS) ** (MIN_PIN_LENGTH - 1) < 10_000, "and no longer than it needs"
+    for too_weak in ("2468", "12345", "9" * 6, "123450", "1" * 13):
+        with pytest.raises(OperatorError, match="a PIN is 6 to 12 of the digits 1 to 5"):
+            hash_pin(too_weak)
+    assert pin_matches("5" * 12, hash_pin("5" * 12))
+
+
+def test_the_panel_types_every_pin_digit_and_logs_in(menu: OperatorMenu) -> None:
+    cabinet = Cabinet(menu.terminal)
+    screen = OperatorScreen(menu.terminal, cabinet, pygame.Surface((640, 480)))
+    menu.terminal.handle("operator_key_on")
+    for digit in PIN:
+        screen.press(Press("card", int(digit)))
+    assert screen.pin == PIN
+    screen.press(Press("deal"))
+    assert screen.menu.logged_in
+    screen.close()
+    pygame.font.init()
+    screen.draw()
+    keys = {label for _area, label in screen.hotspots}
+    assert keys == {*PIN_DIGITS, "clear", "enter"}, "the touch keypad offers the PIN's digits"
+
+
+def test_a_pin_set_before_its_rules_changed_still_opens_the_menu(menu: OperatorMenu) -> None:
+    with menu.store.transaction():  # a stored hash of an older, shorter PIN
+        menu.store.set_state("operator_pin", "scrypt$" + legacy_hash("2468"))
+    menu.terminal.handle("operator_key_on")
+    menu.login("2468")
+    assert menu.logged_in
+
+
+def legacy_hash(pin: str) -> str:
+    salt = bytes(16)
+    return f"{salt.hex()}${hashlib.scrypt(pin.encode(), salt=salt, dklen=32, n=2**14, r=8, p=1).hex()}"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_wrong_pins_wait_longer_each_time_then_lock_until_the_attendant(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    with terminal.store.transaction():
+        terminal.store.set_state("operator_pin", hash_pin(PIN))
+    clock = Clock()
+    menu = OperatorMenu(terminal, clock=clock)
+    terminal.handle("operator_key_on")
+    waits = []
+    for _ in range(1, PIN_TRIES):
+        with pytest.raises(OperatorError, match="wrong PIN") as wrong:
+            menu.login("111111")
+        with pytest.raises(OperatorError, match=r"wait (\d+) s") as refused:
+            menu.login(PIN)  # even the right PIN waits
+        assert not menu.logged_in
+        wait = int(re.findall(r"wait (\d+) s", str(refused.value))[0])
+        assert f"wait {wait} s" in str(wrong.value), "the wrong PIN says the wait too"
+        waits.append(wait)
+        clock.now += wait - 1
+        with pytest.raises(OperatorError, match="wait 1 s"):
+            menu.login(PIN)
+        clock.now += 1
+    assert all(shorter < longer for shorter, longer in pairwise(waits)), waits
+    failed = [e for e in terminal.store.events(50) if e["kind"] == "operator_login_failed"]
+    assert [e["detail"]["failures"] for e in failed] == list(range(1, PIN_TRIES))
+    with pytest.raises(OperatorError, match="locked"):
+        menu.login("222222")  # the fifth wrong PIN in a row
+    assert "pin_lockout" in terminal.tilts
+    clock.now += 3600
+    with pytest.raises(OperatorError, match="locked"):
+        menu.login(PIN)  # time does not open a lockout
+    assert not menu.logged_in
+
+    terminal.store.close()  # a restart keeps the lockout and the count
+    again = Terminal(Config(database=database), books(database))
+    menu = OperatorMenu(again, clock=clock)
+    assert "pin_lockout" in again.tilts
+    with pytest.raises(OperatorError, match="locked"):
+        menu.login(PIN)
+    again.handle("operator_key_off")
+    assert "attendant" in again.live()
+    assert again.handle("attendant").ok, "the attendant's key clears the lockout"
+    assert "pin_lockout" not in again.tilts
+    again.handle("operator_key_on")
+    with pytest.raises(OperatorError, match="locked"):
+        menu.login("333333")  # still wrong in a row: locked again at once
+    again.handle("operator_key_off")
+    again.handle("attendant")
+    again.handle("operator_key_on")
+    clock.now += 3600
+    menu.login(PIN)
+    assert menu.logged_in
+    assert again.store.get_state("pin_failures")["count"] == 0, "a right PIN resets the count"
+    menu.logout()
+    with pytest.raises(OperatorError, match="wrong PIN: wait 2 s"):
+        menu.login("444444")
+
+
+def test_a_clock_set_back_does_not_stretch_the_wait(menu: OperatorMenu) -> None:
+    clock = Clock()
+    menu = OperatorMenu(menu.terminal, clock=clock)
+    menu.terminal.handle("operator_key_on")
+    with pytest.raises(OperatorError, match="wrong PIN"):
+        menu.login("111111")
+    clock.now -= 86_400  # the clock went back a day
+    with pytest.raises(OperatorError, match="wait 2 s"):
+        menu.login(PIN)
+    clock.now += 2
+    menu.login(PIN)
+    assert menu.logged_in
 
 
 def test_the_menu_needs_the_key_and_the_pin(menu: OperatorMenu) -> None:
     with pytest.raises(OperatorError, match="log in first"):
         menu.meters()
     with pytest.raises(OperatorError, match="turn the operator key"):
-        menu.login("2468")
+        menu.login(PIN)
     assert menu.terminal.handle("operator_key_on").ok
     assert menu.terminal.live() == {"operator_key_off", "door_open"}, "the game stands still"
     with pytest.raises(OperatorError, match="wrong PIN"):
-        menu.login("1111")
-    menu.login("2468")
+        menu.login("111111")
+    menu.clock = lambda: 1e12  # past the wait after a wrong PIN
+    menu.login(PIN)
     assert menu.meters()["credits"] == 0
     kinds = [e["kind"] for e in menu.events()]
     assert kinds[-2:] == ["operator_login_failed", "operator_login"]

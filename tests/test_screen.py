@@ -159,11 +159,11 @@ def test_the_key_screens_render_and_keep_their_text_in_place(tmp_path: Path, siz
     shot(app, "tilt")
     app.key("d")
     with terminal.store.transaction():
-        terminal.store.set_state("operator_pin", hash_pin("2468"))
+        terminal.store.set_state("operator_pin", hash_pin("243512"))
     app.key("m")
     assert terminal.operator_key
     shot(app, "operator-pin")
-    for key in ("2", "4", "6", "8", "return"):
+    for key in ("2", "4", "3", "5", "1", "2", "return"):
         app.key(key)
     assert app.operator.menu.logged_in
     shot(app, "operator-meters")
@@ -277,8 +277,8 @@ def test_without_a_display_the_kiosk_says_so_instead_of_drawing_nowhere(
 
 def logged_in(app: App) -> None:
     with app.terminal.store.transaction():
-        app.terminal.store.set_state("operator_pin", hash_pin("1354"))
-    for key in ("m", "1", "3", "5", "4", "return"):
+        app.terminal.store.set_state("operator_pin", hash_pin("135421"))
+    for key in ("m", "1", "3", "5", "4", "2", "1", "return"):
         app.key(key)
     assert app.operator.menu.logged_in
 

@@ -55,7 +55,7 @@ def test_coins_and_bills_are_credited_by_denomination_and_refused_otherwise(data
 
 
 def test_money_above_the_credit_limit_is_refused(database: Path) -> None:
-    t = terminal(database, Config(database=database, credit_limit=1500))
+    t = terminal(database, Config(database=database, credit_limit=1500, bills=(500, 1000)))
     assert feed(t, "bill 1000", "coin 500", "coin 50") == [True, True, False]
     assert "coin" not in t.live()
     assert t.credits == 1500

@@ -57,6 +57,11 @@ class PulseAcceptor:
         return self._decoder.timing
 
     @property
+    def largest(self) -> int:
+        """The most one coin (or note) in its pulse table is worth."""
+        return max(self._decoder.table.values())
+
+    @property
     def inhibited(self) -> bool:
         return bool(self._inhibit.value)
 

@@ -5,6 +5,12 @@ money a device has taken in is credited, device noise and rejected coins or note
 the event log, a device fault tilts the terminal, the UPS's power-fail signal stops the
 terminal (and lets it go on when the power returns); then the lamps, the coin acceptor's
 inhibit line and the bill validator's enable follow what is live.
+
+No device money takes the credits past their limit: an acceptor is open only while the
+largest coin or note it takes still fits in the terminal's ``room_for_money()``, and a note
+the SSP validator holds in escrow is returned to the customer, before it is stacked, when
+it does not fit (or money stopped being live meanwhile). While a note is held the coin
+acceptor is inhibited, so that no coin takes its room.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
-from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, ValidatorFault
+from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, NoteHeld, SspError, ValidatorFault
 from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
@@ -21,6 +27,14 @@ from oasis_kiosk.hardware.pulses import Ambiguous, Credit, Fault, Glitch, Reject
 from oasis_kiosk.machine.terminal import Response, Terminal
 
 SWITCH_INTENTS = {intent for edges in SWITCHES.values() for intent in edges}
+NOTE_GONE = {
+    "note_rejecting",
+    "note_rejected",
+    "note_cleared_from_front",
+    "note_cleared_to_cashbox",
+    "validator_reset",
+}
+"""The validator's events after which no note is held in escrow any more."""
 
 
 class Cabinet:
@@ -52,10 +66,13 @@ class Cabinet:
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
-        self._outputs_for: set[str] | None = None
-        """What was live when the lamps and inhibit lines were last set."""
-        self._outputs_at = -1
-        """The terminal's count of changes when they were last set."""
+        self.held_note: NoteHeld | None = None
+        """The note the SSP validator holds in escrow: its next poll stacks it."""
+        self._outputs_for: tuple[set[str], bool, bool] | None = None
+        """What was live, and whether coins and notes were taken, when the lamps and inhibit
+        lines were last set."""
+        self._outputs_at: tuple[int, NoteHeld | None] | None = None
+        """The terminal's count of changes and the held note when they were last set."""
         self.update_outputs()
 
     def step(self) -> list[Response]:
@@ -66,15 +83,7 @@ class Cabinet:
         if isinstance(self.bills, PulseAcceptor):
             responses += self._pulse_events("bill", self.bills)
         elif self.bills is not None:
-            for note in self.bills.poll():
-                match note:
-                    case NoteCredit(value=value):
-                        responses.append(self.terminal.accept_money("bill", value))
-                        self._saw(f"note {value} credited")
-                    case NoteEvent(name=name, channel=channel):
-                        self.terminal.device_event(name, channel=channel)
-                    case ValidatorFault(reason=reason):
-                        self.terminal.device_fault("bill_validator", reason)
+            responses += self._validator_events(self.bills)
         if self.hopper is not None:
             self._hopper_events(self.hopper)
         if self.power is not None:
@@ -134,7 +143,7 @@ class Cabinet:
 
     def end_test(self) -> list[str]:
         self.testing = False
-        self._outputs_for, self._outputs_at = None, -1  # the test set the lamps its own way
+        self._outputs_for, self._outputs_at = None, None  # the test set the lamps its own way
         self.update_outputs()
         return self.seen
 
@@ -156,6 +165,48 @@ class Cabinet:
                 case Fault(reason=reason):
                     self.terminal.device_fault(f"{kind}_acceptor", reason)
         return credited
+
+    def _validator_events(self, validator: EsspValidator) -> list[Response]:
+        credited = []
+        if self.held_note is not None and not self._may_take_note(self.held_note.value):
+            self._return_note(validator, self.held_note)  # money came in, or stopped, since
+        for note in validator.poll():
+            match note:
+                case NoteHeld(value=value, channel=channel):
+                    self.terminal.device_event("note_read", channel=channel, value=value)
+                    self.held_note = note
+                    if not self._may_take_note(value):
+                        self._return_note(validator, note)
+                case NoteCredit(value=value):
+                    self.held_note = None
+                    credited.append(self.terminal.accept_money("bill", value))
+                    self._saw(f"note {value} credited")
+                case NoteEvent(name=name, channel=channel):
+                    if name in NOTE_GONE:
+                        self.held_note = None
+                    self.terminal.device_event(name, channel=channel)
+                case ValidatorFault(reason=reason):
+                    self.terminal.device_fault("bill_validator", reason)
+        return credited
+
+    def _may_take_note(self, value: int) -> bool:
+        return "bill" in self.terminal.live() and value <= self.terminal.room_for_money()
+
+    def _return_note(self, validator: EsspValidator, note: NoteHeld) -> None:
+        """Sends a held note back to the customer before it is stacked."""
+        self.held_note = None
+        try:
+            validator.reject()
+        except SspError as error:  # if the validator stacks it after all, it is credited
+            self._validator_fault(f"a note of {note.value} could not be returned: {error}")
+            return
+        self.terminal.device_event("note_returned", value=note.value, room=self.terminal.room_for_money())
+        self._saw(f"note {note.value} returned")
+
+    def _validator_fault(self, reason: str) -> None:
+        """A command to the validator failed: one tilt, not one a frame while it lasts."""
+        if "bill_validator" not in self.terminal.tilts:
+            self.terminal.device_fault("bill_validator", reason)
 
     def _hopper_events(self, hopper: Hopper) -> None:
         for event in hopper.poll():
@@ -179,18 +230,33 @@ class Cabinet:
             self._saw("power restored")
 
     def update_outputs(self) -> None:
-        if self.terminal.changes == self._outputs_at:
+        if (self.terminal.changes, self.held_note) == self._outputs_at:
             return  # nothing was taken since: what is live is what it was
-        self._outputs_at = self.terminal.changes
+        self._outputs_at = (self.terminal.changes, self.held_note)
         live = self.terminal.live()
-        if live == self._outputs_for:
+        room = self.terminal.room_for_money()
+        # What is live follows the terminal's own lists of coins and notes; a pulse device's
+        # table may hold a larger one, which must fit too.
+        takes_coins = (
+            "coin" in live
+            and self.held_note is None
+            and (self.acceptor is None or self.acceptor.largest <= room)
+        )
+        takes_bills = "bill" in live and (
+            not isinstance(self.bills, PulseAcceptor) or self.bills.largest <= room
+        )
+        outputs = (live, takes_coins, takes_bills)
+        if outputs == self._outputs_for:
             return  # every frame asks; the lines only move when what is live changes
-        self._outputs_for = live
+        self._outputs_for = outputs
         if self.panel is not None:
             self.panel.show(live)
         if self.acceptor is not None:
-            self.acceptor.inhibited = "coin" not in live
+            self.acceptor.inhibited = not takes_coins
         if isinstance(self.bills, PulseAcceptor):
-            self.bills.inhibited = "bill" not in live
-        elif self.bills is not None and self.bills.enabled != ("bill" in live):
-            self.bills.set_enabled("bill" in live)
+            self.bills.inhibited = not takes_bills
+        elif self.bills is not None and self.bills.enabled != takes_bills:
+            try:
+                self.bills.set_enabled(takes_bills)
+            except SspError as error:
+                self._validator_fault(str(error))

@@ -5,21 +5,30 @@ with every new command (a repeated command keeps it, so the validator answers a 
 without acting twice); the CRC is the forward CRC-16 (polynomial 0x8005, seed 0xFFFF) of
 everything after STX; and any 0x7F after STX is sent twice.
 
-The host polls; each reply lists events. A note is credited **only** on the "note credit"
+A command whose reply is lost or corrupt is sent again, the same packet with the same
+sequence bit, until the validator answers: it answers a repeated sequence bit with its last
+reply again instead of acting twice, so no event is lost or doubled. Silence for the whole
+time-out is a fault (the terminal tilts), and the unanswered command still goes first when
+the validator answers again.
+
+The host polls; each reply lists events. A note read with its channel is held in escrow:
+the next poll stacks it, unless the host rejects it first (the cabinet does when it would
+take the credits past their limit). A note is credited **only** on the "note credit"
 event, which the validator sends once the note is past the point of return. A jam, a fraud
-attempt or a removed cashbox is reported as a fault (the terminal tilts); silence or a
-corrupt reply after a retry is a fault too.
+attempt or a removed cashbox is reported as a fault (the terminal tilts).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 STX = 0x7F
 
-SYNC, RESET, SET_INHIBITS, POLL, DISABLE, ENABLE, HOST_PROTOCOL = 0x11, 0x01, 0x02, 0x07, 0x09, 0x0A, 0x06
+SYNC, RESET, SET_INHIBITS, POLL, REJECT, DISABLE, ENABLE = 0x11, 0x01, 0x02, 0x07, 0x08, 0x09, 0x0A
+HOST_PROTOCOL = 0x06
 OK = 0xF0
 REPLIES = {
     0xF2: "command not known",
@@ -106,8 +115,16 @@ class NoteCredit:
 
 
 @dataclass(frozen=True)
+class NoteHeld:
+    """A note read and held in escrow: the next poll stacks it, ``reject()`` returns it."""
+
+    value: int
+    channel: int
+
+
+@dataclass(frozen=True)
 class NoteEvent:
-    """Something that moves no money: a note read, rejected, stacked, a cashbox put back."""
+    """Something that moves no money: a note rejected, stacked, a cashbox put back."""
 
     name: str
     channel: int | None = None
@@ -118,9 +135,8 @@ class ValidatorFault:
     reason: str
 
 
-BillEvent = NoteCredit | NoteEvent | ValidatorFault
+BillEvent = NoteCredit | NoteHeld | NoteEvent | ValidatorFault
 NAMES = {
-    NOTE_READ: "note_read",
     REJECTING: "note_rejecting",
     REJECTED: "note_rejected",
     STACKING: "note_stacking",
@@ -140,42 +156,77 @@ class EsspValidator:
         channel_values: dict[int, int],
         *,
         address: int = 0,
-        retries: int = 1,
-        sleep: float = 0.0,
+        timeout: float = 3.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``timeout``: seconds of silence or corrupt replies to one command before it is a
+        fault; ``clock`` measures them."""
         if not channel_values or not all(1 <= c <= 16 and v > 0 for c, v in channel_values.items()):
             raise ValueError(f"channels are 1 to 16 with positive values, not {channel_values}")
+        if not timeout > 0:
+            raise ValueError(f"the time-out is a positive number of seconds, not {timeout}")
         self.port = port
         self.channel_values = dict(channel_values)
         self.address = address
-        self.retries = retries
-        self._sleep = sleep
+        self.timeout = timeout
+        self._clock = clock
         self._sequence = False
+        self._unanswered: tuple[int, bytes] | None = None
+        """A command sent whose reply never came through: it is sent again before any other."""
+        self._silent = False
+        """A command timed out: until the validator answers, each call tries only once."""
+        self._timeouts = 0
+        """How many times the validator fell silent for a whole time-out."""
+        self._held_back: list[BillEvent] = []
+        """Events of a late poll reply that came in while another command went out."""
+        self._return_held = False
+        """A note read on a channel without a value waits in escrow to be returned."""
         self.enabled = False
 
     def command(self, code: int, data: bytes = b"") -> bytes:
-        """Sends a command and returns the reply's data after the OK byte."""
+        """Sends a command and returns the reply's data after the OK byte. A command left
+        unanswered before is first sent again until the validator answers it."""
+        if self._unanswered is not None:
+            code_before, packet = self._unanswered
+            late = self._exchange(packet)
+            self._unanswered = None
+            if code_before == POLL:
+                self._held_back += self._events(self._accepted(POLL, late))
         self._sequence = not self._sequence
         packet = encode(self._sequence, self.address, bytes([code]) + data)
-        error: SspError | None = None
-        for _ in range(self.retries + 1):
+        self._unanswered = (code, packet)
+        reply = self._exchange(packet)
+        self._unanswered = None
+        return self._accepted(code, reply)
+
+    def _exchange(self, packet: bytes) -> bytes:
+        """Sends ``packet`` again and again until a good reply in its sequence comes back, and
+        returns that reply; SspError after the time-out (after one try when it timed out
+        before: a dead validator must not hold up every frame)."""
+        deadline = self._clock() + (0.0 if self._silent else self.timeout)
+        while True:
             self.port.write(packet)
             try:
                 header, reply = read_packet(self.port)
+                if header & 0x7F != self.address or bool(header & 0x80) != bool(packet[1] & 0x80):
+                    raise SspError("the bill validator answered out of sequence")
             except SspError as problem:
-                error = problem
-                time.sleep(self._sleep)
+                if self._clock() >= deadline:
+                    self._timeouts += 0 if self._silent else 1
+                    self._silent = True
+                    raise problem from None
                 continue
-            if header & 0x7F != self.address or bool(header & 0x80) != self._sequence:
-                error = SspError("the bill validator answered out of sequence")
-                continue
-            if not reply:
-                raise SspError("an empty reply from the bill validator")
-            if reply[0] != OK:
-                meaning = REPLIES.get(reply[0], f"reply {reply[0]:#04x}")
-                raise SspError(f"the bill validator refused command {code:#04x}: {meaning}")
-            return reply[1:]
-        raise error or SspError("the bill validator does not answer")
+            self._silent = False
+            return reply
+
+    @staticmethod
+    def _accepted(code: int, reply: bytes) -> bytes:
+        if not reply:
+            raise SspError("an empty reply from the bill validator")
+        if reply[0] != OK:
+            meaning = REPLIES.get(reply[0], f"reply {reply[0]:#04x}")
+            raise SspError(f"the bill validator refused command {code:#04x}: {meaning}")
+        return reply[1:]
 
     def start(self) -> None:
         """SYNC, then accept every configured channel; the validator stays disabled."""
@@ -189,30 +240,53 @@ class EsspValidator:
         self.command(ENABLE if enabled else DISABLE)
         self.enabled = enabled
 
+    def reject(self) -> None:
+        """Returns the note held in escrow to the customer (SspError if none is held)."""
+        self.command(REJECT)
+
     def poll(self) -> list[BillEvent]:
+        """What the validator reports. Silence or nonsense for the whole time-out is one
+        fault; while it lasts, further polls report nothing more."""
+        timeouts = self._timeouts
         try:
-            reply = self.command(POLL)
+            events = self._events(self.command(POLL))
         except SspError as error:
-            return [ValidatorFault(str(error))]
+            still_silent = self._silent and self._timeouts == timeouts
+            events = [] if still_silent else [ValidatorFault(str(error))]
+        if self._return_held:  # a note of no known value: back to the customer
+            self._return_held = False
+            try:
+                self.reject()
+            except SspError as error:
+                events.append(ValidatorFault(str(error)))
+        held_back, self._held_back = self._held_back, []
+        return held_back + events
+
+    def _events(self, reply: bytes) -> list[BillEvent]:
         events: list[BillEvent] = []
         i = 0
         while i < len(reply):
             code = reply[i]
             channel = reply[i + 1] if code in WITH_CHANNEL and i + 1 < len(reply) else None
             i += 2 if code in WITH_CHANNEL else 1
-            if code == NOTE_CREDIT:
+            if code in (NOTE_CREDIT, NOTE_READ):
+                if code == NOTE_READ and not channel:
+                    continue  # still reading: nothing to say yet
                 value = self.channel_values.get(channel or 0)
                 if value is None:
+                    what = "credited" if code == NOTE_CREDIT else "read (returned)"
                     events.append(
-                        ValidatorFault(f"a note was credited on channel {channel}, which has no value")
+                        ValidatorFault(f"a note was {what} on channel {channel}, which has no value")
                     )
-                else:
+                    self._return_held = self._return_held or code == NOTE_READ
+                elif code == NOTE_CREDIT:
                     events.append(NoteCredit(value, channel or 0))
+                else:
+                    events.append(NoteHeld(value, channel or 0))
             elif code in FAULTS:
                 events.append(ValidatorFault(FAULTS[code]))
             elif code in NAMES:
-                if not (code == NOTE_READ and channel == 0):  # still reading: nothing to say yet
-                    events.append(NoteEvent(NAMES[code], channel))
+                events.append(NoteEvent(NAMES[code], channel))
             else:
                 events.append(NoteEvent(f"unknown_event_{code:#04x}"))
         return events

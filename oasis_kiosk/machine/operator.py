@@ -1,54 +1,93 @@
 """The operator menu's logic, behind the operator key and a PIN.
 
-The PIN is kept only as a salted scrypt hash in the database. Everything the operator
-changes is logged with who-knows-what-was-before: the period meters' reset (the lifetime
-meters never go down; a period is a baseline subtracted from them), the jackpot
-parameters, the language, the hints. The screens that show this come with the front end.
+The PIN is kept only as a salted scrypt hash in the database. Its digits are those the
+cabinet's card buttons type (1 to 5), and it is long enough that they make at least 10 000
+PINs. A wrong PIN is logged and makes the next try wait, twice as long after each one in a
+row; the fifth in a row locks the menu with the ``pin_lockout`` tilt, which only the
+attendant's key clears. The count and the time of the last wrong PIN are in the database,
+so a restart does not reset them; a right PIN does.
+
+Everything the operator changes is logged with who-knows-what-was-before: the period
+meters' reset (the lifetime meters never go down; a period is a baseline subtracted from
+them), the jackpot parameters, the language, the hints. The screens that show this come
+with the front end.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from fractions import Fraction
-from typing import Any
+from itertools import count
+from typing import Any, NoReturn
 
 from oasis_kiosk.config import MAX_VOLUME, JackpotConfig
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.rules import load_profile
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+PIN_DIGITS = "12345"
+"""What a PIN is made of: the digits the cabinet's card buttons type."""
+PIN_COMBINATIONS = 10_000
+"""The fewest PINs of the shortest length the panel can type."""
+MIN_PIN_LENGTH = next(length for length in count(1) if len(PIN_DIGITS) ** length >= PIN_COMBINATIONS)
+MAX_PIN_LENGTH = 12
+PIN_TRIES = 5
+"""Wrong PINs in a row that lock the menu until the attendant's key."""
+PIN_DELAY = 2
+"""Seconds the next try waits after one wrong PIN; each further one in a row doubles it."""
+MAX_PIN_DELAY = 300
 
 
 class OperatorError(Exception):
     """An operator request refused, with the reason."""
 
 
-def hash_pin(pin: str, salt: bytes | None = None) -> str:
-    if not (pin.isdigit() and 4 <= len(pin) <= 12):
-        raise OperatorError("a PIN is 4 to 12 digits")
-    salt = salt or secrets.token_bytes(16)
-    digest = hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **SCRYPT)
-    return f"scrypt${salt.hex()}${digest.hex()}"
+def hash_pin(pin: str) -> str:
+    """A new PIN's salted hash, if the PIN is one the cabinet's buttons can type."""
+    if not (set(pin) <= set(PIN_DIGITS) and MIN_PIN_LENGTH <= len(pin) <= MAX_PIN_LENGTH):
+        raise OperatorError(
+            f"a PIN is {MIN_PIN_LENGTH} to {MAX_PIN_LENGTH} of the digits {PIN_DIGITS[0]} to {PIN_DIGITS[-1]}"
+            " (the card buttons)"
+        )
+    salt = secrets.token_bytes(16)
+    return f"scrypt${salt.hex()}${_digest(pin, salt).hex()}"
+
+
+def _digest(pin: str, salt: bytes) -> bytes:
+    return hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **SCRYPT)
 
 
 def pin_matches(pin: str, stored: str) -> bool:
+    """Whether ``pin`` is the stored one (also one set under older, looser rules)."""
+    if not (pin.isdigit() and len(pin) <= MAX_PIN_LENGTH):
+        return False
     try:
         scheme, salt, digest = stored.split("$")
-        expected = hash_pin(pin, bytes.fromhex(salt)).split("$")[2]
-    except (ValueError, OperatorError):
+        expected = _digest(pin, bytes.fromhex(salt)).hex()
+    except ValueError:
         return False
     return scheme == "scrypt" and hmac.compare_digest(expected, digest)
+
+
+def pin_delay(failures: int) -> int:
+    """Seconds the next try waits after ``failures`` wrong PINs in a row."""
+    return min(PIN_DELAY * 2 ** (failures - 1), MAX_PIN_DELAY) if failures > 0 else 0
 
 
 class OperatorMenu:
     """One operator session on a terminal. Opening needs the key turned and the PIN."""
 
-    def __init__(self, terminal: Terminal) -> None:
+    def __init__(self, terminal: Terminal, *, clock: Callable[[], float] = time.time) -> None:
+        """``clock``: the wall clock (the wait after a wrong PIN outlives a restart)."""
         self.terminal = terminal
         self.store = terminal.store
+        self.clock = clock
         self.logged_in = False
 
     def _log(self, name: str, **detail: Any) -> None:
@@ -58,14 +97,50 @@ class OperatorMenu:
     def login(self, pin: str) -> None:
         if not self.terminal.operator_key:
             raise OperatorError("turn the operator key first")
+        if "pin_lockout" in self.terminal.tilts:
+            raise OperatorError(self.terminal.tilts["pin_lockout"])
         stored = self.store.get_state("operator_pin")
         if stored is None:
             raise OperatorError("no PIN is set: set one with `oasis-kiosk set-pin`")
+        failures = int(self.store.get_state("pin_failures", {}).get("count", 0))
+        wait = self._wait(failures)
+        if wait:
+            raise OperatorError(f"wait {wait} s before the next PIN")
         if not pin_matches(pin, stored):
-            self._log("operator_login_failed")
-            raise OperatorError("wrong PIN")
+            self._wrong_pin(failures + 1)
+        with self.store.transaction():
+            self.store.set_state("pin_failures", {"count": 0, "at": None})
+            self.store.event("operator_login")
         self.logged_in = True
-        self._log("operator_login")
+
+    def _wait(self, failures: int) -> int:
+        """Whole seconds until the next try, after ``failures`` wrong PINs in a row."""
+        if not failures:
+            return 0
+        now, last = self.clock(), float(self.store.get_state("pin_failures")["at"])
+        if now < last:  # the clock was set back: the wait counts from now
+            with self.store.transaction():
+                self.store.set_state("pin_failures", {"count": failures, "at": now})
+            last = now
+        return max(math.ceil(last + pin_delay(failures) - now), 0)
+
+    def _wrong_pin(self, failures: int) -> NoReturn:
+        """Counts a wrong PIN (the count and its time in the database, an event), locks the
+        menu at the last allowed one, and refuses the login."""
+        locked = failures >= PIN_TRIES
+        reason = f"{failures} wrong PINs in a row: the menu is locked until the attendant's key"
+        with self.store.transaction():
+            self.store.set_state("pin_failures", {"count": failures, "at": self.clock()})
+            self.store.event("operator_login_failed", failures=failures)
+            if locked:
+                try:
+                    self.terminal._tilt("pin_lockout", reason)  # in this very transaction
+                except BaseException:
+                    self.terminal.tilts.pop("pin_lockout", None)  # not booked: not in memory either
+                    raise
+        if locked:
+            raise OperatorError(f"wrong PIN: {reason}")
+        raise OperatorError(f"wrong PIN: wait {pin_delay(failures)} s before the next PIN")
 
     def logout(self) -> None:
         """Also when the key is turned back: the menu closes with it."""

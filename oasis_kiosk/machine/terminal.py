@@ -473,12 +473,16 @@ class Terminal:
             return door | {"attendant"}
         live = door | {"help"}
         if self.round is None:
-            # One read of the credits; no query for an open round: a round left open in the
+            # No query for an open round: a round left open in the
             # database without resuming carries the "resume" tilt, which only the operator's
             # void clears (closing the round), so an untilted terminal has none.
             credits = self.credits
-            if credits < self.config.credit_limit:
-                live |= {"coin", "bill"}
+            room = self.room_for_money()
+            # An acceptor cannot know which coin or note comes next: it takes money only
+            # while the largest it accepts still fits under the limit.
+            for kind, accepted in (("coin", self.config.coins), ("bill", self.config.bills)):
+                if accepted and max(accepted) <= room:
+                    live.add(kind)
             live |= {"bet", "boxes"}
             if self.profile.standard_bonus_stake(self.ante) is not None:
                 live.add("bonus")
@@ -494,6 +498,11 @@ class Terminal:
         if len(self.insurance_amounts()) > 1:
             live.add("bet")  # BET chooses the amount to insure
         return live
+
+    def room_for_money(self) -> int:
+        """The minor units that may still come in before the credits reach the credit limit:
+        what the cabinet lets an acceptor or the validator take."""
+        return max(self.config.credit_limit - self.credits, 0)
 
     def insurance_amounts(self) -> list[int]:
         """The amounts BET steps through in the insurance phase: multiples of the smallest

@@ -3,9 +3,9 @@
 hardware test. Everything they show and change goes through the machine's OperatorMenu,
 which checks and logs it; this module only draws and routes the buttons.
 
-The cabinet's buttons work the menu: the card buttons type the PIN (digits 1 to 5; a
-keyboard or the touch keypad has all ten) and pick settings, DEAL confirms, FOLD clears or
-goes back, BET and BONUS turn the pages, PLAY and FOLD scroll.
+The cabinet's buttons work the menu: the card buttons type the PIN (its digits are 1 to 5,
+as on the touch keypad; a keyboard types them too) and pick settings, DEAL confirms, FOLD
+clears or goes back, BET and BONUS turn the pages, PLAY and FOLD scroll.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from oasis_kiosk.config import MAX_VOLUME
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
-from oasis_kiosk.machine.operator import OperatorError, OperatorMenu
+from oasis_kiosk.machine.operator import MAX_PIN_LENGTH, PIN_DIGITS, OperatorError, OperatorMenu
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
@@ -36,7 +36,6 @@ PAGES = {
     "service": N_("SERVICE"),
     "test": N_("HARDWARE TEST"),
 }
-KEYPAD = "1234567890"
 MAX_AMOUNT_DIGITS = 9
 TEST_TIMEOUT = 20.0  # seconds without a press that end the hardware test
 
@@ -125,7 +124,7 @@ class OperatorScreen:
             self.dirty = True
 
     def _pin_button(self, press: Press) -> None:
-        if press.intent in {"card", "digit"} and press.value is not None and len(self.pin) < 12:
+        if press.intent in {"card", "digit"} and press.value is not None and len(self.pin) < MAX_PIN_LENGTH:
             self.pin += str(press.value)
         elif press.intent == "fold":
             self.pin = ""
@@ -276,7 +275,7 @@ class OperatorScreen:
         self.screen.blit(shown, (size, size * 6))
         key = min(width // 8, height // 8)
         left, top = size, size * 10
-        labels = [*KEYPAD, "clear", "enter"]
+        labels = [*PIN_DIGITS, "clear", "enter"]
         for number, label in enumerate(labels):
             row, column = divmod(number, 4)
             area = pygame.Rect(left + column * (key + 8), top + row * (key + 8), key, key)
