@@ -315,6 +315,15 @@ else
 	fi
 fi
 
+echo "# the books"
+if [ -z "$PREFIX" ] && [ -e "$DATA_DIR/kiosk.db.books" ]; then
+	same "books in $DATA_DIR"
+else
+	# Made once, as the kiosk's user, so that only it reads the seal key; init never makes
+	# books where there are (or were) books: lost ones stay lost until the operator decides.
+	system runuser -u "$USER_NAME" -- "$KIOSK" init --if-missing --config "$CONFIG"
+fi
+
 echo "# the systemd unit"
 sed -e "s#^ExecStart=$SHIPPED_KIOSK #ExecStart=$KIOSK #" "$SOURCE/systemd/$UNIT" >"$WORK/$UNIT"
 ensure_base_dir /etc/systemd

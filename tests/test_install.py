@@ -106,6 +106,10 @@ def test_an_install_under_a_test_root_makes_everything_there(root: Path) -> None
     assert any(line.startswith("apt-get install -y --no-install-recommends python3-venv") for line in shown)
     assert f"{root}{VENV}/bin/pip install --quiet lgpio" in shown, "the checkout's environment lacks lgpio"
     assert "systemctl daemon-reload" in shown
+    assert (
+        f"runuser -u oasis -- {VENV}/bin/oasis-kiosk init --if-missing --config /etc/oasis-kiosk/config.toml"
+        in shown
+    ), "the books are made once, as the kiosk's user"
 
     before = tree(root)
     again = install("--prefix", str(root), "--venv", VENV)
