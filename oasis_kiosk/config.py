@@ -89,6 +89,9 @@ class Config:
     cashout: str = "handpay"
     hopper_coin: int = 100
     """The coin the hopper pays out (cashout = "hopper"); what is left below it is handpaid."""
+    handpay_limit: int = 1_000_000
+    """A round that pays this much or more (a jackpot award included) locks the terminal up
+    until the attendant pays it by hand; it never goes on the credits."""
     jackpot: JackpotConfig = field(default_factory=JackpotConfig)
     language: str = "en"
     volume: int = 6
@@ -133,7 +136,7 @@ KNOWN = {
         "attract_after",
         "expected_video_driver",
     },
-    "money": {"coins", "bills", "hopper_coin"},
+    "money": {"coins", "bills", "hopper_coin", "handpay_limit"},
     "jackpot": {"base", "rate", "maximum"},
     "devices": {"buttons", "lamps", "coin_acceptor", "bill_validator", "hopper", "power_fail"},
     "profile_overrides": None,  # any TOML: merged over the profile and checked by it
@@ -194,6 +197,7 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         bills=_positive_ints(money.get("bills", list(defaults.bills)), f"{source}: money.bills"),
         cashout=str(terminal.get("cashout", defaults.cashout)),
         hopper_coin=integer(money, "hopper_coin", defaults.hopper_coin, "money") or defaults.hopper_coin,
+        handpay_limit=integer(money, "handpay_limit", defaults.handpay_limit, "money"),
         jackpot=jackpot,
         language=str(terminal.get("language", defaults.language)),
         volume=integer(terminal, "volume", defaults.volume, "terminal"),
