@@ -239,8 +239,8 @@ def test_the_attendants_key_before_the_motor_ever_ran_handpays_it_all() -> None:
     mock = MockCabinet(terminal)
     terminal.handle("coin", 200)
     terminal.handle("cashout")  # not through the cabinet: its motor has not started yet
-    assert terminal.handle("attendant").message == "stopping the hopper: the handpay follows"
-    assert terminal.handle("attendant").message == "the hopper is stopping: the handpay follows"
+    assert terminal.handle("attendant").message == "A payout stopped before it was complete."
+    assert terminal.handle("attendant").message == "nothing for the attendant to clear"
     mock.advance(0)
     assert mock.cabinet.hopper is not None
     assert not mock.cabinet.hopper.running

@@ -594,13 +594,13 @@ class Terminal:
 
     def _on_attendant(self, value: int | None) -> Response:
         if self.payout:
-            if self.stopping:
-                return Response(False, N_("the hopper is stopping: the handpay follows"))
+            if self.stopping:  # nothing more until the hopper reports it stands
+                return Response(False, N_("nothing for the attendant to clear"))
             # The motor stops first (the cabinet sees ``stopping``); the handpay is fixed only
             # once the hopper reports it has stopped, so no coin can fall on both.
             self.stopping = True
             self.store.event("payout_stop_requested", coins_owed=self.payout)
-            return Response(True, N_("stopping the hopper: the handpay follows"))
+            return Response(True, N_("A payout stopped before it was complete."))
         if self.handpay is not None:
             return self._pay_handpay(self.handpay)
         cleared = sorted(kind for kind in self.tilts if kind not in UNCLEARED_BY_ATTENDANT)
