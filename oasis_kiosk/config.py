@@ -105,7 +105,8 @@ class Config:
     hopper_coin: int = 100
     """The coin the hopper pays out (cashout = "hopper"); what is left below it is handpaid."""
     handpay_limit: int = 1_000_000
-    """A win at or above this is paid by hand (minor units)."""
+    """A round that pays this much or more (a jackpot award included) locks the terminal up
+    until the attendant pays it by hand; it never goes on the credits."""
     jackpot: JackpotConfig = field(default_factory=JackpotConfig)
     language: str = "en"
     volume: int = 6

@@ -13,6 +13,7 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.hardware import essp
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.desktop import MockCabinet, SwitchPin
 from oasis_kiosk.hardware.essp import EsspValidator
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
@@ -282,3 +283,66 @@ def test_a_held_note_is_returned_when_the_terminal_tilts(tmp_path: Path) -> None
     assert terminal.credits == 0
     assert not peer.enabled
     assert "note_rejected" in [event["kind"] for event in terminal.store.events(20)]
+
+
+DOOR, KEY = 26, 19
+
+
+def cabinet_at_start(database: Path, *, door_open: bool = False, key_turned: bool = False) -> Cabinet:
+    """A cabinet started with its switches as they stand: a closed switch holds its line low."""
+    factory = MockFactory(pin_class=SwitchPin)
+    for pin, closed in ((DOOR, door_open), (KEY, key_turned)):
+        if closed:
+            factory.pin(pin).drive_low()
+    terminal = Terminal(Config(database=database), books(database))
+    panel = Panel({"door": DOOR, "operator_key": KEY}, {}, bounce_time=None, pin_factory=factory)
+    return Cabinet(terminal, panel)
+
+
+def test_a_door_opened_while_the_cabinet_was_off_is_a_door_tilt_at_start(tmp_path: Path) -> None:
+    terminal = cabinet_at_start(tmp_path / "kiosk.db", door_open=True).terminal
+    assert terminal.tilts == {"door": "the door is open"}
+    assert terminal.store.meters()["door_opens"] == 1
+    assert "deal" not in terminal.live()
+    assert audit(terminal.store).ok
+
+
+def test_a_door_tilt_from_before_the_power_cut_clears_when_the_door_stands_closed(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    before = Terminal(Config(database=database), books(database))
+    before.handle("door_open")
+    before.store.close()
+    terminal = cabinet_at_start(database).terminal
+    assert "door" not in terminal.tilts
+    assert [e["kind"] for e in terminal.store.events()][-1] == "door_close"
+    assert terminal.store.meters()["door_opens"] == 1, "the door opened once"
+
+
+def test_the_operator_key_turned_at_start_is_the_operator_key_on(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = cabinet_at_start(database, key_turned=True).terminal
+    assert terminal.operator_key
+    assert terminal.live() == {"door_open", "operator_key_off"}
+    terminal.store.close()
+    again = cabinet_at_start(database).terminal
+    assert not again.operator_key, "turned back while the cabinet was off"
+
+
+def test_switches_standing_as_the_books_knew_them_change_nothing(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    first = cabinet_at_start(database, door_open=True, key_turned=True).terminal
+    first.store.close()
+    again = cabinet_at_start(database, door_open=True, key_turned=True).terminal
+    assert again.store.meters()["door_opens"] == 1, "the same open door is not counted again"
+    assert again.operator_key
+
+
+def test_a_desktop_cabinet_starts_with_the_switches_where_the_terminal_left_them(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    terminal.handle("door_open")
+    terminal.handle("operator_key_on")
+    mock = MockCabinet(terminal)
+    assert mock.closed("door")
+    assert mock.closed("operator_key")
+    assert MockCabinet(terminal, switches={"door": False}).terminal.tilts == {}

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from support import books
+from support import books, memory_books
 
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.cabinet import Cabinet
-from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
+from oasis_kiosk.hardware.desktop import MockCabinet
+from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone, PayoutStopped
+from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
 
@@ -33,6 +37,19 @@ def test_the_hopper_counts_coins_out_and_stops_at_the_count() -> None:
     assert not factory.pin(MOTOR).state
     with pytest.raises(ValueError, match="at least one coin"):
         hopper.start(0)
+
+
+def test_stopping_the_hopper_stops_the_motor_and_a_late_coin_is_reported_after() -> None:
+    factory, now = MockFactory(), [0.0]
+    hopper = Hopper(MOTOR, EXIT, pin_factory=factory, clock=lambda: now[0])
+    hopper.start(5)
+    coin_leaves(factory)
+    hopper.stop()
+    assert not factory.pin(MOTOR).state
+    coin_leaves(factory)
+    assert hopper.poll() == [CoinOut(), PayoutStopped(coins=1, short=4), CoinOut()]
+    hopper.stop()
+    assert hopper.poll() == [], "a stopped hopper stops once"
 
 
 def test_no_coin_within_the_timeout_means_empty() -> None:
@@ -91,19 +108,142 @@ def test_an_empty_hopper_tilts_and_the_credits_left_stay(tmp_path: Path) -> None
     assert audit(terminal.store).ok
 
 
-def test_a_power_cut_during_a_payout_keeps_the_coins_counted_and_tilts(tmp_path: Path) -> None:
+def test_a_power_cut_during_a_payout_leaves_the_rest_owed_once_as_a_handpay(tmp_path: Path) -> None:
     factory, now = MockFactory(), [0.0]
     database = tmp_path / "kiosk.db"
     cabinet = cabinet_with_hopper(database, factory, now)
     cabinet.terminal.handle("bill", 1000)
+    cabinet.terminal.handle("coin", 50)
     cabinet.terminal.handle("cashout")
     cabinet.step()
     for _ in range(3):
         coin_leaves(factory)
     cabinet.step()
-    cabinet.terminal.store.close()  # the power goes with 7 coins owed
+    cabinet.terminal.store.close()  # the power goes with 7 coins and the 50 below a coin owed
     again = Terminal(Config(database=database, cashout="hopper"), books(database))
-    assert again.credits == 700
     assert again.payout is None
-    assert again.tilts == {"payout": "a hopper payout stopped with 7 coin(s) still owed"}
+    assert again.handpay == 750, "what was not paid is owed, by hand"
+    assert again.live() == {"attendant", "door_open", "operator_key_on"}
+    assert again.handle("attendant").message == "handpay of 750 paid"
+    assert again.credits == 0
+    assert not again.handle("cashout").ok, "the same credits cannot be cashed out twice"
+    meters = again.store.meters()
+    assert (meters["hopper_out"], meters["handpays"], meters["total_out"]) == (300, 750, 1050)
+    interrupted = [e["detail"] for e in again.store.events() if e["kind"] == "payout_interrupted"]
+    assert interrupted == [{"coins_owed": 7}]
     assert audit(again.store).ok
+
+
+OWED = 4
+"""Coins the cash-out in the walk below owes (with or without 50 below a coin)."""
+CASHOUT, ATTENDANT = 5, 6
+
+
+def test_every_interleaving_of_coins_and_the_attendants_key_pays_exactly_what_was_cashed_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Coins fall at every point of a payout the attendant stops: before the key, between
+    the key and the motor stop, as the motor stops, after the stop with the handpay fixed,
+    after the handpay was paid; every count at each point, with and without credits below
+    a coin. Coins booked + handpaid is what was cashed out, every time; the rest is
+    overpaid, on its meter and a tilt."""
+    factory = MockFactory()
+    panel = Panel({"cashout": CASHOUT, "attendant": ATTENDANT}, {}, bounce_time=None, pin_factory=factory)
+    hopper = Hopper(MOTOR, EXIT, pin_factory=factory, clock=lambda: 0.0)
+    dropped, as_stopped = [0], [0]
+
+    def drop(coins: int) -> None:
+        for _ in range(coins):
+            coin_leaves(factory)
+        dropped[0] += coins
+
+    def stop_and_drop(stop: Callable[[], None] = hopper.stop) -> None:
+        stop()
+        drop(as_stopped[0])  # the instant the motor stops, before the terminal hears of it
+
+    monkeypatch.setattr(hopper, "stop", stop_and_drop)
+    walked = 0
+    for before, between, as_stopped[0], after, after_paid, below in itertools.product(
+        range(OWED + 2), range(3), range(3), range(3), range(2), (0, 50)
+    ):
+        case = (before, between, as_stopped[0], after, after_paid, below)
+        terminal = Terminal(Config(cashout="hopper", hopper_coin=100), memory_books())
+        cabinet = Cabinet(terminal, panel=panel, hopper=hopper)
+        dropped[0] = 0
+
+        def motor_first(terminal: Terminal = terminal) -> None:
+            if terminal.handpay is not None:
+                assert not hopper.running, "a handpay is fixed only once the motor stands"
+
+        for _ in range(OWED):
+            terminal.handle("coin", 100)
+        if below:
+            terminal.handle("coin", below)
+        cashed_out = terminal.credits
+        press(factory, CASHOUT)
+        cabinet.step()
+        assert hopper.running
+        drop(before)
+        cabinet.step()
+        motor_first()
+        factory.pin(ATTENDANT).drive_low()  # the key turns: the motor still runs
+        drop(between)
+        factory.pin(ATTENDANT).drive_high()
+        cabinet.step()
+        motor_first()
+        assert not hopper.running, case
+        assert terminal.payout is None, case
+        assert not terminal.stopping, case
+        drop(after)
+        cabinet.step()
+        motor_first()
+        press(factory, ATTENDANT)  # pays the handpay, if one is left
+        cabinet.step()
+        drop(after_paid)
+        cabinet.step()
+
+        meters = terminal.store.meters()
+        booked, handpaid = meters.get("hopper_out", 0), meters.get("handpays", 0)
+        overpaid = meters.get("hopper_overpaid", 0)
+        assert booked + handpaid == cashed_out, case
+        assert booked + overpaid == dropped[0] * 100, case
+        tilted = [e for e in terminal.store.events(last=1000) if e["detail"].get("kind") == "hopper_overpaid"]
+        assert bool(tilted) == (overpaid > 0), case
+        assert terminal.credits == 0, case
+        assert terminal.handpay is None, case
+        report = audit(terminal.store)
+        assert report.ok, (case, report.problems)
+        walked += 1
+    assert walked == (OWED + 2) * 3 * 3 * 3 * 2 * 2
+
+
+def press(factory: MockFactory, pin: int) -> None:
+    factory.pin(pin).drive_low()
+    factory.pin(pin).drive_high()
+
+
+def test_a_coin_with_no_payout_at_all_is_overpaid_and_tilts() -> None:
+    terminal = Terminal(Config(cashout="hopper", hopper_coin=100), memory_books())
+    mock = MockCabinet(terminal)
+    terminal.handle("coin", 100)
+    mock.drop_coin()
+    mock.advance(0)
+    assert terminal.credits == 100, "the player's credits are untouched"
+    assert terminal.store.meters()["hopper_overpaid"] == 100
+    assert "hopper_overpaid" in terminal.tilts
+    assert audit(terminal.store).ok
+
+
+def test_the_attendants_key_before_the_motor_ever_ran_handpays_it_all() -> None:
+    terminal = Terminal(Config(cashout="hopper", hopper_coin=100), memory_books())
+    mock = MockCabinet(terminal)
+    terminal.handle("coin", 200)
+    terminal.handle("cashout")  # not through the cabinet: its motor has not started yet
+    assert terminal.handle("attendant").message == "A payout stopped before it was complete."
+    assert terminal.handle("attendant").message == "nothing for the attendant to clear"
+    mock.advance(0)
+    assert mock.cabinet.hopper is not None
+    assert not mock.cabinet.hopper.running
+    assert terminal.handpay == 200
+    assert mock.press("attendant")[0].message == "handpay of 200 paid"
+    assert audit(terminal.store).ok

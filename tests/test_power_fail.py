@@ -3,7 +3,10 @@ scripted session and started again each time on the same database.
 
 After every restart the audit must pass, and at the end the database must hold exactly
 what an uninterrupted run of the same script holds: every coin, wager, win and round
-once, none lost and none doubled. Sessions are repeated until 25 kills have landed.
+once, none lost and none doubled. Cash-outs go through the hopper (one the attendant's key
+stops halfway), the door opens and closes, the operator's key turns and turns back. A
+kill during a payout changes only how the money out splits between coins and the
+handpay, never its sum. Sessions are repeated until 25 kills have landed.
 """
 
 from __future__ import annotations
@@ -25,39 +28,65 @@ from oasis_kiosk.store.db import Store
 
 SEED_BASE = "5a" * 32
 KILLS = 25
+CONFIG = """
+[terminal]
+cashout = "hopper"
+[money]
+hopper_coin = 500
+[devices]
+hopper = { motor = 40, exit = 41 }
+"""
+PAID_OUT = {"cash_out", "handpay"}
 
 
 def session_script(rounds: int) -> str:
-    """Coins, bets and rounds with exchanges, plays and folds, some inputs not live, a cash-out."""
+    """Coins, bets and rounds with exchanges, plays and folds, some inputs not live, the door
+    and the operator's key, a hopper payout the attendant stops halfway, a cash-out."""
     rng = random.Random(2026)
     lines = ["bill 5000", "bill 5000", "bill 5000", "coin 500", "coin 3", "bonus"]
     for number in range(rounds):
         if number % 5 == 4:
             lines.append("bet")
+        if number == rounds // 2:
+            lines += ["cashout", "wait 0.3", "key attendant", "wait 0.1", "key attendant"]
+            lines += ["door open", "bill 5000", "door close", "bill 5000", "key operator", "deal"]
+            lines += ["key operator", "bill 5000", "bill 5000"]
         lines.append("deal")
         for card in rng.sample(range(1, 6), rng.randint(0, 2)):
             lines.append(f"select {card}")
         lines += ["exchange", rng.choice(["play", "play", "fold"]), "decline", "coin 200"]
-    lines += ["cashout", "key attendant"]
+    lines += ["cashout", "wait 1.5", "key attendant"]
     return "\n".join(lines) + "\n"
 
 
 def start(database: Path, script: Path) -> subprocess.Popen[bytes]:
     if not database.exists():
         books(database).close()
-    command = [sys.executable, "-m", "oasis_kiosk", "run", "--headless"]
+    config = script.with_suffix(".toml")
+    command = [sys.executable, "-m", "oasis_kiosk", "run", "--headless", "--config", str(config)]
     command += ["--script", str(script), "--db", str(database), "--seed-base", SEED_BASE]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
 def contents(database: Path) -> dict[str, Any]:
-    """What a session leaves behind, without timestamps and start-up counts."""
+    """What a session leaves behind, without timestamps and start-up counts; each cash-out's
+    coins and handpay as one sum paid out (a kill during a payout hands the rest to the
+    attendant)."""
     store = Store(database, read_only=True)
     try:
         meters = store.meters()
         meters.pop("power_ups")
+        meters["paid out"] = meters.pop("hopper_out", 0) + meters.pop("handpays", 0)
+        ledger: list[tuple[Any, ...]] = []
+        for r in store.ledger():
+            if r.kind in PAID_OUT and ledger and ledger[-1][0] == "paid out":
+                ledger[-1] = ("paid out", ledger[-1][1] + r.amount, r.credits_after)
+            elif r.kind in PAID_OUT:
+                ledger.append(("paid out", r.amount, r.credits_after))
+            else:
+                ledger.append((r.kind, r.amount, r.credits_after, r.round_id, r.detail))
         return {
-            "ledger": [(r.kind, r.amount, r.credits_after, r.round_id, r.detail) for r in store.ledger()],
+            "ledger": ledger,
             "meters": meters,
             "rounds": [(r["record"], r["settlement"], r["state"]) for r in store.rounds()],
         }
@@ -69,6 +98,7 @@ def contents(database: Path) -> dict[str, Any]:
 def test_no_kill_loses_or_doubles_money_or_a_round(tmp_path: Path) -> None:
     script = tmp_path / "session.txt"
     script.write_text(session_script(rounds=16))
+    script.with_suffix(".toml").write_text(CONFIG)
 
     reference = tmp_path / "reference.db"
     began = time.monotonic()
@@ -78,6 +108,10 @@ def test_no_kill_loses_or_doubles_money_or_a_round(tmp_path: Path) -> None:
     duration = time.monotonic() - began
     expected = contents(reference)
     assert len(expected["rounds"]) == 16, "the money lasts the whole session"
+    meters = Store(reference, read_only=True).meters()
+    assert meters["hopper_out"] > 0, "coins were paid out"
+    assert meters["door_opens"] == 1
+    assert [kind for kind, *_ in expected["ledger"]].count("paid out") == 2, "two cash-outs"
 
     # Sessions are killed at random instants, restarted until they finish, and each must end
     # as the reference did; as many sessions as it takes to land KILLS kills.

@@ -17,7 +17,8 @@ ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"  # a royal flush against a pair of deu
 
 def run(tmp_path: Path, name: str, profile: str, script: str, decks: str = "") -> str:
     config, script_file, deck_file = (tmp_path / f"{name}.{ext}" for ext in ("toml", "txt", "decks"))
-    config.write_text(f"[terminal]\nprofile = '{profile}'\n")
+    # The jackpot of a million goes on the credits here: below this handpay limit.
+    config.write_text(f"[terminal]\nprofile = '{profile}'\n[money]\nhandpay_limit = 2_000_000\n")
     script_file.write_text(script)
     deck_file.write_text(decks)
     arguments = ["run", "--headless", "--config", str(config), "--db", str(tmp_path / "kiosk.db")]

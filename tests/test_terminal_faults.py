@@ -94,7 +94,8 @@ def test_the_attendant_can_stop_a_payout_and_hopper_cashout_needs_a_hopper(tmp_p
     t = terminal(tmp_path / "kiosk.db", cashout="hopper", hopper_coin=100)
     t.handle("bill", 500)
     t.handle("cashout")
-    assert t.handle("attendant").message == "handpay of 500: call the attendant"
+    assert t.handle("attendant").message == "A payout stopped before it was complete."
+    assert t.hopper_stopped(short=5).message == "handpay of 500: call the attendant"
     assert t.handle("attendant").message == "handpay of 500 paid"
     path = tmp_path / "config.toml"
     path.write_text("[terminal]\ncashout = 'hopper'\n")

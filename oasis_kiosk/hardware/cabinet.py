@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, NoteHeld, SspError, ValidatorFault
-from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone
+from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone, PayoutStopped
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
@@ -73,7 +73,17 @@ class Cabinet:
         lines were last set."""
         self._outputs_at: tuple[int, NoteHeld | None] | None = None
         """The terminal's count of changes and the held note when they were last set."""
+        self._read_switches()
         self.update_outputs()
+
+    def _read_switches(self) -> None:
+        """The switches and the power-fail line as they stand at start: a door opened while
+        the cabinet was off is a door tilt, a door closed again clears one, and so on."""
+        if self.panel is not None:
+            for position in self.panel.switches():
+                self.terminal.switch_stands(position)
+        if self.power is not None:
+            self._power_events(self.power)
 
     def step(self) -> list[Response]:
         """One frame: what each input did, money first, in order."""
@@ -93,6 +103,8 @@ class Cabinet:
         if self.panel is not None:
             for press in self.panel.poll():
                 responses += self._route(press)
+        if self.hopper is not None:
+            self._hopper_events(self.hopper)  # a cash-out or the attendant's key just now
         if not self.testing:
             self.update_outputs()
         return responses
@@ -122,6 +134,8 @@ class Cabinet:
         """A button touched on the screen: the same as its press on the panel."""
         intent, value = BUTTONS[button]
         responses = self._route(Press(intent, value))
+        if self.hopper is not None:
+            self._hopper_events(self.hopper)
         if not self.testing:
             self.update_outputs()
         return responses
@@ -209,16 +223,24 @@ class Cabinet:
             self.terminal.device_fault("bill_validator", reason)
 
     def _hopper_events(self, hopper: Hopper) -> None:
+        """Books what the hopper reported, in order, and runs its motor as the terminal asks:
+        stopped first when the attendant's key stops a payout, so that the terminal fixes the
+        handpay only once no coin can follow but a late one, booked against it."""
+        if self.terminal.stopping:
+            hopper.stop()
         for event in hopper.poll():
             match event:
                 case CoinOut():
                     self.terminal.hopper_coin_out()
                 case PayoutDone():
                     self.terminal.hopper_stopped(short=0)
-                case HopperEmpty(short=short):
+                case HopperEmpty(short=short) | PayoutStopped(short=short):
                     self.terminal.hopper_stopped(short=short)
         if self.terminal.payout and not hopper.running:
-            hopper.start(self.terminal.payout)
+            if self.terminal.stopping:  # stopped before the motor ever ran
+                self.terminal.hopper_stopped(short=self.terminal.payout)
+            else:
+                hopper.start(self.terminal.payout)
 
     def _power_events(self, power: PowerFailInput) -> None:
         failing = power.poll()

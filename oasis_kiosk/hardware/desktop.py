@@ -3,15 +3,18 @@
 Every button, switch, acceptor and the hopper are the same gpiozero devices the cabinet
 has, wired to mock pins; pressing a key or running a script line drives those pins, so the
 cabinet's whole input path (debounced buttons, pulse trains through the decoder, inhibit
-lines, lamps) is what runs on a laptop and in CI. Time for the pulse trains is a virtual
-clock, so a script plays the same way at any speed.
+lines, lamps) is what runs on a laptop and in CI. Time for the pulse trains and the hopper
+is a virtual clock, so a script plays the same way at any speed: while the hopper's motor
+runs, a coin passes its exit sensor every ``HOPPER_COIN_EVERY`` seconds of it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from oasis_kiosk.config import DevicesConfig, PulseDevice
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
@@ -24,15 +27,43 @@ from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 PULSE_WIDTH = 0.05
 PULSE_GAP = 0.05
 AFTER_TRAIN = 0.3  # longer than the decoder's train gap: the train is complete
+UNLIT = {"attendant", "help"}
+"""Buttons without a lamp on the desktop: the attendant's key has none, and HELP is lit
+whenever the game is; the board's 46 GPIOs then hold every other line and a hopper."""
+HOPPER_COIN_EVERY = 0.05  # a mock hopper pays 20 coins a second, as a fast real one does
+
+
+class SwitchPin(MockPin):  # type: ignore[misc]  # gpiozero has no type information
+    """A mock input line as a real one behaves: a switch closed to ground holds it low
+    whatever pull-up a device sets when it opens the pin (gpiozero's MockPin goes to the
+    pull), so a switch can stand closed before the cabinet starts."""
+
+    def __init__(self, factory: Any, info: Any) -> None:
+        self.grounded = False
+        super().__init__(factory, info)
+
+    def drive_low(self) -> None:
+        self.grounded = True
+        super().drive_low()
+
+    def drive_high(self) -> None:
+        self.grounded = False
+        super().drive_high()
+
+    def _set_pull(self, value: str) -> None:
+        grounded = self.grounded
+        super()._set_pull(value)
+        if grounded:
+            self.drive_low()
 
 
 def desktop_wiring(coins: tuple[int, ...], bills: tuple[int, ...], hopper: bool) -> DevicesConfig:
     """A pin for every button, switch and lamp, a pulse-mode coin acceptor and bill validator
     (n pulses for the n-th smallest denomination), and a hopper if cash-out uses one."""
-    pins = iter(range(54))
+    pins = iter(range(46))
     wiring = DevicesConfig(
         buttons={name: next(pins) for name in (*BUTTONS, *SWITCHES)},
-        lamps={name: next(pins) for name in BUTTONS},
+        lamps={name: next(pins) for name in BUTTONS if name not in UNLIT},
         coin_acceptor=PulseDevice(next(pins), next(pins), {n: v for n, v in enumerate(coins, start=1)}),
         bill_pulse=PulseDevice(next(pins), next(pins), {n: v for n, v in enumerate(bills, start=1)}),
     )
@@ -42,11 +73,19 @@ def desktop_wiring(coins: tuple[int, ...], bills: tuple[int, ...], hopper: bool)
 
 
 class MockCabinet:
-    def __init__(self, terminal: Terminal) -> None:
+    def __init__(self, terminal: Terminal, switches: Mapping[str, bool] | None = None) -> None:
+        """``switches``: which switches stand closed when the cabinet starts (the door
+        open, the operator key turned); by default where the terminal last knew them, since
+        a restart moves neither."""
         config = terminal.config
         self.wiring = desktop_wiring(config.coins, config.bills, hopper=config.cashout == "hopper")
-        # A Compute Module 3's board: 54 GPIOs, room for every button, lamp and device.
-        self.factory = MockFactory(revision="a020a0")
+        # A Compute Module 3's board: GPIO 0 to 45, room for every button, device and lamp.
+        self.factory = MockFactory(revision="a020a0", pin_class=SwitchPin)
+        if switches is None:
+            switches = {"door": "door" in terminal.tilts, "operator_key": terminal.operator_key}
+        for name, closed in switches.items():
+            if closed:
+                self.factory.pin(self.wiring.buttons[name]).drive_low()
         self.now = 0.0
         self.cabinet: Cabinet = build_cabinet(
             replace(config, devices=self.wiring),
@@ -111,8 +150,27 @@ class MockCabinet:
         return responses[0]
 
     def advance(self, seconds: float) -> list[Response]:
-        self.now += seconds
-        return self._step()
+        """``seconds`` pass: the hopper pays the coins its motor runs for."""
+        end = self.now + seconds
+        responses = []
+        while self.hopper_running() and self.now + HOPPER_COIN_EVERY <= end:
+            self.now += HOPPER_COIN_EVERY
+            self.drop_coin()
+            responses += self._step()
+        self.now = end
+        return responses + self._step()
+
+    def hopper_running(self) -> bool:
+        motor = self.wiring.hopper_motor
+        return motor is not None and bool(self.factory.pin(motor).state)
+
+    def drop_coin(self) -> None:
+        """A coin passes the hopper's exit sensor (also one the motor did not drive out)."""
+        if self.wiring.hopper_exit is None:
+            raise ValueError("this cabinet has no hopper")
+        line = self.factory.pin(self.wiring.hopper_exit)
+        line.drive_low()
+        line.drive_high()
 
     def lamp(self, button: str) -> bool:
         return bool(self.factory.pin(self.wiring.lamps[button]).state)

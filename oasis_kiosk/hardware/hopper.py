@@ -4,7 +4,8 @@
 (so that the terminal books each coin as it leaves, and a partial payout is recorded
 exactly); when the count is reached the motor stops. If no coin passes within
 ``timeout`` while the motor runs, the hopper is empty or jammed: the motor stops and the
-payout ends short.
+payout ends short. ``stop()`` stops the motor at once (the attendant's key): the payout
+ends short, and a coin that still falls is reported after the stop.
 """
 
 from __future__ import annotations
@@ -36,7 +37,15 @@ class HopperEmpty:
     """Coins still owed."""
 
 
-HopperEvent = CoinOut | PayoutDone | HopperEmpty
+@dataclass(frozen=True)
+class PayoutStopped:
+    """The motor was stopped before the count was reached."""
+
+    coins: int
+    short: int
+
+
+HopperEvent = CoinOut | PayoutDone | HopperEmpty | PayoutStopped
 
 
 class Hopper:
@@ -84,6 +93,13 @@ class Hopper:
             if self._paid >= self._owed:
                 self._motor.off()
                 self._events.append(PayoutDone(self._paid))
+
+    def stop(self) -> None:
+        with self._lock:
+            if not self.running:
+                return
+            self._motor.off()
+            self._events.append(PayoutStopped(self._paid, self._owed - self._paid))
 
     def poll(self) -> list[HopperEvent]:
         with self._lock:

@@ -2,7 +2,8 @@
 
 A press becomes an *intent* with an optional value (``card`` 3); ``poll()`` hands the
 presses to the main loop in order, and ``show(live)`` lights the lamps of the buttons that
-would do something now. The operator key and the door switch are switches: both edges count.
+would do something now. The operator key and the door switch are switches: both edges count,
+and ``switches()`` says where each stands (at start, before any edge).
 """
 
 from __future__ import annotations
@@ -38,9 +39,11 @@ class Panel:
         self._lock = threading.Lock()
         self._presses: list[Press] = []
         self._devices: list[Button | LED] = []
+        self._switches: dict[str, Button] = {}
         for name, pin in buttons.items():
             button = Button(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
             if name in SWITCHES:
+                self._switches[name] = button
                 closed, opened = SWITCHES[name]
                 button.when_pressed = lambda intent=closed: self._queue(Press(intent))
                 button.when_released = lambda intent=opened: self._queue(Press(intent))
@@ -54,6 +57,11 @@ class Panel:
     def _queue(self, press: Press) -> None:
         with self._lock:
             self._presses.append(press)
+
+    def switches(self) -> list[str]:
+        """The intent of each switch's position as it stands now (``door_open`` for an open
+        door, ``operator_key_off`` for the key not turned...)."""
+        return [SWITCHES[name][0 if button.is_pressed else 1] for name, button in self._switches.items()]
 
     def poll(self) -> list[Press]:
         with self._lock:

@@ -4,7 +4,8 @@
 - the identity credits = total in − total out + coin out − coin in holds;
 - every meter equals the sum the ledger gives it;
 - every settled round replays from its record, under the rules stored with it, to the
-  settlement stored with it, and its ledger rows pay exactly that settlement;
+  settlement stored with it, and its ledger rows pay exactly that settlement (a win at or
+  above the handpay limit: its handpaid row, or the handpay still pending for it);
 - at most one round is open, and it replays (so it can resume);
 - the seal chain verifies and seals every row as it stands, and the database reaches its
   books mark (``store/seals.py``, ``store/books.py``);
@@ -83,6 +84,11 @@ def expected_meters(ledger: list[LedgerRow], rounds: list[dict[str, Any]]) -> di
             sums["hopper_overpaid"] += row.detail["coin"]
         if row.kind == "operator_credit":
             sums["operator_credits"] += row.amount
+        if row.kind == "handpaid_win":
+            # The game paid it (coin out) and the attendant paid it out by hand (total out).
+            for name in ("coin_out", "total_out", "handpays"):
+                sums[name] += row.detail["won"]
+            sums["jackpots_paid"] += row.detail["jackpot"]
     for round_ in rounds:
         if round_["state"] == "settled":
             sums["games_played"] += 1
@@ -145,10 +151,21 @@ def _audit_books(store: Store, report: AuditReport) -> None:
         if meter(name) != expected.get(name, 0):
             problems.append(f"meter {name} is {meter(name)}, the ledger says {expected.get(name, 0)}")
 
+    # A win at or above the handpay limit: paid by hand (its row), or pending in the state.
+    state = store.get_state("terminal", {})
+    handpaid: dict[int, tuple[int, int]] = {
+        r.round_id: (r.detail["won"], r.detail["jackpot"])
+        for r in ledger
+        if r.kind == "handpaid_win" and r.round_id is not None
+    }
+    pending = state.get("handpay_win")
+    if pending is not None:
+        handpaid[pending["round_id"]] = (state["handpay"], pending["jackpot"])
+
     # The jackpot meter holds what was put on it, less what it paid.
     put_on = sum(r.detail["to_meter"] for r in ledger if r.kind in {"jackpot_reset", "jackpot_contribution"})
     paid_off = sum(r.amount for r in ledger if r.kind == "jackpot_hit")
-    state = store.get_state("terminal", {})
+    paid_off += sum(jackpot for _, jackpot in handpaid.values())
     if "jackpot" in state:
         on_meter = state["jackpot"]["value"] + state["jackpot"]["overflow"]
         if on_meter != put_on - paid_off:
@@ -161,6 +178,8 @@ def _audit_books(store: Store, report: AuditReport) -> None:
             taken[row.round_id] -= row.amount
         if row.round_id is not None and row.kind in WON:
             returned[row.round_id] += row.amount
+    for number, (amount, _) in handpaid.items():
+        returned[number] += amount
     for round_ in rounds:
         number = round_["id"]
         if round_["state"] == "voided":
@@ -194,6 +213,12 @@ def _audit_books(store: Store, report: AuditReport) -> None:
                 f"round {number}: the ledger paid {returned[number]}, the settlement {stored['paid']} "
                 f"and the jackpot {awards}"
             )
+        if number in handpaid:
+            if handpaid[number][1] != awards:
+                problems.append(
+                    f"round {number}: handpaid a jackpot of {handpaid[number][1]}, the round won {awards}"
+                )
+            continue
         hits = sum(1 for box in stored["boxes"] if box["jackpot"])
         hit_rows = sum(1 for r in ledger if r.kind == "jackpot_hit" and r.round_id == number)
         if hits != hit_rows:

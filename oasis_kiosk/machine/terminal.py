@@ -125,8 +125,14 @@ class Terminal:
     insurance: int | None
     """The insurance amount the player chose with BET (None: not chosen)."""
     handpay: int | None
+    """What the attendant is to pay by hand: credits cashed out, or a round's large win."""
+    handpay_win: dict[str, int] | None
+    """The handpay is a round's win at or above the handpay limit (``round_id``, its
+    ``jackpot`` part): it never went on the credits."""
     payout: int | None
     """Coins the hopper still owes in a payout under way."""
+    stopping: bool
+    """The attendant's key asked the hopper to stop: the handpay is fixed once it has."""
     tilts: dict[str, str]
     operator_key: bool
     """The operator's key is turned: the game and money intake stand still for the menu."""
@@ -193,10 +199,11 @@ class Terminal:
             if "jackpot" not in state:
                 store.post("jackpot_reset", 0, to_meter=self.config.jackpot.base)
             if self.payout:
-                # The power went during a payout: the coins counted out are booked; the rest
-                # is for the attendant, who knows what the hopper tray holds.
-                self._tilt("payout", f"a hopper payout stopped with {self.payout} coin(s) still owed")
-                self.payout = None
+                # The power went during a payout: the coins counted out are booked and the
+                # motor stands; what is still owed is handpaid, once (the credits go with it).
+                self.store.event("payout_interrupted", coins_owed=self.payout)
+                self.payout, self.stopping = None, False
+                self._request_handpay()
             self.save_state()
         self._resume()
 
@@ -207,8 +214,8 @@ class Terminal:
         self.config = config
         self.use_profile(config.load_profile())
         self.round, self.round_id, self.selected = None, None, set()
-        self.insurance = self.handpay = self.payout = None
-        self.operator_key = False
+        self.insurance = self.handpay = self.payout = self.handpay_win = None
+        self.stopping = self.operator_key = False
         self.jackpot = JackpotState.fresh(config.jackpot)
         self.tilts = {"books": f"the books fail their check: {problem}"}
 
@@ -257,7 +264,9 @@ class Terminal:
         self.selected = set(selected)
         self.insurance = field("insurance", int, None)
         self.handpay = field("handpay", int, None)
+        self.handpay_win = field("handpay_win", dict, None)
         self.payout = field("payout", int, None)
+        self.stopping = bool(field("stopping", bool, False))
         tilts = field("tilts", dict, {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in tilts.items()):
             raise StoreError(f"{self.store.path}: the stored terminal state is damaged: tilts is {tilts!r}")
@@ -290,7 +299,9 @@ class Terminal:
                 "selected": sorted(self.selected),
                 "insurance": self.insurance,
                 "handpay": self.handpay,
+                "handpay_win": self.handpay_win,
                 "payout": self.payout,
+                "stopping": self.stopping,
                 "tilts": self.tilts,
                 "operator_key": self.operator_key,
                 "jackpot": self.jackpot.to_json(),
@@ -635,16 +646,23 @@ class Terminal:
 
     def hopper_coin_out(self) -> Response:
         """One coin left the hopper: booked at once, so a payout that stops short is exact. A
-        coin the payout did not owe (one falling after the stop) is paid money all the same:
-        on the ledger at no credit, on its own meter, and a tilt for the attendant."""
+        coin that falls after the hopper stopped is booked against the handpay still to be
+        paid (the attendant pays that much less). A coin nothing owed (no payout, the handpay
+        already paid) is paid money all the same: on the ledger at no credit, on its own
+        meter, and a tilt for the attendant."""
         coin = self.config.hopper_coin
 
         def book() -> Response:
-            if self.payout and self.credits >= coin:
+            cashing_out = self.payout or (self.handpay is not None and self.handpay_win is None)
+            if cashing_out and self.credits >= coin:
                 self.store.post("cash_out", -coin, device="hopper")
                 self.store.add_meter("total_out", coin)
                 self.store.add_meter("hopper_out", coin)
-                self.payout = self.payout - 1 or None
+                if self.payout:
+                    self.payout = self.payout - 1 or None
+                else:
+                    self.handpay = self.credits or None
+                    self.store.event("handpay_reduced", coin=coin, amount=self.handpay or 0)
                 return Response(True, N_("coin {coin} paid out"), {"coin": Amount(coin)})
             self.store.post("hopper_overpaid", 0, coin=coin)
             self.store.add_meter("hopper_overpaid", coin)
@@ -654,12 +672,14 @@ class Terminal:
         return self._commit(book)
 
     def hopper_stopped(self, short: int) -> Response:
-        """The payout ended: complete (``short`` 0; what is left below a coin is handpaid) or
-        short because the hopper is empty or jammed (a tilt; the credits stay)."""
+        """The payout ended: complete (``short`` 0; what is left below a coin is handpaid),
+        stopped by the attendant's key (the rest is handpaid), or short because the hopper is
+        empty or jammed (a tilt; the credits stay)."""
 
         def stop() -> Response:
-            self.payout = None
-            if short:
+            by_attendant = self.stopping
+            self.payout, self.stopping = None, False
+            if short and not by_attendant:
                 self._tilt("hopper_empty", f"the hopper stopped {short} coin(s) short")
                 return Response(False, N_("{short} coin(s) short"), {"short": short})
             if self.credits:
@@ -670,23 +690,51 @@ class Terminal:
 
     def _on_attendant(self, value: int | None) -> Response:
         if self.payout:
-            # The hopper is stopped by hand: what it still owes becomes a handpay.
-            self.store.event("payout_stopped", coins_owed=self.payout)
-            self.payout = None
-            return self._request_handpay()
+            if self.stopping:  # nothing more until the hopper reports it stands
+                return Response(False, N_("nothing for the attendant to clear"))
+            # The motor stops first (the cabinet sees ``stopping``); the handpay is fixed only
+            # once the hopper reports it has stopped, so no coin can fall on both.
+            self.stopping = True
+            self.store.event("payout_stop_requested", coins_owed=self.payout)
+            return Response(True, N_("A payout stopped before it was complete."))
         if self.handpay is not None:
-            amount, self.handpay = self.handpay, None
-            self.store.post("handpay", -amount)
-            self.store.add_meter("total_out", amount)
-            self.store.add_meter("handpays", amount)
-            self.store.event("handpay_paid", amount=amount)
-            return Response(True, N_("handpay of {amount} paid"), {"amount": Amount(amount)})
+            return self._pay_handpay(self.handpay)
         cleared = sorted(kind for kind in self.tilts if kind not in UNCLEARED_BY_ATTENDANT)
         if not cleared:
             return Response(False, N_("nothing for the attendant to clear"))
         for kind in cleared:
             self.store.event("tilt_cleared", kind=kind, message=self.tilts.pop(kind))
         return Response(True, N_("cleared: {tilts}"), {"tilts": ", ".join(cleared)})
+
+    def _pay_handpay(self, amount: int) -> Response:
+        """The attendant paid the handpay: credits cashed out leave the credits; a large win,
+        which never went on them, is booked as the round's return paid out by hand."""
+        won, self.handpay, self.handpay_win = self.handpay_win, None, None
+        if won is None:
+            self.store.post("handpay", -amount)
+        else:
+            self.store.post("handpaid_win", 0, round_id=won["round_id"], won=amount, jackpot=won["jackpot"])
+            self.store.add_meter("coin_out", amount)
+            if won["jackpot"]:
+                self.store.add_meter("jackpots_paid", won["jackpot"])
+        self.store.add_meter("total_out", amount)
+        self.store.add_meter("handpays", amount)
+        self.store.event("handpay_paid", amount=amount, round_id=won["round_id"] if won else None)
+        return Response(True, N_("handpay of {amount} paid"), {"amount": Amount(amount)})
+
+    def switch_stands(self, position: str) -> Response | None:
+        """A switch found in ``position`` (its intent: ``door_open``, ``operator_key_off``...)
+        at start: taken as that edge if the books last knew it the other way (it moved while
+        the cabinet was off), else nothing."""
+        known = {
+            "door_open": "door" in self.tilts,
+            "door_close": "door" not in self.tilts,
+            "operator_key_on": self.operator_key,
+            "operator_key_off": not self.operator_key,
+        }
+        if position not in known:
+            raise ValueError(f"{position!r} is not a switch position (positions: {', '.join(known)})")
+        return None if known[position] else self.handle(position)
 
     def _on_door_open(self, value: int | None) -> Response:
         self.store.add_meter("door_opens", 1)
@@ -853,30 +901,43 @@ class Terminal:
         boxes = settlement["boxes"]
         main = sum(b["ante"]["returned"] + b["play"]["returned"] + b["insurance"]["returned"] for b in boxes)
         bonus = sum(b["bonus"]["returned"] for b in boxes)
-        if settlement["void"]:
-            self.store.post(
-                "void_refund", settlement["paid"], round_id=self.round_id, reason=settlement["void"]
-            )
-            self._tilt("integrity", f"round {self.round_id} void: {settlement['void']}")
-        else:
-            if main:
-                self.store.post("win", main, round_id=self.round_id)
-            if bonus:
-                self.store.post("bonus_win", bonus, round_id=self.round_id)
-        self.store.add_meter("coin_out", settlement["paid"])
-        awards = 0
+        hits = []  # (box, award, what the house puts back on the meter)
         for box in boxes:
             if box["jackpot"]:
                 self.jackpot, award, house = hit(
                     self.jackpot, self.config.jackpot, Fraction(box["jackpot"]["share"])
                 )
-                self.store.post("jackpot_hit", award, round_id=self.round_id, box=box["box"])
-                if house:
-                    self.store.post("jackpot_reset", 0, round_id=self.round_id, to_meter=house)
+                hits.append((box["box"], award, house))
+        awards = sum(award for _, award, _ in hits)
+        won = settlement["paid"] + awards
+        handpaid = not settlement["void"] and won >= max(self.config.handpay_limit, 1)
+        if settlement["void"]:
+            self.store.post(
+                "void_refund", settlement["paid"], round_id=self.round_id, reason=settlement["void"]
+            )
+            self._tilt("integrity", f"round {self.round_id} void: {settlement['void']}")
+        elif handpaid:
+            # A large win locks the terminal up until the attendant pays it by hand: it never
+            # goes on the credits, and it is booked when it is paid.
+            self.handpay, self.handpay_win = won, {"round_id": round_id, "jackpot": awards}
+            self.store.event(
+                "handpay_win", round_id=self.round_id, amount=won, limit=self.config.handpay_limit
+            )
+        else:
+            if main:
+                self.store.post("win", main, round_id=self.round_id)
+            if bonus:
+                self.store.post("bonus_win", bonus, round_id=self.round_id)
+        if not handpaid:
+            self.store.add_meter("coin_out", settlement["paid"])
+        for box_number, award, house in hits:
+            if not handpaid:
+                self.store.post("jackpot_hit", award, round_id=self.round_id, box=box_number)
                 self.store.add_meter("jackpots_paid", award)
                 self.store.add_meter("coin_out", award)
-                self.store.event("jackpot_hit", round_id=self.round_id, amount=award)
-                awards += award
+            if house:
+                self.store.post("jackpot_reset", 0, round_id=self.round_id, to_meter=house)
+            self.store.event("jackpot_hit", round_id=self.round_id, amount=award)
         self.store.add_meter("games_played", 1)
         if settlement["net"] + awards > 0:
             self.store.add_meter("games_won", 1)
