@@ -31,8 +31,8 @@ class Advisor:
                 self._answer.cancel()  # a decision taken meanwhile needs no answer
             copy = Round.replay(round_.profile, record)
             self._answer = self._worker.submit(copy.advice)
-        assert self._answer is not None
-        return self._answer.result() if self._answer.done() else None
+        answer = self._answer
+        return answer.result() if answer is not None and answer.done() else None
 
     def ready(self) -> bool:
         """The last advice asked for is worked out."""
@@ -41,7 +41,8 @@ class Advisor:
     def wait(self, round_: Round) -> Advice:
         """The advice, waiting for it (scripts and tests)."""
         self.advice(round_)
-        assert self._answer is not None
+        if self._answer is None:
+            raise RuntimeError("no advice was asked for")
         return self._answer.result()
 
     def close(self) -> None:

@@ -59,7 +59,8 @@ class DemoPlayer:
         if not self.plan and self.terminal.round is not None:
             self.advisor.wait(self.terminal.round)
         press = self.next_input()
-        assert press is not None
+        if press is None:
+            raise RuntimeError("the strategy gave no advice after it was waited for")
         return press
 
     def _between_rounds(self) -> list[tuple[str, int | None]]:
