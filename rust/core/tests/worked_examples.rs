@@ -247,13 +247,20 @@ fn a_purchase_fits_in_the_credit_left_before_any_win() {
     let needs = deal_needs(&golden, &antes, &[fee, fee]);
     assert_eq!(needs, 2 * (ante + fee + 2 * ante));
     let deck = parse_cards("Jh Jd 3c 3h Kd Qs Qh 9s 9h 2d Ac 8d 7c 6h 5s 8s").unwrap();
-    let mut round =
-        Round::stacked(golden.clone(), &antes, &[fee, fee], &deck, Some(needs + ante - 1)).unwrap();
-    act(&mut round, Action::Play { box_index: BOX_1 });
-    act(&mut round, Action::Play { box_index: BOX_2 });
-    // Box 2's ante win is paid at the settlement, so it cannot pay box 1's fee of one ante.
-    act(&mut round, Action::Decline { box_index: BOX_2 });
-    assert_eq!(round.phase(), Phase::Settled, "box 1 cannot buy with {} left", ante - 1);
+    let play_both = |credit: Money| {
+        let mut round = Round::stacked(golden.clone(), &antes, &[fee, fee], &deck, Some(credit)).unwrap();
+        act(&mut round, Action::Play { box_index: BOX_1 });
+        act(&mut round, Action::Play { box_index: BOX_2 });
+        round
+    };
+    // One unit short of a fee: no box is offered the purchase, though a box declining it
+    // would win an ante, since that win is paid at the settlement.
+    assert_eq!(play_both(needs + ante - 1).phase(), Phase::Settled);
+    // One fee's worth: box 2 buys, and box 1 is not asked with nothing left.
+    let mut round = play_both(needs + ante);
+    act(&mut round, Action::BuyGame { box_index: BOX_2 });
+    assert_eq!(round.phase(), Phase::Settled);
+    assert_eq!(round.settlement().unwrap().boxes[BOX_1].fees, 0);
     let refused = Round::stacked(golden, &antes, &[fee, fee], &deck, Some(needs - 1)).unwrap_err();
     assert!(refused.to_string().contains("not enough credit to deal"), "{refused}");
 }
