@@ -122,13 +122,13 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
         (
             "buy_game",
             N_(
-                "If the dealer does not qualify, buy the game for {fee}: he changes his highest card, and the hands are compared if he then qualifies; if not, the ante and the play bet are returned."
+                "If the dealer does not qualify, buy the game for {fee}: he changes his highest card; if he then qualifies the hands are compared, if not the bets are returned."
             ),
         ),
         (
             "buy_dealer_card",
             N_(
-                "If the dealer does not qualify, pay {fee} for him to change his highest card: the hands are compared if he then qualifies; if not, the ante and the play bet are returned."
+                "If the dealer does not qualify, pay {fee} for him to change his highest card; if he then qualifies the hands are compared, if not the bets are returned."
             ),
         ),
     ):
@@ -152,8 +152,6 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
         )
     if rules.get("protection"):
         lines.append(_("A straight flush that is not paid in full is paid half its expected payment."))
-    if any(key in rules for key in ("exchange", "sixth_card", "insurance", "buy_game", "buy_dealer_card")):
-        lines.append(_("An option is offered only while the credit left after it still pays every play bet to come."))
     return lines
 
 

@@ -8,20 +8,20 @@
 //! [`CHUNK`] rounds, so the result depends on the seed and the round count only, never on the
 //! number of threads. Every figure is summed as integers (minor units) and then divided.
 //!
-//! **Settlement.** A round is played on a fast path that deals and settles with the round
-//! engine's own settlement functions (`round::main_bets`, `insurance_bet`, `bonus_bet`,
-//! `dealer_discard`); a test replays rounds of every profile on the engine (`Round::act` from
+//! **Settlement.** A round is played on a fast path that deals, prices the dealer's redraw
+//! and settles with the round engine's own functions (`round::redraw_fee`, `dealer_discard`,
+//! `played_outcome`, `main_bets`, `insurance_bet`, `bonus_bet`); a test replays rounds of every profile on the engine (`Round::act` from
 //! a stacked deck) and finds the same actions legal and the same settlement.
 //!
 //! **Strategy.** Per up card, the value of a final hand is computed from the dealer's hands
 //! that hold the up card (counted, 249 900 of them, without removing the player's cards), with
-//! the best insurance and buying the game; the value of every exchange is the mean of that
+//! the best insurance; the value of every exchange is the mean of that
 //! value (and, with a second exchange round, of the best next exchange) over every replacement,
 //! from sums over the hands holding each set of up to five cards with inclusion–exclusion over
 //! the dead cards (the up card and the discards). Where playing and the best other choice are
 //! within [`EXACT_MARGIN`] of each other, playing is valued exactly with card removal of every
-//! card seen, by the exact analysis's counting tables; insurance, buying the game and buying
-//! the dealer's card are decided exactly. `strategy_gap` measures the distance to the strategy
+//! card seen, by the exact analysis's counting tables; insurance and the dealer's redraw
+//! (buying his card or the game) are decided exactly. `strategy_gap` measures the distance to the strategy
 //! module's optimum.
 
 use crate::progress::Progress;

@@ -17,10 +17,11 @@
 //!   quadruples, rarely needed, are enumerated), each count a binary search: how many do not
 //!   qualify, are lower than, equal to or higher than the box's hand. A hand's play value is
 //!   then a sum of counts times the settlement of each case, taken from the round's own
-//!   settlement functions, so the later options are exact too: insurance, buying the game,
-//!   the no-qualify ante rule, straight flush protection, the caps.
-//! - Buying the dealer's card is decided per dealer hand (the box sees it first), so it is
-//!   counted per non-qualifying dealer hand, with each hand's qualifying draws sorted in
+//!   settlement functions, so the later options are exact too: insurance, the no-qualify
+//!   ante rule, straight flush protection, the caps.
+//! - The dealer's redraw (buying his card, or the game: he discards his highest card and
+//!   draws one) is decided per dealer hand (the box sees it first), so it is counted per
+//!   non-qualifying dealer hand, with each hand's qualifying draws sorted in
 //!   advance; a bound skips the hands where buying cannot pay for the box's hand.
 //! - Insurance is linear in its amount for every dealer hand, and the purchases after the
 //!   reveal take a maximum of such linear functions, so the expected value is convex in the
