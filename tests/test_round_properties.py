@@ -149,4 +149,5 @@ def test_at_a_tight_credit_no_box_is_left_to_fold_for_want_of_credit(
         options = sorted(set(legal) - {"fold", "play", "decline"})
         name = data.draw(st.sampled_from(options or sorted(set(legal) - {"fold"})))
         legal_arguments(round_, name, legal, data.draw)
-    assert round_.credit is not None and round_.credit >= 0
+    assert round_.credit is not None
+    assert round_.credit >= 0

@@ -91,7 +91,9 @@ def test_what_the_credit_cannot_pay_is_not_live(database: Path) -> None:
     assert "deal" not in t.live()
     response = t.handle("deal")
     assert not response.ok
-    assert response.message == "deal needs a credit of 3000: the ante, the bonus and the play bet of every box"
+    assert (
+        response.message == "deal needs a credit of 3000: the ante, the bonus and the play bet of every box"
+    )
     feed(t, "bill 2000")
     assert "deal" in t.live()
     t.handle("deal")

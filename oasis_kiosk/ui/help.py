@@ -136,7 +136,9 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
         if option:
             line = _(sentence).format(fee=_antes(option["fee"]))
             if option.get("min_category"):
-                line = _("{rule} ({hand} or better)").format(rule=line, hand=hand_name(option["min_category"]))
+                line = _("{rule} ({hand} or better)").format(
+                    rule=line, hand=hand_name(option["min_category"])
+                )
             lines.append(
                 _("{rule} (with the bonus)").format(rule=line) if option.get("needs_bonus") else line
             )
