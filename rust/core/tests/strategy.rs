@@ -107,7 +107,7 @@ fn engine_play(profile: &Arc<Profile>, bonus: Money, box_cards: &[Card], up: Car
             }
         })
         .sum();
-    total as f64 / hands.len() as f64
+    total / hands.len() as f64
 }
 
 fn close(a: f64, b: f64) -> bool {
