@@ -39,7 +39,7 @@ def press(factory: MockFactory, pin: int) -> None:
 def test_coins_and_buttons_play_a_round_and_the_lamps_follow(tmp_path: Path) -> None:
     factory, now = MockFactory(), [0.0]
     database = tmp_path / "kiosk.db"
-    config = Config(database=database, credit_limit=1500)
+    config = Config(database=database, credit_limit=3500)
     terminal = Terminal(config, books(database), seed_for_round=seeds_from(bytes(32)))
     panel = Panel(
         {"deal": 5, "fold": 6, "door": 26}, {"deal": 20, "fold": 21}, bounce_time=None, pin_factory=factory
@@ -55,12 +55,17 @@ def test_coins_and_buttons_play_a_round_and_the_lamps_follow(tmp_path: Path) -> 
     coin(factory, now, 10)
     cabinet.step()
     assert terminal.credits == 1000
+    assert not factory.pin(20).state, "the ante alone: DEAL waits for the play bet too"
+    for _ in range(4):
+        coin(factory, now, 10)
+    cabinet.step()
+    assert terminal.credits == 3000
     assert factory.pin(20).state, "DEAL lights up"
 
     coin(factory, now, 3)  # no such coin
     coin(factory, now, 10)
     cabinet.step()
-    assert terminal.credits == 1500
+    assert terminal.credits == 3500
     assert factory.pin(INHIBIT_PIN).state, "at the credit limit the acceptor is inhibited"
     assert [e["detail"] for e in terminal.store.events() if e["kind"] == "coin_rejected"] == [{"pulses": 3}]
 

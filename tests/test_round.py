@@ -76,7 +76,13 @@ def test_an_operator_profile_from_a_file_with_overrides(tmp_path: Any) -> None:
         ("golden-oasis", 1000, 60, None, "box 1: the bonus fee at an ante of 1000 is 100, not 60"),
         ("golden-oasis", [1500, 1600], None, None, "every box must have the same ante"),
         ("golden-oasis", [1000, 1000], None, None, "with several boxes the ante is at least 1500"),
-        ("standard", [1000, 1000, 1000], None, 4999, "the bets need 5000, the credit is 4999"),
+        (
+            "standard",
+            [1000, 1000, 1000],
+            None,
+            8999,
+            "antes, bonus stakes and play bets need 9000 and the credit is 8999",
+        ),
         ("standard", [1000, 1000], [True], None, "1 bonus stakes for 2 boxes"),
     ],
 )
@@ -126,17 +132,21 @@ def test_an_exchange_must_leave_credit_for_every_play_bet_to_come() -> None:
     round_ = Round("russian-three-box", [500, 500], credit=3000)
     assert round_.credit == 2000
     assert "exchange" not in round_.legal_actions()
-    with pytest.raises(IllegalAction, match="2000 must stay for the play bets"):
+    with pytest.raises(
+        IllegalAction,
+        match="not enough credit to play after an exchange: it costs 500, the play bets to come need 2000",
+    ):
         round_.exchange([0])
     roomy = Round("russian-three-box", [500, 500], credit=3500)
     assert roomy.legal_actions()["exchange"] == {1: 500}
 
 
-def test_a_play_bet_the_credit_cannot_pay_leaves_only_fold() -> None:
-    round_ = Round("stand-b", 10000, credit=15000)
-    assert set(round_.legal_actions()) == {"fold"}
-    with pytest.raises(IllegalAction, match="that costs 20000 and the credit is 5000"):
-        round_.play()
+def test_a_round_is_dealt_only_when_the_credit_also_pays_the_play_bet() -> None:
+    # The play bet is kept in reserve (RULES.md §2.7): no deal leaves fold as the only way out.
+    with pytest.raises(BetError, match="play bets need 30000 and the credit is 15000"):
+        Round("stand-b", 10000, credit=15000)
+    round_ = Round("stand-b", 10000, credit=30000)
+    assert round_.legal_actions() == {"fold": 0, "play": 20000}
 
 
 @pytest.mark.parametrize(
@@ -236,7 +246,7 @@ def test_no_exchange_may_leave_a_compulsory_play_bet_unpaid() -> None:
     # needs 30000 of credit after the ante.
     tight = Round("stand-a", 10000, credit=39_999)
     assert "exchange" not in tight.legal_actions()
-    with pytest.raises(IllegalAction, match="20000 must stay for the play bets"):
+    with pytest.raises(IllegalAction, match="not enough credit to play after an exchange"):
         tight.exchange([0])
     assert Round("stand-a", 10000, credit=40_000).legal_actions()["exchange"] == {1: 10000, 5: 10000}
 
@@ -265,10 +275,11 @@ def test_a_short_shoe_offers_only_the_exchanges_it_can_deal() -> None:
 
 def test_insurance_pays_against_a_non_qualifying_dealer_even_when_the_game_is_bought() -> None:
     # golden-oasis, ante 1000 with the bonus (fee 100): trips insured for 6000; the dealer
-    # holds ace-high without a king and does not qualify. The insurance wins 1:1 (it was
-    # bought against exactly that); buying the game (1000) then compares the hands: trips
-    # beat ace-high, ante +1000, play +2000 x 3.
-    round_ = Round("golden-oasis", 1000, bonus=True, deck="7h 7d 7c Kh 2d / As Qc 5d 8s 4s")
+    # holds ace-high without a king and does not qualify. The insurance wins 1:1 on the hand
+    # he revealed (it was bought against exactly that); buying the game (1000) then has him
+    # discard his ace and draw the five of hearts: a pair of fives, which the trips beat,
+    # ante +1000, play +2000 x 3.
+    round_ = Round("golden-oasis", 1000, bonus=True, deck="7h 7d 7c Kh 2d / As Qc 5d 8s 4s / 5h")
     round_.play()
     round_.insure(6000)
     assert round_.phase == "purchase"
@@ -280,8 +291,8 @@ def test_insurance_pays_against_a_non_qualifying_dealer_even_when_the_game_is_bo
 
 
 def test_the_game_is_not_sold_to_a_hand_the_paytable_cannot_pay() -> None:
-    # Bought, the game settles by the paytable, which has no row below A-K: a high-card box
-    # keeps the no-qualify result (ante 1:1) and is not offered the purchase.
+    # Only A-K or better may buy the game (its min_category): a high-card box keeps the
+    # no-qualify result (ante 1:1) and is not offered the purchase.
     round_ = Round("golden-oasis", 1000, bonus=True, deck="Qh Jd 9c 7s 5h / Jh 9d 7c 5s 3d")
     round_.play()
     assert round_.phase == "settled"

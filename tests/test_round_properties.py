@@ -9,6 +9,7 @@ deck, and the record replays to the identical settlement.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +19,7 @@ from support import snapshot
 from oasis_kiosk import IllegalAction, Profile, Round, load_profile, profile_names
 
 PROFILES = {name: load_profile(name) for name in profile_names()}
+PROFILE_FILES = sorted((Path(__file__).parent.parent / "oasis_kiosk" / "profiles").glob("*.toml"))
 ACTIONS = ["fold", "play", "exchange", "buy_sixth_card", "insure", "decline", "buy_dealer_card", "buy_game"]
 
 
@@ -36,10 +38,8 @@ def bets(draw: st.DrawFn) -> tuple[Profile, list[int], list[bool], int | None]:
     bonus = [draw(st.booleans()) and rules.get("bonus") is not None for _ in antes]
     # No credit kept, a generous one, or one near what the bets need, so that the credit
     # rules (dead buttons, reserves for play bets) come into play.
-    blind = sum(a * rules["game"]["play_multiple"] for a in antes[rules["boxes"]["looked_at"] :])
-    stakes = sum((profile.standard_bonus_stake(a) or 0) for a, b in zip(antes, bonus, strict=True) if b)
-    upfront = sum(antes) + stakes + blind
-    credit = draw(st.one_of(st.none(), st.integers(upfront, upfront + 6 * max(antes) * boxes)))
+    needs = profile.deal_needs(antes, bonus)
+    credit = draw(st.one_of(st.none(), st.integers(needs, needs + 6 * max(antes) * boxes)))
     return profile, antes, bonus, credit
 
 
@@ -115,3 +115,39 @@ def test_any_round_settles_conserves_money_refuses_illegal_actions_and_replays(
     replayed = Round.replay(profile, json.dumps(round_.record()))
     assert replayed.settlement() == settlement
     assert replayed.credit == round_.credit
+
+
+@st.composite
+def tight_bets(draw: st.DrawFn) -> tuple[Profile, list[int], list[bool], int]:
+    """Bets of any profile file in the package at a credit of what the deal needs plus at
+    most a few antes, where the options' prices meet the play bets kept in reserve."""
+    path = draw(st.sampled_from(PROFILE_FILES))
+    profile = Profile.from_toml(path.read_text(), path.name)
+    rules = profile.to_dict()
+    boxes = draw(st.integers(1, rules["boxes"]["max"]))
+    allowed = profile.allowed_antes()
+    if boxes > 1 and rules["boxes"].get("min_ante_multi"):
+        allowed = [a for a in allowed if a >= rules["boxes"]["min_ante_multi"]]
+    ante = draw(st.sampled_from(allowed[:3]))
+    bonus = [draw(st.booleans()) and rules.get("bonus") is not None] * boxes
+    needs = profile.deal_needs([ante] * boxes, bonus)
+    return profile, [ante] * boxes, bonus, needs + draw(st.integers(0, 4 * ante))
+
+
+@settings(derandomize=True, max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=tight_bets(), seed=st.binary(min_size=32, max_size=32), data=st.data())
+def test_at_a_tight_credit_no_box_is_left_to_fold_for_want_of_credit(
+    setup: tuple[Profile, list[int], list[bool], int], seed: bytes, data: st.DataObject
+) -> None:
+    profile, antes, bonus, credit = setup
+    round_ = Round(profile, antes, bonus=bonus, seed=seed, credit=credit)
+    while round_.phase != "settled":
+        legal = round_.legal_actions()
+        if round_.phase == "decision":
+            assert "play" in legal, f"box {round_.current_box} may only {sorted(legal)} at {round_.credit}"
+        # Options first, so that the credit is spent as far as the rules let it.
+        options = sorted(set(legal) - {"fold", "play", "decline"})
+        name = data.draw(st.sampled_from(options or sorted(set(legal) - {"fold"})))
+        legal_arguments(round_, name, legal, data.draw)
+    assert round_.credit is not None
+    assert round_.credit >= 0

@@ -87,13 +87,32 @@ def test_a_round_posts_its_wagers_fees_and_wins(database: Path) -> None:
 def test_what_the_credit_cannot_pay_is_not_live(database: Path) -> None:
     t = terminal(database)
     feed(t, "coin 500", "coin 500")
+    # The ante alone is not enough: a deal keeps the play bet in reserve (RULES.md §2.7).
+    assert "deal" not in t.live()
+    response = t.handle("deal")
+    assert not response.ok
+    assert (
+        response.message == "deal needs a credit of 3000: the ante, the bonus and the play bet of every box"
+    )
+    feed(t, "bill 2000")
     assert "deal" in t.live()
     t.handle("deal")
-    assert t.live() == {"door_open", "operator_key_on", "help", "fold"}
-    response = t.handle("play")
+    assert {"fold", "play"} <= t.live()
+    assert "exchange" not in t.live(), "after the fee the play bet could not be paid"
+
+
+def test_an_exchange_that_would_leave_too_little_for_the_play_bet_says_so(database: Path) -> None:
+    # czech-exchange at 20 Kč: a deal needs 60 (ante and play bet); with 80 a one-card
+    # exchange (20) is offered, a two-card one (40) would leave 20 for a play bet of 40.
+    t = terminal(database, Config(database=database, profile="czech-exchange"))
+    feed(t, "bill 5000", "bill 2000", "bill 1000", "deal", "card 1", "card 2")
+    response = t.handle("exchange")
     assert not response.ok
-    assert response.message == "play is not possible now: that costs 2000 and the credit is 0"
-    assert response.reason == "that costs 2000 and the credit is 0", "the log keeps the core's reason"
+    assert response.text(str) == "exchange is not possible now: the credit left would not pay the play bet"
+    assert response.reason == (
+        "not enough credit to play after an exchange: it costs 4000, the play bets to come need 4000 "
+        "and the credit is 6000"
+    ), "the log keeps the core's reason"
 
 
 def test_a_round_resumes_after_a_restart_at_the_same_decision(database: Path) -> None:
@@ -145,7 +164,7 @@ def test_the_handpay_locks_the_terminal_until_the_attendant_pays(database: Path)
 
 def test_an_open_door_is_a_tilt_that_stops_money_and_play(database: Path) -> None:
     t = terminal(database)
-    feed(t, "bill 2000", "door_open")
+    feed(t, "bill 5000", "door_open")
     assert t.live() == {"attendant", "door_close", "operator_key_on"}
     assert not t.handle("deal").ok
     t.store.close()

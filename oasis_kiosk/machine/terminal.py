@@ -60,6 +60,9 @@ INTENTS = (
     "operator_key_on",
     "operator_key_off",
 )
+CREDIT_KEPT_FOR_PLAY = "not enough credit to play after"
+"""How the core's reason begins when an option is refused because the credit left after it
+would not cover the play bets to come (RULES.md §2.7): the screen says so."""
 POWER_FAIL = "the power is failing: play and money stop until it returns"
 UNCLEARED_BY_ATTENDANT = {"door", "resume", "self_test", "books"}
 """Tilts the attendant's key does not clear: the door clears when it closes, a round that
@@ -586,6 +589,13 @@ class Terminal:
                 self._act(copy, intent, value)
             except IllegalAction as error:
                 return Response(False, N_("{intent} is not possible now"), details, str(error))
+        if intent == "deal" and "bet" in self.live():
+            # Only the credit stands in the way: it must cover every play bet too (RULES.md §2.7).
+            return Response(
+                False,
+                N_("{intent} needs a credit of {amount}: the ante, the bonus and the play bet of every box"),
+                {**details, "amount": Amount(self.upfront())},
+            )
         return Response(False, N_("{intent} is not live now"), details)
 
     # Money in and out.
@@ -763,12 +773,10 @@ class Terminal:
     # Bets.
 
     def upfront(self) -> int:
-        """What a deal with the current bets takes: antes, bonus stakes, blind play bets."""
-        stake = self.profile.standard_bonus_stake(self.ante) if self.bonus else 0
-        blind = max(self.boxes - int(self.rules["boxes"]["looked_at"]), 0)
-        return self.boxes * (self.ante + (stake or 0)) + blind * self.ante * int(
-            self.rules["game"]["play_multiple"]
-        )
+        """The credit a deal with the current bets needs, as the core counts it: antes, bonus
+        stakes and every play bet (kept in reserve, so that no option leads to a fold)."""
+        bonus = self.bonus and self.profile.standard_bonus_stake(self.ante) is not None
+        return self.profile.deal_needs([self.ante] * self.boxes, bonus)
 
     def _on_bet(self, value: int | None) -> Response:
         if self.round is not None:
@@ -874,7 +882,11 @@ class Terminal:
         try:
             self._act(round_, intent, value)
         except IllegalAction as error:
-            return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, str(error))
+            if str(error).startswith(CREDIT_KEPT_FOR_PLAY):
+                template = N_("{intent} is not possible now: the credit left would not pay the play bet")
+            else:
+                template = N_("{intent} is not possible now")
+            return Response(False, template, {"intent": Intent(intent)}, str(error))
         if intent == "exchange":
             self.selected.clear()
         self.insurance = None

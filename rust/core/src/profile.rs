@@ -247,9 +247,6 @@ pub struct Exchange {
     /// The play bet is compulsory after an exchange.
     #[serde(default)]
     pub must_play_after: bool,
-    /// An exchange must leave enough credit for the play bets of this and every later box.
-    #[serde(default)]
-    pub reserve_play_bets: bool,
 }
 
 /// A jackpot award: a bonus hand of this category wins this share of the progressive meter.
@@ -322,6 +319,29 @@ pub struct Purchase {
     /// Only a box with the bonus bet may buy it.
     #[serde(default)]
     pub needs_bonus: bool,
+    /// After the reveal, only a box holding this category or better may buy (none: any box).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_category: Option<Category>,
+}
+
+/// The name a house gives the dealer's redraw after a non-qualifying reveal (RULES.md §3.2,
+/// §3.4): the dealer discards his highest card and draws one more for the boxes that pay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Redraw {
+    /// `[buy_dealer_card]` (seed 000).
+    DealerCard,
+    /// `[buy_game]` (seed 002).
+    Game,
+}
+
+impl Redraw {
+    /// The purchase in words, for reasons: "buying the dealer's card", "buying the game".
+    pub fn what(self) -> &'static str {
+        match self {
+            Redraw::DealerCard => "buying the dealer's card",
+            Redraw::Game => "buying the game",
+        }
+    }
 }
 
 /// Insurance against a dealer who does not qualify (RULES.md §3.5).
@@ -422,6 +442,15 @@ impl Profile {
         ante * Money::from(self.game.play_multiple)
     }
 
+    /// The dealer's redraw the profile sells after a non-qualifying reveal, under its name.
+    pub fn dealer_redraw(&self) -> Option<(Redraw, &Purchase)> {
+        match (&self.buy_dealer_card, &self.buy_game) {
+            (Some(purchase), _) => Some((Redraw::DealerCard, purchase)),
+            (None, Some(purchase)) => Some((Redraw::Game, purchase)),
+            (None, None) => None,
+        }
+    }
+
     /// Odds paid on the play bet for a category, if it has a row.
     pub fn odds(&self, category: Category) -> Option<Money> {
         self.paytable.get(&category).copied()
@@ -517,11 +546,32 @@ impl Profile {
                 }
             }
         }
-        if self.buy_dealer_card.is_some() && self.game.qualifier > Category::AceKing {
+        if self.sixth_card.as_ref().is_some_and(|p| p.min_category.is_some()) {
             return fail(
-                "buy_dealer_card",
-                "a dealer who does not qualify must hold no pair for his highest card to be one card".into(),
+                "sixth_card.min_category",
+                "only a purchase after the dealer's reveal names the hands that may buy".into(),
             );
+        }
+        if self.buy_dealer_card.is_some() && self.buy_game.is_some() {
+            return fail(
+                "buy_game",
+                "buying the game and buying the dealer's card are the same redraw of the dealer's \
+                 highest card: a profile sells one of them"
+                    .into(),
+            );
+        }
+        if let Some((redraw, _)) = self.dealer_redraw() {
+            if self.game.qualifier > Category::AceKing {
+                let field = match redraw {
+                    Redraw::DealerCard => "buy_dealer_card",
+                    Redraw::Game => "buy_game",
+                };
+                return fail(
+                    field,
+                    "a dealer who does not qualify must hold no pair for his highest card to be one card"
+                        .into(),
+                );
+            }
         }
         if let Some(insurance) = &self.insurance {
             if insurance.min_category < self.game.qualifier {
@@ -530,13 +580,6 @@ impl Profile {
                     "an insured hand must have a paytable row: at least the qualifier".into(),
                 );
             }
-        }
-        if self.buy_dealer_card.is_some() && self.boxes.max != 1 {
-            return fail(
-                "buy_dealer_card",
-                "buying the dealer's card changes the dealer's hand for every box, so it needs a single box"
-                    .into(),
-            );
         }
         if let Some(protection) = &self.protection {
             if protection.categories.is_empty() {
@@ -834,7 +877,16 @@ mod tests {
                 "[[exchange.rounds]]\nfees = { 6 = \"1\" }",
                 "exchange.rounds[0].fees.6: one exchange takes 1 to 5 cards",
             ),
-            ("czech-exchange", "[boxes]\nmax = 2", "buy_dealer_card: buying the dealer's card"),
+            (
+                "czech-exchange",
+                "[buy_game]\nfee = \"1\"",
+                "buy_game: buying the game and buying the dealer's card",
+            ),
+            (
+                "golden-oasis",
+                "[sixth_card]\nmin_category = \"OnePair\"",
+                "sixth_card.min_category: only a purchase after the dealer's reveal",
+            ),
             ("czech", "[bonus]\nstake_max = 3000", "bonus.stake_max: a fixed bonus has one stake"),
             (
                 "stand-a",

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::error::RoundError;
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, Cap, JudgedOn, Money, NoQualifyAnte, Profile, Purchase, Ratio, MAX_AMOUNT};
+use crate::profile::{
+    BonusKind, Cap, JudgedOn, Money, NoQualifyAnte, Profile, Purchase, Ratio, Redraw, MAX_AMOUNT,
+};
 use crate::shuffle::{check_complete_deck, os_seed, Seed, Shoe};
 
 /// Cards in a box or a dealer's hand as dealt.
@@ -184,7 +186,7 @@ impl BetResult {
 pub enum Outcome {
     Folded,
     DealerNotQualified,
-    /// The box bought the dealer's card and the dealer still did not qualify.
+    /// The box bought the dealer's redraw (his card, or the game) and he still did not qualify.
     DealerStillNotQualified,
     Won,
     Lost,
@@ -258,8 +260,8 @@ pub(crate) struct BoxState {
     pub(crate) play_bet: Money,
     pub(crate) insurance: Money,
     pub(crate) fees: Money,
-    pub(crate) bought_dealer_card: bool,
-    pub(crate) bought_game: bool,
+    /// The box paid for the dealer's redraw after a non-qualifying reveal.
+    pub(crate) bought_redraw: bool,
 }
 
 impl BoxState {
@@ -290,6 +292,9 @@ pub struct Round {
     boxes: Vec<BoxState>,
     dealer: Vec<Card>,
     dealer_discarded: Vec<Card>,
+    /// The dealer's hand as he revealed it, before any redraw: what insurance and the boxes
+    /// that do not buy settle against.
+    revealed: Option<HandValue>,
     burnt: Vec<Card>,
     phase: Phase,
     initial_credit: Option<Money>,
@@ -427,8 +432,12 @@ impl Round {
             if !(0..=MAX_AMOUNT).contains(&credit) {
                 return setup(format!("a credit is 0 to {MAX_AMOUNT}, not {credit}"));
             }
-            if credit < upfront {
-                return setup(format!("the bets need {upfront}, the credit is {credit}"));
+            let needs = deal_needs(&profile, antes, &bonus_stakes);
+            if credit < needs {
+                return setup(format!(
+                    "not enough credit to deal: the antes, bonus stakes and play bets need {needs} and the \
+                     credit is {credit}"
+                ));
             }
         }
 
@@ -450,8 +459,7 @@ impl Round {
                 play_bet: if blind { profile.play_bet(ante) } else { 0 },
                 insurance: 0,
                 fees: 0,
-                bought_dealer_card: false,
-                bought_game: false,
+                bought_redraw: false,
             });
         }
         let dealer = shoe.deal(HAND).map_err(|e| RoundError::Setup(e.to_string()))?.to_vec();
@@ -462,6 +470,7 @@ impl Round {
             boxes: states,
             dealer,
             dealer_discarded: Vec::new(),
+            revealed: None,
             burnt: Vec::new(),
             phase: Phase::Decision { box_index: 0 },
             initial_credit: credit,
@@ -614,11 +623,13 @@ impl Round {
                 legal.push(LegalAction::Decline);
             }
             Phase::Purchase { box_index: current } if current == box_index => {
-                if let Ok(price) = self.dealer_card_price(box_index) {
-                    legal.push(LegalAction::BuyDealerCard { price });
-                }
-                if let Ok(price) = self.game_price(box_index) {
-                    legal.push(LegalAction::BuyGame { price });
+                if let Some((redraw, _)) = self.profile.dealer_redraw() {
+                    if let Ok(price) = self.redraw_price(box_index, redraw) {
+                        legal.push(match redraw {
+                            Redraw::DealerCard => LegalAction::BuyDealerCard { price },
+                            Redraw::Game => LegalAction::BuyGame { price },
+                        });
+                    }
                 }
                 legal.push(LegalAction::Decline);
             }
@@ -722,7 +733,6 @@ impl Round {
                 if !(min..=max).contains(amount) {
                     return illegal(format!("insurance is {min} to {max}, not {amount}"));
                 }
-                self.check_affordable(*amount)?;
                 self.pay(*amount);
                 self.boxes[box_index].insurance = *amount;
                 self.next_box(box_index);
@@ -731,26 +741,15 @@ impl Round {
                 Phase::Insurance { .. } => self.next_box(box_index),
                 _ => self.next_purchase(box_index),
             },
-            Action::BuyDealerCard { .. } => {
-                let price = self.dealer_card_price(box_index).map_err(RoundError::Illegal)?;
-                self.pay(price);
-                let highest = dealer_discard(&self.dealer);
-                if self.burns() {
-                    let burnt = self.draw(1);
-                    self.burnt.extend(burnt);
-                }
-                let card = self.draw(1)[0];
-                self.dealer_discarded.push(std::mem::replace(&mut self.dealer[highest], card));
-                let state = &mut self.boxes[box_index];
-                state.bought_dealer_card = true;
-                state.fees += price;
-                self.finish();
-            }
-            Action::BuyGame { .. } => {
-                let price = self.game_price(box_index).map_err(RoundError::Illegal)?;
+            Action::BuyDealerCard { .. } | Action::BuyGame { .. } => {
+                let asked = match action {
+                    Action::BuyGame { .. } => Redraw::Game,
+                    _ => Redraw::DealerCard,
+                };
+                let price = self.redraw_price(box_index, asked).map_err(RoundError::Illegal)?;
                 self.pay(price);
                 let state = &mut self.boxes[box_index];
-                state.bought_game = true;
+                state.bought_redraw = true;
                 state.fees += price;
                 self.next_purchase(box_index);
             }
@@ -818,44 +817,34 @@ impl Round {
             return Err(format!("only {} card(s) remain in the shoe", self.shoe.remaining()));
         }
         let price = fee.of(state.ante).expect("the profile checked every price at every ante");
-        // Credit that must stay after the fee: every play bet still to come where the profile
-        // says so (seed 003), and this box's own where the play bet becomes compulsory.
-        let reserve = if exchange.reserve_play_bets {
-            self.boxes[box_index..]
-                .iter()
-                .filter(|b| b.decision == Decision::Pending)
-                .map(|b| self.profile.play_bet(b.ante))
-                .sum()
-        } else if exchange.must_play_after {
-            self.profile.play_bet(state.ante)
-        } else {
-            0
-        };
-        match self.credit {
-            Some(credit) if credit < price + reserve => Err(format!(
-                "the exchange costs {price}{} and the credit is {credit}",
-                if reserve > 0 {
-                    format!(" and {reserve} must stay for the play bets")
-                } else {
-                    String::new()
-                }
-            )),
-            _ => Ok(price),
-        }
+        self.keeps_play_bets("an exchange", price, self.play_bets_to_come(box_index))?;
+        Ok(price)
     }
 
-    /// The price of a purchase priced in antes, if the profile offers it to this box, it
-    /// needs no more cards than the shoe holds, and the credit pays for it.
-    fn purchase_price(
-        &self,
-        purchase: Option<&Purchase>,
-        what: &str,
-        box_index: usize,
-        cards_needed: usize,
-    ) -> Result<Money, String> {
-        let state = &self.boxes[box_index];
-        let shoe = (cards_needed, self.shoe.remaining());
-        purchase_fee(&self.profile, purchase, what, state.ante, state.has_bonus(), shoe, self.credit)
+    /// The play bets still to come after box `box_index` has played: those of the later boxes
+    /// looked at (a blind box's is placed with its ante).
+    pub(crate) fn play_bets_after(&self, box_index: usize) -> Money {
+        self.boxes[box_index + 1..]
+            .iter()
+            .filter(|b| b.decision == Decision::Pending)
+            .map(|b| self.profile.play_bet(b.ante))
+            .sum()
+    }
+
+    /// The play bets still to come while box `box_index` decides: its own and the later ones.
+    pub(crate) fn play_bets_to_come(&self, box_index: usize) -> Money {
+        self.profile.play_bet(self.boxes[box_index].ante) + self.play_bets_after(box_index)
+    }
+
+    /// An option costing `price` is offered only while the credit left after it still covers
+    /// the play bets to come (RULES.md §2.7).
+    fn keeps_play_bets(&self, what: &str, price: Money, play_bets: Money) -> Result<(), String> {
+        match self.credit {
+            Some(credit) if credit < price + play_bets => {
+                Err(credit_kept_for_play(what, price, play_bets, credit))
+            }
+            _ => Ok(()),
+        }
     }
 
     fn sixth_card_price(&self, box_index: usize) -> Result<Money, String> {
@@ -863,27 +852,34 @@ impl Round {
         if state.sixth_card || state.exchanges > 0 {
             return Err("a box buys a sixth card or exchanges, once, not both".into());
         }
-        self.purchase_price(self.profile.sixth_card.as_ref(), "the sixth card", box_index, 1)
+        let shoe = (1, self.shoe.remaining());
+        let price = purchase_fee(
+            &self.profile,
+            self.profile.sixth_card.as_ref(),
+            "the sixth card",
+            state.ante,
+            state.has_bonus(),
+            shoe,
+            None,
+        )?;
+        self.keeps_play_bets("a sixth card", price, self.play_bets_to_come(box_index))?;
+        Ok(price)
     }
 
     fn insurance_range(&self, box_index: usize) -> Result<(Money, Money), String> {
         let state = &self.boxes[box_index];
-        insurance_limits(&self.profile, state.hand(), state.ante, state.play_bet, self.credit)
+        let kept = self.play_bets_after(box_index);
+        insurance_limits(&self.profile, state.hand(), state.ante, state.play_bet, self.credit, kept)
     }
 
-    fn dealer_card_price(&self, box_index: usize) -> Result<Money, String> {
-        let cards_needed = 1 + usize::from(self.burns());
-        self.purchase_price(
-            self.profile.buy_dealer_card.as_ref(),
-            "buying the dealer's card",
-            box_index,
-            cards_needed,
-        )
-    }
-
-    fn game_price(&self, box_index: usize) -> Result<Money, String> {
-        check_game_pays(&self.profile, self.boxes[box_index].hand())?;
-        self.purchase_price(self.profile.buy_game.as_ref(), "buying the game", box_index, 0)
+    /// The price of the dealer's redraw for this box, asked for under the house's name.
+    fn redraw_price(&self, box_index: usize, asked: Redraw) -> Result<Money, String> {
+        let state = &self.boxes[box_index];
+        let shoe = self.shoe.remaining();
+        match redraw_fee(&self.profile, state.hand(), state.ante, state.has_bonus(), shoe, self.credit)? {
+            (redraw, price) if redraw == asked => Ok(price),
+            _ => Err(format!("{} does not offer {}", self.profile.id, asked.what())),
+        }
     }
 
     /// Does a replacement card come after a burnt one?
@@ -906,28 +902,42 @@ impl Round {
     }
 
     fn dealer_qualifies(&self) -> bool {
-        self.dealer_hand().category() >= self.profile.game.qualifier
+        qualifies(&self.profile, self.dealer_hand())
     }
 
-    /// The dealer turns his cards. If he does not qualify, the boxes that played may buy,
-    /// from the last box to the first (seed 000).
+    /// The dealer turns his cards. If he does not qualify, the boxes that played may buy his
+    /// redraw, from the last box to the first (seed 000).
     fn reveal(&mut self) {
+        self.revealed = Some(self.dealer_hand());
         if self.dealer_qualifies() {
             return self.finish();
         }
         self.next_purchase(self.boxes.len());
     }
 
-    /// The next box before `before`, counting down, that played and may buy something.
+    /// The next box before `before`, counting down, that played and may buy the redraw; when
+    /// none is left, the dealer redraws once for every box that bought (RULES.md §3.4).
     fn next_purchase(&mut self, before: usize) {
         let buyer = (0..before).rev().find(|&i| {
-            !self.boxes[i].blind
-                && self.boxes[i].decision == Decision::Played
-                && (self.dealer_card_price(i).is_ok() || self.game_price(i).is_ok())
+            let state = &self.boxes[i];
+            !state.blind
+                && state.decision == Decision::Played
+                && self
+                    .profile
+                    .dealer_redraw()
+                    .is_some_and(|(redraw, _)| self.redraw_price(i, redraw).is_ok())
         });
         match buyer {
             Some(box_index) => self.phase = Phase::Purchase { box_index },
-            None => self.finish(),
+            None => {
+                if self.boxes.iter().any(|b| b.bought_redraw) {
+                    // No burnt card: the burn belongs to the player's exchange (RULES.md §3.4).
+                    let highest = dealer_discard(&self.dealer);
+                    let card = self.draw(1)[0];
+                    self.dealer_discarded.push(std::mem::replace(&mut self.dealer[highest], card));
+                }
+                self.finish();
+            }
         }
     }
 
@@ -945,13 +955,14 @@ impl Round {
         let void = check_complete_deck(every_card).err().map(|e| e.to_string());
         let dealer_hand = self.dealer_hand();
         let dealer_qualifies = self.dealer_qualifies();
+        let revealed = self.revealed.unwrap_or(dealer_hand);
         let boxes: Vec<BoxSettlement> = self
             .boxes
             .iter()
             .enumerate()
             .map(|(i, state)| match &void {
                 Some(_) => void_box(i, state),
-                None => settle_box(&self.profile, i, state, dealer_hand, dealer_qualifies),
+                None => settle_box(&self.profile, i, state, revealed, dealer_hand),
             })
             .collect();
         let paid: Money = boxes
@@ -1016,9 +1027,9 @@ pub fn standard_bonus_stake(profile: &Profile, ante: Money) -> Option<Money> {
     }
 }
 
-/// The fee of a purchase priced in antes (the sixth card, the dealer's card, the game), if
-/// the profile offers it to a box with this ante and bonus, the shoe holds the cards it
-/// needs (`shoe`: needed, remaining) and the credit pays for it.
+/// The fee of a purchase priced in antes (the sixth card, the dealer's redraw), if the
+/// profile offers it to a box with this ante and bonus, the shoe holds the cards it needs
+/// (`shoe`: needed, remaining) and the credit pays for it.
 pub(crate) fn purchase_fee(
     profile: &Profile,
     purchase: Option<&Purchase>,
@@ -1044,33 +1055,60 @@ pub(crate) fn purchase_fee(
     }
 }
 
-/// The card the dealer discards when a box buys him another: his highest. He does not
-/// qualify, so he holds no pair below the qualifier in the shipped profiles; among equal
-/// ranks the first dealt goes.
+/// The dealer's redraw a box holding `hand` may buy after a non-qualifying reveal (RULES.md
+/// §3.2, §3.4), under the profile's name for it, and its fee: one mechanism for buying the
+/// dealer's card and buying the game, its fee and the hands that may buy from the profile.
+/// The dealer draws one card, never a burnt one; every play bet is placed by then, and no
+/// win is paid before the settlement, so the credit left is what the fee must fit in.
+pub(crate) fn redraw_fee(
+    profile: &Profile,
+    hand: HandValue,
+    ante: Money,
+    has_bonus: bool,
+    remaining: usize,
+    credit: Option<Money>,
+) -> Result<(Redraw, Money), String> {
+    let Some((redraw, purchase)) = profile.dealer_redraw() else {
+        return Err(format!("{} sells no redraw of the dealer's card", profile.id));
+    };
+    if let Some(least) = purchase.min_category.filter(|&least| hand.category() < least) {
+        return Err(format!(
+            "{} is offered to {} or better, not to {}",
+            redraw.what(),
+            least.name(),
+            hand.category().name()
+        ));
+    }
+    let fee = purchase_fee(profile, Some(purchase), redraw.what(), ante, has_bonus, (1, remaining), credit)?;
+    Ok((redraw, fee))
+}
+
+/// The card the dealer discards when he redraws: his highest. He does not qualify, so he
+/// holds no pair (the profile checks its qualifier); among equal ranks the first dealt goes.
 pub(crate) fn dealer_discard(dealer: &[Card]) -> usize {
     (0..dealer.len())
         .max_by_key(|&i| (dealer[i].rank(), std::cmp::Reverse(i)))
         .expect("the dealer holds cards")
 }
 
-/// Bought, the game pays by the paytable: a hand without a row could only lose by it.
-pub(crate) fn check_game_pays(profile: &Profile, hand: HandValue) -> Result<(), String> {
-    match profile.odds(hand.category()) {
-        Some(_) => Ok(()),
-        None => Err(format!(
-            "buying the game pays by the paytable, which has no row for {}",
-            hand.category().name()
-        )),
-    }
+/// Why an option is refused when the credit left after it would not cover the play bets
+/// still to come (RULES.md §2.7).
+fn credit_kept_for_play(what: &str, price: Money, play_bets: Money, credit: Money) -> String {
+    format!(
+        "not enough credit to play after {what}: it costs {price}, the play bets to come need {play_bets} \
+         and the credit is {credit}"
+    )
 }
 
-/// The least and most insurance a box that played `hand` may take (RULES.md §3.5).
+/// The least and most insurance a box that played `hand` may take (RULES.md §3.5), the
+/// credit (if kept) still covering the `kept` play bets of the boxes to come (§2.7).
 pub(crate) fn insurance_limits(
     profile: &Profile,
     hand: HandValue,
     ante: Money,
     play_bet: Money,
     credit: Option<Money>,
+    kept: Money,
 ) -> Result<(Money, Money), String> {
     let Some(insurance) = &profile.insurance else {
         return Err(format!("{} has no insurance", profile.id));
@@ -1082,11 +1120,22 @@ pub(crate) fn insurance_limits(
         return Err(format!("{} has no paytable row to insure", hand.category().name()));
     };
     let max = (play_bet * odds).min(profile.table.max_payout);
-    let max = credit.map_or(max, |credit| max.min(credit));
+    let max = credit.map_or(max, |credit| max.min(credit - kept));
     if max < ante {
-        return Err(format!("insurance starts at one ante ({ante}), more than the credit"));
+        return Err(match credit {
+            Some(credit) if kept > 0 => credit_kept_for_play("insurance", ante, kept, credit),
+            _ => format!("insurance starts at one ante ({ante}), more than the credit"),
+        });
     }
     Ok((ante, max))
+}
+
+/// What a deal of these bets needs in credit (RULES.md §2.7): every box's ante, bonus stake
+/// (`bonus` may be empty: none) and play bet, a blind box's placed with its ante and the
+/// others kept in reserve.
+pub fn deal_needs(profile: &Profile, antes: &[Money], bonus: &[Money]) -> Money {
+    let stakes: Money = bonus.iter().sum();
+    antes.iter().map(|&ante| ante + profile.play_bet(ante)).sum::<Money>() + stakes
 }
 
 fn void_box(box_index: usize, state: &BoxState) -> BoxSettlement {
@@ -1118,25 +1167,23 @@ fn capped(profile: &Profile, ante_win: Money, play_win: Money) -> (Money, Money)
     }
 }
 
+/// Settles a box: a box that bought the redraw against the dealer's hand now, any other
+/// and the insurance against the hand he revealed (RULES.md §3.4).
 fn settle_box(
     profile: &Profile,
     box_index: usize,
     state: &BoxState,
-    dealer: HandValue,
-    dealer_qualifies: bool,
+    revealed: HandValue,
+    dealer_now: HandValue,
 ) -> BoxSettlement {
     let hand = state.hand();
-    let compared = dealer_qualifies || state.bought_game;
     let outcome = match state.decision {
         Decision::Folded | Decision::Pending => Outcome::Folded,
-        Decision::Played if state.bought_dealer_card && !dealer_qualifies => Outcome::DealerStillNotQualified,
-        Decision::Played if !compared => Outcome::DealerNotQualified,
-        Decision::Played if hand > dealer => Outcome::Won,
-        Decision::Played if hand < dealer => Outcome::Lost,
-        Decision::Played => Outcome::Push,
+        Decision::Played if state.bought_redraw => played_outcome(profile, hand, dealer_now, true),
+        Decision::Played => played_outcome(profile, hand, revealed, false),
     };
     let (outcome, ante_result, play_result) = main_bets(profile, hand, state.ante, state.play_bet, outcome);
-    let insurance = insurance_bet(state.insurance, dealer_qualifies, hand > dealer);
+    let insurance = insurance_bet(state.insurance, qualifies(profile, revealed), hand > revealed);
     let (bonus, jackpot) = settle_bonus(profile, state);
     let fees = state.fees;
     let net = ante_result.net() + play_result.net() + bonus.net() + insurance.net() - fees;
@@ -1152,6 +1199,30 @@ fn settle_box(
         fees,
         jackpot,
         net,
+    }
+}
+
+/// Does the dealer qualify with this hand?
+pub(crate) fn qualifies(profile: &Profile, dealer: HandValue) -> bool {
+    dealer.category() >= profile.game.qualifier
+}
+
+/// How a box that played `hand` ends against `dealer`: the hand he revealed, or for a box
+/// that bought the redraw (`bought_redraw`) his hand after it (RULES.md §2.5, §3.2, §3.4).
+pub(crate) fn played_outcome(
+    profile: &Profile,
+    hand: HandValue,
+    dealer: HandValue,
+    bought_redraw: bool,
+) -> Outcome {
+    match (qualifies(profile, dealer), bought_redraw) {
+        (false, true) => Outcome::DealerStillNotQualified,
+        (false, false) => Outcome::DealerNotQualified,
+        (true, _) => match hand.cmp(&dealer) {
+            std::cmp::Ordering::Greater => Outcome::Won,
+            std::cmp::Ordering::Less => Outcome::Lost,
+            std::cmp::Ordering::Equal => Outcome::Push,
+        },
     }
 }
 

@@ -8,20 +8,20 @@
 //! [`CHUNK`] rounds, so the result depends on the seed and the round count only, never on the
 //! number of threads. Every figure is summed as integers (minor units) and then divided.
 //!
-//! **Settlement.** A round is played on a fast path that deals and settles with the round
-//! engine's own settlement functions (`round::main_bets`, `insurance_bet`, `bonus_bet`,
-//! `dealer_discard`); a test replays rounds of every profile on the engine (`Round::act` from
+//! **Settlement.** A round is played on a fast path that deals, prices the dealer's redraw
+//! and settles with the round engine's own functions (`round::redraw_fee`, `dealer_discard`,
+//! `played_outcome`, `main_bets`, `insurance_bet`, `bonus_bet`); a test replays rounds of every profile on the engine (`Round::act` from
 //! a stacked deck) and finds the same actions legal and the same settlement.
 //!
 //! **Strategy.** Per up card, the value of a final hand is computed from the dealer's hands
 //! that hold the up card (counted, 249 900 of them, without removing the player's cards), with
-//! the best insurance and buying the game; the value of every exchange is the mean of that
+//! the best insurance; the value of every exchange is the mean of that
 //! value (and, with a second exchange round, of the best next exchange) over every replacement,
 //! from sums over the hands holding each set of up to five cards with inclusion–exclusion over
 //! the dead cards (the up card and the discards). Where playing and the best other choice are
 //! within [`EXACT_MARGIN`] of each other, playing is valued exactly with card removal of every
-//! card seen, by the exact analysis's counting tables; insurance, buying the game and buying
-//! the dealer's card are decided exactly. `strategy_gap` measures the distance to the strategy
+//! card seen, by the exact analysis's counting tables; insurance and the dealer's redraw
+//! (buying his card or the game) are decided exactly. `strategy_gap` measures the distance to the strategy
 //! module's optimum.
 
 use crate::progress::Progress;
@@ -37,7 +37,7 @@ use serde::Serialize;
 use crate::analysis::{subset_rank, HoldingTables, BINOMIAL, CUMULATIVE};
 use crate::card::{for_each_hand, Card, DECK_SIZE};
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, JudgedOn, Money, Profile, Purchase};
+use crate::profile::{BonusKind, JudgedOn, Money, Profile, Purchase, Redraw};
 use crate::round::{self, Action, Outcome, Phase, Round};
 use crate::shuffle::{bounded, Seed};
 use crate::strategy;
@@ -539,20 +539,13 @@ impl<'a> FastPlayer<'a> {
         })
     }
 
-    /// Playing a hand, summed over the dealer counts: ante and play bet with buying the game
-    /// where it pays, and the best insurance (minor units × hands).
-    fn play_total(&self, strength: u16, counts: Counts, has_bonus: bool) -> i128 {
+    /// Playing a hand, summed over the dealer counts: ante and play bet, and the best
+    /// insurance (minor units × hands). The dealer's redraw is left out of this valuation
+    /// (it is decided exactly at the reveal, and pays only to hands that play anyway).
+    fn play_total(&self, strength: u16, counts: Counts) -> i128 {
         let category = categories()[usize::from(strength)];
         let nets = self.nets[category as usize];
-        let game = purchase_fee(self.profile.buy_game.as_ref(), self.ante, has_bonus);
-        let not_qualified = match game {
-            // A hand at least the qualifier beats any dealer who does not qualify.
-            Some(fee) if self.profile.odds(category).is_some() && strength >= self.qualifier => {
-                nets.not_qualified.max(nets.won - fee)
-            }
-            _ => nets.not_qualified,
-        };
-        i128::from(counts.not_qualified) * i128::from(not_qualified)
+        i128::from(counts.not_qualified) * i128::from(nets.not_qualified)
             + i128::from(counts.lower) * i128::from(nets.won)
             + i128::from(counts.equal) * i128::from(nets.push)
             + i128::from(counts.higher) * i128::from(nets.lost)
@@ -579,8 +572,7 @@ impl<'a> FastPlayer<'a> {
         forfeited: bool,
         fold_allowed: bool,
     ) -> f64 {
-        let play = self.play_total(strength, counts, self.has_bonus(forfeited)) as f64
-            / counts.total() as f64
+        let play = self.play_total(strength, counts) as f64 / counts.total() as f64
             + self.bonus_net(forfeited, false, judged) as f64;
         let fold = (-self.ante + self.bonus_net(forfeited, true, judged)) as f64;
         if fold_allowed {
@@ -754,8 +746,8 @@ impl<'a> FastPlayer<'a> {
             }
             _ => self.approximate_counts(node.up, strength),
         };
-        let mut play = self.play_total(strength, approximate, has_bonus) as f64 / approximate.total() as f64
-            + play_bonus as f64;
+        let mut play =
+            self.play_total(strength, approximate) as f64 / approximate.total() as f64 + play_bonus as f64;
 
         // The other choices: exchanges and the sixth card.
         let mut other: Option<(Decision, f64)> = None;
@@ -802,7 +794,7 @@ impl<'a> FastPlayer<'a> {
             let n = node.known(&mut known);
             let counts = self.exact_counts(&known[..n], node.up, strength);
             let total = i128::from(counts.total());
-            let play_total = self.play_total(strength, counts, has_bonus) + total * i128::from(play_bonus);
+            let play_total = self.play_total(strength, counts) + total * i128::from(play_bonus);
             plays = play_total >= total * fold as i128;
             play = play_total as f64 / total as f64;
         }
@@ -859,8 +851,7 @@ struct RoundResult {
     /// (gain over the counterfactual) of options taken.
     exchange_gain: Money,
     sixth_gain: Money,
-    dealer_card_gain: Option<Money>,
-    game_gain: Option<Money>,
+    redraw_gain: Option<Money>,
 }
 
 /// Cards dealt and actions taken, to replay the round on the engine.
@@ -879,8 +870,7 @@ struct Finish {
     forfeited: bool,
     insurance: Money,
     fees: Money,
-    bought_dealer_card: bool,
-    bought_game: bool,
+    bought_redraw: bool,
 }
 
 /// Outcome slots: 0–10 won by category, then these.
@@ -893,32 +883,24 @@ const LOST: usize = 16;
 const SLOTS: usize = 17;
 
 impl FastPlayer<'_> {
-    /// The box's settlement as `round::settle_box` makes it: (outcome slot, box net, side bet's net).
+    /// The box's settlement as `round::settle_box` makes it, against the dealer's hand as he
+    /// revealed it and as it is now (after a redraw): (outcome slot, box net, side bet's net).
     fn settle(
         &self,
         f: &Finish,
-        dealer: HandValue,
+        (revealed, dealer_now): (HandValue, HandValue),
         jackpot: &mut Option<Category>,
         hit: &mut Option<Category>,
     ) -> (usize, Money, Money) {
-        let dealer_qualifies = dealer.strength() >= self.qualifier;
-        let compared = dealer_qualifies || f.bought_game;
-        let outcome = if !f.played {
-            Outcome::Folded
-        } else if f.bought_dealer_card && !dealer_qualifies {
-            Outcome::DealerStillNotQualified
-        } else if !compared {
-            Outcome::DealerNotQualified
-        } else if f.hand > dealer {
-            Outcome::Won
-        } else if f.hand < dealer {
-            Outcome::Lost
-        } else {
-            Outcome::Push
+        let outcome = match (f.played, f.bought_redraw) {
+            (false, _) => Outcome::Folded,
+            (true, true) => round::played_outcome(self.profile, f.hand, dealer_now, true),
+            (true, false) => round::played_outcome(self.profile, f.hand, revealed, false),
         };
         let play = if f.played { self.play_bet } else { 0 };
         let (outcome, ante, play) = round::main_bets(self.profile, f.hand, self.ante, play, outcome);
-        let insurance = round::insurance_bet(f.insurance, dealer_qualifies, f.hand > dealer);
+        let insurance =
+            round::insurance_bet(f.insurance, round::qualifies(self.profile, revealed), f.hand > revealed);
         let judged = match self.profile.bonus.as_ref().map(|b| b.judged_on) {
             Some(JudgedOn::Dealt) => f.dealt,
             _ => f.hand,
@@ -957,9 +939,30 @@ impl FastPlayer<'_> {
         self.insurance(category, counts).0
     }
 
-    /// The box's net with a dealer who does not qualify, without buying: declining.
-    fn net_against(&self, f: &Finish, dealer: HandValue) -> Money {
-        self.settle(f, dealer, &mut None, &mut None).1
+    /// The box's net against a dealer who revealed `revealed` and holds `dealer_now`.
+    fn net_against(&self, f: &Finish, revealed: HandValue, dealer_now: HandValue) -> Money {
+        self.settle(f, (revealed, dealer_now), &mut None, &mut None).1
+    }
+
+    /// Whether a box that played `f` buys the dealer's redraw after he revealed `dealer`, a
+    /// hand that does not qualify: the house's name for it and its fee, if the engine offers
+    /// it and its mean over the dealer's draws from the cards not `seen` beats declining.
+    fn buys_redraw(&self, f: &Finish, dealer: [u8; 5], seen: u64) -> Option<(Redraw, Money)> {
+        let has_bonus = self.has_bonus(f.forfeited);
+        let (redraw, fee) =
+            round::redraw_fee(self.profile, f.hand, self.ante, has_bonus, DECK_SIZE, None).ok()?;
+        let revealed = evaluator().eval5(dealer);
+        let declined = self.net_against(f, revealed, revealed);
+        let bought = Finish { bought_redraw: true, fees: f.fees + fee, ..*f };
+        let highest = round::dealer_discard(&dealer.map(|c| Card::from_code(c).expect("a card")));
+        let (mut sum, mut n) = (0i64, 0i64);
+        let mut again = dealer;
+        for c in (0..DECK_SIZE as u8).filter(|c| seen & (1 << c) == 0) {
+            again[highest] = c;
+            sum += self.net_against(&bought, revealed, evaluator().eval5(again));
+            n += 1;
+        }
+        (sum > declined * n).then_some((redraw, fee))
     }
 
     /// Plays one round with up card `stratum.up`, drawing from `deck`.
@@ -1054,13 +1057,12 @@ impl FastPlayer<'_> {
             forfeited: node.forfeited,
             insurance: 0,
             fees,
-            bought_dealer_card: false,
-            bought_game: false,
+            bought_redraw: false,
         };
         let has_bonus = self.has_bonus(node.forfeited);
         if played
             && self.profile.insurance.is_some()
-            && round::insurance_limits(self.profile, hand, self.ante, self.play_bet, None).is_ok()
+            && round::insurance_limits(self.profile, hand, self.ante, self.play_bet, None, 0).is_ok()
         {
             finish.insurance = self.insure(&node.cards[..node.len], discards, up, hand);
             act(
@@ -1071,69 +1073,39 @@ impl FastPlayer<'_> {
                 },
             );
         }
-        let mut dealer_value = evaluator().eval5(dealer);
-        if played && dealer_value.strength() < self.qualifier {
-            let card_fee = purchase_fee(self.profile.buy_dealer_card.as_ref(), self.ante, has_bonus);
-            let game_fee = purchase_fee(self.profile.buy_game.as_ref(), self.ante, has_bonus)
-                .filter(|_| self.profile.odds(hand.category()).is_some());
-            if card_fee.is_some() || game_fee.is_some() {
-                let declined = self.net_against(&finish, dealer_value);
-                let mut best = (0u8, declined as f64);
-                if let Some(fee) = game_fee {
-                    let bought = Finish { bought_game: true, fees: finish.fees + fee, ..finish };
-                    let value = self.net_against(&bought, dealer_value) as f64;
-                    if value > best.1 {
-                        best = (2, value);
-                    }
+        let revealed = evaluator().eval5(dealer);
+        let mut dealer_value = revealed;
+        if played && revealed.strength() < self.qualifier && self.profile.dealer_redraw().is_some() {
+            let mut seen = 0u64;
+            for &c in node.cards[..node.len].iter().chain(discards).chain(&dealer) {
+                seen |= 1 << c;
+            }
+            match self.buys_redraw(&finish, dealer, seen) {
+                Some((redraw, fee)) => {
+                    let declined = self.net_against(&finish, revealed, revealed);
+                    act(
+                        &mut trace,
+                        match redraw {
+                            Redraw::DealerCard => Action::BuyDealerCard { box_index: 0 },
+                            Redraw::Game => Action::BuyGame { box_index: 0 },
+                        },
+                    );
+                    let highest = round::dealer_discard(&dealer.map(|c| Card::from_code(c).expect("a card")));
+                    dealer[highest] = draw(deck, &mut trace);
+                    dealer_value = evaluator().eval5(dealer);
+                    finish.bought_redraw = true;
+                    finish.fees += fee;
+                    result.redraw_gain = Some(self.net_against(&finish, revealed, dealer_value) - declined);
                 }
-                let dealer_cards = dealer.map(|c| Card::from_code(c).expect("a card"));
-                let highest = round::dealer_discard(&dealer_cards);
-                if let Some(fee) = card_fee {
-                    let mut seen = 0u64;
-                    for &c in node.cards[..node.len].iter().chain(discards).chain(&dealer) {
-                        seen |= 1 << c;
+                None => {
+                    if round::redraw_fee(self.profile, hand, self.ante, has_bonus, DECK_SIZE, None).is_ok() {
+                        act(&mut trace, Action::Decline { box_index: 0 });
                     }
-                    let bought = Finish { bought_dealer_card: true, fees: finish.fees + fee, ..finish };
-                    let (mut sum, mut n) = (0i64, 0i64);
-                    let mut again = dealer;
-                    for c in (0..DECK_SIZE as u8).filter(|c| seen & (1 << c) == 0) {
-                        again[highest] = c;
-                        sum += self.net_against(&bought, evaluator().eval5(again));
-                        n += 1;
-                    }
-                    let value = sum as f64 / n as f64;
-                    if value > best.1 {
-                        best = (1, value);
-                    }
-                }
-                match best.0 {
-                    1 => {
-                        act(&mut trace, Action::BuyDealerCard { box_index: 0 });
-                        if self.burn {
-                            draw(deck, &mut trace);
-                        }
-                        dealer[highest] = draw(deck, &mut trace);
-                        dealer_value = evaluator().eval5(dealer);
-                        finish.bought_dealer_card = true;
-                        finish.fees += card_fee.expect("offered");
-                    }
-                    2 => {
-                        act(&mut trace, Action::BuyGame { box_index: 0 });
-                        finish.bought_game = true;
-                        finish.fees += game_fee.expect("offered");
-                    }
-                    _ => act(&mut trace, Action::Decline { box_index: 0 }),
-                }
-                let net = self.net_against(&finish, dealer_value);
-                match best.0 {
-                    1 => result.dealer_card_gain = Some(net - declined),
-                    2 => result.game_gain = Some(net - declined),
-                    _ => {}
                 }
             }
         }
         let (slot, net, side) =
-            self.settle(&finish, dealer_value, &mut result.jackpot_hit, &mut result.bonus_hit);
+            self.settle(&finish, (revealed, dealer_value), &mut result.jackpot_hit, &mut result.bonus_hit);
         result.outcome_slot = slot;
         result.net = net;
         result.side = side;
@@ -1149,15 +1121,15 @@ impl FastPlayer<'_> {
         if finish.insurance > 0 {
             let won = round::insurance_bet(
                 finish.insurance,
-                dealer_value.strength() >= self.qualifier,
-                hand > dealer_value,
+                revealed.strength() >= self.qualifier,
+                hand > revealed,
             );
             result.insurance = Some((finish.insurance, won.net()));
         }
         if node.exchanges > 0 || node.sixth {
             // What the box would have had without the exchange or the card: the dealt hand,
-            // played or folded by the strategy, insured and buying the game as it would, the
-            // dealer's card not bought.
+            // played or folded by the strategy, insured and buying the dealer's redraw as it
+            // would, the redraw then being the next card of the same deck.
             let first = Node::dealt(dealt, up);
             let plays = matches!(self.decide_without_options(stratum, &first), Decision::Play);
             let mut base = Finish {
@@ -1167,28 +1139,30 @@ impl FastPlayer<'_> {
                 forfeited: false,
                 insurance: 0,
                 fees: 0,
-                bought_dealer_card: false,
-                bought_game: false,
+                bought_redraw: false,
             };
             if plays
                 && self.profile.insurance.is_some()
-                && round::insurance_limits(self.profile, dealt_value, self.ante, self.play_bet, None).is_ok()
+                && round::insurance_limits(self.profile, dealt_value, self.ante, self.play_bet, None, 0)
+                    .is_ok()
             {
                 base.insurance = self.insure(&dealt, &[], up, dealt_value);
             }
-            let dealt_dealer = evaluator().eval5(dealer_as_dealt(deck, up));
-            if plays && dealt_dealer.strength() < self.qualifier {
-                if let Some(fee) =
-                    purchase_fee(self.profile.buy_game.as_ref(), self.ante, self.has_bonus(false))
-                        .filter(|_| self.profile.odds(dealt_value.category()).is_some())
-                {
-                    let bought = Finish { bought_game: true, fees: fee, ..base };
-                    if self.net_against(&bought, dealt_dealer) > self.net_against(&base, dealt_dealer) {
-                        base = bought;
-                    }
+            let mut dealt_dealer = dealer_as_dealt(deck, up);
+            let revealed_as_dealt = evaluator().eval5(dealt_dealer);
+            let mut dealer_then = revealed_as_dealt;
+            if plays && revealed_as_dealt.strength() < self.qualifier {
+                let seen = dealt.iter().chain(&dealt_dealer).fold(0u64, |m, &c| m | 1 << c);
+                if let Some((_, fee)) = self.buys_redraw(&base, dealt_dealer, seen) {
+                    let highest =
+                        round::dealer_discard(&dealt_dealer.map(|c| Card::from_code(c).expect("a card")));
+                    dealt_dealer[highest] = deck.cards[DEALT_CARDS];
+                    dealer_then = evaluator().eval5(dealt_dealer);
+                    base.bought_redraw = true;
+                    base.fees += fee;
                 }
             }
-            let without = self.settle(&base, dealt_dealer, &mut None, &mut None).1;
+            let without = self.net_against(&base, revealed_as_dealt, dealer_then);
             if node.sixth {
                 result.sixth_gain = net - without;
             } else {
@@ -1207,7 +1181,7 @@ impl FastPlayer<'_> {
         let n = node.known(&mut known);
         let counts = self.exact_counts(&known[..n], stratum.up, hand.strength());
         let total = i128::from(counts.total());
-        let play = self.play_total(hand.strength(), counts, self.has_bonus(false))
+        let play = self.play_total(hand.strength(), counts)
             + total * i128::from(self.bonus_net(false, false, judged));
         if play >= total * i128::from(fold) {
             Decision::Play
@@ -1216,6 +1190,9 @@ impl FastPlayer<'_> {
         }
     }
 }
+
+/// Cards dealt before the first card an option draws: the box's five and the dealer's four.
+const DEALT_CARDS: usize = 9;
 
 /// The dealer's five cards as dealt, before a bought card replaced his highest: the deck's
 /// draws 5 to 8 and the up card.
@@ -1281,10 +1258,8 @@ struct Tally {
     insurance: u64,
     insurance_staked: i128,
     insurance_net: i128,
-    dealer_card: u64,
-    dealer_card_gain: i128,
-    game: u64,
-    game_gain: i128,
+    redraw: u64,
+    redraw_gain: i128,
     histogram: HashMap<Money, u64, BuildFast>,
 }
 
@@ -1331,13 +1306,9 @@ impl Tally {
             self.insurance_staked += i128::from(staked);
             self.insurance_net += i128::from(net);
         }
-        if let Some(gain) = r.dealer_card_gain {
-            self.dealer_card += 1;
-            self.dealer_card_gain += i128::from(gain);
-        }
-        if let Some(gain) = r.game_gain {
-            self.game += 1;
-            self.game_gain += i128::from(gain);
+        if let Some(gain) = r.redraw_gain {
+            self.redraw += 1;
+            self.redraw_gain += i128::from(gain);
         }
         *self.histogram.entry(r.net - r.side).or_default() += 1;
     }
@@ -1376,10 +1347,8 @@ impl Tally {
         self.insurance += other.insurance;
         self.insurance_staked += other.insurance_staked;
         self.insurance_net += other.insurance_net;
-        self.dealer_card += other.dealer_card;
-        self.dealer_card_gain += other.dealer_card_gain;
-        self.game += other.game;
-        self.game_gain += other.game_gain;
+        self.redraw += other.redraw;
+        self.redraw_gain += other.redraw_gain;
         for (net, count) in other.histogram {
             *self.histogram.entry(net).or_default() += count;
         }
@@ -1544,7 +1513,7 @@ fn report(profile: &Profile, options: &SimulationOptions, ante: Money, stake: Mo
     let order: Vec<usize> = order
         .into_iter()
         .filter(|&slot| match slot {
-            STILL_NOT_QUALIFIED => profile.buy_dealer_card.is_some(),
+            STILL_NOT_QUALIFIED => profile.dealer_redraw().is_some(),
             PROTECTED => profile.protection.is_some(),
             _ => true,
         })
@@ -1614,16 +1583,13 @@ fn report(profile: &Profile, options: &SimulationOptions, ante: Money, stake: Mo
         option_rows
             .push(("insurance".to_string(), figures(t.insurance, t.insurance_staked, t.insurance_net)));
     }
-    if let Some(p) = &profile.buy_dealer_card {
+    if let Some((redraw, p)) = profile.dealer_redraw() {
         let fee = i128::from(p.fee.of(ante).unwrap_or(0));
-        option_rows.push((
-            "buy_dealer_card".to_string(),
-            figures(t.dealer_card, fee * i128::from(t.dealer_card), t.dealer_card_gain),
-        ));
-    }
-    if let Some(p) = &profile.buy_game {
-        let fee = i128::from(p.fee.of(ante).unwrap_or(0));
-        option_rows.push(("buy_game".to_string(), figures(t.game, fee * i128::from(t.game), t.game_gain)));
+        let name = match redraw {
+            Redraw::DealerCard => "buy_dealer_card",
+            Redraw::Game => "buy_game",
+        };
+        option_rows.push((name.to_string(), figures(t.redraw, fee * i128::from(t.redraw), t.redraw_gain)));
     }
     let mut exchanges = Vec::new();
     if let Some(e) = &profile.exchange {
@@ -1881,7 +1847,7 @@ mod tests {
                 let s = evaluator().eval5(hand).strength();
                 let approximate = stratum.counts[stratum.hand_counts[subset_rank(&hand)] as usize];
                 let exact = player.exact_counts(&hand, up, s);
-                let value = |c: Counts| player.play_total(s, c, false) as f64 / c.total() as f64 / 10_000.0;
+                let value = |c: Counts| player.play_total(s, c) as f64 / c.total() as f64 / 10_000.0;
                 if value(exact) <= 1.0 {
                     close += 1;
                     worst = worst.max((value(approximate) - value(exact)).abs());

@@ -17,10 +17,11 @@
 //!   quadruples, rarely needed, are enumerated), each count a binary search: how many do not
 //!   qualify, are lower than, equal to or higher than the box's hand. A hand's play value is
 //!   then a sum of counts times the settlement of each case, taken from the round's own
-//!   settlement functions, so the later options are exact too: insurance, buying the game,
-//!   the no-qualify ante rule, straight flush protection, the caps.
-//! - Buying the dealer's card is decided per dealer hand (the box sees it first), so it is
-//!   counted per non-qualifying dealer hand, with each hand's qualifying draws sorted in
+//!   settlement functions, so the later options are exact too: insurance, the no-qualify
+//!   ante rule, straight flush protection, the caps.
+//! - The dealer's redraw (buying his card, or the game: he discards his highest card and
+//!   draws one) is decided per dealer hand (the box sees it first), so it is counted per
+//!   non-qualifying dealer hand, with each hand's qualifying draws sorted in
 //!   advance; a bound skips the hands where buying cannot pay for the box's hand.
 //! - Insurance is linear in its amount for every dealer hand, and the purchases after the
 //!   reveal take a maximum of such linear functions, so the expected value is convex in the
@@ -215,54 +216,47 @@ impl<'a> Player<'a> {
     }
 
     /// The choices after a dealer who does not qualify: his cards are known, only the card he
-    /// would draw is not.
+    /// would draw is not, one of the cards the player has not seen (each equally likely).
+    /// Insurance settles on the hand he revealed whatever the box does.
     fn purchases(&self, round: &Round) -> Vec<Choice> {
         let state = round.box_state(self.index);
         let hand = self.hand.value();
         let dealer: Vec<Card> = round.dealer_cards().to_vec();
-        let dealer_value = evaluator().evaluate_unchecked(&dealer);
         let nets = self.nets(hand);
         let bonus = self.bonus(hand, state.bonus_forfeited, false);
         let insurance_won = round::insurance_bet(self.insurance, false, true).net();
-        let fixed = bonus - state.fees + insurance_won;
+        let fixed = (bonus - state.fees + insurance_won) as f64;
         let mut choices = Vec::new();
         for legal in round.legal_actions(self.index) {
-            let (action, ev) = match legal {
+            let (action, price) = match legal {
                 LegalAction::Decline => {
-                    (Action::Decline { box_index: self.index }, nets.not_qualified + fixed)
-                }
-                LegalAction::BuyGame { price } => (
-                    Action::BuyGame { box_index: self.index },
-                    nets.compared(hand, dealer_value) + fixed - price,
-                ),
-                LegalAction::BuyDealerCard { price } => {
-                    let seen = mask(&round.seen_cards());
-                    let mut kept = dealer.clone();
-                    kept.remove(round::dealer_discard(&dealer));
-                    let floor = self.profile.game.qualifier.lowest();
-                    let draws: Vec<Money> = unseen(seen)
-                        .map(|card| {
-                            let mut again = kept.clone();
-                            again.push(Card::from_code(card).expect("a deck card"));
-                            let value = evaluator().evaluate_unchecked(&again);
-                            let qualifies = value >= floor;
-                            let main =
-                                if qualifies { nets.compared(hand, value) } else { nets.still_not_qualified };
-                            main + round::insurance_bet(self.insurance, qualifies, hand > value).net()
-                        })
-                        .collect();
-                    let mean = draws.iter().sum::<Money>() as f64 / draws.len() as f64;
-                    let ev = mean + (bonus - state.fees) as f64 - price as f64;
+                    let ev = nets.not_qualified as f64 + fixed;
                     choices.push(Choice {
-                        action: Action::BuyDealerCard { box_index: self.index },
+                        action: Action::Decline { box_index: self.index },
                         ev,
                         exact: true,
                     });
                     continue;
                 }
+                LegalAction::BuyGame { price } => (Action::BuyGame { box_index: self.index }, price),
+                LegalAction::BuyDealerCard { price } => {
+                    (Action::BuyDealerCard { box_index: self.index }, price)
+                }
                 _ => continue,
             };
-            choices.push(Choice { action, ev: ev as f64, exact: true });
+            let seen = mask(&round.seen_cards());
+            let mut kept = dealer.clone();
+            kept.remove(round::dealer_discard(&dealer));
+            let draws: Vec<Money> = unseen(seen)
+                .map(|card| {
+                    let mut again = kept.clone();
+                    again.push(Card::from_code(card).expect("a deck card"));
+                    let value = evaluator().evaluate_unchecked(&again);
+                    nets.after_redraw(self.profile, hand, value)
+                })
+                .collect();
+            let mean = draws.iter().sum::<Money>() as f64 / draws.len() as f64;
+            choices.push(Choice { action, ev: mean + fixed - price as f64, exact: true });
         }
         choices
     }
@@ -279,12 +273,13 @@ struct Nets {
 }
 
 impl Nets {
-    /// Compared with the dealer's hand as a qualifying dealer.
-    fn compared(&self, hand: HandValue, dealer: HandValue) -> Money {
-        match hand.cmp(&dealer) {
-            std::cmp::Ordering::Greater => self.won,
-            std::cmp::Ordering::Less => self.lost,
-            std::cmp::Ordering::Equal => self.push,
+    /// A box that bought the dealer's redraw, against his hand after it.
+    fn after_redraw(&self, profile: &Profile, hand: HandValue, dealer: HandValue) -> Money {
+        match round::played_outcome(profile, hand, dealer, true) {
+            Outcome::Won => self.won,
+            Outcome::Lost => self.lost,
+            Outcome::Push => self.push,
+            _ => self.still_not_qualified,
         }
     }
 }
@@ -358,6 +353,8 @@ struct Node {
     bonus_forfeited: bool,
     has_bonus: bool,
     credit: Option<Money>,
+    /// The play bets of the later boxes, which the credit must keep after this box plays.
+    play_bets_after: Money,
     remaining: usize,
 }
 
@@ -373,6 +370,7 @@ impl Node {
             bonus_forfeited: state.bonus_forfeited,
             has_bonus: state.has_bonus(),
             credit: round.credit(),
+            play_bets_after: round.play_bets_after(box_index),
             remaining: round.shoe_remaining(),
         };
         let after = |action: Action| {
@@ -544,9 +542,14 @@ impl<'a> Advisor<'a> {
             has_bonus: node.has_bonus,
         };
         let mut best = self.reveal(value, hand.drawn, 0, money(0));
-        if let Ok((min, max)) =
-            round::insurance_limits(player.profile, value, player.ante, player.play_bet, credit)
-        {
+        if let Ok((min, max)) = round::insurance_limits(
+            player.profile,
+            value,
+            player.ante,
+            player.play_bet,
+            credit,
+            node.play_bets_after,
+        ) {
             for amount in [min, max] {
                 best = best.best(self.reveal(value, hand.drawn, amount, money(amount)));
             }
@@ -555,46 +558,26 @@ impl<'a> Advisor<'a> {
     }
 
     /// The expected net of the ante, play bet and insurance from the reveal on, the box
-    /// buying after the reveal whatever pays best. Buying the dealer's card is valued
+    /// buying the dealer's redraw after the reveal where it pays best. The redraw is valued
     /// against every dealer hand after at most one drawn card, against a sample after more.
     fn reveal(&self, hand: HandValue, drawn: u64, insurance: Money, money: AtReveal) -> Estimate {
         let player = &self.player;
         let profile = player.profile;
         let nets = player.nets(hand);
         let cases = self.table.cases(hand, drawn);
-        let purchase = |purchase, what, cards| {
-            round::purchase_fee(
-                profile,
-                purchase,
-                what,
-                player.ante,
-                money.has_bonus,
-                (cards, money.remaining),
-                money.credit,
-            )
-            .ok()
-        };
-        let game = round::check_game_pays(profile, hand)
-            .ok()
-            .and_then(|()| purchase(profile.buy_game.as_ref(), "buying the game", 0));
-        // Against a dealer who does not qualify: the ante rule, or the game bought if it pays.
-        let not_qualified = |compared: Money| {
-            let bought = game.map_or(Money::MIN, |fee| compared - fee);
-            nets.not_qualified.max(bought) + insurance
-        };
-        let declined = [not_qualified(nets.won), not_qualified(nets.push), not_qualified(nets.lost)];
+        // Insurance settles on the revealed hand, whatever a box then buys.
+        let declined = nets.not_qualified + insurance;
         let sum = cases.qualifying[0] * (nets.won - insurance)
             + cases.qualifying[1] * nets.push
             + cases.qualifying[2] * nets.lost
-            + cases.not_qualifying[0] * declined[0]
-            + cases.not_qualifying[1] * declined[1]
-            + cases.not_qualifying[2] * declined[2];
-        let burn = usize::from(profile.exchange.as_ref().is_some_and(|e| e.burn));
-        let dealer_card = purchase(profile.buy_dealer_card.as_ref(), "buying the dealer's card", 1 + burn);
+            + (cases.not_qualifying[0] + cases.not_qualifying[1] + cases.not_qualifying[2]) * declined;
+        let redraw =
+            round::redraw_fee(profile, hand, player.ante, money.has_bonus, money.remaining, money.credit)
+                .ok();
         let exact = drawn.count_ones() <= 1;
-        let gain = match (dealer_card, &self.table.dealer_card) {
-            (Some(fee), Some(table)) => {
-                let prices = DealerCardPrices { fee, insurance, nets, declined };
+        let gain = match (redraw, &self.table.redraw) {
+            (Some((_, fee)), Some(table)) => {
+                let prices = RedrawPrices { fee, nets };
                 Estimate { ev: table.gain(hand, drawn, &prices, &self.table, exact), exact }
             }
             _ => Estimate::exact(0.0),
@@ -779,7 +762,7 @@ struct DealerTable {
     /// Per pair of unseen cards, the sorted strengths of the hands holding both.
     pair: Vec<u16>,
     pair_len: usize,
-    dealer_card: Option<DealerCardTable>,
+    redraw: Option<RedrawTable>,
 }
 
 impl DealerTable {
@@ -846,22 +829,13 @@ impl DealerTable {
                 below[s] += below[s - 1];
             }
         }
-        let mut table = DealerTable {
-            up,
-            pool,
-            place,
-            floor,
-            all_below,
-            single_below,
-            pair,
-            pair_len,
-            dealer_card: None,
-        };
-        if profile.buy_dealer_card.is_some() {
+        let mut table =
+            DealerTable { up, pool, place, floor, all_below, single_below, pair, pair_len, redraw: None };
+        if profile.dealer_redraw().is_some() {
             let player = Player::new(round, box_index);
             let not_qualifying: Vec<[u8; 4]> =
                 sorted.iter().take_while(|&&(_, s)| s < floor).map(|&(places, _)| places).collect();
-            table.dealer_card = Some(DealerCardTable::new(&table, &not_qualifying, &player, effort));
+            table.redraw = Some(RedrawTable::new(&table, &not_qualifying, &player, effort));
         }
         table
     }
@@ -921,19 +895,16 @@ fn pair_index(n: usize, a: usize, b: usize) -> usize {
     a * (2 * n - a - 1) / 2 + (b - a - 1)
 }
 
-/// What buying the dealer's card is worth against one box hand.
-struct DealerCardPrices {
+/// What buying the dealer's redraw is worth against one box hand (insurance aside: it
+/// settles on the revealed hand whatever the box buys).
+struct RedrawPrices {
     fee: Money,
-    insurance: Money,
     nets: Nets,
-    /// What the box gets from a non-qualifying dealer without the card: against a dealer
-    /// lower than, equal to and higher than the box's hand.
-    declined: [Money; 3],
 }
 
 /// The dealer hands that do not qualify, each with the hands he may draw to if the box buys
-/// his card: he discards his highest card and draws one of the unseen cards.
-struct DealerCardTable {
+/// his redraw: he discards his highest card and draws one of the unseen cards.
+struct RedrawTable {
     /// Sorted by threshold, so the hands a box hand may buy against are a prefix.
     hands: Vec<NotQualifying>,
     /// Per hand, the weakest box hand for which buying may pay: no weaker hand buys.
@@ -956,7 +927,6 @@ struct NotQualifying {
     hidden: u64,
     /// Bits of the cards whose draw makes him qualify.
     qualifying_draws: u64,
-    strength: u16,
     start: u32,
     len: u32,
 }
@@ -992,17 +962,16 @@ fn most_drawn(profile: &Profile) -> u64 {
     (exchanges + usize::from(profile.sixth_card.is_some())) as u64
 }
 
-impl DealerCardTable {
+impl RedrawTable {
     fn new(
         table: &DealerTable,
         not_qualifying: &[[u8; 4]],
         player: &Player<'_>,
         effort: Effort,
-    ) -> DealerCardTable {
+    ) -> RedrawTable {
         let profile = player.profile;
         let floor = table.floor;
-        let fee =
-            profile.buy_dealer_card.as_ref().expect("checked by the caller").fee.of(player.ante).unwrap_or(0);
+        let fee = profile.dealer_redraw().and_then(|(_, p)| p.fee.of(player.ante)).unwrap_or(0);
         // Upper bounds of what a bought card can bring, for every hand up to a category.
         let nets: Vec<Nets> = Category::ALL.iter().map(|c| player.nets(c.lowest())).collect();
         let prefix_max = |of: fn(&Nets) -> Money| -> Vec<Money> {
@@ -1034,7 +1003,6 @@ impl DealerCardTable {
             .map(|places| {
                 let hidden: [u8; 4] = places.map(|p| table.pool[p as usize]);
                 let five = [hidden[0], hidden[1], hidden[2], hidden[3], table.up];
-                let strength = evaluator().eval5(five).strength();
                 let discard = round::dealer_discard(&five.map(|c| Card::from_code(c).expect("a deck card")));
                 let mut kept = [0u8; 4];
                 let others = five.iter().enumerate().filter(|&(i, _)| i != discard);
@@ -1060,7 +1028,6 @@ impl DealerCardTable {
                 let hand = NotQualifying {
                     hidden: hidden_bits,
                     qualifying_draws: draws.iter().fold(0, |m, &(_, c)| m | 1 << c),
-                    strength,
                     start: 0,
                     len: draws.len() as u32,
                 };
@@ -1069,7 +1036,7 @@ impl DealerCardTable {
             .collect();
         let mut order: Vec<usize> = (0..per_hand.len()).collect();
         order.sort_by_key(|&i| per_hand[i].1);
-        let mut built = DealerCardTable {
+        let mut built = RedrawTable {
             hands: Vec::with_capacity(order.len()),
             threshold: Vec::with_capacity(order.len()),
             sample: Vec::new(),
@@ -1098,14 +1065,14 @@ impl DealerCardTable {
         built
     }
 
-    /// What buying the dealer's card adds, summed over the non-qualifying dealer hands without
+    /// What buying the dealer's redraw adds, summed over the non-qualifying dealer hands without
     /// any drawn card, against the best choice without it: over every hand when `exact`, else
     /// estimated from the sample (each sampled hand stands for its share of all).
     fn gain(
         &self,
         hand: HandValue,
         drawn: u64,
-        prices: &DealerCardPrices,
+        prices: &RedrawPrices,
         table: &DealerTable,
         exact: bool,
     ) -> f64 {
@@ -1113,7 +1080,6 @@ impl DealerCardTable {
             if exact { (&self.hands, &self.threshold) } else { (&self.sample, &self.sample_threshold) };
         let h = hand.strength();
         let nets = &prices.nets;
-        let x = prices.insurance;
         let pool = (table.pool.len() - 4 - drawn.count_ones() as usize) as Money;
         let candidates = threshold.partition_point(|&t| t <= h);
         let mut gain: Money = 0;
@@ -1137,16 +1103,11 @@ impl DealerCardTable {
             };
             let still = pool - lower - equal - higher;
             let bought = -prices.fee * pool
-                + still * (nets.still_not_qualified + x)
-                + lower * (nets.won - x)
+                + still * nets.still_not_qualified
+                + lower * nets.won
                 + equal * nets.push
                 + higher * nets.lost;
-            let declined = prices.declined[match hand.strength.cmp(&h) {
-                std::cmp::Ordering::Less => 0,
-                std::cmp::Ordering::Equal => 1,
-                std::cmp::Ordering::Greater => 2,
-            }];
-            gain += (bought - declined * pool).max(0);
+            gain += (bought - nets.not_qualified * pool).max(0);
         }
         gain as f64 / pool as f64 * (self.hands.len() as f64 / hands.len().max(1) as f64)
     }

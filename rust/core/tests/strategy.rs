@@ -74,37 +74,22 @@ fn unseen(seen: &[Card]) -> Vec<Card> {
     Card::all().filter(|c| !seen.contains(c)).collect()
 }
 
-/// The box's net as the engine settles it, buying the game after the reveal when that
-/// pays more (the dealer's hand is known then).
+/// The box's net as the engine settles it.
 fn settled_net(round: &Round) -> Money {
     match round.phase() {
         Phase::Settled => round.settlement().unwrap().boxes[0].net,
-        Phase::Purchase { box_index } => round
-            .legal_actions(box_index)
-            .into_iter()
-            .filter_map(|legal| match legal {
-                LegalAction::Decline => Some(DECLINE),
-                LegalAction::BuyGame { .. } => Some(Action::BuyGame { box_index }),
-                LegalAction::BuyDealerCard { .. } => panic!("averaged over the draw by the caller"),
-                _ => None,
-            })
-            .map(|action| {
-                let mut after = round.clone();
-                act(&mut after, action);
-                settled_net(&after)
-            })
-            .max()
-            .unwrap(),
         phase => panic!("{phase:?}"),
     }
 }
 
 /// The mean net of playing `box_cards` against every dealer hand the unseen cards allow,
-/// each round played by the engine with `insurance` taken (0: declined).
+/// each round played by the engine with `insurance` taken (0: declined), and after a reveal
+/// that offers the dealer's redraw, the best of the purchase's values (checked against the
+/// engine by `buying_the_redraw_is_worth_the_mean_of_every_card_the_dealer_may_draw`).
 fn engine_play(profile: &Arc<Profile>, bonus: Money, box_cards: &[Card], up: Card, insurance: Money) -> f64 {
     let seen: Vec<Card> = box_cards.iter().copied().chain([up]).collect();
     let hands = choose(&unseen(&seen), 4);
-    let total: Money = hands
+    let total: f64 = hands
         .par_iter()
         .map(|hidden| {
             let dealer: Vec<Card> = hidden.iter().copied().chain([up]).collect();
@@ -116,10 +101,13 @@ fn engine_play(profile: &Arc<Profile>, bonus: Money, box_cards: &[Card], up: Car
                     if insurance > 0 { Action::Insure { box_index: 0, amount: insurance } } else { DECLINE },
                 );
             }
-            settled_net(&round)
+            match round.phase() {
+                Phase::Purchase { .. } => advise(&round, 0).unwrap().best().ev,
+                _ => settled_net(&round) as f64,
+            }
         })
         .sum();
-    total as f64 / hands.len() as f64
+    total / hands.len() as f64
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -238,30 +226,46 @@ fn a_one_card_exchange_is_exact_against_every_replacement_and_every_dealer_hand(
 }
 
 #[test]
-fn buying_the_dealers_card_is_worth_the_mean_of_every_card_he_may_draw() {
+fn buying_the_redraw_is_worth_the_mean_of_every_card_the_dealer_may_draw() {
     let czech = profile("czech-exchange", "", &[]);
-    let box_cards = cards("Ts Th Tc 4d 2s");
-    let dealer = cards("As Qc 8d 5h 3s");
-    let mut round = deal(&czech, 0, &box_cards, &dealer, &[]);
-    act(&mut round, PLAY);
-    assert_eq!(round.phase(), Phase::Purchase { box_index: 0 });
-    let advice = advise(&round, 0).unwrap();
-    let seen: Vec<Card> = box_cards.iter().chain(&dealer).copied().collect();
-    let draws: Vec<Money> = unseen(&seen)
-        .into_iter()
-        .map(|card| {
-            let mut bought = deal(&czech, 0, &box_cards, &dealer, &[card]);
-            act(&mut bought, PLAY);
-            act(&mut bought, Action::BuyDealerCard { box_index: 0 });
-            bought.settlement().unwrap().boxes[0].net
-        })
-        .collect();
-    let expected = draws.iter().sum::<Money>() as f64 / draws.len() as f64;
-    assert!(close(ev_of(&advice, &Action::BuyDealerCard { box_index: 0 }), expected));
-    let mut declined = round.clone();
-    act(&mut declined, DECLINE);
-    assert!(close(ev_of(&advice, &DECLINE), declined.settlement().unwrap().boxes[0].net as f64));
-    assert_eq!(advice.best().action, Action::BuyDealerCard { box_index: 0 }, "trips buy against A-Q");
+    let golden = profile("golden-oasis", "", &[]);
+    let fee = oasis_core::round::privilege_fee(&golden, golden.table.ante_min).unwrap();
+    let buy_card = Action::BuyDealerCard { box_index: 0 };
+    let buy_game = Action::BuyGame { box_index: 0 };
+    for (profile, bonus, buy, hand, best) in [
+        (&czech, 0, &buy_card, "Ts Th Tc 4d 2s", &buy_card), // trips buy against A-Q
+        (&golden, fee, &buy_game, "Ts Th 4c 4d 2s", &DECLINE), // 2:1 does not pay the fee
+        (&golden, fee, &buy_game, "2h 7h 9h Jh Kh", &buy_game), // a flush does
+    ] {
+        let box_cards = cards(hand);
+        let dealer = cards("As Qc 8d 5h 3s");
+        let mut round = deal(profile, bonus, &box_cards, &dealer, &[]);
+        act(&mut round, PLAY);
+        if let Phase::Insurance { .. } = round.phase() {
+            act(&mut round, DECLINE);
+        }
+        assert_eq!(round.phase(), Phase::Purchase { box_index: 0 });
+        let advice = advise(&round, 0).unwrap();
+        let seen: Vec<Card> = box_cards.iter().chain(&dealer).copied().collect();
+        let draws: Vec<Money> = unseen(&seen)
+            .into_iter()
+            .map(|card| {
+                let mut bought = deal(profile, bonus, &box_cards, &dealer, &[card]);
+                act(&mut bought, PLAY);
+                if let Phase::Insurance { .. } = bought.phase() {
+                    act(&mut bought, DECLINE);
+                }
+                act(&mut bought, buy.clone());
+                bought.settlement().unwrap().boxes[0].net
+            })
+            .collect();
+        let expected = draws.iter().sum::<Money>() as f64 / draws.len() as f64;
+        assert!(close(ev_of(&advice, buy), expected), "{hand}: {} against {expected}", ev_of(&advice, buy));
+        let mut declined = round.clone();
+        act(&mut declined, DECLINE);
+        assert!(close(ev_of(&advice, &DECLINE), declined.settlement().unwrap().boxes[0].net as f64));
+        assert_eq!(&advice.best().action, best, "{hand} under {}", profile.id);
+    }
 }
 
 #[test]

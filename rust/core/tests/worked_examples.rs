@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use oasis_core::round::{Action, Outcome, Phase};
+use oasis_core::round::{deal_needs, Action, LegalAction, Outcome, Phase};
 use oasis_core::{parse_cards, Money, Profile, Round};
 
 const UNIT: Money = 100;
@@ -161,6 +161,148 @@ fn example_10_czech_exchange_buying_the_dealers_card() {
         act(&mut round, Action::BuyDealerCard { box_index: 0 });
         assert_eq!(net(&round), expected, "the dealer draws {draw}");
     }
+}
+
+#[test]
+fn example_10_the_dealers_draw_burns_no_card_even_where_exchanges_burn() {
+    let czech = profile("czech-exchange", "[table]\nante_min = 1000\n[exchange]\nburn = true");
+    let mut round = stacked(&czech, &[ANTE], &[], "Jh Jd 3c 3h 8d / Ac Qc 5d 7s 4s / 5c 2c");
+    act(&mut round, PLAY);
+    act(&mut round, Action::BuyDealerCard { box_index: 0 });
+    assert_eq!(round.settlement().unwrap().dealer_cards, parse_cards("5c Qc 5d 7s 4s").unwrap());
+    assert_eq!(net(&round), 40 * UNIT);
+}
+
+const BOX_1: usize = 0;
+const BOX_2: usize = 1;
+
+#[test]
+fn example_13_golden_oasis_buying_the_game_is_the_dealers_redraw() {
+    let golden = profile("golden-oasis", "");
+    let fee = UNIT; // the privilege bonus, 10 % of the ante, kept in every case
+                    // The dealer's ace goes; an eight pairs him, a nine or a four makes him a straight, a
+                    // two leaves him without a hand.
+    for (draw, expected, outcome) in [
+        ("8s", 40 * UNIT, Outcome::Won),
+        ("9c", -40 * UNIT, Outcome::Lost),
+        ("4d", -40 * UNIT, Outcome::Lost),
+        ("2c", -10 * UNIT, Outcome::DealerStillNotQualified),
+    ] {
+        let deck = format!("Jh Jd 3c 3h Kd / Ac 8d 7c 6h 5s / {draw}");
+        let mut round = stacked(&golden, &[ANTE], &[fee], &deck);
+        act(&mut round, PLAY);
+        assert_eq!(round.phase(), Phase::Purchase { box_index: 0 });
+        assert_eq!(round.legal_actions(0), vec![LegalAction::BuyGame { price: ANTE }, LegalAction::Decline]);
+        act(&mut round, Action::BuyGame { box_index: 0 });
+        assert_eq!(net(&round) + fee, expected, "the dealer draws {draw}");
+        let b = &round.settlement().unwrap().boxes[0];
+        assert_eq!((b.outcome, b.fees), (outcome, ANTE), "the dealer draws {draw}");
+    }
+}
+
+#[test]
+fn buying_the_game_on_two_boxes_is_one_dealer_draw_for_the_boxes_that_buy() {
+    let golden = profile("golden-oasis", "");
+    let (ante, fee) = (15 * UNIT, 150);
+    let deck = "Jh Jd 3c 3h Kd / Qs Qh 9s 9h 2d / Ac 8d 7c 6h 5s / 8s 9c";
+    let play_both = |round: &mut Round| {
+        act(round, Action::Play { box_index: BOX_1 });
+        act(round, Action::Play { box_index: BOX_2 });
+        assert_eq!(round.phase(), Phase::Purchase { box_index: BOX_2 }, "the last box decides first");
+    };
+    // Box 2 declines and takes its ante win against the hand revealed; box 1 buys and the
+    // dealer's eight pairs him: box 1 wins against the pair.
+    let mut round = stacked(&golden, &[ante, ante], &[fee, fee], deck);
+    play_both(&mut round);
+    act(&mut round, Action::Decline { box_index: BOX_2 });
+    assert_eq!(round.phase(), Phase::Purchase { box_index: BOX_1 });
+    act(&mut round, Action::BuyGame { box_index: BOX_1 });
+    let s = round.settlement().unwrap();
+    assert_eq!(s.dealer_cards, parse_cards("8s 8d 7c 6h 5s").unwrap(), "one card drawn, no burn");
+    assert_eq!(
+        (s.boxes[BOX_1].outcome, s.boxes[BOX_1].net),
+        (Outcome::Won, -ante + ante + 2 * 2 * ante - fee)
+    );
+    assert_eq!((s.boxes[BOX_2].outcome, s.boxes[BOX_2].net), (Outcome::DealerNotQualified, ante - fee));
+
+    // Both buy: the dealer still draws once (the eight, not the nine after it), and both
+    // boxes settle against that one new hand.
+    let mut round = stacked(&golden, &[ante, ante], &[fee, fee], deck);
+    play_both(&mut round);
+    act(&mut round, Action::BuyGame { box_index: BOX_2 });
+    assert_eq!(round.settlement(), None, "the dealer draws only when every box has decided");
+    act(&mut round, Action::BuyGame { box_index: BOX_1 });
+    let s = round.settlement().unwrap();
+    assert_eq!(s.dealer_cards, parse_cards("8s 8d 7c 6h 5s").unwrap());
+    assert_eq!(s.boxes[BOX_2].outcome, Outcome::Won, "queens and nines beat the eights");
+    assert_eq!(s.boxes[BOX_1].outcome, Outcome::Won);
+    assert_eq!(net(&round), 2 * (4 * ante - fee));
+}
+
+#[test]
+fn a_purchase_fits_in_the_credit_left_before_any_win() {
+    let golden = profile("golden-oasis", "");
+    let (ante, fee) = (15 * UNIT, 150);
+    let antes = [ante, ante];
+    let needs = deal_needs(&golden, &antes, &[fee, fee]);
+    assert_eq!(needs, 2 * (ante + fee + 2 * ante));
+    let deck = parse_cards("Jh Jd 3c 3h Kd Qs Qh 9s 9h 2d Ac 8d 7c 6h 5s 8s").unwrap();
+    let play_both = |credit: Money| {
+        let mut round = Round::stacked(golden.clone(), &antes, &[fee, fee], &deck, Some(credit)).unwrap();
+        act(&mut round, Action::Play { box_index: BOX_1 });
+        act(&mut round, Action::Play { box_index: BOX_2 });
+        round
+    };
+    // One unit short of a fee: no box is offered the purchase, though a box declining it
+    // would win an ante, since that win is paid at the settlement.
+    assert_eq!(play_both(needs + ante - 1).phase(), Phase::Settled);
+    // One fee's worth: box 2 buys, and box 1 is not asked with nothing left.
+    let mut round = play_both(needs + ante);
+    act(&mut round, Action::BuyGame { box_index: BOX_2 });
+    assert_eq!(round.phase(), Phase::Settled);
+    assert_eq!(round.settlement().unwrap().boxes[BOX_1].fees, 0);
+    let refused = Round::stacked(golden, &antes, &[fee, fee], &deck, Some(needs - 1)).unwrap_err();
+    assert!(refused.to_string().contains("not enough credit to deal"), "{refused}");
+}
+
+#[test]
+fn insurance_settles_on_the_hand_the_dealer_revealed() {
+    let golden = profile("golden-oasis", "");
+    let fee = UNIT;
+    // Trips insured for 60 against a dealer who did not qualify; the box buys the game and
+    // the dealer draws to a straight: the main bets lose, the insurance still wins.
+    let mut round = stacked(&golden, &[ANTE], &[fee], "7h 7d 7s Kh 2d / Ac 8d 7c 6h 5s / 9c");
+    act(&mut round, PLAY);
+    act(&mut round, Action::Insure { box_index: 0, amount: 60 * UNIT });
+    act(&mut round, Action::BuyGame { box_index: 0 });
+    let b = &round.settlement().unwrap().boxes[0];
+    assert_eq!((b.outcome, b.insurance.net()), (Outcome::Lost, 60 * UNIT));
+    assert_eq!(net(&round) + fee, 60 * UNIT - 10 * UNIT - 30 * UNIT);
+}
+
+#[test]
+fn example_14_the_play_bet_is_kept_in_reserve() {
+    let czech = profile("czech-exchange", "[table]\nante_min = 1000");
+    let deck = parse_cards("Jh Jd 3c 3h 8d Ac Qc 5d 7s 4s").unwrap();
+    let dealt = |credit: Money| Round::stacked(czech.clone(), &[ANTE], &[], &deck, Some(credit * UNIT));
+    let exchanges = |round: &Round| {
+        round.legal_actions(0).into_iter().find_map(|legal| match legal {
+            LegalAction::Exchange { prices } => Some(prices),
+            _ => None,
+        })
+    };
+    let mut round = dealt(30).expect("credit 30 deals: the ante and the play bet");
+    assert_eq!(exchanges(&round), None, "after a fee of 10 the play bet could not be paid");
+    let refused = round.act(Action::Exchange { box_index: 0, positions: vec![4] }).unwrap_err();
+    assert!(refused.to_string().contains("not enough credit to play after an exchange"), "{refused}");
+    act(&mut round, PLAY);
+    let settled = round.settlement().expect("the play bet was kept for");
+    assert_eq!(round.credit(), Some(30 * UNIT + settled.net));
+
+    let round = dealt(40).unwrap();
+    assert_eq!(exchanges(&round), Some(vec![(1, 10 * UNIT)]), "one card at 10, not two at 20");
+    let refused = dealt(29).unwrap_err();
+    assert!(refused.to_string().contains("not enough credit to deal"), "{refused}");
 }
 
 #[test]

@@ -110,6 +110,19 @@ impl Profile {
         round::standard_bonus_stake(&self.0, ante)
     }
 
+    /// The credit a deal of these bets needs (RULES.md §2.7): every box's ante, bonus stake
+    /// and play bet, the play bets of the boxes looked at kept in reserve. `antes` and `bonus`
+    /// as for `Round`.
+    #[pyo3(signature = (antes, bonus = None))]
+    fn deal_needs(&self, antes: &Bound<'_, PyAny>, bonus: Option<&Bound<'_, PyAny>>) -> PyResult<Money> {
+        let antes = antes_of(antes)?;
+        let bonus = match bonus {
+            Some(bonus) => bonus_stakes(&self.0, &antes, bonus)?,
+            None => Vec::new(),
+        };
+        Ok(round::deal_needs(&self.0, &antes, &bonus))
+    }
+
     /// The whole profile as plain data (for help screens and reports).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_python(py, &*self.0)
@@ -117,6 +130,14 @@ impl Profile {
 
     fn __repr__(&self) -> String {
         format!("Profile(id='{}', digest='{}')", self.0.id, self.0.digest())
+    }
+}
+
+/// The antes per box from one ante or a sequence of them.
+fn antes_of(antes: &Bound<'_, PyAny>) -> PyResult<Vec<Money>> {
+    match antes.extract::<Money>() {
+        Ok(ante) => Ok(vec![ante]),
+        Err(_) => antes.extract(),
     }
 }
 
@@ -313,10 +334,7 @@ impl Round {
                 loaded.cast::<Profile>()?.get().0.clone()
             }
         };
-        let antes: Vec<Money> = match antes.extract::<Money>() {
-            Ok(ante) => vec![ante],
-            Err(_) => antes.extract()?,
-        };
+        let antes = antes_of(antes)?;
         let bonus = match bonus {
             Some(bonus) => bonus_stakes(&profile, &antes, bonus)?,
             None => Vec::new(),
