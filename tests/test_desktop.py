@@ -53,16 +53,16 @@ def test_a_script_plays_on_the_devices(tmp_path: Path) -> None:
     cab = cabinet(tmp_path)
     script = tmp_path / "s.txt"
     script.write_text(
-        "coin 200\nbill 1000\ndeal\nselect 2\nexchange\nplay\nfold\ndoor open\ndoor close\n"
+        "coin 200\nbill 1000\nbill 2000\ndeal\nselect 2\nexchange\nplay\nfold\ndoor open\ndoor close\n"
         "key operator\ndeal\nkey operator\nhelp\n"
     )
     lines: list[str] = []
     skipped = run(cab, script, report=lines.append, sleep=lambda seconds: None)
     assert lines[0] == "line 1: coin 200: coin 200 credited"
-    assert lines[2] == "line 3: deal: round 1 dealt"
-    assert lines[9] == "line 10: operator_key: operator key turned: the game stands still"
-    assert lines[10] == "line 11: deal: skipped: deal is not possible while the operator key is turned"
-    assert lines[12] == "line 13: help: help"
+    assert lines[3] == "line 4: deal: round 1 dealt"
+    assert lines[10] == "line 11: operator_key: operator key turned: the game stands still"
+    assert lines[11] == "line 12: deal: skipped: deal is not possible while the operator key is turned"
+    assert lines[13] == "line 14: help: help"
     assert skipped == sum("skipped" in line for line in lines)
     assert cab.terminal.store.meters()["coins_in_200"] == 1
     assert audit(cab.terminal.store).ok

@@ -22,14 +22,14 @@ LOCKED = {"attendant", "door_open", "operator_key_on"}
 
 
 def royal_round(database: Path, limit: int) -> Terminal:
-    """5000 in, a round with the bonus dealt a royal flush and played."""
+    """10000 in, a round with the bonus dealt a royal flush and played."""
     config = Config(
         database=database,
         handpay_limit=limit,
         jackpot=JackpotConfig(base=500_000, rate=Fraction(1, 2), maximum=900_000),
     )
     terminal = Terminal(config, books(database), deck_for_round=lambda number: ROYAL)
-    for intent, value in [("bill", 5000), ("bonus", None), ("deal", None), ("play", None)]:
+    for intent, value in [("bill", 5000), ("bill", 5000), ("bonus", None), ("deal", None), ("play", None)]:
         assert terminal.handle(intent, value).ok
     return terminal
 
@@ -37,7 +37,7 @@ def royal_round(database: Path, limit: int) -> Terminal:
 def test_a_win_just_below_the_limit_goes_on_the_credits(tmp_path: Path) -> None:
     t = royal_round(tmp_path / "kiosk.db", limit=PAID + JACKPOT + 1)
     assert t.handpay is None
-    assert t.credits == 5000 - STAKES + PAID + JACKPOT
+    assert t.credits == 10000 - STAKES + PAID + JACKPOT
     assert "deal" in t.live()
     assert audit(t.store).ok
 
@@ -46,7 +46,7 @@ def test_a_win_at_the_limit_locks_the_terminal_until_the_attendant_pays_it(tmp_p
     database = tmp_path / "kiosk.db"
     t = royal_round(database, limit=PAID + JACKPOT)
     assert t.handpay == PAID + JACKPOT
-    assert t.credits == 5000 - STAKES, "the win never touches the credits"
+    assert t.credits == 10000 - STAKES, "the win never touches the credits"
     assert t.live() == LOCKED, "call attendant: nothing else is live"
     assert not t.handle("deal").ok
     assert not t.handle("cashout").ok
@@ -67,7 +67,7 @@ def test_a_win_at_the_limit_locks_the_terminal_until_the_attendant_pays_it(tmp_p
     assert audit(again.store).ok
 
     assert again.handle("attendant").message == f"handpay of {PAID + JACKPOT} paid"
-    assert again.credits == 5000 - STAKES
+    assert again.credits == 10000 - STAKES
     assert "deal" in again.live()
     [row] = [row for row in again.store.ledger() if row.kind == "handpaid_win"]
     assert (row.amount, row.round_id, row.detail) == (0, 1, {"won": PAID + JACKPOT, "jackpot": JACKPOT})
@@ -85,7 +85,7 @@ def test_a_win_at_the_limit_locks_the_terminal_until_the_attendant_pays_it(tmp_p
 def test_the_jackpot_award_counts_towards_the_limit(tmp_path: Path) -> None:
     t = royal_round(tmp_path / "kiosk.db", limit=PAID + 1)
     assert t.handpay == PAID + JACKPOT, "the game's pay alone is below the limit, with the jackpot not"
-    assert t.credits == 5000 - STAKES
+    assert t.credits == 10000 - STAKES
     assert audit(t.store).ok
 
 
