@@ -21,6 +21,7 @@ from oasis_kiosk.hardware.pulses import (
     PulseTiming,
     Rejected,
 )
+from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
 
 TABLE = {1: 50, 2: 100, 4: 200, 10: 500}
@@ -254,3 +255,8 @@ def test_the_configured_window_reaches_the_decoder_and_the_cabinet_logs_what_it_
         ("coin_line_noise", {"width_ms": 30.0}),
         ("coin_ambiguous", {"pulses": 2, "reason": "a gap of 200 ms after pulse 1, outside 60 to 130 ms"}),
     ]
+    meters = terminal.store.meters()
+    assert (meters["coin_line_noise"], meters["coin_ambiguous"]) == (1, 1), (
+        "glitches and ambiguous trains are counted"
+    )
+    assert audit(terminal.store).ok

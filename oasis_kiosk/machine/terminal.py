@@ -63,6 +63,11 @@ INTENTS = (
 CREDIT_KEPT_FOR_PLAY = "not enough credit to play after"
 """How the core's reason begins when an option is refused because the credit left after it
 would not cover the play bets to come (RULES.md §2.7): the screen says so."""
+COUNTED_DEVICE_EVENTS = frozenset(
+    f"{kind}_{what}" for kind in ("coin", "bill") for what in ("line_noise", "ambiguous", "rejected")
+)
+"""Device reports counted on meters of their own: glitches on a pulse line, trains that fit
+no coin, and coins or notes refused."""
 POWER_FAIL = "the power is failing: play and money stop until it returns"
 UNCLEARED_BY_ATTENDANT = {"door", "resume", "self_test", "books"}
 """Tilts the attendant's key does not clear: the door clears when it closes, a round that
@@ -401,10 +406,13 @@ class Terminal:
         return self._commit(credit)
 
     def device_event(self, name: str, **detail: Any) -> Response:
-        """Logs what a device reported that moves no money (noise, a rejected coin)."""
+        """Logs what a device reported that moves no money (noise, a rejected coin); what a
+        lab counts (``COUNTED_DEVICE_EVENTS``) goes on a meter of its name too."""
 
         def log() -> Response:
             self.store.event(name, **detail)
+            if name in COUNTED_DEVICE_EVENTS:
+                self.store.add_meter(name, 1)
             return Response(True, name)
 
         return self._commit(log)

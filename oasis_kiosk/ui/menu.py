@@ -21,7 +21,7 @@ from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.operator import MAX_PIN_LENGTH, PIN_DIGITS, OperatorError, OperatorMenu
-from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.machine.terminal import COUNTED_DEVICE_EVENTS, Terminal
 from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.help import hand_name
@@ -459,9 +459,15 @@ METERS = {
     "jackpots_paid": N_("Jackpots paid"),
     "jackpot_contributions": N_("Jackpot contributions"),
     "operator_credits": N_("Operator credits"),
+    "coin_line_noise": N_("Coin line glitches"),
+    "bill_line_noise": N_("Note line glitches"),
+    "coin_ambiguous": N_("Coin trains refused as ambiguous"),
+    "bill_ambiguous": N_("Note trains refused as ambiguous"),
+    "coin_rejected": N_("Coins refused"),
+    "bill_rejected": N_("Notes refused"),
 }
-"""Meters of money, by their names; the others count."""
-COUNTS = {"games_played", "games_won", "door_opens", "power_ups"}
+"""Meters by their names: money, but for the counts."""
+COUNTS = {"games_played", "games_won", "door_opens", "power_ups", *COUNTED_DEVICE_EVENTS}
 
 
 def meter_row(name: str, value: int, cash: Callable[[int], str]) -> tuple[str, str]:
