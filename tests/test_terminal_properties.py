@@ -40,12 +40,12 @@ def test_any_inputs_keep_the_books_straight(
 ) -> None:
     database = tmp_path / f"kiosk-{next(counter)}.db"
     config = Config(database=database, profile=profile, credit_limit=20_000_000)
-    t = Terminal(config, books(database), seed_for_round=seeds_from(bytes(32)))
+    t = Terminal(config, books(database, profile), seed_for_round=seeds_from(bytes(32)))
     money = [("bill", 5000)] * 6  # enough for a few rounds even at a 100.00 ante
     for number, (intent, value) in enumerate(money + steps):
         if number == restart_at:  # a power cut between two inputs
             t.store.close()
-            t = Terminal(config, books(database), seed_for_round=seeds_from(bytes(32)))
+            t = Terminal(config, books(database, profile), seed_for_round=seeds_from(bytes(32)))
         before = t.credits
         response = t.handle(intent, value)
         if not response.ok:
