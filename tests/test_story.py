@@ -5,6 +5,7 @@ spots it has; the prompt and the buttons offer only what can be done."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pygame
@@ -39,7 +40,9 @@ def played(app: App) -> list[str]:
     return sounds
 
 
-def dealt(tmp_path: Path, deck: str, *, bonus: bool = False, size: tuple[int, int] = (1920, 1080)) -> tuple[App, Clock]:
+def dealt(
+    tmp_path: Path, deck: str, *, bonus: bool = False, size: tuple[int, int] = (1920, 1080)
+) -> tuple[App, Clock]:
     app, clock = kiosk(tmp_path, size, deck=deck)
     app.key("f8")
     if bonus:
@@ -52,25 +55,34 @@ def dealt(tmp_path: Path, deck: str, *, bonus: bool = False, size: tuple[int, in
 
 def test_the_outcome_shows_only_after_the_last_dealer_card_has_turned(tmp_path: Path) -> None:
     app, clock = dealt(tmp_path, TRIPS)
-    credits_during_round = app.terminal.credits
     sounds = played(app)
     app.key("p")
     assert app.terminal.round is None, "the round settled on the books at once"
+    settlement = last_settlement(app.terminal)
+    assert settlement is not None
+    credits_before_the_outcome = app.terminal.credits - settlement["paid"]
     frames = []
     while app.table.busy(clock.now):
         clock.now += 1 / 60
         app.draw()
-        frames.append((dealer_faces(app, clock.now), app.table.showing(clock.now), app.table.meters(clock.now)))
-    hidden = [(shown, meters) for faces, shown, meters in frames if None in faces]
+        frames.append(
+            (
+                dealer_faces(app, clock.now),
+                app.table.showing(clock.now),
+                app.table.meters(clock.now),
+                len(sounds),
+            )
+        )
+    hidden = [(shown, meters, heard) for faces, shown, meters, heard in frames if None in faces]
     assert len(hidden) > 60, "the hole cards turn one after another, visibly"
-    for shown, (credit, _bet, win) in hidden:
+    for shown, (credit, _bet, win), heard in hidden:
         assert shown.dealer_verdict == ""
         assert all("won" not in box.caption and "+" not in box.caption for box in shown.boxes)
         assert [box.caption for box in shown.boxes] == ["Three of a kind"], "the hand, not yet its outcome"
         assert win == 0
-        assert credit == credits_during_round, "no money moves on screen before the outcome"
-    assert sounds == [], "no sound gives the outcome away"
-    revealed = [shown for faces, shown, _meters in frames if None not in faces]
+        assert credit == credits_before_the_outcome, "no money moves on screen before the outcome"
+        assert heard == 0, "no sound gives the outcome away"
+    revealed = [shown for faces, shown, _meters, _heard in frames if None not in faces]
     assert revealed[0].dealer_verdict == "One pair: the dealer qualifies"
     assert revealed[0].boxes[0].caption == "Three of a kind: won, +€70.00"
     assert sounds == ["win"]
@@ -90,7 +102,7 @@ def test_a_press_hurries_the_reveal_but_keeps_its_order(tmp_path: Path) -> None:
         (motion.start, slot[2]) for slot, motion in app.table.motions.moving.items() if motion.end > clock.now
     )
     assert [position for _start, position in turns] == [1, 2, 3], "still one after another"
-    gaps = [round(b[0] - a[0], 6) for a, b in zip(turns, turns[1:], strict=False)]
+    gaps = [round(b[0] - a[0], 6) for a, b in itertools.pairwise(turns)]
     assert gaps == [HURRIED_GAP, HURRIED_GAP]
     assert app.table.motions.settled_at() < unhurried_end
     settle(app, clock, 3)
@@ -129,14 +141,13 @@ def test_a_round_that_wins_nothing_counts_up_nothing_and_plays_no_win(
 
 @pytest.mark.parametrize(
     ("deck", "bonus", "gain", "tune"),
-    [(NO_QUALIFY, False, 1000, "win"), (TRIPS, False, 7000, "win"), (FLUSH, True, 23800, "big_win")],
+    [(NO_QUALIFY, False, 1000, "win"), (TRIPS, False, 7000, "win"), (FLUSH, True, 23000, "big_win")],
 )
 def test_a_winning_round_counts_up_its_net_gain_in_a_time_and_a_tune_of_its_size(
     tmp_path: Path, deck: str, bonus: bool, gain: int, tune: str
 ) -> None:
     app, clock = dealt(tmp_path, deck, bonus=bonus)
     sounds = played(app)
-    credits_during_round = app.terminal.credits
     app.key("p")
     settlement = last_settlement(app.terminal)
     assert settlement is not None
@@ -148,10 +159,10 @@ def test_a_winning_round_counts_up_its_net_gain_in_a_time_and_a_tune_of_its_size
     settle(app, clock, 6)
     credit, _bet, win = app.table.meters(clock.now)
     assert win == gain
-    assert credit == app.terminal.credits == credits_during_round + settlement["paid"]
+    assert credit == app.terminal.credits
     assert sounds == [tune]
     caption = app.table.showing(clock.now).boxes[0].caption
-    assert caption.endswith("+" + i18n.money(settlement["boxes"][0]["net"], "EUR", 2))
+    assert caption.endswith("+" + i18n.money(settlement["boxes"][0]["net"], "EUR", 100))
 
 
 def test_bigger_wins_play_bigger_tunes() -> None:
@@ -159,7 +170,9 @@ def test_bigger_wins_play_bigger_tunes() -> None:
     assert tunes == ["win", "win", "big_win", "big_win"]
     assert win_tune(1000, 1000, jackpot=True) == "jackpot"
     assert win_tune(0, 1000, jackpot=False) is None
-    length = {name: sum(seconds for _frequency, seconds in TUNES[name]) for name in ("win", "big_win", "jackpot")}
+    length = {
+        name: sum(seconds for _frequency, seconds in TUNES[name]) for name in ("win", "big_win", "jackpot")
+    }
     assert length["win"] < length["big_win"] < length["jackpot"]
 
 
@@ -216,6 +229,20 @@ def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
     assert card_colour(app, 1) == render.CARD_FACE
 
 
+def spots_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The labels of the empty bet spots drawn from now on."""
+    spots: list[str] = []
+    original = render.spot
+
+    def remembered(label: str, diameter: int) -> pygame.Surface:
+        spots.append(label)
+        return original(label, diameter)
+
+    remembered.cache_clear = original.cache_clear  # type: ignore[attr-defined]
+    monkeypatch.setattr(render, "spot", remembered)
+    return spots
+
+
 def region_colours(app: App, area: pygame.Rect) -> set[tuple[int, int, int]]:
     return {
         tuple(app.screen.get_at((x, y)))[:3]  # type: ignore[misc]
@@ -228,14 +255,7 @@ def region_colours(app: App, area: pygame.Rect) -> set[tuple[int, int, int]]:
 def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus_spot(
     tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    spots: list[str] = []
-    original = render.spot
-
-    def remembered(label: str, diameter: int) -> pygame.Surface:
-        spots.append(label)
-        return original(label, diameter)
-
-    monkeypatch.setattr(render, "spot", remembered)
+    spots = spots_drawn(monkeypatch)
     app, clock = kiosk(tmp_path, size, profile="stand-a")
     assert not app.terminal.rules.get("bonus")
     app.key("f8")
@@ -250,16 +270,11 @@ def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_profile_with_a_jackpot_and_a_bonus_shows_both(tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
-    spots: list[str] = []
-    original = render.spot
-
-    def remembered(label: str, diameter: int) -> pygame.Surface:
-        spots.append(label)
-        return original(label, diameter)
-
-    monkeypatch.setattr(render, "spot", remembered)
-    app, clock = dealt(tmp_path, TRIPS, size=size)
+def test_a_profile_with_a_jackpot_and_a_bonus_shows_both(
+    tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spots = spots_drawn(monkeypatch)
+    app, _clock = dealt(tmp_path, TRIPS, size=size)
     app.table.invalidate()
     app.draw()
     jackpot = app.table.layout.jackpot
@@ -308,7 +323,7 @@ def test_exchange_is_lit_only_for_a_count_that_may_be_exchanged(tmp_path: Path) 
         (label, live) = next((label, live) for name, label, live in view.buttons if name == "exchange")
         lit[number] = live
         if live:
-            assert label == "EXCHANGE " + i18n.money(prices[number], "EUR", 2)
+            assert label == "EXCHANGE " + i18n.money(prices[number], "EUR", 100)
             assert f"EXCHANGE {number} card(s) for" in view.prompt
         else:
             assert label == "EXCHANGE"
