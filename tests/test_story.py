@@ -6,11 +6,12 @@ spots it has; the prompt and the buttons offer only what can be done."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
 import pytest
-from test_screen import SIZES, Clock, kiosk, settle
+from test_screen import SIZES, Clock, _texts_are_known, kiosk, settle, shot
 
 from oasis_kiosk import i18n
 from oasis_kiosk.ui import render
@@ -22,7 +23,16 @@ from oasis_kiosk.ui.view import last_settlement
 TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # a dealt flush: won, and the bonus pays 60:1
 NO_QUALIFY = "As Ad Ac Kd 2h / 2s 3h 4c 7c 9d"  # the dealer does not qualify: the ante wins 1:1
+__all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
+
 PUSH = "Ks Kh 9c 7d 4s / Kd Kc 9h 7s 4c"  # the same hand both sides: a stand-off
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    """A kiosk set to another language leaves the next test in English."""
+    yield
+    i18n.use("en")
 
 
 def dealer_faces(app: App, now: float) -> list[str | None]:
@@ -41,9 +51,14 @@ def played(app: App) -> list[str]:
 
 
 def dealt(
-    tmp_path: Path, deck: str, *, bonus: bool = False, size: tuple[int, int] = (1920, 1080)
+    tmp_path: Path,
+    deck: str,
+    *,
+    bonus: bool = False,
+    size: tuple[int, int] = (1920, 1080),
+    language: str = "en",
 ) -> tuple[App, Clock]:
-    app, clock = kiosk(tmp_path, size, deck=deck)
+    app, clock = kiosk(tmp_path, size, deck=deck, language=language)
     app.key("f8")
     if bonus:
         app.key("n")
@@ -227,6 +242,7 @@ def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
     assert [box.folded for box in view.boxes] == [True, False]
     assert card_colour(app, 0) == grey
     assert card_colour(app, 1) == render.CARD_FACE
+    shot(app, "folded-box")
 
 
 def spots_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -258,8 +274,10 @@ def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus
     spots = spots_drawn(monkeypatch)
     app, clock = kiosk(tmp_path, size, profile="stand-a")
     assert not app.terminal.rules.get("bonus")
-    app.key("f8")
+    for _ in range(3):
+        app.key("f8")
     app.key("return")
+    assert app.terminal.round is not None
     settle(app, clock, 2)
     app.table.invalidate()
     app.draw()
@@ -267,6 +285,7 @@ def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus
     assert region_colours(app, pygame.Rect(jackpot.x, jackpot.y, jackpot.w, jackpot.h)) == {render.FELT_DARK}
     assert "PLAY" in spots
     assert "BONUS" not in spots
+    shot(app, "no-jackpot-no-bonus")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -330,3 +349,22 @@ def test_exchange_is_lit_only_for_a_count_that_may_be_exchanged(tmp_path: Path) 
             assert "EXCHANGE 4 card(s)" not in view.prompt
     assert lit == {1: True, 2: True, 3: True, 4: False, 5: True}
     settle(app, clock, 1)
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_reveal_is_drawn_mid_way_and_after_in_every_language(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    app, clock = dealt(tmp_path, FLUSH, bonus=True, size=size, language=language)
+    app.key("p")
+    clock.now += 0.8  # two hole cards have turned, two are still down
+    app.draw()
+    assert None in dealer_faces(app, clock.now)
+    shot(app, f"reveal-mid-{language}")
+    assert app.table.showing(clock.now).dealer_verdict == ""
+    settle(app, clock, 1.5)
+    shot(app, f"reveal-counting-{language}")
+    settle(app, clock, 6)
+    assert app.table.showing(clock.now).dealer_verdict
+    shot(app, f"reveal-after-{language}")
