@@ -81,11 +81,15 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def kiosk(
-    tmp_path: Path, size: tuple[int, int], profile: str = "standard", deck: str | None = None
+    tmp_path: Path,
+    size: tuple[int, int],
+    profile: str = "standard",
+    deck: str | None = None,
+    language: str = "en",
 ) -> tuple[App, Clock]:
     database = tmp_path / "kiosk.db"
     terminal = Terminal(
-        Config(database=database, profile=profile),
+        Config(database=database, profile=profile, language=language),
         books(database, profile),
         seed_for_round=seeds_from(bytes(32)),
         deck_for_round=(lambda number: deck) if deck else None,

@@ -863,7 +863,13 @@ class Terminal:
     def _on_card(self, value: int | None) -> Response:
         if value is None or not 1 <= value <= 5:
             return Response(False, N_("card {card}: the cards are 1 to 5"), {"card": value})
-        self.selected ^= {value - 1}
+        position = value - 1
+        if position not in self.selected and self.round is not None:
+            # The selection is what EXCHANGE would take: never more than any exchange takes.
+            most = max(self.round.legal_actions().get("exchange") or {0: 0})
+            if len(self.selected) >= most:
+                return Response(False, N_("at most {count} card(s) may be exchanged"), {"count": most})
+        self.selected ^= {position}
         if not self.selected:
             return Response(True, N_("no card selected"))
         return Response(

@@ -140,7 +140,7 @@ class App:
             self.table.message = None
         else:
             self.table.message = None if response.ok else response
-        self.table.skip()  # a press never waits for an animation
+        self.table.skip(self.now())  # a press never waits for an animation (the reveal hurries)
         self.table.refresh(self.now())
         self._changes = self.terminal.changes
         self._follow_scene()

@@ -4,7 +4,8 @@ exchanged, the dealer's hand revealed card by card, and a win counted up.
 The table tells ``Motions`` what each card place shows now; the motions work out what
 moved since and queue an animation for it, one after another as a dealer would. ``pose``
 says where a card is and how far it has turned at a moment; ``skip`` ends everything at
-once (the next button press never waits for an animation).
+once (the next button press never waits for an animation), except the dealer's reveal,
+which ``hurry`` only quickens: the story of the round is told in its order.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ DEAL = 0.22  # seconds a card slides from the shoe
 TURN = 0.15  # seconds a card takes to turn over
 DEAL_GAP = 0.09  # between two cards dealt
 REVEAL_GAP = 0.45  # between two of the dealer's cards turned: one after another, visibly
+HURRIED_GAP = 0.15  # the same, once a press hurries the reveal: quicker, still in order
 SWAP = 0.3  # an exchanged card goes and its replacement comes
 
 
@@ -118,6 +120,31 @@ class Motions:
     def skip(self) -> None:
         self.moving.clear()
         self._queue_end = 0.0
+
+    def revealing(self, now: float) -> bool:
+        """Some of the dealer's cards are still to turn, or turning."""
+        return bool(self._reveal(now))
+
+    def _reveal(self, now: float) -> list[tuple[float, Slot, Motion]]:
+        return sorted(
+            (motion.start, slot, motion)
+            for slot, motion in self.moving.items()
+            if slot[0] == "dealer" and motion.kind == "turn" and now < motion.end
+        )
+
+    def hurry(self, now: float) -> None:
+        """A press: everything ends at once but the dealer's reveal, whose cards still to
+        turn follow one another HURRIED_GAP apart (a card already turning finishes)."""
+        reveal = self._reveal(now)
+        self.skip()
+        previous: float | None = None
+        for start, slot, motion in reveal:
+            if start > now:
+                start = now if previous is None else max(now, previous + HURRIED_GAP)
+            self.moving[slot] = Motion("turn", start, motion.before, motion.after)
+            previous = start
+        if previous is not None:
+            self._queue_end = previous + HURRIED_GAP
 
 
 def _turning(elapsed: float, before: Face, after: Face) -> Pose:

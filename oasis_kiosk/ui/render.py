@@ -26,6 +26,7 @@ RED = (196, 30, 42)
 GOLD = (232, 190, 72)
 LIVE = (90, 200, 250)
 DIM = (110, 130, 120)
+GREYED = (150, 150, 150)
 WHITE = (240, 240, 235)
 ALARM = (150, 20, 30)
 
@@ -145,6 +146,14 @@ def card(name: str | None, width: int, height: int) -> pygame.Surface:
 
 
 @cache
+def greyed_card(name: str | None, width: int, height: int) -> pygame.Surface:
+    """A folded box's card: the card in grey, dimmed."""
+    surface = pygame.transform.grayscale(card(name, width, height))
+    surface.fill(GREYED, special_flags=pygame.BLEND_RGB_MULT)
+    return surface
+
+
+@cache
 def card_slot(width: int, height: int) -> pygame.Surface:
     """Where a card will lie: a faint outline on the felt."""
     surface = pygame.Surface((width, height), pygame.SRCALPHA)
@@ -201,5 +210,5 @@ def button(surface: pygame.Surface, rect: pygame.Rect, label: str, live: bool, s
 
 def forget() -> None:
     """Drops every kept font and surface: after pygame restarts, old fonts are invalid."""
-    for kept in (font, text, card, card_slot, chip, spot):
+    for kept in (font, text, card, greyed_card, card_slot, chip, spot):
         kept.cache_clear()

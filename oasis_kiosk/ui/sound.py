@@ -1,4 +1,4 @@
-"""Short, soft sound effects: deal, chip, win, jackpot. Synthesised at start-up (no files to
+"""Short, soft sound effects: deal, chip, a win (longer for a big one), jackpot. Synthesised at start-up (no files to
 lose), played at the configured volume, and silent without complaint where the machine has
 no audio device: silence is never an error."""
 
@@ -20,8 +20,27 @@ TUNES = {
     "deal": [(1800.0, 0.025)],
     "chip": [(900.0, 0.03), (1300.0, 0.03)],
     "win": [(523.25, 0.09), (659.25, 0.09), (783.99, 0.16)],
+    "big_win": [
+        (523.25, 0.09),
+        (659.25, 0.09),
+        (783.99, 0.09),
+        (1046.5, 0.09),
+        (783.99, 0.09),
+        (1046.5, 0.22),
+    ],
     "jackpot": [(523.25, 0.1), (659.25, 0.1), (783.99, 0.1), (1046.5, 0.1), (783.99, 0.1), (1046.5, 0.35)],
 }
+BIG_WIN = 10
+"""A win of this many antes or more plays the big win's tune."""
+
+
+def win_tune(gain: int, ante: int, jackpot: bool) -> str | None:
+    """The tune that greets a round's net gain: none for a round that won nothing."""
+    if gain <= 0:
+        return None
+    if jackpot:
+        return "jackpot"
+    return "big_win" if gain >= BIG_WIN * max(ante, 1) else "win"
 
 
 def samples(notes: list[tuple[float, float]]) -> array[int]:

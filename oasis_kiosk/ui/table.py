@@ -20,7 +20,8 @@ from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import help, render
 from oasis_kiosk.ui.layout import Box, Layout, layout
 from oasis_kiosk.ui.motion import AT_REST, CountUp, Motions, Slot, count_duration
-from oasis_kiosk.ui.view import View, cash_for, legend, snapshot
+from oasis_kiosk.ui.sound import win_tune
+from oasis_kiosk.ui.view import View, before_reveal, cash_for, legend, snapshot
 
 SPOT_LABELS = {"ante": N_("ANTE"), "play": N_("PLAY"), "bonus": N_("BONUS"), "insure": N_("INS")}
 JACKPOT_ROLL = 8
@@ -51,6 +52,9 @@ class Table:
         self.play_sound = play_sound
         self.motions = Motions()
         self.view: View | None = None
+        """What the terminal holds now."""
+        self._on_screen: View | None = None
+        """What the frame being drawn shows of it (``showing``)."""
         self.count: CountUp | None = None
         self.celebrate_until = 0.0
         self.jackpot_shown = terminal.jackpot.value
@@ -62,7 +66,12 @@ class Table:
         self.hotspots: list[tuple[pygame.Rect, str, int | None]] = []
         """Where a click or touch presses a button: (area, button, card number)."""
         self._advisor: Advisor | None = None
-        self._win_sound_at: float | None = None
+        self._win_sound: tuple[float, str] | None = None
+        """When the win's tune plays, and which."""
+        self.revealed_at = 0.0
+        """When the settled round's last dealer card has turned: its outcome shows from then."""
+        self._lit_in_play: str | None = None
+        """The paytable row lit while the round was played, kept lit through the reveal."""
         self._keys: dict[str, Any] = {}
         self._card_rects: dict[Slot, pygame.Rect] = {}
         """Where each card was last drawn: a moving card's old place is repainted too."""
@@ -105,30 +114,59 @@ class Table:
             self.motions.skip()  # what was on the table at power-up lies there already
         elif fresh:
             self.play_sound("deal")
-            self.count = None
+            self.count, self._win_sound, self.revealed_at = None, None, 0.0
             self.showing_help = False  # a new deal shows its cards
         elif old.round_key != view.round_key and view.round_key is not None:
-            # The round settled: the dealer's reveal, then the win counted up.
-            if view.win > 0:
-                start = max(self.motions.settled_at(), now)
-                duration = count_duration(view.win, view.ante_unit, bool(view.jackpot_won))
-                self.count = CountUp(view.win, start, duration)
-                self._win_sound_at = start  # with the count, not before the dealer's cards show
-                if view.jackpot_won:
-                    self.celebrate_until = start + duration + CELEBRATION
+            # The round settled: the dealer's reveal, then the outcome and the win counted up.
+            self._lit_in_play = old.lit_category
+            self._present_outcome(view, max(self.motions.settled_at(), now))
         elif old.bet != view.bet or old.credits < view.credits:
             self.play_sound("chip")
         if view.overlay:
             self.showing_help = False  # a tilt or a handpay is what the screen must show
         self.view = view
 
-    def skip(self) -> None:
-        """A press ends every animation at once."""
+    def _present_outcome(self, view: View, revealed_at: float) -> None:
+        """The outcome shows at ``revealed_at``, and the win, if any, counts up from then,
+        greeted by a tune of its size."""
+        self.revealed_at = revealed_at
+        self.count, self._win_sound, self.celebrate_until = None, None, 0.0
+        tune = win_tune(view.win, view.ante_unit, bool(view.jackpot_won))
+        if tune is None:
+            return
+        duration = count_duration(view.win, view.ante_unit, bool(view.jackpot_won))
+        self.count = CountUp(view.win, revealed_at, duration)
+        self._win_sound = (revealed_at, tune)
+        if view.jackpot_won:
+            self.celebrate_until = revealed_at + duration + CELEBRATION
+
+    def skip(self, now: float) -> None:
+        """A press ends every animation at once, but the dealer's reveal only hurries: the
+        outcome and the win still follow its last card."""
+        if self.view is not None and now < self.revealed_at:
+            self.motions.hurry(now)
+            self._present_outcome(self.view, max(self.motions.settled_at(), now))
+            return
         self.motions.skip()
         self.count = None
-        self._win_sound_at = None
+        self._win_sound = None
         self.celebrate_until = 0.0
+        self.revealed_at = 0.0
         self.jackpot_shown = self.terminal.jackpot.value
+
+    def showing(self, now: float) -> View:
+        """The view as the screen shows it at ``now``: a settled round without its outcome
+        until the dealer's last card has turned."""
+        assert self.view is not None
+        if now < self.revealed_at:
+            return before_reveal(self.view, self._lit_in_play)
+        return self.view
+
+    def meters(self, now: float) -> tuple[int, int, int]:
+        """CREDIT, BET and WIN as they show at ``now``: CREDIT rises with the WIN counted."""
+        view = self.showing(now)
+        counted = self.counted(now)
+        return view.credits - (view.win - counted), view.bet, counted
 
     def busy(self, now: float) -> bool:
         return (
@@ -144,7 +182,7 @@ class Table:
 
     def counted(self, now: float) -> int:
         """How much of the win the WIN meter shows now."""
-        if self.view is None:
+        if self.view is None or now < self.revealed_at:
             return 0
         return self.count.value(now) if self.count is not None else self.view.win
 
@@ -160,11 +198,10 @@ class Table:
         """Repaints what changed; returns the rectangles to put on the display."""
         if self.view is None or (self.view.thinking and self.advisor.ready()):
             self.refresh(now)
-        view = self.view
-        assert view is not None
-        if self._win_sound_at is not None and now >= self._win_sound_at:
-            self._win_sound_at = None
-            self.play_sound("jackpot" if view.jackpot_won else "win")
+        if self._win_sound is not None and now >= self._win_sound[0]:
+            self.play_sound(self._win_sound[1])
+            self._win_sound = None
+        view = self._on_screen = self.showing(now)
         lay = self.layout
         background = self._painted_background(lay)
         target = view.jackpot
@@ -172,12 +209,12 @@ class Table:
             self.jackpot_shown += max((target - self.jackpot_shown) // JACKPOT_ROLL, 1)
         else:
             self.jackpot_shown = target
-        counted = self.counted(now)
+        meters = self.meters(now)
         pulse = int(now * 4) % 2 if self.counting(now) else 0
         moving = self.motions.busy(now)
         celebrating = now < self.celebrate_until
         regions: list[tuple[str, Box, Any, Callable[[Layout, float], None]]] = [
-            ("jackpot", lay.jackpot, (self.jackpot_shown,), self._jackpot),
+            ("jackpot", lay.jackpot, (self.jackpot_shown, self._has_jackpot), self._jackpot),
             (
                 "table",
                 lay.table,
@@ -195,9 +232,14 @@ class Table:
                 ),
                 self._table,
             ),
-            ("paytable", lay.paytable, (view.lit_category, pulse, self.showing_help), self._paytable),
+            (
+                "paytable",
+                lay.paytable,
+                (view.lit_category, view.bonus_category, pulse, self.showing_help),
+                self._paytable,
+            ),
             ("message", lay.message, (view.prompt,), self._message),
-            ("meters", lay.meters, (view.credits - (view.win - counted), view.bet, counted), self._meters),
+            ("meters", lay.meters, meters, self._meters),
             ("buttons", lay.buttons, (view.buttons,), self._buttons),
         ]
         dirty = []
@@ -297,8 +339,16 @@ class Table:
         self.screen.blit(surface, (0, 0))
         return surface
 
+    @property
+    def _has_jackpot(self) -> bool:
+        bonus = self.terminal.rules.get("bonus")
+        return bool(bonus and bonus.get("jackpot"))
+
     def _jackpot(self, lay: Layout, now: float) -> None:
-        """The progressive meter, odometer style: each digit in its own cell."""
+        """The progressive meter, odometer style: each digit in its own cell; nothing for a
+        profile without a jackpot."""
+        if not self._has_jackpot:
+            return
         box = lay.jackpot
         size = box.h * 55 // 100
         title = render.text(_("PROGRESSIVE JACKPOT"), max(box.h * 30 // 100, 10), render.GOLD, True)
@@ -320,7 +370,7 @@ class Table:
 
     def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
         """The table; with ``only``, just what lies in that rectangle (a moving card's)."""
-        view = self.view
+        view = self._on_screen
         assert view is not None
 
         def there(box: Box) -> bool:
@@ -342,7 +392,7 @@ class Table:
     def _cards_and_bets(
         self, lay: Layout, now: float, there: Callable[[Box], bool], only: pygame.Rect | None
     ) -> None:
-        view = self.view
+        view = self._on_screen
         assert view is not None
         dealer = lay.dealer
         label = _("DEALER") + (f"   {view.dealer_verdict}" if view.dealer_verdict else "")
@@ -350,10 +400,12 @@ class Table:
             self._label(label, dealer, lay, render.GOLD if view.dealer_verdict else render.WHITE)
         self._hand("dealer", 0, len(view.dealer) or 5, dealer, lay, now, frozenset(), only)
         for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
-            colour = render.LIVE if box.current else render.WHITE
+            colour = render.DIM if box.folded else render.LIVE if box.current else render.WHITE
             if there(self._label_box(area, lay)):
                 self._label(box.label, area, lay, colour)
-            self._hand("box", index, len(box.cards) or 5, area, lay, now, box.selected, only)
+            self._hand(
+                "box", index, len(box.cards) or 5, area, lay, now, box.selected, only, greyed=box.folded
+            )
             if box.won and self.counting(now) and int(now * 4) % 2 == 0:
                 for place in lay.cards(area, len(box.cards)):  # the winning hand glows while it counts
                     pygame.draw.rect(
@@ -364,9 +416,8 @@ class Table:
                     self.hotspots.append((rect(card), "card", position + 1))
             self._bets(box.bets, area, lay, only)
             if box.caption and there(self._caption_box(area, lay)):
-                words = render.fitted(
-                    box.caption, lay.medium, render.GOLD if box.won else render.WHITE, area.w - lay.small
-                )
+                caption_colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
+                words = render.fitted(box.caption, lay.medium, caption_colour, area.w - lay.small)
                 self.screen.blit(
                     words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
                 )
@@ -385,7 +436,7 @@ class Table:
 
     def _card_areas(self, lay: Layout, now: float) -> list[tuple[Slot, pygame.Rect]]:
         """Where each card on the table lies at this moment (its selection bar included)."""
-        view = self.view
+        view = self._on_screen
         assert view is not None
         hands: list[tuple[str, int, int, Box, frozenset[int]]] = [
             ("dealer", 0, len(view.dealer) or 5, lay.dealer, frozenset())
@@ -432,7 +483,10 @@ class Table:
         now: float,
         selected: frozenset[int],
         only: pygame.Rect | None = None,
+        *,
+        greyed: bool = False,
     ) -> None:
+        """``greyed``: a folded box's cards."""
         for slot, shown, card in self._poses(where, index, count, area, lay, now, selected):
             self._card_rects[slot] = shown
             if only is not None and not only.colliderect(shown):
@@ -441,7 +495,7 @@ class Table:
                 self.screen.blit(render.card_slot(lay.card_w, lay.card_h), shown.topleft)
                 continue
             face, width = card
-            surface = render.card(face, lay.card_w, lay.card_h)
+            surface = (render.greyed_card if greyed else render.card)(face, lay.card_w, lay.card_h)
             if width < lay.card_w:
                 surface = pygame.transform.scale(surface, (width, lay.card_h))
             self.screen.blit(surface, shown.topleft)
@@ -455,8 +509,12 @@ class Table:
         cash = cash_for(self.terminal)
         spots = lay.spots(area)
         staked = dict(bets)
-        kinds = ["ante", "play", "insure" if "insure" in staked else "bonus"]
-        for kind, place in zip(kinds, spots, strict=True):
+        kinds = ["ante", "play"]
+        if "insure" in staked:
+            kinds.append("insure")
+        elif self.terminal.rules.get("bonus"):
+            kinds.append("bonus")  # a profile without a bonus has no bonus spot
+        for kind, place in zip(kinds, spots, strict=False):
             if only is not None and not only.colliderect(rect(place)):
                 continue
             if kind in staked:
@@ -482,7 +540,7 @@ class Table:
                 y += words.get_height() + lay.small // 2
 
     def _celebration(self, lay: Layout, now: float) -> None:
-        view = self.view
+        view = self._on_screen
         assert view is not None
         table = rect(lay.table)
         banner = table.inflate(-table.w // 6, -table.h * 2 // 3)
@@ -541,7 +599,7 @@ class Table:
         self.screen.blit(name, (row.x + pad, row.y + (row.h - name.get_height()) // 2))
 
     def _paytable(self, lay: Layout, now: float) -> None:
-        view = self.view
+        view = self._on_screen
         assert view is not None
         pulse = self.counting(now) and int(now * 4) % 2 == 0
         rows = help.paytable_rows(self.terminal.rules)
@@ -562,22 +620,26 @@ class Table:
         for category, name, pays in rows:
             y += height
             row = Box(lay.paytable.x + 4, y, lay.paytable.w - 8, height)
-            lit = category == view.lit_category
-            if lit:
-                pygame.draw.rect(
-                    self.screen, render.GOLD, rect(row), width=0 if pulse else 2, border_radius=4
-                )
-            self._row(
-                row, name, pays, size, render.INK if lit and pulse else render.GOLD if lit else render.WHITE
-            )
+            self._lit_row(row, (name, pays), size, lit=category == view.lit_category, pulse=pulse)
         if bonus:
             y += height * 2
             self._row(Box(lay.paytable.x, y, lay.paytable.w, height), _("BONUS"), "", size, render.GOLD)
-            for _category, name, pays in bonus:
+            for category, name, pays in bonus:
                 y += height
-                self._row(
-                    Box(lay.paytable.x + 4, y, lay.paytable.w - 8, height), name, pays, size, render.WHITE
+                self._lit_row(
+                    Box(lay.paytable.x + 4, y, lay.paytable.w - 8, height),
+                    (name, pays),
+                    size,
+                    lit=category == view.bonus_category,
+                    pulse=pulse,
                 )
+
+    def _lit_row(self, row: Box, words: tuple[str, str], size: int, *, lit: bool, pulse: bool) -> None:
+        """A row of a paytable, framed in gold when lit (filled on the pulse)."""
+        if lit:
+            pygame.draw.rect(self.screen, render.GOLD, rect(row), width=0 if pulse else 2, border_radius=4)
+        colour = render.INK if lit and pulse else render.GOLD if lit else render.WHITE
+        self._row(row, *words, size, colour)
 
     def _strip(self, lay: Layout, rows: list[tuple[str, str, str]], lit: str | None, pulse: bool) -> None:
         """The compact paytable: the current hand's row and its neighbours."""
@@ -587,31 +649,27 @@ class Table:
         cells = lay.paytable.split(3)
         for cell, (category, name, pays) in zip(cells, rows[first : first + 3], strict=False):
             inner = cell.shrink(2)
-            on = category == lit
-            if on:
-                pygame.draw.rect(
-                    self.screen, render.GOLD, rect(inner), width=0 if pulse else 2, border_radius=4
-                )
-            colour = render.INK if on and pulse else render.GOLD if on else render.WHITE
-            self._row(inner, name, pays, min(lay.small + 2, inner.h * 7 // 10), colour)
+            self._lit_row(
+                inner, (name, pays), min(lay.small + 2, inner.h * 7 // 10), lit=category == lit, pulse=pulse
+            )
 
     def _message(self, lay: Layout, now: float) -> None:
-        view = self.view
+        view = self._on_screen
         assert view is not None
         box = lay.message
         words = render.fitted(view.prompt, lay.medium, render.WHITE, box.w - lay.medium)
         self.screen.blit(words, (box.x + lay.medium // 2, box.y + (box.h - words.get_height()) // 2))
 
     def _meters(self, lay: Layout, now: float) -> None:
-        view = self.view
+        view = self._on_screen
         assert view is not None
         cash = cash_for(self.terminal)
-        counted = self.counted(now)
+        credit, bet, win = self.meters(now)
         cells = lay.meters.split(3)
         values = (
-            (_("DEMO CREDIT") if self.demo else _("CREDIT"), view.credits - (view.win - counted), False),
-            (_("DEMO BET") if self.demo else _("BET"), view.bet, False),
-            (_("DEMO WIN") if self.demo else _("WIN"), counted, True),
+            (_("DEMO CREDIT") if self.demo else _("CREDIT"), credit, False),
+            (_("DEMO BET") if self.demo else _("BET"), bet, False),
+            (_("DEMO WIN") if self.demo else _("WIN"), win, True),
         )
         for cell, (name, amount, win) in zip(cells, values, strict=True):
             inner = cell.shrink(max(lay.small // 3, 2))
@@ -628,7 +686,7 @@ class Table:
             render.row(self.screen, glyphs, inner.x, inner.bottom - glyphs[0].get_height())
 
     def _buttons(self, lay: Layout, now: float) -> None:
-        view = self.view
+        view = self._on_screen
         assert view is not None
         for cell, (_name, label, live) in zip(lay.button_areas(len(view.buttons)), view.buttons, strict=True):
             render.button(self.screen, rect(cell), label, live, lay.medium)

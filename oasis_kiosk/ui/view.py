@@ -6,10 +6,10 @@ only what changed; the tests read it to check what the player is told."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from oasis_kiosk import i18n
+from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import ACTION_INTENTS, Response, Terminal
@@ -52,10 +52,14 @@ class BoxView:
     cards: tuple[Face, ...]
     selected: frozenset[int]
     current: bool
+    hand: str
+    """The hand's name, all that shows while the dealer's cards are still turning."""
     caption: str
+    """The hand and, once the round is settled, its outcome and net ("Flush: won, +€98.00")."""
     bets: tuple[tuple[str, int], ...]
     """(spot, amount): "ante", "play", "bonus", "insure"."""
     won: bool
+    folded: bool
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,12 @@ class View:
     credits: int
     bet: int
     win: int
+    """What the settled round won: what it paid back minus what it took, never below 0."""
+    returned: int
+    """All the settled round paid back (stakes included): CREDIT holds it back until the
+    outcome shows."""
+    bonus_category: str | None
+    """The bonus table's row a settled box's bonus won on."""
     jackpot: int
     jackpot_won: int
     buttons: tuple[tuple[str, str, bool], ...]
@@ -91,11 +101,60 @@ def last_settlement(terminal: Terminal) -> dict[str, Any] | None:
     return {**settlement, "round": rounds[-1]["id"], "record": rounds[-1]["record"]}
 
 
-def last_win(settlement: dict[str, Any] | None) -> int:
-    """What a settled round paid back (stakes included), for the WIN meter."""
+def paid_back(settlement: dict[str, Any] | None) -> int:
+    """What a settled round paid back, stakes and jackpots included."""
     if settlement is None:
         return 0
     return int(settlement.get("paid", 0)) + int(settlement.get("jackpot_awards", 0))
+
+
+def last_win(settlement: dict[str, Any] | None) -> int:
+    """What a settled round won, for the WIN meter: its net gain. Stakes that merely come
+    back (a fold's, a stand-off's, a loss's returned ante) are no win."""
+    if settlement is None:
+        return 0
+    return max(paid_back(settlement) - int(settlement.get("collected", 0)), 0)
+
+
+def before_reveal(view: View, lit_category: str | None) -> View:
+    """The settled round as it shows while the dealer's cards are still turning: the hands,
+    no verdict, no outcome, no money moved; ``lit_category`` stays lit meanwhile (so that no
+    row going dark tells the outcome first)."""
+    return replace(
+        view,
+        dealer_verdict="",
+        boxes=tuple(replace(box, caption=box.hand, won=False) for box in view.boxes),
+        lit_category=lit_category,
+        win=0,
+        credits=view.credits - view.returned,
+        returned=0,
+        bonus_category=None,
+        jackpot_won=0,
+    )
+
+
+def _folded_boxes(record: dict[str, Any]) -> set[int]:
+    return {int(action["box"]) for action in record["actions"] if action["action"] == "fold"}
+
+
+def _bonus_category(terminal: Terminal, last: dict[str, Any], settled: dict[str, Any]) -> str | None:
+    """The hand a settled box's bonus won on: the final hand or, where the profile judges
+    the bonus on the five cards dealt and the box changed them, the hand dealt."""
+    if settled["jackpot"]:
+        return str(settled["jackpot"]["category"])
+    bonus = settled["bonus"]
+    if not bonus["stake"] or bonus["returned"] <= bonus["stake"]:
+        return None
+    record = last["record"]
+    changed = any(
+        action.get("box") == settled["box"] and action["action"] in ("exchange", "buy_sixth_card")
+        for action in record["actions"]
+    )
+    profile = terminal.store.profile(record["profile_digest"]) if changed else None
+    if profile is None or profile.to_dict()["bonus"].get("judged_on") != "dealt":
+        return str(settled["hand"]["category"])
+    dealt = Round.replay(profile, {**record, "actions": []}).box_cards(settled["box"])
+    return str(evaluate(dealt).category) if dealt else str(settled["hand"]["category"])
 
 
 def cash_for(terminal: Terminal) -> Callable[[int], str]:
@@ -132,25 +191,31 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
     looked_at = int(terminal.rules["boxes"]["looked_at"])
     boxes: list[BoxView] = []
     lit = None
+    bonus_category: str | None = None
+    ante_unit = terminal.ante
     verdict = ""
     dealer: tuple[Face, ...] = ()
     if round_ is not None:
         assert terminal.round_id is not None
         key: tuple[int, str] | None = (terminal.round_id, "open")
         dealer = tuple(round_.dealer_cards)
+        folded = _folded_boxes(round_.record())
         for index in range(round_.box_count):
             current = round_.current_box == index
             hand = round_.hand(index)
             cards = round_.box_cards(index)
+            name = hand_name(hand.category) if hand is not None else ""
             boxes.append(
                 BoxView(
                     label=_box_label(index, looked_at),
                     cards=tuple(cards) if cards else (None,) * 5,
                     selected=frozenset(terminal.selected) if current else frozenset(),
                     current=current,
-                    caption=hand_name(hand.category) if hand is not None else "",
+                    hand=name,
+                    caption=name,
                     bets=_bets_in_play(terminal, index),
                     won=False,
+                    folded=index in folded,
                 )
             )
             if current and hand is not None:
@@ -163,26 +228,29 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
             if last["dealer_qualifies"]
             else _("{hand}: the dealer does not qualify")
         ).format(hand=hand_name(last["dealer_hand"]["category"]))
+        ante_unit = min((settled["ante"]["stake"] for settled in last["boxes"]), default=ante_unit)
         for settled in last["boxes"]:
             won = settled["net"] > 0 or bool(settled["jackpot"])
             net = cash(settled["net"]) if settled["net"] <= 0 else "+" + cash(settled["net"])
+            name = hand_name(settled["hand"]["category"])
             boxes.append(
                 BoxView(
                     label=_box_label(settled["box"], looked_at),
                     cards=tuple(settled["cards"]),
                     selected=frozenset(),
                     current=False,
+                    hand=name,
                     caption=_("{hand}: {outcome}, {net}").format(
-                        hand=hand_name(settled["hand"]["category"]),
-                        outcome=_(OUTCOMES[settled["outcome"]]),
-                        net=net,
+                        hand=name, outcome=_(OUTCOMES[settled["outcome"]]), net=net
                     ),
                     bets=_settled_bets(settled),
                     won=won,
+                    folded=settled["outcome"] == "folded",
                 )
             )
             if won and settled["outcome"] != "folded" and (lit is None or settled["net"] > 0):
                 lit = settled["hand"]["category"]
+            bonus_category = bonus_category or _bonus_category(terminal, last, settled)
     else:
         key = None
     while len(boxes) < max(terminal.boxes, 1) and len(boxes) < boxes_max and round_ is None:
@@ -193,7 +261,9 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
                 frozenset(),
                 False,
                 "",
+                "",
                 (("ante", terminal.ante),),
+                False,
                 False,
             )
         )
@@ -213,11 +283,13 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         credits=terminal.credits,
         bet=round_.collected if round_ is not None else terminal.upfront(),
         win=last_win(last),
+        returned=paid_back(last),
+        bonus_category=bonus_category,
         jackpot=terminal.jackpot.value,
         jackpot_won=jackpot_won,
         buttons=buttons(terminal, live, cash),
         overlay=overlay(terminal, cash),
-        ante_unit=terminal.ante,
+        ante_unit=ante_unit,
         thinking=advisor is not None and bool(advised) and not advisor.ready(),
     )
 
@@ -271,8 +343,24 @@ def buttons(
             label = f"{label} {state}"
         elif name == "boxes":
             label = f"{label} {terminal.boxes}"
-        labels.append((name, label, name in live))
+        lit = name in live
+        if name == "exchange":
+            price = exchange_price(terminal)
+            lit = lit and price is not None
+            label = f"{label} {cash(price)}" if price is not None else label
+        labels.append((name, label, lit))
     return tuple(labels)
+
+
+def exchange_price(terminal: Terminal) -> int | None:
+    """What EXCHANGE costs for the cards selected now; None when they may not be exchanged
+    (none selected, or a number the profile does not exchange)."""
+    round_ = terminal.round
+    prices = round_.legal_actions().get("exchange") if round_ is not None else None
+    if not prices or not terminal.selected:
+        return None
+    price = prices.get(len(terminal.selected))
+    return int(price) if price is not None else None
 
 
 def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
@@ -377,15 +465,21 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
     if "play" in legal:
         choices.append(_("PLAY for {amount}").format(amount=cash(legal["play"])))
     if "exchange" in legal:
-        prices = legal["exchange"]
-        if terminal.selected and len(terminal.selected) in prices:
+        price = exchange_price(terminal)
+        if price is not None:
             choices.append(
                 _("EXCHANGE {count} card(s) for {amount}").format(
-                    count=len(terminal.selected), amount=cash(prices[len(terminal.selected)])
+                    count=len(terminal.selected), amount=cash(price)
                 )
             )
         else:
-            choices.append(_("select cards and EXCHANGE"))
+            counts = [str(count) for count in sorted(legal["exchange"])]
+            listed_counts = (
+                counts[-1]
+                if len(counts) == 1
+                else _("{choices} or {last}").format(choices=", ".join(counts[:-1]), last=counts[-1])
+            )
+            choices.append(_("select {counts} card(s) to EXCHANGE").format(counts=listed_counts))
     if "buy_sixth_card" in legal:
         choices.append(_("buy a SIXTH CARD for {amount}").format(amount=cash(legal["buy_sixth_card"])))
     if "fold" in legal:

@@ -1,0 +1,370 @@
+"""The round tells its story in order: the dealer's cards turn one by one, then the verdict
+and each box's outcome, then the win counted up. WIN shows what the round won, never the
+stakes that merely came back; folded boxes are greyed; a profile shows only the meters and
+spots it has; the prompt and the buttons offer only what can be done."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+from test_screen import SIZES, Clock, _texts_are_known, kiosk, settle, shot
+
+from oasis_kiosk import i18n
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.app import App
+from oasis_kiosk.ui.motion import HURRIED_GAP
+from oasis_kiosk.ui.sound import TUNES, win_tune
+from oasis_kiosk.ui.view import last_settlement
+
+TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
+FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # a dealt flush: won, and the bonus pays 60:1
+NO_QUALIFY = "As Ad Ac Kd 2h / 2s 3h 4c 7c 9d"  # the dealer does not qualify: the ante wins 1:1
+__all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
+
+PUSH = "Ks Kh 9c 7d 4s / Kd Kc 9h 7s 4c"  # the same hand both sides: a stand-off
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    """A kiosk set to another language leaves the next test in English."""
+    yield
+    i18n.use("en")
+
+
+def dealer_faces(app: App, now: float) -> list[str | None]:
+    """What each of the dealer's cards shows at ``now`` (None: its back, or mid-turn)."""
+    faces = []
+    for position in range(5):
+        pose = app.table.motions.pose(("dealer", 0, position), now)
+        faces.append(None if pose is None or pose.width < 1 else pose.face)
+    return faces
+
+
+def played(app: App) -> list[str]:
+    sounds: list[str] = []
+    app.table.play_sound = sounds.append
+    return sounds
+
+
+def dealt(
+    tmp_path: Path,
+    deck: str,
+    *,
+    bonus: bool = False,
+    size: tuple[int, int] = (1920, 1080),
+    language: str = "en",
+) -> tuple[App, Clock]:
+    app, clock = kiosk(tmp_path, size, deck=deck, language=language)
+    app.key("f8")
+    if bonus:
+        app.key("n")
+    app.key("return")
+    assert app.terminal.round is not None
+    settle(app, clock, 2)
+    return app, clock
+
+
+def test_the_outcome_shows_only_after_the_last_dealer_card_has_turned(tmp_path: Path) -> None:
+    app, clock = dealt(tmp_path, TRIPS)
+    sounds = played(app)
+    app.key("p")
+    assert app.terminal.round is None, "the round settled on the books at once"
+    settlement = last_settlement(app.terminal)
+    assert settlement is not None
+    credits_before_the_outcome = app.terminal.credits - settlement["paid"]
+    frames = []
+    while app.table.busy(clock.now):
+        clock.now += 1 / 60
+        app.draw()
+        frames.append(
+            (
+                dealer_faces(app, clock.now),
+                app.table.showing(clock.now),
+                app.table.meters(clock.now),
+                len(sounds),
+            )
+        )
+    hidden = [(shown, meters, heard) for faces, shown, meters, heard in frames if None in faces]
+    assert len(hidden) > 60, "the hole cards turn one after another, visibly"
+    for shown, (credit, _bet, win), heard in hidden:
+        assert shown.dealer_verdict == ""
+        assert all("won" not in box.caption and "+" not in box.caption for box in shown.boxes)
+        assert [box.caption for box in shown.boxes] == ["Three of a kind"], "the hand, not yet its outcome"
+        assert win == 0
+        assert credit == credits_before_the_outcome, "no money moves on screen before the outcome"
+        assert heard == 0, "no sound gives the outcome away"
+    revealed = [shown for faces, shown, _meters, _heard in frames if None not in faces]
+    assert revealed[0].dealer_verdict == "One pair: the dealer qualifies"
+    assert revealed[0].boxes[0].caption == "Three of a kind: won, +€70.00"
+    assert sounds == ["win"]
+
+
+def test_a_press_hurries_the_reveal_but_keeps_its_order(tmp_path: Path) -> None:
+    app, clock = dealt(tmp_path, TRIPS)
+    app.key("p")
+    unhurried_end = app.table.motions.settled_at()
+    clock.now += 0.35  # the first hole card has turned, three are still down
+    app.draw()
+    assert dealer_faces(app, clock.now)[:4] == ["Ks", None, None, None]
+    app.key("b")  # any press
+    assert dealer_faces(app, clock.now)[:4] == ["Ks", None, None, None], "nothing skipped"
+    assert app.table.showing(clock.now).dealer_verdict == ""
+    turns = sorted(
+        (motion.start, slot[2]) for slot, motion in app.table.motions.moving.items() if motion.end > clock.now
+    )
+    assert [position for _start, position in turns] == [1, 2, 3], "still one after another"
+    gaps = [round(b[0] - a[0], 6) for a, b in itertools.pairwise(turns)]
+    assert gaps == [HURRIED_GAP, HURRIED_GAP]
+    assert app.table.motions.settled_at() < unhurried_end
+    settle(app, clock, 3)
+    assert app.table.showing(clock.now).dealer_verdict == "One pair: the dealer qualifies"
+
+
+@pytest.mark.parametrize(
+    ("deck", "bonus", "keys", "outcome", "net"),
+    [
+        (TRIPS, False, "f", "folded", "-€10.00"),
+        (PUSH, False, "p", "push", "€0.00"),
+        (PUSH, True, "p", "push", "-€2.00"),  # the stakes come back but the bonus is lost
+    ],
+)
+def test_a_round_that_wins_nothing_counts_up_nothing_and_plays_no_win(
+    tmp_path: Path, deck: str, bonus: bool, keys: str, outcome: str, net: str
+) -> None:
+    app, clock = dealt(tmp_path, deck, bonus=bonus)
+    sounds = played(app)
+    credits_during_round = app.terminal.credits
+    app.key(keys)
+    settlement = last_settlement(app.terminal)
+    assert settlement is not None
+    assert settlement["boxes"][0]["outcome"] == outcome
+    wins = set()
+    for _ in range(300):
+        clock.now += 1 / 60
+        app.draw()
+        wins.add(app.table.meters(clock.now)[2])
+    assert wins == {0}
+    assert "win" not in sounds
+    assert "big_win" not in sounds
+    assert app.table.meters(clock.now)[0] == app.terminal.credits >= credits_during_round
+    assert app.table.showing(clock.now).boxes[0].caption.endswith(net)
+
+
+@pytest.mark.parametrize(
+    ("deck", "bonus", "gain", "tune"),
+    [(NO_QUALIFY, False, 1000, "win"), (TRIPS, False, 7000, "win"), (FLUSH, True, 23000, "big_win")],
+)
+def test_a_winning_round_counts_up_its_net_gain_in_a_time_and_a_tune_of_its_size(
+    tmp_path: Path, deck: str, bonus: bool, gain: int, tune: str
+) -> None:
+    app, clock = dealt(tmp_path, deck, bonus=bonus)
+    sounds = played(app)
+    app.key("p")
+    settlement = last_settlement(app.terminal)
+    assert settlement is not None
+    assert settlement["paid"] - settlement["collected"] == gain
+    assert app.table.view is not None
+    assert app.table.view.win == gain
+    assert app.table.count is not None
+    assert app.table.count.amount == gain
+    settle(app, clock, 6)
+    credit, _bet, win = app.table.meters(clock.now)
+    assert win == gain
+    assert credit == app.terminal.credits
+    assert sounds == [tune]
+    caption = app.table.showing(clock.now).boxes[0].caption
+    assert caption.endswith("+" + i18n.money(settlement["boxes"][0]["net"], "EUR", 100))
+
+
+def test_bigger_wins_play_bigger_tunes() -> None:
+    tunes = [win_tune(antes * 1000, 1000, jackpot=False) for antes in (1, 9, 10, 100)]
+    assert tunes == ["win", "win", "big_win", "big_win"]
+    assert win_tune(1000, 1000, jackpot=True) == "jackpot"
+    assert win_tune(0, 1000, jackpot=False) is None
+    length = {
+        name: sum(seconds for _frequency, seconds in TUNES[name]) for name in ("win", "big_win", "jackpot")
+    }
+    assert length["win"] < length["big_win"] < length["jackpot"]
+
+
+def test_the_bonus_win_lights_its_row_in_the_bonus_table(tmp_path: Path) -> None:
+    app, clock = dealt(tmp_path, FLUSH, bonus=True)
+    app.key("p")
+    settlement = last_settlement(app.terminal)
+    assert settlement is not None
+    assert settlement["boxes"][0]["bonus"]["returned"] > settlement["boxes"][0]["bonus"]["stake"]
+    assert app.table.showing(clock.now).bonus_category is None, "not before the reveal"
+    settle(app, clock, 6)
+    assert app.table.showing(clock.now).bonus_category == "Flush"
+
+
+def test_a_round_that_loses_the_bonus_lights_no_bonus_row(tmp_path: Path) -> None:
+    app, clock = dealt(tmp_path, TRIPS, bonus=True)
+    app.key("p")
+    settle(app, clock, 6)
+    assert app.table.showing(clock.now).bonus_category is None
+
+
+def card_colour(app: App, box: int, position: int = 0) -> tuple[int, int, int]:
+    """The colour of a card's face near its top right corner, clear of rank and suit."""
+    lay = app.table.layout
+    place = lay.cards(lay.boxes[box], 5)[position]
+    colour = app.screen.get_at((place.x + place.w * 4 // 5, place.y + place.h // 10))
+    return (colour.r, colour.g, colour.b)
+
+
+def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1920, 1080))
+    for _ in range(3):
+        app.key("f8")
+    app.key("x")
+    assert app.terminal.boxes == 2
+    app.key("return")
+    settle(app, clock, 3)
+    app.key("f")  # the first box folds, the second is in play
+    assert app.terminal.round is not None
+    settle(app, clock, 1)
+    view = app.table.view
+    assert view is not None
+    assert [box.folded for box in view.boxes] == [True, False]
+    assert card_colour(app, 1) == render.CARD_FACE
+    grey = card_colour(app, 0)
+    assert grey != render.CARD_FACE
+    assert max(grey) - min(grey) < 12, "grey, not tinted"
+    app.key("p")
+    settle(app, clock, 6)
+    view = app.table.view
+    assert view is not None
+    assert [box.folded for box in view.boxes] == [True, False]
+    assert card_colour(app, 0) == grey
+    assert card_colour(app, 1) == render.CARD_FACE
+    shot(app, "folded-box")
+
+
+def spots_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The labels of the empty bet spots drawn from now on."""
+    spots: list[str] = []
+    original = render.spot
+
+    def remembered(label: str, diameter: int) -> pygame.Surface:
+        spots.append(label)
+        return original(label, diameter)
+
+    remembered.cache_clear = original.cache_clear  # type: ignore[attr-defined]
+    monkeypatch.setattr(render, "spot", remembered)
+    return spots
+
+
+def region_colours(app: App, area: pygame.Rect) -> set[tuple[int, int, int]]:
+    return {
+        tuple(app.screen.get_at((x, y)))[:3]  # type: ignore[misc]
+        for x in range(area.x, area.right, 3)
+        for y in range(area.y, area.bottom, 3)
+    }
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus_spot(
+    tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spots = spots_drawn(monkeypatch)
+    app, clock = kiosk(tmp_path, size, profile="stand-a")
+    assert not app.terminal.rules.get("bonus")
+    for _ in range(3):
+        app.key("f8")
+    app.key("return")
+    assert app.terminal.round is not None
+    settle(app, clock, 2)
+    app.table.invalidate()
+    app.draw()
+    jackpot = app.table.layout.jackpot
+    assert region_colours(app, pygame.Rect(jackpot.x, jackpot.y, jackpot.w, jackpot.h)) == {render.FELT_DARK}
+    assert "PLAY" in spots
+    assert "BONUS" not in spots
+    shot(app, "no-jackpot-no-bonus")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_profile_with_a_jackpot_and_a_bonus_shows_both(
+    tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spots = spots_drawn(monkeypatch)
+    app, _clock = dealt(tmp_path, TRIPS, size=size)
+    app.table.invalidate()
+    app.draw()
+    jackpot = app.table.layout.jackpot
+    assert len(region_colours(app, pygame.Rect(jackpot.x, jackpot.y, jackpot.w, jackpot.h))) > 3
+    assert "BONUS" in spots
+
+
+def test_no_more_cards_can_be_selected_than_the_profile_exchanges(tmp_path: Path) -> None:
+    app, _clock = dealt(tmp_path, TRIPS)
+    terminal = app.terminal
+    assert terminal.round is not None
+    assert terminal.round.legal_actions()["exchange"] == {1: 1000}
+    before = app.table.view
+    assert before is not None
+    assert ("exchange", "EXCHANGE", False) in before.buttons, "nothing selected: nothing to exchange"
+    app.key("5")
+    assert terminal.selected == {4}
+    view = app.table.view
+    assert view is not None
+    assert ("exchange", "EXCHANGE €10.00", True) in view.buttons
+    assert "EXCHANGE 1 card(s) for €10.00" in view.prompt
+    response = terminal.handle("card", 2)
+    assert not response.ok
+    assert response.message == "at most 1 card(s) may be exchanged"
+    assert terminal.selected == {4}, "the refused card is not selected"
+    app.key("5")
+    assert terminal.selected == set()
+    assert terminal.handle("card", 2).ok, "another single card may be chosen instead"
+
+
+def test_exchange_is_lit_only_for_a_count_that_may_be_exchanged(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), profile="golden-oasis", deck="As Kd 9c 7h 2h / 2c 2d 4h 5h 9c")
+    terminal = app.terminal
+    for _ in range(4):
+        app.key("f8")
+    app.key("return")
+    assert terminal.round is not None
+    prices = terminal.round.legal_actions()["exchange"]
+    assert set(prices) == {1, 2, 3, 5}
+    lit = {}
+    for number in range(1, 6):
+        app.key(str(number))
+        assert terminal.selected == set(range(number))
+        view = app.table.view
+        assert view is not None
+        (label, live) = next((label, live) for name, label, live in view.buttons if name == "exchange")
+        lit[number] = live
+        if live:
+            assert label == "EXCHANGE " + i18n.money(prices[number], "EUR", 100)
+            assert f"EXCHANGE {number} card(s) for" in view.prompt
+        else:
+            assert label == "EXCHANGE"
+            assert "EXCHANGE 4 card(s)" not in view.prompt
+    assert lit == {1: True, 2: True, 3: True, 4: False, 5: True}
+    settle(app, clock, 1)
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_reveal_is_drawn_mid_way_and_after_in_every_language(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    app, clock = dealt(tmp_path, FLUSH, bonus=True, size=size, language=language)
+    app.key("p")
+    clock.now += 0.8  # two hole cards have turned, two are still down
+    app.draw()
+    assert None in dealer_faces(app, clock.now)
+    shot(app, f"reveal-mid-{language}")
+    assert app.table.showing(clock.now).dealer_verdict == ""
+    settle(app, clock, 1.5)
+    shot(app, f"reveal-counting-{language}")
+    settle(app, clock, 6)
+    assert app.table.showing(clock.now).dealer_verdict
+    shot(app, f"reveal-after-{language}")
