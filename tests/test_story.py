@@ -368,3 +368,24 @@ def test_the_reveal_is_drawn_mid_way_and_after_in_every_language(
     settle(app, clock, 6)
     assert app.table.showing(clock.now).dealer_verdict
     shot(app, f"reveal-after-{language}")
+
+
+def test_the_exchange_lamp_follows_the_selection_as_the_button_does(tmp_path: Path) -> None:
+    app, _clock = kiosk(tmp_path, (1280, 720), profile="golden-oasis", deck="As Kd 9c 7h 2h / 2c 2d 4h 5h 9c")
+    terminal = app.terminal
+    for _ in range(4):
+        app.key("f8")
+    app.key("return")
+    lamps = {}
+    for number in range(1, 6):
+        app.key(str(number))
+        lamps[number] = "exchange" in terminal.live()
+    assert lamps == {1: True, 2: True, 3: True, 4: False, 5: True}, (
+        "the cabinet's lamp is what the screen lights"
+    )
+    app.key("5")  # four selected: the lamp goes out and the press says why
+    assert "exchange" not in terminal.live()
+    refused = terminal.handle("exchange")
+    assert not refused.ok
+    assert terminal.round is not None
+    assert terminal.round.phase != "settled", "nothing changed"

@@ -517,6 +517,8 @@ class Terminal:
         live |= {intent for intent, name in ROUND_ACTIONS.items() if name in legal}
         if "exchange" in legal:
             live.add("card")
+            if len(self.selected) not in legal["exchange"]:
+                live.discard("exchange")  # lit only for a selection that may be exchanged
         if len(self.insurance_amounts()) > 1:
             live.add("bet")  # BET chooses the amount to insure
         return live
