@@ -52,7 +52,7 @@ def test_a_script_plays_on_the_devices(tmp_path: Path) -> None:
     cab = cabinet(tmp_path)
     script = tmp_path / "s.txt"
     script.write_text(
-        "coin 200\nbill 1000\ndeal\nselect 2\nexchange\nplay\nfold\ndoor open\ndoor close\n"
+        "coin 200\nbill 5000\ndeal\nselect 2\nexchange\nplay\nfold\ndoor open\ndoor close\n"
         "key operator\ndeal\nkey operator\nhelp\n"
     )
     lines: list[str] = []

@@ -60,9 +60,6 @@ INTENTS = (
     "operator_key_on",
     "operator_key_off",
 )
-CREDIT_KEPT_FOR_PLAY = "not enough credit to play after"
-"""How the core's reason begins when an option is refused because the credit left after it
-would not cover the play bets to come (RULES.md §2.7): the screen says so."""
 POWER_FAIL = "the power is failing: play and money stop until it returns"
 UNCLEARED_BY_ATTENDANT = {"door", "resume", "self_test"}
 """Tilts the attendant's key does not clear: the door clears when it closes, a round that
@@ -484,11 +481,8 @@ class Terminal:
             raise AssertionError(f"{intent} was not live but the round took it")
         if intent == "deal" and "bet" in self.live():
             # Only the credit stands in the way: it must cover every play bet too (RULES.md §2.7).
-            return Response(
-                False,
-                N_("{intent} needs a credit of {amount}: the ante, the bonus and the play bet of every box"),
-                {"intent": Intent(intent), "amount": Amount(self.upfront())},
-            )
+            reason = f"the antes, bonus stakes and play bets need {self.upfront()} and the credit is {self.credits}"
+            return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, reason)
         return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
 
     # Money in and out.
@@ -731,11 +725,7 @@ class Terminal:
             else:
                 method()
         except IllegalAction as error:
-            if str(error).startswith(CREDIT_KEPT_FOR_PLAY):
-                template = N_("{intent} is not possible now: the credit left would not pay the play bet")
-            else:
-                template = N_("{intent} is not possible now")
-            return Response(False, template, {"intent": Intent(intent)}, str(error))
+            return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, str(error))
         if intent == "exchange":
             self.selected.clear()
         self.insurance = None
