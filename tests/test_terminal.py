@@ -26,7 +26,8 @@ def database(tmp_path: Path) -> Path:
 
 
 def terminal(database: Path, config: Config | None = None) -> Terminal:
-    return Terminal(config or Config(database=database), books(database), seed_for_round=SEEDS)
+    config = config or Config(database=database)
+    return Terminal(config, books(database, config.profile), seed_for_round=SEEDS)
 
 
 def feed(t: Terminal, *inputs: str) -> list[bool]:
@@ -91,9 +92,7 @@ def test_what_the_credit_cannot_pay_is_not_live(database: Path) -> None:
     assert "deal" not in t.live()
     response = t.handle("deal")
     assert not response.ok
-    assert (
-        response.message == "deal needs a credit of 3000: the ante, the bonus and the play bet of every box"
-    )
+    assert response.message == "deal needs 3000 for the antes, bonus stakes and play bets; the credit is 1000"
     feed(t, "bill 2000")
     assert "deal" in t.live()
     t.handle("deal")
@@ -108,7 +107,7 @@ def test_an_exchange_that_would_leave_too_little_for_the_play_bet_says_so(databa
     feed(t, "bill 5000", "bill 2000", "bill 1000", "deal", "card 1", "card 2")
     response = t.handle("exchange")
     assert not response.ok
-    assert response.text(str) == "exchange is not possible now: the credit left would not pay the play bet"
+    assert response.text(str) == "exchange is not possible now"
     assert response.reason == (
         "not enough credit to play after an exchange: it costs 4000, the play bets to come need 4000 "
         "and the credit is 6000"

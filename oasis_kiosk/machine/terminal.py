@@ -60,9 +60,6 @@ INTENTS = (
     "operator_key_on",
     "operator_key_off",
 )
-CREDIT_KEPT_FOR_PLAY = "not enough credit to play after"
-"""How the core's reason begins when an option is refused because the credit left after it
-would not cover the play bets to come (RULES.md §2.7): the screen says so."""
 COUNTED_DEVICE_EVENTS = frozenset(
     f"{kind}_{what}" for kind in ("coin", "bill") for what in ("line_noise", "ambiguous", "rejected")
 )
@@ -603,8 +600,10 @@ class Terminal:
             # Only the credit stands in the way: it must cover every play bet too (RULES.md §2.7).
             return Response(
                 False,
-                N_("{intent} needs a credit of {amount}: the ante, the bonus and the play bet of every box"),
-                {**details, "amount": Amount(self.upfront())},
+                N_(
+                    "{intent} needs {amount} for the antes, bonus stakes and play bets; the credit is {credit}"
+                ),
+                {**details, "amount": Amount(self.upfront()), "credit": Amount(self.credits)},
             )
         return Response(False, N_("{intent} is not live now"), details)
 
@@ -867,8 +866,10 @@ class Terminal:
             return Response(False, N_("card {card}: the cards are 1 to 5"), {"card": value})
         position = value - 1
         if position not in self.selected and self.round is not None:
-            # The selection is what EXCHANGE would take: never more than any exchange takes.
-            most = max(self.round.legal_actions().get("exchange") or {0: 0})
+            # The selection is what EXCHANGE would take: never more than the rules let this
+            # box exchange now. The credit does not count here: EXCHANGE says so if it falls short.
+            unlimited = Round.replay(self.round.profile, {**self.round.record(), "credit": None})
+            most = max(unlimited.legal_actions().get("exchange") or {0: 0})
             if len(self.selected) >= most:
                 return Response(False, N_("at most {count} card(s) may be exchanged"), {"count": most})
         self.selected ^= {position}
@@ -898,11 +899,7 @@ class Terminal:
         try:
             self._act(round_, intent, value)
         except IllegalAction as error:
-            if str(error).startswith(CREDIT_KEPT_FOR_PLAY):
-                template = N_("{intent} is not possible now: the credit left would not pay the play bet")
-            else:
-                template = N_("{intent} is not possible now")
-            return Response(False, template, {"intent": Intent(intent)}, str(error))
+            return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, str(error))
         if intent == "exchange":
             self.selected.clear()
         self.insurance = None

@@ -119,33 +119,19 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
             )
     for key, sentence in (
         ("sixth_card", N_("Buy a sixth card for {fee}: the best five of six count.")),
-        (
-            "buy_game",
-            N_(
-                "If the dealer does not qualify, buy the game for {fee}: he changes his highest card; if he then qualifies the hands are compared, if not the bets are returned."
-            ),
-        ),
+        # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
+        ("buy_game", N_("If the dealer does not qualify, pay {fee} for him to change his highest card.")),
         (
             "buy_dealer_card",
-            N_(
-                "If the dealer does not qualify, pay {fee} for him to change his highest card; if he then qualifies the hands are compared, if not the bets are returned."
-            ),
+            N_("If the dealer does not qualify, pay {fee} for him to change his highest card."),
         ),
     ):
         option = rules.get(key)
         if option:
             line = _(sentence).format(fee=_antes(option["fee"]))
-            if option.get("min_category"):
-                line = _("{rule} ({hand} or better)").format(
-                    rule=line, hand=hand_name(option["min_category"])
-                )
             lines.append(
                 _("{rule} (with the bonus)").format(rule=line) if option.get("needs_bonus") else line
             )
-    if any(key in rules for key in ("buy_game", "buy_dealer_card")) and boxes["max"] > 1:
-        lines.append(
-            _("The last box decides first; the dealer changes his card once for every box that pays.")
-        )
     if rules.get("insurance"):
         lines.append(
             _(
