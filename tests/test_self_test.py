@@ -129,6 +129,7 @@ def test_the_run_path_checks_the_video_driver_only_on_the_cabinet(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = Config(database=tmp_path / "kiosk.db", expected_video_driver="kmsdrm")
+    books(config.database).close()
     windowed = open_terminal(config, demo=False, video_driver=None)
     assert not windowed.tilts
     windowed.store.close()
@@ -145,6 +146,7 @@ def test_under_systemd_the_kiosk_says_ready_and_stops_cleanly_on_sigterm(tmp_pat
     config = tmp_path / "config.toml"
     config.write_text(f'[terminal]\ndatabase = "{database}"\nexpected_video_driver = "kmsdrm"\n')
     load_config(config)
+    books(database).close()
     with tempfile.TemporaryDirectory(prefix="notify-") as directory:
         address = str(Path(directory) / "notify")
         manager = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
