@@ -274,7 +274,7 @@ def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus
     spots = spots_drawn(monkeypatch)
     app, clock = kiosk(tmp_path, size, profile="stand-a")
     assert not app.terminal.rules.get("bonus")
-    for _ in range(3):
+    for _ in range(8):  # a deal needs the ante and the play bet: 300 roubles at the least ante
         app.key("f8")
     app.key("return")
     assert app.terminal.round is not None

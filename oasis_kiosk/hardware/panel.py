@@ -12,7 +12,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gpiozero import LED, Button
+from gpiozero import LED, DigitalInputDevice
 from gpiozero.pins import Factory
 
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
@@ -38,18 +38,20 @@ class Panel:
             raise ValueError(f"no such button or switch: {', '.join(unknown)}")
         self._lock = threading.Lock()
         self._presses: list[Press] = []
-        self._devices: list[Button | LED] = []
-        self._switches: dict[str, Button] = {}
+        self._devices: list[DigitalInputDevice | LED] = []
+        self._switches: dict[str, DigitalInputDevice] = {}
         for name, pin in buttons.items():
-            button = Button(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
+            # An input device rather than gpiozero's Button: a Button keeps a thread of its own
+            # polling for a hold, which the panel never asks for.
+            button = DigitalInputDevice(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
             if name in SWITCHES:
                 self._switches[name] = button
                 closed, opened = SWITCHES[name]
-                button.when_pressed = lambda intent=closed: self._queue(Press(intent))
-                button.when_released = lambda intent=opened: self._queue(Press(intent))
+                button.when_activated = lambda intent=closed: self._queue(Press(intent))
+                button.when_deactivated = lambda intent=opened: self._queue(Press(intent))
             else:
                 intent, value = BUTTONS[name]
-                button.when_pressed = lambda press=Press(intent, value): self._queue(press)
+                button.when_activated = lambda press=Press(intent, value): self._queue(press)
             self._devices.append(button)
         self._lamps = {name: LED(pin, pin_factory=pin_factory) for name, pin in lamps.items()}
         self._devices += self._lamps.values()
@@ -61,7 +63,7 @@ class Panel:
     def switches(self) -> list[str]:
         """The intent of each switch's position as it stands now (``door_open`` for an open
         door, ``operator_key_off`` for the key not turned...)."""
-        return [SWITCHES[name][0 if button.is_pressed else 1] for name, button in self._switches.items()]
+        return [SWITCHES[name][0 if button.is_active else 1] for name, button in self._switches.items()]
 
     def poll(self) -> list[Press]:
         with self._lock:
