@@ -55,7 +55,9 @@ def session_script(rounds: int) -> str:
         for card in rng.sample(range(1, 6), rng.randint(0, 2)):
             lines.append(f"select {card}")
         lines += ["exchange", rng.choice(["play", "play", "fold"]), "decline", "coin 200"]
-    lines += ["cashout", "wait 1.5", "key attendant"]
+    # The key stops the hopper, the next pays what it left by hand; after a kill during the
+    # payout the restart has made the rest a handpay already, and the first key pays it.
+    lines += ["cashout", "wait 1.5", "key attendant", "wait 0.1", "key attendant"]
     return "\n".join(lines) + "\n"
 
 
