@@ -48,8 +48,12 @@ def test_simulate_reports_every_figure(czech_exchange: dict[str, Any]) -> None:
     assert sum(result["outcomes"].values()) == 150_000
     assert result["outcomes"]["dealer_still_not_qualified"] > 0
     returns = sum(result["outcome_return"].values())
-    assert returns == pytest.approx(result["return_per_ante"]["value"], abs=1e-9)
+    assert returns == pytest.approx(result["monte_carlo_return_per_ante"]["value"], abs=1e-9)
     assert result["house_edge"] == pytest.approx(-result["return_per_ante"]["value"])
+    # The control variate's estimate: anchored on the exact play-or-fold game, far narrower.
+    assert result["control_variate"]["base_return_per_ante"] == pytest.approx(-0.052243057715778654)
+    assert result["control_variate"]["variance_reduction"] > 20
+    assert result["house_edge_ci95"] < result["monte_carlo_return_per_ante"]["ci95"] / 4
     assert set(result["options"]) == {"exchange", "buy_dealer_card"}
     assert result["options"]["exchange"]["taken"] == sum(result["exchanges"].values())
     assert result["options"]["buy_dealer_card"]["taken"] > 0

@@ -560,9 +560,35 @@ pub fn exact_analysis_with_progress(
     if !profile.allows_ante(ante) {
         return Err(AnalysisError::Ante { profile: profile.id.clone(), ante });
     }
-    let payments = Payments::new(profile, ante);
+    analyse(profile, ante, &HoldingTables::build(profile.game.qualifier), progress)
+}
 
-    let tables = HoldingTables::build(profile.game.qualifier);
+/// The play-or-fold game of a profile: its table, paytable and dealer, without its exchanges,
+/// purchases, insurance, protection and bonus. The exact analysis counts it for any profile,
+/// and the simulation plays it beside the profile on the same deals (its control variate).
+pub fn base_game(profile: &Profile) -> Profile {
+    Profile {
+        exchange: None,
+        bonus: None,
+        sixth_card: None,
+        buy_game: None,
+        buy_dealer_card: None,
+        insurance: None,
+        protection: None,
+        ..profile.clone()
+    }
+}
+
+/// The exact analysis of a profile without options at an ante it allows, with its
+/// qualifier's counting tables already built.
+pub(crate) fn analyse(
+    profile: &Profile,
+    ante: Money,
+    tables: &HoldingTables,
+    progress: &Progress,
+) -> Result<ExactAnalysis, AnalysisError> {
+    assert_eq!(tables.qualifier, profile.game.qualifier.lowest().strength());
+    let payments = Payments::new(profile, ante);
     let classes = player_classes();
     progress.start(classes.len() as u64);
     let eval = evaluator();

@@ -18,7 +18,8 @@ use crate::card::Card;
 use crate::error::RoundError;
 use crate::eval::{evaluator, Category, HandValue};
 use crate::profile::{
-    BonusKind, Cap, JudgedOn, Money, NoQualifyAnte, Profile, Purchase, Ratio, Redraw, MAX_AMOUNT,
+    BonusKind, Cap, ExchangeRound, JudgedOn, Money, NoQualifyAnte, Profile, Purchase, Ratio, Redraw,
+    MAX_AMOUNT,
 };
 use crate::shuffle::{check_complete_deck, os_seed, Seed, Shoe};
 
@@ -798,8 +799,7 @@ impl Round {
         let Some(round) = exchange.rounds.get(state.exchanges) else {
             return Err(format!("{} allows {} exchange(s) per box", self.profile.id, exchange.rounds.len()));
         };
-        let with_bonus = state.has_bonus().then(|| round.with_bonus.get(&count)).flatten();
-        let Some(&fee) = with_bonus.or_else(|| round.fees.get(&count)) else {
+        let Some(fee) = exchange_fee(round, count, state.has_bonus()) else {
             let offered: Vec<String> = round.fees.keys().map(|n| n.to_string()).collect();
             return Err(format!(
                 "an exchange of {count} card(s) is not offered now (offered: {})",
@@ -1010,6 +1010,13 @@ fn check_bonus_stake(profile: &Profile, ante: Money, stake: Money) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// The fee (in antes) of exchanging `count` cards in an exchange round, if it offers that
+/// many: a box with the bonus pays the round's bonus price where it has one.
+pub(crate) fn exchange_fee(round: &ExchangeRound, count: usize, has_bonus: bool) -> Option<Ratio> {
+    let with_bonus = has_bonus.then(|| round.with_bonus.get(&count)).flatten();
+    with_bonus.or_else(|| round.fees.get(&count)).copied()
 }
 
 /// The privilege bonus fee at an ante, exceptions first.

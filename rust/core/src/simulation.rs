@@ -8,10 +8,29 @@
 //! [`CHUNK`] rounds, so the result depends on the seed and the round count only, never on the
 //! number of threads. Every figure is summed as integers (minor units) and then divided.
 //!
-//! **Settlement.** A round is played on a fast path that deals, prices the dealer's redraw
-//! and settles with the round engine's own functions (`round::redraw_fee`, `dealer_discard`,
-//! `played_outcome`, `main_bets`, `insurance_bet`, `bonus_bet`); a test replays rounds of every profile on the engine (`Round::act` from
-//! a stacked deck) and finds the same actions legal and the same settlement.
+//! **Settlement.** A round is played on a fast path that deals, prices and settles with the
+//! round engine's own functions (`round::exchange_fee`, `purchase_fee`, `redraw_fee`,
+//! `dealer_discard`, `played_outcome`, `main_bets`, `insurance_bet`, `bonus_bet`); a test
+//! replays rounds of every profile file at its least and greatest ante on the engine
+//! (`Round::act` from a stacked deck) and finds the same actions legal and the same settlement.
+//!
+//! **Estimate.** The main game's return is not the plain mean of the rounds' nets but, per up
+//! card rank, the mean of a difference whose expectation is the same, plus an exact figure:
+//! - each round's *conditional net*: its ante, play bet and insurance replaced by their mean
+//!   over the dealer's hole cards given every card the player saw (counted, as the strategy
+//!   counts them), less what the cards an exchange, a sixth card or the dealer's bought card
+//!   brought beyond their mean in the strategy's tables (which has mean zero given what was
+//!   seen before them);
+//! - less the same conditional net of the profile's play-or-fold game on the dealt hand
+//!   (`analysis::base_game`), whose exact mean the exact analysis counts: the anchor.
+//!
+//! Every expectation is exact, so the estimate is unbiased; most of the round's luck (the
+//! dealer's cards, the replacements) is gone from it, and its variance is 60 to 300 times
+//! smaller than the plain mean's (`control_variate.variance_reduction`). A profile that is its
+//! own play-or-fold game played optimally (caribbean, czech) gets its exact return. The side
+//! bet is estimated likewise against the bonus its dealt hand would win, whose mean the
+//! hand-category counts give. The return table, the options and the distribution are the
+//! plain counts of the rounds.
 //!
 //! **Strategy.** Per up card, the value of a final hand is computed from the dealer's hands
 //! that hold the up card (counted, 249 900 of them, without removing the player's cards), with
@@ -27,17 +46,17 @@
 use crate::progress::Progress;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::analysis::{subset_rank, HoldingTables, BINOMIAL, CUMULATIVE};
+use crate::analysis::{self, subset_rank, HoldingTables, BINOMIAL, CUMULATIVE};
 use crate::card::{for_each_hand, Card, DECK_SIZE};
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, JudgedOn, Money, Profile, Purchase, Redraw};
+use crate::profile::{BonusKind, JudgedOn, Money, Profile, Redraw};
 use crate::round::{self, Action, Outcome, Phase, Round};
 use crate::shuffle::{bounded, Seed};
 use crate::strategy;
@@ -109,6 +128,18 @@ fn categories() -> &'static [Category] {
     static TABLE: OnceLock<Vec<Category>> = OnceLock::new();
     TABLE.get_or_init(|| {
         (0..HandValue::COUNT).map(|s| HandValue::from_strength(s).expect("a strength").category()).collect()
+    })
+}
+
+/// How many five-card hands fall in each category.
+fn category_counts() -> &'static [u64; 11] {
+    static COUNTS: OnceLock<[u64; 11]> = OnceLock::new();
+    COUNTS.get_or_init(|| {
+        let mut counts = [0u64; 11];
+        for hand in fives() {
+            counts[evaluator().eval5(*hand).category() as usize] += 1;
+        }
+        counts
     })
 }
 
@@ -293,6 +324,14 @@ impl Counts {
     }
 }
 
+/// The ante and play bet's net of playing a hand with these nets, summed over dealer counts.
+fn main_total(nets: &Nets, counts: Counts) -> i128 {
+    i128::from(counts.not_qualified) * i128::from(nets.not_qualified)
+        + i128::from(counts.lower) * i128::from(nets.won)
+        + i128::from(counts.equal) * i128::from(nets.push)
+        + i128::from(counts.higher) * i128::from(nets.lost)
+}
+
 /// A decision at the box's turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Decision {
@@ -374,16 +413,15 @@ struct FastPlayer<'a> {
     play_bet: Money,
     bonus_stake: Money,
     nets: [Nets; 11],
+    /// The nets of the profile's play-or-fold game ([`analysis::base_game`]), the control
+    /// variate played beside every round.
+    base_nets: [Nets; 11],
     /// The bonus stake's net by [forfeited][folded][judged category].
     bonus: [[[Money; 11]; 2]; 2],
     forfeits_on_exchange: bool,
     must_play_after: bool,
     burn: bool,
     qualifier: u16,
-}
-
-fn purchase_fee(purchase: Option<&Purchase>, ante: Money, has_bonus: bool) -> Option<Money> {
-    purchase.filter(|p| !p.needs_bonus || has_bonus).and_then(|p| p.fee.of(ante))
 }
 
 impl<'a> FastPlayer<'a> {
@@ -403,18 +441,22 @@ impl<'a> FastPlayer<'a> {
     ) -> FastPlayer<'a> {
         assert_eq!(tables.qualifier, profile.game.qualifier.lowest().strength());
         let play_bet = profile.play_bet(ante);
-        let nets = Category::ALL.map(|c| {
-            let net = |outcome| {
-                let (_, a, p) = round::main_bets(profile, c.lowest(), ante, play_bet, outcome);
-                a.net() + p.net()
-            };
-            Nets {
-                won: if profile.odds(c).is_some() { net(Outcome::Won) } else { net(Outcome::Lost) },
-                lost: net(Outcome::Lost),
-                push: net(Outcome::Push),
-                not_qualified: net(Outcome::DealerNotQualified),
-            }
-        });
+        let nets_of = |profile: &Profile| {
+            Category::ALL.map(|c| {
+                let net = |outcome| {
+                    let (_, a, p) = round::main_bets(profile, c.lowest(), ante, play_bet, outcome);
+                    a.net() + p.net()
+                };
+                Nets {
+                    won: if profile.odds(c).is_some() { net(Outcome::Won) } else { net(Outcome::Lost) },
+                    lost: net(Outcome::Lost),
+                    push: net(Outcome::Push),
+                    not_qualified: net(Outcome::DealerNotQualified),
+                }
+            })
+        };
+        let nets = nets_of(profile);
+        let base_nets = nets_of(&analysis::base_game(profile));
         let mut bonus = [[[0; 11]; 2]; 2];
         for (forfeited, by_fold) in bonus.iter_mut().enumerate() {
             for (folded, by_category) in by_fold.iter_mut().enumerate() {
@@ -433,12 +475,47 @@ impl<'a> FastPlayer<'a> {
             play_bet,
             bonus_stake,
             nets,
+            base_nets,
             bonus,
             forfeits_on_exchange: exchange.is_some_and(|e| e.forfeits_bonus),
             must_play_after: exchange.is_some_and(|e| e.must_play_after),
             burn: exchange.is_some_and(|e| e.burn),
             qualifier: profile.game.qualifier.lowest().strength(),
         }
+    }
+
+    /// The control variates' exact means at this ante and stake.
+    fn anchors(&self) -> Anchors {
+        let base_return = self.base_return();
+        let side_return = match self.bonus_stake {
+            0 => 0.0,
+            stake => {
+                let total: i128 = category_counts()
+                    .iter()
+                    .zip(Category::ALL)
+                    .map(|(&count, c)| i128::from(count) * i128::from(self.bonus_net(false, false, c)))
+                    .sum();
+                total as f64 / (fives().len() as f64 * stake as f64)
+            }
+        };
+        Anchors { base_return, side_return }
+    }
+
+    /// The exact return per ante of the profile's play-or-fold game at this ante, counted
+    /// once per game and ante in a process (the profiles of one house share it).
+    fn base_return(&self) -> f64 {
+        static KNOWN: OnceLock<Mutex<HashMap<(String, Money), f64>>> = OnceLock::new();
+        let base = analysis::base_game(self.profile);
+        let key = (base.digest(), self.ante);
+        let known = KNOWN.get_or_init(Mutex::default);
+        if let Some(&value) = known.lock().expect("no panic while it is held").get(&key) {
+            return value;
+        }
+        let exact = analysis::analyse(&base, self.ante, &self.tables, &Progress::new())
+            .expect("the play-or-fold game is analysed at any ante its profile allows");
+        let value = exact.player_net as f64 / (exact.total_combinations as f64 * self.ante as f64);
+        known.lock().expect("no panic while it is held").insert(key, value);
+        value
     }
 
     fn has_bonus(&self, forfeited: bool) -> bool {
@@ -450,11 +527,17 @@ impl<'a> FastPlayer<'a> {
         let mut fees = [None; 6];
         if let Some(r) = self.profile.exchange.as_ref().and_then(|e| e.rounds.get(exchange_round)) {
             for (n, fee) in fees.iter_mut().enumerate().skip(1) {
-                let with = has_bonus.then(|| r.with_bonus.get(&n)).flatten();
-                *fee = with.or_else(|| r.fees.get(&n)).and_then(|f| f.of(self.ante));
+                *fee = round::exchange_fee(r, n, has_bonus).and_then(|f| f.of(self.ante));
             }
         }
         fees
+    }
+
+    /// The sixth card's fee for a box with or without the bonus, if it is offered to it.
+    fn sixth_card_fee(&self, has_bonus: bool) -> Option<Money> {
+        let sixth = self.profile.sixth_card.as_ref();
+        round::purchase_fee(self.profile, sixth, "the sixth card", self.ante, has_bonus, (1, DECK_SIZE), None)
+            .ok()
     }
 
     fn exchange_rounds(&self) -> usize {
@@ -544,12 +627,52 @@ impl<'a> FastPlayer<'a> {
     /// (it is decided exactly at the reveal, and pays only to hands that play anyway).
     fn play_total(&self, strength: u16, counts: Counts) -> i128 {
         let category = categories()[usize::from(strength)];
-        let nets = self.nets[category as usize];
-        i128::from(counts.not_qualified) * i128::from(nets.not_qualified)
-            + i128::from(counts.lower) * i128::from(nets.won)
-            + i128::from(counts.equal) * i128::from(nets.push)
-            + i128::from(counts.higher) * i128::from(nets.lost)
-            + self.insurance(category, counts).1
+        main_total(&self.nets[category as usize], counts) + self.insurance(category, counts).1
+    }
+
+    /// The conditional nets of a round given every card the player saw (see
+    /// [`RoundResult::conditional_net`]): the profile's, from the box as it ended (`finish`,
+    /// its `main` net as settled, `known` its cards and discards), and the play-or-fold
+    /// game's on the dealt hand. The dealer's hole cards are, to the player, any four of the
+    /// cards he has not seen, so each expectation is a count of the dealer's hands.
+    fn conditional_nets(
+        &self,
+        finish: &Finish,
+        main: Money,
+        known: &[u8],
+        (dealt, up, revealed): (&[u8; 5], u8, HandValue),
+    ) -> (f64, f64) {
+        let dealt_counts = self.exact_counts(dealt, up, finish.dealt.strength());
+        let total = dealt_counts.total() as f64;
+        let base_play = main_total(&self.base_nets[finish.dealt.category() as usize], dealt_counts) as f64;
+        let base = (base_play / total).max(-self.ante as f64);
+        if !finish.played {
+            return (main as f64, base);
+        }
+        // The realized ante, play bet and insurance against the hand the dealer revealed
+        // (a bought redraw's gain over declining is taken as it was) give way to their
+        // expectation over his hole cards.
+        let realized = self.bets_against(finish.hand, finish.insurance, revealed);
+        let expected = self.expected_bets(finish.hand, finish.insurance, known, up);
+        ((main - realized) as f64 + expected, base)
+    }
+
+    /// The ante, play bet and insurance's net of a box that played `hand` against a dealer
+    /// who revealed `revealed`, no redraw bought.
+    fn bets_against(&self, hand: HandValue, insurance: Money, revealed: HandValue) -> Money {
+        let outcome = round::played_outcome(self.profile, hand, revealed, false);
+        let (_, ante, play) = round::main_bets(self.profile, hand, self.ante, self.play_bet, outcome);
+        let qualifies = round::qualifies(self.profile, revealed);
+        ante.net() + play.net() + round::insurance_bet(insurance, qualifies, hand > revealed).net()
+    }
+
+    /// The mean of [`FastPlayer::bets_against`] over the dealer's hands that hold the up card
+    /// and none of the `known` cards.
+    fn expected_bets(&self, hand: HandValue, insurance: Money, known: &[u8], up: u8) -> f64 {
+        let counts = self.exact_counts(known, up, hand.strength());
+        let total = main_total(&self.nets[hand.category() as usize], counts)
+            + i128::from(insurance) * i128::from(counts.not_qualified - counts.lower);
+        total as f64 / counts.total() as f64
     }
 
     fn bonus_net(&self, forfeited: bool, folded: bool, judged: Category) -> Money {
@@ -722,6 +845,28 @@ impl<'a> FastPlayer<'a> {
         best
     }
 
+    /// The value of a six-card hand in the strategy's table.
+    fn six_card_value(stratum: &Stratum, six: [u8; 6]) -> f64 {
+        stratum.six_by_strength[usize::from(evaluator().eval6(six).strength())]
+    }
+
+    /// The mean value of the first five cards of `six` with a sixth card, over every card
+    /// neither in them nor the up card.
+    fn sixth_card_mean(stratum: &Stratum, six: &[u8; 6]) -> f64 {
+        let mut seen = 1u64 << stratum.up;
+        for &c in &six[..5] {
+            seen |= 1 << c;
+        }
+        let mut other = *six;
+        let (mut sum, mut n) = (0.0, 0u32);
+        for c in (0..DECK_SIZE as u8).filter(|c| seen & (1 << c) == 0) {
+            other[5] = c;
+            sum += Self::six_card_value(stratum, other);
+            n += 1;
+        }
+        sum / f64::from(n)
+    }
+
     /// The strategy's decision at a node.
     fn decide(&self, stratum: &Stratum, node: &Node) -> Decision {
         if let Some(plays) = &stratum.plays {
@@ -769,19 +914,8 @@ impl<'a> FastPlayer<'a> {
             }
         }
         if node.exchanges == 0 && !node.sixth {
-            if let Some(fee) = purchase_fee(self.profile.sixth_card.as_ref(), self.ante, has_bonus) {
-                let mut seen = 1u64 << node.up;
-                for &c in &node.cards[..5] {
-                    seen |= 1 << c;
-                }
-                let mut six = node.cards;
-                let (mut sum, mut n) = (0.0, 0u32);
-                for c in (0..DECK_SIZE as u8).filter(|c| seen & (1 << c) == 0) {
-                    six[5] = c;
-                    sum += stratum.six_by_strength[usize::from(evaluator().eval6(six).strength())];
-                    n += 1;
-                }
-                let value = sum / f64::from(n) - fee as f64;
+            if let Some(fee) = self.sixth_card_fee(has_bonus) {
+                let value = Self::sixth_card_mean(stratum, &node.cards) - fee as f64;
                 if other.is_none_or(|(_, v)| value > v) {
                     other = Some((Decision::SixthCard, value));
                 }
@@ -852,6 +986,16 @@ struct RoundResult {
     exchange_gain: Money,
     sixth_gain: Money,
     redraw_gain: Option<Money>,
+    /// The main game's net in expectation over the dealer's hole cards, given every card the
+    /// player saw and every decision (a bought redraw's gain as realized): its mean is the
+    /// main game's, its variance smaller.
+    conditional_net: f64,
+    /// The same for the play-or-fold game on the dealt hand, whose mean the exact analysis
+    /// knows: the control variate.
+    base_conditional_net: f64,
+    /// The side bet's net had the dealt hand kept it (never exchanged or folded): a control
+    /// variate whose mean the hand-category counts give.
+    base_side: Money,
 }
 
 /// Cards dealt and actions taken, to replay the round on the engine.
@@ -947,7 +1091,8 @@ impl FastPlayer<'_> {
     /// Whether a box that played `f` buys the dealer's redraw after he revealed `dealer`, a
     /// hand that does not qualify: the house's name for it and its fee, if the engine offers
     /// it and its mean over the dealer's draws from the cards not `seen` beats declining.
-    fn buys_redraw(&self, f: &Finish, dealer: [u8; 5], seen: u64) -> Option<(Redraw, Money)> {
+    /// Its fee and the mean gain of buying over declining are returned with it.
+    fn buys_redraw(&self, f: &Finish, dealer: [u8; 5], seen: u64) -> Option<(Redraw, Money, f64)> {
         let has_bonus = self.has_bonus(f.forfeited);
         let (redraw, fee) =
             round::redraw_fee(self.profile, f.hand, self.ante, has_bonus, DECK_SIZE, None).ok()?;
@@ -962,7 +1107,7 @@ impl FastPlayer<'_> {
             sum += self.net_against(&bought, revealed, evaluator().eval5(again));
             n += 1;
         }
-        (sum > declined * n).then_some((redraw, fee))
+        (sum > declined * n).then(|| (redraw, fee, (sum - declined * n) as f64 / n as f64))
     }
 
     /// Plays one round with up card `stratum.up`, drawing from `deck`.
@@ -999,6 +1144,10 @@ impl FastPlayer<'_> {
             }
         };
         let mut fees: Money = 0;
+        // What the cards the options drew, and the dealer's bought card, gave beyond their
+        // mean as the strategy's tables value them: each has mean 0 given what the player had
+        // seen before, so it is taken out of the conditional net.
+        let mut luck = 0.0;
         let played = loop {
             match self.decide(stratum, &node) {
                 Decision::Fold => {
@@ -1018,11 +1167,22 @@ impl FastPlayer<'_> {
                     if self.burn {
                         draw(deck, &mut trace);
                     }
+                    let mut held = [0u8; 5];
+                    let kept = (0..5).filter(|i| mask >> i & 1 == 0).map(|i| node.cards[i]);
+                    let h = held.iter_mut().zip(kept).map(|(slot, card)| *slot = card).count();
+                    held[..h].sort_unstable();
                     for &p in &positions {
                         node.discards[node.discard_count] = node.cards[p];
                         node.discard_count += 1;
                         node.cards[p] = draw(deck, &mut trace);
                     }
+                    let mut dead = [0u8; 11];
+                    dead[0] = up;
+                    dead[1..=node.discard_count].copy_from_slice(&node.discards[..node.discard_count]);
+                    let sums = &stratum.sums[node.exchanges];
+                    let mut now = [node.cards[0], node.cards[1], node.cards[2], node.cards[3], node.cards[4]];
+                    now.sort_unstable();
+                    luck += sums.get(&now) - sums.mean(&held[..h], &dead[..=node.discard_count]);
                     if node.exchanges < 2 {
                         result.exchanged[node.exchanges] = k;
                     }
@@ -1032,14 +1192,12 @@ impl FastPlayer<'_> {
                     result.exchange_fees += fee;
                 }
                 Decision::SixthCard => {
-                    let fee = purchase_fee(
-                        self.profile.sixth_card.as_ref(),
-                        self.ante,
-                        self.has_bonus(node.forfeited),
-                    )
-                    .expect("an offered sixth card");
+                    let fee =
+                        self.sixth_card_fee(self.has_bonus(node.forfeited)).expect("an offered sixth card");
                     act(&mut trace, Action::BuySixthCard { box_index: 0 });
                     node.cards[5] = draw(deck, &mut trace);
+                    luck += Self::six_card_value(stratum, node.cards)
+                        - Self::sixth_card_mean(stratum, &node.cards);
                     node.len = 6;
                     node.sixth = true;
                     fees += fee;
@@ -1081,7 +1239,7 @@ impl FastPlayer<'_> {
                 seen |= 1 << c;
             }
             match self.buys_redraw(&finish, dealer, seen) {
-                Some((redraw, fee)) => {
+                Some((redraw, fee, mean_gain)) => {
                     let declined = self.net_against(&finish, revealed, revealed);
                     act(
                         &mut trace,
@@ -1095,7 +1253,9 @@ impl FastPlayer<'_> {
                     dealer_value = evaluator().eval5(dealer);
                     finish.bought_redraw = true;
                     finish.fees += fee;
-                    result.redraw_gain = Some(self.net_against(&finish, revealed, dealer_value) - declined);
+                    let gain = self.net_against(&finish, revealed, dealer_value) - declined;
+                    result.redraw_gain = Some(gain);
+                    luck += gain as f64 - mean_gain;
                 }
                 None => {
                     if round::redraw_fee(self.profile, hand, self.ante, has_bonus, DECK_SIZE, None).is_ok() {
@@ -1106,6 +1266,14 @@ impl FastPlayer<'_> {
         }
         let (slot, net, side) =
             self.settle(&finish, (revealed, dealer_value), &mut result.jackpot_hit, &mut result.bonus_hit);
+        let mut known = [0u8; 16];
+        let seen = node.known(&mut known);
+        (result.conditional_net, result.base_conditional_net) =
+            self.conditional_nets(&finish, net - side, &known[..seen], (&dealt, up, revealed));
+        result.conditional_net -= luck;
+        if self.profile.bonus.as_ref().is_some_and(|b| b.kind != BonusKind::Privilege) {
+            result.base_side = self.bonus_net(false, false, dealt_value.category());
+        }
         result.outcome_slot = slot;
         result.net = net;
         result.side = side;
@@ -1153,7 +1321,7 @@ impl FastPlayer<'_> {
             let mut dealer_then = revealed_as_dealt;
             if plays && revealed_as_dealt.strength() < self.qualifier {
                 let seen = dealt.iter().chain(&dealt_dealer).fold(0u64, |m, &c| m | 1 << c);
-                if let Some((_, fee)) = self.buys_redraw(&base, dealt_dealer, seen) {
+                if let Some((_, fee, _)) = self.buys_redraw(&base, dealt_dealer, seen) {
                     let highest =
                         round::dealer_discard(&dealt_dealer.map(|c| Card::from_code(c).expect("a card")));
                     dealt_dealer[highest] = deck.cards[DEALT_CARDS];
@@ -1231,18 +1399,66 @@ impl std::hash::BuildHasher for BuildFast {
     }
 }
 
+/// The units of [`Moments`]: a figure is summed as a whole number of 2⁻⁴⁰ parts, so that
+/// sums are exact and the same in whatever order the threads add them.
+const FIXED_POINT: f64 = (1u64 << 40) as f64;
+
+/// The count, sum and sum of squares of a per-round figure (of a few hundred at most).
+#[derive(Clone, Copy, Debug, Default)]
+struct Moments {
+    n: u64,
+    sum: i128,
+    sum_sq: i128,
+}
+
+impl Moments {
+    fn add(&mut self, x: f64) {
+        let units = (x * FIXED_POINT).round() as i128;
+        self.n += 1;
+        self.sum += units;
+        self.sum_sq += units * units;
+    }
+
+    fn merge(self, other: Moments) -> Moments {
+        Moments { n: self.n + other.n, sum: self.sum + other.sum, sum_sq: self.sum_sq + other.sum_sq }
+    }
+
+    fn mean(&self) -> f64 {
+        self.sum as f64 / FIXED_POINT / self.n as f64
+    }
+
+    /// The variance of the mean (the sample variance over n).
+    fn variance_of_mean(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as i128;
+        let squares = (n * self.sum_sq - self.sum * self.sum) as f64 / (FIXED_POINT * FIXED_POINT);
+        (squares / (n * (n - 1)) as f64).max(0.0) / self.n as f64
+    }
+}
+
+/// The stratified mean of a figure, each up-card rank weighted 1/13 as it is dealt, and its
+/// 95 % half-interval; strata without rounds (fewer rounds than ranks) are left out.
+fn stratified(strata: &[Moments; STRATA]) -> Estimate {
+    let filled: Vec<&Moments> = strata.iter().filter(|m| m.n > 0).collect();
+    let weight = 1.0 / filled.len() as f64;
+    let value = filled.iter().map(|m| weight * m.mean()).sum();
+    let variance: f64 = filled.iter().map(|m| weight * weight * m.variance_of_mean()).sum();
+    Estimate { value, ci95: Z95 * variance.sqrt() }
+}
+
 #[derive(Clone, Debug, Default)]
 struct Tally {
+    /// Per up-card rank: the main game's conditional net less the control variate's, in
+    /// antes, and the side bet's net less its control variate's, in stakes.
+    controlled: [Moments; STRATA],
+    side_controlled: [Moments; STRATA],
     rounds: u64,
     net: i128,
     net_sq: i128,
     wager: i128,
     wager_sq: i128,
-    net_wager: i128,
-    total: i128,
-    total_sq: i128,
-    side: i128,
-    side_sq: i128,
     played: u64,
     outcomes: [u64; SLOTS],
     outcome_net: [i128; SLOTS],
@@ -1264,21 +1480,18 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, r: &RoundResult) {
+    fn add(&mut self, r: &RoundResult, rank: usize, (ante, stake): (Money, Money)) {
+        self.controlled[rank].add((r.conditional_net - r.base_conditional_net) / ante as f64);
+        if stake > 0 {
+            self.side_controlled[rank].add((r.side - r.base_side) as f64 / stake as f64);
+        }
         let main = i128::from(r.net - r.side);
         let wager = i128::from(r.wager);
-        let side = i128::from(r.side);
-        let total = i128::from(r.net);
         self.rounds += 1;
         self.net += main;
         self.net_sq += main * main;
         self.wager += wager;
         self.wager_sq += wager * wager;
-        self.net_wager += main * wager;
-        self.total += total;
-        self.total_sq += total * total;
-        self.side += side;
-        self.side_sq += side * side;
         self.played += u64::from(r.played);
         self.outcomes[r.outcome_slot] += 1;
         self.outcome_net[r.outcome_slot] += main;
@@ -1314,16 +1527,15 @@ impl Tally {
     }
 
     fn merge(mut self, other: Tally) -> Tally {
+        for rank in 0..STRATA {
+            self.controlled[rank] = self.controlled[rank].merge(other.controlled[rank]);
+            self.side_controlled[rank] = self.side_controlled[rank].merge(other.side_controlled[rank]);
+        }
         self.rounds += other.rounds;
         self.net += other.net;
         self.net_sq += other.net_sq;
         self.wager += other.wager;
         self.wager_sq += other.wager_sq;
-        self.net_wager += other.net_wager;
-        self.total += other.total;
-        self.total_sq += other.total_sq;
-        self.side += other.side;
-        self.side_sq += other.side_sq;
         self.played += other.played;
         for i in 0..SLOTS {
             self.outcomes[i] += other.outcomes[i];
@@ -1387,6 +1599,24 @@ pub struct Estimate {
 /// 1.96: the two-sided 95 % quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
 
+/// The exactly known means of the control variates: the play-or-fold game's return per ante
+/// (the exact analysis) and the side bet's per stake on the dealt hand (the hand counts).
+#[derive(Clone, Copy, Debug)]
+struct Anchors {
+    base_return: f64,
+    side_return: f64,
+}
+
+/// How the main game's return is estimated: the exact return of the profile's play-or-fold
+/// game on the same deals plus the mean difference of the two games' conditional nets.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ControlVariate {
+    pub base_return_per_ante: f64,
+    /// The plain estimate's variance over this one's: how many times fewer rounds it needs
+    /// (none where this one varied in no round).
+    pub variance_reduction: Option<f64>,
+}
+
 /// The mean of a per-round amount and its 95 % interval, in units of `unit`.
 fn mean_estimate(sum: i128, sum_sq: i128, n: u64, unit: f64) -> Estimate {
     let n_f = n as f64;
@@ -1447,6 +1677,10 @@ pub struct Simulation {
     /// the privilege fee; not the side bet), positive when the house wins.
     pub house_edge: f64,
     pub house_edge_ci95: f64,
+    /// The estimate's anchor and what it gained over the plain mean of the rounds' nets.
+    pub control_variate: ControlVariate,
+    /// The plain mean of the rounds' main-game nets per ante (the return table's total).
+    pub monte_carlo_return_per_ante: Estimate,
     pub return_per_ante: Estimate,
     /// The main game's net per unit wagered (ante, play bet, fees, insurance).
     pub return_per_wager: Estimate,
@@ -1486,17 +1720,19 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn report(profile: &Profile, options: &SimulationOptions, ante: Money, stake: Money, t: Tally) -> Simulation {
+fn report(player: &FastPlayer<'_>, options: &SimulationOptions, anchors: Anchors, t: Tally) -> Simulation {
+    let (profile, ante, stake) = (player.profile, player.ante, player.bonus_stake);
     let n = t.rounds;
     let n_f = n as f64;
     let a = ante as f64;
-    let per_ante = mean_estimate(t.net, t.net_sq, n, a);
-    // The ratio of two means, with the delta method's interval.
-    let ratio = t.net as f64 / t.wager as f64;
-    let residual_sq = t.net_sq as f64 - 2.0 * ratio * t.net_wager as f64 + ratio * ratio * t.wager_sq as f64;
+    let monte_carlo = mean_estimate(t.net, t.net_sq, n, a);
+    let controlled = stratified(&t.controlled);
+    let per_ante = Estimate { value: anchors.base_return + controlled.value, ci95: controlled.ci95 };
+    let wager = mean_estimate(t.wager, t.wager_sq, n, a);
+    // The ratio of two estimates, with the delta method's interval (their covariance left out).
+    let ratio = per_ante.value / wager.value;
+    let ratio_ci = (per_ante.ci95.powi(2) + (ratio * wager.ci95).powi(2)).sqrt() / wager.value;
     let mean_wager = t.wager as f64 / n_f;
-    let ratio_ci =
-        if n > 1 { Z95 * (residual_sq.max(0.0) / (n_f * (n_f - 1.0))).sqrt() / mean_wager } else { 0.0 };
     let play_fraction = t.played as f64 / n_f;
     let play_bet = profile.play_bet(ante);
     let cap_binds = Category::ALL
@@ -1521,6 +1757,13 @@ fn report(profile: &Profile, options: &SimulationOptions, ante: Money, stake: Mo
     let outcomes = Ordered(order.iter().map(|&s| (outcome_name(s), t.outcomes[s])).collect());
     let outcome_return =
         Ordered(order.iter().map(|&s| (outcome_name(s), t.outcome_net[s] as f64 / n_f / a)).collect());
+    let side_controlled = stratified(&t.side_controlled);
+    let side = match profile.bonus.as_ref().map(|b| b.kind) {
+        Some(BonusKind::Fixed | BonusKind::Odds) if stake > 0 => {
+            Estimate { value: anchors.side_return + side_controlled.value, ci95: side_controlled.ci95 }
+        }
+        _ => Estimate { value: 0.0, ci95: 0.0 },
+    };
     let bonus = profile.bonus.as_ref().filter(|_| stake > 0).map(|b| {
         let hit = |hits: u64, pays: String| BonusHit { hits, frequency: hits as f64 / n_f, pays };
         let hits = Ordered(
@@ -1559,7 +1802,7 @@ fn report(profile: &Profile, options: &SimulationOptions, ante: Money, stake: Mo
             return_per_stake: if b.kind == BonusKind::Privilege {
                 Estimate { value: -1.0, ci95: 0.0 }
             } else {
-                mean_estimate(t.side, t.side_sq, n, stake as f64)
+                side
             },
             hits,
             jackpot_hits,
@@ -1614,6 +1857,15 @@ fn report(profile: &Profile, options: &SimulationOptions, ante: Money, stake: Mo
         cap_binds,
         house_edge: -per_ante.value,
         house_edge_ci95: per_ante.ci95,
+        control_variate: ControlVariate {
+            base_return_per_ante: anchors.base_return,
+            variance_reduction: (per_ante.ci95 > 0.0).then(|| (monte_carlo.ci95 / per_ante.ci95).powi(2)),
+        },
+        monte_carlo_return_per_ante: monte_carlo,
+        return_with_bonus: Estimate {
+            value: per_ante.value + side.value * stake as f64 / a,
+            ci95: per_ante.ci95 + side.ci95 * stake as f64 / a,
+        },
         return_per_ante: per_ante,
         return_per_wager: Estimate { value: ratio, ci95: ratio_ci },
         element_of_risk: -ratio,
@@ -1622,7 +1874,6 @@ fn report(profile: &Profile, options: &SimulationOptions, ante: Money, stake: Mo
         standard_deviation: variance.max(0.0).sqrt() / a,
         play_fraction,
         play_fraction_ci95: Z95 * (play_fraction * (1.0 - play_fraction) / n_f).sqrt(),
-        return_with_bonus: mean_estimate(t.total, t.total_sq, n, a),
         outcomes,
         outcome_return,
         bonus,
@@ -1671,7 +1922,11 @@ fn run_stratum(
             rng.set_stream((rank as u64) << 40 | chunk);
             let mut deck = Deck::new(stratum.up);
             for _ in 0..size {
-                t.add(&player.play_round(stratum, &mut deck, &mut rng, None));
+                t.add(
+                    &player.play_round(stratum, &mut deck, &mut rng, None),
+                    rank,
+                    (player.ante, player.bonus_stake),
+                );
             }
             progress.advance(size);
             t
@@ -1697,6 +1952,7 @@ pub fn simulate_with_progress(
     let (ante, stake) = stakes(profile, options)?;
     progress.start(options.rounds);
     let player = FastPlayer::new(profile, ante, stake);
+    let anchors = player.anchors();
     let mut tally = Tally::default();
     for rank in 0..STRATA {
         let share = stratum_share(options.rounds, rank);
@@ -1709,7 +1965,7 @@ pub fn simulate_with_progress(
     if progress.is_cancelled() {
         return Err(SimulationError::Cancelled);
     }
-    Ok(report(profile, options, ante, stake, tally))
+    Ok(report(&player, options, anchors, tally))
 }
 
 /// A profile ready to simulate, with the strategy's tables for every up card built once (for
@@ -1718,8 +1974,7 @@ pub struct Simulator<'a> {
     player: FastPlayer<'a>,
     strata: Vec<Stratum>,
     options: SimulationOptions,
-    ante: Money,
-    stake: Money,
+    anchors: Anchors,
 }
 
 impl<'a> Simulator<'a> {
@@ -1728,7 +1983,8 @@ impl<'a> Simulator<'a> {
         let (ante, stake) = stakes(profile, &options)?;
         let player = FastPlayer::new(profile, ante, stake);
         let strata = (0..STRATA).map(|rank| player.stratum((4 * rank) as u8)).collect();
-        Ok(Simulator { player, strata, options, ante, stake })
+        let anchors = player.anchors();
+        Ok(Simulator { player, strata, options, anchors })
     }
 
     /// Simulates `rounds` rounds from `seed`: the same figures as [`simulate`].
@@ -1741,7 +1997,7 @@ impl<'a> Simulator<'a> {
             })
             .fold(Tally::default(), Tally::merge);
         let options = SimulationOptions { rounds, seed, ..self.options.clone() };
-        report(self.player.profile, &options, self.ante, self.stake, tally)
+        report(&self.player, &options, self.anchors, tally)
     }
 }
 
@@ -1859,15 +2115,115 @@ mod tests {
         assert!(worst > 0.0, "the rank keys ignore suits: some error is expected");
     }
 
-    /// Plays rounds of every profile on the fast path with a trace, replays each on the round
-    /// engine from a stacked deck with the same actions, and compares the settlements.
+    /// The cards not in `seen`, in order.
+    fn unseen(seen: &[u8]) -> Vec<u8> {
+        (0..DECK_SIZE as u8).filter(|c| !seen.contains(c)).collect()
+    }
+
+    /// The conditional net is unbiased: the expected ante, play bet and insurance equal their
+    /// mean over every set of the dealer's hole cards, for hands that win, push, lose, are
+    /// protected and are insured.
+    #[test]
+    fn expected_bets_are_the_mean_over_every_hole_card_set() {
+        let profile = load("golden-oasis");
+        let (ante, stake) = (5_000, round::standard_bonus_stake(&profile, 5_000).unwrap());
+        let player = FastPlayer::new(&profile, ante, stake);
+        let cards = |text: &str| -> Vec<u8> {
+            text.split_whitespace().map(|t| t.parse::<Card>().expect("a card").code()).collect()
+        };
+        for (hand, discards, insurance) in [
+            ("9h 10h Jh Qh Kh", "", 20_000),
+            ("7c 7d 7s 2h 9d", "3c Kd", 5_000),
+            ("Ac Kd 4s 6h 9c", "", 0),
+            ("2c 3d 5s 8h 9c", "", 0),
+            ("Qc Qd 5s 5h 9c 2d", "", 0),
+        ] {
+            let hand = cards(hand);
+            let mut known = hand.clone();
+            known.extend(cards(discards));
+            let up = 51; // the ace of spades
+            let value = evaluator()
+                .evaluate_unchecked(&hand.iter().map(|&c| Card::from_code(c).unwrap()).collect::<Vec<_>>());
+            let mut seen = known.clone();
+            seen.push(up);
+            let pool = unseen(&seen);
+            let (mut sum, mut n) = (0i128, 0i128);
+            for_each_hand::<4>(|set| {
+                if set.iter().all(|&i| usize::from(i) < pool.len()) {
+                    let [a, b, c, d] = set.map(|i| pool[usize::from(i)]);
+                    let dealer = evaluator().eval5([a, b, c, d, up]);
+                    sum += i128::from(player.bets_against(value, insurance, dealer));
+                    n += 1;
+                }
+            });
+            let mean = sum as f64 / n as f64;
+            let expected = player.expected_bets(value, insurance, &known, up);
+            assert!((mean - expected).abs() < 1e-6, "{hand:?}: {mean} against {expected}");
+        }
+    }
+
+    /// What an exchange's cards gave beyond their mean (taken out of the conditional net) has
+    /// mean zero: the table's mean over every replacement is the one inclusion–exclusion gives.
+    #[test]
+    fn an_exchange_tables_mean_is_the_mean_over_every_replacement() {
+        let profile = load("stand-b");
+        let player = FastPlayer::new(&profile, profile.table.ante_min, 0);
+        let up = 22; // a seven
+        let stratum = player.stratum(up);
+        let held = [3u8, 17, 40];
+        let dead = [up, 5, 30];
+        let mut seen = held.to_vec();
+        seen.extend(dead);
+        let pool = unseen(&seen);
+        let (mut sum, mut n) = (0.0, 0u32);
+        for_each_hand::<2>(|pair| {
+            if pair.iter().all(|&i| usize::from(i) < pool.len()) {
+                let mut hand =
+                    [held[0], held[1], held[2], pool[usize::from(pair[0])], pool[usize::from(pair[1])]];
+                hand.sort_unstable();
+                sum += stratum.sums[0].get(&hand);
+                n += 1;
+            }
+        });
+        let mean = stratum.sums[0].mean(&held, &dead);
+        assert!(
+            (sum / f64::from(n) - mean).abs() < 1e-6 * mean.abs().max(1.0),
+            "{} against {mean}",
+            sum / f64::from(n)
+        );
+    }
+
+    /// Every profile file the package ships, found in its folder (not from a list).
+    fn profile_files() -> Vec<Arc<Profile>> {
+        let folder = format!("{}/../../oasis_kiosk/profiles", env!("CARGO_MANIFEST_DIR"));
+        let mut paths: Vec<_> = std::fs::read_dir(folder)
+            .expect("the profiles' folder")
+            .map(|entry| entry.expect("a folder entry").path())
+            .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        paths.sort();
+        paths
+            .iter()
+            .map(|path| {
+                let text = std::fs::read_to_string(path).expect("a profile file");
+                Arc::new(
+                    Profile::from_toml(&text, &path.display().to_string(), None).expect("a valid profile"),
+                )
+            })
+            .collect()
+    }
+
+    /// Plays rounds of every profile file at its least and its greatest ante on the fast path
+    /// with a trace, replays each on the round engine from a stacked deck with the same
+    /// actions (each one the engine must find legal), and compares the settlements.
     #[test]
     fn fast_path_settles_as_the_engine() {
         let mut actions_seen = std::collections::BTreeSet::new();
         let tables = Arc::new(HoldingTables::build(Category::AceKing));
-        for id in SHIPPED_PROFILES {
-            let profile = load(id);
-            let ante = profile.table.ante_max;
+        let profiles = profile_files();
+        assert!(profiles.len() >= SHIPPED_PROFILES.len());
+        for (profile, ante) in profiles.iter().flat_map(|p| [(p, p.table.ante_min), (p, p.table.ante_max)]) {
+            let (id, profile) = (profile.id.as_str(), profile.clone());
             let stake = round::standard_bonus_stake(&profile, ante).unwrap_or(0);
             let player = FastPlayer::with_tables(&profile, ante, stake, tables.clone());
             for (i, up) in [48u8, 20, 1].into_iter().enumerate() {
