@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 LOCALE := assets/locale
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run test lint bench build translations clean install-cabinet
+.PHONY: run test lint bench par build translations clean install-cabinet
 
 # The first run makes the books (in the data directory, docs/terminal.md); later runs find them.
 run: build
@@ -33,6 +33,20 @@ lint: build
 
 bench: build
 	$(BIN)/python bench/run.py
+
+# The PAR sheets of docs/par at the least and the greatest ante: exact where the profile's only
+# decision is to play or fold, else simulated with enough rounds for a 95 % interval of at most
+# ±0.05 % of the ante (docs/simulation.md). About 20 minutes on two cores.
+PAR_SEED := 5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed
+PAR_EXACT := caribbean czech
+PAR_ROUNDS := standard:800000 russian-three-box:800000 czech-buy-card:800000 stand-a:800000 \
+	stand-b:800000 stand-c:800000 czech-exchange:1600000 golden-oasis:3500000
+par: build
+	for profile in $(PAR_EXACT); do $(BIN)/oasis-kiosk par $$profile --exact --out docs/par || exit 1; done
+	for entry in $(PAR_ROUNDS); do \
+		$(BIN)/oasis-kiosk par $${entry%%:*} --rounds $${entry##*:} --seed $(PAR_SEED) --out docs/par || exit 1; \
+	done
+	$(BIN)/python -m oasis_kiosk.par index docs/par
 
 # Rebuilt on every call (cargo makes that quick when nothing changed); the extras bring the
 # test tools and the independent evaluators used as test oracle and benchmark baseline.

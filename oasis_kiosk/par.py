@@ -11,6 +11,7 @@ come with a chart of the distribution of a round's net (``oasis_kiosk.par_chart`
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -112,7 +113,87 @@ def text_report(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
     lines.append(f"{'total':<36}{'':>8}{total:>22,}{1:>14.6f}{-analysis['house_edge']:>12.6f}")
     lines.append("")
     lines += [f"{label:<20}{text}" for label, text in figure_lines(analysis)]
+    lines += ["", *ante_lines(analysis["by_ante"], rules)]
     return "\n".join(lines)
+
+
+def table_antes(rules: dict[str, Any], ante: int | None) -> list[int]:
+    """The antes a PAR sheet gives figures at: the one asked for, else the table's least and
+    greatest (the maximum payout cuts less at small antes, so the return differs)."""
+    if ante is not None:
+        return [ante]
+    table = rules["table"]
+    return sorted({table["ante_min"], table["ante_max"]})
+
+
+def by_ante(figures: dict[str, Any]) -> dict[str, Any]:
+    """One ante's main-game and side-bet figures, from an exact analysis or a simulation: the
+    return per ante and per unit staked as fractions, with their 95 % half-intervals (0 where
+    exact)."""
+    exact = "total_combinations" in figures
+    side: dict[str, Any] | None = None
+    if exact and figures.get("bonus_return_per_stake") is not None:
+        side = {"stake": figures["bonus_stake"], "return": 1 + figures["bonus_return_per_stake"], "ci95": 0.0}
+    bonus = None if exact else figures.get("bonus")
+    if bonus is not None and bonus["kind"] != "privilege":
+        estimate = bonus["return_per_stake"]
+        side = {"stake": bonus["stake"], "return": 1 + estimate["value"], "ci95": estimate["ci95"]}
+    return {
+        "ante": figures["ante"],
+        "return": 1 - figures["house_edge"],
+        "ci95": 0.0 if exact else figures["house_edge_ci95"],
+        "cap_binds": figures["cap_binds"],
+        "side": side,
+    }
+
+
+def ante_lines(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[str]:
+    """The return at each ante, in words, one line each (the side bet's after it)."""
+    lines = []
+    for row in figures:
+        interval = f" ± {row['ci95'] * 100:.4f}" if row["ci95"] else " (exact)"
+        cut = ", ".join(hand_name(c) for c in row["cap_binds"]) or "nothing"
+        lines.append(
+            f"at an ante of {money(row['ante'], rules)}: the main game returns {row['return'] * 100:.4f} %"
+            f"{interval} of the ante (the maximum payout cuts {cut})"
+        )
+        if row["side"] is not None:
+            side = row["side"]
+            interval = f" ± {side['ci95'] * 100:.4f}" if side["ci95"] else " (exact)"
+            lines.append(
+                f"the bonus bet of {money(side['stake'], rules)} returns {side['return'] * 100:.4f} %{interval} "
+                "of its stake (jackpot awards not included)"
+            )
+    return lines
+
+
+def ante_section(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[str]:
+    """A PAR sheet's table of the return at the least and the greatest ante."""
+    out = [
+        "## Return by ante",
+        "",
+        "| ante | main game returns (of the ante) | house edge | the maximum payout cuts | side bet returns (of its stake) |",
+        "|---:|---:|---:|---|---:|",
+    ]
+    for row in figures:
+        interval = f" ± {row['ci95'] * 100:.4f}" if row["ci95"] else " (exact)"
+        cut = ", ".join(hand_name(c) for c in row["cap_binds"]) or "nothing"
+        side = row["side"]
+        side_text = "none"
+        if side is not None:
+            side_interval = f" ± {side['ci95'] * 100:.4f}" if side["ci95"] else " (exact)"
+            side_text = f"{side['return'] * 100:.4f} %{side_interval} at {money(side['stake'], rules)}"
+        out.append(
+            f"| {money(row['ante'], rules)} | {row['return'] * 100:.4f} %{interval} | "
+            f"{(1 - row['return']) * 100:.4f} % | {cut} | {side_text} |"
+        )
+    out += [
+        "",
+        "Intervals are 95 %. The side bet is a separate bet (a fixed or odds bonus; a privilege fee is in the "
+        "main game); a jackpot's award is the progressive meter's and in no return here.",
+        "",
+    ]
+    return out
 
 
 def rules_section(rules: dict[str, Any], skip: str | None = None) -> list[str]:
@@ -177,6 +258,7 @@ def markdown_report(
         "",
         *rules_section(rules),
         "",
+        *ante_section(analysis["by_ante"], rules),
         "## Return table (optimal strategy)",
         "",
         "Every deal is counted: the player's five cards, the dealer's up card and his four hole cards, "
@@ -280,7 +362,7 @@ def run(
     progress = ProgressLine(sys.stderr)
     started = time.perf_counter()
     try:
-        analysis = exact_analysis(profile, ante=ante, progress=progress)
+        analyses = [exact_analysis(profile, ante=a, progress=progress) for a in table_antes(rules, ante)]
     except AnalysisError as error:
         if "only decision" in str(error) and not exact:
             # Refused at once, before any work: simulate instead.
@@ -295,6 +377,7 @@ def run(
     finally:
         progress.close()
     seconds = time.perf_counter() - started
+    analysis = analyses[-1] | {"by_ante": [by_ante(a) for a in analyses]}
     if as_json:
         print(json.dumps(analysis, indent=2))
     else:
@@ -359,19 +442,23 @@ def run_simulation(
     """``par --rounds N``: simulate, print, write the sheet, its JSON and its chart."""
     progress = ProgressLine(sys.stderr, unit="rounds")
     started = time.perf_counter()
+    seed = seed or os.urandom(32)  # one seed for every ante, so the command repeats the sheet
     try:
-        result = simulate(profile, rounds, seed=seed, ante=ante, progress=progress)
+        results = [
+            simulate(profile, rounds, seed=seed, ante=a, progress=progress) for a in table_antes(rules, ante)
+        ]
     except ValueError as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2
     finally:
         progress.close()
     seconds = time.perf_counter() - started
+    result = results[-1] | {"by_ante": [by_ante(r) for r in results]}
     if as_json:
         print(json.dumps(result, indent=2))
     else:
         print(par_simulation.text_report(result, rules))
-        print(f"{'computed in':<20}{seconds:.1f} s ({rounds / seconds:,.0f} rounds/s)")
+        print(f"{'computed in':<20}{seconds:.1f} s ({rounds * len(results) / seconds:,.0f} rounds/s)")
     if out is not None:
         command = command_line(profile.id, f"--rounds {rounds} --seed {result['seed']}", ante, out)
         write_sheet(
@@ -383,3 +470,58 @@ def run_simulation(
             as_json,
         )
     return 0
+
+
+INDEX_HEAD = """# PAR sheets of the shipped profiles
+
+One sheet per profile file in `oasis_kiosk/profiles/`, each with the command that writes it
+again at its top and the chart of the distribution of a round's net beside it; `make par`
+writes them all and this page. Profiles whose only decision is to play or fold are counted
+exactly ([../analysis.md](../analysis.md)); the others are simulated with their exchanges and
+purchases ([../simulation.md](../simulation.md)), with enough rounds for a 95 % interval of at
+most ±0.05 % of the ante. Figures for one box, at the table's least and greatest ante, with the
+standard bonus stake where there is one: a fixed or odds bonus bet is a side bet with its own
+return; the privilege fee of `golden-oasis` is in the main game.
+
+| profile | method | ante | main game returns | house edge | side bet returns |
+|---|---|---:|---:|---:|---:|
+"""
+
+
+def index(folder: Path) -> str:
+    """The index of the PAR sheets in ``folder``, from their JSON figures."""
+    lines = [INDEX_HEAD.rstrip("\n")]
+    for data in sorted(folder.glob("*.json")):
+        figures = json.loads(data.read_text(encoding="utf-8"))
+        rules = load_profile(figures["profile"]).to_dict()
+        method = (
+            "exact, every deal"
+            if "total_combinations" in figures
+            else f"{figures['rounds']:,} simulated rounds per ante"
+        )
+        for row in figures["by_ante"]:
+            interval = f" ± {row['ci95'] * 100:.4f}" if row["ci95"] else " (exact)"
+            side = row["side"]
+            side_text = "none"
+            if side is not None:
+                side_interval = f" ± {side['ci95'] * 100:.4f}" if side["ci95"] else " (exact)"
+                side_text = f"{side['return'] * 100:.2f} %{side_interval}"
+            lines.append(
+                f"| [`{figures['profile']}`]({figures['profile']}.md) | {method} | {money(row['ante'], rules)} | "
+                f"{row['return'] * 100:.4f} %{interval} | {(1 - row['return']) * 100:.4f} % | {side_text} |"
+            )
+    lines += [
+        "",
+        "The main game's return counts the ante, the play bet, insurance and every fee; a house edge is the "
+        "house's expected win per ante. The table's maximum payout cuts more at the greatest ante, so the "
+        "return there is lower unless a fee weighs more at the least (each sheet names what it cuts).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    # ``python -m oasis_kiosk.par index DIR``: writes DIR/README.md (``make par``).
+    if sys.argv[1:2] != ["index"] or len(sys.argv) != 3:
+        sys.exit("usage: python -m oasis_kiosk.par index DIR")
+    (Path(sys.argv[2]) / "README.md").write_text(index(Path(sys.argv[2])), encoding="utf-8")

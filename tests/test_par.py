@@ -84,15 +84,27 @@ def test_par_prints_json_and_writes_the_par_sheet(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    asked: list[int | None] = []
+
     def known(profile: Any, ante: int | None, progress: Any) -> dict[str, Any]:
-        assert (profile.id, ante) == ("caribbean", None)
+        assert profile.id == "caribbean"
+        asked.append(ante)
         progress(CLASSES, CLASSES)
-        return dict(caribbean["analysis"])
+        return dict(caribbean["analysis"]) | {"ante": ante}
 
     monkeypatch.setattr(par, "exact_analysis", known)
     assert main(["par", "caribbean", "--json", "--out", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     printed = json.loads(captured.out)
+    assert asked == [1_000, 10_000], "the least and the greatest ante"
+    assert [row["ante"] for row in printed["by_ante"]] == [1_000, 10_000]
+    assert printed["by_ante"][0] == {
+        "ante": 1_000,
+        "return": pytest.approx(1 - 0.052243057715778654),
+        "ci95": 0.0,
+        "cap_binds": [],
+        "side": None,
+    }
     for key in ("house_edge", "element_of_risk", "play_fraction"):
         assert isinstance(printed[key], float)
     assert printed["total_combinations"] == COMBINATIONS
@@ -109,6 +121,7 @@ def test_par_prints_json_and_writes_the_par_sheet(
     assert "- **house edge**: 5.2243 % of the ante" in sheet
     assert "- **player's net over all combinations**: -1,041,372,912,372 antes" in sheet
     assert "The dealer qualifies with ace-king or better" in sheet
+    assert "| 10.00 EUR | 94.7757 % (exact) | 5.2243 % | nothing | none |" in sheet
     assert "written" in captured.err
 
     assert main(["par", "caribbean", "--exact"]) == 0
@@ -152,3 +165,22 @@ def test_an_exception_in_the_progress_callback_stops_the_analysis() -> None:
     with pytest.raises(KeyboardInterrupt):
         exact_analysis("caribbean", progress=stop)
     assert time.perf_counter() - started < 30
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+PROFILE_FILES = sorted((Path(par.__file__).parent / "profiles").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", PROFILE_FILES, ids=lambda path: path.stem)
+def test_every_profile_file_has_a_current_par_sheet_at_both_antes(path: Path) -> None:
+    """A profile changed without `make par` leaves a sheet of other rules: the digest says so."""
+    profile = load_profile(str(path))
+    figures = json.loads((DOCS / "par" / f"{profile.id}.json").read_text())
+    assert figures["profile_digest"] == profile.digest, f"docs/par/{profile.id}.json is of other rules"
+    table = profile.to_dict()["table"]
+    assert [row["ante"] for row in figures["by_ante"]] == sorted({table["ante_min"], table["ante_max"]})
+    for row in figures["by_ante"]:
+        assert row["ci95"] <= 0.0005, f"{profile.id} at {row['ante']}: ±{row['ci95']:.5f}"
+        if row["side"] is not None:
+            assert 0 < row["side"]["return"] < 1
+    assert f"({profile.id}.md)" in (DOCS / "par" / "README.md").read_text()

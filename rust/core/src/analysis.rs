@@ -27,7 +27,7 @@ use serde::Serialize;
 
 use crate::card::{for_each_hand, DECK_SIZE};
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{Money, Profile};
+use crate::profile::{BonusKind, Money, Profile};
 use crate::round::{self, Outcome};
 
 /// Distinct strengths, and the length of a cumulative count over them (one more).
@@ -411,6 +411,10 @@ pub struct ExactAnalysis {
     pub player_classes: u64,
     /// Memory of the counting tables, in bytes.
     pub table_bytes: u64,
+    /// The side bet (a fixed or odds bonus) at its standard stake, if the profile has one: the
+    /// stake and its return per unit staked (its net; jackpot awards not included).
+    pub bonus_stake: Money,
+    pub bonus_return_per_stake: Option<f64>,
 }
 
 /// The return table's rows as a map in table order, of one column.
@@ -428,7 +432,7 @@ impl<T: Serialize> Serialize for Column<'_, T> {
 
 impl Serialize for ExactAnalysis {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("ExactAnalysis", 18)?;
+        let mut out = serializer.serialize_struct("ExactAnalysis", 20)?;
         out.serialize_field("profile", &self.profile)?;
         out.serialize_field("profile_digest", &self.profile_digest)?;
         out.serialize_field("ante", &self.ante)?;
@@ -447,6 +451,8 @@ impl Serialize for ExactAnalysis {
         out.serialize_field("situations_played", &self.situations_played)?;
         out.serialize_field("player_classes", &self.player_classes)?;
         out.serialize_field("table_bytes", &self.table_bytes)?;
+        out.serialize_field("bonus_stake", &self.bonus_stake)?;
+        out.serialize_field("bonus_return_per_stake", &self.bonus_return_per_stake)?;
         out.end()
     }
 }
@@ -467,6 +473,8 @@ struct Tally {
     folded: u64,
     lost: u64,
     situations_played: u64,
+    /// The side bet's net over the combinations, in minor units.
+    bonus_net: i128,
 }
 
 impl Tally {
@@ -477,6 +485,7 @@ impl Tally {
         self.not_qualified += other.not_qualified;
         self.push += other.push;
         self.folded += other.folded;
+        self.bonus_net += other.bonus_net;
         self.lost += other.lost;
         self.situations_played += other.situations_played;
         self
@@ -589,6 +598,16 @@ pub(crate) fn analyse(
 ) -> Result<ExactAnalysis, AnalysisError> {
     assert_eq!(tables.qualifier, profile.game.qualifier.lowest().strength());
     let payments = Payments::new(profile, ante);
+    let bonus_stake = match profile.bonus.as_ref().map(|b| b.kind) {
+        Some(BonusKind::Fixed | BonusKind::Odds) => round::standard_bonus_stake(profile, ante).unwrap_or(0),
+        _ => 0,
+    };
+    let bonus_net = |value: HandValue, folded: bool| -> i128 {
+        match bonus_stake {
+            0 => 0,
+            stake => i128::from(round::bonus_bet(profile, stake, false, folded, || value).0.net()),
+        }
+    };
     let classes = player_classes();
     progress.start(classes.len() as u64);
     let eval = evaluator();
@@ -604,7 +623,9 @@ pub(crate) fn analyse(
             let mut tally = Tally::default();
             for up in (0..DECK_SIZE as u8).filter(|c| !player.contains(c)) {
                 let dealer = tables.dealer_counts(&player, up, value.strength());
-                if payments.plays(dealer, category) {
+                let plays = payments.plays(dealer, category);
+                tally.bonus_net += i128::from(weight * HOLE_CARD_SETS) * bonus_net(value, !plays);
+                if plays {
                     tally.won[category as usize] += weight * dealer.lower;
                     tally.not_qualified += weight * dealer.not_qualified;
                     tally.push += weight * dealer.equal;
@@ -674,6 +695,9 @@ pub(crate) fn analyse(
         situations_played: tally.situations_played,
         player_classes: classes.len() as u64,
         table_bytes: tables.bytes() as u64,
+        bonus_stake,
+        bonus_return_per_stake: (bonus_stake > 0)
+            .then(|| tally.bonus_net as f64 / (total * bonus_stake as f64)),
     })
 }
 
