@@ -107,7 +107,7 @@ def test_the_rules_page_shows_the_return_and_refuses_rules_outside_the_bounds(
 
 def test_rules_whose_return_is_unknown_are_computed_in_a_worker_while_frames_go_on(tmp_path: Path) -> None:
     overrides = {"table": {"max_payout": 400000}}
-    loose = ReturnBounds(return_max=2.0)  # a few thousand rounds: a wide interval
+    loose = ReturnBounds(0.0, 2.0, 0.0, 2.0)  # a few thousand rounds: wide intervals
     app = menu_kiosk(tmp_path, (800, 480), profile_overrides=overrides, return_bounds=loose)
     terminal = app.terminal
     assert app.operator.rules_choice == ("standard", overrides), "the rules the terminal started with"
@@ -132,7 +132,9 @@ def test_rules_whose_return_is_unknown_are_computed_in_a_worker_while_frames_go_
     app.update(1 / 60)
     assert app.operator.worker is None
     assert returns.booked(terminal.store, terminal.profile) is not None
-    assert terminal.store.get_state("rules") == {"profile": "standard", "overrides": overrides}
+    assert terminal.store.get_state("rules") == {"profile": "standard", "overrides": overrides}, (
+        app.operator.notice
+    )
     assert app.operator.notice == "The rules are now Standard Oasis Poker."
     assert return_problems(terminal.config, terminal.store) == [], "known at the next start"
 
