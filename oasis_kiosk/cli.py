@@ -9,7 +9,10 @@
 - ``demo``: a text demo of the core that deals a few heads-up hands from the secure
   shuffle and evaluates them;
 - ``par PROFILE``: the profile's exact return under optimal play, or its simulated return
-  (``--rounds N``), its return table and a PAR sheet (``oasis_kiosk.par``).
+  (``--rounds N``), its return table and a PAR sheet (``oasis_kiosk.par``); ``par`` with no
+  profile: the return of the configured rules and whether ``[rules]`` accepts it;
+- ``returns``: computes the return of the configured rules where it is not known, and keeps
+  it in the books (``oasis_kiosk.returns``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from oasis_kiosk import EntropyError, Shoe, evaluate, notify, par
+from oasis_kiosk import EntropyError, Shoe, evaluate, notify, par, returns
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -37,7 +40,7 @@ from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.selftest import self_test
-from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
 from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -212,6 +215,45 @@ def set_pin(config: Config) -> int:
     return 0
 
 
+def configured_returns(config: Config, *, rounds: int, seed: bytes | None, as_json: bool, book: bool) -> int:
+    """The return of the rules as the terminal runs them (the file with the operator menu's
+    changes over it) against ``[rules]``: exit 1 if refused. Known figures are shown as they
+    are; others are computed. ``book`` (``returns``): under the books' lock, as ``set-pin``,
+    and computed figures are kept in them; else (``par``) the books, if any, are only read."""
+    if book:
+        store: Store | None = Store(config.database)
+    else:
+        store = Store(config.database, read_only=True) if config.database.exists() else None
+    try:
+        if store is not None:
+            config = settings_from_store(config, store)
+        profile = config.load_profile()
+        figures = returns.known(profile, store)
+        source = "shipped" if returns.shipped(profile) else "from the books"
+        if figures is None:
+            progress = par.ProgressLine(sys.stderr, unit="steps")
+            try:
+                figures = returns.compute(profile, rounds=rounds, seed=seed, progress=progress)
+            finally:
+                progress.close()
+            source = "computed now"
+            if store is not None and book:
+                returns.book(store, figures)
+                source += " and kept in the books"
+    finally:
+        if store is not None:
+            store.close()
+    text, accepted = returns.report(profile, figures, config.return_bounds, source)
+    if as_json:
+        refused = returns.breaches(figures, config.return_bounds)
+        rules = profile.to_dict()
+        shown = [breach.describe(lambda amount: par.money(amount, rules)) for breach in refused]
+        print(json.dumps({"figures": figures.to_json(), "accepted": accepted, "refused": shown}, indent=2))
+    else:
+        print(text)
+    return 0 if accepted else 1
+
+
 def stacked_decks(path: Path) -> Callable[[int], str | None]:
     """Round number -> the stacked deck on that line of the file (blank: shuffled as usual)."""
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -363,8 +405,14 @@ def parser() -> argparse.ArgumentParser:
         help="tests only: line N stacks round N's deck (top card first; blank: shuffled)",
     )
     commands.choices["recall"].add_argument("count", nargs="?", type=positive, default=25, help="rounds (25)")
-    par_command = commands.add_parser("par", help="the return of a rule profile: return table and PAR sheet")
-    par_command.add_argument("profile", help="a shipped profile's id or a profile file")
+    par_command = commands.add_parser(
+        "par",
+        help="the return of a rule profile: return table and PAR sheet; "
+        "without one, the configured rules' return against [rules]",
+    )
+    par_command.add_argument(
+        "profile", nargs="?", help="a shipped profile's id or a profile file (none: the configured rules)"
+    )
     method = par_command.add_mutually_exclusive_group()
     method.add_argument(
         "--exact", action="store_true", help="count every deal (the default where the profile allows it)"
@@ -378,6 +426,17 @@ def parser() -> argparse.ArgumentParser:
     par_command.add_argument("--out", type=Path, help="also write a Markdown PAR sheet and the JSON to DIR")
     par_command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
     par_command.add_argument("--ante", type=positive, help="minor units (default: the table's maximum ante)")
+    returns_command = commands.add_parser(
+        "returns", help="compute the configured rules' return where it is not known and keep it in the books"
+    )
+    returns_command.add_argument(
+        "--rounds", type=positive, help=f"rounds simulated per ante (default {returns.ROUNDS:,})"
+    )
+    returns_command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
+    returns_command.add_argument("--json", action="store_true", help="print JSON")
+    for command in (par_command, returns_command):
+        command.add_argument("--config", type=Path, help="configuration file (TOML)")
+        command.add_argument("--db", type=Path, help="database file (default: from the configuration)")
     return main
 
 
@@ -387,7 +446,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments.command == "demo":
             demo(arguments.rounds, arguments.seed)
             return 0
-        if arguments.command == "par":
+        if arguments.command == "par" and arguments.profile is None:
+            if arguments.exact or arguments.out or arguments.ante:
+                print("oasis-kiosk: --exact, --out and --ante need a profile named", file=sys.stderr)
+                return 2
+        elif arguments.command == "par":
             options = {"as_json": arguments.json, "out": arguments.out, "ante": arguments.ante}
             return par.run(
                 arguments.profile,
@@ -397,6 +460,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 **options,
             )
         config = load_config(arguments.config, database=arguments.db)
+        if arguments.command in {"par", "returns"}:
+            return configured_returns(
+                config,
+                rounds=arguments.rounds or returns.ROUNDS,
+                seed=arguments.seed,
+                as_json=arguments.json,
+                book=arguments.command == "returns",
+            )
         if arguments.command == "meters":
             return show_meters(config, arguments.json)
         if arguments.command == "audit":
@@ -421,7 +492,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 config, arguments.script, arguments.seed_base, arguments.decks, arguments.demo
             )
         return run_window(config, fullscreen=arguments.fullscreen, demo=arguments.demo)
-    except (ConfigError, ScriptError) as error:
+    except (ConfigError, ScriptError, returns.FiguresError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2
     except (StoreError, ScriptStoppedError) as error:

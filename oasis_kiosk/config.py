@@ -56,6 +56,20 @@ class JackpotConfig:
 
 
 @dataclass(frozen=True)
+class ReturnBounds:
+    """The approved range of the theoretical return (a fraction of the stake: 0.95 is
+    95 %); a configuration whose return lies outside it is not played."""
+
+    return_min: float = 0.75
+    """The main game's least return per ante, at the table's minimum and maximum ante."""
+    return_max: float = 1.0
+    """Its greatest: 1.0, the house never plays at a loss."""
+    side_return_min: float = 0.40
+    """The side bet's (a fixed or odds bonus) least return per unit staked."""
+    side_return_max: float = 1.0
+
+
+@dataclass(frozen=True)
 class PulseDevice:
     """A pulse-mode acceptor: its pulse and inhibit pins, its pulse table and the timing
     window of a valid train."""
@@ -108,6 +122,8 @@ class Config:
     """A round that pays this much or more (a jackpot award included) locks the terminal up
     until the attendant pays it by hand; it never goes on the credits."""
     jackpot: JackpotConfig = field(default_factory=JackpotConfig)
+    return_bounds: ReturnBounds = field(default_factory=ReturnBounds)
+    """``[rules]``: the approved range of the return."""
     language: str = "en"
     volume: int = 6
     """Sound volume 0 (silent) to 10."""
@@ -211,6 +227,18 @@ class Share:
         if not 0 <= share <= 1:
             walk.fail(where, f"{value} is not a share between 0 and 1")
         return share
+
+
+@dataclass(frozen=True)
+class Return:
+    """A theoretical return as a fraction of the stake, 0 to 2 (0.95: 95 %)."""
+
+    describe: str = "a return as a fraction of the stake such as 0.95 (95 %), from 0 to 2"
+
+    def check(self, value: Any, where: str, walk: Walk) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 2:
+            walk.fail(where, f"{self.describe}, not {value!r}")
+        return float(value)
 
 
 @dataclass(frozen=True)
@@ -508,6 +536,14 @@ JACKPOT: dict[str, Key] = {
     "maximum": Key(Amount(), DEFAULTS.jackpot.maximum, "above it contributions go to an overflow"),
 }
 
+BOUNDS = ReturnBounds()
+RULES: dict[str, Key] = {
+    "return_min": Key(Return(), BOUNDS.return_min, "the main game's least return per ante"),
+    "return_max": Key(Return(), BOUNDS.return_max, "the main game's greatest return per ante"),
+    "side_return_min": Key(Return(), BOUNDS.side_return_min, "the side bet's least return per stake"),
+    "side_return_max": Key(Return(), BOUNDS.side_return_max, "the side bet's greatest return per stake"),
+}
+
 POWER_FAIL = Table(
     {
         "pin": Key(Pin(), REQUIRED, "the UPS's power-fail line"),
@@ -574,6 +610,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "terminal": TERMINAL,
     "money": MONEY,
     "jackpot": JACKPOT,
+    "rules": RULES,
     "devices": DEVICES,
 }
 """Every section and key of the configuration file (and ``[profile_overrides]``: any
@@ -587,6 +624,12 @@ SECTIONS: dict[str, Table] = {
         describe="a table of base, rate and maximum",
         build=lambda v: JackpotConfig(**v),
         rules=(Below("base", "maximum"),),
+    ),
+    "rules": Table(
+        RULES,
+        describe="a table of return_min, return_max, side_return_min and side_return_max",
+        build=lambda v: ReturnBounds(**v),
+        rules=(Below("return_min", "return_max"), Below("side_return_min", "side_return_max")),
     ),
     "devices": Table(DEVICES, build=_devices),
 }
@@ -626,6 +669,7 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         **terminal,
         **sections["money"],
         jackpot=sections["jackpot"],
+        return_bounds=sections["rules"],
         devices=sections["devices"],
         profile_overrides=sections["profile_overrides"],
     )
@@ -675,6 +719,8 @@ def validate(config: Config) -> None:
         SECTIONS[section].check({key: getattr(config, key) for key in SCHEMA[section]}, section, walk)
     jackpot = config.jackpot
     SECTIONS["jackpot"].check({key: getattr(jackpot, key) for key in JACKPOT}, "jackpot", walk)
+    bounds = config.return_bounds
+    SECTIONS["rules"].check({key: getattr(bounds, key) for key in RULES}, "rules", walk)
     if config.cashout == "hopper" and config.devices.hopper_motor is None:
         walk.fail("terminal.cashout", "'hopper' needs a hopper in [devices]")
     if config.hopper_coin not in config.coins:

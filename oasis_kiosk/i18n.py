@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale
-from babel.numbers import NumberPattern, format_decimal
+from babel.numbers import NumberPattern, format_decimal, format_percent
 
 from oasis_kiosk.assets import ASSETS
 
@@ -63,6 +63,12 @@ def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
 
 def number(value: int) -> str:
     return format_decimal(value, locale=_active)
+
+
+def percent(fraction: float) -> str:
+    """``0.9478`` -> ``94.78 %`` (en), ``94,78 %`` (cs): a return, to two places."""
+    shown: str = format_percent(fraction, format="#,##0.00\u00a0%", locale=_active)
+    return shown
 
 
 def money(amount: int, currency: str, minor_units: int) -> str:

@@ -107,6 +107,18 @@ BAD_FILES: list[tuple[str, str, str]] = [
     ("[jackpot]\nmaximum = 0", "jackpot.maximum", "more than 0"),
     ("[jackpot]\nmaximum = -5", "jackpot.maximum", "not -5"),
     ("[jackpot]\nbase = 10\nmaximum = 5", "jackpot.maximum", "5 is below jackpot.base 10"),
+    # the approved range of the return: fractions from 0 to 2, the least not above the greatest
+    ("[rules]\nreturn_max = '95 %'", "rules.return_max", "a return as a fraction of the stake"),
+    ("[rules]\nreturn_min = -0.1", "rules.return_min", "from 0 to 2, not -0.1"),
+    ("[rules]\nside_return_max = true", "rules.side_return_max", "not True"),
+    ("[rules]\nreturn_max = 95", "rules.return_max", "not 95"),
+    (
+        "[rules]\nreturn_min = 0.96\nreturn_max = 0.95",
+        "rules.return_max",
+        "0.95 is below rules.return_min 0.96",
+    ),
+    ("[rules]\nside_return_max = 0.3", "rules.side_return_max", "0.3 is below rules.side_return_min 0.4"),
+    ("[rules]\nhouse_edge = 0.05", "rules.house_edge", "unknown key"),
     (f"[devices]\ncoin_acceptor = {{ {COIN[:-3]}, 4 = 0 }} }}", "devices.coin_acceptor.pulses.4", "not 0"),
     # values that are not money the terminal takes
     ("[money]\nhopper_coin = 250", "money.hopper_coin", "250 is not one of money.coins"),

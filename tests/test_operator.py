@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 from fractions import Fraction
 from itertools import pairwise
 from pathlib import Path
@@ -12,7 +13,8 @@ import pygame
 import pytest
 from support import books
 
-from oasis_kiosk.config import Config
+from oasis_kiosk import load_profile, returns
+from oasis_kiosk.config import Config, ReturnBounds
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.names import BUTTONS
 from oasis_kiosk.hardware.panel import Press
@@ -23,6 +25,7 @@ from oasis_kiosk.machine.operator import (
     PIN_TRIES,
     OperatorError,
     OperatorMenu,
+    ReturnsUnknownError,
     hash_pin,
     pin_matches,
 )
@@ -266,7 +269,15 @@ def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_
     with pytest.raises(OperatorError, match=r"table\.ante_min: minimum 20000 is above the maximum"):
         menu.set_rules("standard", {"table": {"ante_min": 20000}})
     assert menu.terminal.profile.id == "standard", "a refused change changes nothing"
-    menu.set_rules("golden-oasis", {"table": {"max_payout": 300000}})
+    house_variant = {"table": {"max_payout": 300000}}
+    with pytest.raises(ReturnsUnknownError):
+        menu.set_rules("golden-oasis", house_variant)
+    # Its return computed once (a few rounds: a wide interval the loose bounds accept) and booked.
+    menu.terminal.config = replace(menu.terminal.config, return_bounds=ReturnBounds(return_max=2.0))
+    menu.book_returns(
+        returns.compute(load_profile("golden-oasis", house_variant), rounds=2000, seed=bytes(32))
+    )
+    menu.set_rules("golden-oasis", house_variant)
     assert menu.terminal.profile.id == "golden-oasis"
     close_menu(menu)
     menu.terminal.handle("bill", 5000)

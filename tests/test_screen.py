@@ -299,7 +299,7 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
     app.key("4")  # CARD 4: one step louder
     assert terminal.config.volume == 7
     app.key("1")  # CARD 1: the next profile; DEAL twice applies it
-    chosen = app.operator.profile_choice
+    chosen, _overrides = app.operator.rules_choice
     assert chosen != "standard"
     app.key("return")
     assert terminal.profile.id == "standard", "one DEAL only asks for confirmation"

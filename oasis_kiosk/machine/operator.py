@@ -26,8 +26,11 @@ from fractions import Fraction
 from itertools import count
 from typing import Any, NoReturn
 
+from oasis_kiosk import returns
+from oasis_kiosk._core import Profile
 from oasis_kiosk.config import MAX_VOLUME, JackpotConfig
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
@@ -46,6 +49,28 @@ MAX_PIN_DELAY = 300
 
 class OperatorError(Exception):
     """An operator request refused, with the reason."""
+
+
+class ReturnsUnknownError(OperatorError):
+    """Rules whose return is neither shipped nor in the books: it is computed
+    (``returns.compute``, ``profile`` here) and booked (``OperatorMenu.book_returns``) before
+    they may be played."""
+
+    def __init__(self, profile: Profile) -> None:
+        super().__init__(
+            f"the return of {profile.id} is not known yet: it is computed when the rules are applied"
+        )
+        self.profile = profile
+
+
+class ReturnsRefusedError(OperatorError):
+    """Rules whose return lies outside the configuration's bounds."""
+
+    def __init__(self, breaches: list[returns.Breach], rules: dict[str, Any]) -> None:
+        super().__init__(
+            "; ".join(breach.describe(lambda amount: money(amount, rules)) for breach in breaches)
+        )
+        self.breaches = breaches
 
 
 def hash_pin(pin: str) -> str:
@@ -246,7 +271,9 @@ class OperatorMenu:
     def set_rules(self, profile: str, overrides: dict[str, Any] | None = None) -> None:
         """Another profile, or the table limits and other fields of this one (``overrides``
         such as ``{"table": {"ante_min": 500, "max_payout": 300000}}``), between rounds only.
-        The rules are checked whole before anything changes."""
+        The rules are checked whole before anything changes, their return included: refused
+        (ReturnsRefusedError) outside the configuration's bounds, and while it is not known
+        (ReturnsUnknownError: compute and book it first)."""
         self._require()
         self._require_no_money("the rules")
         try:
@@ -260,6 +287,12 @@ class OperatorMenu:
                 f"the profile {loaded.id} plays in {currency}, but these books are kept in "
                 f"{books.currency}: the books have one currency"
             )
+        figures = self._figures(loaded)
+        if figures is None:
+            raise ReturnsUnknownError(loaded)
+        found = returns.breaches(figures, self.terminal.config.return_bounds)
+        if found:
+            raise ReturnsRefusedError(found, loaded.to_dict())
         before = {"profile": self.terminal.profile.id, "digest": self.terminal.profile.digest}
         with self.store.transaction():
             self.store.set_state("rules", {"profile": profile, "overrides": overrides})
@@ -267,6 +300,26 @@ class OperatorMenu:
             self.store.event("configuration_changed", setting="rules", before=before, after=after)
         self.terminal.config = replace(self.terminal.config, profile=profile, profile_overrides=overrides)
         self.terminal.use_profile(loaded)
+
+    def _figures(self, profile: Profile) -> returns.Figures | None:
+        try:
+            return returns.known(profile, self.store)
+        except returns.FiguresError as error:
+            raise OperatorError(str(error)) from None
+
+    def returns_of(self, profile: str, overrides: dict[str, Any] | None = None) -> returns.Figures | None:
+        """The return of these rules, where it is known (shipped or in the books)."""
+        self._require()
+        try:
+            loaded = load_profile(profile, overrides)
+        except ValueError as error:
+            raise OperatorError(str(error)) from None
+        return self._figures(loaded)
+
+    def book_returns(self, figures: returns.Figures) -> None:
+        """Figures computed for rules being applied, kept in the books (and logged)."""
+        self._require()
+        returns.book(self.store, figures)
 
     def set_denomination(self, minor_units_per_credit: int) -> None:
         """What one credit shown on the meters is worth (display only: the books stay in

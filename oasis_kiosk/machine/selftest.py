@@ -9,6 +9,7 @@ in use is handed in.
 
 from __future__ import annotations
 
+from oasis_kiosk import returns
 from oasis_kiosk.config import Config, ConfigError, validate
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -46,6 +47,21 @@ def configuration_problems(config: Config) -> list[str]:
     return problems
 
 
+def return_problems(config: Config, store: Store) -> list[str]:
+    """The return of the rules as the terminal runs them, from the shipped figures or the
+    books (nothing is computed at start), inside the configuration's ``[rules]`` bounds:
+    figures that are not known are a finding too."""
+    try:
+        profile = config.load_profile()
+    except ValueError:
+        return []  # the configuration check names it
+    try:
+        found = returns.problems(profile, store, config.return_bounds)
+    except StoreError as error:
+        return [f"configuration: {error}"]
+    return [f"configuration: {problem}" for problem in found]
+
+
 def video_problems(expected: str, driver: str) -> list[str]:
     """The cabinet draws through the driver it was set up for (``kmsdrm`` on the Pi's
     console); any other, such as SDL falling back to drawing nowhere, is a finding.
@@ -57,7 +73,7 @@ def video_problems(expected: str, driver: str) -> list[str]:
 
 def self_test(config: Config, store: Store, video_driver: str | None = None) -> list[str]:
     """Every check; ``video_driver`` None skips the screen's (a window on a desktop)."""
-    problems = database_problems(store) + configuration_problems(config)
+    problems = database_problems(store) + configuration_problems(config) + return_problems(config, store)
     if video_driver is not None:
         problems += video_problems(config.expected_video_driver, video_driver)
     return problems

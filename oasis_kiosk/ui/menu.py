@@ -6,21 +6,34 @@ which checks and logs it; this module only draws and routes the buttons.
 The cabinet's buttons work the menu: the card buttons type the PIN (its digits are 1 to 5,
 as on the touch keypad; a keyboard types them too) and pick settings, DEAL confirms, FOLD
 clears or goes back, BET and BONUS turn the pages, PLAY and FOLD scroll.
+
+The settings page shows the return of the rules being chosen; rules whose return is not
+known yet are computed when applied, in a thread of its own (the core releases the GIL),
+while the frame loop draws its progress.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pygame
 
-from oasis_kiosk import i18n, profile_names
+from oasis_kiosk import i18n, profile_names, returns
+from oasis_kiosk._core import Profile
 from oasis_kiosk.config import MAX_VOLUME
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
-from oasis_kiosk.machine.operator import MAX_PIN_LENGTH, PIN_DIGITS, OperatorError, OperatorMenu
+from oasis_kiosk.machine.operator import (
+    MAX_PIN_LENGTH,
+    PIN_DIGITS,
+    OperatorError,
+    OperatorMenu,
+    ReturnsRefusedError,
+    ReturnsUnknownError,
+)
 from oasis_kiosk.machine.terminal import COUNTED_DEVICE_EVENTS, Terminal
 from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
@@ -39,6 +52,46 @@ PAGES = {
 MAX_AMOUNT_DIGITS = 9
 TEST_TIMEOUT = 20.0  # seconds without a press that end the hardware test
 
+Rules = tuple[str, dict[str, Any] | None]
+"""A profile (a shipped id or a file) and the overrides merged over it."""
+
+
+class CancelledError(Exception):
+    """The operator left the menu or cancelled while the return was being computed."""
+
+
+class ReturnsWorker:
+    """Computes the return of rules being applied in a thread of its own: the core releases
+    the GIL, so the frame loop keeps drawing (its progress among the rest)."""
+
+    def __init__(self, rules: Rules, profile: Profile, rounds: int) -> None:
+        self.rules = rules
+        self.done = 0.0
+        """The share of the work done, 0 to 1."""
+        self.figures: returns.Figures | None = None
+        self.error: str | None = None
+        self.cancelled = False
+        self.thread = threading.Thread(target=self._run, args=(profile, rounds), name="returns", daemon=True)
+        self.thread.start()
+
+    def _run(self, profile: Profile, rounds: int) -> None:
+        try:
+            self.figures = returns.compute(profile, rounds=rounds, progress=self._progress)
+        except Exception as error:  # reported on the screen, never lost in the thread
+            self.error = None if self.cancelled else str(error)
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.cancelled:
+            raise CancelledError  # the core stops at an exception in its progress callback
+        self.done = done / total
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    @property
+    def finished(self) -> bool:
+        return not self.thread.is_alive()
+
 
 class OperatorScreen:
     def __init__(self, terminal: Terminal, cabinet: Cabinet, screen: pygame.Surface) -> None:
@@ -52,23 +105,42 @@ class OperatorScreen:
         self.notice = ""
         self.confirming: str | None = None
         """An action waiting for a second DEAL (reset the period, the jackpot, new rules)."""
-        self.profile_choice = terminal.profile.id
+        config = terminal.config
+        running: Rules = (config.profile, config.profile_overrides)
+        shipped: list[Rules] = [(name, None) for name in profile_names()]
+        self.rules_choices = shipped if running in shipped else [running, *shipped]
+        """The rules CARD 1 picks from: the shipped profiles, and the rules the terminal
+        started with where they are another (an override, a profile file)."""
+        self.rules_choice = self._running_rules()
+        self.rounds = returns.ROUNDS
+        """Rounds per ante simulated where rules being applied have no known return."""
+        self.worker: ReturnsWorker | None = None
         self.amount = ""
         """An operator credit being typed, in minor units."""
         self.test_idle = 0.0
         self._seen = 0
         """How many reports of the hardware test are on screen."""
         self.hotspots: list[tuple[pygame.Rect, str]] = []
+        self._drawn_done = 0
+        """The percentage of the return being computed on screen: the bar redraws when it moves."""
         self.dirty = True
 
     @property
     def page_name(self) -> str:
         return list(PAGES)[self.page]
 
+    def _running_rules(self) -> Rules:
+        config = self.terminal.config
+        running: Rules = (config.profile, config.profile_overrides)
+        return running if running in self.rules_choices else (self.terminal.profile.id, None)
+
     def close(self) -> None:
         """The key was turned back."""
         if self.cabinet.testing:
             self.cabinet.end_test()
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
         self.menu.logout()
         self.pin, self.page, self.scroll, self.notice, self.confirming = "", 0, 0, "", None
         self.dirty = True
@@ -78,6 +150,12 @@ class OperatorScreen:
     def press(self, press: Press) -> None:
         """A cabinet button while the key is turned (Cabinet.menu)."""
         self.dirty = True
+        if self.worker is not None:
+            if press.intent == "fold":  # the only button while the return is computed
+                self.worker.cancel()
+                self.worker = None
+                self.notice = _("Cancelled: the rules are unchanged.")
+            return
         try:
             if not self.menu.logged_in:
                 self._pin_button(press)
@@ -98,6 +176,8 @@ class OperatorScreen:
         )
 
     def click(self, x: int, y: int) -> None:
+        if self.worker is not None:
+            return  # nothing to touch while the return is computed; FOLD cancels it
         for area, name in self.hotspots:
             if area.collidepoint(x, y):
                 if name.startswith("page:"):
@@ -110,7 +190,10 @@ class OperatorScreen:
                 return
 
     def step(self, seconds: float) -> None:
-        """Time passing: the hardware test ends by itself when the buttons rest."""
+        """Time passing: the hardware test ends by itself when the buttons rest; a return
+        being computed moves on, and its rules are applied once it is known."""
+        if self.worker is not None:
+            self._follow_worker(self.worker)
         if not self.cabinet.testing:
             return
         if len(self.cabinet.seen) != self._seen:
@@ -137,7 +220,7 @@ class OperatorScreen:
         if self.cabinet.testing:
             self._end_test()
         self.page, self.scroll, self.confirming, self.notice = page % len(PAGES), 0, None, ""
-        self.profile_choice = self.terminal.profile.id
+        self.rules_choice = self._running_rules()
 
     def _menu_button(self, press: Press) -> None:
         page = self.page_name
@@ -206,17 +289,67 @@ class OperatorScreen:
             self.menu.void_open_round("voided at the cabinet: it could not resume")
             self.notice = _("The round is void; its stakes are refunded.")
         else:
-            self.menu.set_rules(self.profile_choice)
+            self._apply_rules(self.rules_choice)
+
+    def _apply_rules(self, rules: Rules) -> None:
+        """Applies the rules, or says why not; rules whose return is not known yet start
+        its computation, and are applied (or refused) once it is known."""
+        try:
+            self.menu.set_rules(*rules)
+        except ReturnsUnknownError as unknown:
+            self.worker = ReturnsWorker(rules, unknown.profile, self.rounds)
+            self.notice = ""
+        except ReturnsRefusedError as refused:
+            self.notice = self._refusal(refused.breaches[0])  # one line: the first return outside
+        else:
             self.notice = _("The rules are now {name}.").format(name=self.terminal.rules["name"])
+
+    def _follow_worker(self, worker: ReturnsWorker) -> None:
+        if not worker.finished:
+            self.dirty = self.dirty or int(worker.done * 100) != self._drawn_done
+            return
+        self.worker, self.dirty = None, True
+        if worker.figures is None:
+            self.notice = _("The return could not be computed: {reason}").format(reason=worker.error)
+            return
+        try:
+            self.menu.book_returns(worker.figures)
+            self._apply_rules(worker.rules)
+        except (OperatorError, StoreError) as error:
+            self.notice = str(error)
+
+    def _refusal(self, breach: returns.Breach) -> str:
+        """A return outside its bound, in the screen's language."""
+        cash = cash_for(self.terminal)
+        said = {
+            (False, True): N_(
+                "{profile} at an ante of {amount} returns {figure}, above the maximum of {bound}."
+            ),
+            (False, False): N_(
+                "{profile} at an ante of {amount} returns {figure}, below the minimum of {bound}."
+            ),
+            (True, True): N_(
+                "The side bet of {profile} at a stake of {amount} returns {figure}, above the maximum of {bound}."
+            ),
+            (True, False): N_(
+                "The side bet of {profile} at a stake of {amount} returns {figure}, below the minimum of {bound}."
+            ),
+        }[breach.side, breach.above]
+        return _(said).format(
+            profile=breach.profile,
+            amount=cash(breach.amount),
+            figure=_figure(breach.value, breach.ci95),
+            bound=i18n.percent(breach.bound),
+        )
 
     def _setting(self, card: int) -> None:
         config = self.terminal.config
         if card == 1:
-            names = profile_names()
-            current = names.index(self.profile_choice) if self.profile_choice in names else -1
-            self.profile_choice = names[(current + 1) % len(names)]
+            choices = self.rules_choices
+            current = choices.index(self.rules_choice) if self.rules_choice in choices else -1
+            self.rules_choice = choices[(current + 1) % len(choices)]
             self.notice = _("Press DEAL twice to play {profile} from the next round.").format(
-                profile=self.profile_choice
+                profile=self._rules_name(self.rules_choice)
             )
         elif card == 2:
             languages = list(i18n.LANGUAGES)
@@ -402,17 +535,70 @@ class OperatorScreen:
         ]
         self._lines(top, lines)
 
+    def _rules_name(self, rules: Rules) -> str:
+        profile, overrides = rules
+        configured = overrides is not None or profile not in profile_names()
+        return _("{profile} as configured").format(profile=profile) if configured else profile
+
     def _draw_settings(self, top: int) -> None:
         config = self.terminal.config
         hints = self.terminal.store.get_state("hints", False)
         lines = [
-            (_("CARD 1  Rules (DEAL twice applies)"), self.profile_choice),
+            (_("CARD 1  Rules (DEAL twice applies)"), self._rules_name(self.rules_choice)),
+            *self._return_lines(self.rules_choice),
             (_("CARD 2  Language"), i18n.LANGUAGES[config.language]),
             (_("CARD 3  Hints"), _("on") if hints else _("off")),
             (_("CARD 4  Volume"), f"{config.volume}/{MAX_VOLUME}"),
             (_("Playing now"), self.terminal.rules["name"]),
         ]
-        self._lines(top, lines, width=self.screen.get_width() - self.size * 2)
+        width = self.screen.get_width() - self.size * 2
+        self._lines(top, lines, width=width)
+        if self.worker is not None:
+            self._draw_progress(self.worker, top + (len(lines) + 1) * self.line_height, width)
+
+    def _return_lines(self, rules: Rules) -> list[tuple[str, str]]:
+        """The return of the rules being chosen, beside them, and the approved range."""
+        bounds = self.terminal.config.return_bounds
+        approved = _("{low} to {high}; side bet {side_low} to {side_high}").format(
+            low=i18n.percent(bounds.return_min),
+            high=i18n.percent(bounds.return_max),
+            side_low=i18n.percent(bounds.side_return_min),
+            side_high=i18n.percent(bounds.side_return_max),
+        )
+        try:
+            figures = self.menu.returns_of(*rules)
+        except OperatorError as error:
+            return [(_("Return"), str(error))]
+        if figures is None:
+            return [
+                (_("Return"), _("not known yet: computed when applied")),
+                (_("Approved return"), approved),
+            ]
+        cash = cash_for(self.terminal)
+        lines = [
+            (
+                _("Return at an ante of {ante}").format(ante=cash(main.ante)),
+                _figure(main.value, main.ci95),
+            )
+            for main in (figures.at_min_ante, figures.at_max_ante)
+        ]
+        if figures.side is not None:
+            side = figures.side
+            label = _("Side bet at a stake of {stake}").format(stake=cash(side.stake))
+            lines.append((label, _figure(side.value, side.ci95)))
+        return [*lines, (_("Approved return"), approved)]
+
+    def _draw_progress(self, worker: ReturnsWorker, top: int, width: int) -> None:
+        """The bar of a return being computed, with what it is and how to cancel it."""
+        size = self.size
+        self._drawn_done = int(worker.done * 100)
+        said = _("Computing the return of {rules}: {done} (FOLD cancels)").format(
+            rules=self._rules_name(worker.rules), done=i18n.percent(worker.done)
+        )
+        self.screen.blit(render.fitted(said, size, render.GOLD, width), (size, top))
+        bar = pygame.Rect(size, top + size * 3 // 2, width, size)
+        pygame.draw.rect(self.screen, render.DIM, bar, width=2)
+        pygame.draw.rect(self.screen, render.LIVE, (bar.x, bar.y, int(bar.width * worker.done), bar.height))
 
     def _draw_service(self, top: int) -> None:
         cash = cash_for(self.terminal)
@@ -479,6 +665,11 @@ def meter_row(name: str, value: int, cash: Callable[[int], str]) -> tuple[str, s
     if name in METERS:
         return _(METERS[name]), i18n.number(value) if name in COUNTS else cash(value)
     return name, i18n.number(value)
+
+
+def _figure(value: float, ci95: float) -> str:
+    """A return with its 95 % interval where it has one (simulated)."""
+    return f"{i18n.percent(value)} ± {i18n.percent(ci95)}" if ci95 else i18n.percent(value)
 
 
 def _describe(action: dict[str, Any]) -> str:

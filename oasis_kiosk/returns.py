@@ -1,0 +1,419 @@
+"""The theoretical return of a configuration, known before it is played and held to bounds.
+
+A cabinet owner must know what a configuration returns before a player sees it, and a
+gaming lab requires that none outside the approved range (``[rules]`` of the configuration)
+can be played. The figures of a configuration (its rule profile with any overrides, named
+by the profile's digest) are the main game's return per ante at the table's minimum and
+maximum ante, and a fixed or odds bonus's return per unit staked. They come from
+
+- ``returns.json``, shipped with the package: every profile of ``profiles/*.toml``
+  (``python -m oasis_kiosk.returns write`` computes the file);
+- the books, for the configurations the operator computed (the operator menu,
+  ``oasis-kiosk returns``): sealed state under ``returns:<digest>``, so they outlive
+  restarts;
+- ``compute``: the exact analysis where the only decision is to play or fold, else the
+  simulation.
+
+No pygame and no GPIO here: the self-test, the operator menu and the command line use it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, fields, is_dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, get_args, get_type_hints
+
+from oasis_kiosk._core import AnalysisError, Profile, exact_analysis, simulate
+from oasis_kiosk.config import ReturnBounds
+from oasis_kiosk.par import money
+from oasis_kiosk.rules import load_profile, profile_names
+from oasis_kiosk.store.db import Store
+
+ROUNDS = 1_000_000
+"""Rounds simulated per ante where the exact analysis does not apply (the menu, the
+``returns`` command)."""
+SHIPPED = resources.files("oasis_kiosk") / "returns.json"
+SIDE_BETS = ("fixed", "odds")
+"""Bonus kinds that are a bet of their own; a privilege bonus is a fee of the main game."""
+PROGRESS_STEPS = 1000
+"""``compute`` reports progress as thousandths of the whole work."""
+
+Progress = Callable[[int, int], object]
+
+
+class FiguresError(ValueError):
+    """Figures that cannot be read: names the entry, the field and what is wrong."""
+
+
+@dataclass(frozen=True)
+class MainReturn:
+    """The main game's return at one ante: ante, play bet, insurance and fees."""
+
+    ante: int
+    value: float
+    """Paid back per ante staked, as a fraction: 0.9478 is 94.78 %."""
+    ci95: float
+    """Half the 95 % interval; 0 where exact."""
+    exact: bool
+
+
+@dataclass(frozen=True)
+class SideReturn:
+    """A fixed or odds bonus, a bet of its own, at its standard stake."""
+
+    kind: str
+    stake: int
+    value: float
+    """Paid back per unit staked, as a fraction; a progressive jackpot's money is in no return."""
+    ci95: float
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The theoretical return of one configuration."""
+
+    profile: str
+    digest: str
+    """The profile's digest, overrides included: the configuration these figures are of."""
+    at_min_ante: MainReturn
+    at_max_ante: MainReturn
+    side: SideReturn | None
+    method: str
+    """``exact``, ``simulation``, or ``exact, side bet simulated``."""
+    rounds: int
+    """Rounds simulated per ante (0: none)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> Figures:
+        """The figures of a JSON entry; a FiguresError names ``where`` and the field."""
+        figures: Figures = _read(cls, data, where)
+        return figures
+
+
+def _read(kind: Any, data: Any, where: str) -> Any:
+    """One value of ``kind`` (a figures dataclass, a number, text, ...) checked."""
+    options = [option for option in get_args(kind) if option is not type(None)]
+    if options:  # an optional value
+        return None if data is None else _read(options[0], data, where)
+    if isinstance(kind, type) and is_dataclass(kind):
+        if not isinstance(data, dict):
+            raise FiguresError(f"{where}: a table of {', '.join(f.name for f in fields(kind))}, not {data!r}")
+        names = [f.name for f in fields(kind)]
+        unknown, missing = sorted(set(data) - set(names)), [name for name in names if name not in data]
+        if unknown or missing:
+            wrong = ", ".join(
+                [f"unknown {name}" for name in unknown] + [f"missing {name}" for name in missing]
+            )
+            raise FiguresError(f"{where}: {wrong}")
+        hints = get_type_hints(kind)
+        return kind(**{name: _read(hints[name], data[name], f"{where}.{name}") for name in names})
+    if kind is bool:
+        valid = isinstance(data, bool)
+    elif kind is int:
+        valid = isinstance(data, int) and not isinstance(data, bool) and data >= 0
+    elif kind is float:
+        valid = (
+            isinstance(data, int | float) and not isinstance(data, bool) and math.isfinite(data) and data >= 0
+        )
+    else:
+        valid = isinstance(data, str) and bool(data)
+    if not valid:
+        wanted = {bool: "true or false", int: "a whole number, 0 or more", float: "a number, 0 or more"}
+        raise FiguresError(f"{where}: {wanted.get(kind, 'text')}, not {data!r}")
+    return float(data) if kind is float else data
+
+
+# Computing.
+
+
+class _Stages:
+    """The core's progress of each run (an ante, the side bet) as one monotone fraction."""
+
+    def __init__(self, count: int, progress: Progress | None) -> None:
+        self.count = count
+        self.progress = progress
+        self.reached = 0
+
+    def of(self, stage: int) -> Progress:
+        def report(done: int, total: int) -> None:
+            share = done / total if total else 0.0  # total 0: the counting tables are being built
+            reached = int((stage + min(share, 1.0)) / self.count * PROGRESS_STEPS)
+            if self.progress is not None and reached >= self.reached:
+                self.reached = reached
+                self.progress(reached, PROGRESS_STEPS)
+
+        return report
+
+
+def compute(
+    profile: Profile, *, rounds: int, seed: bytes | None = None, progress: Progress | None = None
+) -> Figures:
+    """The figures of ``profile``: exact where its only decision is to play or fold (a side
+    bet then simulated), else ``rounds`` simulated rounds at each ante. ``progress(done,
+    total)`` sees the whole work once, monotone. Holds no lock and touches no books: it may
+    run in a thread of its own (the core releases the GIL)."""
+    antes = profile.allowed_antes()
+    low, high = antes[0], antes[-1]
+    bonus = profile.to_dict().get("bonus") or {}
+    side_kind = bonus.get("kind") if bonus.get("kind") in SIDE_BETS else None
+    stages = _Stages(3 if side_kind else 2, progress)
+    try:
+        exact_low = exact_analysis(profile, ante=low, progress=stages.of(0))
+    except AnalysisError as error:
+        if "only decision" not in str(error):
+            raise
+        stages = _Stages(2, progress)  # refused at once, before any progress
+        run_low = simulate(profile, rounds, seed=seed, ante=low, progress=stages.of(0))
+        run_high = simulate(profile, rounds, seed=seed, ante=high, progress=stages.of(1))
+        side = _side(side_kind, bonus, run_low) if side_kind else None
+        return Figures(
+            profile.id, profile.digest, _simulated(run_low), _simulated(run_high), side, "simulation", rounds
+        )
+    exact_high = exact_analysis(profile, ante=high, progress=stages.of(1))
+    at_min, at_max = (
+        MainReturn(result["ante"], 1 - result["house_edge"], 0.0, True) for result in (exact_low, exact_high)
+    )
+    if side_kind is None:
+        return Figures(profile.id, profile.digest, at_min, at_max, None, "exact", 0)
+    # The exact analysis counts no side bet: the bonus alone is simulated.
+    run = simulate(profile, rounds, seed=seed, ante=low, progress=stages.of(2))
+    side = _side(side_kind, bonus, run)
+    return Figures(profile.id, profile.digest, at_min, at_max, side, "exact, side bet simulated", rounds)
+
+
+def _simulated(result: dict[str, Any]) -> MainReturn:
+    figure = result["return_per_ante"]
+    return MainReturn(result["ante"], 1 + figure["value"], figure["ci95"], False)
+
+
+def _side(kind: str, bonus: dict[str, Any], result: dict[str, Any]) -> SideReturn:
+    """The bonus at its standard stake (the least), from a simulation at the minimum ante."""
+    figure = result["bonus"]["return_per_stake"]
+    return SideReturn(kind, bonus["stake_min"], 1 + figure["value"], figure["ci95"])
+
+
+# Where figures are kept.
+
+
+@cache
+def _shipped() -> dict[str, Figures]:
+    try:
+        entries = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise FiguresError(f"{SHIPPED}: cannot be read: {error}") from None
+    if not isinstance(entries, dict):
+        raise FiguresError(f"{SHIPPED}: a table of digest -> figures, not {type(entries).__name__}")
+    shipped = {digest: Figures.from_json(entry, f"{SHIPPED}: {digest}") for digest, entry in entries.items()}
+    for digest, figures in shipped.items():
+        if figures.digest != digest:
+            raise FiguresError(f"{SHIPPED}: {digest}: the figures are of digest {figures.digest}")
+    return shipped
+
+
+def shipped(profile: Profile) -> Figures | None:
+    """The figures shipped with the package for exactly this profile, if any."""
+    return _shipped().get(profile.digest)
+
+
+def books_key(profile: Profile | Figures) -> str:
+    return f"returns:{profile.digest}"
+
+
+def booked(store: Store, profile: Profile) -> Figures | None:
+    """The figures the operator computed for this profile, from the books."""
+    key = books_key(profile)
+    entry = store.get_state(key)
+    if entry is None:
+        return None
+    figures = Figures.from_json(entry, f"{store.path}: the stored {key}")
+    if figures.digest != profile.digest:
+        raise FiguresError(f"{store.path}: the stored {key}: the figures are of digest {figures.digest}")
+    return figures
+
+
+def book(store: Store, figures: Figures) -> None:
+    """Keeps computed figures in the books (sealed), with an event: never computed again."""
+    with store.transaction():
+        store.set_state(books_key(figures), figures.to_json())
+        store.event(
+            "returns_computed",
+            profile=figures.profile,
+            digest=figures.digest,
+            method=figures.method,
+            rounds=figures.rounds,
+        )
+
+
+def known(profile: Profile, store: Store | None) -> Figures | None:
+    """Shipped figures, else the books' (``store`` None: no books to look in)."""
+    return shipped(profile) or (booked(store, profile) if store is not None else None)
+
+
+# The bounds.
+
+
+def percent(value: float) -> str:
+    return f"{value * 100:.2f} %"
+
+
+def shown(value: float, ci95: float) -> str:
+    """A return with its interval where it has one: ``94.78 % ± 0.12``."""
+    return percent(value) + (f" ± {ci95 * 100:.2f}" if ci95 else "")
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A return outside its bound."""
+
+    profile: str
+    side: bool
+    """The side bet's return (per unit staked), else the main game's (per ante)."""
+    amount: int
+    """The ante (main game) or the stake (side bet) of the figure."""
+    value: float
+    ci95: float
+    bound: float
+    above: bool
+    """Above the maximum (its interval reaches past it), else below the minimum."""
+
+    def describe(self, cash: Callable[[int], str]) -> str:
+        what = (
+            f"{self.profile}'s side bet at a stake of {cash(self.amount)}"
+            if self.side
+            else f"{self.profile} at an ante of {cash(self.amount)}"
+        )
+        limit = (
+            f"above the maximum of {percent(self.bound)}"
+            if self.above
+            else f"below the minimum of {percent(self.bound)}"
+        )
+        return f"{what} returns {shown(self.value, self.ci95)}, {limit}"
+
+
+def breaches(figures: Figures, bounds: ReturnBounds) -> list[Breach]:
+    """Each return outside the bounds: above the maximum where its 95 % interval reaches
+    past it (an exact figure has none), below the minimum where the figure is."""
+    checked: list[tuple[bool, int, float, float, float, float]] = [
+        (False, main.ante, main.value, main.ci95, bounds.return_min, bounds.return_max)
+        for main in (figures.at_min_ante, figures.at_max_ante)
+    ]
+    if figures.side is not None:
+        side = figures.side
+        checked.append(
+            (True, side.stake, side.value, side.ci95, bounds.side_return_min, bounds.side_return_max)
+        )
+    found = []
+    for is_side, amount, value, ci95, low, high in checked:
+        if value + ci95 > high:
+            found.append(Breach(figures.profile, is_side, amount, value, ci95, high, True))
+        elif value < low:
+            found.append(Breach(figures.profile, is_side, amount, value, ci95, low, False))
+    return found
+
+
+def problems(profile: Profile, store: Store | None, bounds: ReturnBounds) -> list[str]:
+    """What keeps this configuration from being played: a return outside the bounds, or
+    figures that are not known (nothing is computed here)."""
+    try:
+        figures = known(profile, store)
+    except FiguresError as error:
+        return [str(error)]
+    if figures is None:
+        return [
+            f"the return of {profile.id} (digest {profile.digest[:12]}) is not known: apply these rules "
+            "in the operator menu, which computes it, or run `oasis-kiosk returns` with the kiosk "
+            "stopped; then restart"
+        ]
+    rules = profile.to_dict()
+    return [breach.describe(lambda amount: money(amount, rules)) for breach in breaches(figures, bounds)]
+
+
+def report(profile: Profile, figures: Figures, bounds: ReturnBounds, source: str) -> tuple[str, bool]:
+    """The figures and the bounds' verdict, for the command line; True if accepted."""
+    rules = profile.to_dict()
+
+    def cash(amount: int) -> str:
+        return money(amount, rules)
+
+    lines = [f"{rules['name']} ({profile.id}, digest {profile.digest})"]
+    for main in (figures.at_min_ante, figures.at_max_ante):
+        lines.append(f"  {'main game at an ante of ' + cash(main.ante):<44}{shown(main.value, main.ci95)}")
+    if figures.side is not None:
+        side = figures.side
+        label = f"side bet ({side.kind}) at a stake of {cash(side.stake)}"
+        lines.append(f"  {label:<44}{shown(side.value, side.ci95)}")
+    how = figures.method + (f", {figures.rounds:,} rounds per ante" if figures.rounds else "")
+    lines.append(f"  figures {source} ({how})")
+    lines.append(
+        f"  bounds: main game {percent(bounds.return_min)} to {percent(bounds.return_max)}, side bet "
+        f"{percent(bounds.side_return_min)} to {percent(bounds.side_return_max)}"
+    )
+    found = breaches(figures, bounds)
+    lines += [f"  REFUSED: {breach.describe(cash)}" for breach in found] or ["  accepted"]
+    return "\n".join(lines), not found
+
+
+# The shipped file.
+
+
+def write_shipped(
+    path: Path | str, *, rounds: int, seed: bytes | None = None, progress: Progress | None = None
+) -> dict[str, Figures]:
+    """Computes every shipped profile (``profiles/*.toml``) and writes their figures to
+    ``path``, keyed by digest. ``progress(done, total)``: over all of them, monotone."""
+    names = profile_names()
+    written: dict[str, Figures] = {}
+    for number, name in enumerate(names):
+
+        def overall(done: int, total: int, number: int = number) -> None:
+            if progress is not None:
+                progress(number * total + done, len(names) * total)
+
+        figures = compute(load_profile(name), rounds=rounds, seed=seed, progress=overall)
+        written[figures.digest] = figures
+    entries = {digest: written[digest].to_json() for digest in sorted(written)}
+    Path(path).write_text(json.dumps(entries, indent=2) + "\n", encoding="utf-8")
+    _shipped.cache_clear()
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from oasis_kiosk.cli import positive, seed_argument
+    from oasis_kiosk.par import ProgressLine
+
+    command = argparse.ArgumentParser(
+        prog="python -m oasis_kiosk.returns", description="The returns shipped with the package."
+    )
+    actions = command.add_subparsers(dest="action", required=True)
+    write = actions.add_parser("write", help="compute every shipped profile and write the shipped file")
+    write.add_argument(
+        "--rounds", type=positive, default=ROUNDS, help=f"rounds per ante simulated ({ROUNDS:,})"
+    )
+    write.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulations' seed")
+    write.add_argument("--out", type=Path, default=Path(str(SHIPPED)), help="the file (the package's own)")
+    arguments = command.parse_args(argv)
+    progress = ProgressLine(sys.stderr, unit="steps")
+    try:
+        written = write_shipped(
+            arguments.out, rounds=arguments.rounds, seed=arguments.seed, progress=progress
+        )
+    finally:
+        progress.close()
+    for figures in written.values():
+        print(f"{figures.profile:<20}{figures.digest[:16]}  {figures.method}")
+    print(f"written {arguments.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""The theoretical return of a configuration: known before it is played (shipped for every
+profile, kept in the books for the operator's own), computed where it is not, and held to
+the configuration's ``[rules]`` bounds at start and on the console (the operator menu:
+test_operator_returns.py)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from support import books
+
+from oasis_kiosk import load_profile, profile_names, returns
+from oasis_kiosk.cli import main, open_terminal
+from oasis_kiosk.config import Config, ReturnBounds
+from oasis_kiosk.machine.selftest import return_problems, self_test
+from oasis_kiosk.machine.terminal import Terminal
+
+STRICT = ReturnBounds(return_max=0.95)
+"""A lab that approves no more than 95 %: `standard` returns more."""
+PLAYERS_GAME = {"paytable": {"AceKing": 10, "OnePair": 10, "TwoPair": 20}}
+"""`standard` with its low rows raised far past what the house can pay."""
+FEW_ROUNDS = 3000
+
+
+def figures_of(profile: str = "standard") -> returns.Figures:
+    figures = returns.shipped(load_profile(profile))
+    assert figures is not None
+    return figures
+
+
+def test_every_shipped_profile_has_shipped_figures_for_its_current_digest() -> None:
+    """A profile changed without `python -m oasis_kiosk.returns write` fails here."""
+    for name in profile_names():
+        profile = load_profile(name)
+        figures = returns.shipped(profile)
+        assert figures is not None, (
+            f"{name} ({profile.digest}) has no shipped return: regenerate returns.json"
+        )
+        assert (figures.profile, figures.digest) == (name, profile.digest)
+        antes = profile.allowed_antes()
+        assert (figures.at_min_ante.ante, figures.at_max_ante.ante) == (antes[0], antes[-1])
+        bonus = profile.to_dict().get("bonus") or {}
+        if bonus.get("kind") in returns.SIDE_BETS:
+            assert figures.side is not None
+            assert (figures.side.kind, figures.side.stake) == (bonus["kind"], bonus["stake_min"])
+        else:
+            assert figures.side is None, "a privilege fee is the main game's"
+
+
+def test_the_shipped_file_is_installed_with_the_package() -> None:
+    pyproject = (Path(__file__).parents[1] / "pyproject.toml").read_text()
+    assert '{ path = "oasis_kiosk/returns.json", format = "wheel" }' in pyproject
+    assert returns.SHIPPED.is_file()
+
+
+def test_the_exact_figures_are_the_published_caribbean_stud_return() -> None:
+    figures = figures_of("caribbean")
+    assert figures.method == "exact"
+    for figure in (figures.at_min_ante, figures.at_max_ante):
+        assert figure.exact
+        assert figure.ci95 == 0
+        assert figure.value == pytest.approx(1 - 0.052243, abs=1e-6)
+    czech = figures_of("czech")
+    assert czech.at_min_ante.exact
+    assert czech.method == "exact, side bet simulated"
+    assert czech.side is not None
+    assert czech.side.ci95 > 0
+
+
+def test_every_shipped_bonus_meets_the_default_side_bounds() -> None:
+    bounds = ReturnBounds()
+    for name in profile_names():
+        side = figures_of(name).side
+        if side is not None:
+            assert bounds.side_return_min <= side.value
+            assert side.value + side.ci95 <= bounds.side_return_max
+
+
+def test_figures_round_trip_through_json() -> None:
+    for name in ("standard", "caribbean", "stand-a"):
+        figures = figures_of(name)
+        again = returns.Figures.from_json(json.loads(json.dumps(figures.to_json())), "test")
+        assert again == figures
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda entry: entry.pop("digest"), "entry: missing digest"),
+        (lambda entry: entry.update(colour=1), "entry: unknown colour"),
+        (
+            lambda entry: entry["at_min_ante"].update(value="94 %"),
+            "entry.at_min_ante.value: a number, 0 or more, not '94 %'",
+        ),
+        (lambda entry: entry["at_max_ante"].update(exact=1), "entry.at_max_ante.exact: true or false, not 1"),
+        (
+            lambda entry: entry["at_max_ante"].update(ante=-5),
+            "entry.at_max_ante.ante: a whole number, 0 or more, not -5",
+        ),
+        (lambda entry: entry.update(side=5), "entry.side: a table of kind, stake, value, ci95, not 5"),
+        (lambda entry: entry.update(rounds=True), "entry.rounds: a whole number, 0 or more, not True"),
+    ],
+)
+def test_a_malformed_entry_is_named_with_its_field(change: object, reason: str) -> None:
+    entry = figures_of("standard").to_json()
+    change(entry)  # type: ignore[operator]
+    with pytest.raises(returns.FiguresError) as refused:
+        returns.Figures.from_json(entry, "entry")
+    assert str(refused.value) == reason
+
+
+def test_compute_simulates_both_antes_and_the_side_bet_with_one_monotone_progress() -> None:
+    profile = load_profile("standard")
+    seen: list[tuple[int, int]] = []
+    figures = returns.compute(
+        profile, rounds=FEW_ROUNDS, seed=bytes(32), progress=lambda d, t: seen.append((d, t))
+    )
+    assert (figures.profile, figures.digest, figures.method, figures.rounds) == (
+        "standard",
+        profile.digest,
+        "simulation",
+        FEW_ROUNDS,
+    )
+    antes = profile.allowed_antes()
+    assert (figures.at_min_ante.ante, figures.at_max_ante.ante) == (antes[0], antes[-1])
+    assert not figures.at_min_ante.exact
+    assert 0.5 < figures.at_min_ante.value < 1.5
+    assert figures.at_min_ante.ci95 > 0
+    assert figures.side is not None
+    assert (figures.side.kind, figures.side.stake) == ("odds", 200)
+    assert seen[-1] == (returns.PROGRESS_STEPS, returns.PROGRESS_STEPS)
+    assert all(total == returns.PROGRESS_STEPS for _, total in seen)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen), "one monotone fraction"
+    assert any(0 < done < returns.PROGRESS_STEPS // 2 for done, _ in seen), "the first ante is half the work"
+
+
+def test_the_bounds_refuse_a_return_above_the_maximum_and_below_the_minimum() -> None:
+    figures = figures_of("standard")
+    assert returns.breaches(figures, ReturnBounds()) == []
+    (low, high) = returns.breaches(figures, STRICT)
+    assert (low.amount, high.amount) == (1000, 10000)
+    assert low.above
+    assert low.bound == 0.95
+    assert not low.side
+    said = low.describe(lambda amount: f"{amount / 100:.2f} EUR")
+    assert said.startswith("standard at an ante of 10.00 EUR returns 9")
+    assert " ± " in said
+    assert said.endswith("above the maximum of 95.00 %")
+    (side,) = returns.breaches(figures, ReturnBounds(side_return_min=0.6))
+    assert side.side
+    assert not side.above
+    assert "side bet at a stake of" in side.describe(str)
+    assert side.describe(str).endswith("below the minimum of 60.00 %")
+    # A simulated figure whose interval reaches past the maximum is refused too.
+    main = figures.at_min_ante
+    edge = replace(figures, at_min_ante=replace(main, value=0.99, ci95=0.02))
+    assert [breach.amount for breach in returns.breaches(edge, ReturnBounds())] == [1000]
+
+
+def test_at_start_a_return_above_the_bounds_tilts_the_terminal(tmp_path: Path) -> None:
+    config = Config(database=tmp_path / "kiosk.db", return_bounds=STRICT)
+    books(config.database).close()
+    terminal = open_terminal(config, demo=False, video_driver=None)
+    assert "standard at an ante of 10.00 EUR returns" in terminal.tilts["self_test"]
+    assert "above the maximum of 95.00 %" in terminal.tilts["self_test"]
+    assert "coin" not in terminal.live()
+    assert return_problems(replace(terminal.config, return_bounds=ReturnBounds()), terminal.store) == []
+
+
+def test_at_start_an_unknown_return_is_a_finding_that_says_how_to_get_it(tmp_path: Path) -> None:
+    config = Config(database=tmp_path / "kiosk.db", profile_overrides={"table": {"max_payout": 400000}})
+    terminal = Terminal(config, books(config.database))
+    (finding,) = self_test(terminal.config, terminal.store)
+    assert finding.startswith("configuration: the return of standard (digest ")
+    assert "is not known" in finding
+    assert "operator menu" in finding
+    assert "`oasis-kiosk returns`" in finding
+
+
+def test_the_console_prints_the_configured_return_and_books_what_it_computes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    database = tmp_path / "kiosk.db"
+    config.write_text("[terminal]\nprofile = 'stand-a'\n[rules]\nreturn_max = 2.0\n")
+    books(database, "stand-a").close()
+    assert main(["par", "--config", str(config), "--db", str(database)]) == 0
+    out = capsys.readouterr().out
+    assert "stand-a" in out
+    assert "main game at an ante of 100.00 RUB" in out
+    assert "figures shipped" in out
+    assert "accepted" in out
+    config.write_text(config.read_text() + "[profile_overrides.table]\nmax_payout = 3000000\n")
+    assert main(["returns", "--config", str(config), "--db", str(database), "--rounds", str(FEW_ROUNDS)]) == 0
+    out = capsys.readouterr().out
+    assert "computed now and kept in the books" in out
+    assert main(["par", "--config", str(config), "--db", str(database), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["accepted"]
+    assert shown["figures"]["rounds"] == FEW_ROUNDS, "from the books, not computed again"
+    config.write_text("[terminal]\nprofile = 'stand-a'\n[rules]\nreturn_max = 0.9\n")
+    assert main(["par", "--config", str(config), "--db", str(database)]) == 1
+    assert "REFUSED: stand-a at an ante of 100.00 RUB returns" in capsys.readouterr().out
