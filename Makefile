@@ -36,7 +36,8 @@ bench: build
 
 # The PAR sheets of docs/par at the least and the greatest ante: exact where the profile's only
 # decision is to play or fold, else simulated with enough rounds for a 95 % interval of at most
-# ±0.05 % of the ante (docs/simulation.md). About 20 minutes on two cores.
+# ±0.05 % of the ante (docs/simulation.md); then their index and the returns the package ships
+# (oasis_kiosk/returns.json). About 20 minutes on two cores.
 PAR_SEED := 5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed
 PAR_EXACT := caribbean czech
 PAR_ROUNDS := standard:800000 russian-three-box:800000 czech-buy-card:800000 stand-a:800000 \
@@ -47,6 +48,7 @@ par: build
 		$(BIN)/oasis-kiosk par $${entry%%:*} --rounds $${entry##*:} --seed $(PAR_SEED) --out docs/par || exit 1; \
 	done
 	$(BIN)/python -m oasis_kiosk.par index docs/par
+	$(BIN)/python -m oasis_kiosk.returns write docs/par
 
 # Rebuilt on every call (cargo makes that quick when nothing changed); the extras bring the
 # test tools and the independent evaluators used as test oracle and benchmark baseline.

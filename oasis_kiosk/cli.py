@@ -425,7 +425,9 @@ def parser() -> argparse.ArgumentParser:
     par_command.add_argument("--json", action="store_true", help="print JSON")
     par_command.add_argument("--out", type=Path, help="also write a Markdown PAR sheet and the JSON to DIR")
     par_command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
-    par_command.add_argument("--ante", type=positive, help="minor units (default: the table's maximum ante)")
+    par_command.add_argument(
+        "--ante", type=positive, help="minor units (default: the table's least and greatest ante)"
+    )
     returns_command = commands.add_parser(
         "returns", help="compute the configured rules' return where it is not known and keep it in the books"
     )

@@ -6,8 +6,8 @@ can be played. The figures of a configuration (its rule profile with any overrid
 by the profile's digest) are the main game's return per ante at the table's minimum and
 maximum ante, and a fixed or odds bonus's return per unit staked. They come from
 
-- ``returns.json``, shipped with the package: every profile of ``profiles/*.toml``
-  (``python -m oasis_kiosk.returns write`` computes the file);
+- ``returns.json``, shipped with the package: every profile of ``profiles/*.toml``, taken
+  from the PAR sheets that ``make par`` writes (``python -m oasis_kiosk.returns write``);
 - the books, for the configurations the operator computed (the operator menu,
   ``oasis-kiosk returns``): sealed state under ``returns:<digest>``, so they outlive
   restarts;
@@ -158,21 +158,20 @@ class _Stages:
 def compute(
     profile: Profile, *, rounds: int, seed: bytes | None = None, progress: Progress | None = None
 ) -> Figures:
-    """The figures of ``profile``: exact where its only decision is to play or fold (a side
-    bet then simulated), else ``rounds`` simulated rounds at each ante. ``progress(done,
+    """The figures of ``profile``: exact where its only decision is to play or fold (its side
+    bet included), else ``rounds`` simulated rounds at each ante. ``progress(done,
     total)`` sees the whole work once, monotone. Holds no lock and touches no books: it may
     run in a thread of its own (the core releases the GIL)."""
     antes = profile.allowed_antes()
     low, high = antes[0], antes[-1]
     bonus = profile.to_dict().get("bonus") or {}
     side_kind = bonus.get("kind") if bonus.get("kind") in SIDE_BETS else None
-    stages = _Stages(3 if side_kind else 2, progress)
+    stages = _Stages(2, progress)
     try:
         exact_low = exact_analysis(profile, ante=low, progress=stages.of(0))
     except AnalysisError as error:
         if "only decision" not in str(error):
             raise
-        stages = _Stages(2, progress)  # refused at once, before any progress
         run_low = simulate(profile, rounds, seed=seed, ante=low, progress=stages.of(0))
         run_high = simulate(profile, rounds, seed=seed, ante=high, progress=stages.of(1))
         side = _side(side_kind, bonus, run_low) if side_kind else None
@@ -183,12 +182,10 @@ def compute(
     at_min, at_max = (
         MainReturn(result["ante"], 1 - result["house_edge"], 0.0, True) for result in (exact_low, exact_high)
     )
-    if side_kind is None:
-        return Figures(profile.id, profile.digest, at_min, at_max, None, "exact", 0)
-    # The exact analysis counts no side bet: the bonus alone is simulated.
-    run = simulate(profile, rounds, seed=seed, ante=low, progress=stages.of(2))
-    side = _side(side_kind, bonus, run)
-    return Figures(profile.id, profile.digest, at_min, at_max, side, "exact, side bet simulated", rounds)
+    side = None
+    if side_kind is not None:
+        side = SideReturn(side_kind, exact_low["bonus_stake"], 1 + exact_low["bonus_return_per_stake"], 0.0)
+    return Figures(profile.id, profile.digest, at_min, at_max, side, "exact", 0)
 
 
 def _simulated(result: dict[str, Any]) -> MainReturn:
@@ -366,21 +363,44 @@ def report(profile: Profile, figures: Figures, bounds: ReturnBounds, source: str
 # The shipped file.
 
 
-def write_shipped(
-    path: Path | str, *, rounds: int, seed: bytes | None = None, progress: Progress | None = None
-) -> dict[str, Figures]:
-    """Computes every shipped profile (``profiles/*.toml``) and writes their figures to
-    ``path``, keyed by digest. ``progress(done, total)``: over all of them, monotone."""
-    names = profile_names()
+def from_sheet(sheet: dict[str, Any], where: str) -> Figures:
+    """The figures a PAR sheet's JSON holds (``oasis-kiosk par --out``: ``by_ante``, at the
+    table's least and greatest ante, the side bet at its stake)."""
+    try:
+        rows, exact = sheet["by_ante"], "total_combinations" in sheet
+        bonus = load_profile(sheet["profile"]).to_dict().get("bonus") or {}
+        main = [MainReturn(row["ante"], row["return"], row["ci95"], exact) for row in rows]
+        side_row = rows[0]["side"]
+        side = None
+        if side_row is not None:
+            side = SideReturn(bonus["kind"], side_row["stake"], side_row["return"], side_row["ci95"])
+        rounds = 0 if exact else sheet["rounds"]
+        method = "exact" if exact else "simulation"
+        return Figures(sheet["profile"], sheet["profile_digest"], main[0], main[-1], side, method, rounds)
+    except (KeyError, IndexError, TypeError) as error:
+        raise FiguresError(
+            f"{where}: not a PAR sheet's figures at both antes ({error!r} is missing)"
+        ) from None
+
+
+def write_shipped(path: Path | str, sheets: Path) -> dict[str, Figures]:
+    """Writes the figures of every shipped profile (``profiles/*.toml``) to ``path``, keyed by
+    digest, from their PAR sheets in ``sheets``; a sheet of other rules than the profile's
+    now (another digest) or a missing one is a FiguresError."""
     written: dict[str, Figures] = {}
-    for number, name in enumerate(names):
-
-        def overall(done: int, total: int, number: int = number) -> None:
-            if progress is not None:
-                progress(number * total + done, len(names) * total)
-
-        figures = compute(load_profile(name), rounds=rounds, seed=seed, progress=overall)
-        written[figures.digest] = figures
+    for name in profile_names():
+        where = sheets / f"{name}.json"
+        try:
+            sheet = json.loads(where.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise FiguresError(f"{where}: cannot be read: {error}") from None
+        figures = from_sheet(sheet, str(where))
+        digest = load_profile(name).digest
+        if figures.digest != digest:
+            raise FiguresError(
+                f"{where}: of rules with digest {figures.digest}, not {name}'s {digest}: run make par"
+            )
+        written[digest] = figures
     entries = {digest: written[digest].to_json() for digest in sorted(written)}
     Path(path).write_text(json.dumps(entries, indent=2) + "\n", encoding="utf-8")
     _shipped.cache_clear()
@@ -388,27 +408,19 @@ def write_shipped(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from oasis_kiosk.cli import positive, seed_argument
-    from oasis_kiosk.par import ProgressLine
-
     command = argparse.ArgumentParser(
         prog="python -m oasis_kiosk.returns", description="The returns shipped with the package."
     )
     actions = command.add_subparsers(dest="action", required=True)
-    write = actions.add_parser("write", help="compute every shipped profile and write the shipped file")
-    write.add_argument(
-        "--rounds", type=positive, default=ROUNDS, help=f"rounds per ante simulated ({ROUNDS:,})"
-    )
-    write.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulations' seed")
+    write = actions.add_parser("write", help="write the shipped file from the PAR sheets (make par)")
+    write.add_argument("sheets", type=Path, help="the folder of the PAR sheets (docs/par)")
     write.add_argument("--out", type=Path, default=Path(str(SHIPPED)), help="the file (the package's own)")
     arguments = command.parse_args(argv)
-    progress = ProgressLine(sys.stderr, unit="steps")
     try:
-        written = write_shipped(
-            arguments.out, rounds=arguments.rounds, seed=arguments.seed, progress=progress
-        )
-    finally:
-        progress.close()
+        written = write_shipped(arguments.out, arguments.sheets)
+    except FiguresError as error:
+        print(f"oasis-kiosk: {error}", file=sys.stderr)
+        return 2
     for figures in written.values():
         print(f"{figures.profile:<20}{figures.digest[:16]}  {figures.method}")
     print(f"written {arguments.out}")

@@ -65,9 +65,27 @@ def test_the_exact_figures_are_the_published_caribbean_stud_return() -> None:
         assert figure.value == pytest.approx(1 - 0.052243, abs=1e-6)
     czech = figures_of("czech")
     assert czech.at_min_ante.exact
-    assert czech.method == "exact, side bet simulated"
+    assert czech.method == "exact"
     assert czech.side is not None
-    assert czech.side.ci95 > 0
+    # The fixed bonus at its 20 Kč stake, counted over every deal: about 53 % (RULES.md §3.6).
+    assert czech.side.ci95 == 0
+    assert czech.side.value == pytest.approx(0.5289, abs=1e-4)
+
+
+def test_the_shipped_file_is_written_from_the_par_sheets_and_refuses_stale_ones(tmp_path: Path) -> None:
+    sheets = Path(__file__).resolve().parent.parent / "docs" / "par"
+    written = returns.write_shipped(tmp_path / "returns.json", sheets)
+    assert json.loads((tmp_path / "returns.json").read_text()) == json.loads(returns.SHIPPED.read_text())
+    assert {figures.profile for figures in written.values()} == set(profile_names())
+    stale = tmp_path / "stale"
+    stale.mkdir()
+    for sheet in sheets.glob("*.json"):
+        (stale / sheet.name).write_text(sheet.read_text())
+    standard = json.loads((stale / "standard.json").read_text())
+    (stale / "standard.json").write_text(json.dumps(standard | {"profile_digest": "0" * 16}))
+    with pytest.raises(returns.FiguresError, match="standard.json: of rules with digest 0000000000000000"):
+        returns.write_shipped(tmp_path / "again.json", stale)
+    assert not (tmp_path / "again.json").exists()
 
 
 def test_every_shipped_bonus_meets_the_default_side_bounds() -> None:
