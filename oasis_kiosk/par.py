@@ -118,12 +118,18 @@ def text_report(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
 
 
 def table_antes(rules: dict[str, Any], ante: int | None) -> list[int]:
-    """The antes a PAR sheet gives figures at: the one asked for, else the table's least and
-    greatest (the maximum payout cuts less at small antes, so the return differs)."""
+    """The antes a PAR sheet gives figures at: the one asked for, else every ante where the
+    return may be at its least or greatest. Every price is in antes, and the maximum payout
+    cuts more as the ante grows, so the return per ante never rises with the ante, except
+    where a fee is set for one ante (a privilege fee's ``fee_at_ante``): the table's least and
+    greatest ante, each such ante, and the least ante with none."""
     if ante is not None:
         return [ante]
     table = rules["table"]
-    return sorted({table["ante_min"], table["ante_max"]})
+    least, greatest, step = table["ante_min"], table["ante_max"], table["ante_step"]
+    special = {int(a) for a in (rules.get("bonus") or {}).get("fee_at_ante", {})}
+    ordinary = next((a for a in range(least, greatest + 1, step) if a not in special), least)
+    return sorted({least, greatest, ordinary} | special)
 
 
 def by_ante(figures: dict[str, Any]) -> dict[str, Any]:

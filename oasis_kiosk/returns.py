@@ -28,11 +28,11 @@ from dataclasses import asdict, dataclass, fields, is_dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, get_args, get_type_hints
+from typing import Any, get_args, get_origin, get_type_hints
 
 from oasis_kiosk._core import AnalysisError, Profile, exact_analysis, simulate
 from oasis_kiosk.config import ReturnBounds
-from oasis_kiosk.par import money
+from oasis_kiosk.par import money, table_antes
 from oasis_kiosk.rules import load_profile, profile_names
 from oasis_kiosk.store.db import Store
 
@@ -84,11 +84,19 @@ class Figures:
     """The profile's digest, overrides included: the configuration these figures are of."""
     at_min_ante: MainReturn
     at_max_ante: MainReturn
+    between: tuple[MainReturn, ...]
+    """Antes between them where the return may be extreme too (``par.table_antes``: a fee set
+    for one ante, and the least ante without one)."""
     side: SideReturn | None
     method: str
     """``exact``, ``simulation``, or ``exact, side bet simulated``."""
     rounds: int
     """Rounds simulated per ante (0: none)."""
+
+    @property
+    def every_ante(self) -> tuple[MainReturn, ...]:
+        """The main game's return at each ante figured, the least first."""
+        return (self.at_min_ante, *self.between, self.at_max_ante)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,6 +110,10 @@ class Figures:
 
 def _read(kind: Any, data: Any, where: str) -> Any:
     """One value of ``kind`` (a figures dataclass, a number, text, ...) checked."""
+    if get_origin(kind) is tuple:  # tuple[X, ...]: a list of X
+        if not isinstance(data, list):
+            raise FiguresError(f"{where}: a list, not {data!r}")
+        return tuple(_read(get_args(kind)[0], item, f"{where}[{i}]") for i, item in enumerate(data))
     options = [option for option in get_args(kind) if option is not type(None)]
     if options:  # an optional value
         return None if data is None else _read(options[0], data, where)
@@ -162,30 +174,35 @@ def compute(
     bet included), else ``rounds`` simulated rounds at each ante. ``progress(done,
     total)`` sees the whole work once, monotone. Holds no lock and touches no books: it may
     run in a thread of its own (the core releases the GIL)."""
-    antes = profile.allowed_antes()
-    low, high = antes[0], antes[-1]
+    antes = table_antes(profile.to_dict(), None)
     bonus = profile.to_dict().get("bonus") or {}
     side_kind = bonus.get("kind") if bonus.get("kind") in SIDE_BETS else None
-    stages = _Stages(2, progress)
+    if side_kind == "fixed" and bonus["stake_min"] != bonus["stake_max"]:
+        # Fixed amounts are a smaller share of a larger stake: one figure cannot bound them all.
+        raise FiguresError(
+            f"{profile.id}: a fixed bonus returns another share of each stake, and its return is known at "
+            f"one stake: set bonus.stake_max to bonus.stake_min ({bonus['stake_min']})"
+        )
+    stages = _Stages(len(antes), progress)
     try:
-        exact_low = exact_analysis(profile, ante=low, progress=stages.of(0))
+        first = exact_analysis(profile, ante=antes[0], progress=stages.of(0))
     except AnalysisError as error:
         if "only decision" not in str(error):
             raise
-        run_low = simulate(profile, rounds, seed=seed, ante=low, progress=stages.of(0))
-        run_high = simulate(profile, rounds, seed=seed, ante=high, progress=stages.of(1))
-        side = _side(side_kind, bonus, run_low) if side_kind else None
+        runs = [
+            simulate(profile, rounds, seed=seed, ante=a, progress=stages.of(i)) for i, a in enumerate(antes)
+        ]
+        side = _side(side_kind, bonus, runs[0]) if side_kind else None
+        mains = [_simulated(run) for run in runs]
         return Figures(
-            profile.id, profile.digest, _simulated(run_low), _simulated(run_high), side, "simulation", rounds
+            profile.id, profile.digest, mains[0], mains[-1], tuple(mains[1:-1]), side, "simulation", rounds
         )
-    exact_high = exact_analysis(profile, ante=high, progress=stages.of(1))
-    at_min, at_max = (
-        MainReturn(result["ante"], 1 - result["house_edge"], 0.0, True) for result in (exact_low, exact_high)
-    )
+    rest = [exact_analysis(profile, ante=a, progress=stages.of(i)) for i, a in enumerate(antes) if i > 0]
+    mains = [MainReturn(result["ante"], 1 - result["house_edge"], 0.0, True) for result in [first, *rest]]
     side = None
     if side_kind is not None:
-        side = SideReturn(side_kind, exact_low["bonus_stake"], 1 + exact_low["bonus_return_per_stake"], 0.0)
-    return Figures(profile.id, profile.digest, at_min, at_max, side, "exact", 0)
+        side = SideReturn(side_kind, first["bonus_stake"], 1 + first["bonus_return_per_stake"], 0.0)
+    return Figures(profile.id, profile.digest, mains[0], mains[-1], tuple(mains[1:-1]), side, "exact", 0)
 
 
 def _simulated(result: dict[str, Any]) -> MainReturn:
@@ -302,7 +319,7 @@ def breaches(figures: Figures, bounds: ReturnBounds) -> list[Breach]:
     past it (an exact figure has none), below the minimum where the figure is."""
     checked: list[tuple[bool, int, float, float, float, float]] = [
         (False, main.ante, main.value, main.ci95, bounds.return_min, bounds.return_max)
-        for main in (figures.at_min_ante, figures.at_max_ante)
+        for main in figures.every_ante
     ]
     if figures.side is not None:
         side = figures.side
@@ -343,7 +360,7 @@ def report(profile: Profile, figures: Figures, bounds: ReturnBounds, source: str
         return money(amount, rules)
 
     lines = [f"{rules['name']} ({profile.id}, digest {profile.digest})"]
-    for main in (figures.at_min_ante, figures.at_max_ante):
+    for main in figures.every_ante:
         lines.append(f"  {'main game at an ante of ' + cash(main.ante):<44}{shown(main.value, main.ci95)}")
     if figures.side is not None:
         side = figures.side
@@ -369,14 +386,23 @@ def from_sheet(sheet: dict[str, Any], where: str) -> Figures:
     try:
         rows, exact = sheet["by_ante"], "total_combinations" in sheet
         bonus = load_profile(sheet["profile"]).to_dict().get("bonus") or {}
-        main = [MainReturn(row["ante"], row["return"], row["ci95"], exact) for row in rows]
+        mains = [MainReturn(row["ante"], row["return"], row["ci95"], exact) for row in rows]
         side_row = rows[0]["side"]
         side = None
         if side_row is not None:
             side = SideReturn(bonus["kind"], side_row["stake"], side_row["return"], side_row["ci95"])
         rounds = 0 if exact else sheet["rounds"]
         method = "exact" if exact else "simulation"
-        return Figures(sheet["profile"], sheet["profile_digest"], main[0], main[-1], side, method, rounds)
+        return Figures(
+            sheet["profile"],
+            sheet["profile_digest"],
+            mains[0],
+            mains[-1],
+            tuple(mains[1:-1]),
+            side,
+            method,
+            rounds,
+        )
     except (KeyError, IndexError, TypeError) as error:
         raise FiguresError(
             f"{where}: not a PAR sheet's figures at both antes ({error!r} is missing)"

@@ -83,7 +83,7 @@ def test_the_shipped_file_is_written_from_the_par_sheets_and_refuses_stale_ones(
         (stale / sheet.name).write_text(sheet.read_text())
     standard = json.loads((stale / "standard.json").read_text())
     (stale / "standard.json").write_text(json.dumps(standard | {"profile_digest": "0" * 16}))
-    with pytest.raises(returns.FiguresError, match="standard.json: of rules with digest 0000000000000000"):
+    with pytest.raises(returns.FiguresError, match=r"standard\.json: of rules with digest 0000000000000000"):
         returns.write_shipped(tmp_path / "again.json", stale)
     assert not (tmp_path / "again.json").exists()
 
@@ -222,3 +222,12 @@ def test_the_console_prints_the_configured_return_and_books_what_it_computes(
     config.write_text("[terminal]\nprofile = 'stand-a'\n[rules]\nreturn_max = 0.9\n")
     assert main(["par", "--config", str(config), "--db", str(database)]) == 1
     assert "REFUSED: stand-a at an ante of 100.00 RUB returns" in capsys.readouterr().out
+
+
+def test_a_fixed_bonus_with_a_range_of_stakes_is_refused_before_any_work() -> None:
+    """Its fixed amounts return a smaller share of a larger stake: one figure bounds none of them."""
+    ranged = load_profile("czech", {"bonus": {"stake_max": 10_000, "stake_step": 1_000}})
+    with pytest.raises(
+        returns.FiguresError, match="czech: a fixed bonus returns another share of each stake"
+    ):
+        returns.compute(ranged, rounds=13)

@@ -580,7 +580,7 @@ class OperatorScreen:
                 _("Return at an ante of {ante}").format(ante=cash(main.ante)),
                 _figure(main.value, main.ci95),
             )
-            for main in (figures.at_min_ante, figures.at_max_ante)
+            for main in figures.every_ante
         ]
         if figures.side is not None:
             side = figures.side

@@ -603,17 +603,10 @@ impl<'a> FastPlayer<'a> {
     /// The insurance a box playing a hand of `category` takes against these dealer counts:
     /// none, the least or the most, whichever is worth most (the value is linear in the amount).
     fn insurance(&self, category: Category, counts: Counts) -> (Money, i128) {
-        let Some(insurance) = &self.profile.insurance else { return (0, 0) };
-        let Some(odds) = self.profile.odds(category) else { return (0, 0) };
-        if category < insurance.min_category {
-            return (0, 0);
-        }
-        let most = (self.play_bet * odds).min(self.profile.table.max_payout);
-        if most < self.ante {
-            return (0, 0);
-        }
+        let limits = round::insurance_limits(self.profile, category.lowest(), self.ante, self.play_bet, None, 0);
+        let Ok((least, most)) = limits else { return (0, 0) };
         let per_unit = i128::from(counts.not_qualified - counts.lower);
-        [self.ante, most].into_iter().map(|x| (x, i128::from(x) * per_unit)).fold((0, 0), |best, option| {
+        [least, most].into_iter().map(|x| (x, i128::from(x) * per_unit)).fold((0, 0), |best, option| {
             if option.1 > best.1 {
                 option
             } else {
