@@ -185,3 +185,26 @@ def test_every_profile_file_has_a_current_par_sheet_at_its_extreme_antes(path: P
         if row["side"] is not None:
             assert 0 < row["side"]["return"] < 1
     assert f"({profile.id}.md)" in (DOCS / "par" / "README.md").read_text()
+
+
+def test_the_exact_analysis_folds_as_a_player_who_would_lose_the_side_bet_by_folding() -> None:
+    """A bonus that pays every hand but is forfeited by a fold makes every hand worth playing:
+    the figures are of that player's decisions, not of the main game's alone."""
+    generous = {
+        "bonus": {
+            "kind": "fixed",
+            "stake_min": 1000,
+            "stake_max": 1000,
+            "judged_on": "final",
+            "forfeited_by_fold": True,
+            "pays": {"HighCard": 1000, "AceKing": 2000, "OnePair": 1400, "TwoPair": 3000},
+        }
+    }
+    analysis = exact_analysis(load_profile("caribbean", generous), ante=1000)
+    assert analysis["play_fraction"] == 1.0
+    assert analysis["bonus_return_per_stake"] > 0, "a side bet the player wins"
+
+
+def test_a_privilege_fee_is_simulated_not_left_out_of_the_exact_figures() -> None:
+    with pytest.raises(AnalysisError, match="a privilege fee"):
+        exact_analysis(load_profile("caribbean", {"bonus": {"kind": "privilege", "fee": "1"}}))

@@ -360,6 +360,7 @@ pub fn unsupported_features(profile: &Profile) -> Vec<&'static str> {
         (profile.buy_dealer_card.is_some(), "buying the dealer's card"),
         (profile.insurance.is_some(), "insurance"),
         (profile.protection.is_some(), "straight flush protection"),
+        (profile.bonus.as_ref().is_some_and(|b| b.kind == BonusKind::Privilege), "a privilege fee"),
     ]
     .into_iter()
     .filter_map(|(has, name)| has.then_some(name))
@@ -543,9 +544,11 @@ impl Payments {
             + i128::from(dealer.higher) * i128::from(self.lost)
     }
 
-    /// True when playing is worth at least folding (exact: every amount is an integer).
-    fn plays(&self, dealer: DealerCounts, category: Category) -> bool {
-        self.play_total(dealer, category) >= i128::from(HOLE_CARD_SETS) * i128::from(self.folded)
+    /// True when playing is worth at least folding (exact: every amount is an integer), a side
+    /// bet that playing keeps and folding forfeits being worth `bonus_kept` more.
+    fn plays(&self, dealer: DealerCounts, category: Category, bonus_kept: i128) -> bool {
+        let sets = i128::from(HOLE_CARD_SETS);
+        self.play_total(dealer, category) + sets * bonus_kept >= sets * i128::from(self.folded)
     }
 }
 
@@ -623,7 +626,9 @@ pub(crate) fn analyse(
             let mut tally = Tally::default();
             for up in (0..DECK_SIZE as u8).filter(|c| !player.contains(c)) {
                 let dealer = tables.dealer_counts(&player, up, value.strength());
-                let plays = payments.plays(dealer, category);
+                // A fold that forfeits the side bet weighs its loss too, as the player would.
+                let kept = bonus_net(value, false) - bonus_net(value, true);
+                let plays = payments.plays(dealer, category, kept);
                 tally.bonus_net += i128::from(weight * HOLE_CARD_SETS) * bonus_net(value, !plays);
                 if plays {
                     tally.won[category as usize] += weight * dealer.lower;
@@ -878,17 +883,17 @@ mod tests {
         // Playing a hand no qualifying dealer loses to: +1 ante per dealer who does not
         // qualify, −3 per dealer who does; worth folding's −163 185 from 81 593 such dealers.
         let short = DealerCounts { not_qualified: 81_592, lower: 0, equal: 0, higher: 81_593 };
-        assert!(!payments.plays(short, Category::HighCard), "81 592 − 3 × 81 593 = −163 187");
+        assert!(!payments.plays(short, Category::HighCard, 0), "81 592 − 3 × 81 593 = −163 187");
         let enough = DealerCounts { not_qualified: 81_593, lower: 0, equal: 0, higher: 81_592 };
-        assert!(payments.plays(enough, Category::HighCard), "81 593 − 3 × 81 592 = −163 183");
+        assert!(payments.plays(enough, Category::HighCard, 0), "81 593 − 3 × 81 592 = −163 183");
         let ace_king = DealerCounts { not_qualified: 40_797, lower: 40_796, equal: 0, higher: 81_592 };
         // 40 797 + 3 × 40 796 − 3 × 81 592 = −81 591: plays.
-        assert!(payments.plays(ace_king, Category::AceKing));
+        assert!(payments.plays(ace_king, Category::AceKing, 0));
         let tie = DealerCounts { not_qualified: 0, lower: 0, equal: 108_790, higher: 54_395 };
         // −3 × 54 395 = −163 185 = folding: a tie of expectations plays.
-        assert!(payments.plays(tie, Category::OnePair));
+        assert!(payments.plays(tie, Category::OnePair, 0));
         let worse = DealerCounts { not_qualified: 0, lower: 0, equal: 108_789, higher: 54_396 };
-        assert!(!payments.plays(worse, Category::OnePair));
+        assert!(!payments.plays(worse, Category::OnePair, 0));
     }
 
     /// The strategy module (`strategy::advise`) values the same decisions its own way, from a
@@ -930,7 +935,7 @@ mod tests {
             let ev = |wanted: Action| advice.choices.iter().find(|c| c.action == wanted).unwrap().ev;
             assert!((ev(Action::Play { box_index: 0 }) - play_ev).abs() < 1e-6, "{player:?} up {up}");
             assert_eq!(ev(Action::Fold { box_index: 0 }), payments.folded as f64);
-            let plays = payments.plays(dealer, category);
+            let plays = payments.plays(dealer, category, 0);
             assert_eq!(advice.best().action == (Action::Play { box_index: 0 }), plays, "{player:?} up {up}");
             played += usize::from(plays && category == Category::AceKing);
         }
