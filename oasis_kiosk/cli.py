@@ -279,6 +279,12 @@ def run_headless(
             seed_for_round=seeds_from(seed_base) if seed_base else None,
             deck_for_round=stacked_decks(decks) if decks else None,
         )
+    if not demo and terminal.books_fault is None:
+        # A script plays on real books as the cabinet does: after the same self-test.
+        problems = self_test(terminal.config, terminal.store, None, terminal.profile)
+        terminal.record_self_test(problems)
+        for problem in problems:
+            print(f"oasis-kiosk: self-test: {problem}", file=sys.stderr)
     if terminal.round is not None:
         print(f"resumed round {terminal.round_id} at its {terminal.round.phase} phase")
     for kind, message in terminal.tilts.items():
@@ -341,7 +347,7 @@ def open_terminal(config: Config, *, demo: bool, video_driver: str | None) -> Te
         terminal = free_play_terminal(replace(config, attract_after=DEMO_ATTRACT_AFTER))
     else:
         terminal = Terminal(config, Store(config.database))
-    problems = self_test(terminal.config, terminal.store, video_driver)
+    problems = self_test(terminal.config, terminal.store, video_driver, terminal.profile)
     terminal.record_self_test(problems)
     for problem in problems:
         print(f"oasis-kiosk: self-test: {problem}", file=sys.stderr)

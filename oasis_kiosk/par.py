@@ -485,9 +485,12 @@ again at its top and the chart of the distribution of a round's net beside it; `
 writes them all and this page. Profiles whose only decision is to play or fold are counted
 exactly ([../analysis.md](../analysis.md)); the others are simulated with their exchanges and
 purchases ([../simulation.md](../simulation.md)), with enough rounds for a 95 % interval of at
-most ±0.05 % of the ante. Figures for one box, at the table's least and greatest ante, with the
-standard bonus stake where there is one: a fixed or odds bonus bet is a side bet with its own
-return; the privilege fee of `golden-oasis` is in the main game.
+most ±0.05 % of the ante. Figures for one box, at the table's least and greatest ante and at
+any ante where a fee is set for that ante alone (golden-oasis's privilege fee at 5.00 EUR: the
+return per ante never rises with the ante elsewhere), with the standard bonus stake where there
+is one: a fixed or odds bonus bet is a side bet with its own return; the privilege fee of
+`golden-oasis` is in the main game. `oasis_kiosk/returns.json`, which the terminal checks
+against the bounds of `[rules]` before it takes money, is written from these sheets.
 
 | profile | method | ante | main game returns | house edge | side bet returns |
 |---|---|---:|---:|---:|---:|

@@ -111,7 +111,7 @@ class Figures:
 def _read(kind: Any, data: Any, where: str) -> Any:
     """One value of ``kind`` (a figures dataclass, a number, text, ...) checked."""
     if get_origin(kind) is tuple:  # tuple[X, ...]: a list of X
-        if not isinstance(data, list):
+        if not isinstance(data, list | tuple):  # JSON's lists, and to_json's own tuples
             raise FiguresError(f"{where}: a list, not {data!r}")
         return tuple(_read(get_args(kind)[0], item, f"{where}[{i}]") for i, item in enumerate(data))
     options = [option for option in get_args(kind) if option is not type(None)]
@@ -177,12 +177,6 @@ def compute(
     antes = table_antes(profile.to_dict(), None)
     bonus = profile.to_dict().get("bonus") or {}
     side_kind = bonus.get("kind") if bonus.get("kind") in SIDE_BETS else None
-    if side_kind == "fixed" and bonus["stake_min"] != bonus["stake_max"]:
-        # Fixed amounts are a smaller share of a larger stake: one figure cannot bound them all.
-        raise FiguresError(
-            f"{profile.id}: a fixed bonus returns another share of each stake, and its return is known at "
-            f"one stake: set bonus.stake_max to bonus.stake_min ({bonus['stake_min']})"
-        )
     stages = _Stages(len(antes), progress)
     try:
         first = exact_analysis(profile, ante=antes[0], progress=stages.of(0))
@@ -315,8 +309,9 @@ class Breach:
 
 
 def breaches(figures: Figures, bounds: ReturnBounds) -> list[Breach]:
-    """Each return outside the bounds: above the maximum where its 95 % interval reaches
-    past it (an exact figure has none), below the minimum where the figure is."""
+    """Each return outside the bounds: where its 95 % interval (an exact figure has none)
+    reaches past the maximum or below the minimum, so that no draw of a simulation's luck
+    passes what a longer one would refuse."""
     checked: list[tuple[bool, int, float, float, float, float]] = [
         (False, main.ante, main.value, main.ci95, bounds.return_min, bounds.return_max)
         for main in figures.every_ante
@@ -330,7 +325,7 @@ def breaches(figures: Figures, bounds: ReturnBounds) -> list[Breach]:
     for is_side, amount, value, ci95, low, high in checked:
         if value + ci95 > high:
             found.append(Breach(figures.profile, is_side, amount, value, ci95, high, True))
-        elif value < low:
+        elif value - ci95 < low:
             found.append(Breach(figures.profile, is_side, amount, value, ci95, low, False))
     return found
 

@@ -17,6 +17,7 @@ from oasis_kiosk.cli import main, open_terminal
 from oasis_kiosk.config import Config, ReturnBounds
 from oasis_kiosk.machine.selftest import return_problems, self_test
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
 
 STRICT = ReturnBounds(return_max=0.95)
 """A lab that approves no more than 95 %: `standard` returns more."""
@@ -176,6 +177,10 @@ def test_the_bounds_refuse_a_return_above_the_maximum_and_below_the_minimum() ->
     main = figures.at_min_ante
     edge = replace(figures, at_min_ante=replace(main, value=0.99, ci95=0.02))
     assert [breach.amount for breach in returns.breaches(edge, ReturnBounds())] == [1000]
+    # And one whose interval reaches below the minimum: a lucky short run passes neither way.
+    low_edge = replace(figures, at_min_ante=replace(main, value=0.76, ci95=0.02))
+    (below,) = returns.breaches(low_edge, ReturnBounds())
+    assert (below.amount, below.above) == (1000, False)
 
 
 def test_at_start_a_return_above_the_bounds_tilts_the_terminal(tmp_path: Path) -> None:
@@ -224,10 +229,15 @@ def test_the_console_prints_the_configured_return_and_books_what_it_computes(
     assert "REFUSED: stand-a at an ante of 100.00 RUB returns" in capsys.readouterr().out
 
 
-def test_a_fixed_bonus_with_a_range_of_stakes_is_refused_before_any_work() -> None:
-    """Its fixed amounts return a smaller share of a larger stake: one figure bounds none of them."""
-    ranged = load_profile("czech", {"bonus": {"stake_max": 10_000, "stake_step": 1_000}})
-    with pytest.raises(
-        returns.FiguresError, match="czech: a fixed bonus returns another share of each stake"
-    ):
-        returns.compute(ranged, rounds=13)
+def test_the_self_test_checks_the_rules_in_play_not_the_file_read_again(tmp_path: Path) -> None:
+    """A profile file changed on disk after the terminal read it is not what is played."""
+    config = Config(database=tmp_path / "kiosk.db")
+    books(config.database).close()
+    store = Store(config.database)
+    try:
+        assert return_problems(config, store) == []
+        (finding,) = return_problems(config, store, load_profile("stand-c"))
+        assert finding.startswith("configuration: stand-c at an ante of")
+        assert "above the maximum of 100.00 %" in finding
+    finally:
+        store.close()

@@ -10,6 +10,7 @@ in use is handed in.
 from __future__ import annotations
 
 from oasis_kiosk import returns
+from oasis_kiosk._core import Profile
 from oasis_kiosk.config import Config, ConfigError, validate
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -47,14 +48,16 @@ def configuration_problems(config: Config) -> list[str]:
     return problems
 
 
-def return_problems(config: Config, store: Store) -> list[str]:
-    """The return of the rules as the terminal runs them, from the shipped figures or the
-    books (nothing is computed at start), inside the configuration's ``[rules]`` bounds:
-    figures that are not known are a finding too."""
-    try:
-        profile = config.load_profile()
-    except ValueError:
-        return []  # the configuration check names it
+def return_problems(config: Config, store: Store, profile: Profile | None = None) -> list[str]:
+    """The return of the rules in play (``profile``, the terminal's own: a profile file
+    changed on disk since it was read is not what is played; None: as the configuration
+    loads them), from the shipped figures or the books (nothing is computed at start), inside
+    the configuration's ``[rules]`` bounds: figures that are not known are a finding too."""
+    if profile is None:
+        try:
+            profile = config.load_profile()
+        except ValueError:
+            return []  # the configuration check names it
     try:
         found = returns.problems(profile, store, config.return_bounds)
     except StoreError as error:
@@ -71,9 +74,13 @@ def video_problems(expected: str, driver: str) -> list[str]:
     return []
 
 
-def self_test(config: Config, store: Store, video_driver: str | None = None) -> list[str]:
-    """Every check; ``video_driver`` None skips the screen's (a window on a desktop)."""
-    problems = database_problems(store) + configuration_problems(config) + return_problems(config, store)
+def self_test(
+    config: Config, store: Store, video_driver: str | None = None, profile: Profile | None = None
+) -> list[str]:
+    """Every check; ``video_driver`` None skips the screen's (a window on a desktop);
+    ``profile``: the rules in play, as the terminal loaded them."""
+    problems = database_problems(store) + configuration_problems(config)
+    problems += return_problems(config, store, profile)
     if video_driver is not None:
         problems += video_problems(config.expected_video_driver, video_driver)
     return problems

@@ -65,6 +65,8 @@ use crate::strategy;
 pub const CHUNK: u64 = 1 << 12;
 /// Strata: one per rank of the up card.
 const STRATA: usize = 13;
+/// The least rounds a simulation plays: two per stratum, for the variance of each.
+pub const MIN_ROUNDS: u64 = 2 * STRATA as u64;
 /// Where playing and the best other choice are closer than this (in antes), playing is valued
 /// exactly, with card removal, instead of from the per-up-card table.
 pub const EXACT_MARGIN: f64 = 0.05;
@@ -85,8 +87,15 @@ pub struct SimulationOptions {
 /// Why a simulation did not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SimulationError {
-    Ante { profile: String, ante: Money },
+    Ante {
+        profile: String,
+        ante: Money,
+    },
     NoRounds,
+    /// Fewer than two rounds for some up-card rank: no interval could be estimated.
+    TooFewRounds {
+        rounds: u64,
+    },
     Cancelled,
 }
 
@@ -97,6 +106,12 @@ impl fmt::Display for SimulationError {
                 write!(f, "{profile}: {ante} is not an ante the table allows")
             }
             SimulationError::NoRounds => f.write_str("a simulation needs at least one round"),
+            SimulationError::TooFewRounds { rounds } => write!(
+                f,
+                "{rounds} rounds are too few: a simulation needs at least {} (two per rank of the up card) \
+                 to estimate its interval",
+                MIN_ROUNDS
+            ),
             SimulationError::Cancelled => f.write_str("the simulation was cancelled"),
         }
     }
@@ -603,7 +618,8 @@ impl<'a> FastPlayer<'a> {
     /// The insurance a box playing a hand of `category` takes against these dealer counts:
     /// none, the least or the most, whichever is worth most (the value is linear in the amount).
     fn insurance(&self, category: Category, counts: Counts) -> (Money, i128) {
-        let limits = round::insurance_limits(self.profile, category.lowest(), self.ante, self.play_bet, None, 0);
+        let limits =
+            round::insurance_limits(self.profile, category.lowest(), self.ante, self.play_bet, None, 0);
         let Ok((least, most)) = limits else { return (0, 0) };
         let per_unit = i128::from(counts.not_qualified - counts.lower);
         [least, most].into_iter().map(|x| (x, i128::from(x) * per_unit)).fold((0, 0), |best, option| {
@@ -1432,12 +1448,11 @@ impl Moments {
 }
 
 /// The stratified mean of a figure, each up-card rank weighted 1/13 as it is dealt, and its
-/// 95 % half-interval; strata without rounds (fewer rounds than ranks) are left out.
+/// 95 % half-interval (every stratum has [`MIN_ROUNDS`] / 13 rounds or more).
 fn stratified(strata: &[Moments; STRATA]) -> Estimate {
-    let filled: Vec<&Moments> = strata.iter().filter(|m| m.n > 0).collect();
-    let weight = 1.0 / filled.len() as f64;
-    let value = filled.iter().map(|m| weight * m.mean()).sum();
-    let variance: f64 = filled.iter().map(|m| weight * weight * m.variance_of_mean()).sum();
+    let weight = 1.0 / STRATA as f64;
+    let value = strata.iter().map(|m| weight * m.mean()).sum();
+    let variance: f64 = strata.iter().map(|m| weight * weight * m.variance_of_mean()).sum();
     Estimate { value, ci95: Z95 * variance.sqrt() }
 }
 
@@ -1885,6 +1900,9 @@ fn stakes(profile: &Profile, options: &SimulationOptions) -> Result<(Money, Mone
     if !profile.allows_ante(ante) {
         return Err(SimulationError::Ante { profile: profile.id.clone(), ante });
     }
+    if options.rounds < MIN_ROUNDS {
+        return Err(SimulationError::TooFewRounds { rounds: options.rounds });
+    }
     let stake = if options.bonus { round::standard_bonus_stake(profile, ante).unwrap_or(0) } else { 0 };
     Ok((ante, stake))
 }
@@ -1982,6 +2000,7 @@ impl<'a> Simulator<'a> {
 
     /// Simulates `rounds` rounds from `seed`: the same figures as [`simulate`].
     pub fn run(&self, rounds: u64, seed: Seed) -> Simulation {
+        assert!(rounds >= MIN_ROUNDS, "a simulation plays at least {MIN_ROUNDS} rounds");
         let progress = Progress::new();
         let tally = (0..STRATA)
             .map(|rank| {
