@@ -173,6 +173,20 @@ def ante_lines(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[str
     return lines
 
 
+def ante_cells(row: dict[str, Any]) -> tuple[str, str, str]:
+    """One ante's main return with its interval, the house edge, and the side bet's return."""
+
+    def shown(value: float, ci95: float) -> str:
+        return f"{value * 100:.4f} %" + (f" ± {ci95 * 100:.4f}" if ci95 else " (exact)")
+
+    side = row["side"]
+    return (
+        shown(row["return"], row["ci95"]),
+        f"{(1 - row['return']) * 100:.4f} %",
+        "none" if side is None else shown(side["return"], side["ci95"]),
+    )
+
+
 def ante_section(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[str]:
     """A PAR sheet's table of the return at the least and the greatest ante."""
     out = [
@@ -182,17 +196,11 @@ def ante_section(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[s
         "|---:|---:|---:|---|---:|",
     ]
     for row in figures:
-        interval = f" ± {row['ci95'] * 100:.4f}" if row["ci95"] else " (exact)"
         cut = ", ".join(hand_name(c) for c in row["cap_binds"]) or "nothing"
-        side = row["side"]
-        side_text = "none"
-        if side is not None:
-            side_interval = f" ± {side['ci95'] * 100:.4f}" if side["ci95"] else " (exact)"
-            side_text = f"{side['return'] * 100:.4f} %{side_interval} at {money(side['stake'], rules)}"
-        out.append(
-            f"| {money(row['ante'], rules)} | {row['return'] * 100:.4f} %{interval} | "
-            f"{(1 - row['return']) * 100:.4f} % | {cut} | {side_text} |"
-        )
+        main, edge, side = ante_cells(row)
+        if row["side"] is not None:
+            side += f" at {money(row['side']['stake'], rules)}"
+        out.append(f"| {money(row['ante'], rules)} | {main} | {edge} | {cut} | {side} |")
     out += [
         "",
         "Intervals are 95 %. The side bet is a separate bet (a fixed or odds bonus; a privilege fee is in the "
@@ -509,15 +517,10 @@ def index(folder: Path) -> str:
             else f"{figures['rounds']:,} simulated rounds per ante"
         )
         for row in figures["by_ante"]:
-            interval = f" ± {row['ci95'] * 100:.4f}" if row["ci95"] else " (exact)"
-            side = row["side"]
-            side_text = "none"
-            if side is not None:
-                side_interval = f" ± {side['ci95'] * 100:.4f}" if side["ci95"] else " (exact)"
-                side_text = f"{side['return'] * 100:.2f} %{side_interval}"
+            main, edge, side = ante_cells(row)
             lines.append(
                 f"| [`{figures['profile']}`]({figures['profile']}.md) | {method} | {money(row['ante'], rules)} | "
-                f"{row['return'] * 100:.4f} %{interval} | {(1 - row['return']) * 100:.4f} % | {side_text} |"
+                f"{main} | {edge} | {side} |"
             )
     lines += [
         "",
