@@ -241,3 +241,23 @@ def test_the_self_test_checks_the_rules_in_play_not_the_file_read_again(tmp_path
         assert "above the maximum of 100.00 %" in finding
     finally:
         store.close()
+
+
+def test_a_headless_script_on_real_books_plays_only_after_the_self_test(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A configuration outside the bounds takes no money from a script either."""
+    config = tmp_path / "kiosk.toml"
+    config.write_text("[rules]\nreturn_max = 0.95\n")
+    database = tmp_path / "kiosk.db"
+    books(database).close()
+    script = tmp_path / "session.txt"
+    script.write_text("bill 50000\ndeal\nplay\n")
+    assert (
+        main(["run", "--headless", "--script", str(script), "--config", str(config), "--db", str(database)])
+        == 0
+    )
+    captured = capsys.readouterr()
+    assert "self-test: configuration: standard at an ante of" in captured.err
+    assert "TILT (self_test)" in captured.out
+    assert "script done: credits 0," in captured.out
