@@ -32,6 +32,7 @@ from oasis_kiosk._core import (
     evaluate_many,
     exact_analysis,
     shuffled_deck,
+    side_bet_bound,
     simulate,
 )
 from oasis_kiosk.rules import load_profile, profile_names
@@ -60,5 +61,6 @@ __all__ = [
     "load_profile",
     "profile_names",
     "shuffled_deck",
+    "side_bet_bound",
     "simulate",
 ]

@@ -1,10 +1,11 @@
 """Type stubs of the native module built from ``rust/py`` (checked by mypy.stubtest)."""
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, final
+from typing import Any, Literal, TypedDict, final
 
 __all__ = [
     "CATEGORIES",
+    "MIN_ROUNDS",
     "Advice",
     "AnalysisError",
     "BetError",
@@ -25,10 +26,13 @@ __all__ = [
     "evaluate_many",
     "exact_analysis",
     "shuffled_deck",
+    "side_bet_bound",
     "simulate",
 ]
 
 CATEGORIES: tuple[str, ...]
+MIN_ROUNDS: int
+"""The least rounds a simulation plays: two per rank of the up card."""
 
 class CardError(ValueError):
     """A card, hand or card buffer that is not valid."""
@@ -176,14 +180,25 @@ class Round:
 class AnalysisError(ValueError):
     """A profile or ante the exact analysis does not cover."""
 
+_BoxPlay = Literal["standard", "without_bonus", "for_main", "blind"]
+
+class _SideBetBound(TypedDict):
+    stake: int
+    return_per_stake: float
+    jackpot_frequency: float
+
 def exact_analysis(
-    profile: Profile | str, ante: int | None = None, progress: Callable[[int, int], object] | None = None
+    profile: Profile | str,
+    ante: int | None = None,
+    play: _BoxPlay = "standard",
+    progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]: ...
+def side_bet_bound(profile: Profile | str, stake: int | None = None) -> _SideBetBound | None: ...
 def simulate(
     profile: Profile | str,
     rounds: int,
     seed: bytes | None = None,
     ante: int | None = None,
-    bonus: bool = True,
+    play: _BoxPlay = "standard",
     progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]: ...

@@ -3,6 +3,7 @@
 //! (`Simulator`); `simulate` builds them as it goes (seconds, more with exchanges).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use oasis_core::analysis::BoxPlay;
 use oasis_core::simulation::{SimulationOptions, Simulator};
 use oasis_core::Profile;
 
@@ -31,7 +32,7 @@ fn simulation(c: &mut Criterion) {
         // A play-or-fold game plays from a table of decisions; the others value every option.
         let rounds =
             if profile.exchange.is_none() && profile.sixth_card.is_none() { 2_000_000 } else { 100_000 };
-        let options = SimulationOptions { rounds, seed: [5; 32], ante: None, bonus: true };
+        let options = SimulationOptions { rounds, seed: [5; 32], ante: None, play: BoxPlay::Standard };
         let simulator = Simulator::new(&profile, options).unwrap();
         group.throughput(Throughput::Elements(rounds));
         group.bench_function(profile.id.as_str(), |b| b.iter(|| simulator.run(rounds, [5; 32]).house_edge));

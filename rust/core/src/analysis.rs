@@ -19,6 +19,7 @@
 //! 163 185 evaluations.
 
 use crate::progress::Progress;
+use std::borrow::Cow;
 use std::fmt;
 
 use rayon::prelude::*;
@@ -27,7 +28,7 @@ use serde::Serialize;
 
 use crate::card::{for_each_hand, DECK_SIZE};
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, Money, Profile};
+use crate::profile::{BonusKind, JudgedOn, Money, Profile};
 use crate::round::{self, Outcome};
 
 /// Distinct strengths, and the length of a cumulative count over them (one more).
@@ -367,6 +368,104 @@ pub fn unsupported_features(profile: &Profile) -> Vec<&'static str> {
     .collect()
 }
 
+/// How the box of a figure is bet and played. The main game's return differs between them:
+/// a bonus that folding or an exchange forfeits keeps some hands playing, a profile may price
+/// its options otherwise for a box with the bonus (RULES.md §3.6), and a blind box never
+/// decides (§3.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoxPlay {
+    /// The standard bonus stake (the least, or the privilege fee), weighed with the main game
+    /// as a player who bets it would: the figure of the paytable's player.
+    #[default]
+    Standard,
+    /// No bonus bet, and no privilege fee.
+    WithoutBonus,
+    /// The standard stake, each decision made for the main game alone: the most the main game
+    /// returns to a box with the bonus placed, whatever its stake.
+    ForMain,
+    /// A blind box: ante and play bet up front, the standard bonus stake, no exchange, no
+    /// fold, no decision at all.
+    Blind,
+}
+
+impl BoxPlay {
+    pub const ALL: [BoxPlay; 4] =
+        [BoxPlay::Standard, BoxPlay::WithoutBonus, BoxPlay::ForMain, BoxPlay::Blind];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BoxPlay::Standard => "standard",
+            BoxPlay::WithoutBonus => "without_bonus",
+            BoxPlay::ForMain => "for_main",
+            BoxPlay::Blind => "blind",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<BoxPlay> {
+        BoxPlay::ALL.into_iter().find(|play| play.name() == name)
+    }
+
+    /// The bonus stake of a box at `ante` (0: none).
+    pub fn stake(self, profile: &Profile, ante: Money) -> Money {
+        match self {
+            BoxPlay::WithoutBonus => 0,
+            _ => round::standard_bonus_stake(profile, ante).unwrap_or(0),
+        }
+    }
+
+    /// Whether the bonus's net weighs in the player's decisions.
+    pub fn weighs_bonus(self) -> bool {
+        self == BoxPlay::Standard
+    }
+}
+
+/// The most a fixed or odds bonus can give back, whatever the player does (see
+/// [`side_bet_bound`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SideBetBound {
+    pub stake: Money,
+    /// The bonus's net per unit staked when it is never forfeited (jackpot awards not included).
+    pub return_per_stake: f64,
+    /// The share of rounds whose bonus hand wins a jackpot award when it is never forfeited.
+    pub jackpot_frequency: f64,
+}
+
+/// How many of the C(52, 5) hands fall in each category.
+pub(crate) fn category_counts() -> &'static [u64; 11] {
+    static COUNTS: std::sync::OnceLock<[u64; 11]> = std::sync::OnceLock::new();
+    COUNTS.get_or_init(|| {
+        let mut counts = [0u64; 11];
+        for_each_hand::<5>(|hand| counts[evaluator().eval5(hand).category() as usize] += 1);
+        counts
+    })
+}
+
+/// The most a fixed or odds bonus at `stake` returns to any player, exactly: the bonus kept on
+/// every hand and judged on the hand as dealt. Folding or exchanging can only forfeit it, so
+/// no strategy does better, unless the bonus is judged on the final hand and an exchange or a
+/// sixth card improves that hand without forfeiting it: then `None` (not bounded here).
+pub fn side_bet_bound(profile: &Profile, stake: Money) -> Option<SideBetBound> {
+    let bonus = profile.bonus.as_ref().filter(|b| b.kind != BonusKind::Privilege && stake > 0)?;
+    let improvable =
+        profile.exchange.as_ref().is_some_and(|e| !e.forfeits_bonus) || profile.sixth_card.is_some();
+    if bonus.judged_on == JudgedOn::Final && improvable {
+        return None;
+    }
+    let mut net: i128 = 0;
+    let mut jackpots = 0u64;
+    for (&count, category) in category_counts().iter().zip(Category::ALL) {
+        let (bet, jackpot) = round::bonus_bet(profile, stake, false, false, || category.lowest());
+        net += i128::from(count) * i128::from(bet.net());
+        jackpots += if jackpot.is_some() { count } else { 0 };
+    }
+    let hands = PLAYER_HANDS as f64;
+    Some(SideBetBound {
+        stake,
+        return_per_stake: net as f64 / (hands * stake as f64),
+        jackpot_frequency: jackpots as f64 / hands,
+    })
+}
+
 /// One row of the return table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutcomeRow {
@@ -412,8 +511,11 @@ pub struct ExactAnalysis {
     pub player_classes: u64,
     /// Memory of the counting tables, in bytes.
     pub table_bytes: u64,
-    /// The side bet (a fixed or odds bonus) at its standard stake, if the profile has one: the
-    /// stake and its return per unit staked (its net; jackpot awards not included).
+    /// How the box is bet and played.
+    pub play: BoxPlay,
+    /// The side bet (a fixed or odds bonus) at its standard stake, if the profile has one and
+    /// it is bet: the stake and its return per unit staked (its net; jackpot awards not
+    /// included).
     pub bonus_stake: Money,
     pub bonus_return_per_stake: Option<f64>,
 }
@@ -433,7 +535,7 @@ impl<T: Serialize> Serialize for Column<'_, T> {
 
 impl Serialize for ExactAnalysis {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("ExactAnalysis", 20)?;
+        let mut out = serializer.serialize_struct("ExactAnalysis", 21)?;
         out.serialize_field("profile", &self.profile)?;
         out.serialize_field("profile_digest", &self.profile_digest)?;
         out.serialize_field("ante", &self.ante)?;
@@ -452,6 +554,7 @@ impl Serialize for ExactAnalysis {
         out.serialize_field("situations_played", &self.situations_played)?;
         out.serialize_field("player_classes", &self.player_classes)?;
         out.serialize_field("table_bytes", &self.table_bytes)?;
+        out.serialize_field("play", self.play.name())?;
         out.serialize_field("bonus_stake", &self.bonus_stake)?;
         out.serialize_field("bonus_return_per_stake", &self.bonus_return_per_stake)?;
         out.end()
@@ -555,15 +658,17 @@ impl Payments {
 /// The exact analysis of `profile` at `ante` (the table's maximum ante if `None`, where a
 /// maximum payout cuts most).
 pub fn exact_analysis(profile: &Profile, ante: Option<Money>) -> Result<ExactAnalysis, AnalysisError> {
-    exact_analysis_with_progress(profile, ante, &Progress::new())
+    exact_analysis_with_progress(profile, ante, BoxPlay::Standard, &Progress::new())
 }
 
 /// [`exact_analysis`], reporting to `progress` and stopping when it is cancelled.
 pub fn exact_analysis_with_progress(
     profile: &Profile,
     ante: Option<Money>,
+    play: BoxPlay,
     progress: &Progress,
 ) -> Result<ExactAnalysis, AnalysisError> {
+    let profile = &*counted_profile(profile, play);
     let features = unsupported_features(profile);
     if !features.is_empty() {
         return Err(AnalysisError::Unsupported { profile: profile.id.clone(), features });
@@ -572,7 +677,16 @@ pub fn exact_analysis_with_progress(
     if !profile.allows_ante(ante) {
         return Err(AnalysisError::Ante { profile: profile.id.clone(), ante });
     }
-    analyse(profile, ante, &HoldingTables::build(profile.game.qualifier), progress)
+    analyse(profile, ante, play, &HoldingTables::build(profile.game.qualifier), progress)
+}
+
+/// The profile the exact analysis counts for a box played so: a blind box is offered no
+/// exchange and no sixth card.
+pub fn counted_profile(profile: &Profile, play: BoxPlay) -> Cow<'_, Profile> {
+    match play {
+        BoxPlay::Blind => Cow::Owned(Profile { exchange: None, sixth_card: None, ..profile.clone() }),
+        _ => Cow::Borrowed(profile),
+    }
 }
 
 /// The play-or-fold game of a profile: its table, paytable and dealer, without its exchanges,
@@ -596,13 +710,14 @@ pub fn base_game(profile: &Profile) -> Profile {
 pub(crate) fn analyse(
     profile: &Profile,
     ante: Money,
+    play: BoxPlay,
     tables: &HoldingTables,
     progress: &Progress,
 ) -> Result<ExactAnalysis, AnalysisError> {
     assert_eq!(tables.qualifier, profile.game.qualifier.lowest().strength());
     let payments = Payments::new(profile, ante);
     let bonus_stake = match profile.bonus.as_ref().map(|b| b.kind) {
-        Some(BonusKind::Fixed | BonusKind::Odds) => round::standard_bonus_stake(profile, ante).unwrap_or(0),
+        Some(BonusKind::Fixed | BonusKind::Odds) => play.stake(profile, ante),
         _ => 0,
     };
     let bonus_net = |value: HandValue, folded: bool| -> i128 {
@@ -626,9 +741,13 @@ pub(crate) fn analyse(
             let mut tally = Tally::default();
             for up in (0..DECK_SIZE as u8).filter(|c| !player.contains(c)) {
                 let dealer = tables.dealer_counts(&player, up, value.strength());
-                // A fold that forfeits the side bet weighs its loss too, as the player would.
-                let kept = bonus_net(value, false) - bonus_net(value, true);
-                let plays = payments.plays(dealer, category, kept);
+                // A fold that forfeits the side bet weighs its loss too, as a player who bets it
+                // would; the main game's own best play does not.
+                let kept = match play.weighs_bonus() {
+                    true => bonus_net(value, false) - bonus_net(value, true),
+                    false => 0,
+                };
+                let plays = play == BoxPlay::Blind || payments.plays(dealer, category, kept);
                 tally.bonus_net += i128::from(weight * HOLE_CARD_SETS) * bonus_net(value, !plays);
                 if plays {
                     tally.won[category as usize] += weight * dealer.lower;
@@ -700,6 +819,7 @@ pub(crate) fn analyse(
         situations_played: tally.situations_played,
         player_classes: classes.len() as u64,
         table_bytes: tables.bytes() as u64,
+        play,
         bonus_stake,
         bonus_return_per_stake: (bonus_stake > 0)
             .then(|| tally.bonus_net as f64 / (total * bonus_stake as f64)),
@@ -955,6 +1075,67 @@ mod tests {
         assert_eq!(
             exact_analysis(&profile, Some(1050)).unwrap_err(),
             AnalysisError::Ante { profile: "caribbean".into(), ante: 1050 }
+        );
+    }
+
+    /// The fixed bonus of `czech` at 20 Kč, from the published category counts: what the
+    /// bound gives, and what the exact analysis's player (who never folds a paying bonus) gets.
+    #[test]
+    fn a_bonus_kept_on_every_hand_bounds_what_any_player_gets() {
+        let czech = shipped("czech", "");
+        let bound = side_bet_bound(&czech, 2000).unwrap();
+        let paid: [(i128, i128); 7] = [
+            (54_912, 10_000),
+            (10_200, 50_000),
+            (5_108, 100_000),
+            (3_744, 200_000),
+            (624, 600_000),
+            (36, 1_000_000),
+            (4, 5_000_000),
+        ];
+        let hands = i128::from(PLAYER_HANDS as u32);
+        let net: i128 = paid.iter().map(|(count, pays)| count * pays).sum::<i128>() - hands * 2000;
+        assert_eq!(bound.return_per_stake, net as f64 / (hands * 2000) as f64);
+        assert_eq!(bound.jackpot_frequency, 0.0);
+        let analysed = exact_analysis(&czech, None).unwrap();
+        assert!((analysed.bonus_return_per_stake.unwrap() - bound.return_per_stake).abs() < 1e-12);
+        // The royal flush wins the standard profile's jackpot: four hands in 2 598 960.
+        let standard = shipped("standard", "");
+        assert_eq!(side_bet_bound(&standard, 200).unwrap().jackpot_frequency, 4.0 / 2_598_960.0);
+        // Judged on the final hand, which an exchange may now improve without forfeiting it.
+        assert_eq!(
+            side_bet_bound(&shipped("czech-exchange", "[exchange]\nforfeits_bonus = false"), 2000),
+            None
+        );
+        assert!(side_bet_bound(&shipped("czech-exchange", ""), 2000).is_some(), "exchanging forfeits it");
+        assert_eq!(side_bet_bound(&shipped("golden-oasis", ""), 60), None, "a privilege fee is no side bet");
+    }
+
+    /// A blind box (RULES.md §3.7) plays every hand it is dealt; a box that weighs the bonus
+    /// gives up some of the main game for it, one that decides for the main game does not.
+    #[test]
+    fn a_blind_box_plays_every_hand_and_each_way_of_betting_is_counted() {
+        let progress = Progress::new();
+        let czech = shipped("czech", "");
+        let analysed =
+            |profile: &Profile, play| exact_analysis_with_progress(profile, Some(2000), play, &progress);
+        let blind = analysed(&czech, BoxPlay::Blind).unwrap();
+        assert_eq!((blind.combinations("folded"), blind.play_fraction), (0, 1.0));
+        let standard = analysed(&czech, BoxPlay::Standard).unwrap();
+        assert!(blind.house_edge > standard.house_edge + 0.05, "folding nothing costs the player");
+        let for_main = analysed(&czech, BoxPlay::ForMain).unwrap();
+        assert_eq!(for_main.bonus_stake, 2000);
+        assert!(for_main.player_net >= standard.player_net, "weighing the bonus only costs the main game");
+        // A bonus worth keeping at any price: every hand that wins it plays.
+        let rich = shipped("czech", "[bonus.pays]\nAceKing = 100000000");
+        let weighed = analysed(&rich, BoxPlay::Standard).unwrap();
+        assert!(weighed.player_net < analysed(&rich, BoxPlay::ForMain).unwrap().player_net);
+        // A blind box of a profile with exchanges is counted without them.
+        let exchange = shipped("standard", "");
+        assert!(exact_analysis_with_progress(&exchange, None, BoxPlay::Standard, &progress).is_err());
+        assert_eq!(
+            exact_analysis_with_progress(&exchange, None, BoxPlay::Blind, &progress).unwrap().play_fraction,
+            1.0
         );
     }
 }

@@ -53,7 +53,7 @@ use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::analysis::{self, subset_rank, HoldingTables, BINOMIAL, CUMULATIVE};
+use crate::analysis::{self, category_counts, subset_rank, BoxPlay, HoldingTables, BINOMIAL, CUMULATIVE};
 use crate::card::{for_each_hand, Card, DECK_SIZE};
 use crate::eval::{evaluator, Category, HandValue};
 use crate::profile::{BonusKind, JudgedOn, Money, Profile, Redraw};
@@ -80,8 +80,8 @@ pub struct SimulationOptions {
     pub seed: Seed,
     /// The ante (default: the table's maximum, as the exact analysis).
     pub ante: Option<Money>,
-    /// Play the profile's standard bonus stake (the least stake, or the privilege fee).
-    pub bonus: bool,
+    /// How the box is bet and played (not blind: that is the exact analysis's).
+    pub play: BoxPlay,
 }
 
 /// Why a simulation did not run.
@@ -96,6 +96,8 @@ pub enum SimulationError {
     TooFewRounds {
         rounds: u64,
     },
+    /// A blind box takes no decision: the exact analysis counts it.
+    Blind,
     Cancelled,
 }
 
@@ -112,6 +114,9 @@ impl fmt::Display for SimulationError {
                  to estimate its interval",
                 MIN_ROUNDS
             ),
+            SimulationError::Blind => {
+                f.write_str("a blind box takes no decision: the exact analysis counts it (exact_analysis)")
+            }
             SimulationError::Cancelled => f.write_str("the simulation was cancelled"),
         }
     }
@@ -143,18 +148,6 @@ fn categories() -> &'static [Category] {
     static TABLE: OnceLock<Vec<Category>> = OnceLock::new();
     TABLE.get_or_init(|| {
         (0..HandValue::COUNT).map(|s| HandValue::from_strength(s).expect("a strength").category()).collect()
-    })
-}
-
-/// How many five-card hands fall in each category.
-fn category_counts() -> &'static [u64; 11] {
-    static COUNTS: OnceLock<[u64; 11]> = OnceLock::new();
-    COUNTS.get_or_init(|| {
-        let mut counts = [0u64; 11];
-        for hand in fives() {
-            counts[evaluator().eval5(*hand).category() as usize] += 1;
-        }
-        counts
     })
 }
 
@@ -433,6 +426,9 @@ struct FastPlayer<'a> {
     base_nets: [Nets; 11],
     /// The bonus stake's net by [forfeited][folded][judged category].
     bonus: [[[Money; 11]; 2]; 2],
+    /// The same as the player weighs it when deciding: the net, or nothing for a player who
+    /// decides for the main game alone ([`BoxPlay::ForMain`]).
+    weighed_bonus: [[[Money; 11]; 2]; 2],
     forfeits_on_exchange: bool,
     must_play_after: bool,
     burn: bool,
@@ -440,21 +436,22 @@ struct FastPlayer<'a> {
 }
 
 impl<'a> FastPlayer<'a> {
-    /// The strategy for `profile` at `ante` with a bonus stake (0 for none); builds the exact
-    /// analysis's counting tables (under a second, about 95 MiB).
-    pub fn new(profile: &'a Profile, ante: Money, bonus_stake: Money) -> FastPlayer<'a> {
+    /// The strategy for `profile` at `ante` with the box bet and played as `play` says (not
+    /// blind); builds the exact analysis's counting tables (under a second, about 95 MiB).
+    pub fn new(profile: &'a Profile, ante: Money, play: BoxPlay) -> FastPlayer<'a> {
         let tables = Arc::new(HoldingTables::build(profile.game.qualifier));
-        FastPlayer::with_tables(profile, ante, bonus_stake, tables)
+        FastPlayer::with_tables(profile, ante, play, tables)
     }
 
     /// As [`FastPlayer::new`], with counting tables already built for the profile's qualifier.
     fn with_tables(
         profile: &'a Profile,
         ante: Money,
-        bonus_stake: Money,
+        play: BoxPlay,
         tables: Arc<HoldingTables>,
     ) -> FastPlayer<'a> {
         assert_eq!(tables.qualifier, profile.game.qualifier.lowest().strength());
+        let bonus_stake = play.stake(profile, ante);
         let play_bet = profile.play_bet(ante);
         let nets_of = |profile: &Profile| {
             Category::ALL.map(|c| {
@@ -482,6 +479,7 @@ impl<'a> FastPlayer<'a> {
                 }
             }
         }
+        let weighed_bonus = if play.weighs_bonus() { bonus } else { [[[0; 11]; 2]; 2] };
         let exchange = profile.exchange.as_ref();
         FastPlayer {
             profile,
@@ -492,6 +490,7 @@ impl<'a> FastPlayer<'a> {
             nets,
             base_nets,
             bonus,
+            weighed_bonus,
             forfeits_on_exchange: exchange.is_some_and(|e| e.forfeits_bonus),
             must_play_after: exchange.is_some_and(|e| e.must_play_after),
             burn: exchange.is_some_and(|e| e.burn),
@@ -526,8 +525,9 @@ impl<'a> FastPlayer<'a> {
         if let Some(&value) = known.lock().expect("no panic while it is held").get(&key) {
             return value;
         }
-        let exact = analysis::analyse(&base, self.ante, &self.tables, &Progress::new())
-            .expect("the play-or-fold game is analysed at any ante its profile allows");
+        let exact =
+            analysis::analyse(&base, self.ante, BoxPlay::WithoutBonus, &self.tables, &Progress::new())
+                .expect("the play-or-fold game is analysed at any ante its profile allows");
         let value = exact.player_net as f64 / (exact.total_combinations as f64 * self.ante as f64);
         known.lock().expect("no panic while it is held").insert(key, value);
         value
@@ -688,6 +688,11 @@ impl<'a> FastPlayer<'a> {
         self.bonus[usize::from(forfeited)][usize::from(folded)][judged as usize]
     }
 
+    /// What the bonus weighs in a decision (see [`FastPlayer::weighed_bonus`]).
+    fn weighed_bonus(&self, forfeited: bool, folded: bool, judged: Category) -> Money {
+        self.weighed_bonus[usize::from(forfeited)][usize::from(folded)][judged as usize]
+    }
+
     fn judged(&self, dealt: Category, hand: Category) -> Category {
         match self.profile.bonus.as_ref().map(|b| b.judged_on) {
             Some(JudgedOn::Dealt) => dealt,
@@ -705,8 +710,8 @@ impl<'a> FastPlayer<'a> {
         fold_allowed: bool,
     ) -> f64 {
         let play = self.play_total(strength, counts) as f64 / counts.total() as f64
-            + self.bonus_net(forfeited, false, judged) as f64;
-        let fold = (-self.ante + self.bonus_net(forfeited, true, judged)) as f64;
+            + self.weighed_bonus(forfeited, false, judged) as f64;
+        let fold = (-self.ante + self.weighed_bonus(forfeited, true, judged)) as f64;
         if fold_allowed {
             play.max(fold)
         } else {
@@ -890,8 +895,8 @@ impl<'a> FastPlayer<'a> {
         let judged = self.judged(node.dealt, category);
         let has_bonus = self.has_bonus(node.forfeited);
         let fold_allowed = !(node.exchanges > 0 && self.must_play_after);
-        let fold = (-self.ante + self.bonus_net(node.forfeited, true, judged)) as f64;
-        let play_bonus = self.bonus_net(node.forfeited, false, judged);
+        let fold = (-self.ante + self.weighed_bonus(node.forfeited, true, judged)) as f64;
+        let play_bonus = self.weighed_bonus(node.forfeited, false, judged);
         let approximate = match node.len {
             5 => {
                 let mut sorted = [node.cards[0], node.cards[1], node.cards[2], node.cards[3], node.cards[4]];
@@ -1353,13 +1358,13 @@ impl FastPlayer<'_> {
     fn decide_without_options(&self, stratum: &Stratum, node: &Node) -> Decision {
         let hand = node.value();
         let judged = self.judged(node.dealt, hand.category());
-        let fold = -self.ante + self.bonus_net(false, true, judged);
+        let fold = -self.ante + self.weighed_bonus(false, true, judged);
         let mut known = [0u8; 16];
         let n = node.known(&mut known);
         let counts = self.exact_counts(&known[..n], stratum.up, hand.strength());
         let total = i128::from(counts.total());
         let play = self.play_total(hand.strength(), counts)
-            + total * i128::from(self.bonus_net(false, false, judged));
+            + total * i128::from(self.weighed_bonus(false, false, judged));
         if play >= total * i128::from(fold) {
             Decision::Play
         } else {
@@ -1675,6 +1680,8 @@ pub struct Simulation {
     pub profile: String,
     pub profile_digest: String,
     pub ante: Money,
+    /// How the box is bet and played ([`BoxPlay::name`]).
+    pub play: &'static str,
     pub bonus_stake: Money,
     pub seed: String,
     pub rounds: u64,
@@ -1858,6 +1865,7 @@ fn report(player: &FastPlayer<'_>, options: &SimulationOptions, anchors: Anchors
         profile: profile.id.clone(),
         profile_digest: profile.digest(),
         ante,
+        play: options.play.name(),
         bonus_stake: stake,
         seed: hex(&options.seed),
         rounds: n,
@@ -1894,8 +1902,8 @@ fn report(player: &FastPlayer<'_>, options: &SimulationOptions, anchors: Anchors
 // ---------------------------------------------------------------------------------------------
 // Running it
 
-/// The ante and bonus stake a simulation plays.
-fn stakes(profile: &Profile, options: &SimulationOptions) -> Result<(Money, Money), SimulationError> {
+/// The ante a simulation plays, if the table allows it and the rounds are enough.
+fn checked_ante(profile: &Profile, options: &SimulationOptions) -> Result<Money, SimulationError> {
     let ante = options.ante.unwrap_or(profile.table.ante_max);
     if !profile.allows_ante(ante) {
         return Err(SimulationError::Ante { profile: profile.id.clone(), ante });
@@ -1903,8 +1911,10 @@ fn stakes(profile: &Profile, options: &SimulationOptions) -> Result<(Money, Mone
     if options.rounds < MIN_ROUNDS {
         return Err(SimulationError::TooFewRounds { rounds: options.rounds });
     }
-    let stake = if options.bonus { round::standard_bonus_stake(profile, ante).unwrap_or(0) } else { 0 };
-    Ok((ante, stake))
+    if options.play == BoxPlay::Blind {
+        return Err(SimulationError::Blind);
+    }
+    Ok(ante)
 }
 
 /// The rounds of stratum `rank` (up card: that rank's club) of a simulation of `rounds`.
@@ -1960,9 +1970,9 @@ pub fn simulate_with_progress(
     if options.rounds == 0 {
         return Err(SimulationError::NoRounds);
     }
-    let (ante, stake) = stakes(profile, options)?;
+    let ante = checked_ante(profile, options)?;
     progress.start(options.rounds);
-    let player = FastPlayer::new(profile, ante, stake);
+    let player = FastPlayer::new(profile, ante, options.play);
     let anchors = player.anchors();
     let mut tally = Tally::default();
     for rank in 0..STRATA {
@@ -1991,8 +2001,8 @@ pub struct Simulator<'a> {
 impl<'a> Simulator<'a> {
     /// `options.rounds` and `options.seed` are those `run` uses unless it is given others.
     pub fn new(profile: &'a Profile, options: SimulationOptions) -> Result<Simulator<'a>, SimulationError> {
-        let (ante, stake) = stakes(profile, &options)?;
-        let player = FastPlayer::new(profile, ante, stake);
+        let ante = checked_ante(profile, &options)?;
+        let player = FastPlayer::new(profile, ante, options.play);
         let strata = (0..STRATA).map(|rank| player.stratum((4 * rank) as u8)).collect();
         let anchors = player.anchors();
         Ok(Simulator { player, strata, options, anchors })
@@ -2034,8 +2044,8 @@ pub struct StrategyGap {
 /// bonus stake, and values the fast strategy's first decision by `strategy::advise`.
 pub fn strategy_gap(profile: &std::sync::Arc<Profile>, situations: usize, seed: u64) -> StrategyGap {
     let ante = profile.table.ante_max;
-    let stake = round::standard_bonus_stake(profile, ante).unwrap_or(0);
-    let player = FastPlayer::new(profile, ante, stake);
+    let stake = BoxPlay::Standard.stake(profile, ante);
+    let player = FastPlayer::new(profile, ante, BoxPlay::Standard);
     let mut strata: HashMap<u8, Stratum> = HashMap::new();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut agreed, mut exact, mut sum, mut max) = (0, 0, 0.0f64, 0.0f64);
@@ -2103,7 +2113,7 @@ mod tests {
     #[test]
     fn rank_key_counts_are_near_exact_where_decisions_are_close() {
         let profile = load("caribbean");
-        let player = FastPlayer::new(&profile, profile.table.ante_max, 0);
+        let player = FastPlayer::new(&profile, profile.table.ante_max, BoxPlay::WithoutBonus);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let (mut worst, mut close) = (0.0f64, 0);
         for up in [0u8, 48, 45, 22] {
@@ -2138,8 +2148,8 @@ mod tests {
     #[test]
     fn expected_bets_are_the_mean_over_every_hole_card_set() {
         let profile = load("golden-oasis");
-        let (ante, stake) = (5_000, round::standard_bonus_stake(&profile, 5_000).unwrap());
-        let player = FastPlayer::new(&profile, ante, stake);
+        let ante = 5_000;
+        let player = FastPlayer::new(&profile, ante, BoxPlay::Standard);
         let cards = |text: &str| -> Vec<u8> {
             text.split_whitespace().map(|t| t.parse::<Card>().expect("a card").code()).collect()
         };
@@ -2179,7 +2189,7 @@ mod tests {
     #[test]
     fn an_exchange_tables_mean_is_the_mean_over_every_replacement() {
         let profile = load("stand-b");
-        let player = FastPlayer::new(&profile, profile.table.ante_min, 0);
+        let player = FastPlayer::new(&profile, profile.table.ante_min, BoxPlay::WithoutBonus);
         let up = 22; // a seven
         let stratum = player.stratum(up);
         let held = [3u8, 17, 40];
@@ -2234,10 +2244,20 @@ mod tests {
         let tables = Arc::new(HoldingTables::build(Category::AceKing));
         let profiles = profile_files();
         assert!(profiles.len() >= SHIPPED_PROFILES.len());
-        for (profile, ante) in profiles.iter().flat_map(|p| [(p, p.table.ante_min), (p, p.table.ante_max)]) {
+        // The standard bonus at both antes; without it, and bet but not weighed, at one each.
+        let plays = |p: &Profile| {
+            let (least, greatest) = (p.table.ante_min, p.table.ante_max);
+            [
+                (least, BoxPlay::Standard),
+                (greatest, BoxPlay::Standard),
+                (least, BoxPlay::WithoutBonus),
+                (greatest, BoxPlay::ForMain),
+            ]
+        };
+        for (profile, (ante, bonus)) in profiles.iter().flat_map(|p| plays(p).map(|play| (p, play))) {
             let (id, profile) = (profile.id.as_str(), profile.clone());
-            let stake = round::standard_bonus_stake(&profile, ante).unwrap_or(0);
-            let player = FastPlayer::with_tables(&profile, ante, stake, tables.clone());
+            let stake = bonus.stake(&profile, ante);
+            let player = FastPlayer::with_tables(&profile, ante, bonus, tables.clone());
             for (i, up) in [48u8, 20, 1].into_iter().enumerate() {
                 let stratum = player.stratum(up);
                 let mut rng = ChaCha8Rng::seed_from_u64(i as u64 + 99);

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use oasis_core::analysis::BoxPlay;
 use oasis_core::simulation::{simulate, strategy_gap, Simulation, SimulationOptions, Simulator};
 use oasis_core::Profile;
 
@@ -12,7 +13,7 @@ fn profile(id: &str) -> Arc<Profile> {
 }
 
 fn options(rounds: u64, seed: u8) -> SimulationOptions {
-    SimulationOptions { rounds, seed: [seed; 32], ante: None, bonus: true }
+    SimulationOptions { rounds, seed: [seed; 32], ante: None, play: BoxPlay::Standard }
 }
 
 /// Caribbean Stud's exact figures (docs/analysis.md). Its play-or-fold game is itself, and the
@@ -106,4 +107,29 @@ fn refusals() {
     assert!(simulate(&caribbean, &options(0, 1)).unwrap_err().to_string().contains("at least one round"));
     let bad = SimulationOptions { ante: Some(1234), ..options(10, 1) };
     assert!(simulate(&caribbean, &bad).unwrap_err().to_string().contains("1234 is not an ante"));
+}
+
+#[test]
+fn a_blind_box_is_left_to_the_exact_analysis() {
+    let blind = SimulationOptions { play: BoxPlay::Blind, ..options(1000, 1) };
+    let error = simulate(&profile("standard"), &blind).unwrap_err().to_string();
+    assert_eq!(error, "a blind box takes no decision: the exact analysis counts it (exact_analysis)");
+}
+
+/// A box without the bonus plays `golden-oasis` at the prices without the privilege fee: no
+/// fee is paid, and without its sixth card and buying the game the box exchanges more.
+#[test]
+fn each_way_of_betting_plays_at_its_own_prices() {
+    let golden = profile("golden-oasis");
+    let play =
+        |play| simulate(&golden, &SimulationOptions { play, ante: Some(600), ..options(20_000, 3) }).unwrap();
+    let (standard, without) = (play(BoxPlay::Standard), play(BoxPlay::WithoutBonus));
+    assert_eq!((standard.bonus_stake, without.bonus_stake), (60, 0));
+    assert_eq!(without.play, "without_bonus");
+    let taken = |result: &Simulation, option: &str| {
+        result.options.0.iter().find(|(name, _)| name == option).map(|(_, o)| o.taken)
+    };
+    assert_eq!(taken(&without, "sixth_card"), Some(0));
+    assert_eq!(taken(&without, "buy_game"), Some(0));
+    assert!(taken(&standard, "sixth_card").unwrap() > 0);
 }

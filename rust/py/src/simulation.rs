@@ -5,6 +5,7 @@ use oasis_core::simulation::{self, SimulationError, SimulationOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::analysis::box_play;
 use crate::background::{profile_argument, run_reporting};
 use crate::seed_or_fresh;
 
@@ -13,22 +14,23 @@ use crate::seed_or_fresh;
 ///
 /// `profile`: a Profile or a shipped profile's id. `seed`: 32 bytes (default: a fresh one from
 /// the operating system; the result's `seed` replays it). `ante`: default the table's maximum.
-/// `bonus`: play the standard bonus stake where the profile has a bonus. `progress(done,
+/// `play`: how the box is bet and played (`standard`, `without_bonus`, `for_main`: see
+/// `exact_analysis`). `progress(done,
 /// total)` is called about five times a second with the rounds done. The work runs on every
 /// core with the GIL released; an exception in `progress`, or Ctrl-C, stops it.
 #[pyfunction]
-#[pyo3(signature = (profile, rounds, seed = None, ante = None, bonus = true, progress = None))]
+#[pyo3(signature = (profile, rounds, seed = None, ante = None, play = "standard", progress = None))]
 fn simulate<'py>(
     profile: &Bound<'py, PyAny>,
     rounds: u64,
     seed: Option<&[u8]>,
     ante: Option<Money>,
-    bonus: bool,
+    play: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = profile.py();
     let profile = profile_argument(profile)?;
-    let options = SimulationOptions { rounds, seed: seed_or_fresh(seed)?, ante, bonus };
+    let options = SimulationOptions { rounds, seed: seed_or_fresh(seed)?, ante, play: box_play(play)? };
     if rounds == 0 {
         return Err(PyValueError::new_err(SimulationError::NoRounds.to_string()));
     }
@@ -50,5 +52,6 @@ fn simulate<'py>(
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(simulate, module)?)?;
+    module.add("MIN_ROUNDS", simulation::MIN_ROUNDS)?;
     Ok(())
 }
