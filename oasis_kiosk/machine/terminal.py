@@ -196,11 +196,7 @@ class Terminal:
         with store.transaction():
             store.add_meter("power_ups", 1)
             store.event("power_up", credits=store.credits())
-            running = {"profile": self.profile.id, "digest": self.profile.digest, "source": config.source}
-            before = store.get_state("configuration")
-            if before != running:
-                store.event("configuration_changed", setting="profile", before=before, after=running)
-                store.set_state("configuration", running)
+            self._log_configuration(config)
             if "jackpot" not in state:
                 store.post("jackpot_reset", 0, to_meter=self.config.jackpot.base)
             if self.payout:
@@ -211,6 +207,27 @@ class Terminal:
                 self._request_handpay()
             self.save_state()
         self._resume()
+
+    def _log_configuration(self, config: Config) -> None:
+        """Logs what of the configuration file a lab approves, where it changed since the last
+        start: the rules played, the approved return range and the jackpot's parameters."""
+        bounds, jackpot = config.return_bounds, config.jackpot
+        in_force = {
+            "profile": {"profile": self.profile.id, "digest": self.profile.digest, "source": config.source},
+            "return_bounds": {
+                "return_min": bounds.return_min,
+                "return_max": bounds.return_max,
+                "side_return_min": bounds.side_return_min,
+                "side_return_max": bounds.side_return_max,
+            },
+            "jackpot": {"base": jackpot.base, "rate": str(jackpot.rate), "maximum": jackpot.maximum},
+        }
+        for setting, running in in_force.items():
+            key = "configuration" if setting == "profile" else f"configuration:{setting}"
+            before = self.store.get_state(key)
+            if before != running:
+                self.store.event("configuration_changed", setting=setting, before=before, after=running)
+                self.store.set_state(key, running)
 
     def _stand_still(self, config: Config, problem: str) -> None:
         """Books that cannot be trusted: shown as they are, never written, every input refused."""
