@@ -18,16 +18,32 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from oasis_kiosk import par_simulation
-from oasis_kiosk._core import CATEGORIES, AnalysisError, Profile, ProfileError, exact_analysis, simulate
+from oasis_kiosk._core import (
+    CATEGORIES,
+    MIN_ROUNDS,
+    AnalysisError,
+    Profile,
+    ProfileError,
+    exact_analysis,
+    side_bet_bound,
+    simulate,
+)
 from oasis_kiosk.rules import load_profile
 
 # Rounds simulated when a profile the exact analysis refuses is given without --rounds.
 DEFAULT_ROUNDS = 1_000_000
 
 SIMULATE_INSTEAD = "simulate it with --rounds N (the default for such profiles)"
+
+BoxPlay = Literal["standard", "without_bonus", "for_main", "blind"]
+"""How a box is bet and played (``_core.exact_analysis``'s ``play``)."""
+
+OTHER_BETS_SHARE = 4
+"""The other ways of betting the bonus are simulated with this share of the rounds: their
+figures bound what a player can get, and the standard bet's are the headline."""
 
 
 def hand_name(category: str) -> str:
@@ -113,7 +129,7 @@ def text_report(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
     lines.append(f"{'total':<36}{'':>8}{total:>22,}{1:>14.6f}{-analysis['house_edge']:>12.6f}")
     lines.append("")
     lines += [f"{label:<20}{text}" for label, text in figure_lines(analysis)]
-    lines += ["", *ante_lines(analysis["by_ante"], rules)]
+    lines += ["", *ante_lines(analysis["by_ante"], rules), *other_bets_lines(analysis, rules)]
     return "\n".join(lines)
 
 
@@ -151,6 +167,137 @@ def by_ante(figures: dict[str, Any]) -> dict[str, Any]:
         "cap_binds": figures["cap_binds"],
         "side": side,
     }
+
+
+def other_plays(rules: dict[str, Any]) -> list[BoxPlay]:
+    """The ways of betting and playing a box whose main-game return a sheet gives besides the
+    standard bet: without the bonus, and (a fixed or odds bonus) with it but weighed in no
+    decision, the most the main game gives a box that bets it at any stake; and a blind box
+    where the table has one. A bonus that folding or an exchange forfeits keeps some hands
+    playing, and a profile may price its options otherwise for a box with the bonus, so each
+    may return more than the standard bet."""
+    kind = (rules.get("bonus") or {}).get("kind")
+    plays: list[BoxPlay] = []
+    if kind is not None:
+        plays += ["without_bonus"] if kind == "privilege" else ["without_bonus", "for_main"]
+    if rules["boxes"]["looked_at"] < rules["boxes"]["max"]:
+        plays.append("blind")
+    return plays
+
+
+def other_rounds(rounds: int) -> int:
+    """The rounds of a simulation of another way of betting the bonus."""
+    return max(rounds // OTHER_BETS_SHARE, MIN_ROUNDS)
+
+
+def figures_at(
+    profile: Profile,
+    ante: int,
+    play: BoxPlay,
+    *,
+    rounds: int | None,
+    seed: bytes | None,
+    progress: Callable[[int, int], object] | None,
+) -> dict[str, Any]:
+    """One ante's figures of a box played so: exact where ``rounds`` is None and for a blind
+    box (it takes no decision), else simulated (``other_rounds`` but for the standard bet)."""
+    if rounds is None or play == "blind":
+        return exact_analysis(profile, ante=ante, play=play, progress=progress)
+    played = rounds if play == "standard" else other_rounds(rounds)
+    return simulate(profile, played, seed=seed, ante=ante, play=play, progress=progress)
+
+
+def other_bet(figures: dict[str, Any]) -> dict[str, Any]:
+    """One ante's main-game figure for another way of betting and playing the box."""
+    row = by_ante(figures)
+    exact = "total_combinations" in figures
+    return {
+        "play": figures["play"],
+        "ante": row["ante"],
+        "return": row["return"],
+        "ci95": row["ci95"],
+        "exact": exact,
+    }
+
+
+def side_bound(profile: Profile) -> dict[str, Any] | None:
+    """The most the side bet returns to any player (``_core.side_bet_bound``) as a sheet holds
+    it: its return per unit staked as a fraction; None where it is not bounded or there is none."""
+    bound = side_bet_bound(profile)
+    if bound is None:
+        return None
+    return {
+        "stake": bound["stake"],
+        "return": 1 + bound["return_per_stake"],
+        "jackpot_frequency": bound["jackpot_frequency"],
+    }
+
+
+PLAY_WORDS = {
+    "without_bonus": "without the bonus bet",
+    "for_main": "with the bonus bet, every decision for the main game alone",
+    "blind": "a blind box",
+}
+
+
+def play_words(play: str, rules: dict[str, Any]) -> str:
+    if play == "without_bonus" and (rules.get("bonus") or {}).get("kind") == "privilege":
+        return "without the privilege fee"
+    return PLAY_WORDS[play]
+
+
+def other_bets_lines(sheet: dict[str, Any], rules: dict[str, Any]) -> list[str]:
+    """The other ways of betting the bonus and the side bet's bound, in words."""
+    lines = []
+    for row in sheet.get("other_bets", []):
+        interval = f" ± {row['ci95'] * 100:.4f}" if row["ci95"] else " (exact)"
+        lines.append(
+            f"{play_words(row['play'], rules)}, at an ante of {money(row['ante'], rules)}: "
+            f"the main game returns {row['return'] * 100:.4f} %{interval}"
+        )
+    bound = sheet.get("side_bound")
+    if bound is not None:
+        lines.append(
+            f"the bonus bet of {money(bound['stake'], rules)} returns at most {bound['return'] * 100:.4f} % "
+            f"(exact, never forfeited); a kept bonus wins a jackpot award in {bound['jackpot_frequency']:.3e} "
+            "of rounds"
+        )
+    return lines
+
+
+def other_bets_section(sheet: dict[str, Any], rules: dict[str, Any]) -> list[str]:
+    """A PAR sheet's return for the other ways of betting the bonus, and the side bet's bound."""
+    rows = sheet.get("other_bets", [])
+    bound = sheet.get("side_bound")
+    if not rows and bound is None:
+        return []
+    out = ["## Return by how the box is bet and played", ""]
+    if rows:
+        out += ["| the box | ante | main game returns (of the ante) |", "|---|---:|---:|"]
+        for row in rows:
+            shown = f"{row['return'] * 100:.4f} %" + (
+                f" ± {row['ci95'] * 100:.4f}" if row["ci95"] else " (exact)"
+            )
+            out.append(f"| {play_words(row['play'], rules)} | {money(row['ante'], rules)} | {shown} |")
+        out += [
+            "",
+            "The return by ante above is of a box that bets the standard bonus and weighs it as a player who "
+            "bets it would. A box without it decides for the main game alone, at its own prices; a box with it that "
+            "decides for the main game alone gets the most the main game gives with the bonus bet, whatever "
+            "its stake (a larger stake only weighs the bonus more). A blind box plays every hand it is dealt, "
+            f"counted exactly. Simulated figures here come from 1/{OTHER_BETS_SHARE} of the rounds.",
+            "",
+        ]
+    if bound is not None:
+        out += [
+            f"The bonus bet of {money(bound['stake'], rules)} returns at most {bound['return'] * 100:.4f} % of "
+            "its stake to any player (exact: kept on every hand, judged as dealt; folding or an exchange can "
+            f"only forfeit it). A kept bonus wins a jackpot award in {bound['jackpot_frequency']:.3e} of rounds: "
+            "the jackpot returns its contribution rate plus at most its reset value times that share per "
+            "unit staked (the terminal checks both against `[rules]`).",
+            "",
+        ]
+    return out
 
 
 def ante_lines(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[str]:
@@ -273,6 +420,7 @@ def markdown_report(
         *rules_section(rules),
         "",
         *ante_section(analysis["by_ante"], rules),
+        *other_bets_section(analysis, rules),
         "## Return table (optimal strategy)",
         "",
         "Every deal is counted: the player's five cards, the dealer's up card and his four hole cards, "
@@ -376,7 +524,13 @@ def run(
     progress = ProgressLine(sys.stderr)
     started = time.perf_counter()
     try:
-        analyses = [exact_analysis(profile, ante=a, progress=progress) for a in table_antes(rules, ante)]
+        antes_figured = table_antes(rules, ante)
+        analyses = [exact_analysis(profile, ante=a, progress=progress) for a in antes_figured]
+        others = [
+            figures_at(profile, a, play, rounds=None, seed=None, progress=progress)
+            for play in other_plays(rules)
+            for a in antes_figured
+        ]
     except AnalysisError as error:
         if "only decision" in str(error) and not exact:
             # Refused at once, before any work: simulate instead.
@@ -391,7 +545,11 @@ def run(
     finally:
         progress.close()
     seconds = time.perf_counter() - started
-    analysis = analyses[-1] | {"by_ante": [by_ante(a) for a in analyses]}
+    analysis = analyses[-1] | {
+        "by_ante": [by_ante(a) for a in analyses],
+        "other_bets": [other_bet(a) for a in others],
+        "side_bound": side_bound(profile),
+    }
     if as_json:
         print(json.dumps(analysis, indent=2))
     else:
@@ -458,8 +616,12 @@ def run_simulation(
     started = time.perf_counter()
     seed = seed or os.urandom(32)  # one seed for every ante, so the command repeats the sheet
     try:
-        results = [
-            simulate(profile, rounds, seed=seed, ante=a, progress=progress) for a in table_antes(rules, ante)
+        antes_figured = table_antes(rules, ante)
+        results = [simulate(profile, rounds, seed=seed, ante=a, progress=progress) for a in antes_figured]
+        others = [
+            figures_at(profile, a, play, rounds=rounds, seed=seed, progress=progress)
+            for play in other_plays(rules)
+            for a in antes_figured
         ]
     except ValueError as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
@@ -467,12 +629,16 @@ def run_simulation(
     finally:
         progress.close()
     seconds = time.perf_counter() - started
-    result = results[-1] | {"by_ante": [by_ante(r) for r in results]}
+    result = results[-1] | {
+        "by_ante": [by_ante(r) for r in results],
+        "other_bets": [other_bet(r) for r in others],
+        "side_bound": side_bound(profile),
+    }
     if as_json:
         print(json.dumps(result, indent=2))
     else:
         print(par_simulation.text_report(result, rules))
-        print(f"{'computed in':<20}{seconds:.1f} s ({rounds * len(results) / seconds:,.0f} rounds/s)")
+        print(f"{'computed in':<20}{seconds:.1f} s")
     if out is not None:
         command = command_line(profile.id, f"--rounds {rounds} --seed {result['seed']}", ante, out)
         write_sheet(
@@ -497,11 +663,14 @@ most ±0.05 % of the ante. Figures for one box, at the table's least and greates
 any ante where a fee is set for that ante alone (golden-oasis's privilege fee at 5.00 EUR: the
 return per ante never rises with the ante elsewhere), with the standard bonus stake where there
 is one: a fixed or odds bonus bet is a side bet with its own return; the privilege fee of
-`golden-oasis` is in the main game. `oasis_kiosk/returns.json`, which the terminal checks
-against the bounds of `[rules]` before it takes money, is written from these sheets.
+`golden-oasis` is in the main game. Each sheet also gives the main game's return for the other
+ways of betting and playing a box (without the bonus; with it but deciding for the main game
+alone; a blind box) and the most its side bet returns to any player; the greatest of the other
+ways is in the last column. `oasis_kiosk/returns.json`, which the terminal checks against the
+bounds of `[rules]` before it takes money, is written from these sheets.
 
-| profile | method | ante | main game returns | house edge | side bet returns |
-|---|---|---:|---:|---:|---:|
+| profile | method | ante | main game returns | house edge | side bet returns | betting otherwise, at most |
+|---|---|---:|---:|---:|---:|---|
 """
 
 
@@ -518,9 +687,14 @@ def index(folder: Path) -> str:
         )
         for row in figures["by_ante"]:
             main, edge, side = ante_cells(row)
+            others = [other for other in figures["other_bets"] if other["ante"] == row["ante"]]
+            most = "none"
+            if others:
+                best = max(others, key=lambda other: other["return"] + other["ci95"])
+                most = f"{ante_cells(best | {'side': None})[0]} ({play_words(best['play'], rules)})"
             lines.append(
                 f"| [`{figures['profile']}`]({figures['profile']}.md) | {method} | {money(row['ante'], rules)} | "
-                f"{main} | {edge} | {side} |"
+                f"{main} | {edge} | {side} | {most} |"
             )
     lines += [
         "",

@@ -100,7 +100,7 @@ def option_rows(result: dict[str, Any]) -> list[tuple[str, int, float, float, fl
 
 
 def text_report(result: dict[str, Any], rules: dict[str, Any]) -> str:
-    from oasis_kiosk.par import ante_lines
+    from oasis_kiosk.par import ante_lines, other_bets_lines
 
     lines = [
         f"{rules['name']} ({result['profile']}): {result['rounds']:,} simulated rounds, seed {result['seed']}",
@@ -118,7 +118,7 @@ def text_report(result: dict[str, Any], rules: dict[str, Any]) -> str:
             lines.append(f"{name:<30}{taken:>14,}{frequency:>12.6f}{paid:>12.6f}{contribution:>+14.6f}")
     lines.append("")
     lines += [f"{label:<20}{text}" for label, text in figure_lines(result)]
-    lines += ["", *ante_lines(result["by_ante"], rules)]
+    lines += ["", *ante_lines(result["by_ante"], rules), *other_bets_lines(result, rules)]
     return "\n".join(lines)
 
 
@@ -165,7 +165,14 @@ def bonus_section(result: dict[str, Any], rules: dict[str, Any]) -> list[str]:
 
 
 def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str, chart: str | None) -> str:
-    from oasis_kiosk.par import ante_section, chart_section, hand_name, money, rules_section
+    from oasis_kiosk.par import (
+        ante_section,
+        chart_section,
+        hand_name,
+        money,
+        other_bets_section,
+        rules_section,
+    )
 
     cap = (
         "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
@@ -184,6 +191,7 @@ def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str,
         *rules_section(rules, skip="bonus bet is a separate bet"),
         "",
         *ante_section(result["by_ante"], rules),
+        *other_bets_section(result, rules),
         "## How it is played",
         "",
         f"The figures below are at an ante of {money(result['ante'], rules)}: one box ({cap} there)"

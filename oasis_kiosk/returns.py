@@ -30,9 +30,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
-from oasis_kiosk._core import AnalysisError, Profile, exact_analysis, simulate
-from oasis_kiosk.config import ReturnBounds
-from oasis_kiosk.par import money, table_antes
+from oasis_kiosk._core import AnalysisError, Profile
+from oasis_kiosk.config import JackpotConfig, ReturnBounds
+from oasis_kiosk.par import (
+    BoxPlay,
+    by_ante,
+    figures_at,
+    money,
+    other_bet,
+    other_plays,
+    play_words,
+    side_bound,
+    table_antes,
+)
 from oasis_kiosk.rules import load_profile, profile_names
 from oasis_kiosk.store.db import Store
 
@@ -52,6 +62,9 @@ class FiguresError(ValueError):
     """Figures that cannot be read: names the entry, the field and what is wrong."""
 
 
+BOX_PLAYS = get_args(BoxPlay)
+
+
 @dataclass(frozen=True)
 class MainReturn:
     """The main game's return at one ante: ante, play bet, insurance and fees."""
@@ -62,6 +75,13 @@ class MainReturn:
     ci95: float
     """Half the 95 % interval; 0 where exact."""
     exact: bool
+    play: str
+    """How the box is bet and played (``par.BoxPlay``): ``standard``, ``without_bonus``,
+    ``for_main`` or ``blind``."""
+
+    def __post_init__(self) -> None:
+        if self.play not in BOX_PLAYS:
+            raise FiguresError(f"play: one of {', '.join(BOX_PLAYS)}, not {self.play!r}")
 
 
 @dataclass(frozen=True)
@@ -73,6 +93,10 @@ class SideReturn:
     value: float
     """Paid back per unit staked, as a fraction; a progressive jackpot's money is in no return."""
     ci95: float
+    greatest: float | None
+    """The most it pays back to any player, exact (``_core.side_bet_bound``); None: not known."""
+    jackpot_frequency: float
+    """The share of rounds in which a kept bonus wins a jackpot award, at most."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +111,8 @@ class Figures:
     between: tuple[MainReturn, ...]
     """Antes between them where the return may be extreme too (``par.table_antes``: a fee set
     for one ante, and the least ante without one)."""
+    other_bets: tuple[MainReturn, ...]
+    """The main game's return at the same antes for the other ways of betting the bonus."""
     side: SideReturn | None
     method: str
     """``exact``, ``simulation``, or ``exact, side bet simulated``."""
@@ -95,8 +121,13 @@ class Figures:
 
     @property
     def every_ante(self) -> tuple[MainReturn, ...]:
-        """The main game's return at each ante figured, the least first."""
+        """The main game's return at each ante figured with the standard bonus, the least first."""
         return (self.at_min_ante, *self.between, self.at_max_ante)
+
+    @property
+    def every_main(self) -> tuple[MainReturn, ...]:
+        """The main game's return at each ante and for each way of betting the bonus."""
+        return (*self.every_ante, *self.other_bets)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -170,44 +201,62 @@ class _Stages:
 def compute(
     profile: Profile, *, rounds: int, seed: bytes | None = None, progress: Progress | None = None
 ) -> Figures:
-    """The figures of ``profile``: exact where its only decision is to play or fold (its side
-    bet included), else ``rounds`` simulated rounds at each ante. ``progress(done,
+    """The figures of ``profile``, as its PAR sheet would give them: exact where its only
+    decision is to play or fold (its side bet included), else ``rounds`` simulated rounds at
+    each ante (``par.other_rounds`` for the other ways of betting the bonus). ``progress(done,
     total)`` sees the whole work once, monotone. Holds no lock and touches no books: it may
     run in a thread of its own (the core releases the GIL)."""
-    antes = table_antes(profile.to_dict(), None)
-    bonus = profile.to_dict().get("bonus") or {}
-    side_kind = bonus.get("kind") if bonus.get("kind") in SIDE_BETS else None
-    stages = _Stages(len(antes), progress)
+    rules = profile.to_dict()
+    antes = table_antes(rules, None)
+    jobs: list[tuple[BoxPlay, int]] = [("standard", ante) for ante in antes]
+    jobs += [(play, ante) for play in other_plays(rules) for ante in antes]
+    stages = _Stages(len(jobs), progress)
+
+    def all_figures(simulated: int | None) -> list[dict[str, Any]]:
+        return [
+            figures_at(profile, ante, play, rounds=simulated, seed=seed, progress=stages.of(i))
+            for i, (play, ante) in enumerate(jobs)
+        ]
+
     try:
-        first = exact_analysis(profile, ante=antes[0], progress=stages.of(0))
+        results, exact = all_figures(None), True
     except AnalysisError as error:
         if "only decision" not in str(error):
             raise
-        runs = [
-            simulate(profile, rounds, seed=seed, ante=a, progress=stages.of(i)) for i, a in enumerate(antes)
-        ]
-        side = _side(side_kind, bonus, runs[0]) if side_kind else None
-        mains = [_simulated(run) for run in runs]
-        return Figures(
-            profile.id, profile.digest, mains[0], mains[-1], tuple(mains[1:-1]), side, "simulation", rounds
-        )
-    rest = [exact_analysis(profile, ante=a, progress=stages.of(i)) for i, a in enumerate(antes) if i > 0]
-    mains = [MainReturn(result["ante"], 1 - result["house_edge"], 0.0, True) for result in [first, *rest]]
+        results, exact = all_figures(rounds), False
+    sheet = {
+        "by_ante": [by_ante(result) for result in results[: len(antes)]],
+        "other_bets": [other_bet(result) for result in results[len(antes) :]],
+        "side_bound": side_bound(profile),
+    }
+    return _figures(profile, sheet, exact, 0 if exact else rounds)
+
+
+def _figures(profile: Profile, sheet: dict[str, Any], exact: bool, rounds: int) -> Figures:
+    """The figures of a sheet's ``by_ante``, ``other_bets`` and ``side_bound`` (``par``)."""
+    mains = [
+        MainReturn(row["ante"], row["return"], row["ci95"], exact, "standard") for row in sheet["by_ante"]
+    ]
+    others = tuple(
+        MainReturn(row["ante"], row["return"], row["ci95"], row["exact"], row["play"])
+        for row in sheet["other_bets"]
+    )
+    bonus = profile.to_dict().get("bonus") or {}
+    side_row, bound = sheet["by_ante"][0]["side"], sheet["side_bound"]
     side = None
-    if side_kind is not None:
-        side = SideReturn(side_kind, first["bonus_stake"], 1 + first["bonus_return_per_stake"], 0.0)
-    return Figures(profile.id, profile.digest, mains[0], mains[-1], tuple(mains[1:-1]), side, "exact", 0)
-
-
-def _simulated(result: dict[str, Any]) -> MainReturn:
-    figure = result["return_per_ante"]
-    return MainReturn(result["ante"], 1 + figure["value"], figure["ci95"], False)
-
-
-def _side(kind: str, bonus: dict[str, Any], result: dict[str, Any]) -> SideReturn:
-    """The bonus at its standard stake (the least), from a simulation at the minimum ante."""
-    figure = result["bonus"]["return_per_stake"]
-    return SideReturn(kind, bonus["stake_min"], 1 + figure["value"], figure["ci95"])
+    if side_row is not None:
+        side = SideReturn(
+            bonus["kind"],
+            side_row["stake"],
+            side_row["return"],
+            side_row["ci95"],
+            None if bound is None else bound["return"],
+            0.0 if bound is None else bound["jackpot_frequency"],
+        )
+    method = "exact" if exact else "simulation"
+    return Figures(
+        profile.id, profile.digest, mains[0], mains[-1], tuple(mains[1:-1]), others, side, method, rounds
+    )
 
 
 # Where figures are kept.
@@ -263,8 +312,13 @@ def book(store: Store, figures: Figures) -> None:
 
 
 def known(profile: Profile, store: Store | None) -> Figures | None:
-    """Shipped figures, else the books' (``store`` None: no books to look in)."""
-    return shipped(profile) or (booked(store, profile) if store is not None else None)
+    """Shipped figures, else the books' (``store`` None: no books to look in); figures of
+    this digest that do not give the antes, bets and stake of this profile's table are a
+    FiguresError."""
+    figures = shipped(profile) or (booked(store, profile) if store is not None else None)
+    if figures is not None and (wrong := mismatch(profile, figures)) is not None:
+        raise FiguresError(f"the figures of {profile.id} (digest {profile.digest}) are {wrong}")
+    return figures
 
 
 # The bounds.
@@ -281,25 +335,34 @@ def shown(value: float, ci95: float) -> str:
 
 @dataclass(frozen=True)
 class Breach:
-    """A return outside its bound."""
+    """A return outside its bound, or one that is not known."""
 
     profile: str
     side: bool
     """The side bet's return (per unit staked), else the main game's (per ante)."""
+    bet: str
+    """The main game: how the box is bet and played (``BOX_PLAYS``). The side bet: ``standard``
+    (at its stake, with the jackpot's contributions) or ``greatest`` (kept on every hand, with
+    the jackpot's reset value at most)."""
     amount: int
     """The ante (main game) or the stake (side bet) of the figure."""
-    value: float
+    value: float | None
+    """None: the most the side bet returns is not known, and nothing bounds it."""
     ci95: float
     bound: float
     above: bool
     """Above the maximum (its interval reaches past it), else below the minimum."""
 
     def describe(self, cash: Callable[[int], str]) -> str:
-        what = (
-            f"{self.profile}'s side bet at a stake of {cash(self.amount)}"
-            if self.side
-            else f"{self.profile} at an ante of {cash(self.amount)}"
-        )
+        if self.side:
+            what = f"{self.profile}'s side bet at a stake of {cash(self.amount)}"
+        else:
+            what = f"{self.profile} at an ante of {cash(self.amount)}"
+        how = SIDE_BET_WORDS.get(self.bet, "") if self.side else MAIN_BET_WORDS.get(self.bet, "")
+        if how:
+            what += f" ({how})"
+        if self.value is None:
+            return f"{what}: the most it returns is not known (an option improves the hand it is judged on)"
         limit = (
             f"above the maximum of {percent(self.bound)}"
             if self.above
@@ -308,29 +371,78 @@ class Breach:
         return f"{what} returns {shown(self.value, self.ci95)}, {limit}"
 
 
-def breaches(figures: Figures, bounds: ReturnBounds) -> list[Breach]:
+MAIN_BET_WORDS = {
+    "without_bonus": "without the bonus bet",
+    "for_main": "with the bonus bet, deciding for the main game alone",
+    "blind": "a blind box",
+}
+SIDE_BET_WORDS = {
+    "standard": "the jackpot's contributions included",
+    "greatest": "kept on every hand, the jackpot's reset value included",
+}
+
+
+def jackpot_returns(side: SideReturn, jackpot: JackpotConfig) -> tuple[float, float]:
+    """What the progressive jackpot adds to the side bet's return per unit staked, at least and
+    at most. Every contribution (``rate`` of each stake) is paid out in the long run; the
+    house adds at most the reset value at each award. Nothing where no hand wins an award
+    (the terminal feeds the meter only from bonuses that can win one)."""
+    if side.jackpot_frequency == 0:
+        return 0.0, 0.0
+    rate = float(jackpot.rate)
+    return rate, rate + jackpot.base * side.jackpot_frequency / side.stake
+
+
+def breaches(figures: Figures, bounds: ReturnBounds, jackpot: JackpotConfig) -> list[Breach]:
     """Each return outside the bounds: where its 95 % interval (an exact figure has none)
     reaches past the maximum or below the minimum, so that no draw of a simulation's luck
-    passes what a longer one would refuse."""
-    checked: list[tuple[bool, int, float, float, float, float]] = [
-        (False, main.ante, main.value, main.ci95, bounds.return_min, bounds.return_max)
-        for main in figures.every_ante
+    passes what a longer one would refuse. The main game is bounded for every way of betting
+    the bonus; the side bet at its stake with the jackpot's contributions, and at the most any
+    player gets from it with the jackpot's reset value."""
+    checked: list[tuple[bool, str, int, float | None, float, float | None, float | None]] = [
+        (False, main.play, main.ante, main.value, main.ci95, bounds.return_min, bounds.return_max)
+        for main in figures.every_main
     ]
     if figures.side is not None:
         side = figures.side
-        checked.append(
-            (True, side.stake, side.value, side.ci95, bounds.side_return_min, bounds.side_return_max)
-        )
+        least, most = jackpot_returns(side, jackpot)
+        side_low, side_high = bounds.side_return_min, bounds.side_return_max
+        checked.append((True, "standard", side.stake, side.value + least, side.ci95, side_low, side_high))
+        most_of_all = None if side.greatest is None else side.greatest + most
+        checked.append((True, "greatest", side.stake, most_of_all, 0.0, None, side_high))
     found = []
-    for is_side, amount, value, ci95, low, high in checked:
-        if value + ci95 > high:
-            found.append(Breach(figures.profile, is_side, amount, value, ci95, high, True))
-        elif value - ci95 < low:
-            found.append(Breach(figures.profile, is_side, amount, value, ci95, low, False))
+    for is_side, bet, amount, value, ci95, low, high in checked:
+        if value is None:
+            found.append(Breach(figures.profile, is_side, bet, amount, None, 0.0, high or 0.0, True))
+        elif high is not None and value + ci95 > high:
+            found.append(Breach(figures.profile, is_side, bet, amount, value, ci95, high, True))
+        elif low is not None and value - ci95 < low:
+            found.append(Breach(figures.profile, is_side, bet, amount, value, ci95, low, False))
     return found
 
 
-def problems(profile: Profile, store: Store | None, bounds: ReturnBounds) -> list[str]:
+def mismatch(profile: Profile, figures: Figures) -> str | None:
+    """Why figures are not of this profile's table, beyond its digest: the antes, the ways of
+    betting the bonus and the side bet's stake a sheet of it gives."""
+    rules = profile.to_dict()
+    antes = table_antes(rules, None)
+    wanted = [("standard", ante) for ante in antes] + [
+        (p, ante) for p in other_plays(rules) for ante in antes
+    ]
+    held = [(main.play, main.ante) for main in figures.every_main]
+    if held != wanted:
+        return f"of the antes and bets {held}, not the table's {wanted}"
+    bonus = rules.get("bonus") or {}
+    if (figures.side is None) != (bonus.get("kind") not in SIDE_BETS):
+        return "with a side bet where the profile has none, or without its side bet"
+    if figures.side is not None and figures.side.stake != bonus["stake_min"]:
+        return f"at a side stake of {figures.side.stake}, not the least stake {bonus['stake_min']}"
+    return None
+
+
+def problems(
+    profile: Profile, store: Store | None, bounds: ReturnBounds, jackpot: JackpotConfig
+) -> list[str]:
     """What keeps this configuration from being played: a return outside the bounds, or
     figures that are not known (nothing is computed here)."""
     try:
@@ -344,10 +456,13 @@ def problems(profile: Profile, store: Store | None, bounds: ReturnBounds) -> lis
             "stopped; then restart"
         ]
     rules = profile.to_dict()
-    return [breach.describe(lambda amount: money(amount, rules)) for breach in breaches(figures, bounds)]
+    found = breaches(figures, bounds, jackpot)
+    return [breach.describe(lambda amount: money(amount, rules)) for breach in found]
 
 
-def report(profile: Profile, figures: Figures, bounds: ReturnBounds, source: str) -> tuple[str, bool]:
+def report(
+    profile: Profile, figures: Figures, bounds: ReturnBounds, jackpot: JackpotConfig, source: str
+) -> tuple[str, bool]:
     """The figures and the bounds' verdict, for the command line; True if accepted."""
     rules = profile.to_dict()
 
@@ -355,19 +470,28 @@ def report(profile: Profile, figures: Figures, bounds: ReturnBounds, source: str
         return money(amount, rules)
 
     lines = [f"{rules['name']} ({profile.id}, digest {profile.digest})"]
-    for main in figures.every_ante:
-        lines.append(f"  {'main game at an ante of ' + cash(main.ante):<44}{shown(main.value, main.ci95)}")
+    for main in figures.every_main:
+        how = f" ({play_words(main.play, rules)})" if main.play != "standard" else ""
+        lines.append(
+            f"  {'main game at an ante of ' + cash(main.ante) + how:<44}  {shown(main.value, main.ci95)}"
+        )
     if figures.side is not None:
         side = figures.side
+        least, most = jackpot_returns(side, jackpot)
         label = f"side bet ({side.kind}) at a stake of {cash(side.stake)}"
-        lines.append(f"  {label:<44}{shown(side.value, side.ci95)}")
+        jackpot_part = f", {percent(side.value + least)} with the jackpot's contributions" if least else ""
+        lines.append(f"  {label:<44}  {shown(side.value, side.ci95)}{jackpot_part}")
+        greatest = "not known" if side.greatest is None else percent(side.greatest + most)
+        lines.append(
+            f"  {'  at most, kept on every hand':<44}  {greatest}" + (" with the jackpot" if most else "")
+        )
     how = figures.method + (f", {figures.rounds:,} rounds per ante" if figures.rounds else "")
     lines.append(f"  figures {source} ({how})")
     lines.append(
         f"  bounds: main game {percent(bounds.return_min)} to {percent(bounds.return_max)}, side bet "
         f"{percent(bounds.side_return_min)} to {percent(bounds.side_return_max)}"
     )
-    found = breaches(figures, bounds)
+    found = breaches(figures, bounds, jackpot)
     lines += [f"  REFUSED: {breach.describe(cash)}" for breach in found] or ["  accepted"]
     return "\n".join(lines), not found
 
@@ -377,31 +501,21 @@ def report(profile: Profile, figures: Figures, bounds: ReturnBounds, source: str
 
 def from_sheet(sheet: dict[str, Any], where: str) -> Figures:
     """The figures a PAR sheet's JSON holds (``oasis-kiosk par --out``: ``by_ante``, at the
-    table's least and greatest ante, the side bet at its stake)."""
+    table's least and greatest ante, ``other_bets`` and ``side_bound``)."""
     try:
-        rows, exact = sheet["by_ante"], "total_combinations" in sheet
-        bonus = load_profile(sheet["profile"]).to_dict().get("bonus") or {}
-        mains = [MainReturn(row["ante"], row["return"], row["ci95"], exact) for row in rows]
-        side_row = rows[0]["side"]
-        side = None
-        if side_row is not None:
-            side = SideReturn(bonus["kind"], side_row["stake"], side_row["return"], side_row["ci95"])
-        rounds = 0 if exact else sheet["rounds"]
-        method = "exact" if exact else "simulation"
-        return Figures(
-            sheet["profile"],
-            sheet["profile_digest"],
-            mains[0],
-            mains[-1],
-            tuple(mains[1:-1]),
-            side,
-            method,
-            rounds,
-        )
+        exact = "total_combinations" in sheet
+        profile = load_profile(sheet["profile"])
+        figures = _figures(profile, sheet, exact, 0 if exact else sheet["rounds"])
     except (KeyError, IndexError, TypeError) as error:
         raise FiguresError(
             f"{where}: not a PAR sheet's figures at both antes ({error!r} is missing)"
         ) from None
+    if figures.digest != sheet["profile_digest"]:
+        raise FiguresError(
+            f"{where}: of rules with digest {sheet['profile_digest']}, not {figures.profile}'s {figures.digest}: "
+            "run make par"
+        )
+    return figures
 
 
 def write_shipped(path: Path | str, sheets: Path) -> dict[str, Figures]:

@@ -57,10 +57,12 @@ def test_a_players_game_is_computed_booked_and_refused(tmp_path: Path) -> None:
     again = Terminal(Config(database=database, profile_overrides=PLAYERS_GAME), books(database))
     assert returns.booked(again.store, again.profile) == figures
     findings = return_problems(again.config, again.store)
-    assert [finding.split(" returns ")[0] for finding in findings] == [
+    refused = [finding.split(" returns ")[0] for finding in findings]
+    assert refused[:2] == [
         "configuration: standard at an ante of 10.00 EUR",
         "configuration: standard at an ante of 100.00 EUR",
     ]
+    assert "configuration: standard at an ante of 10.00 EUR (without the bonus bet)" in refused
     assert all(finding.endswith("above the maximum of 100.00 %") for finding in findings)
     assert "returns_computed" in [event["kind"] for event in again.store.events()]
 
@@ -92,6 +94,12 @@ def test_the_rules_page_shows_the_return_and_refuses_rules_outside_the_bounds(
         i18n.percent(figures.at_min_ante.value) + " ± "
     )
     assert i18n._("Side bet at a stake of {stake}").format(stake=cash(200)) in lines
+    # The most any other way of betting gives, and the most the side bet gives with the jackpot.
+    best = max(figures.other_bets, key=lambda main: main.value + main.ci95)
+    assert lines[i18n._("Betting the bonus otherwise, at most")].startswith(i18n.percent(best.value))
+    assert figures.side is not None and figures.side.greatest is not None
+    _, most = returns.jackpot_returns(figures.side, terminal.config.jackpot)
+    assert lines[i18n._("Side bet at most")] == i18n.percent(figures.side.greatest + most)
     shot(app, f"operator-rules-{language}")
     app.key("return")
     app.key("return")

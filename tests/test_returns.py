@@ -14,7 +14,7 @@ from support import books
 
 from oasis_kiosk import load_profile, profile_names, returns
 from oasis_kiosk.cli import main, open_terminal
-from oasis_kiosk.config import Config, ReturnBounds
+from oasis_kiosk.config import Config, JackpotConfig, ReturnBounds
 from oasis_kiosk.machine.selftest import return_problems, self_test
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
@@ -24,6 +24,7 @@ STRICT = ReturnBounds(return_max=0.95)
 PLAYERS_GAME = {"paytable": {"AceKing": 10, "OnePair": 10, "TwoPair": 20}}
 """`standard` with its low rows raised far past what the house can pay."""
 FEW_ROUNDS = 3000
+JACKPOT = JackpotConfig()
 
 
 def figures_of(profile: str = "standard") -> returns.Figures:
@@ -119,7 +120,14 @@ def test_figures_round_trip_through_json() -> None:
             lambda entry: entry["at_max_ante"].update(ante=-5),
             "entry.at_max_ante.ante: a whole number, 0 or more, not -5",
         ),
-        (lambda entry: entry.update(side=5), "entry.side: a table of kind, stake, value, ci95, not 5"),
+        (
+            lambda entry: entry.update(side=5),
+            "entry.side: a table of kind, stake, value, ci95, greatest, jackpot_frequency, not 5",
+        ),
+        (
+            lambda entry: entry["other_bets"][0].update(play="twice"),
+            "play: one of standard, without_bonus, for_main, blind, not 'twice'",
+        ),
         (lambda entry: entry.update(rounds=True), "entry.rounds: a whole number, 0 or more, not True"),
     ],
 )
@@ -158,8 +166,8 @@ def test_compute_simulates_both_antes_and_the_side_bet_with_one_monotone_progres
 
 def test_the_bounds_refuse_a_return_above_the_maximum_and_below_the_minimum() -> None:
     figures = figures_of("standard")
-    assert returns.breaches(figures, ReturnBounds()) == []
-    (low, high) = returns.breaches(figures, STRICT)
+    assert returns.breaches(figures, ReturnBounds(), JACKPOT) == []
+    (low, high) = returns.breaches(figures, STRICT, JACKPOT)
     assert (low.amount, high.amount) == (1000, 10000)
     assert low.above
     assert low.bound == 0.95
@@ -168,18 +176,18 @@ def test_the_bounds_refuse_a_return_above_the_maximum_and_below_the_minimum() ->
     assert said.startswith("standard at an ante of 10.00 EUR returns 9")
     assert " ± " in said
     assert said.endswith("above the maximum of 95.00 %")
-    (side,) = returns.breaches(figures, ReturnBounds(side_return_min=0.6))
+    (side,) = returns.breaches(figures, ReturnBounds(side_return_min=0.7), JACKPOT)
     assert side.side
     assert not side.above
     assert "side bet at a stake of" in side.describe(str)
-    assert side.describe(str).endswith("below the minimum of 60.00 %")
+    assert side.describe(str).endswith("below the minimum of 70.00 %")
     # A simulated figure whose interval reaches past the maximum is refused too.
     main = figures.at_min_ante
     edge = replace(figures, at_min_ante=replace(main, value=0.99, ci95=0.02))
-    assert [breach.amount for breach in returns.breaches(edge, ReturnBounds())] == [1000]
+    assert [breach.amount for breach in returns.breaches(edge, ReturnBounds(), JACKPOT)] == [1000]
     # And one whose interval reaches below the minimum: a lucky short run passes neither way.
     low_edge = replace(figures, at_min_ante=replace(main, value=0.76, ci95=0.02))
-    (below,) = returns.breaches(low_edge, ReturnBounds())
+    (below,) = returns.breaches(low_edge, ReturnBounds(), JACKPOT)
     assert (below.amount, below.above) == (1000, False)
 
 
@@ -261,3 +269,116 @@ def test_a_headless_script_on_real_books_plays_only_after_the_self_test(
     assert "self-test: configuration: standard at an ante of" in captured.err
     assert "TILT (self_test)" in captured.out
     assert "script done: credits 0," in captured.out
+
+
+def test_figures_are_of_every_way_of_betting_the_bonus_and_its_greatest_return() -> None:
+    standard = figures_of("standard")
+    antes = [main.ante for main in standard.every_ante]
+    assert [(main.play, main.ante) for main in standard.other_bets] == [
+        (play, ante) for play in ("without_bonus", "for_main", "blind") for ante in antes
+    ]
+    blind = [main for main in standard.other_bets if main.play == "blind"]
+    assert all(main.exact and main.value < standard.at_min_ante.value - 0.1 for main in blind)
+    assert standard.side is not None
+    # The bonus judged as dealt is kept on every hand at best: exact, and at least the standard bet's.
+    assert standard.side.greatest is not None
+    assert standard.side.greatest >= standard.side.value
+    assert standard.side.jackpot_frequency == pytest.approx(4 / 2_598_960)
+    golden = figures_of("golden-oasis")
+    assert {main.play for main in golden.other_bets} == {"without_bonus"}, "a privilege fee is paid or not"
+    assert figures_of("stand-a").other_bets == ()
+
+
+def test_a_profile_that_prices_options_cheaper_without_the_bonus_is_refused_for_that_box() -> None:
+    """The standard bet's figure is a house game; a box without the bonus exchanges for almost
+    nothing and is not."""
+    cheap = {
+        "exchange": {
+            "rounds": [
+                {
+                    "fees": {"1": "0.01", "2": "0.01", "3": "0.01", "4": "0.01", "5": "0.01"},
+                    "with_bonus": {"1": "1", "2": "2", "3": "2", "4": "2", "5": "2"},
+                }
+            ]
+        }
+    }
+    profile = load_profile("standard", cheap)
+    figures = returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32))
+    assert all(main.value < 1 for main in figures.every_ante), "the standard bet's figures are a house game"
+    found = returns.breaches(figures, ReturnBounds(), JACKPOT)
+    assert found, "without the bonus the box exchanges five cards for a hundredth of an ante"
+    assert {breach.bet for breach in found} >= {"without_bonus"}
+    assert all(breach.above and not breach.side for breach in found)
+    assert "(without the bonus bet) returns" in found[0].describe(str)
+
+
+def test_the_jackpots_reset_value_counts_in_the_side_bets_greatest_return() -> None:
+    figures = figures_of("standard")
+    assert figures.side is not None
+    assert returns.breaches(figures, ReturnBounds(), JACKPOT) == []
+    # A royal flush is dealt once in 649 740 rounds: a reset value of 30 000 EUR on a 2 EUR stake
+    # gives back about 23 % of every stake besides the 10 % contributions.
+    generous = JackpotConfig(base=3_000_000, maximum=6_000_000)
+    least, most = returns.jackpot_returns(figures.side, generous)
+    assert least == pytest.approx(0.1)
+    assert most == pytest.approx(0.1 + 3_000_000 * 4 / 2_598_960 / 200)
+    (breach,) = returns.breaches(figures, ReturnBounds(side_return_max=0.8), generous)
+    assert (breach.side, breach.bet, breach.above) == (True, "greatest", True)
+    assert breach.value == pytest.approx(figures.side.greatest + most)
+    assert "kept on every hand, the jackpot's reset value included" in breach.describe(str)
+    # The contributions count at the least too: 48 % of the stake in bonus wins is 58 % with them.
+    assert returns.breaches(figures, ReturnBounds(side_return_min=0.55), JACKPOT) == []
+
+
+def test_a_bonus_an_exchange_improves_without_forfeiting_has_no_known_bound() -> None:
+    profile = load_profile("czech-exchange", {"exchange": {"forfeits_bonus": False}})
+    figures = returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32))
+    assert figures.side is not None
+    assert figures.side.greatest is None
+    (breach,) = [breach for breach in returns.breaches(figures, ReturnBounds(), JACKPOT) if breach.side]
+    assert breach.value is None
+    assert breach.describe(str).endswith(
+        "the most it returns is not known (an option improves the hand it is judged on)"
+    )
+
+
+def test_booked_figures_that_are_not_of_the_profiles_table_are_refused(tmp_path: Path) -> None:
+    profile = load_profile("stand-a", {"table": {"max_payout": 3_000_000}})
+    figures = returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32))
+    store = books(tmp_path / "kiosk.db", "stand-a")
+    try:
+        wrong = replace(
+            figures, at_max_ante=replace(figures.at_max_ante, ante=figures.at_max_ante.ante - 100)
+        )
+        returns.book(store, wrong)
+        with pytest.raises(
+            returns.FiguresError, match=r"the figures of stand-a \(digest [0-9a-f]+\) are of the antes"
+        ):
+            returns.known(profile, store)
+        (finding,) = returns.problems(profile, store, ReturnBounds(), JACKPOT)
+        assert "are of the antes and bets" in finding
+        returns.book(store, figures)
+        assert returns.known(profile, store) == figures
+    finally:
+        store.close()
+
+
+def test_a_change_of_the_approved_range_or_the_jackpot_is_logged_at_start(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    books(database).close()
+
+    def start(config: Config) -> list[dict[str, object]]:
+        terminal = open_terminal(config, demo=False, video_driver=None)
+        try:
+            return [e["detail"] for e in terminal.store.events() if e["kind"] == "configuration_changed"]
+        finally:
+            terminal.store.close()
+
+    first = start(Config(database=database))
+    assert {e["setting"] for e in first} >= {"return_bounds", "jackpot"}
+    assert start(Config(database=database)) == first, "nothing changed: nothing more logged"
+    changed = start(Config(database=database, return_bounds=ReturnBounds(return_min=0.8)))
+    (logged,) = [e for e in changed if e not in first]
+    assert logged["setting"] == "return_bounds"
+    assert logged["before"]["return_min"] == 0.75  # type: ignore[index]
+    assert logged["after"]["return_min"] == 0.8  # type: ignore[index]

@@ -290,7 +290,8 @@ class OperatorMenu:
         figures = self._figures(loaded)
         if figures is None:
             raise ReturnsUnknownError(loaded)
-        found = returns.breaches(figures, self.terminal.config.return_bounds)
+        config = self.terminal.config
+        found = returns.breaches(figures, config.return_bounds, config.jackpot)
         if found:
             raise ReturnsRefusedError(found, loaded.to_dict())
         before = {"profile": self.terminal.profile.id, "digest": self.terminal.profile.digest}

@@ -59,7 +59,7 @@ def return_problems(config: Config, store: Store, profile: Profile | None = None
         except ValueError:
             return []  # the configuration check names it
     try:
-        found = returns.problems(profile, store, config.return_bounds)
+        found = returns.problems(profile, store, config.return_bounds, config.jackpot)
     except StoreError as error:
         return [f"configuration: {error}"]
     return [f"configuration: {problem}" for problem in found]

@@ -319,8 +319,22 @@ class OperatorScreen:
             self.notice = str(error)
 
     def _refusal(self, breach: returns.Breach) -> str:
-        """A return outside its bound, in the screen's language."""
+        """A return outside its bound, or not known, in the screen's language."""
         cash = cash_for(self.terminal)
+        how = {
+            "without_bonus": N_("without the bonus bet"),
+            "blind": N_("a blind box"),
+            "for_main": N_("with the bonus bet, deciding for the main game alone"),
+            "standard": N_("the jackpot's contributions included"),
+            "greatest": N_("kept on every hand, the jackpot's reset value included"),
+        }
+        profile = breach.profile
+        if breach.bet in how and (breach.side or breach.bet != "standard"):
+            profile += f" ({_(how[breach.bet])})"
+        if breach.value is None:
+            return _(
+                "The side bet of {profile} at a stake of {amount}: the most it returns is not known."
+            ).format(profile=profile, amount=cash(breach.amount))
         said = {
             (False, True): N_(
                 "{profile} at an ante of {amount} returns {figure}, above the maximum of {bound}."
@@ -336,7 +350,7 @@ class OperatorScreen:
             ),
         }[breach.side, breach.above]
         return _(said).format(
-            profile=breach.profile,
+            profile=profile,
             amount=cash(breach.amount),
             figure=_figure(breach.value, breach.ci95),
             bound=i18n.percent(breach.bound),
@@ -582,10 +596,16 @@ class OperatorScreen:
             )
             for main in figures.every_ante
         ]
+        if figures.other_bets:
+            best = max(figures.other_bets, key=lambda main: main.value + main.ci95)
+            lines.append((_("Betting the bonus otherwise, at most"), _figure(best.value, best.ci95)))
         if figures.side is not None:
             side = figures.side
+            least, most = returns.jackpot_returns(side, self.terminal.config.jackpot)
             label = _("Side bet at a stake of {stake}").format(stake=cash(side.stake))
-            lines.append((label, _figure(side.value, side.ci95)))
+            lines.append((label, _figure(side.value + least, side.ci95)))
+            greatest = _("not known") if side.greatest is None else _figure(side.greatest + most, 0.0)
+            lines.append((_("Side bet at most"), greatest))
         return [*lines, (_("Approved return"), approved)]
 
     def _draw_progress(self, worker: ReturnsWorker, top: int, width: int) -> None:
