@@ -31,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from oasis_kiosk import EntropyError, Shoe, evaluate, notify, par, returns
+from oasis_kiosk import AnalysisError, EntropyError, Shoe, evaluate, notify, par, returns
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -225,6 +225,14 @@ def configured_returns(config: Config, *, rounds: int, seed: bytes | None, as_js
     else:
         store = Store(config.database, read_only=True) if config.database.exists() else None
     try:
+        books = store.books if store is not None else None
+        if book and seed is not None and not (books is not None and books.test):
+            # A chosen seed could be run again until its luck passes: real books keep a fresh one's.
+            print(
+                "oasis-kiosk: --seed is for test books: real books keep figures from a fresh seed",
+                file=sys.stderr,
+            )
+            return 2
         if store is not None:
             config = settings_from_store(config, store)
         profile = config.load_profile()
@@ -509,7 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 config, arguments.script, arguments.seed_base, arguments.decks, arguments.demo
             )
         return run_window(config, fullscreen=arguments.fullscreen, demo=arguments.demo)
-    except (ConfigError, ScriptError, returns.FiguresError) as error:
+    except (ConfigError, ScriptError, returns.FiguresError, AnalysisError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2
     except (StoreError, ScriptStoppedError) as error:

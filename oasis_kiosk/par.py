@@ -257,10 +257,11 @@ def other_bets_lines(sheet: dict[str, Any], rules: dict[str, Any]) -> list[str]:
         )
     bound = sheet.get("side_bound")
     if bound is not None:
+        jackpot = bound["jackpot_frequency"]
         lines.append(
             f"the bonus bet of {money(bound['stake'], rules)} returns at most {bound['return'] * 100:.4f} % "
-            f"(exact, never forfeited); a kept bonus wins a jackpot award in {bound['jackpot_frequency']:.3e} "
-            "of rounds"
+            "(exact, never forfeited)"
+            + (f"; a kept bonus wins a jackpot award in {jackpot:.3e} of rounds" if jackpot else "")
         )
     return lines
 
@@ -289,12 +290,18 @@ def other_bets_section(sheet: dict[str, Any], rules: dict[str, Any]) -> list[str
             "",
         ]
     if bound is not None:
+        jackpot = bound["jackpot_frequency"]
         out += [
             f"The bonus bet of {money(bound['stake'], rules)} returns at most {bound['return'] * 100:.4f} % of "
             "its stake to any player (exact: kept on every hand, judged as dealt; folding or an exchange can "
-            f"only forfeit it). A kept bonus wins a jackpot award in {bound['jackpot_frequency']:.3e} of rounds: "
-            "the jackpot returns its contribution rate plus at most its reset value times that share per "
-            "unit staked (the terminal checks both against `[rules]`).",
+            "only forfeit it)."
+            + (
+                f" A kept bonus wins a jackpot award in {jackpot:.3e} of rounds: the jackpot returns its "
+                "contribution rate plus at most its reset value times that share per unit staked (the "
+                "terminal checks both against `[rules]`)."
+                if jackpot
+                else ""
+            ),
             "",
         ]
     return out

@@ -211,19 +211,27 @@ def compute(
     jobs: list[tuple[BoxPlay, int]] = [("standard", ante) for ante in antes]
     jobs += [(play, ante) for play in other_plays(rules) for ante in antes]
     stages = _Stages(len(jobs), progress)
-
-    def all_figures(simulated: int | None) -> list[dict[str, Any]]:
-        return [
-            figures_at(profile, ante, play, rounds=simulated, seed=seed, progress=stages.of(i))
-            for i, (play, ante) in enumerate(jobs)
-        ]
-
-    try:
-        results, exact = all_figures(None), True
-    except AnalysisError as error:
-        if "only decision" not in str(error):
-            raise
-        results, exact = all_figures(rounds), False
+    # A blind box is counted exactly whatever else is simulated: first, so that a profile the
+    # exact analysis cannot count it for is refused before any simulation.
+    order = [i for i, (play, _) in enumerate(jobs) if play == "blind"]
+    order += [i for i, (play, _) in enumerate(jobs) if play != "blind"]
+    done: dict[int, dict[str, Any]] = {}
+    exact = True
+    for step, i in enumerate(order):
+        play, ante = jobs[i]
+        report = stages.of(step)
+        if play == "blind" or exact:
+            try:
+                done[i] = figures_at(profile, ante, play, rounds=None, seed=None, progress=report)
+                continue
+            except AnalysisError as error:
+                if play == "blind":
+                    raise FiguresError(f"a blind box of {profile.id} cannot be counted: {error}") from None
+                if "only decision" not in str(error):
+                    raise
+                exact = False  # the profile has options: every other figure is simulated
+        done[i] = figures_at(profile, ante, play, rounds=rounds, seed=seed, progress=report)
+    results = [done[i] for i in range(len(jobs))]
     sheet = {
         "by_ante": [by_ante(result) for result in results[: len(antes)]],
         "other_bets": [other_bet(result) for result in results[len(antes) :]],
@@ -242,7 +250,10 @@ def _figures(profile: Profile, sheet: dict[str, Any], exact: bool, rounds: int) 
         for row in sheet["other_bets"]
     )
     bonus = profile.to_dict().get("bonus") or {}
-    side_row, bound = sheet["by_ante"][0]["side"], sheet["side_bound"]
+    # The side bet's least return over the antes: a box decides otherwise at another ante.
+    sides = [row["side"] for row in sheet["by_ante"] if row["side"] is not None]
+    side_row = min(sides, key=lambda side: side["return"] - side["ci95"], default=None)
+    bound = sheet["side_bound"]
     side = None
     if side_row is not None:
         side = SideReturn(
@@ -299,7 +310,15 @@ def booked(store: Store, profile: Profile) -> Figures | None:
 
 
 def book(store: Store, figures: Figures) -> None:
-    """Keeps computed figures in the books (sealed), with an event: never computed again."""
+    """Keeps computed figures in the books (sealed), with an event: never computed again.
+    Real books keep simulated figures of ``ROUNDS`` rounds per ante or more: a short run's
+    interval is itself a guess, and one could be run again until its luck passes."""
+    books = store.books
+    if figures.rounds and figures.rounds < ROUNDS and not (books is not None and books.test):
+        raise FiguresError(
+            f"figures of {figures.rounds:,} simulated rounds per ante are not kept in real books: "
+            f"{ROUNDS:,} or more"
+        )
     with store.transaction():
         store.set_state(books_key(figures), figures.to_json())
         store.event(
@@ -315,10 +334,24 @@ def known(profile: Profile, store: Store | None) -> Figures | None:
     """Shipped figures, else the books' (``store`` None: no books to look in); figures of
     this digest that do not give the antes, bets and stake of this profile's table are a
     FiguresError."""
-    figures = shipped(profile) or (booked(store, profile) if store is not None else None)
+    figures = shipped(profile)
+    if figures is not None:
+        if (wrong := mismatch(profile, figures)) is not None:
+            raise FiguresError(f"the shipped figures of {profile.id} (digest {profile.digest}) are {wrong}")
+        return figures
+    return None if store is None or unreadable_books_entry(store, profile) else booked(store, profile)
+
+
+def unreadable_books_entry(store: Store, profile: Profile) -> str | None:
+    """Why figures kept in the books for this profile cannot be used (of an older release, or
+    not the profile's table): they count as not known, and computing them again replaces them."""
+    try:
+        figures = booked(store, profile)
+    except FiguresError as error:
+        return str(error)
     if figures is not None and (wrong := mismatch(profile, figures)) is not None:
-        raise FiguresError(f"the figures of {profile.id} (digest {profile.digest}) are {wrong}")
-    return figures
+        return f"{store.path}: the stored {books_key(profile)}: the figures are {wrong}"
+    return None
 
 
 # The bounds.
@@ -342,8 +375,8 @@ class Breach:
     """The side bet's return (per unit staked), else the main game's (per ante)."""
     bet: str
     """The main game: how the box is bet and played (``BOX_PLAYS``). The side bet: ``standard``
-    (at its stake, with the jackpot's contributions) or ``greatest`` (kept on every hand, with
-    the jackpot's reset value at most)."""
+    (at its stake), ``greatest`` (kept on every hand) or ``greatest_with_jackpot`` (and every
+    jackpot award at the meter's maximum)."""
     amount: int
     """The ante (main game) or the stake (side bet) of the figure."""
     value: float | None
@@ -377,39 +410,36 @@ MAIN_BET_WORDS = {
     "blind": "a blind box",
 }
 SIDE_BET_WORDS = {
-    "standard": "the jackpot's contributions included",
-    "greatest": "kept on every hand, the jackpot's reset value included",
+    "greatest": "kept on every hand",
+    "greatest_with_jackpot": "kept on every hand, each jackpot award at the meter's maximum",
 }
 
 
-def jackpot_returns(side: SideReturn, jackpot: JackpotConfig) -> tuple[float, float]:
-    """What the progressive jackpot adds to the side bet's return per unit staked, at least and
-    at most. Every contribution (``rate`` of each stake) is paid out in the long run; the
-    house adds at most the reset value at each award. Nothing where no hand wins an award
-    (the terminal feeds the meter only from bonuses that can win one)."""
-    if side.jackpot_frequency == 0:
-        return 0.0, 0.0
-    rate = float(jackpot.rate)
-    return rate, rate + jackpot.base * side.jackpot_frequency / side.stake
+def jackpot_most(side: SideReturn, jackpot: JackpotConfig) -> float:
+    """The most the progressive jackpot adds to the side bet's return per unit staked, for a
+    box at the least stake: an award is a share of the meter, never above its ``maximum``,
+    whatever the stake (and however the meter was fed). Nothing where no hand wins an award."""
+    return jackpot.maximum * side.jackpot_frequency / side.stake
 
 
 def breaches(figures: Figures, bounds: ReturnBounds, jackpot: JackpotConfig) -> list[Breach]:
     """Each return outside the bounds: where its 95 % interval (an exact figure has none)
     reaches past the maximum or below the minimum, so that no draw of a simulation's luck
     passes what a longer one would refuse. The main game is bounded for every way of betting
-    the bonus; the side bet at its stake with the jackpot's contributions, and at the most any
-    player gets from it with the jackpot's reset value."""
+    and playing a box; the side bet at its stake by both bounds (the jackpot's money left out:
+    how much of it comes back to a box depends on the meter and the other boxes' stakes), and
+    at the most any player gets from it, every award at the meter's maximum, by the greatest."""
     checked: list[tuple[bool, str, int, float | None, float, float | None, float | None]] = [
         (False, main.play, main.ante, main.value, main.ci95, bounds.return_min, bounds.return_max)
         for main in figures.every_main
     ]
     if figures.side is not None:
         side = figures.side
-        least, most = jackpot_returns(side, jackpot)
         side_low, side_high = bounds.side_return_min, bounds.side_return_max
-        checked.append((True, "standard", side.stake, side.value + least, side.ci95, side_low, side_high))
-        most_of_all = None if side.greatest is None else side.greatest + most
-        checked.append((True, "greatest", side.stake, most_of_all, 0.0, None, side_high))
+        checked.append((True, "standard", side.stake, side.value, side.ci95, side_low, side_high))
+        most_of_all = None if side.greatest is None else side.greatest + jackpot_most(side, jackpot)
+        bet = "greatest_with_jackpot" if side.jackpot_frequency else "greatest"
+        checked.append((True, bet, side.stake, most_of_all, 0.0, None, side_high))
     found = []
     for is_side, bet, amount, value, ci95, low, high in checked:
         if value is None:
@@ -450,10 +480,12 @@ def problems(
     except FiguresError as error:
         return [str(error)]
     if figures is None:
+        unusable = unreadable_books_entry(store, profile) if store is not None else None
         return [
-            f"the return of {profile.id} (digest {profile.digest[:12]}) is not known: apply these rules "
-            "in the operator menu, which computes it, or run `oasis-kiosk returns` with the kiosk "
-            "stopped; then restart"
+            f"the return of {profile.id} (digest {profile.digest[:12]}) is not known"
+            + (f" ({unusable})" if unusable else "")
+            + ": apply these rules in the operator menu, which computes it, or run `oasis-kiosk returns` "
+            "with the kiosk stopped; then restart"
         ]
     rules = profile.to_dict()
     found = breaches(figures, bounds, jackpot)
@@ -477,14 +509,12 @@ def report(
         )
     if figures.side is not None:
         side = figures.side
-        least, most = jackpot_returns(side, jackpot)
         label = f"side bet ({side.kind}) at a stake of {cash(side.stake)}"
-        jackpot_part = f", {percent(side.value + least)} with the jackpot's contributions" if least else ""
-        lines.append(f"  {label:<44}  {shown(side.value, side.ci95)}{jackpot_part}")
+        lines.append(f"  {label:<44}  {shown(side.value, side.ci95)}")
+        most = jackpot_most(side, jackpot)
         greatest = "not known" if side.greatest is None else percent(side.greatest + most)
-        lines.append(
-            f"  {'  at most, kept on every hand':<44}  {greatest}" + (" with the jackpot" if most else "")
-        )
+        with_jackpot = " (jackpot awards at the meter's maximum included)" if most else ""
+        lines.append(f"  {'  at most, kept on every hand':<44}  {greatest}{with_jackpot}")
     how = figures.method + (f", {figures.rounds:,} rounds per ante" if figures.rounds else "")
     lines.append(f"  figures {source} ({how})")
     lines.append(

@@ -63,7 +63,8 @@ def test_a_players_game_is_computed_booked_and_refused(tmp_path: Path) -> None:
         "configuration: standard at an ante of 100.00 EUR",
     ]
     assert "configuration: standard at an ante of 10.00 EUR (without the bonus bet)" in refused
-    assert all(finding.endswith("above the maximum of 100.00 %") for finding in findings)
+    main_game = [finding for finding in findings if "side bet" not in finding]
+    assert [finding for finding in main_game if not finding.endswith("above the maximum of 100.00 %")] == []
     assert "returns_computed" in [event["kind"] for event in again.store.events()]
 
 
@@ -96,9 +97,10 @@ def test_the_rules_page_shows_the_return_and_refuses_rules_outside_the_bounds(
     assert i18n._("Side bet at a stake of {stake}").format(stake=cash(200)) in lines
     # The most any other way of betting gives, and the most the side bet gives with the jackpot.
     best = max(figures.other_bets, key=lambda main: main.value + main.ci95)
-    assert lines[i18n._("Betting the bonus otherwise, at most")].startswith(i18n.percent(best.value))
-    assert figures.side is not None and figures.side.greatest is not None
-    _, most = returns.jackpot_returns(figures.side, terminal.config.jackpot)
+    assert lines[i18n._("Other ways of playing a box, at most")].startswith(i18n.percent(best.value))
+    assert figures.side is not None
+    assert figures.side.greatest is not None
+    most = returns.jackpot_most(figures.side, terminal.config.jackpot)
     assert lines[i18n._("Side bet at most")] == i18n.percent(figures.side.greatest + most)
     shot(app, f"operator-rules-{language}")
     app.key("return")
@@ -162,3 +164,23 @@ def test_leaving_the_menu_cancels_a_computation_and_changes_nothing(tmp_path: Pa
     assert worker.error is None
     assert app.operator.worker is None
     assert app.terminal.store.get_state("rules") is None
+
+
+def test_a_jackpot_whose_awards_would_return_past_the_bounds_is_refused(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    menu = logged_in_menu(terminal)
+    events = len(terminal.store.events(1000))
+    with pytest.raises(
+        ReturnsRefusedError, match=r"kept on every hand, each jackpot award at the meter's maximum"
+    ):
+        menu.set_jackpot(base=1_000_000, rate="0.1", maximum=100_000_000)
+    assert terminal.config.jackpot == Config().jackpot
+    assert len(terminal.store.events(1000)) == events, "a refused change changes nothing"
+    menu.set_jackpot(base=1_000_000, rate="0.15", maximum=8_000_000)
+    assert terminal.config.jackpot.maximum == 8_000_000
+    assert terminal.store.get_state("configuration:jackpot") == {
+        "base": 1_000_000,
+        "rate": "3/20",
+        "maximum": 8_000_000,
+    }

@@ -167,7 +167,12 @@ def test_compute_simulates_both_antes_and_the_side_bet_with_one_monotone_progres
 def test_the_bounds_refuse_a_return_above_the_maximum_and_below_the_minimum() -> None:
     figures = figures_of("standard")
     assert returns.breaches(figures, ReturnBounds(), JACKPOT) == []
-    (low, high) = returns.breaches(figures, STRICT, JACKPOT)
+    strict = returns.breaches(figures, STRICT, JACKPOT)
+    (low, high) = [breach for breach in strict if breach.bet == "standard"]
+    # Every other way of playing a box is refused too, each named.
+    assert {(breach.bet, breach.amount) for breach in strict if breach.bet != "standard"} == {
+        (play, ante) for play in ("without_bonus", "for_main") for ante in (1000, 10000)
+    }
     assert (low.amount, high.amount) == (1000, 10000)
     assert low.above
     assert low.bound == 0.95
@@ -312,22 +317,42 @@ def test_a_profile_that_prices_options_cheaper_without_the_bonus_is_refused_for_
     assert "(without the bonus bet) returns" in found[0].describe(str)
 
 
-def test_the_jackpots_reset_value_counts_in_the_side_bets_greatest_return() -> None:
+def test_the_side_bets_greatest_return_counts_every_jackpot_award_at_the_meters_maximum() -> None:
     figures = figures_of("standard")
     assert figures.side is not None
+    assert figures.side.greatest is not None
     assert returns.breaches(figures, ReturnBounds(), JACKPOT) == []
-    # A royal flush is dealt once in 649 740 rounds: a reset value of 30 000 EUR on a 2 EUR stake
-    # gives back about 23 % of every stake besides the 10 % contributions.
-    generous = JackpotConfig(base=3_000_000, maximum=6_000_000)
-    least, most = returns.jackpot_returns(figures.side, generous)
-    assert least == pytest.approx(0.1)
-    assert most == pytest.approx(0.1 + 3_000_000 * 4 / 2_598_960 / 200)
-    (breach,) = returns.breaches(figures, ReturnBounds(side_return_max=0.8), generous)
-    assert (breach.side, breach.bet, breach.above) == (True, "greatest", True)
+    # A royal flush is dealt once in 649 740 rounds, and an award is a share of the meter
+    # whatever the stake: with the meter up to 1 000 000 EUR, a 2 EUR box gets 77 % of its
+    # stake back from awards alone, however the other boxes fed it.
+    rich = JackpotConfig(base=1_000_000, maximum=100_000_000)
+    most = returns.jackpot_most(figures.side, rich)
+    assert most == pytest.approx(100_000_000 * 4 / 2_598_960 / 200)
+    (breach,) = returns.breaches(figures, ReturnBounds(), rich)
+    assert (breach.side, breach.bet, breach.above) == (True, "greatest_with_jackpot", True)
     assert breach.value == pytest.approx(figures.side.greatest + most)
-    assert "kept on every hand, the jackpot's reset value included" in breach.describe(str)
-    # The contributions count at the least too: 48 % of the stake in bonus wins is 58 % with them.
-    assert returns.breaches(figures, ReturnBounds(side_return_min=0.55), JACKPOT) == []
+    assert "kept on every hand, each jackpot award at the meter's maximum" in breach.describe(str)
+    # At its stake the side bet is held to the bounds by its own wins: how much of the meter
+    # comes back to a box depends on the meter and on the other boxes' stakes.
+    (low,) = returns.breaches(figures, ReturnBounds(side_return_min=0.55), JACKPOT)
+    assert (low.bet, low.above, low.value) == ("standard", False, figures.side.value)
+    # A bonus without jackpot awards: its greatest is its own.
+    czech = figures_of("czech")
+    found = returns.breaches(czech, ReturnBounds(side_return_max=0.5), JACKPOT)
+    assert [(breach.bet, breach.above) for breach in found] == [("standard", True), ("greatest", True)]
+    assert (
+        found[1].describe(str).startswith("czech's side bet at a stake of 2000 (kept on every hand) returns")
+    )
+
+
+def test_the_side_bet_is_figured_at_its_least_return_over_the_antes(tmp_path: Path) -> None:
+    sheet = json.loads((Path(__file__).resolve().parents[1] / "docs" / "par" / "standard.json").read_text())
+    sheet["by_ante"][-1]["side"] = sheet["by_ante"][-1]["side"] | {"return": 0.3, "ci95": 0.01}
+    figures = returns.from_sheet(sheet, "sheet")
+    assert figures.side is not None
+    assert (figures.side.value, figures.side.ci95) == (0.3, 0.01)
+    (low,) = [breach for breach in returns.breaches(figures, ReturnBounds(), JACKPOT) if breach.side]
+    assert (low.value, low.above) == (0.3, False)
 
 
 def test_a_bonus_an_exchange_improves_without_forfeiting_has_no_known_bound() -> None:
@@ -335,14 +360,19 @@ def test_a_bonus_an_exchange_improves_without_forfeiting_has_no_known_bound() ->
     figures = returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32))
     assert figures.side is not None
     assert figures.side.greatest is None
-    (breach,) = [breach for breach in returns.breaches(figures, ReturnBounds(), JACKPOT) if breach.side]
+    (breach,) = [
+        breach for breach in returns.breaches(figures, ReturnBounds(), JACKPOT) if breach.value is None
+    ]
+    assert (breach.side, breach.bet) == (True, "greatest")
     assert breach.value is None
     assert breach.describe(str).endswith(
         "the most it returns is not known (an option improves the hand it is judged on)"
     )
 
 
-def test_booked_figures_that_are_not_of_the_profiles_table_are_refused(tmp_path: Path) -> None:
+def test_booked_figures_that_cannot_be_used_are_not_known_and_computed_again(tmp_path: Path) -> None:
+    """Figures of an older release, or not of the profile's table, never pass: the self-test
+    says why they are not known, and computing them again replaces them."""
     profile = load_profile("stand-a", {"table": {"max_payout": 3_000_000}})
     figures = returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32))
     store = books(tmp_path / "kiosk.db", "stand-a")
@@ -351,16 +381,44 @@ def test_booked_figures_that_are_not_of_the_profiles_table_are_refused(tmp_path:
             figures, at_max_ante=replace(figures.at_max_ante, ante=figures.at_max_ante.ante - 100)
         )
         returns.book(store, wrong)
-        with pytest.raises(
-            returns.FiguresError, match=r"the figures of stand-a \(digest [0-9a-f]+\) are of the antes"
-        ):
-            returns.known(profile, store)
+        assert returns.known(profile, store) is None
         (finding,) = returns.problems(profile, store, ReturnBounds(), JACKPOT)
-        assert "are of the antes and bets" in finding
+        assert finding.startswith("the return of stand-a (digest ")
+        assert "the figures are of the antes and bets" in finding
+        assert finding.endswith("then restart")
+        older = figures.to_json()
+        del older["other_bets"]
+        with store.transaction():
+            store.set_state(returns.books_key(profile), older)
+        assert returns.known(profile, store) is None
+        (finding,) = returns.problems(profile, store, ReturnBounds(), JACKPOT)
+        assert "missing other_bets" in finding
         returns.book(store, figures)
         assert returns.known(profile, store) == figures
     finally:
         store.close()
+
+
+def test_real_books_keep_no_short_or_seeded_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A short run's interval is itself a guess, and a chosen seed could be tried until its
+    luck passes: real books keep neither (test books do, for the tests)."""
+    profile = load_profile("stand-a", {"table": {"max_payout": 3_000_000}})
+    figures = returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32))
+    database = tmp_path / "kiosk.db"
+    store = Store.create(database, currency="RUB")
+    try:
+        with pytest.raises(
+            returns.FiguresError, match="3,000 simulated rounds per ante are not kept in real books"
+        ):
+            returns.book(store, figures)
+        assert store.get_state(returns.books_key(profile)) is None
+    finally:
+        store.close()
+    config = tmp_path / "config.toml"
+    config.write_text("[terminal]\nprofile = 'stand-a'\n[profile_overrides.table]\nmax_payout = 3000000\n")
+    command = ["returns", "--config", str(config), "--db", str(database), "--seed", "00" * 32]
+    assert main(command) == 2
+    assert "--seed is for test books" in capsys.readouterr().err
 
 
 def test_a_change_of_the_approved_range_or_the_jackpot_is_logged_at_start(tmp_path: Path) -> None:
@@ -382,3 +440,13 @@ def test_a_change_of_the_approved_range_or_the_jackpot_is_logged_at_start(tmp_pa
     assert logged["setting"] == "return_bounds"
     assert logged["before"]["return_min"] == 0.75  # type: ignore[index]
     assert logged["after"]["return_min"] == 0.8  # type: ignore[index]
+
+
+def test_a_blind_box_the_exact_analysis_cannot_count_is_refused_before_any_simulation() -> None:
+    profile = load_profile("golden-oasis", {"boxes": {"max": 3}})
+    seen: list[tuple[int, int]] = []
+    with pytest.raises(
+        returns.FiguresError, match=r"a blind box of golden-oasis cannot be counted: .*protection"
+    ):
+        returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32), progress=lambda d, t: seen.append((d, t)))
+    assert all(done == 0 for done, _ in seen), "nothing was simulated"

@@ -257,14 +257,24 @@ class OperatorMenu:
             raise OperatorError(f"{rate!r} is not a share such as 0.1 or 3/20") from None
         if not (0 < new.base <= new.maximum and 0 <= new.rate <= 1):
             raise OperatorError("the jackpot needs 0 < base <= maximum and a rate from 0 to 1")
+        # The side bet's greatest return counts an award at the meter's maximum: held to the
+        # bounds as the rules are.
+        figures = self._figures(self.terminal.profile)
+        if figures is not None:
+            found = returns.breaches(figures, self.terminal.config.return_bounds, new)
+            if found:
+                raise ReturnsRefusedError(found, self.terminal.rules)
         old = self.terminal.config.jackpot
+        after = {"base": base, "rate": rate, "maximum": maximum}
         with self.store.transaction():
-            self.store.set_state("jackpot_config", {"base": base, "rate": rate, "maximum": maximum})
+            self.store.set_state("jackpot_config", after)
+            # What the next start compares with: the change is logged here, once.
+            self.store.set_state("configuration:jackpot", {**after, "rate": str(new.rate)})
             self.store.event(
                 "configuration_changed",
                 setting="jackpot",
                 before={**asdict(old), "rate": str(old.rate)},
-                after={"base": base, "rate": rate, "maximum": maximum},
+                after=after,
             )
         self.terminal.config = replace(self.terminal.config, jackpot=new)
 

@@ -325,11 +325,11 @@ class OperatorScreen:
             "without_bonus": N_("without the bonus bet"),
             "blind": N_("a blind box"),
             "for_main": N_("with the bonus bet, deciding for the main game alone"),
-            "standard": N_("the jackpot's contributions included"),
-            "greatest": N_("kept on every hand, the jackpot's reset value included"),
+            "greatest": N_("kept on every hand"),
+            "greatest_with_jackpot": N_("kept on every hand, each jackpot award at the meter's maximum"),
         }
         profile = breach.profile
-        if breach.bet in how and (breach.side or breach.bet != "standard"):
+        if breach.bet in how:
             profile += f" ({_(how[breach.bet])})"
         if breach.value is None:
             return _(
@@ -598,12 +598,12 @@ class OperatorScreen:
         ]
         if figures.other_bets:
             best = max(figures.other_bets, key=lambda main: main.value + main.ci95)
-            lines.append((_("Betting the bonus otherwise, at most"), _figure(best.value, best.ci95)))
+            lines.append((_("Other ways of playing a box, at most"), _figure(best.value, best.ci95)))
         if figures.side is not None:
             side = figures.side
-            least, most = returns.jackpot_returns(side, self.terminal.config.jackpot)
+            most = returns.jackpot_most(side, self.terminal.config.jackpot)
             label = _("Side bet at a stake of {stake}").format(stake=cash(side.stake))
-            lines.append((label, _figure(side.value + least, side.ci95)))
+            lines.append((label, _figure(side.value, side.ci95)))
             greatest = _("not known") if side.greatest is None else _figure(side.greatest + most, 0.0)
             lines.append((_("Side bet at most"), greatest))
         return [*lines, (_("Approved return"), approved)]

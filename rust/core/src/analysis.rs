@@ -680,11 +680,18 @@ pub fn exact_analysis_with_progress(
     analyse(profile, ante, play, &HoldingTables::build(profile.game.qualifier), progress)
 }
 
-/// The profile the exact analysis counts for a box played so: a blind box is offered no
-/// exchange and no sixth card.
+/// The profile the exact analysis counts for a box played so: the round offers a blind box
+/// no exchange, no sixth card, no insurance and no redraw to buy.
 pub fn counted_profile(profile: &Profile, play: BoxPlay) -> Cow<'_, Profile> {
     match play {
-        BoxPlay::Blind => Cow::Owned(Profile { exchange: None, sixth_card: None, ..profile.clone() }),
+        BoxPlay::Blind => Cow::Owned(Profile {
+            exchange: None,
+            sixth_card: None,
+            insurance: None,
+            buy_game: None,
+            buy_dealer_card: None,
+            ..profile.clone()
+        }),
         _ => Cow::Borrowed(profile),
     }
 }
@@ -1130,7 +1137,8 @@ mod tests {
         let rich = shipped("czech", "[bonus.pays]\nAceKing = 100000000");
         let weighed = analysed(&rich, BoxPlay::Standard).unwrap();
         assert!(weighed.player_net < analysed(&rich, BoxPlay::ForMain).unwrap().player_net);
-        // A blind box of a profile with exchanges is counted without them.
+        // A blind box of a profile with exchanges is counted without them (and without the
+        // purchases and insurance the round never offers it).
         let exchange = shipped("standard", "");
         assert!(exact_analysis_with_progress(&exchange, None, BoxPlay::Standard, &progress).is_err());
         assert_eq!(
