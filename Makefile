@@ -37,7 +37,7 @@ bench: build
 # The PAR sheets of docs/par at the least and the greatest ante: exact where the profile's only
 # decision is to play or fold, else simulated with enough rounds for a 95 % interval of at most
 # ±0.05 % of the ante (docs/simulation.md); then their index and the returns the package ships
-# (oasis_kiosk/returns.json). About 20 minutes on two cores.
+# (oasis_kiosk/returns.json). About 27 minutes on two cores (measured 2026-12-02).
 PAR_SEED := 5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed
 PAR_EXACT := caribbean czech
 PAR_ROUNDS := standard:800000 russian-three-box:800000 czech-buy-card:800000 stand-a:800000 \
