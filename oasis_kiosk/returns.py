@@ -331,27 +331,29 @@ def book(store: Store, figures: Figures) -> None:
 
 
 def known(profile: Profile, store: Store | None) -> Figures | None:
-    """Shipped figures, else the books' (``store`` None: no books to look in); figures of
-    this digest that do not give the antes, bets and stake of this profile's table are a
-    FiguresError."""
+    """Shipped figures, else the books' (``store`` None: no books to look in); shipped figures
+    of this digest that do not give the antes, bets and stake of this profile's table are a
+    FiguresError, booked ones count as not known (``known_or_why``)."""
+    return known_or_why(profile, store)[0]
+
+
+def known_or_why(profile: Profile, store: Store | None) -> tuple[Figures | None, str | None]:
+    """``known``'s figures, and where the books hold figures that cannot be used (of an older
+    release, or not the profile's table) why: computing them again replaces them."""
     figures = shipped(profile)
     if figures is not None:
         if (wrong := mismatch(profile, figures)) is not None:
             raise FiguresError(f"the shipped figures of {profile.id} (digest {profile.digest}) are {wrong}")
-        return figures
-    return None if store is None or unreadable_books_entry(store, profile) else booked(store, profile)
-
-
-def unreadable_books_entry(store: Store, profile: Profile) -> str | None:
-    """Why figures kept in the books for this profile cannot be used (of an older release, or
-    not the profile's table): they count as not known, and computing them again replaces them."""
+        return figures, None
+    if store is None:
+        return None, None
     try:
         figures = booked(store, profile)
     except FiguresError as error:
-        return str(error)
+        return None, str(error)
     if figures is not None and (wrong := mismatch(profile, figures)) is not None:
-        return f"{store.path}: the stored {books_key(profile)}: the figures are {wrong}"
-    return None
+        return None, f"{store.path}: the stored {books_key(profile)}: the figures are {wrong}"
+    return figures, None
 
 
 # The bounds.
@@ -476,11 +478,10 @@ def problems(
     """What keeps this configuration from being played: a return outside the bounds, or
     figures that are not known (nothing is computed here)."""
     try:
-        figures = known(profile, store)
+        figures, unusable = known_or_why(profile, store)
     except FiguresError as error:
         return [str(error)]
     if figures is None:
-        unusable = unreadable_books_entry(store, profile) if store is not None else None
         return [
             f"the return of {profile.id} (digest {profile.digest[:12]}) is not known"
             + (f" ({unusable})" if unusable else "")
