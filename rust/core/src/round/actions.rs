@@ -1,0 +1,141 @@
+//! Whose turn it is in a round, what a player may do and what is legal now, with its price.
+
+use serde::{Deserialize, Serialize};
+
+use crate::profile::Money;
+
+/// Whose turn it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The box decides: fold, play, exchange, buy a sixth card.
+    Decision {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+    /// The box that just played may insure its hand.
+    Insurance {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+    /// The dealer did not qualify: the box may buy the dealer's card or the game.
+    Purchase {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+    /// Nothing more to decide: see the settlement.
+    Settled,
+}
+
+/// What a player does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    Fold {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+    Play {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+    /// Exchange the cards at these positions (0-based) of the box's hand.
+    Exchange {
+        #[serde(rename = "box")]
+        box_index: usize,
+        positions: Vec<usize>,
+    },
+    BuySixthCard {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+    Insure {
+        #[serde(rename = "box")]
+        box_index: usize,
+        amount: Money,
+    },
+    /// Decline insurance or a purchase after the reveal.
+    Decline {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+    BuyDealerCard {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+    BuyGame {
+        #[serde(rename = "box")]
+        box_index: usize,
+    },
+}
+
+impl Action {
+    /// The box the action is for.
+    pub fn box_index(&self) -> usize {
+        match *self {
+            Action::Fold { box_index }
+            | Action::Play { box_index }
+            | Action::Exchange { box_index, .. }
+            | Action::BuySixthCard { box_index }
+            | Action::Insure { box_index, .. }
+            | Action::Decline { box_index }
+            | Action::BuyDealerCard { box_index }
+            | Action::BuyGame { box_index } => box_index,
+        }
+    }
+}
+
+/// An action that is legal now, with its price.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum LegalAction {
+    Fold,
+    Play {
+        price: Money,
+    },
+    /// Fees by number of cards; `remaining` cards are left to draw from.
+    Exchange {
+        prices: Vec<(usize, Money)>,
+    },
+    BuySixthCard {
+        price: Money,
+    },
+    /// Any amount from `min` to `max`.
+    Insure {
+        min: Money,
+        max: Money,
+    },
+    Decline,
+    BuyDealerCard {
+        price: Money,
+    },
+    BuyGame {
+        price: Money,
+    },
+}
+
+pub(super) fn action_name(action: &Action) -> &'static str {
+    match action {
+        Action::Fold { .. } => "fold",
+        Action::Play { .. } => "play",
+        Action::Exchange { .. } => "exchange",
+        Action::BuySixthCard { .. } => "buying a sixth card",
+        Action::Insure { .. } => "insurance",
+        Action::Decline { .. } => "declining",
+        Action::BuyDealerCard { .. } => "buying the dealer's card",
+        Action::BuyGame { .. } => "buying the game",
+    }
+}
+
+pub(super) fn phase_text(phase: Phase) -> String {
+    match phase {
+        Phase::Decision { box_index } => {
+            format!("box {} is to fold, play or change its cards", box_index + 1)
+        }
+        Phase::Insurance { box_index } => format!("box {} is to insure or decline", box_index + 1),
+        Phase::Purchase { box_index } => {
+            format!("box {} is to buy after the reveal or decline", box_index + 1)
+        }
+        Phase::Settled => "the round is settled".into(),
+    }
+}
