@@ -2,7 +2,8 @@
 
 The game's rules, the hand evaluator and the shuffle live in the Rust core
 (``oasis_kiosk._core``); this package re-exports its public names and loads the shipped
-rule profiles (``oasis_kiosk.rules``).
+rule profiles (``oasis_kiosk.rules``). Every error the kiosk raises for bad input, a refused
+action or a failed device derives from ``OasisError``.
 """
 
 import os
@@ -20,12 +21,14 @@ from oasis_kiosk._core import (
     EntropyError,
     HandValue,
     IllegalAction,
+    OasisError,
     Profile,
     ProfileError,
     RecordError,
     Round,
     Shoe,
     ShoeError,
+    SimulationError,
     card_code,
     card_name,
     evaluate,
@@ -47,12 +50,14 @@ __all__ = [
     "EntropyError",
     "HandValue",
     "IllegalAction",
+    "OasisError",
     "Profile",
     "ProfileError",
     "RecordError",
     "Round",
     "Shoe",
     "ShoeError",
+    "SimulationError",
     "card_code",
     "card_name",
     "evaluate",

@@ -14,12 +14,14 @@ __all__ = [
     "EntropyError",
     "HandValue",
     "IllegalAction",
+    "OasisError",
     "Profile",
     "ProfileError",
     "RecordError",
     "Round",
     "Shoe",
     "ShoeError",
+    "SimulationError",
     "card_code",
     "card_name",
     "evaluate",
@@ -34,13 +36,16 @@ CATEGORIES: tuple[str, ...]
 MIN_ROUNDS: int
 """The least rounds a simulation plays: two per rank of the up card."""
 
-class CardError(ValueError):
+class OasisError(Exception):
+    """Every error the kiosk reports."""
+
+class CardError(ValueError, OasisError):
     """A card, hand or card buffer that is not valid."""
 
-class ShoeError(ValueError):
+class ShoeError(ValueError, OasisError):
     """A seed or a deal the shoe cannot serve."""
 
-class EntropyError(OSError):
+class EntropyError(OSError, OasisError):
     """The operating system's random source failed."""
 
 @final
@@ -76,16 +81,16 @@ def shuffled_deck(seed: bytes | None = None) -> list[str]: ...
 def card_code(card: str | int) -> int: ...
 def card_name(card: str | int) -> str: ...
 
-class ProfileError(ValueError):
+class ProfileError(ValueError, OasisError):
     """A rule profile that cannot be loaded."""
 
-class BetError(ValueError):
+class BetError(ValueError, OasisError):
     """Bets or credit that cannot start a round."""
 
-class IllegalAction(Exception):  # noqa: N818 - the name the rules use
+class IllegalAction(OasisError):  # noqa: N818 - the name the rules use
     """An action the rules do not allow now; the round is unchanged."""
 
-class RecordError(ValueError):
+class RecordError(ValueError, OasisError):
     """A round record that does not replay."""
 
 @final
@@ -105,9 +110,23 @@ class Profile:
     def deal_needs(
         self, antes: int | Sequence[int], bonus: _Bonus | Sequence[_Bonus] | None = None
     ) -> int: ...
+    def prices(self, ante: int) -> _PriceList: ...
     def to_dict(self) -> dict[str, Any]: ...
 
 _Bonus = bool | int
+
+class _ExchangeFee(TypedDict):
+    count: int
+    fee: int | None
+    with_bonus: int | None
+
+class _PriceList(TypedDict):
+    ante: int
+    play_bet: int
+    bonus: int | None
+    exchanges: list[list[_ExchangeFee]]
+    sixth_card: int | None
+    redraw: int | None
 
 @final
 class Choice:
@@ -177,7 +196,7 @@ class Round:
     @staticmethod
     def replay(profile: Profile, record: dict[str, Any] | str) -> Round: ...
 
-class AnalysisError(ValueError):
+class AnalysisError(ValueError, OasisError):
     """A profile or ante the exact analysis does not cover."""
 
 _BoxPlay = Literal["standard", "without_bonus", "for_main", "blind"]
@@ -194,6 +213,10 @@ def exact_analysis(
     progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]: ...
 def side_bet_bound(profile: Profile | str, stake: int | None = None) -> _SideBetBound | None: ...
+
+class SimulationError(ValueError, OasisError):
+    """A simulation that cannot run: no rounds, an ante or a way of playing the profile does not allow."""
+
 def simulate(
     profile: Profile | str,
     rounds: int,

@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn, Protocol
 
-from oasis_kiosk._core import Profile
+from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.pulses import PulseTiming
 from oasis_kiosk.rules import load_profile
@@ -32,7 +32,7 @@ MAX_PIN = 53
 LANGUAGES = ("en", "cs", "ru")
 
 
-class ConfigError(ValueError):
+class ConfigError(ValueError, OasisError):
     """A configuration that cannot be used."""
 
 

@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
-from oasis_kiosk._core import AnalysisError, Profile
+from oasis_kiosk._core import AnalysisError, OasisError, Profile
 from oasis_kiosk.config import JackpotConfig, ReturnBounds
 from oasis_kiosk.par import (
     BoxPlay,
@@ -58,7 +58,7 @@ PROGRESS_STEPS = 1000
 Progress = Callable[[int, int], object]
 
 
-class FiguresError(ValueError):
+class FiguresError(ValueError, OasisError):
     """Figures that cannot be read: names the entry, the field and what is wrong."""
 
 

@@ -25,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from oasis_kiosk._core import OasisError
+
 STX = 0x7F
 
 SYNC, RESET, SET_INHIBITS, POLL, REJECT, DISABLE, ENABLE = 0x11, 0x01, 0x02, 0x07, 0x08, 0x09, 0x0A
@@ -61,7 +63,7 @@ class Port(Protocol):
     def read(self, size: int = 1, /) -> bytes: ...
 
 
-class SspError(Exception):
+class SspError(OasisError):
     """The validator does not answer, or answers nonsense: a fault."""
 
 

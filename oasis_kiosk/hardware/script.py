@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from oasis_kiosk._core import OasisError
 from oasis_kiosk.hardware.desktop import MockCabinet
 
 # Script words and the intent each sends; a number after it is the intent's value.
@@ -53,7 +54,7 @@ WORDS: dict[str, tuple[str, bool]] = {
 CARDS = 5
 
 
-class ScriptError(ValueError):
+class ScriptError(ValueError, OasisError):
     """A script that cannot be read, or a line of it that is not an input."""
 
 

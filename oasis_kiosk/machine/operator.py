@@ -27,7 +27,7 @@ from itertools import count
 from typing import Any, NoReturn
 
 from oasis_kiosk import returns
-from oasis_kiosk._core import Profile
+from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.config import MAX_VOLUME, JackpotConfig
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.par import money
@@ -47,7 +47,7 @@ PIN_DELAY = 2
 MAX_PIN_DELAY = 300
 
 
-class OperatorError(Exception):
+class OperatorError(OasisError):
     """An operator request refused, with the reason."""
 
 

@@ -20,10 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from oasis_kiosk._core import OasisError
+
 KEY_BYTES = 32
 
 
-class BooksError(Exception):
+class BooksError(OasisError):
     """The books' files say something is wrong (the store turns it into a StoreError)."""
 
 

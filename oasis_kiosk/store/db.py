@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from oasis_kiosk._core import Profile
+from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.store import seals
 from oasis_kiosk.store.books import (
     KEY_BYTES,
@@ -91,7 +91,7 @@ BUSY_TIMEOUT_MS = 10_000
 MEMORY = ":memory:"
 
 
-class StoreError(Exception):
+class StoreError(OasisError):
     """The database cannot be opened, read or written: the terminal tilts on it."""
 
 

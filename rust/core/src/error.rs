@@ -129,3 +129,52 @@ impl fmt::Display for RoundError {
 }
 
 impl std::error::Error for RoundError {}
+
+/// Every error the core reports, one variant a kind: what a caller (the Python binding)
+/// matches on to tell them apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    Card(CardError),
+    Shoe(ShoeError),
+    Entropy(EntropyError),
+    Profile(ProfileError),
+    Round(RoundError),
+    Analysis(crate::analysis::AnalysisError),
+    Simulation(crate::simulation::SimulationError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Card(error) => error.fmt(f),
+            Error::Shoe(error) => error.fmt(f),
+            Error::Entropy(error) => error.fmt(f),
+            Error::Profile(error) => error.fmt(f),
+            Error::Round(error) => error.fmt(f),
+            Error::Analysis(error) => error.fmt(f),
+            Error::Simulation(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+macro_rules! error_from {
+    ($($kind:ident: $error:ty),* $(,)?) => {
+        $(impl From<$error> for Error {
+            fn from(error: $error) -> Error {
+                Error::$kind(error)
+            }
+        })*
+    };
+}
+
+error_from!(
+    Card: CardError,
+    Shoe: ShoeError,
+    Entropy: EntropyError,
+    Profile: ProfileError,
+    Round: RoundError,
+    Analysis: crate::analysis::AnalysisError,
+    Simulation: crate::simulation::SimulationError,
+);

@@ -15,7 +15,7 @@ pub mod simulation;
 pub mod strategy;
 
 pub use card::{parse_cards, Card};
-pub use error::{CardError, EntropyError, ProfileError, RoundError, ShoeError};
+pub use error::{CardError, EntropyError, Error, ProfileError, RoundError, ShoeError};
 pub use eval::{evaluator, Category, Evaluator, HandValue};
 pub use profile::{Money, Profile, Ratio};
 pub use progress::Progress;

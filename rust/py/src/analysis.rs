@@ -6,17 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::background::{profile_argument, run_reporting};
-
-pyo3::create_exception!(
-    oasis_kiosk._core,
-    AnalysisError,
-    PyValueError,
-    "A profile or ante the exact analysis does not cover."
-);
-
-fn analysis_error(error: CoreAnalysisError) -> PyErr {
-    AnalysisError::new_err(error.to_string())
-}
+use crate::errors::to_py_err;
 
 /// The exact return of a profile whose only decision is to play or fold, under optimal
 /// play, over every player hand, up card and hole-card set (docs/analysis.md).
@@ -40,13 +30,13 @@ fn exact_analysis<'py>(
     // Refused at once, without starting the work.
     let features = analysis::unsupported_features(&analysis::counted_profile(&profile, play));
     if !features.is_empty() {
-        return Err(analysis_error(CoreAnalysisError::Unsupported { profile: profile.id.clone(), features }));
+        return Err(to_py_err(CoreAnalysisError::Unsupported { profile: profile.id.clone(), features }));
     }
 
     let result = run_reporting(py, progress, "exact analysis", move |shared| {
         analysis::exact_analysis_with_progress(&profile, ante, play, shared)
     })?;
-    let analysis = result.map_err(analysis_error)?;
+    let analysis = result.map_err(to_py_err)?;
     if let Some(callback) = progress {
         let total = analysis.player_classes;
         callback.call1((total, total))?;
@@ -85,6 +75,5 @@ fn side_bet_bound<'py>(profile: &Bound<'py, PyAny>, stake: Option<Money>) -> PyR
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(exact_analysis, module)?)?;
     module.add_function(wrap_pyfunction!(side_bet_bound, module)?)?;
-    module.add("AnalysisError", module.py().get_type::<AnalysisError>())?;
     Ok(())
 }

@@ -11,39 +11,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
+use crate::errors::to_py_err;
 use crate::{names, seed_or_fresh, HandValue};
-
-pyo3::create_exception!(
-    oasis_kiosk._core,
-    ProfileError,
-    PyValueError,
-    "A rule profile that cannot be loaded."
-);
-pyo3::create_exception!(
-    oasis_kiosk._core,
-    BetError,
-    PyValueError,
-    "Bets or credit that cannot start a round."
-);
-pyo3::create_exception!(
-    oasis_kiosk._core,
-    IllegalAction,
-    pyo3::exceptions::PyException,
-    "An action the rules do not allow now; the round is unchanged."
-);
-pyo3::create_exception!(oasis_kiosk._core, RecordError, PyValueError, "A round record that does not replay.");
-
-fn profile_error(error: CoreProfileError) -> PyErr {
-    ProfileError::new_err(error.to_string())
-}
-
-fn round_error(error: RoundError) -> PyErr {
-    match error {
-        RoundError::Setup(reason) => BetError::new_err(reason),
-        RoundError::Illegal(reason) => IllegalAction::new_err(reason),
-        RoundError::Record(reason) => RecordError::new_err(reason),
-    }
-}
 
 /// Converts a serde value to Python objects through the json module (settlements, records
 /// and profiles are small and cross once per round).
@@ -76,12 +45,12 @@ impl Profile {
                 Err(_) => {
                     let json: String = py.import("json")?.getattr("dumps")?.call1((o,))?.extract()?;
                     let table: toml::Table = serde_json::from_str(&json)
-                        .map_err(|e| ProfileError::new_err(format!("{source}: overrides: {e}")))?;
+                        .map_err(|e| to_py_err(CoreProfileError::new(source, "overrides", e.to_string())))?;
                     oasis_core::Profile::from_toml_table(text, source, Some(table))
                 }
             },
         };
-        profile.map(|p| Profile(Arc::new(p))).map_err(profile_error)
+        profile.map(|p| Profile(Arc::new(p))).map_err(to_py_err)
     }
 
     #[getter]
@@ -123,6 +92,14 @@ impl Profile {
         Ok(round::deal_needs(&self.0, &antes, &bonus))
     }
 
+    /// Every price a box with this ante meets, in minor units (the help screen's fees).
+    fn prices<'py>(&self, py: Python<'py>, ante: Money) -> PyResult<Bound<'py, PyAny>> {
+        let prices = round::price_list(&self.0, ante).ok_or_else(|| {
+            to_py_err(RoundError::Setup(format!("{} does not allow an ante of {ante}", self.0.id)))
+        })?;
+        to_python(py, &prices)
+    }
+
     /// The whole profile as plain data (for help screens and reports).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_python(py, &*self.0)
@@ -151,8 +128,9 @@ fn bonus_stakes(
         if let Ok(flag) = item.cast::<pyo3::types::PyBool>() {
             return Ok(match flag.is_true() {
                 false => 0,
-                true => round::standard_bonus_stake(profile, ante)
-                    .ok_or_else(|| BetError::new_err(format!("{} has no bonus bet", profile.id)))?,
+                true => round::standard_bonus_stake(profile, ante).ok_or_else(|| {
+                    to_py_err(RoundError::Setup(format!("{} has no bonus bet", profile.id)))
+                })?,
             });
         }
         item.extract::<Money>()
@@ -161,11 +139,11 @@ fn bonus_stakes(
         Ok(items) => {
             let items: Vec<Bound<'_, PyAny>> = items.collect::<PyResult<_>>()?;
             if items.len() != antes.len() {
-                return Err(BetError::new_err(format!(
+                return Err(to_py_err(RoundError::Setup(format!(
                     "{} bonus stakes for {} boxes",
                     items.len(),
                     antes.len()
-                )));
+                ))));
             }
             items.iter().zip(antes).map(|(item, &ante)| stake(item, ante)).collect()
         }
@@ -299,12 +277,12 @@ impl Round {
                 | Phase::Insurance { box_index }
                 | Phase::Purchase { box_index },
             ) => Ok(box_index),
-            (None, Phase::Settled) => Err(IllegalAction::new_err("the round is settled")),
+            (None, Phase::Settled) => Err(to_py_err(RoundError::Illegal("the round is settled".into()))),
         }
     }
 
     fn act(&mut self, action: Action) -> PyResult<()> {
-        self.0.act(action).map_err(round_error)
+        self.0.act(action).map_err(to_py_err)
     }
 }
 
@@ -342,14 +320,16 @@ impl Round {
         let round = match deck {
             Some(deck) => {
                 if seed.is_some() {
-                    return Err(BetError::new_err("give a seed or a stacked deck, not both"));
+                    return Err(to_py_err(RoundError::Setup(
+                        "give a seed or a stacked deck, not both".into(),
+                    )));
                 }
                 let top = stacked_cards(deck)?;
                 round::Round::stacked(profile, &antes, &bonus, &top, credit)
             }
             None => round::Round::new(profile, &antes, &bonus, Some(seed_or_fresh(seed)?), credit),
         };
-        round.map(Round).map_err(round_error)
+        round.map(Round).map_err(to_py_err)
     }
 
     /// The profile the round is played under.
@@ -451,7 +431,7 @@ impl Round {
     fn advice(&self, py: Python<'_>, box_index: Option<usize>) -> PyResult<Advice> {
         let box_index = self.current(box_index)?;
         let round = &self.0;
-        let advice = py.detach(|| strategy::advise(round, box_index)).map_err(round_error)?;
+        let advice = py.detach(|| strategy::advise(round, box_index)).map_err(to_py_err)?;
         let best = advice.best_index();
         let choices = advice
             .choices
@@ -515,7 +495,7 @@ impl Round {
     fn settlement<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self.0.settlement() {
             Some(settlement) => to_python(py, settlement),
-            None => Err(IllegalAction::new_err("the round is not settled yet")),
+            None => Err(to_py_err(RoundError::Illegal("the round is not settled yet".into()))),
         }
     }
 
@@ -532,8 +512,8 @@ impl Round {
             Err(_) => py.import("json")?.getattr("dumps")?.call1((record,))?.extract()?,
         };
         let record: RoundRecord = serde_json::from_str(&text)
-            .map_err(|e| RecordError::new_err(format!("not a round record: {e}")))?;
-        round::Round::replay(profile.0.clone(), &record).map(Round).map_err(round_error)
+            .map_err(|e| to_py_err(RoundError::Record(format!("not a round record: {e}"))))?;
+        round::Round::replay(profile.0.clone(), &record).map(Round).map_err(to_py_err)
     }
 
     fn __repr__(&self) -> String {
@@ -548,21 +528,16 @@ fn stacked_cards(deck: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
             .to_str()?
             .split(|c: char| c.is_whitespace() || c == ',' || c == '/')
             .filter(|t| !t.is_empty())
-            .map(|t| t.parse::<Card>().map_err(|e| crate::CardError::new_err(e.to_string())))
+            .map(|t| t.parse::<Card>().map_err(to_py_err))
             .collect(),
         Err(_) => deck.try_iter()?.map(|item| crate::card_of(&item?)).collect(),
     }
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = module.py();
     module.add_class::<Profile>()?;
     module.add_class::<Round>()?;
     module.add_class::<Advice>()?;
     module.add_class::<Choice>()?;
-    module.add("ProfileError", py.get_type::<ProfileError>())?;
-    module.add("BetError", py.get_type::<BetError>())?;
-    module.add("IllegalAction", py.get_type::<IllegalAction>())?;
-    module.add("RecordError", py.get_type::<RecordError>())?;
     Ok(())
 }

@@ -1,69 +1,24 @@
 //! `oasis_kiosk._core`: thin Python bindings of `oasis-core`.
 //!
 //! Nothing here decides a rule: it converts arguments, calls the core and maps the core's
-//! errors to Python exceptions in one place (`to_py_err`).
+//! errors to Python exceptions in one place (`errors::to_py_err`).
 
 use oasis_core::card::Card;
-use oasis_core::error::{
-    CardError as CoreCardError, EntropyError as CoreEntropyError, ShoeError as CoreShoeError,
-};
+use oasis_core::error::CardError as CoreCardError;
 use oasis_core::eval::{batch_len, evaluator, Category, HandValue as CoreHandValue};
 use oasis_core::shuffle::{self, Seed};
 use pyo3::buffer::PyBuffer;
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 mod analysis;
 mod background;
+mod errors;
 mod game;
 mod simulation;
 
-pyo3::create_exception!(
-    oasis_kiosk._core,
-    CardError,
-    PyValueError,
-    "A card, hand or card buffer that is not valid."
-);
-pyo3::create_exception!(
-    oasis_kiosk._core,
-    ShoeError,
-    PyValueError,
-    "A seed or a deal the shoe cannot serve."
-);
-pyo3::create_exception!(
-    oasis_kiosk._core,
-    EntropyError,
-    PyOSError,
-    "The operating system's random source failed."
-);
-
-/// The one place where core errors become Python exceptions.
-trait IntoPyErr {
-    fn into_py_err(self) -> PyErr;
-}
-
-impl IntoPyErr for CoreCardError {
-    fn into_py_err(self) -> PyErr {
-        CardError::new_err(self.to_string())
-    }
-}
-
-impl IntoPyErr for CoreShoeError {
-    fn into_py_err(self) -> PyErr {
-        ShoeError::new_err(self.to_string())
-    }
-}
-
-impl IntoPyErr for CoreEntropyError {
-    fn into_py_err(self) -> PyErr {
-        EntropyError::new_err(self.to_string())
-    }
-}
-
-fn to_py_err<E: IntoPyErr>(error: E) -> PyErr {
-    error.into_py_err()
-}
+use errors::to_py_err;
 
 /// The strength of a poker hand: compare two values to compare the hands.
 #[pyclass(frozen, eq, ord, hash, module = "oasis_kiosk._core")]
@@ -303,9 +258,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(shuffled_deck, module)?)?;
     module.add_function(wrap_pyfunction!(card_code, module)?)?;
     module.add_function(wrap_pyfunction!(card_name, module)?)?;
-    module.add("CardError", py.get_type::<CardError>())?;
-    module.add("ShoeError", py.get_type::<ShoeError>())?;
-    module.add("EntropyError", py.get_type::<EntropyError>())?;
+    errors::register(module)?;
     game::register(module)?;
     analysis::register(module)?;
     simulation::register(module)?;

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 use crate::analysis::box_play;
 use crate::background::{profile_argument, run_reporting};
+use crate::errors::to_py_err;
 use crate::seed_or_fresh;
 
 /// Simulates `rounds` rounds of one box of a profile, with its exchanges and purchases, played
@@ -32,17 +33,15 @@ fn simulate<'py>(
     let profile = profile_argument(profile)?;
     let options = SimulationOptions { rounds, seed: seed_or_fresh(seed)?, ante, play: box_play(play)? };
     if rounds == 0 {
-        return Err(PyValueError::new_err(SimulationError::NoRounds.to_string()));
+        return Err(to_py_err(SimulationError::NoRounds));
     }
     if let Some(ante) = ante.filter(|&a| !profile.allows_ante(a)) {
-        return Err(PyValueError::new_err(
-            SimulationError::Ante { profile: profile.id.clone(), ante }.to_string(),
-        ));
+        return Err(to_py_err(SimulationError::Ante { profile: profile.id.clone(), ante }));
     }
     let result = run_reporting(py, progress, "simulation", move |shared| {
         simulation::simulate_with_progress(&profile, &options, shared)
     })?;
-    let result = result.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let result = result.map_err(to_py_err)?;
     if let Some(callback) = progress {
         callback.call1((result.rounds, result.rounds))?;
     }

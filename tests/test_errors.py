@@ -1,0 +1,86 @@
+"""Every refusal of the kiosk is an OasisError, raised under its own name, with the built-in
+base a caller may already catch (ValueError for bad input, OSError for the random source)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import oasis_kiosk
+from oasis_kiosk import (
+    AnalysisError,
+    BetError,
+    CardError,
+    EntropyError,
+    IllegalAction,
+    OasisError,
+    ProfileError,
+    RecordError,
+    Round,
+    ShoeError,
+    SimulationError,
+    evaluate,
+    exact_analysis,
+    load_profile,
+    simulate,
+)
+from oasis_kiosk.config import ConfigError, load_config
+from oasis_kiosk.hardware.script import ScriptError, parse
+
+
+def test_every_exception_the_package_exports_is_an_oasis_error() -> None:
+    exported = [
+        value
+        for name in oasis_kiosk.__all__
+        if isinstance(value := getattr(oasis_kiosk, name), type) and issubclass(value, BaseException)
+    ]
+    assert len(exported) == 10
+    assert all(issubclass(error, OasisError) for error in exported)
+    values = {CardError, ShoeError, ProfileError, BetError, RecordError, AnalysisError, SimulationError}
+    assert all(issubclass(error, ValueError) for error in values)
+    assert issubclass(EntropyError, OSError)
+    assert not issubclass(IllegalAction, ValueError), "an illegal action is not bad input"
+    assert all(error.__module__ == "oasis_kiosk._core" and error.__doc__ for error in exported)
+
+
+def _settled_round() -> Round:
+    round_ = Round("caribbean", 1000, seed=bytes(32))
+    round_.fold()
+    return round_
+
+
+REFUSALS: list[tuple[type[OasisError], Callable[[], object], str]] = [
+    (CardError, lambda: evaluate("As As Kd Qc Jh"), "appears twice"),
+    (ShoeError, lambda: oasis_kiosk.Shoe(b"short"), "32 bytes"),
+    (ProfileError, lambda: load_profile("standard").from_toml("id = 1", "bad.toml"), "bad.toml"),
+    (ProfileError, lambda: load_profile("standard").from_toml("", "x.toml", {"nope": 1}), "x.toml"),
+    (BetError, lambda: Round("caribbean", 3), "not allowed"),
+    (BetError, lambda: load_profile("caribbean").prices(3), "does not allow an ante of 3"),
+    (IllegalAction, lambda: _settled_round().play(), "settled"),
+    (RecordError, lambda: Round.replay(load_profile("caribbean"), "{}"), "not a round record"),
+    (AnalysisError, lambda: exact_analysis("standard"), "standard"),
+    (SimulationError, lambda: simulate("standard", 0), "at least one round"),
+    (SimulationError, lambda: simulate("standard", 10, ante=3), "ante"),
+]
+
+
+@pytest.mark.parametrize(("error", "action", "words"), REFUSALS)
+def test_each_refusal_of_the_core_raises_its_own_class(
+    error: type[OasisError], action: Callable[[], object], words: str
+) -> None:
+    with pytest.raises(error, match=words) as raised:
+        action()
+    assert isinstance(raised.value, OasisError)
+
+
+def test_the_kiosks_own_refusals_are_oasis_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "kiosk.toml"
+    bad.write_text("[rules]\nprofile = 'no-such-house'\n")
+    with pytest.raises(ConfigError) as config:
+        load_config(bad)
+    with pytest.raises(ScriptError) as script:
+        parse("jump over the moon")
+    for raised in (config.value, script.value):
+        assert isinstance(raised, OasisError) and isinstance(raised, ValueError)
