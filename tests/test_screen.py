@@ -486,6 +486,20 @@ def test_a_touch_presses_once_though_sdl_also_reports_it_as_a_click(tmp_path: Pa
     assert terminal.ante == terminal.antes_for(1)[terminal.antes_for(1).index(ante) + 1], "one step, not two"
 
 
+@pytest.mark.parametrize("profile", profile_names())
+def test_every_house_rules_fit_on_the_help_screen_in_every_language(tmp_path: Path, profile: str) -> None:
+    """golden-oasis has the most to say: at 800x480 in Czech or Russian it ran off the table."""
+    for language in ("en", "cs", "ru"):
+        for size in ((800, 480), (1024, 768)):
+            folder = tmp_path / f"{language}-{size[0]}"
+            folder.mkdir()
+            app, _clock = kiosk(folder, size, profile=profile, language=language)
+            app.key("h")
+            assert app.table.showing_help
+            shot(app, f"help-{profile}-{language}")
+            pygame.quit()
+
+
 def test_help_gives_way_to_a_tilt_and_its_text_is_not_a_card(tmp_path: Path) -> None:
     app, clock = kiosk(tmp_path, (1280, 720))
     terminal = app.terminal

@@ -4,10 +4,13 @@ disagree with the rules the terminal plays; in the active language. Pure: no pyg
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk import CATEGORIES
 from oasis_kiosk.i18n import N_, _
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _PriceList as PriceList
 
 NAMES = {
     "HighCard": N_("High card"),
@@ -28,12 +31,13 @@ def hand_name(category: str) -> str:
     return _(NAMES[category])
 
 
-def _antes(ratio: str) -> str:
-    return _("1 ante") if ratio == "1" else _("{ratio} antes").format(ratio=ratio)
+def _fees(fees: list[tuple[int, int]], cash: Callable[[int], str]) -> str:
+    return ", ".join(_("{count} card(s) for {fee}").format(count=count, fee=cash(fee)) for count, fee in fees)
 
 
-def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
-    """The rules of the profile as short sentences."""
+def rules_lines(rules: dict[str, Any], cash: Callable[[int], str], prices: PriceList) -> list[str]:
+    """The rules of the profile as short sentences; fees as the core prices them for a box at
+    the ante of `prices` (`Profile.prices`)."""
     table, game, boxes = rules["table"], rules["game"], rules["boxes"]
     qualifier = hand_name(game["qualifier"])
     lines = [
@@ -82,21 +86,21 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
                     count=boxes["max_exchange_multi"]
                 )
             )
+    if prices["exchanges"] or prices["sixth_card"] is not None or prices["redraw"] is not None:
+        lines.append(_("Prices at an ante of {ante}:").format(ante=cash(prices["ante"])))
+    for number, exchange_fees in enumerate(prices["exchanges"], start=1):
+        fees = [(fee["count"], fee["fee"]) for fee in exchange_fees if fee["fee"] is not None]
+        which = _("Exchange: {fees}.") if number == 1 else _("Then one more exchange: {fees}.")
+        lines.append(which.format(fees=_fees(fees, cash)))
+        cheaper = [
+            (fee["count"], fee["with_bonus"])
+            for fee in exchange_fees
+            if fee["with_bonus"] is not None and fee["with_bonus"] != fee["fee"]
+        ]
+        if rules.get("bonus") and cheaper:
+            lines.append(_("With the bonus: {fees}.").format(fees=_fees(cheaper, cash)))
     exchange = rules.get("exchange")
     if exchange:
-        for number, exchange_round in enumerate(exchange["rounds"], start=1):
-            fees = ", ".join(
-                _("{count} card(s) for {fee}").format(count=count, fee=_antes(fee))
-                for count, fee in exchange_round["fees"].items()
-            )
-            which = _("Exchange: {fees}.") if number == 1 else _("Then one more exchange: {fees}.")
-            lines.append(which.format(fees=fees))
-            if exchange_round.get("with_bonus"):
-                cheaper = ", ".join(
-                    _("{count} card(s) for {fee}").format(count=count, fee=_antes(fee))
-                    for count, fee in exchange_round["with_bonus"].items()
-                )
-                lines.append(_("With the bonus: {fees}.").format(fees=cheaper))
         if exchange.get("must_play_after"):
             lines.append(_("After an exchange the play bet is compulsory."))
         if exchange.get("forfeits_bonus"):
@@ -104,7 +108,11 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
     bonus = rules.get("bonus")
     if bonus:
         if bonus["kind"] == "privilege":
-            lines.append(_("Bonus: a fee of a tenth of the ante, always kept; it opens the options below."))
+            lines.append(
+                _("Bonus: a fee of {fee}, always kept; it opens the options below.").format(
+                    fee=cash(prices["bonus"] or 0)
+                )
+            )
         elif bonus["stake_max"] != bonus["stake_min"]:
             lines.append(
                 _("Bonus bet {low} to {high}, paid whatever the dealer holds; folding loses it.").format(
@@ -117,18 +125,16 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str]) -> list[str]:
                     amount=cash(bonus["stake_min"])
                 )
             )
-    for key, sentence in (
-        ("sixth_card", N_("Buy a sixth card for {fee}: the best five of six count.")),
-        # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
-        ("buy_game", N_("If the dealer does not qualify, pay {fee} for him to change his highest card.")),
-        (
-            "buy_dealer_card",
-            N_("If the dealer does not qualify, pay {fee} for him to change his highest card."),
-        ),
+    # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
+    redraw = N_("If the dealer does not qualify, pay {fee} for him to change his highest card.")
+    for key, sentence, fee in (
+        ("sixth_card", N_("Buy a sixth card for {fee}: the best five of six count."), prices["sixth_card"]),
+        ("buy_game", redraw, prices["redraw"]),
+        ("buy_dealer_card", redraw, prices["redraw"]),
     ):
         option = rules.get(key)
-        if option:
-            line = _(sentence).format(fee=_antes(option["fee"]))
+        if option and fee is not None:
+            line = _(sentence).format(fee=cash(fee))
             lines.append(
                 _("{rule} (with the bonus)").format(rule=line) if option.get("needs_bonus") else line
             )

@@ -29,6 +29,7 @@ JACKPOT_ROLL = 8
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
 KEPT_REGIONS = {"paytable", "message", "buttons"}
 KEPT_BYTES = 24 * 2**20
+MIN_TEXT_SIZE = 10  # pixels: the least a sentence or the meter shrinks to
 
 
 def rect(box: Box) -> pygame.Rect:
@@ -350,12 +351,17 @@ class Table:
         if not self._has_jackpot:
             return
         box = lay.jackpot
-        size = box.h * 55 // 100
-        title = render.text(_("PROGRESSIVE JACKPOT"), max(box.h * 30 // 100, 10), render.GOLD, True)
         amount = cash_for(self.terminal)(self.jackpot_shown)
-        cell_w = render.font(size, True).size("0")[0] + size // 5
-        cells_w = cell_w * len(amount)
-        total = title.get_width() + size + cells_w
+        # A long title (Russian) beside a large meter can be wider than the box: both step
+        # down together until the whole meter fits.
+        size = box.h * 55 // 100
+        while True:
+            title = render.text(_("PROGRESSIVE JACKPOT"), max(size * 6 // 11, 10), render.GOLD, True)
+            cell_w = render.font(size, True).size("0")[0] + size // 5
+            total = title.get_width() + size + cell_w * len(amount)
+            if total + 2 * (size // 3) <= box.w or size <= MIN_TEXT_SIZE:
+                break
+            size -= 1
         x = box.x + max((box.w - total) // 2, size // 3)
         self.screen.blit(title, (x, box.y + (box.h - title.get_height()) // 2))
         x += title.get_width() + size
@@ -562,18 +568,34 @@ class Table:
         table = lay.table
         pygame.draw.rect(self.screen, render.FELT_DARK, rect(table))
         rules = self.terminal.rules
-        cash = cash_for(self.terminal)
-        size, margin = lay.small + 2, lay.small
-        width = table.w * 3 // 5 if lay.compact else table.w
+        prices = self.terminal.profile.prices(self.terminal.ante)
+        lines = help.rules_lines(rules, cash_for(self.terminal), prices)
+        margin = lay.small
+        size, width = self._help_fit(lines, lay)
         y = table.y + margin
-        for number, line in enumerate(help.rules_lines(rules, cash)):
+        for number, line in enumerate(lines):
             colour = render.GOLD if number == 0 else render.WHITE
             for piece in render.wrap(line, size, width - 2 * margin):
                 self.screen.blit(render.text(piece, size, colour), (table.x + margin, y))
                 y += size + 2
             y += size // 3
-        if lay.compact:
+        if width < table.w:
             self._paytables(Box(table.x + width, table.y, table.w - width, table.h), lay)
+
+    def _help_fit(self, lines: list[str], lay: Layout) -> tuple[int, int]:
+        """The text size and width at which every sentence of the help is on the table. A
+        house with many options (golden-oasis) says more than fits a small screen at the usual
+        size: the text steps down, and on a compact screen its paytable column gives way
+        (the paytable stays in the strip above)."""
+        table, margin = lay.table, lay.small
+        # On a compact screen the paytable column stays while the text is still readable.
+        tries = [(table.w * 3 // 5, max(lay.small - 2, MIN_TEXT_SIZE))] if lay.compact else []
+        for width, least in [*tries, (table.w, MIN_TEXT_SIZE)]:
+            for size in range(lay.small + 2, least - 1, -1):
+                pieces = sum(len(render.wrap(line, size, width - 2 * margin)) for line in lines)
+                if pieces * (size + 2) + len(lines) * (size // 3) <= table.h - 2 * margin:
+                    return size, width
+        return MIN_TEXT_SIZE, table.w
 
     def _paytables(self, area: Box, lay: Layout) -> None:
         rows: list[tuple[str, str, str]] = [
