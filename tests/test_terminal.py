@@ -339,3 +339,22 @@ def test_several_boxes_take_the_profile_s_higher_minimum_ante(database: Path) ->
     assert feed(t, "deal") == [True]
     assert t.round is not None
     assert t.round.box_count == 2
+
+
+def test_each_tilt_is_cleared_as_its_registry_entry_says(database: Path) -> None:
+    t = terminal(database)
+    feed(t, "door_open")
+    t.device_fault("hopper_empty", "the hopper stopped 2 coin(s) short")
+    assert set(t.tilts) == {"door", "hopper_empty"}
+    assert feed(t, "attendant") == [True]
+    assert set(t.tilts) == {"door"}, "the door clears when it closes, not by the key"
+    assert feed(t, "attendant") == [False]
+    feed(t, "door_close")
+    assert t.tilts == {}
+
+
+def test_a_tilt_missing_from_the_registry_is_a_fault_that_names_it(database: Path) -> None:
+    t = terminal(database)
+    t.device_fault("ticket_printer", "out of paper")
+    assert "ticket_printer" not in t.tilts
+    assert "ticket_printer is not a tilt of machine/tilts.py" in t.tilts["fault"]

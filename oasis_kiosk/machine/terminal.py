@@ -24,6 +24,8 @@ from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
 from oasis_kiosk.config import Config, ConfigError, check_stored
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
+from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
+from oasis_kiosk.machine.tilts import TILTS, attendant_clears
 from oasis_kiosk.store.db import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -60,16 +62,7 @@ INTENTS = (
     "operator_key_on",
     "operator_key_off",
 )
-COUNTED_DEVICE_EVENTS = frozenset(
-    f"{kind}_{what}" for kind in ("coin", "bill") for what in ("line_noise", "ambiguous", "rejected")
-)
-"""Device reports counted on meters of their own: glitches on a pulse line, trains that fit
-no coin, and coins or notes refused."""
 POWER_FAIL = "the power is failing: play and money stop until it returns"
-UNCLEARED_BY_ATTENDANT = {"door", "resume", "self_test", "books"}
-"""Tilts the attendant's key does not clear: the door clears when it closes, a round that
-cannot resume when the operator voids it, a failed self-test when a start passes it, books
-that fail their check when they are restored (or cleared on purpose: ``oasis-kiosk init``)."""
 
 
 class Amount(int):
@@ -345,6 +338,8 @@ class Terminal:
         self.round_id = round_id
 
     def _tilt(self, kind: str, message: str) -> None:
+        if kind not in TILTS:
+            raise ValueError(f"{kind} is not a tilt of machine/tilts.py")
         self.tilts[kind] = message
         self.store.event("tilt", kind=kind, message=message)
         self.save_state()
@@ -735,7 +730,7 @@ class Terminal:
             return Response(True, N_("A payout stopped before it was complete."))
         if self.handpay is not None:
             return self._pay_handpay(self.handpay)
-        cleared = sorted(kind for kind in self.tilts if kind not in UNCLEARED_BY_ATTENDANT)
+        cleared = sorted(kind for kind in self.tilts if attendant_clears(kind))
         if not cleared:
             return Response(False, N_("nothing for the attendant to clear"))
         for kind in cleared:

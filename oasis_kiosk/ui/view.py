@@ -13,6 +13,7 @@ from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import ACTION_INTENTS, Response, Terminal
+from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.motion import Face
 
@@ -382,27 +383,11 @@ def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
     return ()
 
 
-TILTS = {
-    "door": N_("The door is open."),
-    "resume": N_("A round could not resume; the operator voids it."),
-    "integrity": N_("A round was void: its stakes were returned."),
-    "database": N_("The records cannot be written."),
-    "fault": N_("An internal fault stopped the game."),
-    "payout": N_("A payout stopped before it was complete."),
-    "hopper_empty": N_("The hopper is empty or jammed."),
-    "hopper_overpaid": N_("The hopper paid a coin it did not owe."),
-    "coin_acceptor": N_("The coin acceptor reports a fault."),
-    "bill_acceptor": N_("The note acceptor reports a fault."),
-    "bill_validator": N_("The note validator reports a fault."),
-    "power_fail": N_("The mains power has failed."),
-    "self_test": N_("The start-up self-test failed."),
-}
-"""What each tilt means, in the player's language; its detail (for the attendant and the
-log) stays as the terminal wrote it."""
-
-
 def tilt_reason(kind: str, detail: str) -> str:
-    meaning = TILTS.get(kind)
+    """What the player reads of a tilt: its meaning in the player's language, and the
+    terminal's detail where it says more."""
+    tilt = TILTS.get(kind)
+    meaning = tilt.label if tilt is not None else None
     if meaning is None:
         return detail
     if detail.lower().rstrip(".") == meaning.lower().rstrip("."):
