@@ -309,3 +309,18 @@ def test_the_jackpot_is_reset_only_upwards_and_its_hits_are_listed(menu: Operato
     assert menu.terminal.jackpot.value == 1_200_000
     assert audit(menu.store).ok
     assert menu.jackpot_hits() == []
+
+
+def test_the_meters_page_lists_the_registry_in_its_order_and_money_as_money() -> None:
+    from oasis_kiosk.i18n import money
+    from oasis_kiosk.machine.meters import METERS, page_order
+    from oasis_kiosk.ui.menu import meter_row
+
+    meters = {"coins_in_200": 3, "power_ups": 2, "bills_in_1000": 1, "coins_in_50": 4, "total_in": 1150}
+    ordered = sorted(meters, key=page_order)
+    assert ordered == ["total_in", "power_ups", "coins_in_50", "coins_in_200", "bills_in_1000"]
+    cash = lambda amount: money(amount, "EUR", 100)  # noqa: E731
+    assert meter_row("total_in", 1150, cash) == ("Total in", "€11.50")
+    assert meter_row("power_ups", 2, cash) == ("Power-ups", "2")
+    assert meter_row("coins_in_200", 3, cash) == ("Coins of €2.00", "3")
+    assert next(iter(METERS)) == "credits"

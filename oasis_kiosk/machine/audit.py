@@ -22,11 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oasis_kiosk._core import RecordError, Round
-from oasis_kiosk.machine.terminal import COUNTED_DEVICE_EVENTS
+from oasis_kiosk.machine.meters import EVENT_METERS
 from oasis_kiosk.store.db import LedgerRow, Store, StoreError
 
-# Meters that count events, not money on the ledger.
-EVENT_METERS = {"power_ups", "door_opens", *COUNTED_DEVICE_EVENTS}
 MONEY_IN = {"coin_in", "bill_in", "operator_credit"}
 MONEY_OUT = {"handpay", "cash_out"}
 WAGERED = {"wager", "fee"}

@@ -26,6 +26,7 @@ from oasis_kiosk.config import MAX_VOLUME
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.machine.meters import METERS, denomination, page_order
 from oasis_kiosk.machine.operator import (
     MAX_PIN_LENGTH,
     PIN_DIGITS,
@@ -34,7 +35,7 @@ from oasis_kiosk.machine.operator import (
     ReturnsRefusedError,
     ReturnsUnknownError,
 )
-from oasis_kiosk.machine.terminal import COUNTED_DEVICE_EVENTS, Terminal
+from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.help import hand_name
@@ -458,7 +459,7 @@ class OperatorScreen:
         cash = cash_for(self.terminal)
 
         def rows(meters: dict[str, int]) -> list[tuple[str, str]]:
-            return [meter_row(name, value, cash) for name, value in sorted(meters.items())]
+            return [meter_row(name, meters[name], cash) for name in sorted(meters, key=page_order)]
 
         self._lines(top, [(_("LIFETIME"), ""), *rows(lifetime)])
         half = self.screen.get_width() // 2
@@ -649,41 +650,16 @@ class OperatorScreen:
         self.hotspots.append((area, "end_test"))
 
 
-METERS = {
-    "credits": N_("Credits"),
-    "total_in": N_("Total in"),
-    "total_out": N_("Total out"),
-    "coin_in": N_("Played (coin in)"),
-    "coin_out": N_("Won (coin out)"),
-    "games_played": N_("Games played"),
-    "games_won": N_("Games won"),
-    "door_opens": N_("Door openings"),
-    "power_ups": N_("Power-ups"),
-    "handpays": N_("Handpays"),
-    "hopper_out": N_("Paid by the hopper"),
-    "hopper_overpaid": N_("Hopper overpaid"),
-    "jackpots_paid": N_("Jackpots paid"),
-    "jackpot_contributions": N_("Jackpot contributions"),
-    "operator_credits": N_("Operator credits"),
-    "coin_line_noise": N_("Coin line glitches"),
-    "bill_line_noise": N_("Note line glitches"),
-    "coin_ambiguous": N_("Coin trains refused as ambiguous"),
-    "bill_ambiguous": N_("Note trains refused as ambiguous"),
-    "coin_rejected": N_("Coins refused"),
-    "bill_rejected": N_("Notes refused"),
-}
-"""Meters by their names: money, but for the counts."""
-COUNTS = {"games_played", "games_won", "door_opens", "power_ups", *COUNTED_DEVICE_EVENTS}
-
-
 def meter_row(name: str, value: int, cash: Callable[[int], str]) -> tuple[str, str]:
     """A meter as the menu lists it: its name in the active language, its value as money
     or as a count (coins and notes of each denomination are counts)."""
-    for prefix, label in (("coins_in_", N_("Coins of {value}")), ("bills_in_", N_("Notes of {value}"))):
-        if name.startswith(prefix) and name[len(prefix) :].isdigit():
-            return _(label).format(value=cash(int(name[len(prefix) :]))), i18n.number(value)
-    if name in METERS:
-        return _(METERS[name]), i18n.number(value) if name in COUNTS else cash(value)
+    counted = denomination(name)
+    if counted is not None:
+        label, coin = counted
+        return _(label).format(value=cash(coin)), i18n.number(value)
+    meter = METERS.get(name)
+    if meter is not None:
+        return _(meter.label), i18n.number(value) if meter.count else cash(value)
     return name, i18n.number(value)
 
 
