@@ -24,6 +24,7 @@ from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
 from oasis_kiosk.hardware.pulses import Ambiguous, Credit, Fault, Glitch, Rejected
+from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 
 SWITCH_INTENTS = {intent for edges in SWITCHES.values() for intent in edges}
@@ -120,12 +121,7 @@ class Cabinet:
         elif self.waking is not None and not switch:
             self.waking()  # the first press ends the attract demo and does nothing else
             return []
-        elif (
-            self.menu is not None
-            and self.terminal.operator_key
-            and not switch
-            and not self.terminal.power_failure
-        ):
+        elif self.menu is not None and self.terminal.mode is Mode.OPERATOR and not switch:
             self.menu(press)
             return []
         return [self.terminal.handle(press.intent, press.value)]

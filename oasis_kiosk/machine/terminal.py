@@ -25,6 +25,7 @@ from oasis_kiosk.config import Config, ConfigError, check_stored
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
+from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.tilts import TILTS, attendant_clears
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -487,20 +488,36 @@ class Terminal:
 
     # Input.
 
+    @property
+    def mode(self) -> Mode:
+        """What holds the terminal now (``machine/mode.py``)."""
+        if self.books_fault is not None:
+            return Mode.BOOKS_FAULT
+        if self.power_failure:
+            return Mode.POWERING_DOWN
+        if self.operator_key:
+            return Mode.OPERATOR
+        if self.payout:
+            return Mode.PAYING
+        if self.handpay is not None:
+            return Mode.HANDPAY
+        if self.tilts:
+            return Mode.TILTED
+        return Mode.BETTING if self.round is None else Mode.IN_ROUND
+
     def live(self) -> set[str]:
         """The intents that would do something now: the lamps that are lit. The door switch
         always counts: it is a physical fact, like money a device took in."""
-        if self.books_fault is not None:
+        mode = self.mode
+        if mode is Mode.BOOKS_FAULT:
             return set()  # nothing can be booked: no lamp lit, no money taken
         door = {"door_close"} if "door" in self.tilts else {"door_open"}
-        if self.power_failure:
+        if mode is Mode.POWERING_DOWN:
             return door
-        if self.operator_key:
+        if mode is Mode.OPERATOR:
             return door | {"operator_key_off"}
         door.add("operator_key_on")
-        if self.payout or self.handpay is not None:
-            return door | {"attendant"}
-        if self.tilts:
+        if mode.calls_attendant:
             return door | {"attendant"}
         live = door | {"help"}
         if self.round is None:
@@ -592,11 +609,12 @@ class Terminal:
         """The reason a dead button gives: what holds the terminal, or the round's own reason
         (asked of a copy of the round, so that asking changes nothing)."""
         details = {"intent": Intent(intent)}
-        if self.operator_key:
+        mode = self.mode
+        if mode is Mode.OPERATOR:
             return Response(False, N_("{intent} is not possible while the operator key is turned"), details)
-        if self.payout or self.handpay is not None:
+        if mode in {Mode.PAYING, Mode.HANDPAY}:
             return Response(False, N_("{intent} is not possible while the attendant is called"), details)
-        if self.tilts:
+        if mode is Mode.TILTED:
             return Response(
                 False,
                 N_("{intent} is not possible while the terminal is tilted ({tilts})"),

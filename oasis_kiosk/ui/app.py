@@ -19,6 +19,7 @@ from oasis_kiosk import i18n, notify
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.keyboard import Keyboard
+from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.attract import Attract
@@ -98,7 +99,7 @@ class App:
         if name == LEGEND_KEY:
             self.table.legend = None if self.table.legend is not None else self.keyboard.legend()
             return
-        if self.terminal.operator_key and name in TYPED and not ("1" <= name <= "5"):
+        if self.terminal.mode is Mode.OPERATOR and name in TYPED and not ("1" <= name <= "5"):
             self.operator.type(TYPED[name])
             return
         self._answer(self.keyboard.key(name))
@@ -107,7 +108,7 @@ class App:
         """A mouse click or a touch."""
         if self._wake():
             return
-        if self.terminal.operator_key:
+        if self.terminal.mode is Mode.OPERATOR:
             self.operator.click(x, y)
             return
         hit = self.table.hit(x, y)
@@ -202,15 +203,7 @@ class App:
     def _quiet(self) -> bool:
         """Nobody plays and nothing needs the screen: the attract demo may run."""
         terminal = self.terminal
-        return (
-            terminal.round is None
-            and not terminal.operator_key
-            and not terminal.tilts
-            and terminal.handpay is None
-            and not terminal.payout
-            and not terminal.power_failure
-            and (self.free_play or terminal.credits == 0)
-        )
+        return terminal.mode is Mode.BETTING and (self.free_play or terminal.credits == 0)
 
     def _follow_settings(self) -> None:
         """The operator changed the language or the volume: the screen follows at once."""
@@ -226,7 +219,7 @@ class App:
 
     def _follow_scene(self) -> None:
         """The operator key opens the menu and closes it (logged out) when turned back."""
-        scene = "operator" if self.terminal.operator_key else "attract" if self.attract else "game"
+        scene = "operator" if self.terminal.mode is Mode.OPERATOR else "attract" if self.attract else "game"
         if scene == self.scene:
             return
         if self.scene == "operator":

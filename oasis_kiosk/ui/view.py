@@ -12,6 +12,7 @@ from typing import Any
 from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
+from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import ACTION_INTENTS, Response, Terminal
 from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.ui.help import hand_name
@@ -307,7 +308,7 @@ def buttons(
     """The buttons that belong to the moment, lit when live (the cabinet's lamps)."""
     rules = terminal.rules
     round_ = terminal.round
-    if terminal.tilts or terminal.handpay is not None or terminal.payout:
+    if terminal.mode.calls_attendant:
         names = ["attendant"]
     elif round_ is None:
         names = ["bet"]
@@ -366,18 +367,19 @@ def exchange_price(terminal: Terminal) -> int | None:
 
 def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
     """The panel over the table when the game cannot go on."""
-    if terminal.operator_key:
+    mode = terminal.mode
+    if mode is Mode.OPERATOR:
         return ("operator",)
-    if terminal.payout:
+    if mode is Mode.PAYING:
         return ("payout", _("PAYING OUT"), _("{coins} coin(s) to come").format(coins=terminal.payout))
-    if terminal.handpay is not None:
+    if mode is Mode.HANDPAY and terminal.handpay is not None:
         return (
             "handpay",
             _("HANDPAY"),
             cash(terminal.handpay),
             _("Please wait: the attendant pays this amount by hand."),
         )
-    if terminal.tilts:
+    if mode.calls_attendant:
         reasons = [tilt_reason(kind, detail) for kind, detail in terminal.tilts.items()]
         return ("tilt", _("OUT OF ORDER"), *reasons, _("Please call the attendant."))
     return ()
@@ -399,7 +401,7 @@ def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None
     """The strategy's best decision, given an ``advisor`` (only where the operator turned
     hints on: off by default, RULES.md §6, staff may not advise the player)."""
     round_ = terminal.round
-    if advisor is None or round_ is None or terminal.tilts:
+    if advisor is None or round_ is None or terminal.mode is not Mode.IN_ROUND:
         return ""
     advice = advisor.advice(round_)
     if advice is None:
@@ -419,13 +421,14 @@ def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None
 def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> str:
     """The one sentence that says what the player can do now (SCREEN.md)."""
     round_ = terminal.round
-    if terminal.operator_key:
+    mode = terminal.mode
+    if mode is Mode.OPERATOR:
         return _("Operator menu: the game stands still until the key is turned back.")
-    if terminal.payout:
+    if mode is Mode.PAYING:
         return _("Paying out: {coins} coin(s) to come.").format(coins=terminal.payout)
-    if terminal.handpay is not None:
+    if mode is Mode.HANDPAY and terminal.handpay is not None:
         return _("Handpay of {amount}: please wait for the attendant.").format(amount=cash(terminal.handpay))
-    if terminal.tilts:
+    if mode.calls_attendant:
         kind, detail = next(iter(terminal.tilts.items()))
         return _("Out of order: {reason} Please call the attendant.").format(reason=tilt_reason(kind, detail))
     if round_ is None:
