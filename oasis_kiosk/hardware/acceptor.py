@@ -3,8 +3,9 @@ this way, and so do bill validators set to pulse mode; only the pulse table diff
 
 gpiozero calls back on each edge (from its own thread on a real pin factory); the edges go
 through the pulse decoder under a lock, and the main loop collects the decoded events with
-``poll()``. The inhibit output disables the acceptor whenever the machine cannot take
-money: the terminal sets it from whether ``coin`` is live.
+``poll()`` (the decoder's own events) or ``money_events()`` (the cabinet's vocabulary,
+``hardware/money.py``). The inhibit output disables the acceptor whenever the machine cannot
+take money: the cabinet sets it from whether ``coin`` (or ``bill``) is live.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
+from oasis_kiosk.hardware import money, pulses
 from oasis_kiosk.hardware.pulses import Event, PulseDecoder, PulseTiming
 
 
@@ -50,6 +52,47 @@ class PulseAcceptor:
             events = self._pending + self._decoder.tick(self._clock())
             self._pending = []
         return events
+
+    def money_events(self, kind: str) -> list[money.MoneyEvent]:
+        """The decoded trains as the cabinet's events, named after ``kind``."""
+        events: list[money.MoneyEvent] = []
+        for event in self.poll():
+            match event:
+                case pulses.Credit(value=value):
+                    events.append(money.Credit(value, f"{kind} {value} credited"))
+                case pulses.Rejected(pulses=count):
+                    events.append(
+                        money.Rejected(
+                            f"{kind}_rejected", f"{kind} rejected: {count} pulses", {"pulses": count}
+                        )
+                    )
+                case pulses.Ambiguous(pulses=count, reason=reason):
+                    events.append(
+                        money.Rejected(
+                            f"{kind}_ambiguous",
+                            f"{kind} ambiguous: {count} pulses, {reason}",
+                            {"pulses": count, "reason": reason},
+                        )
+                    )
+                case pulses.Glitch(width=width):
+                    events.append(money.Glitch(f"{kind}_line_noise", {"width_ms": round(width * 1000, 1)}))
+                case pulses.Fault(reason=reason):
+                    events.append(money.Fault(self.fault_tilt(kind), reason))
+        return events
+
+    @property
+    def held(self) -> money.Held | None:
+        """A pulse acceptor holds nothing: a coin is in the cashbox when its train ends."""
+        return None
+
+    def refuse_held(self) -> None:
+        raise money.DeviceError("a pulse acceptor holds nothing in escrow")
+
+    def set_accepting(self, accepting: bool) -> None:
+        self.inhibited = not accepting
+
+    def fault_tilt(self, kind: str) -> str:
+        return f"{kind}_acceptor"
 
     @property
     def timing(self) -> PulseTiming:

@@ -13,6 +13,7 @@ from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.essp import EsspValidator, Port
 from oasis_kiosk.hardware.hopper import Hopper
+from oasis_kiosk.hardware.money import MoneyIn
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.hardware.power import PowerFailInput
 from oasis_kiosk.machine.terminal import Terminal
@@ -50,13 +51,14 @@ def build_cabinet(
         if coin
         else None
     )
-    bills: EsspValidator | PulseAcceptor | None = None
+    bills: MoneyIn | None = None
     if wiring.bill_pulse is not None:
         b = wiring.bill_pulse
         bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, b.timing, pin_factory=pin_factory, clock=clock)
     elif wiring.bill_port is not None:
-        bills = EsspValidator(serial_opener(wiring.bill_port), wiring.bill_channels)
-        bills.start()
+        validator = EsspValidator(serial_opener(wiring.bill_port), wiring.bill_channels)
+        validator.start()
+        bills = validator
     hopper = None
     if wiring.hopper_motor is not None and wiring.hopper_exit is not None:
         hopper = Hopper(

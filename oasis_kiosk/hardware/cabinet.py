@@ -17,25 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oasis_kiosk.hardware.acceptor import PulseAcceptor
-from oasis_kiosk.hardware.essp import EsspValidator, NoteCredit, NoteEvent, NoteHeld, SspError, ValidatorFault
 from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone, PayoutStopped
+from oasis_kiosk.hardware.money import Credit, DeviceError, Fault, Glitch, Held, MoneyIn, Rejected, Report
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
-from oasis_kiosk.hardware.pulses import Ambiguous, Credit, Fault, Glitch, Rejected
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 
 SWITCH_INTENTS = {intent for edges in SWITCHES.values() for intent in edges}
-NOTE_GONE = {
-    "note_rejecting",
-    "note_rejected",
-    "note_cleared_from_front",
-    "note_cleared_to_cashbox",
-    "validator_reset",
-}
-"""The validator's events after which no note is held in escrow any more."""
 
 
 class Cabinet:
@@ -43,12 +33,13 @@ class Cabinet:
         self,
         terminal: Terminal,
         panel: Panel | None = None,
-        acceptor: PulseAcceptor | None = None,
-        bills: EsspValidator | PulseAcceptor | None = None,
+        acceptor: MoneyIn | None = None,
+        bills: MoneyIn | None = None,
         hopper: Hopper | None = None,
         power: PowerFailInput | None = None,
     ) -> None:
-        """``acceptor`` takes coins; ``bills`` is a bill validator on SSP or in pulse mode;
+        """``acceptor`` takes coins and ``bills`` notes, each whatever its wire
+        (``hardware/money.py``);
         ``hopper`` pays out when the terminal cashes out by hopper; ``power`` is the UPS's
         power-fail signal."""
         self.terminal = terminal
@@ -67,13 +58,12 @@ class Cabinet:
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
-        self.held_note: NoteHeld | None = None
-        """The note the SSP validator holds in escrow: its next poll stacks it."""
-        self._outputs_for: tuple[set[str], bool, bool] | None = None
+        self._outputs_for: tuple[set[str], dict[str, bool]] | None = None
         """What was live, and whether coins and notes were taken, when the lamps and inhibit
         lines were last set."""
-        self._outputs_at: tuple[int, NoteHeld | None] | None = None
-        """The terminal's count of changes and the held note when they were last set."""
+        self._outputs_at: tuple[int, tuple[int | None, ...]] | None = None
+        """The terminal's count of changes and what the devices held in escrow when they were
+        last set."""
         self._read_switches()
         self.update_outputs()
 
@@ -89,12 +79,8 @@ class Cabinet:
     def step(self) -> list[Response]:
         """One frame: what each input did, money first, in order."""
         responses: list[Response] = []
-        if self.acceptor is not None:
-            responses += self._pulse_events("coin", self.acceptor)
-        if isinstance(self.bills, PulseAcceptor):
-            responses += self._pulse_events("bill", self.bills)
-        elif self.bills is not None:
-            responses += self._validator_events(self.bills)
+        for kind, device in self._money_devices():
+            responses += self._money_events(kind, device)
         if self.hopper is not None:
             self._hopper_events(self.hopper)
         if self.power is not None:
@@ -157,66 +143,52 @@ class Cabinet:
         self.update_outputs()
         return self.seen
 
-    def _pulse_events(self, kind: str, device: PulseAcceptor) -> list[Response]:
+    def _money_devices(self) -> list[tuple[str, MoneyIn]]:
+        """Each device that takes money in, with what it is wired as."""
+        wired = (("coin", self.acceptor), ("bill", self.bills))
+        return [(kind, device) for kind, device in wired if device is not None]
+
+    def _money_events(self, kind: str, device: MoneyIn) -> list[Response]:
         credited = []
-        for event in device.poll():
+        held = device.held
+        if held is not None and not self._may_take(kind, held.value):
+            self._refuse_held(kind, device, held)  # money came in, or stopped, since
+        for event in device.money_events(kind):
             match event:
-                case Credit(value=value):
+                case Credit(value=value, seen=seen):
                     credited.append(self.terminal.accept_money(kind, value))
-                    self._saw(f"{kind} {value} credited")
-                case Rejected(pulses=pulses):
-                    self.terminal.device_event(f"{kind}_rejected", pulses=pulses)
-                    self._saw(f"{kind} rejected: {pulses} pulses")
-                case Ambiguous(pulses=pulses, reason=reason):
-                    self.terminal.device_event(f"{kind}_ambiguous", pulses=pulses, reason=reason)
-                    self._saw(f"{kind} ambiguous: {pulses} pulses, {reason}")
-                case Glitch(width=width):
-                    self.terminal.device_event(f"{kind}_line_noise", width_ms=round(width * 1000, 1))
-                case Fault(reason=reason):
-                    self.terminal.device_fault(f"{kind}_acceptor", reason)
+                    self._saw(seen)
+                case Held(value=value, event=name, detail=detail):
+                    self.terminal.device_event(name, **detail)
+                    if not self._may_take(kind, value):
+                        self._refuse_held(kind, device, event)
+                case Rejected(event=name, seen=seen, detail=detail):
+                    self.terminal.device_event(name, **detail)
+                    self._saw(seen)
+                case Glitch(event=name, detail=detail) | Report(event=name, detail=detail):
+                    self.terminal.device_event(name, **detail)
+                case Fault(tilt=tilt, reason=reason):
+                    self.terminal.device_fault(tilt, reason)
         return credited
 
-    def _validator_events(self, validator: EsspValidator) -> list[Response]:
-        credited = []
-        if self.held_note is not None and not self._may_take_note(self.held_note.value):
-            self._return_note(validator, self.held_note)  # money came in, or stopped, since
-        for note in validator.poll():
-            match note:
-                case NoteHeld(value=value, channel=channel):
-                    self.terminal.device_event("note_read", channel=channel, value=value)
-                    self.held_note = note
-                    if not self._may_take_note(value):
-                        self._return_note(validator, note)
-                case NoteCredit(value=value):
-                    self.held_note = None
-                    credited.append(self.terminal.accept_money("bill", value))
-                    self._saw(f"note {value} credited")
-                case NoteEvent(name=name, channel=channel):
-                    if name in NOTE_GONE:
-                        self.held_note = None
-                    self.terminal.device_event(name, channel=channel)
-                case ValidatorFault(reason=reason):
-                    self.terminal.device_fault("bill_validator", reason)
-        return credited
+    def _may_take(self, kind: str, value: int) -> bool:
+        return kind in self.terminal.live() and value <= self.terminal.room_for_money()
 
-    def _may_take_note(self, value: int) -> bool:
-        return "bill" in self.terminal.live() and value <= self.terminal.room_for_money()
-
-    def _return_note(self, validator: EsspValidator, note: NoteHeld) -> None:
-        """Sends a held note back to the customer before it is stacked."""
-        self.held_note = None
+    def _refuse_held(self, kind: str, device: MoneyIn, held: Held) -> None:
+        """Gives the item held in escrow back to the customer before it is taken."""
+        item, value = held.item, held.value
         try:
-            validator.reject()
-        except SspError as error:  # if the validator stacks it after all, it is credited
-            self._validator_fault(f"a note of {note.value} could not be returned: {error}")
+            device.refuse_held()
+        except DeviceError as error:  # if the device takes it after all, it is credited
+            self._device_fault(device.fault_tilt(kind), f"a {item} of {value} could not be returned: {error}")
             return
-        self.terminal.device_event("note_returned", value=note.value, room=self.terminal.room_for_money())
-        self._saw(f"note {note.value} returned")
+        self.terminal.device_event(f"{item}_returned", value=value, room=self.terminal.room_for_money())
+        self._saw(f"{item} {value} returned")
 
-    def _validator_fault(self, reason: str) -> None:
-        """A command to the validator failed: one tilt, not one a frame while it lasts."""
-        if "bill_validator" not in self.terminal.tilts:
-            self.terminal.device_fault("bill_validator", reason)
+    def _device_fault(self, tilt: str, reason: str) -> None:
+        """A command to a device failed: one tilt, not one a frame while it lasts."""
+        if tilt not in self.terminal.tilts:
+            self.terminal.device_fault(tilt, reason)
 
     def _hopper_events(self, hopper: Hopper) -> None:
         """Books what the hopper reported, in order, and runs its motor as the terminal asks:
@@ -248,33 +220,31 @@ class Cabinet:
             self._saw("power restored")
 
     def update_outputs(self) -> None:
-        if (self.terminal.changes, self.held_note) == self._outputs_at:
+        devices = self._money_devices()
+        held = tuple(device.held.value if device.held else None for _, device in devices)
+        if (self.terminal.changes, held) == self._outputs_at:
             return  # nothing was taken since: what is live is what it was
-        self._outputs_at = (self.terminal.changes, self.held_note)
+        self._outputs_at = (self.terminal.changes, held)
         live = self.terminal.live()
         room = self.terminal.room_for_money()
-        # What is live follows the terminal's own lists of coins and notes; a pulse device's
-        # table may hold a larger one, which must fit too.
-        takes_coins = (
-            "coin" in live
-            and self.held_note is None
-            and (self.acceptor is None or self.acceptor.largest <= room)
-        )
-        takes_bills = "bill" in live and (
-            not isinstance(self.bills, PulseAcceptor) or self.bills.largest <= room
-        )
-        outputs = (live, takes_coins, takes_bills)
+        # What is live follows the terminal's own lists of coins and notes; a device that
+        # takes money straight in may know a larger one, which must fit too. While a note is
+        # held in escrow no coin may take its room.
+        holding = any(value is not None for value in held)
+        accepting = {
+            kind: kind in live
+            and (device.largest is None or device.largest <= room)
+            and not (kind == "coin" and holding)
+            for kind, device in devices
+        }
+        outputs = (live, accepting)
         if outputs == self._outputs_for:
             return  # every frame asks; the lines only move when what is live changes
         self._outputs_for = outputs
         if self.panel is not None:
             self.panel.show(live)
-        if self.acceptor is not None:
-            self.acceptor.inhibited = not takes_coins
-        if isinstance(self.bills, PulseAcceptor):
-            self.bills.inhibited = not takes_bills
-        elif self.bills is not None and self.bills.enabled != takes_bills:
+        for kind, device in devices:
             try:
-                self.bills.set_enabled(takes_bills)
-            except SspError as error:
-                self._validator_fault(str(error))
+                device.set_accepting(accepting[kind])
+            except DeviceError as error:
+                self._device_fault(device.fault_tilt(kind), str(error))

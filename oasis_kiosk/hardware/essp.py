@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from oasis_kiosk._core import OasisError
+from oasis_kiosk.hardware import money
+from oasis_kiosk.hardware.money import DeviceError
 
 STX = 0x7F
 
@@ -63,7 +64,7 @@ class Port(Protocol):
     def read(self, size: int = 1, /) -> bytes: ...
 
 
-class SspError(OasisError):
+class SspError(DeviceError):
     """The validator does not answer, or answers nonsense: a fault."""
 
 
@@ -138,6 +139,14 @@ class ValidatorFault:
 
 
 BillEvent = NoteCredit | NoteHeld | NoteEvent | ValidatorFault
+NOTE_GONE = {
+    "note_rejecting",
+    "note_rejected",
+    "note_cleared_from_front",
+    "note_cleared_to_cashbox",
+    "validator_reset",
+}
+"""The validator's events after which no note is held in escrow any more."""
 NAMES = {
     REJECTING: "note_rejecting",
     REJECTED: "note_rejected",
@@ -184,6 +193,8 @@ class EsspValidator:
         self._return_held = False
         """A note read on a channel without a value waits in escrow to be returned."""
         self.enabled = False
+        self._held: money.Held | None = None
+        """The note held in escrow, as the polls have told it."""
 
     def command(self, code: int, data: bytes = b"") -> bytes:
         """Sends a command and returns the reply's data after the OK byte. A command left
@@ -263,6 +274,46 @@ class EsspValidator:
                 events.append(ValidatorFault(str(error)))
         held_back, self._held_back = self._held_back, []
         return held_back + events
+
+    def money_events(self, kind: str) -> list[money.MoneyEvent]:
+        """The validator's events as the cabinet's: a note held in escrow waits for the
+        cabinet to take it (the next poll stacks it) or to refuse it."""
+        events: list[money.MoneyEvent] = []
+        for event in self.poll():
+            match event:
+                case NoteHeld(value=value, channel=channel):
+                    self._held = money.Held(value, "note_read", "note", {"channel": channel, "value": value})
+                    events.append(self._held)
+                case NoteCredit(value=value):
+                    self._held = None
+                    events.append(money.Credit(value, f"note {value} credited"))
+                case NoteEvent(name=name, channel=channel):
+                    if name in NOTE_GONE:
+                        self._held = None
+                    events.append(money.Report(name, {"channel": channel}))
+                case ValidatorFault(reason=reason):
+                    events.append(money.Fault(self.fault_tilt(kind), reason))
+        return events
+
+    @property
+    def largest(self) -> None:
+        """Each note waits in escrow for the cabinet to take or refuse it by its value."""
+        return None
+
+    @property
+    def held(self) -> money.Held | None:
+        return self._held
+
+    def refuse_held(self) -> None:
+        self._held = None
+        self.reject()
+
+    def set_accepting(self, accepting: bool) -> None:
+        if self.enabled != accepting:
+            self.set_enabled(accepting)
+
+    def fault_tilt(self, kind: str) -> str:
+        return "bill_validator"
 
     def _events(self, reply: bytes) -> list[BillEvent]:
         events: list[BillEvent] = []

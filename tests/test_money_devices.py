@@ -1,0 +1,124 @@
+"""Any device that speaks the money protocol (``hardware/money.py``) is wired into the
+cabinet as the acceptors are, with no change to the cabinet: the extension point a ccTalk
+acceptor or a ticket reader uses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support import books
+
+from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.money import (
+    Credit,
+    DeviceError,
+    Fault,
+    Glitch,
+    Held,
+    MoneyEvent,
+    Rejected,
+    Report,
+)
+from oasis_kiosk.machine.terminal import Terminal
+
+
+class ScriptedDevice:
+    """A money device whose events the test sends; it records what the cabinet told it."""
+
+    def __init__(self, largest: int | None = None) -> None:
+        self.queue: list[MoneyEvent] = []
+        self.accepting: list[bool] = []
+        self.refused: list[int] = []
+        self._held: Held | None = None
+        self._largest = largest
+        self.broken = False
+
+    def money_events(self, kind: str) -> list[MoneyEvent]:
+        events, self.queue = self.queue, []
+        for event in events:
+            if isinstance(event, Held):
+                self._held = event
+            elif isinstance(event, Credit):
+                self._held = None
+        return events
+
+    @property
+    def largest(self) -> int | None:
+        return self._largest
+
+    @property
+    def held(self) -> Held | None:
+        return self._held
+
+    def refuse_held(self) -> None:
+        if self.broken:
+            raise DeviceError("the escrow motor is stuck")
+        assert self._held is not None
+        self.refused.append(self._held.value)
+        self._held = None
+
+    def set_accepting(self, accepting: bool) -> None:
+        if self.broken:
+            raise DeviceError("no answer")
+        self.accepting.append(accepting)
+
+    def fault_tilt(self, kind: str) -> str:
+        return f"{kind}_acceptor"
+
+
+def wired(tmp_path: Path, **devices: ScriptedDevice) -> tuple[Terminal, Cabinet]:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, credit_limit=5000), books(database))
+    return terminal, Cabinet(terminal, **devices)  # type: ignore[arg-type]
+
+
+def kinds(terminal: Terminal) -> list[str]:
+    return [event["kind"] for event in terminal.store.events(50)]
+
+
+def test_a_new_coin_device_is_credited_logged_and_tilted_through_the_protocol(tmp_path: Path) -> None:
+    device = ScriptedDevice(largest=200)
+    terminal, cabinet = wired(tmp_path, acceptor=device)
+    assert device.accepting == [True], "opened while its largest coin fits"
+    device.queue = [
+        Credit(200, "coin 200 credited"),
+        Rejected("coin_rejected", "coin rejected: bad alloy", {"reason": "alloy"}),
+        Glitch("coin_line_noise", {"width_ms": 2.0}),
+        Report("coin_path_clear"),
+    ]
+    cabinet.step()
+    assert terminal.credits == 200
+    assert [row.kind for row in terminal.store.ledger()][-1] == "coin_in"
+    assert {"coin_rejected", "coin_line_noise", "coin_path_clear"} <= set(kinds(terminal))
+    assert terminal.store.meters()["coin_rejected"] == 1
+    device.queue = [Fault("coin_acceptor", "the sorter is jammed")]
+    cabinet.step()
+    assert terminal.tilts["coin_acceptor"] == "the sorter is jammed"
+    assert device.accepting[-1] is False, "a tilted terminal takes no money"
+
+
+def test_an_item_held_in_escrow_that_does_not_fit_is_given_back(tmp_path: Path) -> None:
+    device = ScriptedDevice()
+    terminal, cabinet = wired(tmp_path, bills=device)
+    device.queue = [Held(10000, "note_read", "note", {"value": 10000})]
+    cabinet.step()
+    assert device.refused == [10000], "over the credit limit of 5000: returned before it is taken"
+    assert terminal.credits == 0
+    assert "note_returned" in kinds(terminal)
+    device.queue = [Held(2000, "note_read", "note"), Credit(2000, "note 2000 credited")]
+    cabinet.step()
+    assert terminal.credits == 2000
+
+
+def test_a_device_that_fails_a_command_tilts_once(tmp_path: Path) -> None:
+    device = ScriptedDevice()
+    terminal, cabinet = wired(tmp_path, bills=device)
+    device.broken = True
+    device.queue = [Held(10000, "note_read", "note")]
+    cabinet.step()
+    assert "could not be returned: the escrow motor is stuck" in terminal.tilts["bill_acceptor"]
+    tilts = kinds(terminal).count("tilt")
+    cabinet.step()
+    cabinet.step()
+    assert kinds(terminal).count("tilt") == tilts
