@@ -24,30 +24,32 @@ from pathlib import Path
 
 from oasis_kiosk._core import OasisError
 from oasis_kiosk.hardware.desktop import MockCabinet
+from oasis_kiosk.machine.intents import INTENTS
 
-# Script words and the intent each sends; a number after it is the intent's value.
-WORDS: dict[str, tuple[str, bool]] = {
-    "coin": ("coin", True),
-    "bill": ("bill", True),
-    "bet": ("bet", False),
-    "bonus": ("bonus", False),
-    "boxes": ("boxes", False),
-    "deal": ("deal", False),
-    "select": ("card", True),
-    "exchange": ("exchange", False),
-    "play": ("play", False),
-    "fold": ("fold", False),
-    "sixth": ("sixth", False),
-    "insure": ("insure", True),
-    "decline": ("decline", False),
-    "buy card": ("buy_card", False),
-    "buy game": ("buy_game", False),
-    "cashout": ("cashout", False),
-    "key attendant": ("attendant", False),
-    "key operator": ("operator_key", False),
-    "help": ("help", False),
-    "door open": ("door_open", False),
-    "door close": ("door_close", False),
+# Script words and the intent each sends (``key operator`` turns the switch); a number after
+# it is the intent's value, for an intent that takes one (machine/intents.py).
+WORDS: dict[str, str] = {
+    "coin": "coin",
+    "bill": "bill",
+    "bet": "bet",
+    "bonus": "bonus",
+    "boxes": "boxes",
+    "deal": "deal",
+    "select": "card",
+    "exchange": "exchange",
+    "play": "play",
+    "fold": "fold",
+    "sixth": "sixth",
+    "insure": "insure",
+    "decline": "decline",
+    "buy card": "buy_card",
+    "buy game": "buy_game",
+    "cashout": "cashout",
+    "key attendant": "attendant",
+    "key operator": "operator_key",
+    "help": "help",
+    "door open": "door_open",
+    "door close": "door_close",
 }
 
 
@@ -93,7 +95,8 @@ def parse(text: str, source: str = "<script>") -> list[Step]:
             raise ScriptError(
                 f"{source}:{number}: {raw.strip()!r} is not an input (inputs: {', '.join(WORDS)})"
             )
-        intent, takes_value = WORDS[phrase]
+        intent = WORDS[phrase]
+        takes_value = intent in INTENTS and INTENTS[intent].takes_value
         if len(numbers) > int(takes_value) or (takes_value and intent != "insure" and not numbers):
             wanted = "an amount" if takes_value else "no number"
             raise ScriptError(f"{source}:{number}: {phrase} takes {wanted}: {raw.strip()!r}")

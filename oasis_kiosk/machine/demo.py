@@ -12,7 +12,8 @@ from pathlib import Path
 from oasis_kiosk._core import Choice
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.advisor import Advisor
-from oasis_kiosk.machine.terminal import ACTION_INTENTS, Terminal
+from oasis_kiosk.machine.intents import ACTION_INTENTS
+from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 
 FREE_PLAY_ROUNDS = 50

@@ -23,6 +23,7 @@ from typing import Any
 from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
 from oasis_kiosk.config import Config, ConfigError, check_stored
 from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
 from oasis_kiosk.machine.mode import Mode
@@ -33,36 +34,6 @@ log = logging.getLogger(__name__)
 
 # The largest value an input may carry (an amount in minor units).
 MAX_VALUE = 10**12
-# The game actions of a round and the Round method each calls.
-ROUND_ACTIONS = {
-    "fold": "fold",
-    "play": "play",
-    "exchange": "exchange",
-    "sixth": "buy_sixth_card",
-    "insure": "insure",
-    "decline": "decline",
-    "buy_card": "buy_dealer_card",
-    "buy_game": "buy_game",
-}
-ACTION_INTENTS = {name: intent for intent, name in ROUND_ACTIONS.items()}
-"""The intent that carries out each of the round's actions (``legal_actions``' names)."""
-INTENTS = (
-    "coin",
-    "bill",
-    "bet",
-    "bonus",
-    "boxes",
-    "deal",
-    "card",
-    *ROUND_ACTIONS,
-    "cashout",
-    "attendant",
-    "help",
-    "door_open",
-    "door_close",
-    "operator_key_on",
-    "operator_key_off",
-)
 POWER_FAIL = "the power is failing: play and money stop until it returns"
 
 

@@ -12,30 +12,14 @@ from typing import Any
 from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
+from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
 from oasis_kiosk.machine.mode import Mode
-from oasis_kiosk.machine.terminal import ACTION_INTENTS, Response, Terminal
+from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.motion import Face
 
 # The cabinet buttons by their label, in the order the bar shows them.
-LABELS = {
-    "bet": N_("BET"),
-    "bonus": N_("BONUS"),
-    "boxes": N_("BOXES"),
-    "deal": N_("DEAL"),
-    "fold": N_("FOLD"),
-    "play": N_("PLAY"),
-    "exchange": N_("EXCHANGE"),
-    "sixth": N_("SIXTH CARD"),
-    "insure": N_("INSURE"),
-    "decline": N_("DECLINE"),
-    "buy_card": N_("BUY CARD"),
-    "buy_game": N_("BUY GAME"),
-    "cashout": N_("CASH OUT"),
-    "attendant": N_("ATTENDANT"),
-    "help": N_("HELP"),
-}
 OUTCOMES = {
     "folded": N_("folded"),
     "dealer_not_qualified": N_("dealer does not qualify"),
@@ -180,7 +164,7 @@ def _settled_bets(box: dict[str, Any]) -> tuple[tuple[str, int], ...]:
 
 def button_name(intent: str) -> str:
     """An intent as the player knows it: the name on its button."""
-    return _(LABELS[intent]) if intent in LABELS else intent
+    return _(BUTTON_LABELS[intent]) if intent in BUTTON_LABELS else intent
 
 
 def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advisor | None = None) -> View:
@@ -335,7 +319,7 @@ def buttons(
     names.append("help")
     labels = []
     for name in names:
-        label = _(LABELS[name])
+        label = _(BUTTON_LABELS[name])
         if name == "bet" and round_ is None:
             label = f"{label} {cash(terminal.ante)}"
         elif name == "bet":
@@ -484,8 +468,8 @@ def legend(rows: list[tuple[str, str, int | None]], cash: Callable[[int], str]) 
     """The desktop's keys as the on-screen legend shows them: (key, what it does)."""
     shown = []
     for key, name, value in rows:
-        if name in LABELS:
-            meaning = _(LABELS[name])
+        if name in BUTTON_LABELS:
+            meaning = _(BUTTON_LABELS[name])
         elif name.startswith("card"):
             meaning = _("CARD {number}").format(number=name[4:])
         elif name == "coin":

@@ -1,0 +1,55 @@
+"""Every intent the terminal takes, in one registry: the name on its button (if it has a
+button of its own), the round's action it carries out, and whether it carries a value. The
+panel's buttons, the terminal's dispatch, the screen's labels and the strategy's advice
+read it from here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oasis_kiosk.i18n import N_
+
+
+@dataclass(frozen=True)
+class IntentKind:
+    label: str | None = None
+    """The name on its button (a message id); None: no button of its own (money, a
+    switch, a card, which the player touches)."""
+    round_action: str | None = None
+    """The ``Round`` method it calls, for a decision of the round."""
+    takes_value: bool = False
+    """It carries a value: a coin's or note's worth, a card's position, an amount."""
+
+
+# In the panel's order: the buttons are wired to mock pins in this order on the desktop.
+INTENTS: dict[str, IntentKind] = {
+    "coin": IntentKind(takes_value=True),
+    "bill": IntentKind(takes_value=True),
+    "bet": IntentKind(N_("BET")),
+    "bonus": IntentKind(N_("BONUS")),
+    "boxes": IntentKind(N_("BOXES")),
+    "deal": IntentKind(N_("DEAL")),
+    "card": IntentKind(takes_value=True),
+    "play": IntentKind(N_("PLAY"), "play"),
+    "fold": IntentKind(N_("FOLD"), "fold"),
+    "exchange": IntentKind(N_("EXCHANGE"), "exchange"),
+    "sixth": IntentKind(N_("SIXTH CARD"), "buy_sixth_card"),
+    "insure": IntentKind(N_("INSURE"), "insure", takes_value=True),
+    "decline": IntentKind(N_("DECLINE"), "decline"),
+    "buy_card": IntentKind(N_("BUY CARD"), "buy_dealer_card"),
+    "buy_game": IntentKind(N_("BUY GAME"), "buy_game"),
+    "cashout": IntentKind(N_("CASH OUT")),
+    "attendant": IntentKind(N_("ATTENDANT")),
+    "help": IntentKind(N_("HELP")),
+    "door_open": IntentKind(),
+    "door_close": IntentKind(),
+    "operator_key_on": IntentKind(),
+    "operator_key_off": IntentKind(),
+}
+
+ROUND_ACTIONS = {name: kind.round_action for name, kind in INTENTS.items() if kind.round_action}
+"""The game actions of a round and the ``Round`` method each calls."""
+ACTION_INTENTS = {action: intent for intent, action in ROUND_ACTIONS.items()}
+"""The intent that carries out each of the round's actions (``legal_actions``' names)."""
+BUTTON_LABELS = {name: kind.label for name, kind in INTENTS.items() if kind.label}
+"""The buttons of the panel and the screen by intent, and the name on each."""
