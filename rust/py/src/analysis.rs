@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 use crate::background::{profile_argument, run_reporting};
 use crate::errors::to_py_err;
+use crate::json::to_python;
 
 /// The exact return of a profile whose only decision is to play or fold, under optimal
 /// play, over every player hand, up card and hole-card set (docs/analysis.md).
@@ -41,8 +42,7 @@ fn exact_analysis<'py>(
         let total = analysis.player_classes;
         callback.call1((total, total))?;
     }
-    let text = serde_json::to_string(&analysis).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.import("json")?.getattr("loads")?.call1((text,))
+    to_python(py, &analysis)
 }
 
 /// How a box is bet and played, by name: `standard` (the least bonus stake or the privilege
@@ -68,8 +68,7 @@ fn side_bet_bound<'py>(profile: &Bound<'py, PyAny>, stake: Option<Money>) -> PyR
     let profile = profile_argument(profile)?;
     let stake = stake.or_else(|| profile.bonus.as_ref().and_then(|b| b.stake_min)).unwrap_or(0);
     let bound = analysis::side_bet_bound(&profile, stake);
-    let text = serde_json::to_string(&bound).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.import("json")?.getattr("loads")?.call1((text,))
+    to_python(py, &bound)
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {

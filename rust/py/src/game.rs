@@ -7,19 +7,12 @@ use oasis_core::error::{ProfileError as CoreProfileError, RoundError};
 use oasis_core::profile::Money;
 use oasis_core::round::{self, Action, LegalAction, Phase, RoundRecord};
 use oasis_core::strategy;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::errors::to_py_err;
+use crate::json::{json_text, to_python};
 use crate::{names, seed_or_fresh, HandValue};
-
-/// Converts a serde value to Python objects through the json module (settlements, records
-/// and profiles are small and cross once per round).
-fn to_python<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.import("json")?.getattr("loads")?.call1((text,))
-}
 
 /// A validated rule profile (RULES.md): load one with `oasis_kiosk.load_profile`.
 #[pyclass(frozen, module = "oasis_kiosk._core")]
@@ -32,19 +25,13 @@ impl Profile {
     /// operator's derived profile.
     #[staticmethod]
     #[pyo3(signature = (text, source = "<profile>", overrides = None))]
-    fn from_toml(
-        py: Python<'_>,
-        text: &str,
-        source: &str,
-        overrides: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Profile> {
+    fn from_toml(text: &str, source: &str, overrides: Option<&Bound<'_, PyAny>>) -> PyResult<Profile> {
         let profile = match overrides {
             None => oasis_core::Profile::from_toml(text, source, None),
             Some(o) => match o.cast::<PyString>() {
                 Ok(o) => oasis_core::Profile::from_toml(text, source, Some(o.to_str()?)),
                 Err(_) => {
-                    let json: String = py.import("json")?.getattr("dumps")?.call1((o,))?.extract()?;
-                    let table: toml::Table = serde_json::from_str(&json)
+                    let table: toml::Table = serde_json::from_str(&json_text(o)?)
                         .map_err(|e| to_py_err(CoreProfileError::new(source, "overrides", e.to_string())))?;
                     oasis_core::Profile::from_toml_table(text, source, Some(table))
                 }
@@ -506,12 +493,8 @@ impl Round {
 
     /// Rebuilds a round from its record (a dict or its JSON text) under the same profile.
     #[staticmethod]
-    fn replay(py: Python<'_>, profile: &Profile, record: &Bound<'_, PyAny>) -> PyResult<Round> {
-        let text: String = match record.cast::<PyString>() {
-            Ok(text) => text.to_string(),
-            Err(_) => py.import("json")?.getattr("dumps")?.call1((record,))?.extract()?,
-        };
-        let record: RoundRecord = serde_json::from_str(&text)
+    fn replay(profile: &Profile, record: &Bound<'_, PyAny>) -> PyResult<Round> {
+        let record: RoundRecord = serde_json::from_str(&json_text(record)?)
             .map_err(|e| to_py_err(RoundError::Record(format!("not a round record: {e}"))))?;
         round::Round::replay(profile.0.clone(), &record).map(Round).map_err(to_py_err)
     }

@@ -16,6 +16,7 @@ mod analysis;
 mod background;
 mod errors;
 mod game;
+mod json;
 mod simulation;
 
 use errors::to_py_err;

@@ -2,12 +2,12 @@
 
 use oasis_core::profile::Money;
 use oasis_core::simulation::{self, SimulationError, SimulationOptions};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::analysis::box_play;
 use crate::background::{profile_argument, run_reporting};
 use crate::errors::to_py_err;
+use crate::json::to_python;
 use crate::seed_or_fresh;
 
 /// Simulates `rounds` rounds of one box of a profile, with its exchanges and purchases, played
@@ -45,8 +45,7 @@ fn simulate<'py>(
     if let Some(callback) = progress {
         callback.call1((result.rounds, result.rounds))?;
     }
-    let text = serde_json::to_string(&result).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.import("json")?.getattr("loads")?.call1((text,))
+    to_python(py, &result)
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
