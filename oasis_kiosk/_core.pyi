@@ -128,6 +128,75 @@ class _PriceList(TypedDict):
     sixth_card: int | None
     redraw: int | None
 
+_Phase = Literal["decision", "insurance", "purchase", "settled"]
+_Outcome = Literal[
+    "folded",
+    "dealer_not_qualified",
+    "dealer_still_not_qualified",
+    "won",
+    "lost",
+    "push",
+    "protected",
+    "void",
+]
+
+class _InsuranceRange(TypedDict):
+    min: int
+    max: int
+
+class _LegalActions(TypedDict, total=False):
+    """What the box may do now and at what price (minor units); exchange: by card count."""
+
+    fold: int
+    play: int
+    exchange: dict[int, int]
+    buy_sixth_card: int
+    insure: _InsuranceRange
+    decline: int
+    buy_dealer_card: int
+    buy_game: int
+
+class _Stakes(TypedDict):
+    ante: int
+    play: int
+    bonus: int
+    insurance: int
+
+class _BetResult(TypedDict):
+    stake: int
+    returned: int
+
+class _Hand(TypedDict):
+    category: str
+    strength: int
+
+class _JackpotWin(TypedDict):
+    category: str
+    share: str
+
+class _BoxSettlement(TypedDict):
+    box: int
+    cards: list[str]
+    hand: _Hand
+    outcome: _Outcome
+    ante: _BetResult
+    play: _BetResult
+    bonus: _BetResult
+    insurance: _BetResult
+    fees: int
+    jackpot: _JackpotWin | None
+    net: int
+
+class _Settlement(TypedDict):
+    boxes: list[_BoxSettlement]
+    dealer_cards: list[str]
+    dealer_hand: _Hand
+    dealer_qualifies: bool
+    void: str | None
+    collected: int
+    paid: int
+    net: int
+
 @final
 class Choice:
     @property
@@ -165,7 +234,7 @@ class Round:
     @property
     def profile(self) -> Profile: ...
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> _Phase: ...
     @property
     def current_box(self) -> int | None: ...
     @property
@@ -177,11 +246,11 @@ class Round:
     @property
     def collected(self) -> int: ...
     def box_cards(self, box_index: int) -> list[str] | None: ...
-    def stakes(self, box_index: int) -> dict[str, int] | None: ...
+    def stakes(self, box_index: int) -> _Stakes | None: ...
     def hand(self, box_index: int) -> HandValue | None: ...
     @property
     def dealer_cards(self) -> list[str | None]: ...
-    def legal_actions(self, box_index: int | None = None) -> dict[str, Any]: ...
+    def legal_actions(self, box_index: int | None = None) -> _LegalActions: ...
     def advice(self, box_index: int | None = None) -> Advice: ...
     def fold(self, box_index: int | None = None) -> None: ...
     def play(self, box_index: int | None = None) -> None: ...
@@ -191,7 +260,7 @@ class Round:
     def decline(self, box_index: int | None = None) -> None: ...
     def buy_dealer_card(self, box_index: int | None = None) -> None: ...
     def buy_game(self, box_index: int | None = None) -> None: ...
-    def settlement(self) -> dict[str, Any]: ...
+    def settlement(self) -> _Settlement: ...
     def record(self) -> dict[str, Any]: ...
     @staticmethod
     def replay(profile: Profile, record: dict[str, Any] | str) -> Round: ...

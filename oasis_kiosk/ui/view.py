@@ -152,9 +152,16 @@ def cash_for(terminal: Terminal) -> Callable[[int], str]:
 def _bets_in_play(terminal: Terminal, box: int) -> tuple[tuple[str, int], ...]:
     """The stakes on a box of the round in play, as the round holds them."""
     assert terminal.round is not None
-    stakes = terminal.round.stakes(box) or {}
-    spots = (("ante", "ante"), ("play", "play"), ("bonus", "bonus"), ("insure", "insurance"))
-    return tuple((spot, stakes[key]) for spot, key in spots if stakes.get(key))
+    stakes = terminal.round.stakes(box)
+    if stakes is None:
+        return ()
+    placed = (
+        ("ante", stakes["ante"]),
+        ("play", stakes["play"]),
+        ("bonus", stakes["bonus"]),
+        ("insure", stakes["insurance"]),
+    )
+    return tuple((spot, amount) for spot, amount in placed if amount)
 
 
 def _settled_bets(box: dict[str, Any]) -> tuple[tuple[str, int], ...]:
