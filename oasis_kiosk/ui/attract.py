@@ -13,7 +13,8 @@ from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.demo import DemoPlayer, free_play_terminal
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
-from oasis_kiosk.ui.table import Table, rect
+from oasis_kiosk.ui.render import rect
+from oasis_kiosk.ui.table import Table
 
 PACE = 0.9  # seconds between the demo's inputs once the table is still
 BETWEEN_ROUNDS = 2.5  # seconds a settled round stays before the next deal

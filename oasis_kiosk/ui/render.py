@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 import pygame
 
 from oasis_kiosk.assets import ASSETS
+from oasis_kiosk.ui.layout import Box
 
 FELT = (14, 92, 52)
 FELT_DARK = (10, 66, 38)
@@ -31,8 +32,14 @@ WHITE = (240, 240, 235)
 ALARM = (150, 20, 30)
 
 Colour = tuple[int, int, int]
+MIN_TEXT_SIZE = 10
+"""Pixels: the least a sentence or the jackpot meter shrinks to on a small screen."""
 FONTS = {False: ASSETS / "fonts" / "DejaVuSans.ttf", True: ASSETS / "fonts" / "DejaVuSans-Bold.ttf"}
 RANK_TEXT = {"T": "10"}
+
+
+def rect(box: Box) -> pygame.Rect:
+    return pygame.Rect(box.x, box.y, box.w, box.h)
 
 
 @cache

@@ -22,6 +22,7 @@ from oasis_kiosk.ui.layout import Box, Layout, layout
 from oasis_kiosk.ui.motion import AT_REST, CountUp, Motions, Slot, count_duration
 from oasis_kiosk.ui.sound import win_tune
 from oasis_kiosk.ui.view import View, before_reveal, cash_for, legend, snapshot
+from oasis_kiosk.ui.widgets import jackpot, meters, paytable, rulebook
 
 SPOT_LABELS = {"ante": N_("ANTE"), "play": N_("PLAY"), "bonus": N_("BONUS"), "insure": N_("INS")}
 JACKPOT_ROLL = 8
@@ -29,11 +30,6 @@ JACKPOT_ROLL = 8
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
 KEPT_REGIONS = {"paytable", "message", "buttons"}
 KEPT_BYTES = 24 * 2**20
-MIN_TEXT_SIZE = 10  # pixels: the least a sentence or the meter shrinks to
-
-
-def rect(box: Box) -> pygame.Rect:
-    return pygame.Rect(box.x, box.y, box.w, box.h)
 
 
 class Table:
@@ -252,7 +248,7 @@ class Table:
                 dirty += self._repaint_moving_cards(lay, now, background)
                 continue
             self._keys[name] = key
-            area = rect(box)
+            area = render.rect(box)
             if name == "buttons":
                 self._button_hotspots(lay)
             kept = self._kept.get((name, key))
@@ -290,7 +286,7 @@ class Table:
         moving = {slot for slot, motion in self.motions.moving.items() if motion.start <= now < motion.end}
         was = self._card_rects
         now_at = {slot: area for slot, area in self._card_areas(lay, now)}
-        table = rect(lay.table)
+        table = render.rect(lay.table)
         damage = [
             area.clip(table)  # a card coming from the shoe starts above the felt
             for slot in moving | self._moving_before
@@ -329,12 +325,12 @@ class Table:
             return self._background[1]
         surface = pygame.Surface(self.screen.get_size())
         surface.fill(render.FELT)
-        table = rect(lay.table)
+        table = render.rect(lay.table)
         pygame.draw.ellipse(surface, render.FELT_LINE, table.inflate(-table.w // 12, -table.h // 10), width=2)
         for box in (lay.paytable, lay.jackpot):
-            pygame.draw.rect(surface, render.FELT_DARK, rect(box))
+            pygame.draw.rect(surface, render.FELT_DARK, render.rect(box))
         for box in (lay.message, lay.meters, lay.buttons):
-            pygame.draw.rect(surface, render.PANEL, rect(box))
+            pygame.draw.rect(surface, render.PANEL, render.rect(box))
         self._background = (key, surface)
         self._keys.clear()
         self.screen.blit(surface, (0, 0))
@@ -350,29 +346,7 @@ class Table:
         profile without a jackpot."""
         if not self._has_jackpot:
             return
-        box = lay.jackpot
-        amount = cash_for(self.terminal)(self.jackpot_shown)
-        # A long title (Russian) beside a large meter can be wider than the box: both step
-        # down together until the whole meter fits.
-        size = box.h * 55 // 100
-        while True:
-            title = render.text(_("PROGRESSIVE JACKPOT"), max(size * 6 // 11, 10), render.GOLD, True)
-            cell_w = render.font(size, True).size("0")[0] + size // 5
-            total = title.get_width() + size + cell_w * len(amount)
-            if total + 2 * (size // 3) <= box.w or size <= MIN_TEXT_SIZE:
-                break
-            size -= 1
-        x = box.x + max((box.w - total) // 2, size // 3)
-        self.screen.blit(title, (x, box.y + (box.h - title.get_height()) // 2))
-        x += title.get_width() + size
-        top = box.y + (box.h - size * 5 // 4) // 2
-        for character in amount:
-            cell = pygame.Rect(x, top, cell_w - 2, size * 5 // 4)
-            if character.isdigit():
-                pygame.draw.rect(self.screen, render.PANEL, cell, border_radius=3)
-            glyph = render.text(character, size, render.GOLD, True)
-            self.screen.blit(glyph, glyph.get_rect(center=cell.center))
-            x += cell_w
+        jackpot.odometer(self.screen, lay.jackpot, cash_for(self.terminal)(self.jackpot_shown))
 
     def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
         """The table; with ``only``, just what lies in that rectangle (a moving card's)."""
@@ -380,7 +354,7 @@ class Table:
         assert view is not None
 
         def there(box: Box) -> bool:
-            return only is None or only.colliderect(rect(box))
+            return only is None or only.colliderect(render.rect(box))
 
         if only is None:
             self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
@@ -415,17 +389,18 @@ class Table:
             if box.won and self.counting(now) and int(now * 4) % 2 == 0:
                 for place in lay.cards(area, len(box.cards)):  # the winning hand glows while it counts
                     pygame.draw.rect(
-                        self.screen, render.GOLD, rect(place).inflate(6, 6), width=3, border_radius=8
+                        self.screen, render.GOLD, render.rect(place).inflate(6, 6), width=3, border_radius=8
                     )
             if box.current and only is None:
                 for position, card in enumerate(lay.cards(area)):
-                    self.hotspots.append((rect(card), "card", position + 1))
+                    self.hotspots.append((render.rect(card), "card", position + 1))
             self._bets(box.bets, area, lay, only)
             if box.caption and there(self._caption_box(area, lay)):
                 caption_colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
                 words = render.fitted(box.caption, lay.medium, caption_colour, area.w - lay.small)
                 self.screen.blit(
-                    words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
+                    words,
+                    words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2)),
                 )
 
     @staticmethod
@@ -469,7 +444,7 @@ class Table:
             slot = (where, index, position)
             pose = self.motions.pose(slot, now)
             if pose is None:
-                poses.append((slot, rect(place), None))
+                poses.append((slot, render.rect(place), None))
                 continue
             lift = lay.card_h // 8 if position in selected else 0
             x = round(shoe[0] + (place.x - shoe[0]) * pose.travel)
@@ -521,7 +496,7 @@ class Table:
         elif self.terminal.rules.get("bonus"):
             kinds.append("bonus")  # a profile without a bonus has no bonus spot
         for kind, place in zip(kinds, spots, strict=False):
-            if only is not None and not only.colliderect(rect(place)):
+            if only is not None and not only.colliderect(render.rect(place)):
                 continue
             if kind in staked:
                 piece = render.chip(kind, cash(staked[kind]), place.w)
@@ -531,7 +506,7 @@ class Table:
 
     def _panel(self, lay: Layout, lines: tuple[str, ...], alarm: bool) -> None:
         """Tilt, handpay, payout: a panel over the middle of the table."""
-        table = rect(lay.table)
+        table = render.rect(lay.table)
         panel = table.inflate(-table.w // 5, -table.h // 3)
         pygame.draw.rect(self.screen, render.ALARM if alarm else render.PANEL, panel, border_radius=12)
         pygame.draw.rect(self.screen, render.GOLD, panel, width=3, border_radius=12)
@@ -548,7 +523,7 @@ class Table:
     def _celebration(self, lay: Layout, now: float) -> None:
         view = self._on_screen
         assert view is not None
-        table = rect(lay.table)
+        table = render.rect(lay.table)
         banner = table.inflate(-table.w // 6, -table.h * 2 // 3)
         colour = render.GOLD if int(now * 3) % 2 else render.WHITE
         pygame.draw.rect(self.screen, render.PANEL, banner, border_radius=16)
@@ -566,114 +541,33 @@ class Table:
         """The rules of the active profile over the table (and its paytables in their column,
         or beside the rules on a compact screen)."""
         table = lay.table
-        pygame.draw.rect(self.screen, render.FELT_DARK, rect(table))
+        pygame.draw.rect(self.screen, render.FELT_DARK, render.rect(table))
         rules = self.terminal.rules
         prices = self.terminal.profile.prices(self.terminal.ante)
         lines = help.rules_lines(rules, cash_for(self.terminal), prices)
-        margin = lay.small
-        size, width = self._help_fit(lines, lay)
-        y = table.y + margin
-        for number, line in enumerate(lines):
-            colour = render.GOLD if number == 0 else render.WHITE
-            for piece in render.wrap(line, size, width - 2 * margin):
-                self.screen.blit(render.text(piece, size, colour), (table.x + margin, y))
-                y += size + 2
-            y += size // 3
+        size, width = rulebook.fit(lines, lay)
+        rulebook.sentences(self.screen, Box(table.x, table.y, width, table.h), lines, size, lay.small)
         if width < table.w:
-            self._paytables(Box(table.x + width, table.y, table.w - width, table.h), lay)
-
-    def _help_fit(self, lines: list[str], lay: Layout) -> tuple[int, int]:
-        """The text size and width at which every sentence of the help is on the table. A
-        house with many options (golden-oasis) says more than fits a small screen at the usual
-        size: the text steps down, and on a compact screen its paytable column gives way
-        (the paytable stays in the strip above)."""
-        table, margin = lay.table, lay.small
-        # On a compact screen the paytable column stays while the text is still readable.
-        tries = [(table.w * 3 // 5, max(lay.small - 2, MIN_TEXT_SIZE))] if lay.compact else []
-        for width, least in [*tries, (table.w, MIN_TEXT_SIZE)]:
-            for size in range(lay.small + 2, least - 1, -1):
-                pieces = sum(len(render.wrap(line, size, width - 2 * margin)) for line in lines)
-                if pieces * (size + 2) + len(lines) * (size // 3) <= table.h - 2 * margin:
-                    return size, width
-        return MIN_TEXT_SIZE, table.w
-
-    def _paytables(self, area: Box, lay: Layout) -> None:
-        rows: list[tuple[str, str, str]] = [
-            ("", _("PAYTABLE (play bet)"), ""),
-            *help.paytable_rows(self.terminal.rules),
-        ]
-        bonus = help.bonus_rows(self.terminal.rules, cash_for(self.terminal))
-        if bonus:
-            rows += [("", "", ""), ("", _("BONUS"), ""), *bonus]
-        height = area.h // (len(rows) + 1)
-        for i, (_category, name, pays) in enumerate(rows):
-            row = Box(area.x, area.y + i * height, area.w, height)
-            colour = render.GOLD if not pays else render.WHITE
-            self._row(row, name, pays, min(lay.small, height * 8 // 10), colour)
-
-    def _row(self, row: Box, left: str, right: str, size: int, colour: render.Colour) -> None:
-        pad = size // 2
-        words = render.text(right, size, colour)
-        self.screen.blit(
-            words, (row.right - words.get_width() - pad, row.y + (row.h - words.get_height()) // 2)
-        )
-        name = render.fitted(left, size, colour, row.w - words.get_width() - pad * 3)
-        self.screen.blit(name, (row.x + pad, row.y + (row.h - name.get_height()) // 2))
+            paytable.both(
+                self.screen,
+                Box(table.x + width, table.y, table.w - width, table.h),
+                help.paytable_rows(rules),
+                help.bonus_rows(rules, cash_for(self.terminal)),
+                lay.small,
+            )
 
     def _paytable(self, lay: Layout, now: float) -> None:
         view = self._on_screen
         assert view is not None
         pulse = self.counting(now) and int(now * 4) % 2 == 0
         rows = help.paytable_rows(self.terminal.rules)
-        if lay.compact:
-            self._strip(lay, rows, view.lit_category, pulse)
-            return
-        if self.showing_help:
-            self._paytables(lay.paytable, lay)
-            return
         bonus = help.bonus_rows(self.terminal.rules, cash_for(self.terminal))
-        lines = len(rows) + 1 + (len(bonus) + 2 if bonus else 0)
-        height = min(lay.paytable.h // (lines + 1), lay.small * 2)
-        y = lay.paytable.y + height // 2
-        size = min(lay.small + 2, height * 8 // 10)
-        self._row(
-            Box(lay.paytable.x, y, lay.paytable.w, height), _("PAYTABLE (play bet)"), "", size, render.GOLD
-        )
-        for category, name, pays in rows:
-            y += height
-            row = Box(lay.paytable.x + 4, y, lay.paytable.w - 8, height)
-            self._lit_row(row, (name, pays), size, lit=category == view.lit_category, pulse=pulse)
-        if bonus:
-            y += height * 2
-            self._row(Box(lay.paytable.x, y, lay.paytable.w, height), _("BONUS"), "", size, render.GOLD)
-            for category, name, pays in bonus:
-                y += height
-                self._lit_row(
-                    Box(lay.paytable.x + 4, y, lay.paytable.w - 8, height),
-                    (name, pays),
-                    size,
-                    lit=category == view.bonus_category,
-                    pulse=pulse,
-                )
-
-    def _lit_row(self, row: Box, words: tuple[str, str], size: int, *, lit: bool, pulse: bool) -> None:
-        """A row of a paytable, framed in gold when lit (filled on the pulse)."""
-        if lit:
-            pygame.draw.rect(self.screen, render.GOLD, rect(row), width=0 if pulse else 2, border_radius=4)
-        colour = render.INK if lit and pulse else render.GOLD if lit else render.WHITE
-        self._row(row, *words, size, colour)
-
-    def _strip(self, lay: Layout, rows: list[tuple[str, str, str]], lit: str | None, pulse: bool) -> None:
-        """The compact paytable: the current hand's row and its neighbours."""
-        categories = [row[0] for row in rows]
-        middle = categories.index(lit) if lit in categories else len(rows) - 1
-        first = min(max(middle - 1, 0), max(len(rows) - 3, 0))
-        cells = lay.paytable.split(3)
-        for cell, (category, name, pays) in zip(cells, rows[first : first + 3], strict=False):
-            inner = cell.shrink(2)
-            self._lit_row(
-                inner, (name, pays), min(lay.small + 2, inner.h * 7 // 10), lit=category == lit, pulse=pulse
-            )
+        if lay.compact:
+            paytable.strip(self.screen, lay, rows, view.lit_category, pulse)
+        elif self.showing_help:
+            paytable.both(self.screen, lay.paytable, rows, bonus, lay.small)
+        else:
+            paytable.column(self.screen, lay, rows, bonus, (view.lit_category, view.bonus_category), pulse)
 
     def _message(self, lay: Layout, now: float) -> None:
         view = self._on_screen
@@ -685,40 +579,26 @@ class Table:
     def _meters(self, lay: Layout, now: float) -> None:
         view = self._on_screen
         assert view is not None
-        cash = cash_for(self.terminal)
         credit, bet, win = self.meters(now)
-        cells = lay.meters.split(3)
         values = (
-            (_("DEMO CREDIT") if self.demo else _("CREDIT"), credit, False),
-            (_("DEMO BET") if self.demo else _("BET"), bet, False),
-            (_("DEMO WIN") if self.demo else _("WIN"), win, True),
+            (_("DEMO CREDIT") if self.demo else _("CREDIT"), credit),
+            (_("DEMO BET") if self.demo else _("BET"), bet),
+            (_("DEMO WIN") if self.demo else _("WIN"), win),
         )
-        for cell, (name, amount, win) in zip(cells, values, strict=True):
-            inner = cell.shrink(max(lay.small // 3, 2))
-            colour = render.GOLD if win and amount else render.WHITE
-            if lay.compact:
-                glyphs = render.amount(f"{name} {cash(amount)}", lay.large, colour, inner.w, bold=True)
-                height = glyphs[0].get_height()
-                x = inner.x + (inner.w - render.row_width(glyphs)) // 2
-                render.row(self.screen, glyphs, x, inner.y + (inner.h - height) // 2)
-                continue
-            title = render.text(name, lay.small, render.DIM, bold=True)
-            self.screen.blit(title, (inner.x, inner.y))
-            glyphs = render.amount(cash(amount), lay.large, colour, inner.w, bold=True)
-            render.row(self.screen, glyphs, inner.x, inner.bottom - glyphs[0].get_height())
+        meters.draw(self.screen, lay, values, cash_for(self.terminal))
 
     def _buttons(self, lay: Layout, now: float) -> None:
         view = self._on_screen
         assert view is not None
         for cell, (_name, label, live) in zip(lay.button_areas(len(view.buttons)), view.buttons, strict=True):
-            render.button(self.screen, rect(cell), label, live, lay.medium)
+            render.button(self.screen, render.rect(cell), label, live, lay.medium)
 
     def _button_hotspots(self, lay: Layout) -> None:
         assert self.view is not None
         buttons = self.view.buttons
         self.hotspots = [spot for spot in self.hotspots if spot[1] == "card"]
         self.hotspots += [
-            (rect(cell), name, None)
+            (render.rect(cell), name, None)
             for cell, (name, _label, _live) in zip(lay.button_areas(len(buttons)), buttons, strict=True)
         ]
 
@@ -726,7 +606,7 @@ class Table:
         """The desktop's keys, over the table."""
         assert self.legend is not None
         keys = legend(self.legend, cash_for(self.terminal))
-        table = rect(lay.table)
+        table = render.rect(lay.table)
         columns = 3
         per_column = -(-len(keys) // columns)
         size = min(lay.medium, table.h // (per_column + 3))
