@@ -83,4 +83,5 @@ def test_the_kiosks_own_refusals_are_oasis_errors(tmp_path: Path) -> None:
     with pytest.raises(ScriptError) as script:
         parse("jump over the moon")
     for raised in (config.value, script.value):
-        assert isinstance(raised, OasisError) and isinstance(raised, ValueError)
+        assert isinstance(raised, OasisError)
+        assert isinstance(raised, ValueError)
