@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale
-from babel.numbers import NumberPattern, format_decimal, format_percent
+from babel.numbers import NumberPattern, format_decimal, format_percent, parse_pattern
 
 from oasis_kiosk.assets import ASSETS
 
@@ -74,11 +74,26 @@ def percent(fraction: float) -> str:
 def money(amount: int, currency: str, minor_units: int) -> str:
     """``1234`` EUR cents -> ``€12.34`` (en) or ``12,34 €`` (cs). Exact: the amount goes to
     Babel as a Decimal shifted by the minor units' places, shown with exactly those places."""
+    return _money(amount, currency, minor_units, _active, with_code=False)
+
+
+def money_with_currency_code(amount: int, currency: str, minor_units: int) -> str:
+    """``1234`` EUR cents -> ``12.34 EUR`` whatever the active language: money as the PAR
+    sheets and the operator's and the command line's messages write it, in English with the
+    currency's ISO code. Exact, as ``money``."""
+    return _money(amount, currency, minor_units, "en", with_code=True)
+
+
+CURRENCY_CODE_PATTERN = "#,##0 ¤¤"
+"""An amount, then its currency's ISO code (``¤¤``); the decimals are the minor units'."""
+
+
+def _money(amount: int, currency: str, minor_units: int, language: str, *, with_code: bool) -> str:
     places = len(str(minor_units)) - 1
     if minor_units != 10**places:
         raise ValueError(f"minor units per major unit must be a power of ten, not {minor_units}")
-    shown: str = _currency_pattern(_active, places).apply(
-        Decimal(amount).scaleb(-places), _locale(_active), currency=currency, currency_digits=False
+    shown: str = _currency_pattern(language, places, with_code).apply(
+        Decimal(amount).scaleb(-places), _locale(language), currency=currency, currency_digits=False
     )
     return shown
 
@@ -89,9 +104,14 @@ def _locale(language: str) -> Locale:
 
 
 @cache
-def _currency_pattern(language: str, places: int) -> NumberPattern:
-    """The language's currency pattern with exactly ``places`` decimals: never rounding."""
-    pattern: NumberPattern = copy.copy(_locale(language).currency_formats["standard"])
+def _currency_pattern(language: str, places: int, with_code: bool) -> NumberPattern:
+    """The language's currency pattern, or the amount then the ISO code, with exactly
+    ``places`` decimals: never rounding."""
+    pattern: NumberPattern = (
+        parse_pattern(CURRENCY_CODE_PATTERN)
+        if with_code
+        else copy.copy(_locale(language).currency_formats["standard"])
+    )
     pattern.frac_prec = (places, places)
     return pattern
 

@@ -203,9 +203,9 @@ def compute(
 ) -> Figures:
     """The figures of ``profile``, as its PAR sheet would give them: exact where its only
     decision is to play or fold (its side bet included), else ``rounds`` simulated rounds at
-    each ante (``par.other_rounds`` for the other ways of betting the bonus). ``progress(done,
-    total)`` sees the whole work once, monotone. Holds no lock and touches no books: it may
-    run in a thread of its own (the core releases the GIL)."""
+    each ante (``par.figures.other_rounds`` for the other ways of betting the bonus).
+    ``progress(done, total)`` sees the whole work once, monotone. Holds no lock and touches no
+    books: it may run in a thread of its own (the core releases the GIL)."""
     rules = profile.to_dict()
     antes = table_antes(rules, None)
     jobs: list[tuple[BoxPlay, int]] = [("standard", ante) for ante in antes]

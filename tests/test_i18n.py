@@ -80,6 +80,18 @@ def test_money_and_numbers_follow_the_language() -> None:
     assert i18n.money(-5, "CZK", 1000) == "-0,005\xa0CZK"
 
 
+def test_money_with_its_currency_code_is_english_in_every_language() -> None:
+    """As the PAR sheets and the operator's messages write it."""
+    i18n.use("cs")
+    assert i18n.money_with_currency_code(20_000_000, "RUB", 100) == "200,000.00 RUB"
+    assert i18n.money_with_currency_code(-5, "EUR", 100) == "-0.05 EUR"
+    assert i18n.money_with_currency_code(250, "CZK", 1) == "250 CZK"
+    assert i18n.money_with_currency_code(10**12 + 1, "EUR", 100) == "10,000,000,000.01 EUR"
+    with pytest.raises(ValueError, match="power of ten"):
+        i18n.money_with_currency_code(1, "EUR", 12)
+    assert i18n.money(500, "EUR", 100) == "5,00\xa0€", "the language's own format is untouched"
+
+
 def test_an_amount_is_never_rounded() -> None:
     i18n.use("en")
     assert i18n.money(10**12 + 1, "EUR", 100) == "€10,000,000,000.01"

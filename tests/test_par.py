@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from support import counted_while
 
+import oasis_kiosk
 from oasis_kiosk import AnalysisError, exact_analysis, load_profile, par
 from oasis_kiosk.cli import main
 
@@ -92,7 +93,7 @@ def test_par_prints_json_and_writes_the_par_sheet(
         progress(CLASSES, CLASSES)
         return dict(caribbean["analysis"]) | {"ante": ante}
 
-    monkeypatch.setattr(par, "exact_analysis", known)
+    monkeypatch.setattr(par.command, "exact_analysis", known)
     assert main(["par", "caribbean", "--json", "--out", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     printed = json.loads(captured.out)
@@ -168,7 +169,7 @@ def test_an_exception_in_the_progress_callback_stops_the_analysis() -> None:
 
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-PROFILE_FILES = sorted((Path(par.__file__).parent / "profiles").glob("*.toml"))
+PROFILE_FILES = sorted((Path(oasis_kiosk.__file__).parent / "profiles").glob("*.toml"))
 
 
 @pytest.mark.parametrize("path", PROFILE_FILES, ids=lambda path: path.stem)

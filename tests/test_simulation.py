@@ -121,7 +121,7 @@ def test_par_rounds_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_par_simulates_what_it_cannot_count(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(par, "DEFAULT_ROUNDS", 13_000)
+    monkeypatch.setattr(par.command, "DEFAULT_ROUNDS", 13_000)
     assert main(["par", "standard"]) == 0
     captured = capsys.readouterr()
     assert (

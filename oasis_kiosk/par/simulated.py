@@ -1,14 +1,24 @@
-"""``oasis-kiosk par --rounds N``: the simulated return of a rule profile, as text and as a PAR sheet.
+"""The simulation's report (``oasis-kiosk par --rounds N``): the simulated return of a rule
+profile as text and as a Markdown PAR sheet.
 
 ``oasis_kiosk.simulate`` (Rust) plays N rounds of one box with every option of the profile by
-the simulation's near-optimal strategy (docs/simulation.md); this module prints its figures and
-writes them as a Markdown PAR sheet with the chart of the return distribution. The sheet holds
-nothing that changes from run to run, so the same seed gives the same sheet.
+the simulation's near-optimal strategy (docs/simulation.md). The sheet holds nothing that
+changes from run to run, so the same seed gives the same sheet.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from oasis_kiosk.par.sheet import (
+    ante_lines,
+    ante_section,
+    chart_section,
+    other_bets_lines,
+    other_bets_section,
+    rules_section,
+)
+from oasis_kiosk.par.words import hand_name, money, outcome_name, percent
 
 OPTION_NAMES = {
     "exchange": "card exchange",
@@ -17,12 +27,6 @@ OPTION_NAMES = {
     "buy_dealer_card": "buying the dealer's card",
     "buy_game": "buying the game",
 }
-
-
-def percent(value: float, ci95: float | None = None) -> str:
-    if ci95 is None:
-        return f"{value * 100:.4f} %"
-    return f"{value * 100:.4f} % ± {ci95 * 100:.4f}"
 
 
 def figure_lines(result: dict[str, Any]) -> list[tuple[str, str]]:
@@ -79,8 +83,6 @@ def estimate_text(result: dict[str, Any]) -> str:
 
 
 def outcome_rows(result: dict[str, Any]) -> list[tuple[str, int, float, float]]:
-    from oasis_kiosk.par import outcome_name
-
     rounds = result["rounds"]
     names = {
         "dealer_still_not_qualified": "dealer still does not qualify (card bought)",
@@ -100,8 +102,6 @@ def option_rows(result: dict[str, Any]) -> list[tuple[str, int, float, float, fl
 
 
 def text_report(result: dict[str, Any], rules: dict[str, Any]) -> str:
-    from oasis_kiosk.par import ante_lines, other_bets_lines
-
     lines = [
         f"{rules['name']} ({result['profile']}): {result['rounds']:,} simulated rounds, seed {result['seed']}",
         "",
@@ -123,8 +123,6 @@ def text_report(result: dict[str, Any], rules: dict[str, Any]) -> str:
 
 
 def bonus_section(result: dict[str, Any], rules: dict[str, Any]) -> list[str]:
-    from oasis_kiosk.par import hand_name, money
-
     bonus = result["bonus"]
     if bonus is None:
         return []
@@ -165,15 +163,6 @@ def bonus_section(result: dict[str, Any], rules: dict[str, Any]) -> list[str]:
 
 
 def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str, chart: str | None) -> str:
-    from oasis_kiosk.par import (
-        ante_section,
-        chart_section,
-        hand_name,
-        money,
-        other_bets_section,
-        rules_section,
-    )
-
     cap = (
         "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
         if result["cap_binds"]

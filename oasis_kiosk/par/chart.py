@@ -8,10 +8,7 @@ Drawn on a plain ``pygame.Surface``, so it needs no display (SDL's dummy driver 
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
-
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 

@@ -1,0 +1,184 @@
+"""The ``par`` command: computes a profile's figures exactly or by simulation at every ante a
+sheet gives, prints them as text or JSON, writes the sheet, and shows progress while it works."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from oasis_kiosk._core import AnalysisError, Profile, ProfileError, exact_analysis, simulate
+from oasis_kiosk.par import exact as exact_report  # ``exact`` names run's flag, --exact
+from oasis_kiosk.par import simulated as simulated_report
+from oasis_kiosk.par.figures import by_ante, figures_at, other_bet, other_plays, side_bound, table_antes
+from oasis_kiosk.par.sheet import write_sheet
+from oasis_kiosk.rules import load_profile
+
+# Rounds simulated when a profile the exact analysis refuses is given without --rounds.
+DEFAULT_ROUNDS = 1_000_000
+
+SIMULATE_INSTEAD = "simulate it with --rounds N (the default for such profiles)"
+
+
+class ProgressLine:
+    """``working: 42 % ... 3.1 s`` rewritten in place on a terminal; silent elsewhere."""
+
+    def __init__(self, stream: TextIO, unit: str = "player-hand classes") -> None:
+        self.unit = unit
+        self.stream = stream
+        self.live = stream.isatty()
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.live:
+            return
+        elapsed = time.perf_counter() - self.started
+        if total == 0:
+            text = f"working: building the counting tables, {elapsed:.1f} s"
+        else:
+            text = f"working: {done * 100 // total} % of {total:,} {self.unit}, {elapsed:.1f} s"
+        self.stream.write(f"\r{text:<72}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.live:
+            self.stream.write("\r" + " " * 72 + "\r")
+            self.stream.flush()
+
+
+def command_line(profile: str, method: str, ante: int | None, out: Path | None) -> str:
+    """The command that writes the same report again."""
+    parts = ["oasis-kiosk par", profile, method]
+    if ante is not None:
+        parts.append(f"--ante {ante}")
+    if out is not None:
+        parts.append(f"--out {out}")
+    return " ".join(parts)
+
+
+def run(
+    profile_name: str,
+    *,
+    rounds: int | None,
+    as_json: bool,
+    out: Path | None,
+    ante: int | None,
+    exact: bool = False,
+    seed: bytes | None = None,
+) -> int:
+    """The ``par`` command; returns the exit status."""
+    if exact and seed is not None:
+        print(
+            "oasis-kiosk: --seed is the simulation's (--rounds); the exact analysis needs none",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        profile: Profile = load_profile(profile_name)
+    except ProfileError as error:
+        print(f"oasis-kiosk: {error}", file=sys.stderr)
+        return 2
+    rules = profile.to_dict()
+    if rounds is None and seed is not None:
+        rounds = DEFAULT_ROUNDS
+    if rounds is not None:
+        return run_simulation(profile, rules, rounds, seed=seed, as_json=as_json, out=out, ante=ante)
+    progress = ProgressLine(sys.stderr)
+    started = time.perf_counter()
+    try:
+        antes_figured = table_antes(rules, ante)
+        analyses = [exact_analysis(profile, ante=a, progress=progress) for a in antes_figured]
+        others = [
+            figures_at(profile, a, play, rounds=None, seed=None, progress=progress)
+            for play in other_plays(rules)
+            for a in antes_figured
+        ]
+    except AnalysisError as error:
+        if "only decision" in str(error) and not exact:
+            # Refused at once, before any work: simulate instead.
+            print(f"oasis-kiosk: {error}: simulating {DEFAULT_ROUNDS:,} rounds", file=sys.stderr)
+            return run_simulation(
+                profile, rules, DEFAULT_ROUNDS, seed=None, as_json=as_json, out=out, ante=ante
+            )
+        print(f"oasis-kiosk: {error}.", file=sys.stderr)
+        if "only decision" in str(error):
+            print(f"oasis-kiosk: {SIMULATE_INSTEAD}.", file=sys.stderr)
+        return 2
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - started
+    analysis = analyses[-1] | {
+        "by_ante": [by_ante(a) for a in analyses],
+        "other_bets": [other_bet(a) for a in others],
+        "side_bound": side_bound(profile),
+    }
+    if as_json:
+        print(json.dumps(analysis, indent=2))
+    else:
+        print(exact_report.text_report(analysis, rules))
+        print(f"{'computed in':<20}{seconds:.1f} s")
+    if out is not None:
+        command = command_line(profile_name, "--exact", ante, out)
+        write_sheet(
+            out,
+            analysis,
+            f"{rules['name']}: a round's net, exact",
+            exact_report.distribution(analysis),
+            lambda chart: exact_report.markdown_report(analysis, rules, seconds, command, chart),
+            as_json,
+        )
+    return 0
+
+
+def run_simulation(
+    profile: Profile,
+    rules: dict[str, Any],
+    rounds: int,
+    *,
+    seed: bytes | None,
+    as_json: bool,
+    out: Path | None,
+    ante: int | None,
+) -> int:
+    """``par --rounds N``: simulate, print, write the sheet, its JSON and its chart."""
+    progress = ProgressLine(sys.stderr, unit="rounds")
+    started = time.perf_counter()
+    seed = seed or os.urandom(32)  # one seed for every ante, so the command repeats the sheet
+    try:
+        antes_figured = table_antes(rules, ante)
+        results = [simulate(profile, rounds, seed=seed, ante=a, progress=progress) for a in antes_figured]
+        others = [
+            figures_at(profile, a, play, rounds=rounds, seed=seed, progress=progress)
+            for play in other_plays(rules)
+            for a in antes_figured
+        ]
+    except ValueError as error:
+        print(f"oasis-kiosk: {error}", file=sys.stderr)
+        return 2
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - started
+    result = results[-1] | {
+        "by_ante": [by_ante(r) for r in results],
+        "other_bets": [other_bet(r) for r in others],
+        "side_bound": side_bound(profile),
+    }
+    if as_json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(simulated_report.text_report(result, rules))
+        print(f"{'computed in':<20}{seconds:.1f} s")
+    if out is not None:
+        command = command_line(profile.id, f"--rounds {rounds} --seed {result['seed']}", ante, out)
+        write_sheet(
+            out,
+            result,
+            f"{rules['name']}: a round's net, {rounds:,} simulated rounds",
+            [(net, count) for net, count in result["distribution"]],
+            lambda chart: simulated_report.markdown_report(result, rules, command, chart),
+            as_json,
+        )
+    return 0

@@ -1,0 +1,117 @@
+"""The figures a PAR sheet gives besides its own kind's report: the return at each ante it
+figures, the main game's return for the other ways of betting and playing a box, and the most
+the side bet returns to any player. The books compute the same figures (``oasis_kiosk.returns``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from oasis_kiosk._core import MIN_ROUNDS, Profile, exact_analysis, side_bet_bound, simulate
+
+BoxPlay = Literal["standard", "without_bonus", "for_main", "blind"]
+"""How a box is bet and played (``_core.exact_analysis``'s ``play``)."""
+
+OTHER_BETS_SHARE = 4
+"""The other ways of betting the bonus are simulated with this share of the rounds: their
+figures bound what a player can get, and the standard bet's are the headline."""
+
+
+def table_antes(rules: dict[str, Any], ante: int | None) -> list[int]:
+    """The antes a PAR sheet gives figures at: the one asked for, else every ante where the
+    return may be at its least or greatest. Every price is in antes, and the maximum payout
+    cuts more as the ante grows, so the return per ante never rises with the ante, except
+    where a fee is set for one ante (a privilege fee's ``fee_at_ante``): the table's least and
+    greatest ante, each such ante, and the least ante with none."""
+    if ante is not None:
+        return [ante]
+    table = rules["table"]
+    least, greatest, step = table["ante_min"], table["ante_max"], table["ante_step"]
+    special = {int(a) for a in (rules.get("bonus") or {}).get("fee_at_ante", {})}
+    ordinary = next((a for a in range(least, greatest + 1, step) if a not in special), least)
+    return sorted({least, greatest, ordinary} | special)
+
+
+def by_ante(figures: dict[str, Any]) -> dict[str, Any]:
+    """One ante's main-game and side-bet figures, from an exact analysis or a simulation: the
+    return per ante and per unit staked as fractions, with their 95 % half-intervals (0 where
+    exact)."""
+    exact = "total_combinations" in figures
+    side: dict[str, Any] | None = None
+    if exact and figures.get("bonus_return_per_stake") is not None:
+        side = {"stake": figures["bonus_stake"], "return": 1 + figures["bonus_return_per_stake"], "ci95": 0.0}
+    bonus = None if exact else figures.get("bonus")
+    if bonus is not None and bonus["kind"] != "privilege":
+        estimate = bonus["return_per_stake"]
+        side = {"stake": bonus["stake"], "return": 1 + estimate["value"], "ci95": estimate["ci95"]}
+    return {
+        "ante": figures["ante"],
+        "return": 1 - figures["house_edge"],
+        "ci95": 0.0 if exact else figures["house_edge_ci95"],
+        "cap_binds": figures["cap_binds"],
+        "side": side,
+    }
+
+
+def other_plays(rules: dict[str, Any]) -> list[BoxPlay]:
+    """The ways of betting and playing a box whose main-game return a sheet gives besides the
+    standard bet: without the bonus, and (a fixed or odds bonus) with it but weighed in no
+    decision, the most the main game gives a box that bets it at any stake; and a blind box
+    where the table has one. A bonus that folding or an exchange forfeits keeps some hands
+    playing, and a profile may price its options otherwise for a box with the bonus, so each
+    may return more than the standard bet."""
+    kind = (rules.get("bonus") or {}).get("kind")
+    plays: list[BoxPlay] = []
+    if kind is not None:
+        plays += ["without_bonus"] if kind == "privilege" else ["without_bonus", "for_main"]
+    if rules["boxes"]["looked_at"] < rules["boxes"]["max"]:
+        plays.append("blind")
+    return plays
+
+
+def other_rounds(rounds: int) -> int:
+    """The rounds of a simulation of another way of betting the bonus."""
+    return max(rounds // OTHER_BETS_SHARE, MIN_ROUNDS)
+
+
+def figures_at(
+    profile: Profile,
+    ante: int,
+    play: BoxPlay,
+    *,
+    rounds: int | None,
+    seed: bytes | None,
+    progress: Callable[[int, int], object] | None,
+) -> dict[str, Any]:
+    """One ante's figures of a box played so: exact where ``rounds`` is None and for a blind
+    box (it takes no decision), else simulated (``other_rounds`` but for the standard bet)."""
+    if rounds is None or play == "blind":
+        return exact_analysis(profile, ante=ante, play=play, progress=progress)
+    played = rounds if play == "standard" else other_rounds(rounds)
+    return simulate(profile, played, seed=seed, ante=ante, play=play, progress=progress)
+
+
+def other_bet(figures: dict[str, Any]) -> dict[str, Any]:
+    """One ante's main-game figure for another way of betting and playing the box."""
+    row = by_ante(figures)
+    exact = "total_combinations" in figures
+    return {
+        "play": figures["play"],
+        "ante": row["ante"],
+        "return": row["return"],
+        "ci95": row["ci95"],
+        "exact": exact,
+    }
+
+
+def side_bound(profile: Profile) -> dict[str, Any] | None:
+    """The most the side bet returns to any player (``_core.side_bet_bound``) as a sheet holds
+    it: its return per unit staked as a fraction; None where it is not bounded or there is none."""
+    bound = side_bet_bound(profile)
+    if bound is None:
+        return None
+    return {
+        "stake": bound["stake"],
+        "return": 1 + bound["return_per_stake"],
+        "jackpot_frequency": bound["jackpot_frequency"],
+    }
