@@ -26,7 +26,8 @@ mod record;
 mod settle;
 
 use actions::{action_name, phase_text};
-use record::{hex, unhex};
+pub(crate) use record::hex;
+use record::unhex;
 
 use pricing::{check_bets, credit_kept_for_play, placed_at_deal};
 use settle::{settle_box, void_box};

@@ -29,7 +29,8 @@ pub struct RoundRecord {
     pub actions: Vec<Action>,
 }
 
-pub(super) fn hex(bytes: &[u8]) -> String {
+/// A seed as the record writes it: lowercase hexadecimal.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -143,10 +143,6 @@ fn outcome_name(slot: usize) -> String {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The report of a simulation from its tally, at the player's ante and stake.
 // Long as the report is: each of its figures takes a few lines from the tally.
 pub(super) fn report(
@@ -286,7 +282,7 @@ pub(super) fn report(
         ante,
         play: options.play.name(),
         bonus_stake: stake,
-        seed: hex(&options.seed),
+        seed: round::hex(&options.seed),
         rounds: n,
         method: "monte carlo, stratified by the up card's rank, fast near-optimal strategy",
         cap_binds,
