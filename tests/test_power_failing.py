@@ -16,6 +16,7 @@ from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import SwitchPin
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -26,7 +27,7 @@ lamps = { deal = 20 }
 coin_acceptor = { pulse = 17, inhibit = 27, pulses = { 1 = 50, 2 = 100 } }
 power_fail = 25
 """
-COIN, INHIBIT, DEAL, ATTENDANT, DOOR, DEAL_LAMP, POWER = 17, 27, 5, 6, 26, 20, 25
+COIN, INHIBIT, DEAL, ATTENDANT, DOOR, DEAL_LAMP, POWER, KEY = 17, 27, 5, 6, 26, 20, 25, 16
 
 
 class Cab:
@@ -132,6 +133,42 @@ def test_a_power_failure_stops_money_and_play_and_closes_the_books(tmp_path: Pat
     cab.coin(1)
     cab.step()
     assert terminal.credits == 350
+    assert audit(terminal.store).ok
+
+
+def test_the_operator_key_turned_while_the_power_fails_is_booked_and_the_failure_still_shows(
+    tmp_path: Path,
+) -> None:
+    """The key is a physical fact like the door: turned back on battery, the books know it, and
+    the power's return finds the game, not an operator menu with no key in the lock."""
+    cab = Cab(tmp_path, WIRING.replace("door = 26 }", f"door = 26, operator_key = {KEY} }}"))
+    terminal = cab.terminal
+    cab.step()
+    cab.pin(KEY).drive_low()  # the attendant turns the key
+    cab.step()
+    assert terminal.mode is Mode.OPERATOR
+
+    cab.pin(POWER).drive_low()
+    cab.step()
+    cab.step(0.06)
+    assert terminal.mode is Mode.POWERING_DOWN, "a failing mains is what the screen says, key or not"
+    assert terminal.live() == {"door_open", "operator_key_off"}, "only the switches count"
+    logged = len(cab.events())
+    cab.press(DEAL)
+    cab.step()
+    assert len(cab.events()) == logged
+
+    cab.pin(KEY).drive_high()  # the key comes out while the cabinet runs on its battery
+    cab.step()
+    assert not terminal.operator_key
+    assert cab.events()[-1] == "operator_key_off"
+    assert not terminal.store.writable, "closed again after booking it"
+    assert terminal.mode is Mode.POWERING_DOWN
+
+    cab.pin(POWER).drive_high()
+    cab.step()
+    cab.step(1.1)
+    assert terminal.mode is Mode.BETTING, "the game, not the operator's menu"
     assert audit(terminal.store).ok
 
 

@@ -477,20 +477,20 @@ class Terminal:
         return Mode.BETTING if self.round is None else Mode.IN_ROUND
 
     def live(self) -> set[str]:
-        """The intents that would do something now: the lamps that are lit. The door switch
-        always counts: it is a physical fact, like money a device took in."""
+        """The intents that would do something now: the lamps that are lit. The door and the
+        operator's key always count, on the battery too: each is a physical fact, like money a
+        device took in (a key turned back unbooked would hold the cabinet in the operator's menu
+        when the power returns)."""
         mode = self.mode
         if mode is Mode.BOOKS_FAULT:
             return set()  # nothing can be booked: no lamp lit, no money taken
         door = {"door_close"} if "door" in self.tilts else {"door_open"}
-        if mode is Mode.POWERING_DOWN:
-            return door
-        if mode is Mode.OPERATOR:
-            return door | {"operator_key_off"}
-        door.add("operator_key_on")
+        switches = door | ({"operator_key_off"} if self.operator_key else {"operator_key_on"})
+        if mode in {Mode.POWERING_DOWN, Mode.OPERATOR}:
+            return switches
         if mode.calls_attendant:
-            return door | {"attendant"}
-        live = door | {"help"}
+            return switches | {"attendant"}
+        live = switches | {"help"}
         if self.round is None:
             # No query for an open round: a round left open in the
             # database without resuming carries the "resume" tilt, which only the operator's
