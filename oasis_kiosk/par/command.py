@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -110,27 +111,18 @@ def run(
     finally:
         progress.close()
     seconds = time.perf_counter() - started
-    analysis = analyses[-1] | {
-        "by_ante": [by_ante(a) for a in analyses],
-        "other_bets": [other_bet(a) for a in others],
-        "side_bound": side_bound(profile),
-    }
-    if as_json:
-        print(json.dumps(analysis, indent=2))
-    else:
-        print(exact_report.text_report(analysis, rules))
-        print(f"{'computed in':<20}{seconds:.1f} s")
-    if out is not None:
-        command = command_line(profile_name, "--exact", ante, out)
-        write_sheet(
-            out,
-            analysis,
-            f"{rules['name']}: a round's net, exact",
-            exact_report.distribution(analysis),
-            lambda chart: exact_report.markdown_report(analysis, rules, seconds, command, chart),
-            as_json,
-        )
-    return 0
+    analysis = combined(profile, analyses, others)
+    command = command_line(profile_name, "--exact", ante, out)
+    return publish(
+        analysis,
+        seconds,
+        text=lambda: exact_report.text_report(analysis, rules),
+        as_json=as_json,
+        out=out,
+        title=f"{rules['name']}: a round's net, exact",
+        distribution=lambda: exact_report.distribution(analysis),
+        markdown=lambda chart: exact_report.markdown_report(analysis, rules, seconds, command, chart),
+    )
 
 
 def run_simulation(
@@ -161,24 +153,49 @@ def run_simulation(
     finally:
         progress.close()
     seconds = time.perf_counter() - started
-    result = results[-1] | {
-        "by_ante": [by_ante(r) for r in results],
-        "other_bets": [other_bet(r) for r in others],
+    result = combined(profile, results, others)
+    command = command_line(profile.id, f"--rounds {rounds} --seed {result['seed']}", ante, out)
+    return publish(
+        result,
+        seconds,
+        text=lambda: simulated_report.text_report(result, rules),
+        as_json=as_json,
+        out=out,
+        title=f"{rules['name']}: a round's net, {rounds:,} simulated rounds",
+        distribution=lambda: [(net, count) for net, count in result["distribution"]],
+        markdown=lambda chart: simulated_report.markdown_report(result, rules, command, chart),
+    )
+
+
+def combined(
+    profile: Profile, by_antes: list[dict[str, Any]], others: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The figures at the highest ante figured, with every ante's and every other way of
+    betting's summary and the side bet's bound: what a sheet and its JSON hold."""
+    return by_antes[-1] | {
+        "by_ante": [by_ante(figures) for figures in by_antes],
+        "other_bets": [other_bet(figures) for figures in others],
         "side_bound": side_bound(profile),
     }
+
+
+def publish(
+    figures: dict[str, Any],
+    seconds: float,
+    *,
+    text: Callable[[], str],
+    as_json: bool,
+    out: Path | None,
+    title: str,
+    distribution: Callable[[], list[tuple[float, int]]],
+    markdown: Callable[[str], str],
+) -> int:
+    """Prints the figures (JSON or the text report) and writes the sheet into ``out``."""
     if as_json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps(figures, indent=2))
     else:
-        print(simulated_report.text_report(result, rules))
+        print(text())
         print(f"{'computed in':<20}{seconds:.1f} s")
     if out is not None:
-        command = command_line(profile.id, f"--rounds {rounds} --seed {result['seed']}", ante, out)
-        write_sheet(
-            out,
-            result,
-            f"{rules['name']}: a round's net, {rounds:,} simulated rounds",
-            [(net, count) for net, count in result["distribution"]],
-            lambda chart: simulated_report.markdown_report(result, rules, command, chart),
-            as_json,
-        )
+        write_sheet(out, figures, title, distribution(), markdown, as_json)
     return 0
