@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::card::{Card, DECK_SIZE};
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, JudgedOn, Money, Redraw};
+use crate::profile::{BonusKind, JudgedOn, Money, Profile, Redraw};
 use crate::round::{self, Action, Outcome};
 use crate::shuffle::bounded;
 
@@ -33,6 +33,28 @@ impl Deck {
         self.cards.swap(self.next, j);
         self.next += 1;
         self.cards[self.next - 1]
+    }
+}
+
+/// The histogram slot of a box's outcome: a win by its hand's category, the others by kind.
+pub(super) fn outcome_slot(outcome: Outcome, hand: HandValue) -> usize {
+    match outcome {
+        Outcome::Won => hand.category() as usize,
+        Outcome::DealerNotQualified => NOT_QUALIFIED,
+        Outcome::DealerStillNotQualified => STILL_NOT_QUALIFIED,
+        Outcome::Push => PUSH,
+        Outcome::Protected => PROTECTED,
+        Outcome::Folded => FOLDED,
+        Outcome::Lost | Outcome::Void => LOST,
+    }
+}
+
+/// The bonus bet's net as a side bet of its own: a fixed or odds bonus; a progressive's is
+/// counted with the jackpot instead.
+pub(super) fn side_net(profile: &Profile, bonus_net: Money) -> Money {
+    match profile.bonus.as_ref().map(|b| b.kind) {
+        Some(BonusKind::Fixed | BonusKind::Odds) => bonus_net,
+        _ => 0,
     }
 }
 
@@ -121,22 +143,10 @@ impl FastPlayer<'_> {
         let (bonus, won_jackpot) =
             round::bonus_bet(self.profile, self.bonus_stake, f.forfeited, !f.played, || judged);
         let net = ante.net() + play.net() + bonus.net() + insurance.net() - f.fees;
-        let side = match self.profile.bonus.as_ref().map(|b| b.kind) {
-            Some(BonusKind::Fixed | BonusKind::Odds) => bonus.net(),
-            _ => 0,
-        };
+        let side = side_net(self.profile, bonus.net());
         *jackpot = won_jackpot.map(|w| w.category);
         *hit = (bonus.returned > 0).then(|| judged.category());
-        let slot = match outcome {
-            Outcome::Won => f.hand.category() as usize,
-            Outcome::DealerNotQualified => NOT_QUALIFIED,
-            Outcome::DealerStillNotQualified => STILL_NOT_QUALIFIED,
-            Outcome::Push => PUSH,
-            Outcome::Protected => PROTECTED,
-            Outcome::Folded => FOLDED,
-            Outcome::Lost | Outcome::Void => LOST,
-        };
-        (slot, net, side)
+        (outcome_slot(outcome, f.hand), net, side)
     }
 
     /// After playing: the insurance the strategy takes (exact counts).

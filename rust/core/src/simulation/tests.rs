@@ -8,11 +8,11 @@ use rand_core::SeedableRng;
 use crate::analysis::{subset_rank, BoxPlay, HoldingTables};
 use crate::card::{for_each_hand, Card, DECK_SIZE};
 use crate::eval::{evaluator, Category};
-use crate::profile::{shipped_profile_text, BonusKind, Money, Profile, SHIPPED_PROFILES};
-use crate::round::{Outcome, Round};
+use crate::profile::{shipped_profile_text, Money, Profile, SHIPPED_PROFILES};
+use crate::round::Round;
 
 use super::fast::{FastPlayer, ShowdownCounts};
-use super::play::{Deck, Trace, FOLDED, LOST, NOT_QUALIFIED, PROTECTED, PUSH, STILL_NOT_QUALIFIED};
+use super::play::{outcome_slot, side_net, Deck, Trace};
 use super::EXACT_MARGIN;
 
 pub(super) fn load(id: &str) -> Arc<Profile> {
@@ -188,22 +188,14 @@ fn fast_path_settles_as_the_engine() {
                 let settlement = engine.settlement().unwrap_or_else(|| panic!("{id}: not settled {trace:?}"));
                 let settled = &settlement.boxes[0];
                 assert_eq!(settled.net, result.net, "{id}: {trace:?} {settled:?}");
-                let side = match profile.bonus.as_ref().map(|b| b.kind) {
-                    Some(BonusKind::Fixed | BonusKind::Odds) => settled.bonus.net(),
-                    _ => 0,
-                };
+                let side = side_net(&profile, settled.bonus.net());
                 assert_eq!(side, result.side, "{id}");
                 assert_eq!(settled.jackpot.map(|j| j.category), result.jackpot_hit, "{id}");
-                let slot = match settled.outcome {
-                    Outcome::Won => settled.hand.category() as usize,
-                    Outcome::DealerNotQualified => NOT_QUALIFIED,
-                    Outcome::DealerStillNotQualified => STILL_NOT_QUALIFIED,
-                    Outcome::Push => PUSH,
-                    Outcome::Protected => PROTECTED,
-                    Outcome::Folded => FOLDED,
-                    Outcome::Lost | Outcome::Void => LOST,
-                };
-                assert_eq!(slot, result.outcome_slot, "{id}: {trace:?}");
+                assert_eq!(
+                    outcome_slot(settled.outcome, settled.hand),
+                    result.outcome_slot,
+                    "{id}: {trace:?}"
+                );
                 assert_eq!(
                     settlement.collected - settled.bonus.stake + i64::from(stake > 0 && side == 0) * stake,
                     result.wager,
