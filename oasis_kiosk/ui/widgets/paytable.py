@@ -46,30 +46,22 @@ def column(
     height = min(area.h // (lines + 1), lay.small * 2)
     y = area.y + height // 2
     size = min(lay.small + 2, height * 8 // 10)
-    row(screen, Box(area.x, y, area.w, height), _("PAYTABLE (play bet)"), "", size, render.GOLD)
-    for category, name, pays in rows:
-        y += height
-        lit_row(
-            screen,
-            Box(area.x + 4, y, area.w - 8, height),
-            (name, pays),
-            size,
-            lit=category == lit[0],
-            pulse=pulse,
-        )
+    sections = [(_("PAYTABLE (play bet)"), rows, lit[0])]
     if bonus:
-        y += height * 2
-        row(screen, Box(area.x, y, area.w, height), _("BONUS"), "", size, render.GOLD)
-        for category, name, pays in bonus:
+        sections.append((_("BONUS"), bonus, lit[1]))
+    for title, section, lit_category in sections:
+        row(screen, Box(area.x, y, area.w, height), title, "", size, render.GOLD)
+        for category, name, pays in section:
             y += height
             lit_row(
                 screen,
                 Box(area.x + 4, y, area.w - 8, height),
                 (name, pays),
                 size,
-                lit=category == lit[1],
+                lit=category == lit_category,
                 pulse=pulse,
             )
+        y += height * 2  # a blank line between the sections
 
 
 def strip(screen: pygame.Surface, lay: Layout, rows: list[Row], lit: str | None, pulse: bool) -> None:
