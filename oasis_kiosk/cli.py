@@ -1,7 +1,8 @@
 """The ``oasis-kiosk`` command.
 
-- ``run [--windowed | --fullscreen] [--demo]``: the game on screen, the keyboard and mouse
-  standing in for the cabinet's buttons and money; ``--demo`` plays for free;
+- ``run [--windowed [--size WxH] | --fullscreen] [--demo]``: the game on screen, the keyboard
+  and mouse standing in for the cabinet's buttons and money; a window fits the display unless
+  ``--size`` says otherwise; ``--demo`` plays for free;
 - ``run --headless --script FILE``: the terminal without a screen, fed a script of inputs;
 - ``init``: create the terminal's books (the database, its seal key and its mark); nothing
   else ever creates them, and ``--ram-clear`` replaces them on purpose;
@@ -43,6 +44,7 @@ from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
 from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.ui.layout import SMALLEST
 
 CARDS_PER_HAND = 5
 DEMO_ATTRACT_AFTER = 10  # seconds: a shop window shows the game soon
@@ -63,6 +65,16 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def screen_size(text: str) -> tuple[int, int]:
+    """``--size``: WIDTHxHEIGHT in pixels, no smaller than the layout can fill."""
+    width, x, height = text.partition("x")
+    if not (x and width.isdigit() and height.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text}: expected WIDTHxHEIGHT such as 1280x720")
+    if int(width) < SMALLEST[0] or int(height) < SMALLEST[1]:
+        raise argparse.ArgumentTypeError(f"{text}: the screen is at least {SMALLEST[0]}x{SMALLEST[1]}")
+    return int(width), int(height)
 
 
 def demo(rounds: int, seed: bytes | None) -> None:
@@ -316,9 +328,10 @@ def run_headless(
         terminal.store.close()
 
 
-def run_window(config: Config, fullscreen: bool, demo: bool) -> int:
+def run_window(config: Config, fullscreen: bool, demo: bool, size: tuple[int, int] | None = None) -> int:
     """The game in a window (or full screen), the keyboard and mouse standing in for the
-    cabinet; ``demo``: free play on an in-memory terminal, the attract mode soon after."""
+    cabinet; ``demo``: free play on an in-memory terminal, the attract mode soon after;
+    ``size``: the window's, else it fits the display."""
     import pygame  # only the screen needs it
 
     from oasis_kiosk.ui.app import App
@@ -343,7 +356,7 @@ def run_window(config: Config, fullscreen: bool, demo: bool) -> int:
     # A configuration with wiring is the cabinet's: its own buttons and money devices.
     # Without, on a desktop, the keyboard and the mouse drive a cabinet on mock pins.
     devices = build_cabinet(terminal.config, terminal) if terminal.config.devices.buttons else None
-    app = App(terminal, fullscreen=fullscreen, free_play=demo, devices=devices)
+    app = App(terminal, size=size, fullscreen=fullscreen, free_play=demo, devices=devices)
 
     def stop(signum: int, frame: object) -> None:
         app.running = False  # systemd stops the kiosk: the loop ends and the books close
@@ -416,6 +429,12 @@ def parser() -> argparse.ArgumentParser:
     view.add_argument("--fullscreen", action="store_true", help="full screen (the cabinet)")
     view.add_argument("--windowed", action="store_true", help="in a window (the default on a desktop)")
     run_command.add_argument(
+        "--size",
+        type=screen_size,
+        metavar="WxH",
+        help="the window's size in pixels, such as 1280x720 (default: the largest that fits the display)",
+    )
+    run_command.add_argument(
         "--demo", action="store_true", help="attract mode and free play; the books are never touched"
     )
     run_command.add_argument("--script", type=Path, help="a file of inputs, one per line")
@@ -466,7 +485,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = parser().parse_args(argv)
+    command_line = parser()
+    arguments = command_line.parse_args(argv)
+    if arguments.command == "run" and arguments.fullscreen and arguments.size:
+        command_line.error("run: --size is for a window; full screen takes the display's own size")
     try:
         if arguments.command == "demo":
             demo(arguments.rounds, arguments.seed)
@@ -516,7 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_headless(
                 config, arguments.script, arguments.seed_base, arguments.decks, arguments.demo
             )
-        return run_window(config, fullscreen=arguments.fullscreen, demo=arguments.demo)
+        return run_window(config, fullscreen=arguments.fullscreen, demo=arguments.demo, size=arguments.size)
     except (ConfigError, ScriptError, returns.FiguresError, AnalysisError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2

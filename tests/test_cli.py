@@ -36,6 +36,10 @@ def test_the_demo_deals_the_deck_of_its_seed(capsys: pytest.CaptureFixture[str])
         (["demo", "--seed", "00" * 31], "32 bytes (64 hexadecimal digits), not 31"),
         (["demo", "--rounds", "0"], "at least 1, not 0"),
         ([], "required: command"),
+        (["run", "--size", "12x"], "--size: 12x: expected WIDTHxHEIGHT such as 1280x720"),
+        (["run", "--size", "1280*720"], "--size: 1280*720: expected WIDTHxHEIGHT such as 1280x720"),
+        (["run", "--size", "300x200"], "--size: 300x200: the screen is at least 320x240"),
+        (["run", "--fullscreen", "--size", "800x480"], "--size is for a window"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_reason(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_kiosk.ui.layout import layout
+from oasis_kiosk.ui.layout import layout, window_size
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (800, 480), (1024, 768)])
@@ -43,3 +43,26 @@ def test_touch_buttons_on_the_7_inch_panel_are_at_least_10_mm(buttons: int) -> N
 def test_an_impossible_screen_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot be laid out"):
         layout(200, 100, 1)
+
+
+@pytest.mark.parametrize(
+    ("display", "window"),
+    [
+        ((3840, 2160), (1920, 1080)),
+        ((2560, 1440), (1920, 1080)),
+        ((1920, 1080), (1280, 720)),  # a full-size window would hide under the panel and title
+        ((1920, 1200), (1280, 720)),
+        ((1366, 768), (800, 480)),
+        ((1280, 1024), (1024, 768)),
+        ((800, 600), (752, 504)),  # smaller than every layout shown: the display less the margin
+    ],
+)
+def test_a_window_takes_the_largest_layout_that_fits_the_display(
+    display: tuple[int, int], window: tuple[int, int]
+) -> None:
+    assert window_size(display) == window
+
+
+def test_a_tiny_display_still_gets_a_window_that_can_be_laid_out() -> None:
+    width, height = window_size((400, 300))
+    assert layout(width, height, 1).screen.w == width

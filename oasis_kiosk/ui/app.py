@@ -23,6 +23,7 @@ from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.attract import Attract
+from oasis_kiosk.ui.layout import window_size
 from oasis_kiosk.ui.menu import OperatorScreen
 from oasis_kiosk.ui.sound import Sounds
 from oasis_kiosk.ui.table import Table
@@ -40,13 +41,14 @@ class App:
     def __init__(
         self,
         terminal: Terminal,
-        size: tuple[int, int] = (1280, 720),
+        size: tuple[int, int] | None = None,
         fullscreen: bool = False,
         free_play: bool = False,
         clock: Callable[[], float] = time.monotonic,
         devices: Cabinet | None = None,
     ) -> None:
-        """``free_play``: the terminal is a demo's (``--demo``): the attract mode may start
+        """``size``: the window's; without it, the largest layout that fits the display.
+        ``free_play``: the terminal is a demo's (``--demo``): the attract mode may start
         although it holds credits. ``devices``: the cabinet's own (its buttons, acceptors,
         hopper); without them, on a desktop, the keyboard and the mouse drive mock pins."""
         pygame.display.init()
@@ -55,7 +57,11 @@ class App:
         flags = pygame.FULLSCREEN if fullscreen else 0
         # A plain window surface: partial updates of changed rectangles need it, and SDL can
         # only wait for vsync on its renderer path; the frame clock holds the loop to 60 fps.
-        self.screen = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+        if fullscreen:
+            size = (0, 0)  # the display's own
+        elif size is None:
+            size = window_size(pygame.display.get_desktop_sizes()[0])
+        self.screen = pygame.display.set_mode(size, flags)
         pygame.display.set_caption("Oasis Stud Poker")
         i18n.use(terminal.config.language)
         self.terminal = terminal
@@ -245,13 +251,23 @@ class App:
     def run(self) -> None:
         while self.running:
             self.frame()
+        self.close()
+
+    def close(self) -> None:
+        """The screen ends, and with it the workers of the demo and of the hints."""
         if self.attract is not None:
             self._end_attract()
         self.table.close()
         pygame.quit()
 
-    def screenshot(self, path: Path) -> None:
+    def repaint(self) -> list[pygame.Rect]:
+        """Everything drawn afresh, not only what changed (a screenshot, a checked screen)."""
         self.table.invalidate()
+        if self.attract is not None:
+            self.attract.table.invalidate()
         self.operator.dirty = True
-        self.draw()
+        return self.draw()
+
+    def screenshot(self, path: Path) -> None:
+        self.repaint()
         pygame.image.save(self.screen, str(path))

@@ -11,6 +11,12 @@ TOUCH_PANEL_MM = 154
 """The width of the 7-inch 800x480 touchscreen's picture."""
 COMPACT_HEIGHT = 600
 """Below this height (the 800x480 touchscreen) the paytable becomes a strip above the table."""
+SIZES = ((1920, 1080), (1280, 720), (1024, 768), (800, 480))
+"""The screens the kiosk is drawn and checked at (16:9, 4:3 and the 5:3 touchscreen),
+largest first."""
+SMALLEST = (320, 240)
+WINDOW_MARGIN = (48, 96)
+"""Pixels of a desktop a window leaves to its frame, title bar and the desktop's panel."""
 
 
 @dataclass(frozen=True)
@@ -115,10 +121,20 @@ class Layout:
         return self.screen.w * 10 // TOUCH_PANEL_MM
 
 
+def window_size(display: tuple[int, int]) -> tuple[int, int]:
+    """A window for a desktop of ``display``: the largest of SIZES that fits beside the
+    desktop's own bars, or, on a display smaller than all of them, what room there is."""
+    room = (display[0] - WINDOW_MARGIN[0], display[1] - WINDOW_MARGIN[1])
+    for width, height in SIZES:
+        if width <= room[0] and height <= room[1]:
+            return width, height
+    return max(room[0], SMALLEST[0]), max(room[1], SMALLEST[1])
+
+
 @cache
 def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
     """The screen for ``boxes`` player boxes of up to ``hand`` cards (6 with a sixth card)."""
-    if width < 320 or height < 240 or not 1 <= boxes <= 7:
+    if width < SMALLEST[0] or height < SMALLEST[1] or not 1 <= boxes <= 7:
         raise ValueError(f"a screen of {width}x{height} with {boxes} box(es) cannot be laid out")
     compact = height < COMPACT_HEIGHT
     wide = width / height >= 1.7
