@@ -103,6 +103,21 @@ def test_the_bonus_switch_takes_the_profiles_standard_stake() -> None:
     assert Round("standard", [1000, 2000], bonus=[False, 300]).record()["bonus"] == [0, 300]
 
 
+@pytest.mark.parametrize("profile_id", profile_names())
+def test_every_listed_bonus_stake_is_one_a_round_takes_and_no_other(profile_id: str) -> None:
+    profile = load_profile(profile_id)
+    for ante in profile.allowed_antes():
+        stakes = profile.bonus_stakes(ante)
+        assert stakes == sorted(set(stakes))
+        assert (stakes[:1] or [None]) == [profile.standard_bonus_stake(ante)]
+        for stake in stakes:
+            assert Round(profile, ante, bonus=stake).record()["bonus"] == [stake]
+        unlisted = {stakes[0] - 1, stakes[-1] + 1, *(s + 1 for s in stakes)} if stakes else {100}
+        for stake in sorted(unlisted - {0, *stakes}):
+            with pytest.raises(BetError):
+                Round(profile, ante, bonus=stake)
+
+
 def test_boxes_are_looked_at_one_after_another_and_blind_boxes_at_the_reveal() -> None:
     round_ = Round("standard", [1000, 1000, 1000], seed=bytes(32), credit=100_000)
     assert round_.credit == 100_000 - 3000 - 2000, "the blind box's play bet is taken up front"

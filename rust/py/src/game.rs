@@ -66,6 +66,11 @@ impl Profile {
         round::standard_bonus_stake(&self.0, ante)
     }
 
+    /// Every bonus stake a box may take at this ante, least first; empty without a bonus.
+    fn bonus_stakes(&self, ante: Money) -> Vec<Money> {
+        round::bonus_stakes(&self.0, ante)
+    }
+
     /// The credit a deal of these bets needs (RULES.md §2.7): every box's ante, bonus stake
     /// and play bet, the play bets of the boxes looked at kept in reserve. `antes` and `bonus`
     /// as for `Round`.

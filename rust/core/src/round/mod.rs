@@ -33,7 +33,9 @@ use pricing::{check_bets, credit_kept_for_play, placed_at_deal};
 use settle::{settle_box, void_box};
 
 pub use actions::{Action, LegalAction, Phase};
-pub use pricing::{deal_needs, price_list, privilege_fee, standard_bonus_stake, ExchangeFee, PriceList};
+pub use pricing::{
+    bonus_stakes, deal_needs, price_list, privilege_fee, standard_bonus_stake, ExchangeFee, PriceList,
+};
 pub(crate) use pricing::{exchange_fee, insurance_limits, purchase_fee, redraw_fee};
 pub use record::{DeckSource, RoundRecord};
 pub(crate) use settle::{bonus_bet, insurance_bet, main_bets, played_outcome, qualifies};

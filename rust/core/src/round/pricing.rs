@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::eval::HandValue;
-use crate::profile::{BonusKind, ExchangeRound, Money, Profile, Purchase, Ratio, Redraw, MAX_AMOUNT};
+use crate::profile::{Bonus, BonusKind, ExchangeRound, Money, Profile, Purchase, Ratio, Redraw, MAX_AMOUNT};
 
 /// Checks the bets of a deal against the profile and the credit (RULES.md §2.1, §2.7, §4):
 /// the number of boxes, each ante, the bonus stakes (`bonus` may be empty: none) and a credit
@@ -93,14 +93,33 @@ fn check_bonus_stake(profile: &Profile, ante: Money, stake: Money) -> Result<(),
             }
         }
         BonusKind::Fixed | BonusKind::Odds => {
-            let (min, max) = (bonus.stake_min.unwrap_or_default(), bonus.stake_max.unwrap_or_default());
-            let step = bonus.stake_step.unwrap_or(1);
+            let (min, max, step) = stake_range(bonus);
             if !(min..=max).contains(&stake) || (stake - min) % step != 0 {
                 return Err(format!("the bonus stake is {min} to {max} in steps of {step}, not {stake}"));
             }
         }
     }
     Ok(())
+}
+
+/// A fixed or odds bonus's stakes: the least, the greatest and the step between them.
+fn stake_range(bonus: &Bonus) -> (Money, Money, Money) {
+    (bonus.stake_min.unwrap_or_default(), bonus.stake_max.unwrap_or_default(), bonus.stake_step.unwrap_or(1))
+}
+
+/// Every bonus stake a box may take at an ante, least first: the privilege fee, the fixed
+/// stake, or the odds stakes in the profile's steps; none without a bonus bet.
+pub fn bonus_stakes(profile: &Profile, ante: Money) -> Vec<Money> {
+    let Some(bonus) = &profile.bonus else {
+        return Vec::new();
+    };
+    match bonus.kind {
+        BonusKind::Privilege => privilege_fee(profile, ante).into_iter().collect(),
+        BonusKind::Fixed | BonusKind::Odds => {
+            let (min, max, step) = stake_range(bonus);
+            (min..=max).step_by(usize::try_from(step).unwrap_or(usize::MAX)).collect()
+        }
+    }
 }
 
 /// The fee (in antes) of exchanging `count` cards in an exchange round, if it offers that
