@@ -1,14 +1,18 @@
 """The game screen on SDL's dummy video driver: the keyboard and the mouse play through the
 cabinet's mock pins, and the screen draws what the terminal holds.
 
-The key screens are saved at two sizes into ``test-artifacts/screens`` (or the folder
-``OASIS_ARTIFACTS`` names) and checked: not blank, and every piece of text drawn inside the
-region it belongs to (a text cut off by its region's edge fails)."""
+Every screen of ``make screenshots`` (``ui/screenshots.py``), at each size and in each
+language, and the key screens of the tests below (saved into ``test-artifacts/screens``, or
+the folder ``OASIS_ARTIFACTS`` names) are checked for what a player would see: text no
+smaller than the floor, none cut off by the edge of its region, no two texts on top of each
+other, and one label size along a row of buttons."""
 
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -21,63 +25,143 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.ui import render
+from oasis_kiosk.ui import render, screenshots
 from oasis_kiosk.ui.app import App
+from oasis_kiosk.ui.layout import SIZES, text_floor
+from oasis_kiosk.ui.screenshots import Clock
 from oasis_kiosk.ui.view import last_settlement
 
 ARTIFACTS = (
     Path(os.environ.get("OASIS_ARTIFACTS") or Path(__file__).parent.parent / "test-artifacts") / "screens"
 )
-SIZES = [(1920, 1080), (800, 480)]
+ENDS = [(1920, 1080), (800, 480)]
+"""The largest and the smallest screen, for the tests that play rather than look."""
 
 
-class Clock:
-    """The screen's time, moved by the test."""
+@dataclass(frozen=True)
+class Text:
+    """A text as it was put on the screen."""
 
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+    content: str
+    size: int
+    ink: pygame.Rect
+    """Where its visible pixels are."""
+    clip: pygame.Rect
+    """The region it was drawn in."""
 
 
 class CheckedSurface(pygame.Surface):
-    """Draws like the screen and checks each text it is given: inside the clip (its region)."""
+    """Draws like the screen and notes each text it is given (render.text's, by identity),
+    forgetting those painted over, and each button (render.button's), so that what the
+    player sees can be checked (``faults``)."""
 
-    texts: ClassVar[dict[int, pygame.Surface]] = {}
-    """Every text surface made, kept alive so that no other surface takes its id."""
+    texts: ClassVar[weakref.WeakKeyDictionary[pygame.Surface, tuple[str, int]]] = weakref.WeakKeyDictionary()
+    """Every text surface made: its words and size."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         super().__init__(size)
-        self.misplaced: list[tuple[pygame.Rect, pygame.Rect]] = []
-        self.text_drawn = 0
+        self.shown: list[Text] = []
+        self.buttons: list[pygame.Rect] = []
+
+    def forget(self) -> None:
+        """A new picture is drawn from scratch."""
+        self.shown, self.buttons = [], []
 
     def blit(
         self, source: pygame.Surface, dest: Any, area: Any = None, special_flags: int = 0
     ) -> pygame.Rect:
-        if self.texts.get(id(source)) is source:
-            self.text_drawn += 1
-            where = source.get_rect(topleft=dest if not isinstance(dest, pygame.Rect) else dest.topleft)
-            if not self.get_clip().contains(where):
-                self.misplaced.append((where, self.get_clip()))
+        topleft = dest.topleft if isinstance(dest, pygame.Rect) else tuple(dest)
+        known = self.texts.get(source)
+        if known is not None:
+            ink = source.get_bounding_rect().move(topleft)
+            if ink.w and ink.h:
+                self.shown.append(Text(*known, ink, self.get_clip()))
+        elif not source.get_flags() & pygame.SRCALPHA:
+            size = pygame.Rect(area).size if area is not None else source.get_size()
+            self.cover(pygame.Rect(topleft, size))
         return super().blit(source, dest, area, special_flags)
+
+    def fill(self, color: Any, rect: Any = None, special_flags: int = 0) -> pygame.Rect:
+        self.cover(pygame.Rect(rect) if rect is not None else self.get_rect())
+        return super().fill(color, rect, special_flags)
+
+    def cover(self, area: pygame.Rect) -> None:
+        """Something opaque painted over ``area``: the texts under it are gone."""
+        area = area.clip(self.get_clip())
+        self.shown = [text for text in self.shown if not text.ink.colliderect(area)]
+
+    def faults(self) -> list[str]:
+        """What a player would find wrong with the picture: text under the floor, text cut
+        off by its region's edge, texts on top of each other, and a row of buttons whose
+        labels differ in size."""
+        floor = text_floor(self.get_height())
+        faults = [f"{t.content!r} at {t.size} px, under {floor}" for t in self.shown if t.size < floor]
+        faults += [f"{t.content!r} cut off: {t.ink} is not inside {t.clip}" for t in self.shown if not t.clip.contains(t.ink)]
+        inks = [text.ink for text in self.shown]
+        for number, text in enumerate(self.shown):
+            for other in text.ink.collidelistall(inks[number + 1 :]):
+                faults.append(f"{text.content!r} overlaps {self.shown[number + 1 + other].content!r}")
+        rows: dict[tuple[int, int], set[int]] = {}
+        for button in self.buttons:
+            sizes = {t.size for t in self.shown if button.contains(t.ink)}
+            rows.setdefault((button.y, button.h), set()).update(sizes)
+        faults += [f"buttons at y={y} with labels of {sorted(sizes)} px" for (y, _h), sizes in rows.items() if len(sizes) > 1]
+        return faults
 
 
 @pytest.fixture(autouse=True)
 def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every surface render.text makes is remembered, so the checked surface knows text."""
-    original = render.text
+    """Every surface render.text makes is remembered, every button and filled rectangle
+    drawn on a checked surface noted, so that it knows what shows."""
+    text, button, rectangle = render.text, render.button, pygame.draw.rect
 
     def remembered(content: str, size: int, colour: render.Colour, bold: bool = False) -> pygame.Surface:
-        surface = original(content, size, colour, bold)
-        CheckedSurface.texts[id(surface)] = surface
+        surface = text(content, size, colour, bold)
+        CheckedSurface.texts[surface] = (content, size)
         return surface
 
-    remembered.cache_clear = original.cache_clear  # type: ignore[attr-defined]
-    monkeypatch.setattr(render, "text", remembered)
+    def noted(surface: pygame.Surface, area: pygame.Rect, *arguments: Any, **options: Any) -> None:
+        if isinstance(surface, CheckedSurface):
+            surface.buttons.append(pygame.Rect(area))
+        button(surface, area, *arguments, **options)
 
+    def filled(surface: pygame.Surface, colour: Any, area: Any, width: int = 0, **options: Any) -> pygame.Rect:
+        if isinstance(surface, CheckedSurface) and width == 0:
+            surface.cover(pygame.Rect(area))
+        return rectangle(surface, colour, area, width, **options)
+
+    remembered.cache_clear = text.cache_clear  # type: ignore[attr-defined]
+    monkeypatch.setattr(render, "text", remembered)
+    monkeypatch.setattr(render, "button", noted)
+    monkeypatch.setattr(pygame.draw, "rect", filled)
     yield
     pygame.quit()
+
+
+def checked(app: App) -> CheckedSurface:
+    """The kiosk draws on a checked surface instead of its window."""
+    surface = CheckedSurface(app.screen.get_size())
+    app.screen = app.table.screen = app.operator.screen = surface
+    return surface
+
+
+@pytest.mark.parametrize("language", screenshots.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES)
+def test_every_screen_is_readable(size: tuple[int, int], language: str) -> None:
+    """The screens of ``make screenshots``: before the deal, in a round, settled, HELP, a
+    tilt, the operator's menu, a handpay and the attract mode; each drawn once."""
+    app, clock = screenshots.kiosk(size, language)
+    surface = checked(app)
+    faults = {}
+    for name in screenshots.screens(app, clock):
+        surface.forget()
+        app.repaint()
+        faults[name] = surface.faults()
+    app.close()
+    assert "attract" in faults
+    assert not any(faults.values()), "\n".join(
+        f"{name}: {'; '.join(found)}" for name, found in faults.items() if found
+    )
 
 
 def kiosk(
@@ -96,8 +180,7 @@ def kiosk(
     )
     clock = Clock()
     app = App(terminal, size=size, clock=clock)
-    checked = CheckedSurface(size)
-    app.screen = app.table.screen = app.operator.screen = checked
+    checked(app)
     return app, clock
 
 
@@ -109,26 +192,21 @@ def settle(app: App, clock: Clock, seconds: float = 12.0) -> None:
 
 
 def shot(app: App, name: str) -> None:
-    """Saves the screen and checks it: something drawn, text in place."""
+    """Saves the screen, drawn afresh, and checks it: something drawn, the text readable."""
     surface = app.screen
     assert isinstance(surface, CheckedSurface)
-    # The whole screen painted afresh is what is checked; between shots, a moving card's
-    # repaint clips what lies under it to the card, by design.
-    surface.misplaced.clear()
-    surface.text_drawn = 0
-    app.table.invalidate()
-    app.operator.dirty = True
-    app.draw()
+    surface.forget()
+    app.repaint()
     width, height = surface.get_size()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(ARTIFACTS / f"{name}-{width}x{height}.png"))
     colours = {tuple(surface.get_at((x, y)))[:3] for x in range(0, width, 7) for y in range(0, height, 7)}
     assert len(colours) > 8, f"{name}: the screen is nearly blank"
-    assert surface.text_drawn > 0, f"{name}: no text drawn"
-    assert not surface.misplaced, f"{name}: text outside its region: {surface.misplaced[:3]}"
+    assert surface.shown, f"{name}: no text drawn"
+    assert not surface.faults(), f"{name}: {surface.faults()[:5]}"
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", ENDS)
 def test_the_key_screens_render_and_keep_their_text_in_place(tmp_path: Path, size: tuple[int, int]) -> None:
     app, clock = kiosk(tmp_path, size, deck="As Ad Ac Kd 2h / Ks Kh 4c 5c 9d")
     terminal = app.terminal
@@ -182,13 +260,13 @@ def test_the_key_screens_render_and_keep_their_text_in_place(tmp_path: Path, siz
     shot(app, "handpay")
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", ENDS)
 def test_a_jackpot_is_counted_up_and_celebrated(tmp_path: Path, size: tuple[int, int]) -> None:
     app, clock = kiosk(tmp_path, size, deck="As Ks Qs Js Ts / 2c 2d 4h 5h 7c")
     terminal = app.terminal
     app.key("f8")
     app.key("n")
-    assert terminal.bonus
+    assert terminal.bonus_stake
     app.key("return")
     settle(app, clock, 1)
     app.key("p")
@@ -443,7 +521,7 @@ def test_the_service_page_credits_what_the_operator_types(tmp_path: Path) -> Non
     assert audit(terminal.store).ok
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", ENDS)
 def test_repainting_only_the_moving_cards_gives_the_same_picture_as_a_full_repaint(
     tmp_path: Path, size: tuple[int, int]
 ) -> None:

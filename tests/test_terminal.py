@@ -319,6 +319,11 @@ def test_bet_chooses_the_insurance_amount_and_insure_stakes_it(database: Path) -
     credits = t.credits
     assert feed(t, "bet", "bet") == [True, True]
     assert t.insurance_amount == amounts[1]
+    assert feed(t, "bet_down") == [True]
+    assert t.insurance_amount == amounts[0]
+    assert "bet_down" not in t.live(), "nothing below the least amount"
+    assert feed(t, "bet") == [True]
+    assert t.insurance_amount == amounts[1]
     assert feed(t, "insure") == [True]
     insured = [row for row in t.store.ledger() if row.kind == "wager" and row.detail.get("bet") == "insure"]
     assert [row.amount for row in insured] == [-amounts[1]]

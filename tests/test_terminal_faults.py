@@ -143,12 +143,12 @@ def test_a_round_that_cannot_resume_blocks_the_deal_until_the_operator_voids_it(
 def test_a_rules_change_switches_off_a_bonus_the_new_rules_do_not_have(tmp_path: Path) -> None:
     t = terminal(tmp_path / "kiosk.db", credit_limit=10**6)
     assert t.handle("bonus").ok
-    assert t.bonus
+    assert t.bonus_stake
     logged_in_menu(t).set_rules("caribbean")  # no credits on: the rules may change
     t.handle("operator_key_off")
     for _ in range(20):
         t.handle("bill", 5000)
-    assert not t.bonus
+    assert not t.bonus_stake
     assert t.handle("deal").ok
 
 

@@ -31,15 +31,22 @@ def build_cabinet(
     terminal: Terminal,
     *,
     pin_factory: Factory | None = None,
+    lamp_factory: Factory | None = None,
     serial_opener: Callable[[str], Port] = open_serial,
     clock: Callable[[], float] = time.monotonic,
     bounce_time: float | None = 0.02,
 ) -> Cabinet:
-    """The devices of ``config.devices`` on ``pin_factory`` (the real pins by default);
-    ``clock`` times the pulse trains and the hopper (a virtual one for mock pins)."""
+    """The devices of ``config.devices`` on ``pin_factory`` (the real pins by default), the
+    lamps on ``lamp_factory`` if given; ``clock`` times the pulse trains and the hopper (a virtual one for mock pins)."""
     wiring = config.devices
     panel = (
-        Panel(wiring.buttons, wiring.lamps, bounce_time=bounce_time, pin_factory=pin_factory)
+        Panel(
+            wiring.buttons,
+            wiring.lamps,
+            bounce_time=bounce_time,
+            pin_factory=pin_factory,
+            lamp_factory=lamp_factory,
+        )
         if wiring.buttons or wiring.lamps
         else None
     )

@@ -29,7 +29,7 @@ PULSE_GAP = 0.05
 AFTER_TRAIN = 0.3  # longer than the decoder's train gap: the train is complete
 UNLIT = {"attendant", "help"}
 """Buttons without a lamp on the desktop: the attendant's key has none, and HELP is lit
-whenever the game is; the board's 46 GPIOs then hold every other line and a hopper."""
+whenever the game is."""
 HOPPER_COIN_EVERY = 0.05  # a mock hopper pays 20 coins a second, as a fast real one does
 
 
@@ -59,11 +59,13 @@ class SwitchPin(MockPin):  # type: ignore[misc]  # gpiozero has no type informat
 
 def desktop_wiring(coins: tuple[int, ...], bills: tuple[int, ...], hopper: bool) -> DevicesConfig:
     """A pin for every button, switch and lamp, a pulse-mode coin acceptor and bill validator
-    (n pulses for the n-th smallest denomination), and a hopper if cash-out uses one."""
-    pins = iter(range(46))
+    (n pulses for the n-th smallest denomination), and a hopper if cash-out uses one. The lamps
+    are numbered on a board of their own: with the cards and the betting keys, one board's 46
+    GPIOs cannot hold every button, lamp and device."""
+    pins, lamp_pins = iter(range(46)), iter(range(46))
     wiring = DevicesConfig(
         buttons={name: next(pins) for name in (*BUTTONS, *SWITCHES)},
-        lamps={name: next(pins) for name in BUTTONS if name not in UNLIT},
+        lamps={name: next(lamp_pins) for name in BUTTONS if name not in UNLIT},
         coin_acceptor=PulseDevice(next(pins), next(pins), {n: v for n, v in enumerate(coins, start=1)}),
         bill_pulse=PulseDevice(next(pins), next(pins), {n: v for n, v in enumerate(bills, start=1)}),
     )
@@ -79,8 +81,9 @@ class MockCabinet:
         a restart moves neither."""
         config = terminal.config
         self.wiring = desktop_wiring(config.coins, config.bills, hopper=config.cashout == "hopper")
-        # A Compute Module 3's board: GPIO 0 to 45, room for every button, device and lamp.
+        # Compute Module 3 boards (GPIO 0 to 45): one for the buttons and devices, one for the lamps.
         self.factory = MockFactory(revision="a020a0", pin_class=SwitchPin)
+        self.lamp_factory = MockFactory(revision="a020a0")
         if switches is None:
             switches = {"door": "door" in terminal.tilts, "operator_key": terminal.operator_key}
         for name, closed in switches.items():
@@ -91,6 +94,7 @@ class MockCabinet:
             replace(config, devices=self.wiring),
             terminal,
             pin_factory=self.factory,
+            lamp_factory=self.lamp_factory,
             clock=lambda: self.now,
             bounce_time=None,  # mock presses are clean edges
         )
@@ -173,4 +177,4 @@ class MockCabinet:
         line.drive_high()
 
     def lamp(self, button: str) -> bool:
-        return bool(self.factory.pin(self.wiring.lamps[button]).state)
+        return bool(self.lamp_factory.pin(self.wiring.lamps[button]).state)

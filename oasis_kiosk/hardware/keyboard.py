@@ -11,8 +11,11 @@ from oasis_kiosk.machine.terminal import Response
 # Key -> cabinet button.
 BUTTON_KEYS = {
     "b": "bet",
+    "v": "bet_down",
+    "t": "max_bet",
     "n": "bonus",
     "x": "boxes",
+    "r": "repeat_bet",
     "return": "deal",
     "p": "play",
     "f": "fold",

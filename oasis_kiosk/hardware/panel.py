@@ -32,7 +32,9 @@ class Panel:
         *,
         bounce_time: float | None = 0.02,
         pin_factory: Factory | None = None,
+        lamp_factory: Factory | None = None,
     ) -> None:
+        """``lamp_factory``: the lamps' own board (an output expander), if not ``pin_factory``'s."""
         unknown = sorted((set(buttons) | set(lamps)) - set(BUTTONS) - set(SWITCHES))
         if unknown:
             raise ValueError(f"no such button or switch: {', '.join(unknown)}")
@@ -53,7 +55,7 @@ class Panel:
                 intent, value = BUTTONS[name]
                 button.when_activated = lambda press=Press(intent, value): self._queue(press)
             self._devices.append(button)
-        self._lamps = {name: LED(pin, pin_factory=pin_factory) for name, pin in lamps.items()}
+        self._lamps = {name: LED(pin, pin_factory=lamp_factory or pin_factory) for name, pin in lamps.items()}
         self._devices += self._lamps.values()
 
     def _queue(self, press: Press) -> None:

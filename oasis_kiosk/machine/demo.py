@@ -68,8 +68,14 @@ class DemoPlayer:
         terminal = self.terminal
         top_up(terminal)
         plan: list[tuple[str, int | None]] = []
-        if "bonus" in terminal.live() and terminal.bonus != (self.random.random() < 0.6):
-            plan.append(("bonus", None))  # shows the bonus bet now and then
+        if "bonus" in terminal.live():  # shows the bonus bet now and then
+            stakes = terminal.profile.bonus_stakes(terminal.ante)
+            wanted = self.random.random() < 0.6
+            if wanted and not terminal.bonus_stake:
+                plan.append(("bonus", None))
+            elif not wanted and terminal.bonus_stake:
+                # BONUS steps through the stakes, then off.
+                plan += [("bonus", None)] * (len(stakes) - stakes.index(terminal.bonus_stake))
         return [*plan, ("deal", None)]
 
     def _decide(self, choice: Choice) -> list[tuple[str, int | None]]:

@@ -81,6 +81,24 @@ def _credited(kind: str, value: int) -> Response:
     return Response(True, template, {"value": Amount(value)})
 
 
+@dataclass(frozen=True)
+class Bets:
+    """What a deal stakes: the ante and the bonus stake (0: none) of each of ``boxes`` boxes."""
+
+    ante: int
+    boxes: int
+    bonus_stake: int
+
+    @classmethod
+    def from_state(cls, state: Any) -> Bets:
+        """The bets as ``save_state`` wrote them; ValueError naming what is wrong."""
+        if not isinstance(state, dict) or set(state) != {"ante", "boxes", "bonus_stake"}:
+            raise ValueError(f"not a table of ante, boxes and bonus_stake: {state!r}")
+        if not all(type(value) is int and value >= 0 for value in state.values()):
+            raise ValueError(f"amounts are whole numbers of at least 0: {state!r}")
+        return cls(**state)
+
+
 class Terminal:
     """One cabinet's terminal over its database."""
 
@@ -89,8 +107,11 @@ class Terminal:
     round: Round | None
     round_id: int | None
     ante: int = 0
-    bonus: bool = False
+    bonus_stake: int = 0
+    """Each box's bonus stake (0: no bonus bet), one the profile allows at the ante."""
     boxes: int = 1
+    last_bets: Bets | None = None
+    """The last round's bets, which REPEAT BET deals again."""
     selected: set[int]
     insurance: int | None
     """The insurance amount the player chose with BET (None: not chosen)."""
@@ -216,7 +237,7 @@ class Terminal:
         antes = self.antes_for(self.boxes)
         if self.ante not in antes:
             self.ante = antes[0]
-        self.bonus = self.bonus and profile.standard_bonus_stake(self.ante) is not None
+        self.bonus_stake = self._fitted_bonus(self.bonus_stake, self.ante)
 
     def _load(self) -> dict[str, Any]:
         """Takes the terminal's state as the database has it committed; a stored state that
@@ -240,9 +261,18 @@ class Terminal:
         antes = self.profile.allowed_antes()
         ante = field("ante", int, None)
         self.ante = ante if ante in antes else antes[0]
-        stake = self.profile.standard_bonus_stake(self.ante)
-        self.bonus = bool(field("bonus", bool, False)) and stake is not None
+        stake = field("bonus_stake", int, None)
+        if stake is None:  # books of an earlier release kept the bonus as a switch
+            stake = (self.profile.standard_bonus_stake(self.ante) or 0) if field("bonus", bool, False) else 0
+        self.bonus_stake = self._fitted_bonus(stake, self.ante)
         self.boxes = field("boxes", int, 1)
+        try:
+            last = field("last_bets", dict, None)
+            self.last_bets = None if last is None else Bets.from_state(last)
+        except ValueError as error:
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: last_bets: {error}"
+            ) from None
         selected = field("selected", list, [])
         if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < 5 for p in selected):
             raise StoreError(
@@ -281,8 +311,9 @@ class Terminal:
             "terminal",
             {
                 "ante": self.ante,
-                "bonus": self.bonus,
+                "bonus_stake": self.bonus_stake,
                 "boxes": self.boxes,
+                "last_bets": None if self.last_bets is None else vars(self.last_bets),
                 "selected": sorted(self.selected),
                 "insurance": self.insurance,
                 "handpay": self.handpay,
@@ -503,10 +534,17 @@ class Terminal:
                 if accepted and max(accepted) <= room:
                     live.add(kind)
             live |= {"bet", "boxes"}
-            if self.profile.standard_bonus_stake(self.ante) is not None:
+            if self.ante > self.antes_for(self.boxes)[0]:
+                live.add("bet_down")
+            if self._max_ante() != self.ante:
+                live.add("max_bet")
+            if self.profile.bonus_stakes(self.ante):
                 live.add("bonus")
             if credits >= self.upfront():
                 live.add("deal")
+            last = self.last_bets
+            if last is not None and self._allows(last) and credits >= self._needs(last):
+                live.add("repeat_bet")
             if credits > 0:
                 live.add("cashout")
             return live
@@ -516,8 +554,11 @@ class Terminal:
             live.add("card")
             if len(self.selected) not in legal["exchange"]:
                 live.discard("exchange")  # lit only for a selection that may be exchanged
-        if len(self.insurance_amounts()) > 1:
-            live.add("bet")  # BET chooses the amount to insure
+        amounts = self.insurance_amounts()
+        if len(amounts) > 1:
+            live.add("bet")  # BET and BET − choose the amount to insure
+            if self.insurance_amount != amounts[0]:
+                live.add("bet_down")
         return live
 
     def room_for_money(self) -> int:
@@ -562,7 +603,7 @@ class Terminal:
 
         def carry_out() -> Response:
             if intent not in self.live():
-                response = self._why_not_live(intent, value)
+                response = self.why_not(intent, value)
             elif intent in ROUND_ACTIONS:
                 response = self._round_action(intent, value)
             else:
@@ -576,7 +617,7 @@ class Terminal:
             self.note = note
         return self._commit(carry_out)
 
-    def _why_not_live(self, intent: str, value: int | None) -> Response:
+    def why_not(self, intent: str, value: int | None = None) -> Response:
         """The reason a dead button gives: what holds the terminal, or the round's own reason
         (asked of a copy of the round, so that asking changes nothing)."""
         details = {"intent": Intent(intent)}
@@ -597,14 +638,19 @@ class Terminal:
                 self._act(copy, intent, value)
             except IllegalAction as error:
                 return Response(False, N_("{intent} is not possible now"), details, str(error))
-        if intent == "deal" and "bet" in self.live():
+        if intent in {"deal", "repeat_bet"} and "bet" in self.live():
+            bets = self.bets if intent == "deal" else self.last_bets
+            if bets is None:
+                return Response(False, N_("{intent}: no round has been dealt yet"), details)
+            if not self._allows(bets):
+                return Response(False, N_("{intent}: the last round's bets are not allowed now"), details)
             # Only the credit stands in the way: it must cover every play bet too (RULES.md §2.7).
             return Response(
                 False,
                 N_(
                     "{intent} needs {amount} for the antes, bonus stakes and play bets; the credit is {credit}"
                 ),
-                {**details, "amount": Amount(self.upfront()), "credit": Amount(self.credits)},
+                {**details, "amount": Amount(self._needs(bets)), "credit": Amount(self.credits)},
             )
         return Response(False, N_("{intent} is not live now"), details)
 
@@ -782,11 +828,56 @@ class Terminal:
 
     # Bets.
 
+    @property
+    def bets(self) -> Bets:
+        return Bets(self.ante, self.boxes, self.bonus_stake)
+
     def upfront(self) -> int:
         """The credit a deal with the current bets needs, as the core counts it: antes, bonus
         stakes and every play bet (kept in reserve, so that no option leads to a fold)."""
-        bonus = self.bonus and self.profile.standard_bonus_stake(self.ante) is not None
-        return self.profile.deal_needs([self.ante] * self.boxes, bonus)
+        return self._needs(self.bets)
+
+    def _needs(self, bets: Bets) -> int:
+        return self.profile.deal_needs([bets.ante] * bets.boxes, bets.bonus_stake)
+
+    def _allows(self, bets: Bets) -> bool:
+        """The profile in play takes these bets (it may have changed since they were placed)."""
+        return (
+            1 <= bets.boxes <= int(self.rules["boxes"]["max"])
+            and bets.ante in self.antes_for(bets.boxes)
+            and (bets.bonus_stake == 0 or bets.bonus_stake in self.profile.bonus_stakes(bets.ante))
+        )
+
+    def _place(self, bets: Bets) -> None:
+        self.ante, self.boxes, self.bonus_stake = bets.ante, bets.boxes, bets.bonus_stake
+
+    def _fitted_bonus(self, stake: int, ante: int) -> int:
+        """``stake`` as the profile allows it at ``ante``: none stays none; else the greatest
+        allowed stake not above it, or the least (a privilege fee follows the ante)."""
+        stakes = self.profile.bonus_stakes(ante)
+        if not stake or not stakes:
+            return 0
+        return max((allowed for allowed in stakes if allowed <= stake), default=stakes[0])
+
+    def _set_ante(self, ante: int) -> Response:
+        self.ante = ante
+        self.bonus_stake = self._fitted_bonus(self.bonus_stake, self.ante)
+        return Response(True, N_("ante {ante}"), {"ante": Amount(self.ante)})
+
+    def _max_ante(self) -> int:
+        """MAX BET's ante: the greatest the credit deals on the boxes and bonus chosen, or the
+        greatest the table allows when the credit deals none (the prompt then says why)."""
+        antes = self.antes_for(self.boxes)
+        credits = self.credits
+        dealt = [
+            ante
+            for ante in antes
+            if credits
+            >= self._needs(
+                replace(self.bets, ante=ante, bonus_stake=self._fitted_bonus(self.bonus_stake, ante))
+            )
+        ]
+        return (dealt or antes)[-1]
 
     def _on_bet(self, value: int | None) -> Response:
         if self.round is not None:
@@ -795,18 +886,47 @@ class Terminal:
             self.insurance = amounts[(amounts.index(current) + 1) % len(amounts)] if current else None
             return Response(True, N_("insure {amount}"), {"amount": Amount(self.insurance or 0)})
         antes = self.antes_for(self.boxes)
-        self.ante = antes[(antes.index(self.ante) + 1) % len(antes)] if self.ante in antes else antes[0]
-        return Response(True, N_("ante {ante}"), {"ante": Amount(self.ante)})
+        # One BET button steps up and wraps round to the least ante.
+        return self._set_ante(
+            antes[(antes.index(self.ante) + 1) % len(antes)] if self.ante in antes else antes[0]
+        )
+
+    def _on_bet_down(self, value: int | None) -> Response:
+        if self.round is not None:
+            amounts = self.insurance_amounts()
+            self.insurance = amounts[amounts.index(self.insurance_amount or amounts[0]) - 1]
+            return Response(True, N_("insure {amount}"), {"amount": Amount(self.insurance)})
+        return self._set_ante(max(ante for ante in self.antes_for(self.boxes) if ante < self.ante))
+
+    def _on_max_bet(self, value: int | None) -> Response:
+        return self._set_ante(self._max_ante())
 
     def _on_bonus(self, value: int | None) -> Response:
-        self.bonus = not self.bonus
-        return Response(True, N_("bonus on") if self.bonus else N_("bonus off"))
+        """Steps the bonus stake through the profile's stakes at the ante, then off."""
+        stakes = self.profile.bonus_stakes(self.ante)
+        following = [stake for stake in stakes if stake > self.bonus_stake]
+        self.bonus_stake = following[0] if following else 0
+        if not self.bonus_stake:
+            return Response(True, N_("bonus off"))
+        return Response(True, N_("bonus {amount}"), {"amount": Amount(self.bonus_stake)})
+
+    def _on_repeat_bet(self, value: int | None) -> Response:
+        """The last round's bets dealt again in one press."""
+        before, last = self.bets, self.last_bets
+        if last is None:  # live only after a round: never so here
+            return self.why_not("repeat_bet", value)
+        self._place(last)
+        response = self._on_deal(value)
+        if not response.ok:
+            self._place(before)
+        return response
 
     def _on_boxes(self, value: int | None) -> Response:
         self.boxes = self.boxes % int(self.rules["boxes"]["max"]) + 1
         antes = self.antes_for(self.boxes)
         if self.ante not in antes:  # several boxes may need a higher ante: the smallest allowed
             self.ante = antes[0]
+            self.bonus_stake = self._fitted_bonus(self.bonus_stake, self.ante)
             return Response(
                 True,
                 N_("{boxes} box(es) at an ante of {ante}"),
@@ -830,7 +950,7 @@ class Terminal:
             round_ = Round(
                 self.profile,
                 [self.ante] * self.boxes,
-                bonus=self.bonus,
+                bonus=self.bonus_stake,
                 seed=seed,
                 credit=self.credits,
                 deck=deck,
@@ -838,6 +958,7 @@ class Terminal:
         except ValueError as error:
             return Response(False, N_("{intent} is not possible now"), {"intent": Intent("deal")}, str(error))
         self.round = round_
+        self.last_bets = self.bets
         source = "stacked" if deck is not None else "derived" if seed is not None else "shuffled"
         self.round_id = self.store.open_round(self.profile, round_.record(), deck=source)
         self.selected.clear()

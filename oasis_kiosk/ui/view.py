@@ -302,14 +302,16 @@ def buttons(
     if terminal.mode.calls_attendant:
         names = ["attendant"]
     elif round_ is None:
-        names = ["bet"]
-        if terminal.profile.standard_bonus_stake(terminal.ante) is not None:
+        names = ["bet_down", "bet", "max_bet"]
+        if terminal.profile.bonus_stakes(terminal.ante):
             names.append("bonus")
         if int(rules["boxes"]["max"]) > 1:
             names.append("boxes")
+        if terminal.last_bets is not None and terminal.last_bets != terminal.bets:
+            names.append("repeat_bet")  # beside DEAL only when it deals something else
         names += ["deal", "cashout"]
     elif round_.phase == "insurance":
-        names = ["bet", "insure", "decline"]
+        names = ["bet_down", "bet", "insure", "decline"]
     elif round_.phase == "purchase":
         names = [
             name
@@ -332,8 +334,7 @@ def buttons(
         elif name == "bet":
             label = f"{label} {cash(terminal.insurance_amount or 0)}"
         elif name == "bonus":
-            state = _("ON") if terminal.bonus else _("OFF")
-            label = f"{label} {state}"
+            label = f"{label} {cash(terminal.bonus_stake) if terminal.bonus_stake else _('OFF')}"
         elif name == "boxes":
             label = f"{label} {terminal.boxes}"
         lit = name in live
@@ -426,6 +427,11 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
         if "deal" in live:
             return _("Press DEAL to play for {amount}, or BET to change the ante.").format(
                 amount=cash(terminal.upfront())
+            )
+        if terminal.credits > 0:
+            reason = terminal.why_not("deal").text(cash, button_name)
+            return _("{reason}: lower the bet or insert money.").format(
+                reason=reason[:1].upper() + reason[1:]
             )
         return _("Insert coins or notes to play.")
     legal = round_.legal_actions()

@@ -1,0 +1,212 @@
+"""Betting without tedium: BET and BET − step the ante, MAX BET, BONUS through its stakes,
+REPEAT BET deals the last round's bets in one press, and a bet that cannot be dealt says why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support import books
+
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.terminal import Bets, Terminal, seeds_from
+from oasis_kiosk.ui import view
+
+SEEDS = seeds_from(bytes(32))
+
+
+def terminal(database: Path, profile: str = "standard") -> Terminal:
+    config = Config(database=database, profile=profile)
+    return Terminal(config, books(database, config.profile), seed_for_round=SEEDS)
+
+
+def press(t: Terminal, *intents: str) -> None:
+    for intent in intents:
+        response = t.handle(intent)
+        assert response.ok, response.message
+
+
+def settle(t: Terminal) -> None:
+    """Plays the round in the cheapest way: fold every box, decline every offer."""
+    while t.round is not None:
+        live = t.live()
+        press(t, "fold" if "fold" in live else "decline")
+
+
+def test_bet_steps_the_ante_up_and_round_and_bet_down_steps_it_back(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    antes = t.antes_for(1)
+    assert t.ante == antes[0]
+    assert "bet_down" not in t.live(), "nothing below the least ante"
+    refused = t.handle("bet_down")
+    assert not refused.ok
+    assert t.ante == antes[0]
+    press(t, "bet", "bet")
+    assert t.ante == antes[2]
+    press(t, "bet_down")
+    assert t.ante == antes[1]
+    t.ante = antes[-1]
+    press(t, "bet")
+    assert t.ante == antes[0], "one BET button wraps round to the least ante"
+
+
+def test_max_bet_takes_the_greatest_ante_the_credit_deals(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    t.handle("bill", 5000)
+    press(t, "max_bet")
+    assert t.credits >= t.upfront()
+    bigger = t.antes_for(1)[t.antes_for(1).index(t.ante) + 1]
+    assert t.profile.deal_needs(bigger) > t.credits, "the next ante up could not be dealt"
+    assert "max_bet" not in t.live(), "already the greatest"
+    press(t, "deal")
+    assert t.round is not None
+
+
+def test_max_bet_without_the_credit_for_any_ante_takes_the_tables_greatest(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    press(t, "max_bet")
+    assert t.ante == t.antes_for(1)[-1]
+
+
+def test_bonus_steps_through_its_stakes_and_the_round_takes_the_chosen_one(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    stakes = t.profile.bonus_stakes(t.ante)
+    assert len(stakes) > 2, "standard's odds bonus is 2 to 5 EUR"
+    seen = []
+    for _ in range(len(stakes) + 1):
+        press(t, "bonus")
+        seen.append(t.bonus_stake)
+    assert seen == [*stakes, 0], "each stake once, least first, then off"
+    press(t, "bonus", "bonus")
+    t.handle("bill", 5000)
+    credits = t.credits
+    press(t, "deal")
+    assert t.round is not None
+    assert t.round.record()["bonus"] == [stakes[1]]
+    assert credits - t.credits == t.ante + stakes[1]
+
+
+def test_the_bonus_button_shows_the_stake_chosen(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    labels = {name: label for name, label, _lit in view.buttons(t, t.live(), view.cash_for(t))}
+    assert labels["bonus"] == "BONUS OFF"
+    press(t, "bonus", "bonus")
+    labels = {name: label for name, label, _lit in view.buttons(t, t.live(), view.cash_for(t))}
+    assert labels["bonus"] == f"BONUS {view.cash_for(t)(t.profile.bonus_stakes(t.ante)[1])}"
+
+
+def test_a_privilege_fee_follows_the_ante(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db", "golden-oasis")
+    press(t, "bonus")
+    assert t.bonus_stake == t.profile.standard_bonus_stake(t.ante) == 60
+    press(t, "bet")
+    assert t.bonus_stake == t.profile.standard_bonus_stake(t.ante), "the fee at the new ante"
+    press(t, "bet_down")
+    assert t.bonus_stake == 60
+
+
+def test_repeat_bet_deals_the_last_rounds_bets_in_one_press(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    assert "repeat_bet" not in t.live()
+    refused = t.handle("repeat_bet")
+    assert not refused.ok
+    assert refused.message == "repeat_bet: no round has been dealt yet"
+    t.handle("bill", 5000)
+    t.handle("bill", 5000)
+    press(t, "bet", "bonus", "bonus", "boxes", "deal")
+    dealt = Bets(1100, 2, 300)
+    assert t.bets == dealt
+    settle(t)
+    assert "repeat_bet" not in {name for name, _label, _lit in view.buttons(t, t.live(), view.cash_for(t))}, (
+        "DEAL deals the same bets"
+    )
+    press(t, "bet", "bet", "bonus", "boxes", "boxes")  # bets changed after the round
+    assert t.bets == Bets(1300, 1, 400)
+    assert "repeat_bet" in {name for name, _label, _lit in view.buttons(t, t.live(), view.cash_for(t))}
+    rounds = len(t.store.rounds())
+    press(t, "repeat_bet")
+    assert t.round is not None, "dealt in the same press"
+    assert t.bets == dealt
+    assert t.round.record()["bonus"] == [300, 300]
+    settle(t)
+    assert len(t.store.rounds()) == rounds + 1
+    assert audit(t.store).ok
+
+
+def test_repeat_bet_the_credit_cannot_deal_says_why_and_changes_nothing(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    t.handle("bill", 5000)
+    press(t, "max_bet", "deal")
+    needs = t.upfront()
+    settle(t)  # the fold loses the ante: too little is left for the same bets
+    press(t, "bet_down")
+    before = (t.bets, t.credits, len(t.store.rounds()))
+    assert "repeat_bet" not in t.live()
+    response = t.handle("repeat_bet")
+    assert not response.ok
+    assert response.message == (
+        f"repeat_bet needs {needs} for the antes, bonus stakes and play bets; the credit is {t.credits}"
+    )
+    assert (t.bets, t.credits, len(t.store.rounds())) == before
+
+
+def test_the_prompt_names_what_the_bet_needs_and_the_credit(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    assert view.prompt(t, t.live(), view.cash_for(t)) == "Insert coins or notes to play."
+    t.handle("coin", 200)
+    t.handle("coin", 200)
+    shown = view.prompt(t, t.live(), view.cash_for(t))
+    cash = view.cash_for(t)
+    assert shown == (
+        f"DEAL needs {cash(t.upfront())} for the antes, bonus stakes and play bets; "
+        f"the credit is {cash(t.credits)}: lower the bet or insert money."
+    )
+
+
+def test_the_bets_and_the_last_rounds_survive_a_restart(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = terminal(database)
+    t.handle("bill", 5000)
+    press(t, "bonus", "bonus", "bet", "deal")
+    settle(t)
+    press(t, "bonus")
+    bets, last = t.bets, t.last_bets
+    t.store.close()
+    again = terminal(database)
+    assert (again.bets, again.last_bets) == (bets, last)
+
+
+def test_books_of_the_earlier_bonus_switch_take_the_standard_stake(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = terminal(database)
+    with t.store.transaction():
+        state = t.store.get_state("terminal")
+        del state["bonus_stake"], state["last_bets"]
+        t.store.set_state("terminal", {**state, "bonus": True})
+    t.store.close()
+    again = terminal(database)
+    assert again.bonus_stake == again.profile.standard_bonus_stake(again.ante)
+    assert again.last_bets is None
+
+
+@pytest.mark.parametrize(
+    "last_bets",
+    [
+        {"ante": 1000},
+        {"ante": -1, "boxes": 1, "bonus_stake": 0},
+        {"ante": "1000", "boxes": 1, "bonus_stake": 0},
+    ],
+)
+def test_damaged_last_bets_are_named_and_stand_the_terminal_still(
+    tmp_path: Path, last_bets: dict[str, object]
+) -> None:
+    database = tmp_path / "kiosk.db"
+    t = terminal(database)
+    with t.store.transaction():
+        t.store.set_state("terminal", {**t.store.get_state("terminal"), "last_bets": last_bets})
+    t.store.close()
+    again = terminal(database)
+    assert again.books_fault is not None
+    assert "last_bets" in again.books_fault
+    assert again.live() == set(), "books that fail their check stand still"
