@@ -9,6 +9,8 @@ import pytest
 from support import books
 
 from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.desktop import MockCabinet
+from oasis_kiosk.hardware.script import run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Bets, Terminal, seeds_from
 from oasis_kiosk.ui import view
@@ -210,3 +212,17 @@ def test_damaged_last_bets_are_named_and_stand_the_terminal_still(
     assert again.books_fault is not None
     assert "last_bets" in again.books_fault
     assert again.live() == set(), "books that fail their check stand still"
+
+
+def test_a_script_bets_with_the_betting_buttons(tmp_path: Path) -> None:
+    cab = MockCabinet(terminal(tmp_path / "kiosk.db"))
+    script = tmp_path / "bets.txt"
+    script.write_text("bill 5000\nbonus\ndeal\nfold\nmax bet\nbet down\nrepeat bet\nfold\n")
+    lines: list[str] = []
+    run(cab, script, report=lines.append, sleep=lambda seconds: None)
+    t = cab.terminal
+    first, second = t.store.rounds()
+    assert not any("skipped" in line for line in lines), lines
+    assert first["record"]["antes"] == second["record"]["antes"], "REPEAT BET dealt the same ante"
+    assert second["record"]["bonus"] == [t.profile.bonus_stakes(t.ante)[0]]
+    assert audit(t.store).ok

@@ -24,30 +24,19 @@ from pathlib import Path
 
 from oasis_kiosk._core import OasisError
 from oasis_kiosk.hardware.desktop import MockCabinet
-from oasis_kiosk.machine.intents import INTENTS
+from oasis_kiosk.machine.intents import BUTTON_LABELS, INTENTS
 
-# Script words and the intent each sends (``key operator`` turns the switch); a number after
-# it is the intent's value, for an intent that takes one (machine/intents.py).
+# Script words and the intent each sends: a button's intent with its underscores as spaces
+# (``buy card``, ``repeat bet``), money, a card, the keys and the door. ``key operator`` turns
+# the switch; a number after a word is the intent's value, for an intent that takes one
+# (machine/intents.py).
 WORDS: dict[str, str] = {
     "coin": "coin",
     "bill": "bill",
-    "bet": "bet",
-    "bonus": "bonus",
-    "boxes": "boxes",
-    "deal": "deal",
     "select": "card",
-    "exchange": "exchange",
-    "play": "play",
-    "fold": "fold",
-    "sixth": "sixth",
-    "insure": "insure",
-    "decline": "decline",
-    "buy card": "buy_card",
-    "buy game": "buy_game",
-    "cashout": "cashout",
+    **{name.replace("_", " "): name for name in BUTTON_LABELS if name != "attendant"},
     "key attendant": "attendant",
     "key operator": "operator_key",
-    "help": "help",
     "door open": "door_open",
     "door close": "door_close",
 }
