@@ -226,3 +226,36 @@ def test_a_script_bets_with_the_betting_buttons(tmp_path: Path) -> None:
     assert first["record"]["antes"] == second["record"]["antes"], "REPEAT BET dealt the same ante"
     assert second["record"]["bonus"] == [t.profile.bonus_stakes(t.ante)[0]]
     assert audit(t.store).ok
+
+
+def test_the_last_rounds_chips_leave_the_table_when_a_new_bet_is_placed(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")
+    t.handle("bill", 5000)
+    press(t, "deal")
+    settle(t)
+    shown = view.snapshot(t).boxes
+    assert shown[0].cards, "the last round stays on the table until a bet is placed"
+    press(t, "bet")
+    (staged,) = view.snapshot(t).boxes
+    assert staged.cards == ()
+    assert staged.bets == (("ante", t.ante),)
+    press(t, "bet_down")
+    assert t.bets == t.last_bets
+    assert view.snapshot(t).boxes[0].cards == (), "gone for good, though the bets are as they were"
+
+
+def test_the_staged_bets_of_every_box_are_drawn_where_they_are(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db")  # standard: three boxes, two looked at, the third blind
+    press(t, "boxes", "boxes", "bonus")
+    play_bet = t.profile.prices(t.ante)["play_bet"]
+    stakes = [box.bets for box in view.snapshot(t).boxes]
+    looked_at = (("ante", t.ante), ("bonus", t.bonus_stake))
+    assert stakes == [looked_at, looked_at, (*looked_at, ("play", play_bet))]
+    t.handle("bill", 5000)
+    t.handle("bill", 5000)
+    press(t, "deal")
+    assert [box.bets for box in view.snapshot(t).boxes][2] == (
+        ("ante", t.ante),
+        ("play", play_bet),
+        ("bonus", t.bonus_stake),
+    ), "the blind box's play bet is placed at the deal, as staged"

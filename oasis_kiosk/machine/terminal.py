@@ -112,6 +112,8 @@ class Terminal:
     boxes: int = 1
     last_bets: Bets | None = None
     """The last round's bets, which REPEAT BET deals again."""
+    bet_since_round: bool = False
+    """A bet was placed since the last round: the screen clears that round's chips and cards."""
     selected: set[int]
     insurance: int | None
     """The insurance amount the player chose with BET (None: not chosen)."""
@@ -861,6 +863,7 @@ class Terminal:
 
     def _set_ante(self, ante: int) -> Response:
         self.ante = ante
+        self.bet_since_round = True
         self.bonus_stake = self._fitted_bonus(self.bonus_stake, self.ante)
         return Response(True, N_("ante {ante}"), {"ante": Amount(self.ante)})
 
@@ -906,6 +909,7 @@ class Terminal:
         stakes = self.profile.bonus_stakes(self.ante)
         following = [stake for stake in stakes if stake > self.bonus_stake]
         self.bonus_stake = following[0] if following else 0
+        self.bet_since_round = True
         if not self.bonus_stake:
             return Response(True, N_("bonus off"))
         return Response(True, N_("bonus {amount}"), {"amount": Amount(self.bonus_stake)})
@@ -923,6 +927,7 @@ class Terminal:
 
     def _on_boxes(self, value: int | None) -> Response:
         self.boxes = self.boxes % int(self.rules["boxes"]["max"]) + 1
+        self.bet_since_round = True
         antes = self.antes_for(self.boxes)
         if self.ante not in antes:  # several boxes may need a higher ante: the smallest allowed
             self.ante = antes[0]
@@ -959,6 +964,7 @@ class Terminal:
             return Response(False, N_("{intent} is not possible now"), {"intent": Intent("deal")}, str(error))
         self.round = round_
         self.last_bets = self.bets
+        self.bet_since_round = False
         source = "stacked" if deck is not None else "derived" if seed is not None else "shuffled"
         self.round_id = self.store.open_round(self.profile, round_.record(), deck=source)
         self.selected.clear()

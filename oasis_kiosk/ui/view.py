@@ -164,6 +164,17 @@ def _bets_in_play(terminal: Terminal, box: int) -> tuple[tuple[str, int], ...]:
     return tuple((spot, amount) for spot, amount in placed if amount)
 
 
+def _staged_bets(terminal: Terminal, *, blind: bool) -> tuple[tuple[str, int], ...]:
+    """The stakes a box will take at the deal: its ante, its bonus stake and, on a blind box,
+    its play bet (placed at the deal, RULES.md §2.7)."""
+    staged = [("ante", terminal.ante)]
+    if terminal.bonus_stake:
+        staged.append(("bonus", terminal.bonus_stake))
+    if blind:
+        staged.append(("play", terminal.profile.prices(terminal.ante)["play_bet"]))
+    return tuple(staged)
+
+
 def _settled_bets(box: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     spots = (("ante", "ante"), ("play", "play"), ("bonus", "bonus"), ("insure", "insurance"))
     return tuple((spot, box[key]["stake"]) for spot, key in spots if box[key]["stake"])
@@ -178,7 +189,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
     """``message``: a refused press, said after the prompt; ``advisor``: hints are on."""
     cash = cash_for(terminal)
     round_ = terminal.round
-    last = None if round_ is not None else last_settlement(terminal)
+    last = None if round_ is not None or terminal.bet_since_round else last_settlement(terminal)
     live = terminal.live()
     boxes_max = int(terminal.rules["boxes"]["max"])
     looked_at = int(terminal.rules["boxes"]["looked_at"])
@@ -255,7 +266,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
                 False,
                 "",
                 "",
-                (("ante", terminal.ante),),
+                _staged_bets(terminal, blind=len(boxes) >= looked_at),
                 False,
                 False,
             )
