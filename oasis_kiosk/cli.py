@@ -39,6 +39,7 @@ from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, read, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import free_play_terminal
+from oasis_kiosk.machine.meters import every_meter
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
@@ -146,13 +147,11 @@ def clear_books(files: BooksFiles) -> list[Path]:
 
 def show_meters(config: Config, as_json: bool) -> int:
     with reading(config) as store:
-        meters = {"credits": store.credits(), **store.meters()}
-    for key in ("total_in", "total_out", "coin_in", "coin_out", "games_played"):
-        meters.setdefault(key, 0)
+        meters = every_meter({"credits": store.credits(), **store.meters()}, config.coins, config.bills)
     if as_json:
-        print(json.dumps(meters, indent=2, sort_keys=True))
+        print(json.dumps(meters, indent=2))
     else:
-        for name, value in sorted(meters.items()):
+        for name, value in meters.items():
             print(f"{name:<28}{value:>14}")
     return 0
 

@@ -1,10 +1,12 @@
-"""Every meter the terminal keeps, in one registry, in the order of the operator's meters
-page: its label, whether it counts (else it is money), and whether it counts events the
-audit cannot recompute from the ledger and the journal. A new meter is one entry here and
-the line that adds to it; the menu and the audit read the rest from here."""
+"""Every meter the terminal keeps, in one registry, in the order a lab reads them (the
+operator's meters page and the ``meters`` command list them so): its label, whether it
+counts (else it is money), and whether it counts events the audit cannot recompute from the
+ledger and the journal. A new meter is one entry here and the line that adds to it; the
+menu, the command line and the audit read the rest from here."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from oasis_kiosk.i18n import N_
@@ -28,19 +30,20 @@ def _device(label: str) -> Meter:
 
 METERS: dict[str, Meter] = {
     "credits": Meter(N_("Credits")),
-    "total_in": Meter(N_("Total in")),
-    "total_out": Meter(N_("Total out")),
     "coin_in": Meter(N_("Played (coin in)")),
     "coin_out": Meter(N_("Won (coin out)")),
-    "games_played": Meter(N_("Games played"), count=True),
     "games_won": Meter(N_("Games won"), count=True),
+    "jackpots_paid": Meter(N_("Jackpots paid")),
     "handpays": Meter(N_("Handpays")),
+    # The notes and the coins by denomination stand here (DENOMINATIONS_AFTER).
+    "games_played": Meter(N_("Games played"), count=True),
+    "door_opens": Meter(N_("Door openings"), count=True, event=True),
+    "total_in": Meter(N_("Total in")),
+    "total_out": Meter(N_("Total out")),
     "hopper_out": Meter(N_("Paid by the hopper")),
     "hopper_overpaid": Meter(N_("Hopper overpaid")),
-    "jackpots_paid": Meter(N_("Jackpots paid")),
     "jackpot_contributions": Meter(N_("Jackpot contributions")),
     "operator_credits": Meter(N_("Operator credits")),
-    "door_opens": Meter(N_("Door openings"), count=True, event=True),
     "power_ups": Meter(N_("Power-ups"), count=True, event=True),
     "coin_line_noise": _device(N_("Coin line glitches")),
     "bill_line_noise": _device(N_("Note line glitches")),
@@ -50,8 +53,10 @@ METERS: dict[str, Meter] = {
     "bill_rejected": _device(N_("Notes refused")),
 }
 
-DENOMINATIONS = {"coins_in_": N_("Coins of {value}"), "bills_in_": N_("Notes of {value}")}
-"""Meters of each coin and note taken in, one a denomination (``coins_in_200``): counts."""
+DENOMINATIONS = {"bills_in_": N_("Notes of {value}"), "coins_in_": N_("Coins of {value}")}
+"""Meters of each note and coin taken in, one a denomination (``coins_in_200``): counts,
+listed in this order, each by value."""
+DENOMINATIONS_AFTER = "handpays"
 
 COUNTED_DEVICE_EVENTS = frozenset(name for name, meter in METERS.items() if meter.device_event)
 EVENT_METERS = frozenset(name for name, meter in METERS.items() if meter.event)
@@ -65,12 +70,29 @@ def denomination(name: str) -> tuple[str, int] | None:
     return None
 
 
-def page_order(name: str) -> tuple[int, int, str]:
-    """Where a meter stands on the meters page: the registry's order, then coins and notes
-    by value, then any other name."""
+def page_order(name: str) -> tuple[int, int, int, str]:
+    """Where a meter stands in a listing: the registry's order, with the notes and the coins
+    by value after ``DENOMINATIONS_AFTER``; any other name last."""
     if name in METERS:
-        return (list(METERS).index(name), 0, "")
+        return (list(METERS).index(name), 0, 0, "")
     counted = denomination(name)
     if counted is not None:
-        return (len(METERS) + list(DENOMINATIONS.values()).index(counted[0]), counted[1], "")
-    return (len(METERS) + len(DENOMINATIONS), 0, name)
+        label, value = counted
+        return (
+            list(METERS).index(DENOMINATIONS_AFTER),
+            1 + list(DENOMINATIONS.values()).index(label),
+            value,
+            "",
+        )
+    return (len(METERS), 0, 0, name)
+
+
+def every_meter(
+    meters: Mapping[str, int], coins: Iterable[int] = (), bills: Iterable[int] = ()
+) -> dict[str, int]:
+    """The meters as every listing shows them: each registered one and each denomination of
+    ``coins`` and ``bills`` taken, 0 where nothing moved it yet, and any other the books
+    hold, in page order."""
+    untouched = [*METERS, *(f"coins_in_{coin}" for coin in coins), *(f"bills_in_{bill}" for bill in bills)]
+    filled = {**dict.fromkeys(untouched, 0), **meters}
+    return {name: filled[name] for name in sorted(filled, key=page_order)}

@@ -193,10 +193,12 @@ class OperatorMenu:
         return {"credits": self.terminal.credits, **self.store.meters()}
 
     def period_meters(self) -> dict[str, int]:
-        """The meters since the last period reset."""
+        """The meters since the last period reset, and the credits on now (a balance, which
+        no period resets)."""
         self._require()
         baseline = self.store.get_state("period_baseline", {})
-        return {name: value - baseline.get(name, 0) for name, value in self.store.meters().items()}
+        since = {name: value - baseline.get(name, 0) for name, value in self.store.meters().items()}
+        return {"credits": self.terminal.credits, **since}
 
     def reset_period(self) -> None:
         """Starts a new period; the lifetime meters are untouched."""

@@ -26,7 +26,7 @@ from oasis_kiosk.config import MAX_VOLUME
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
-from oasis_kiosk.machine.meters import METERS, denomination, page_order
+from oasis_kiosk.machine.meters import METERS, denomination, every_meter
 from oasis_kiosk.machine.operator import (
     MAX_PIN_LENGTH,
     PIN_DIGITS,
@@ -439,31 +439,51 @@ class OperatorScreen:
             render.button(self.screen, area, _(name), number == self.page, max(size * 8 // 10, 11))
             self.hotspots.append((area, f"page:{number}"))
 
-    def _lines(
-        self, top: int, lines: list[tuple[str, str]], x: int | None = None, width: int | None = None
-    ) -> None:
+    def _lines(self, top: int, lines: list[tuple[str, str]], width: int | None = None) -> None:
         size = self.size
-        x = size if x is None else x
         width = self.screen.get_width() // 2 - size * 2 if width is None else width
         for number, (name, value) in enumerate(lines):
             y = top + number * self.line_height
             if y > self.screen.get_height() - size * 4:
                 break
             colour = render.GOLD if not value else render.WHITE
-            self.screen.blit(render.fitted(name, size, colour, width * 2 // 3), (x, y))
+            self.screen.blit(render.fitted(name, size, colour, width * 2 // 3), (size, y))
             words = render.text(value, size, render.WHITE)
-            self.screen.blit(words, (x + width - words.get_width(), y))
+            self.screen.blit(words, (size + width - words.get_width(), y))
+
+    def _rows_fit(self, top: int) -> int:
+        """How many lines fit from ``top`` down to the notice."""
+        return max((self.screen.get_height() - top - self.size * 4) // self.line_height, 1)
 
     def _draw_meters(self, top: int) -> None:
-        lifetime, period = self.menu.meters(), self.menu.period_meters()
-        cash = cash_for(self.terminal)
+        """Every meter, with its lifetime and this period's value side by side, PLAY and
+        FOLD scrolling where they do not fit."""
+        config, cash = self.terminal.config, cash_for(self.terminal)
+        lifetime = every_meter(self.menu.meters(), config.coins, config.bills)
+        period = every_meter(self.menu.period_meters(), config.coins, config.bills)
+        rows = [
+            (*meter_row(name, value, cash), meter_row(name, period[name], cash)[1])
+            for name, value in lifetime.items()
+        ]
+        fit = self._rows_fit(top) - 1  # under the columns' titles
+        self.scroll = min(self.scroll, max(len(rows) - fit, 0))
+        size, width = self.size, self.screen.get_width()
+        column = width // 5
+        titles = (_("DEAL twice: new period"), _("LIFETIME"), _("THIS PERIOD"))
+        for number, (name, *values) in enumerate([titles, *rows[self.scroll : self.scroll + fit]]):
+            y = top + number * self.line_height
+            colour = render.GOLD if number == 0 else render.WHITE
+            self.screen.blit(render.fitted(name, size, colour, width - column * 2 - size * 3), (size, y))
+            for right, value in zip((width - column - size, width - size), values, strict=True):
+                words = render.fitted(value, size, colour, column - size)
+                self.screen.blit(words, (right - words.get_width(), y))
+        self._more(top + (fit + 1) * self.line_height, len(rows) - self.scroll - fit)
 
-        def rows(meters: dict[str, int]) -> list[tuple[str, str]]:
-            return [meter_row(name, meters[name], cash) for name in sorted(meters, key=page_order)]
-
-        self._lines(top, [(_("LIFETIME"), ""), *rows(lifetime)])
-        half = self.screen.get_width() // 2
-        self._lines(top, [(_("THIS PERIOD (DEAL twice: new period)"), ""), *rows(period)], x=half)
+    def _more(self, y: int, count: int) -> None:
+        """Says how many lines PLAY scrolls to, below the last one shown."""
+        if count > 0:
+            said = _("▼ {count} more (PLAY)").format(count=count)
+            self.screen.blit(render.text(said, self.size * 8 // 10, render.DIM), (self.size, y))
 
     def _draw_recall(self, top: int) -> None:
         rounds = self.menu.recall(25)

@@ -1,0 +1,75 @@
+"""The meters as every listing shows them: in the order a lab reads them, and every
+registered meter there, 0 where nothing moved it yet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support import books, logged_in_menu
+
+from oasis_kiosk.cli import main
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.meters import METERS, every_meter
+from oasis_kiosk.machine.terminal import Terminal
+
+LAB_ORDER = ["credits", "coin_in", "coin_out", "games_won", "jackpots_paid", "handpays"]
+"""What a lab reads first, before the notes and coins by denomination."""
+AFTER_DENOMINATIONS = ["games_played", "door_opens"]
+
+
+def test_every_registered_meter_is_listed_in_the_labs_order_with_zero_where_untouched() -> None:
+    listed = every_meter({"bills_in_1000": 1, "coins_in_200": 3, "power_ups": 2, "a_new_meter": 5})
+    names = list(listed)
+    assert names[: len(LAB_ORDER)] == LAB_ORDER
+    after = names.index(AFTER_DENOMINATIONS[0])
+    assert names[len(LAB_ORDER) : after] == ["bills_in_1000", "coins_in_200"], "notes, then coins"
+    assert names[after : after + len(AFTER_DENOMINATIONS)] == AFTER_DENOMINATIONS
+    assert names[-1] == "a_new_meter", "a meter the registry does not know comes last"
+    assert set(METERS) <= set(listed)
+    assert listed["coin_in"] == 0
+    assert listed["power_ups"] == 2
+
+
+def test_the_denominations_taken_are_listed_with_zero_until_one_comes_in() -> None:
+    listed = every_meter({"coins_in_200": 3}, coins=(50, 200), bills=(1000, 500))
+    denominations = [name for name in listed if name.startswith(("coins_in_", "bills_in_"))]
+    assert denominations == ["bills_in_500", "bills_in_1000", "coins_in_50", "coins_in_200"]
+    assert listed["coins_in_50"] == 0
+    assert listed["coins_in_200"] == 3
+
+
+def played(tmp_path: Path) -> Terminal:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    terminal.handle("bill", 2000)
+    return terminal
+
+
+def test_the_command_lists_the_meters_as_the_menu_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    terminal = played(tmp_path)
+    listed = list(
+        every_meter(logged_in_menu(terminal).meters(), terminal.config.coins, terminal.config.bills)
+    )
+    assert main(["meters", "--db", str(tmp_path / "kiosk.db")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == listed
+    assert lines[1].split() == ["coin_in", "0"], "an untouched meter is 0, as on the menu"
+    assert main(["meters", "--json", "--db", str(tmp_path / "kiosk.db")]) == 0
+    meters = json.loads(capsys.readouterr().out)
+    assert list(meters) == listed
+    assert meters["bills_in_2000"] == 1
+    assert meters["jackpots_paid"] == 0
+
+
+def test_both_columns_of_the_menu_list_every_meter_from_zero(tmp_path: Path) -> None:
+    menu = logged_in_menu(played(tmp_path))
+    menu.reset_period()
+    lifetime, period = menu.meters(), menu.period_meters()
+    assert list(every_meter(period)) == list(every_meter(lifetime))
+    assert every_meter(period)["total_in"] == 0
+    assert every_meter(lifetime)["total_in"] == 2000
+    assert period["credits"] == lifetime["credits"] == 2000, "the credits on now, whatever the period"

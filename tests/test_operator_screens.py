@@ -1,0 +1,152 @@
+"""The operator's screens drawn at the cabinet's sizes: the meters, the event log and the
+recall as a lab reads them, and the PIN page. Each drawing is saved into
+``test-artifacts/screens`` and checked: every text and card on the screen, none over
+another."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pygame
+import pytest
+from support import books, logged_in_menu
+from test_screen import ARTIFACTS
+
+from oasis_kiosk import i18n
+from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.panel import Press
+from oasis_kiosk.machine.meters import every_meter
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.menu import PAGES, OperatorScreen, meter_row
+from oasis_kiosk.ui.view import cash_for
+
+SIZES = [(1280, 720), (800, 480)]
+
+
+class Drawn(pygame.Surface):
+    """Draws like the screen and keeps where each text and card went."""
+
+    made: ClassVar[dict[int, tuple[pygame.Surface, str]]] = {}
+    """Each text and card surface made, by id, with what it shows (kept alive, so that no
+    other surface takes its id)."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        super().__init__(size)
+        self.placed: list[tuple[str, pygame.Rect]] = []
+
+    def blit(
+        self, source: pygame.Surface, dest: Any, area: Any = None, special_flags: int = 0
+    ) -> pygame.Rect:
+        made = self.made.get(id(source))
+        if made is not None and made[0] is source:
+            topleft = dest.topleft if isinstance(dest, pygame.Rect) else dest
+            self.placed.append((made[1], source.get_rect(topleft=topleft)))
+        return super().blit(source, dest, area, special_flags)
+
+
+@pytest.fixture(autouse=True)
+def _drawings_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    pygame.font.init()
+    render.forget()  # fonts kept from before another test's pygame.quit() are dead
+    text, card = render.text, render.card
+
+    def remembered_text(content: str, size: int, colour: render.Colour, bold: bool = False) -> pygame.Surface:
+        surface = text(content, size, colour, bold)
+        Drawn.made[id(surface)] = (surface, content)
+        return surface
+
+    def remembered_card(name: str | None, width: int, height: int) -> pygame.Surface:
+        surface = card(name, width, height)
+        Drawn.made[id(surface)] = (surface, f"card {name}")
+        return surface
+
+    monkeypatch.setattr(render, "text", remembered_text)
+    monkeypatch.setattr(render, "card", remembered_card)
+    i18n.use("en")
+    yield
+    pygame.quit()
+
+
+def shown(screen: OperatorScreen, name: str) -> list[str]:
+    """Draws the screen afresh, saves it, checks that everything drawn is on the screen and
+    clear of everything else, and gives the texts and cards in the order drawn."""
+    surface = screen.screen
+    assert isinstance(surface, Drawn)
+    surface.placed.clear()
+    screen.dirty = True
+    screen.draw()
+    width, height = surface.get_size()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(ARTIFACTS / f"{name}-{width}x{height}.png"))
+    for what, where in surface.placed:
+        assert surface.get_rect().contains(where), f"{name}: {what!r} leaves the screen at {where}"
+    for (first, one), (second, other) in combinations(surface.placed, 2):
+        assert not one.colliderect(other), f"{name}: {first!r} {one} overlaps {second!r} {other}"
+    return [what for what, _where in surface.placed]
+
+
+def operator_screen(terminal: Terminal, size: tuple[int, int]) -> OperatorScreen:
+    """The menu on a screen of this size, the operator logged in."""
+    screen = OperatorScreen(terminal, Cabinet(terminal), Drawn(size))
+    screen.menu = logged_in_menu(terminal)
+    return screen
+
+
+def page(screen: OperatorScreen, name: str) -> None:
+    screen._go(list(PAGES).index(name))
+
+
+def played(tmp_path: Path, profile: str = "standard") -> Terminal:
+    """A terminal that took a coin and notes, played a round with an exchange where the
+    profile has one, and had its door opened."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(
+        Config(database=database, profile=profile),
+        books(database, profile),
+        seed_for_round=seeds_from(bytes(32)),
+    )
+    for money in (("coin", 100), ("bill", 2000), ("bill", 5000), ("bill", 5000)):
+        terminal.handle(*money)
+    terminal.handle("deal")
+    assert terminal.round is not None
+    if "exchange" in terminal.round.legal_actions():
+        terminal.handle("card", 1)
+        terminal.handle("card", 3)
+        terminal.handle("exchange")
+    while terminal.round is not None:
+        terminal.handle("play" if "play" in terminal.live() else "fold")
+    terminal.handle("door_open")
+    terminal.handle("door_close")
+    return terminal
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_meters_page_lists_every_meter_in_the_labs_order_in_both_columns(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    terminal = played(tmp_path)
+    screen = operator_screen(terminal, size)
+    screen.menu.reset_period()
+    cash = cash_for(terminal)
+    config = terminal.config
+    lifetime = every_meter(screen.menu.meters(), config.coins, config.bills)
+    rows = [meter_row(name, value, cash)[0] for name, value in lifetime.items()]
+    seen: list[str] = []
+    for _ in rows:  # PLAY scrolls on, a line at a time
+        texts = shown(screen, "operator-meters-scrolled")
+        seen += [text for text in texts if text in rows and text not in seen]
+        screen.press(Press("play"))
+    assert seen == rows, "every meter, in the registry's order, on one page or another"
+    screen.scroll = 0
+    texts = shown(screen, "operator-meters")
+    played_row = texts.index(meter_row("coin_in", 0, cash)[0])
+    assert texts[played_row + 1 : played_row + 3] == [cash(lifetime["coin_in"]), cash(0)], (
+        "lifetime, then this period's"
+    )
+    jackpots_row = texts.index(meter_row("jackpots_paid", 0, cash)[0])
+    assert texts[jackpots_row + 1 : jackpots_row + 3] == [cash(0), cash(0)], "an untouched meter is 0 in both"
