@@ -11,14 +11,17 @@ from pathlib import Path
 
 import pygame
 import pytest
+from support import books
 from test_screen import SIZES, Clock, _texts_are_known, kiosk, settle, shot
 
 from oasis_kiosk import i18n
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.motion import HURRIED_GAP
 from oasis_kiosk.ui.sound import TUNES, win_tune
-from oasis_kiosk.ui.view import last_settlement
+from oasis_kiosk.ui.view import last_settlement, snapshot
 
 TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # a dealt flush: won, and the bonus pays 60:1
@@ -389,3 +392,41 @@ def test_the_exchange_lamp_follows_the_selection_as_the_button_does(tmp_path: Pa
     assert not refused.ok
     assert terminal.round is not None
     assert terminal.round.phase != "settled", "nothing changed"
+
+
+def test_selecting_cards_says_the_bonus_bet_is_lost_by_exchanging_before_it_is_confirmed(
+    tmp_path: Path,
+) -> None:
+    terminal = dealt_terminal(tmp_path, TRIPS, bonus=True)  # standard: exchanging forfeits the bonus
+    warning = "The bonus bet is lost by exchanging."
+    assert warning not in snapshot(terminal).prompt, "said only once a selection may be exchanged"
+    terminal.handle("card", 5)
+    assert warning in snapshot(terminal).prompt
+    assert terminal.round is not None
+    assert terminal.round.stakes(0)["bonus"] > 0, "nothing is lost until EXCHANGE is pressed"
+    terminal.handle("exchange")
+    assert terminal.round.stakes(0)["bonus"] == 0
+    assert warning not in snapshot(terminal).prompt
+
+
+@pytest.mark.parametrize(("profile", "bonus"), [("standard", False), ("golden-oasis", True)])
+def test_no_bonus_warning_where_no_bonus_was_bet_or_the_exchange_keeps_it(
+    tmp_path: Path, profile: str, bonus: bool
+) -> None:
+    terminal = dealt_terminal(tmp_path, TRIPS, bonus=bonus, profile=profile)
+    terminal.handle("card", 5)
+    assert "EXCHANGE 1 card(s)" in snapshot(terminal).prompt
+    assert "bonus" not in snapshot(terminal).prompt.lower()
+
+
+def dealt_terminal(tmp_path: Path, deck: str, *, bonus: bool, profile: str = "standard") -> Terminal:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(
+        Config(database=database, profile=profile), books(database, profile), deck_for_round=lambda n: deck
+    )
+    terminal.handle("bill", 5000)
+    terminal.handle("bill", 5000)
+    if bonus:
+        terminal.handle("bonus")
+    assert terminal.handle("deal").ok
+    return terminal

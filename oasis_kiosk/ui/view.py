@@ -485,7 +485,13 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
         if len(choices) == 1
         else _("{choices} or {last}").format(choices=", ".join(choices[:-1]), last=choices[-1])
     )
-    return _("Box {number}: {choices}.").format(number=(round_.current_box or 0) + 1, choices=listed)
+    said = _("Box {number}: {choices}.").format(number=(round_.current_box or 0) + 1, choices=listed)
+    stakes = round_.stakes(round_.current_box or 0)
+    forfeits = bool((terminal.rules.get("exchange") or {}).get("forfeits_bonus"))
+    if forfeits and stakes is not None and stakes["bonus"] and exchange_price(terminal) is not None:
+        # Said while the cards are selected, before EXCHANGE takes the bonus chip away.
+        said = f"{said} {_('The bonus bet is lost by exchanging.')}"
+    return said
 
 
 def legend(rows: list[tuple[str, str, int | None]], cash: Callable[[int], str]) -> list[tuple[str, str]]:
