@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import gettext
+from datetime import datetime
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -69,6 +70,12 @@ def percent(fraction: float) -> str:
     """``0.9478`` -> ``94.78 %`` (en), ``94,78 %`` (cs): a return, to two places."""
     shown: str = format_percent(fraction, format="#,##0.00\u00a0%", locale=_active)
     return shown
+
+
+def local_time(at: str) -> str:
+    """A time the books keep (ISO 8601, in UTC) as the cabinet's clock reads it, to the
+    second: ``2026-12-02 11:20:14``."""
+    return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
 def money(amount: int, currency: str, minor_units: int) -> str:

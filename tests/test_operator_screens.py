@@ -5,7 +5,10 @@ another."""
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from itertools import combinations
 from pathlib import Path
 from typing import Any, ClassVar
@@ -65,11 +68,29 @@ def _drawings_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         Drawn.made[id(surface)] = (surface, f"card {name}")
         return surface
 
+    remembered_text.cache_clear = text.cache_clear  # type: ignore[attr-defined]
+    remembered_card.cache_clear = card.cache_clear  # type: ignore[attr-defined]
     monkeypatch.setattr(render, "text", remembered_text)
     monkeypatch.setattr(render, "card", remembered_card)
     i18n.use("en")
     yield
+    render.forget()  # nor are they alive for the next test
     pygame.quit()
+
+
+@pytest.fixture
+def tokyo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The cabinet's clock nine hours ahead of UTC, as in Tokyo."""
+    monkeypatch.setenv("TZ", "JST-9")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def in_tokyo(at: str) -> str:
+    """A time the books keep (UTC), as the cabinet's clock in Tokyo reads it."""
+    return (datetime.fromisoformat(at) + timedelta(hours=9)).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def shown(screen: OperatorScreen, name: str) -> list[str]:
@@ -150,3 +171,18 @@ def test_the_meters_page_lists_every_meter_in_the_labs_order_in_both_columns(
     )
     jackpots_row = texts.index(meter_row("jackpots_paid", 0, cash)[0])
     assert texts[jackpots_row + 1 : jackpots_row + 3] == [cash(0), cash(0)], "an untouched meter is 0 in both"
+
+
+@pytest.mark.usefixtures("tokyo")
+@pytest.mark.parametrize("size", SIZES)
+def test_the_event_log_reads_in_sentences_in_local_time(tmp_path: Path, size: tuple[int, int]) -> None:
+    terminal = played(tmp_path)
+    screen = operator_screen(terminal, size)
+    page(screen, "events")
+    texts = shown(screen, "operator-events")
+    for said in ("Coin of €1.00 credited", "Note of €20.00 credited", "Door opened", "Operator logged in"):
+        assert said in texts
+    assert [text for text in texts if text.startswith("Round 1 settled: staked ")]
+    assert not [text for text in texts if re.search(r"[{}=]|\w_\w", text)], "no raw detail"
+    logged_in = terminal.store.events(1)[0]
+    assert texts.index(in_tokyo(logged_in["at"])) == texts.index("Operator logged in") - 1

@@ -29,6 +29,7 @@ from typing import Any, NoReturn
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.config import MAX_VOLUME, JackpotConfig
+from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
@@ -413,5 +414,6 @@ class OperatorMenu:
         return self.store.rounds(last=count)
 
     def events(self, count: int = 100) -> list[dict[str, Any]]:
+        """The last ``count`` entries of the event log, the money in and out among them."""
         self._require()
-        return self.store.events(last=count)
+        return event_log(self.store, count)

@@ -12,7 +12,7 @@ import json
 import secrets
 import sqlite3
 import uuid
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -93,6 +93,10 @@ MEMORY = ":memory:"
 
 class StoreError(OasisError):
     """The database cannot be opened, read or written: the terminal tilts on it."""
+
+
+LEDGER_COLUMNS = "id, at, kind, amount, credits_after, round_id, detail"
+"""The ledger's columns in the order of LedgerRow's fields."""
 
 
 @dataclass(frozen=True)
@@ -608,13 +612,18 @@ class Store:
         return credits
 
     def ledger(self, since_id: int = 0) -> list[LedgerRow]:
-        rows = self._read(
-            "SELECT id, at, kind, amount, credits_after, round_id, detail FROM ledger WHERE id > ? ORDER BY id",
-            (since_id,),
-        )
+        return self._ledger_rows(f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE id > ? ORDER BY id", (since_id,))
+
+    def ledger_tail(self, kinds: Collection[str], last: int) -> list[LedgerRow]:
+        """The last ``last`` rows of these kinds, oldest first."""
+        marks = ", ".join("?" * len(kinds))
+        sql = f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE kind IN ({marks}) ORDER BY id DESC LIMIT ?"
+        return self._ledger_rows(sql, (*kinds, last))[::-1]
+
+    def _ledger_rows(self, sql: str, parameters: tuple[Any, ...]) -> list[LedgerRow]:
         return [
             LedgerRow(r[0], r[1], r[2], r[3], r[4], r[5], _json(r[6], f"ledger row {r[0]}'s detail"))
-            for r in rows
+            for r in self._read(sql, parameters)
         ]
 
     def add_meter(self, name: str, delta: int) -> None:

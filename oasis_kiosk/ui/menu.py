@@ -26,6 +26,7 @@ from oasis_kiosk.config import MAX_VOLUME
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.machine.events import sentence
 from oasis_kiosk.machine.meters import METERS, denomination, every_meter
 from oasis_kiosk.machine.operator import (
     MAX_PIN_LENGTH,
@@ -39,6 +40,7 @@ from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.help import hand_name
+from oasis_kiosk.ui.layout import text_floor
 from oasis_kiosk.ui.view import OUTCOMES, cash_for
 
 PAGES = {
@@ -432,12 +434,26 @@ class OperatorScreen:
             self.hotspots.append((area, label))
 
     def _draw_tabs(self, width: int) -> None:
-        size = self.size
-        tab_w = (width - size * 2) // len(PAGES)
-        for number, name in enumerate(PAGES.values()):
-            area = pygame.Rect(size + number * tab_w, size * 3 + size // 2, tab_w - 6, size * 2)
-            render.button(self.screen, area, _(name), number == self.page, max(size * 8 // 10, 11))
+        """The pages' tabs, each as wide as its name asks, in proportion, down to where the
+        page begins; their names at one size, never under the floor."""
+        size, gap = self.size, 6
+        names = [_(name) for name in PAGES.values()]
+        floor = text_floor(self.screen.get_height())
+        label = max(size * 8 // 10, floor)
+        height = size * 5 // 2 - gap
+        needs = [render.font(label, True).size(name)[0] + 2 * render.BUTTON_PAD for name in names]
+        room = width - size * 2 - gap * len(names)
+        widths = [room * need // sum(needs) for need in needs]
+        label = min(
+            render.label_size([name], label, tab_w, height, floor)
+            for name, tab_w in zip(names, widths, strict=True)
+        )
+        x = size
+        for number, (name, tab_w) in enumerate(zip(names, widths, strict=True)):
+            area = pygame.Rect(x, size * 3 + size // 2, tab_w, height)
+            render.button(self.screen, area, name, number == self.page, label)
             self.hotspots.append((area, f"page:{number}"))
+            x += tab_w + gap
 
     def _lines(self, top: int, lines: list[tuple[str, str]], width: int | None = None) -> None:
         size = self.size
@@ -542,16 +558,23 @@ class OperatorScreen:
         )
 
     def _draw_events(self, top: int) -> None:
+        """The log, newest first, each entry its local time and a sentence; PLAY scrolls to
+        older entries."""
         events = self.menu.events(200)
-        lines_fit = max((self.screen.get_height() - top - self.size * 4) // self.line_height, 1)
-        self.scroll = min(self.scroll, max(len(events) - lines_fit, 0))
+        fit = self._rows_fit(top)
+        self.scroll = min(self.scroll, max(len(events) - fit, 0))
         end = len(events) - self.scroll
-        shown = events[max(end - lines_fit, 0) : end]
-        self._lines(
-            top,
-            [(f"{event['at']}  {event['kind']}", _short(event["detail"])) for event in reversed(shown)],
-            width=self.screen.get_width() - self.size * 2,
-        )
+        size, width = self.size, self.screen.get_width()
+        cash = cash_for(self.terminal)
+        for number, event in enumerate(reversed(events[max(end - fit, 0) : end])):
+            y = top + number * self.line_height
+            when = render.text(i18n.local_time(event["at"]), size, render.DIM)
+            self.screen.blit(when, (size, y))
+            said = render.fitted(
+                sentence(event, cash), size, render.WHITE, width - when.get_width() - size * 3
+            )
+            self.screen.blit(said, (size * 2 + when.get_width(), y))
+        self._more(top + fit * self.line_height, max(end - fit, 0))
 
     def _draw_jackpot(self, top: int) -> None:
         cash = cash_for(self.terminal)
@@ -565,7 +588,7 @@ class OperatorScreen:
             (_("Last hits"), ""),
         ]
         lines += [
-            (f"{hit['at']}  #{hit['round']}", cash(hit["amount"]))
+            (f"{i18n.local_time(hit['at'])}  #{hit['round']}", cash(hit["amount"]))
             for hit in reversed(self.menu.jackpot_hits())
         ]
         self._lines(top, lines)
@@ -691,8 +714,3 @@ def _figure(value: float, ci95: float) -> str:
 def _describe(action: dict[str, Any]) -> str:
     extra = action.get("positions") or action.get("amount")
     return f"{action['action']} {action['box'] + 1}" + (f" {extra}" if extra else "")
-
-
-def _short(detail: dict[str, Any]) -> str:
-    text = ", ".join(f"{key}={value}" for key, value in detail.items())
-    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,115 @@
+"""The event log as the operator reads it: a sentence for each event, money in the currency,
+the money taken in and paid out among the events."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from support import books, logged_in_menu
+
+from oasis_kiosk import i18n
+from oasis_kiosk.config import Config
+from oasis_kiosk.hardware import essp
+from oasis_kiosk.machine.events import SENTENCES, sentence
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+
+PACKAGE = Path(__file__).parent.parent / "oasis_kiosk"
+MONEY_KINDS = ("coin", "bill")
+"""What the cabinet wires a money device as: the ``{kind}`` of a device's event names."""
+
+# A kind as the code writes it where it is logged: the first argument of ``store.event``,
+# ``OperatorMenu._log`` or ``Terminal.device_event``, and the event names of the money
+# devices' reports (``money.Rejected``, ``money.Glitch``, ``money.Held``).
+LOGGED = [
+    re.compile(r"""(?:\.event|\b_log|device_event)\(\s*f?"([a-z_{}]+)\""""),
+    re.compile(r"""money\.(?:Rejected|Glitch|Report)\(\s*f?"([a-z_{}]+)\""""),
+    re.compile(r"""money\.Held\(\s*\w+,\s*"([a-z_]+)\""""),
+]
+HELD_ITEM = re.compile(r"""money\.Held\(\s*\w+,\s*"[a-z_]+",\s*"([a-z]+)\"""")
+
+
+def logged_kinds() -> set[str]:
+    """Every event kind the package logs, read from its source; a name made of the device's
+    kind or item (``f"{kind}_rejected"``) stands for each of them."""
+    sources = [path.read_text(encoding="utf-8") for path in PACKAGE.rglob("*.py")]
+    items = {item for source in sources for item in HELD_ITEM.findall(source)}
+    named = {name for source in sources for pattern in LOGGED for name in pattern.findall(source)}
+    kinds = set(essp.NAMES.values())  # the validator's reports, named in a table
+    for name in named:
+        kinds |= {name.format(kind=kind, item=item) for kind in MONEY_KINDS for item in items}
+    return kinds
+
+
+def test_every_event_kind_the_code_logs_has_a_sentence() -> None:
+    kinds = logged_kinds()
+    assert {"door_open", "tilt", "handpay_paid", "operator_login", "coin_rejected", "note_returned"} <= kinds
+    assert len(kinds) > 40
+    assert sorted(kinds - set(SENTENCES)) == []
+
+
+def cash(amount: int) -> str:
+    return i18n.money(amount, "EUR", 100)
+
+
+@pytest.mark.parametrize(
+    ("kind", "detail", "said"),
+    [
+        ("coin_in", {"amount": 100}, "Coin of €1.00 credited"),
+        ("bill_in", {"amount": 2000}, "Note of €20.00 credited"),
+        ("handpay_paid", {"amount": 120_000, "round_id": None}, "Handpay of €1,200.00 paid"),
+        ("door_open", {}, "Door opened"),
+        ("tilt", {"kind": "door", "message": "the door is open"}, "Tilt: The door is open."),
+        ("tilt", {"kind": "pin_lockout", "message": "5 wrong PINs"}, "Tilt: 5 wrong PINs"),
+        (
+            "round_settled",
+            {"round_id": 42, "staked": 3000, "paid": 1000},
+            "Round 42 settled: staked €30.00, paid €10.00",
+        ),
+        (
+            "configuration_changed",
+            {"setting": "jackpot", "after": {"base": 100_000, "rate": "3/20", "maximum": 900_000}},
+            "Jackpot set: base €1,000.00, share 3/20, maximum €9,000.00",
+        ),
+        ("configuration_changed", {"setting": "hints", "after": True}, "Hints turned on"),
+        ("a_new_kind", {"amount": 5}, "A new kind"),
+        ("jackpot_hit", {"round_id": 3}, "Jackpot hit"),
+    ],
+)
+def test_an_event_reads_as_a_sentence_with_its_money(kind: str, detail: dict[str, object], said: str) -> None:
+    i18n.use("en")
+    assert sentence({"kind": kind, "detail": detail}, cash) == said
+
+
+def test_the_log_says_the_money_taken_in_and_paid_out_among_the_events(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database), seed_for_round=seeds_from(bytes(32)))
+    terminal.handle("coin", 100)
+    terminal.handle("bill", 2000)
+    terminal.handle("bill", 5000)
+    terminal.handle("deal")
+    terminal.handle("fold")
+    terminal.handle("door_open")
+    terminal.handle("door_close")
+    terminal.handle("cashout")
+    terminal.handle("attendant")
+    menu = logged_in_menu(terminal)
+    said = [sentence(event, cash) for event in menu.events()]
+    staked = terminal.store.rounds()[-1]["settlement"]["collected"]
+    credits = 7100 - staked
+    expected = [
+        "Coin of €1.00 credited",
+        "Note of €20.00 credited",
+        "Note of €50.00 credited",
+        f"Round 1 settled: staked {cash(staked)}, paid €0.00",
+        "Door opened",
+        "Door closed",
+        f"Handpay of {cash(credits)} called for",
+        f"Handpay of {cash(credits)} paid",
+        "Operator key turned",
+        "Operator logged in",
+    ]
+    assert [line for line in said if line in expected] == expected
+    assert not [line for line in said if re.search(r"[{}=]|\w_\w", line)], "no raw detail"
+    assert menu.events(2) == menu.events()[-2:]
