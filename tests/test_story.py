@@ -21,7 +21,7 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.motion import HURRIED_GAP
 from oasis_kiosk.ui.sound import TUNES, win_tune
-from oasis_kiosk.ui.view import last_settlement, snapshot
+from oasis_kiosk.ui.view import before_reveal, cash_for, last_settlement, snapshot
 
 TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # a dealt flush: won, and the bonus pays 60:1
@@ -430,3 +430,20 @@ def dealt_terminal(tmp_path: Path, deck: str, *, bonus: bool, profile: str = "st
         terminal.handle("bonus")
     assert terminal.handle("deal").ok
     return terminal
+
+
+def test_a_jackpot_is_in_its_boxs_result_and_the_meter_holds_until_the_reveal(tmp_path: Path) -> None:
+    terminal = dealt_terminal(tmp_path, "As Ks Qs Js Ts / 2c 2d 4h 5h 7c", bonus=True)
+    meter_before = terminal.jackpot.value
+    terminal.handle("play")
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    award = settlement["jackpot_awards"]
+    assert award > 0
+    assert terminal.jackpot.value < meter_before, "the meter was reset on the books"
+    view = snapshot(terminal)
+    (box,) = view.boxes
+    cash = cash_for(terminal)
+    assert box.caption.endswith("+" + cash(settlement["boxes"][0]["net"] + award)), box.caption
+    assert before_reveal(view, None).jackpot == meter_before, "no meter drop tells the outcome first"
+    assert view.jackpot == terminal.jackpot.value

@@ -1055,6 +1055,7 @@ class Terminal:
         main = sum(b["ante"]["returned"] + b["play"]["returned"] + b["insurance"]["returned"] for b in boxes)
         bonus = sum(b["bonus"]["returned"] for b in boxes)
         hits = []  # (box, award, what the house puts back on the meter)
+        meter_before = self.jackpot.value
         for box in boxes:
             if box["jackpot"]:
                 self.jackpot, award, house = hit(
@@ -1094,7 +1095,17 @@ class Terminal:
         self.store.add_meter("games_played", 1)
         if settlement["net"] + awards > 0:
             self.store.add_meter("games_won", 1)
-        self.store.update_round(round_id, round_.record(), {**settlement, "jackpot_awards": awards})
+        self.store.update_round(
+            round_id,
+            round_.record(),
+            {
+                **settlement,
+                "jackpot_awards": awards,
+                # What the screen shows: each box's award, and the meter as it stood before.
+                "jackpot_hits": [{"box": box_number, "award": award} for box_number, award, _ in hits],
+                "jackpot_before": meter_before,
+            },
+        )
         self.round = None
         self.round_id = None
 

@@ -69,6 +69,9 @@ class View:
     """The bonus table's row a settled box's bonus won on."""
     jackpot: int
     jackpot_won: int
+    jackpot_before: int
+    """The meter as it stood before the settled round's jackpot hit (else the meter): shown
+    until the outcome, so that no drop of the meter tells it first."""
     buttons: tuple[tuple[str, str, bool], ...]
     """(cabinet button, label, live)."""
     overlay: tuple[str, ...]
@@ -115,6 +118,7 @@ def before_reveal(view: View, lit_category: str | None) -> View:
         credits=view.credits - view.returned,
         returned=0,
         bonus_category=None,
+        jackpot=view.jackpot_before,
         jackpot_won=0,
     )
 
@@ -233,9 +237,11 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
             else _("{hand}: the dealer does not qualify")
         ).format(hand=hand_name(last["dealer_hand"]["category"]))
         ante_unit = min((settled["ante"]["stake"] for settled in last["boxes"]), default=ante_unit)
+        awards = {int(hit["box"]): int(hit["award"]) for hit in last.get("jackpot_hits", ())}
         for settled in last["boxes"]:
             won = settled["net"] > 0 or bool(settled["jackpot"])
-            net = cash(settled["net"]) if settled["net"] <= 0 else "+" + cash(settled["net"])
+            result = settled["net"] + awards.get(settled["box"], 0)  # the jackpot is the box's too
+            net = cash(result) if result <= 0 else "+" + cash(result)
             name = hand_name(settled["hand"]["category"])
             boxes.append(
                 BoxView(
@@ -272,6 +278,9 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
             )
         )
     jackpot_won = int(last.get("jackpot_awards", 0)) if last else 0
+    jackpot_before = (
+        int(last.get("jackpot_before", terminal.jackpot.value)) if last else terminal.jackpot.value
+    )
     advised = hint(terminal, cash, advisor)
     return View(
         round_key=key,
@@ -291,6 +300,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         bonus_category=bonus_category,
         jackpot=terminal.jackpot.value,
         jackpot_won=jackpot_won,
+        jackpot_before=jackpot_before,
         buttons=buttons(terminal, live, cash),
         overlay=overlay(terminal, cash),
         ante_unit=ante_unit,
