@@ -30,6 +30,8 @@ MAX_AMOUNT = 10**12
 """No amount in minor units above this: far above any cabinet's money, far below overflow."""
 MAX_PIN = 53
 LANGUAGES = ("en", "cs", "ru")
+SPEEDS = ("normal", "fast")
+"""How fast the cards move and a win counts up (ui/motion.py's PACES)."""
 
 
 class ConfigError(ValueError, OasisError):
@@ -127,6 +129,7 @@ class Config:
     language: str = "en"
     volume: int = 6
     """Sound volume 0 (silent) to 10."""
+    speed: str = "normal"
     attract_after: int = 60
     """Seconds without input, credits or a round before the attract demo starts; 0: never."""
     expected_video_driver: str = ""
@@ -508,6 +511,7 @@ TERMINAL: dict[str, Key] = {
     "cashout": Key(Choice(("handpay", "hopper")), DEFAULTS.cashout, "how credits are paid out"),
     "language": Key(Choice(LANGUAGES), DEFAULTS.language, "the screen's language"),
     "volume": Key(Whole(f"0 to {MAX_VOLUME}", 0, MAX_VOLUME), DEFAULTS.volume, "sound volume, 0: silent"),
+    "speed": Key(Choice(SPEEDS), DEFAULTS.speed, "how fast cards move and wins count up; fast: twice"),
     "attract_after": Key(
         Whole("a whole number of seconds, 0 to 86400", 0, 86_400),
         DEFAULTS.attract_after,
@@ -700,6 +704,7 @@ STORED: dict[str, Kind] = {
     ),
     "language": TERMINAL["language"].kind,
     "volume": TERMINAL["volume"].kind,
+    "speed": TERMINAL["speed"].kind,
 }
 """The settings the operator menu keeps in the database, as the schema takes them."""
 

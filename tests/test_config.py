@@ -330,6 +330,7 @@ BAD_STORED: list[tuple[str, object, str]] = [
     ("volume", 11, "0 to 10, not 11"),
     ("volume", "6", "0 to 10, not '6'"),
     ("volume", True, "not True"),
+    ("speed", "turbo", "'normal' or 'fast', not 'turbo'"),
 ]
 
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_kiosk.ui.motion import DEAL, DEAL_GAP, REVEAL_GAP, SWAP, TURN, CountUp, Motions, count_duration
+from oasis_kiosk.ui.motion import (
+    DEAL,
+    DEAL_GAP,
+    PACES,
+    REVEAL_GAP,
+    SWAP,
+    TURN,
+    CountUp,
+    Motions,
+    count_duration,
+)
 
 
 def dealt(motions: Motions, now: float = 0.0) -> None:
@@ -90,3 +100,24 @@ def test_bigger_wins_count_longer_and_a_jackpot_longest() -> None:
     assert count_duration(0, 100, jackpot=False) == 0
     assert count_duration(200, 100, jackpot=False) < count_duration(5000, 100, jackpot=False) <= 3.0
     assert count_duration(200, 100, jackpot=True) > 3.0
+
+
+def test_the_fast_speed_halves_every_motion_and_count_and_keeps_the_reveals_order() -> None:
+    normal, fast = Motions(PACES["normal"]), Motions(PACES["fast"])
+    for motions in (normal, fast):
+        dealt(motions)
+    assert fast.settled_at() == pytest.approx(normal.settled_at() / 2)
+    midway = fast.pose(("dealer", 0, 4), fast.moving[("dealer", 0, 4)].start + DEAL / 4)
+    assert midway is not None
+    assert 0 < midway.travel < 1
+    assert midway.face is None
+    for motions in (normal, fast):
+        motions.skip()
+        revealed = {("dealer", 0, i): card for i, card in enumerate(["3d", "4d", "5d", "6d", "2c"])}
+        motions.show(revealed, 100.0)
+    starts = [m.start - 100.0 for m in sorted(fast.moving.values(), key=lambda motion: motion.start)]
+    assert starts == pytest.approx([i * REVEAL_GAP / 2 for i in range(4)]), "one after another, sooner"
+    first = min(fast.moving.values(), key=lambda motion: motion.start)
+    assert fast.pose(("dealer", 0, 0), first.end).face == "3d"  # type: ignore[union-attr]
+    assert fast.pose(("dealer", 0, 1), first.end).face is None  # type: ignore[union-attr]
+    assert count_duration(5000, 1000, False, PACES["fast"]) == count_duration(5000, 1000, False) / 2

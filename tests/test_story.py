@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -15,7 +16,7 @@ from support import books
 from test_screen import SIZES, Clock, _texts_are_known, kiosk, settle, shot
 
 from oasis_kiosk import i18n
-from oasis_kiosk.config import Config
+from oasis_kiosk.config import SPEEDS, Config
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
@@ -447,3 +448,16 @@ def test_a_jackpot_is_in_its_boxs_result_and_the_meter_holds_until_the_reveal(tm
     assert box.caption.endswith("+" + cash(settlement["boxes"][0]["net"] + award)), box.caption
     assert before_reveal(view, None).jackpot == meter_before, "no meter drop tells the outcome first"
     assert view.jackpot == terminal.jackpot.value
+
+
+def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:
+    took = {}
+    for speed in SPEEDS:
+        app, clock = kiosk(tmp_path / speed, (1280, 720), deck=TRIPS)
+        app.terminal.config = replace(app.terminal.config, speed=speed)
+        app.key("f8")
+        dealt_at = clock.now
+        app.key("return")
+        app.draw()
+        took[speed] = app.table.motions.settled_at() - dealt_at
+    assert took["fast"] == pytest.approx(took["normal"] / 2)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oasis_kiosk.config import SPEEDS
+
 Slot = tuple[str, int, int]
 """("dealer", 0, position) or ("box", box, position)."""
 Face = str | None
@@ -23,6 +25,8 @@ DEAL_GAP = 0.09  # between two cards dealt
 REVEAL_GAP = 0.45  # between two of the dealer's cards turned: one after another, visibly
 HURRIED_GAP = 0.15  # the same, once a press hurries the reveal: quicker, still in order
 SWAP = 0.3  # an exchanged card goes and its replacement comes
+PACES = dict(zip(SPEEDS, (1.0, 2.0), strict=True))
+"""Each speed setting: how many times faster than normal the cards move and a win counts up."""
 
 
 @dataclass(frozen=True)
@@ -32,12 +36,13 @@ class Motion:
     start: float
     before: Face
     after: Face
+    pace: float = 1.0
 
     @property
     def duration(self) -> float:
         if self.kind == "deal":
-            return DEAL + (TURN if self.after is not None else 0.0)
-        return TURN * 2 if self.kind == "turn" else SWAP
+            return (DEAL + (TURN if self.after is not None else 0.0)) / self.pace
+        return (TURN * 2 if self.kind == "turn" else SWAP) / self.pace
 
     @property
     def end(self) -> float:
@@ -58,14 +63,16 @@ AT_REST = 1.0
 
 
 class Motions:
-    def __init__(self) -> None:
+    def __init__(self, pace: float = 1.0) -> None:
+        """``pace``: PACES' factor of the speed setting; the reveal keeps its order at any."""
+        self.pace = pace
         self.shown: dict[Slot, Face] = {}
         self.moving: dict[Slot, Motion] = {}
         self._queue_end = 0.0
 
     def _queue(self, now: float, gap: float) -> float:
         start = max(now, self._queue_end)
-        self._queue_end = start + gap
+        self._queue_end = start + gap / self.pace
         return start
 
     def show(self, cards: dict[Slot, Face], now: float, fresh: bool = False) -> None:
@@ -82,7 +89,7 @@ class Motions:
                 kind, gap = "turn", REVEAL_GAP if slot[0] == "dealer" else DEAL_GAP
             else:
                 kind, gap = "swap", DEAL_GAP
-            self.moving[slot] = Motion(kind, self._queue(now, gap), self.shown.get(slot), face)
+            self.moving[slot] = Motion(kind, self._queue(now, gap), self.shown.get(slot), face, self.pace)
             self.shown[slot] = face
         for slot in set(self.shown) - set(cards):
             del self.shown[slot]
@@ -96,7 +103,7 @@ class Motions:
         face = self.shown[slot]
         if motion is None or now >= motion.end:
             return Pose(AT_REST, AT_REST, face)
-        elapsed = now - motion.start
+        elapsed = (now - motion.start) * self.pace  # in the normal pace's seconds
         if elapsed < 0:  # queued: the old card still lies there, or nothing yet
             return None if motion.kind == "deal" else Pose(AT_REST, AT_REST, motion.before)
         if motion.kind == "deal":
@@ -137,14 +144,15 @@ class Motions:
         turn follow one another HURRIED_GAP apart (a card already turning finishes)."""
         reveal = self._reveal(now)
         self.skip()
+        gap = HURRIED_GAP / self.pace
         previous: float | None = None
         for start, slot, motion in reveal:
             if start > now:
-                start = now if previous is None else max(now, previous + HURRIED_GAP)
-            self.moving[slot] = Motion("turn", start, motion.before, motion.after)
+                start = now if previous is None else max(now, previous + gap)
+            self.moving[slot] = Motion("turn", start, motion.before, motion.after, self.pace)
             previous = start
         if previous is not None:
-            self._queue_end = previous + HURRIED_GAP
+            self._queue_end = previous + gap
 
 
 def _turning(elapsed: float, before: Face, after: Face) -> Pose:
@@ -185,11 +193,11 @@ class CountUp:
         return now >= self.start + self.duration
 
 
-def count_duration(amount: int, unit: int, jackpot: bool) -> float:
+def count_duration(amount: int, unit: int, jackpot: bool, pace: float = 1.0) -> float:
     """Longer for bigger wins, never tedious: 0.6 s for a push-size win, up to 3 s (5 s for
-    a jackpot)."""
+    a jackpot), at the normal pace."""
     if amount <= 0:
         return 0.0
     multiples = amount / max(unit, 1)
     base = min(0.6 + 0.08 * multiples, 3.0)
-    return 5.0 if jackpot else base
+    return (5.0 if jackpot else base) / pace

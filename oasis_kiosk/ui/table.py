@@ -19,7 +19,7 @@ from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import help, render
 from oasis_kiosk.ui.layout import Box, Layout, layout
-from oasis_kiosk.ui.motion import AT_REST, CountUp, Motions, Slot, count_duration
+from oasis_kiosk.ui.motion import AT_REST, PACES, CountUp, Motions, Slot, count_duration
 from oasis_kiosk.ui.sound import win_tune
 from oasis_kiosk.ui.view import View, before_reveal, cash_for, legend, snapshot
 from oasis_kiosk.ui.widgets import jackpot, meters, paytable, rulebook
@@ -99,6 +99,7 @@ class Table:
     def refresh(self, now: float) -> None:
         """Reads the terminal again (after an input or a device event)."""
         hints = bool(self.terminal.round) and bool(self.terminal.store.get_state("hints", False))
+        self.motions.pace = PACES[self.terminal.config.speed]  # the operator's speed setting
         view = snapshot(self.terminal, self.message, self.advisor if hints else None)
         old = self.view
         cards: dict[Slot, str | None] = {("dealer", 0, i): face for i, face in enumerate(view.dealer)}
@@ -131,7 +132,7 @@ class Table:
         tune = win_tune(view.win, view.ante_unit, bool(view.jackpot_won))
         if tune is None:
             return
-        duration = count_duration(view.win, view.ante_unit, bool(view.jackpot_won))
+        duration = count_duration(view.win, view.ante_unit, bool(view.jackpot_won), self.motions.pace)
         self.count = CountUp(view.win, revealed_at, duration)
         self._win_sound = (revealed_at, tune)
         if view.jackpot_won:
