@@ -461,3 +461,23 @@ def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:
         app.draw()
         took[speed] = app.table.motions.settled_at() - dealt_at
     assert took["fast"] == pytest.approx(took["normal"] / 2)
+
+
+@pytest.mark.parametrize("key", ["return", "b", "n", "x"])
+def test_a_press_during_the_reveal_only_hurries_it(tmp_path: Path, key: str) -> None:
+    app, clock = dealt(tmp_path, TRIPS)
+    app.key("f8")
+    app.key("p")
+    settled = app.terminal.store.rounds(last=1)[-1]["id"]
+    clock.now += 0.35
+    app.draw()
+    bets = app.terminal.bets
+    app.key(key)  # DEAL, BET, BONUS or BOXES while three hole cards are still down
+    assert app.terminal.round is None, "no new round dealt over the reveal"
+    assert app.terminal.bets == bets, "no bet changed under it"
+    assert dealer_faces(app, clock.now)[:4] == ["Ks", None, None, None]
+    settle(app, clock, 3)
+    assert app.table.showing(clock.now).dealer_verdict == "One pair: the dealer qualifies"
+    assert app.terminal.store.rounds(last=1)[-1]["id"] == settled
+    app.key(key)
+    assert app.terminal.round is not None or app.terminal.bets != bets, "after the reveal it acts"

@@ -54,7 +54,8 @@ class Cabinet:
         self.seen: list[str] = []
         """What the devices reported during the test, in order."""
         self.waking: Callable[[], object] | None = None
-        """While the attract demo runs: a button press only wakes the game."""
+        """While the attract demo runs or the dealer's reveal plays: a button press only ends
+        or hurries it."""
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
@@ -105,7 +106,7 @@ class Cabinet:
             if not switch:
                 return []  # a switch is a fact the terminal must know, test or not
         elif self.waking is not None and not switch:
-            self.waking()  # the first press ends the attract demo and does nothing else
+            self.waking()  # ends the attract demo or hurries the reveal, and does nothing else
             return []
         elif self.menu is not None and self.terminal.mode is Mode.OPERATOR and not switch:
             self.menu(press)

@@ -28,6 +28,7 @@ BUTTON_KEYS = {
     "o": "cashout",
     "a": "attendant",
     "h": "help",
+    "u": "language",
     **{str(n): f"card{n}" for n in range(1, 6)},
 }
 # Key -> money: F1-F4 the coins, F5-F8 the notes, smallest first.

@@ -204,9 +204,15 @@ def _audit_books(store: Store, report: AuditReport) -> None:
         report.rounds_checked += 1
         stored = dict(round_["settlement"])
         awards = stored.pop("jackpot_awards", 0)
+        # What the terminal keeps for the screen beside the core's settlement (none in books
+        # of an earlier release): each box's award, which must add up to the round's.
+        shown_hits = stored.pop("jackpot_hits", None)
+        stored.pop("jackpot_before", None)
         if replayed.phase != "settled" or replayed.settlement() != stored:
             problems.append(f"round {number}: the replayed settlement differs from the stored one")
             continue
+        if shown_hits is not None and sum(hit["award"] for hit in shown_hits) != awards:
+            problems.append(f"round {number}: the boxes' jackpot awards do not add up to {awards}")
         if returned[number] != stored["paid"] + awards:
             problems.append(
                 f"round {number}: the ledger paid {returned[number]}, the settlement {stored['paid']} "

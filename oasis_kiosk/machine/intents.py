@@ -44,6 +44,7 @@ INTENTS: dict[str, IntentKind] = {
     "cashout": IntentKind(N_("CASH OUT")),
     "attendant": IntentKind(N_("ATTENDANT")),
     "help": IntentKind(N_("HELP")),
+    "language": IntentKind(N_("EN/CS/RU")),
     "door_open": IntentKind(),
     "door_close": IntentKind(),
     "operator_key_on": IntentKind(),

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
-from oasis_kiosk.config import Config, ConfigError, check_stored
+from oasis_kiosk.config import LANGUAGES, Config, ConfigError, check_stored
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
@@ -112,6 +112,8 @@ class Terminal:
     boxes: int = 1
     last_bets: Bets | None = None
     """The last round's bets, which REPEAT BET deals again."""
+    player_language: str | None = None
+    """The language the player chose for this session (None: the house's, ``config``)."""
     bet_since_round: bool = False
     """A bet was placed since the last round: the screen clears that round's chips and cards."""
     selected: set[int]
@@ -291,6 +293,12 @@ class Terminal:
             raise StoreError(f"{self.store.path}: the stored terminal state is damaged: tilts is {tilts!r}")
         self.tilts = dict(tilts)
         self.operator_key = bool(field("operator_key", bool, False))
+        chosen = field("player_language", str, None)
+        if chosen is not None and chosen not in LANGUAGES:
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: player_language is {chosen!r}"
+            )
+        self.player_language = chosen
         try:
             self.jackpot = (
                 JackpotState.from_json(state["jackpot"])
@@ -324,6 +332,7 @@ class Terminal:
                 "stopping": self.stopping,
                 "tilts": self.tilts,
                 "operator_key": self.operator_key,
+                "player_language": self.player_language,
                 "jackpot": self.jackpot.to_json(),
             },
         )
@@ -384,7 +393,10 @@ class Terminal:
             with self.store.transaction():
                 if note is not None:
                     self.store.set_state(*note)
+                in_session = self._in_session()
                 response = change()
+                if in_session and not self._in_session():
+                    self.player_language = None  # the session is over: the house's language again
                 self.save_state()
             return response
         except Exception as error:  # a rolled-back change must never leave memory changed
@@ -523,7 +535,7 @@ class Terminal:
             return switches
         if mode.calls_attendant:
             return switches | {"attendant"}
-        live = switches | {"help"}
+        live = switches | {"help", "language"}
         if self.round is None:
             # No query for an open round: a round left open in the
             # database without resuming carries the "resume" tilt, which only the operator's
@@ -822,6 +834,28 @@ class Terminal:
 
     def _on_help(self, value: int | None) -> Response:
         return Response(True, "help")
+
+    @property
+    def language(self) -> str:
+        """The screen's language now: the player's choice for the session, else the house's."""
+        return self.player_language or self.config.language
+
+    def _on_language(self, value: int | None) -> Response:
+        self.player_language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)]
+        return Response(True, N_("language {language}"), {"language": self.player_language})
+
+    def _in_session(self) -> bool:
+        """A player's money is in play: credits, a round, or a cash-out being paid."""
+        return bool(self.credits or self.round or self.handpay is not None or self.payout)
+
+    def forget_player_language(self) -> None:
+        """The attract demo starts: the next player finds the house's language."""
+        if self.player_language is not None:
+            self._commit(self._forget_player_language)
+
+    def _forget_player_language(self) -> Response:
+        self.player_language = None
+        return Response(True, N_("language {language}"), {"language": self.config.language})
 
     def _on_door_close(self, value: int | None) -> Response:
         self.tilts.pop("door", None)

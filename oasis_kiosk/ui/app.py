@@ -63,7 +63,7 @@ class App:
             size = window_size(pygame.display.get_desktop_sizes()[0])
         self.screen = pygame.display.set_mode(size, flags)
         pygame.display.set_caption("Oasis Stud Poker")
-        i18n.use(terminal.config.language)
+        i18n.use(terminal.language)
         self.terminal = terminal
         self.free_play = free_play
         self.now = clock
@@ -86,7 +86,7 @@ class App:
         self.scene = ""
         self.clock = pygame.time.Clock()
         self._lag = 0.0
-        self._settings = (terminal.config.language, terminal.config.volume)
+        self._settings = (terminal.language, terminal.config.volume)
         self._changes = terminal.changes
 
     # Input.
@@ -100,7 +100,7 @@ class App:
         if name == "escape":
             self.running = False
             return
-        if self._wake():
+        if self._interrupt():
             return
         if name == LEGEND_KEY:
             self.table.legend = None if self.table.legend is not None else self.keyboard.legend()
@@ -112,7 +112,7 @@ class App:
 
     def click(self, x: int, y: int) -> None:
         """A mouse click or a touch."""
-        if self._wake():
+        if self._interrupt():
             return
         if self.terminal.mode is Mode.OPERATOR:
             self.operator.click(x, y)
@@ -124,13 +124,18 @@ class App:
             responses = self.cabinet.press(name) if self.cabinet else self.devices.touch(name)
             self._answer(responses[0] if responses else None)
 
-    def _wake(self) -> bool:
-        """Any input ends the attract demo (and does nothing else)."""
+    def _interrupt(self) -> bool:
+        """Any input ends the attract demo, and during the dealer's reveal only hurries it: the
+        input does nothing else then (the round's story is told in its order)."""
         self.idle = 0.0
-        if self.attract is None:
-            return False
-        self._end_attract()
-        return True
+        if self.attract is not None:
+            self._end_attract()
+            return True
+        now = self.now()
+        if self.scene == "game" and self.table.revealing(now):
+            self.table.skip(now)
+            return True
+        return False
 
     def _end_attract(self) -> None:
         assert self.attract is not None
@@ -194,16 +199,19 @@ class App:
             else:  # a tilt, the operator's key, a failing mains: the screen must say so
                 self._end_attract()
         elif 0 < self.terminal.config.attract_after <= self.idle and self._quiet():
+            self.terminal.forget_player_language()  # the next player finds the house's
             self.attract = Attract(self.terminal, self.screen, self.sounds.play)
-            self.devices.waking = self._wake
 
     def _poll(self, seconds: float) -> list[Response]:
         """The devices, ``seconds`` on: presses, money, the hopper, the power."""
+        # While the attract demo runs or the dealer's reveal plays, a press only ends or hurries it.
+        interrupts = self.attract is not None or (self.scene == "game" and self.table.revealing(self.now()))
+        self.devices.waking = self._interrupt if interrupts else None
         return self.cabinet.advance(seconds) if self.cabinet else self.devices.step()
 
     def _take(self, responses: list[Response]) -> None:
         if responses:
-            self._wake()
+            self._interrupt()
             self._answer(responses[0])
 
     def _quiet(self) -> bool:
@@ -212,8 +220,9 @@ class App:
         return terminal.mode is Mode.BETTING and (self.free_play or terminal.credits == 0)
 
     def _follow_settings(self) -> None:
-        """The operator changed the language or the volume: the screen follows at once."""
-        settings = (self.terminal.config.language, self.terminal.config.volume)
+        """The operator changed the language or the volume, or the player the language: the
+        screen follows at once."""
+        settings = (self.terminal.language, self.terminal.config.volume)
         if settings == self._settings:
             return
         self._settings = settings

@@ -152,6 +152,10 @@ class Table:
         self.revealed_at = 0.0
         self.jackpot_shown = self.terminal.jackpot.value
 
+    def revealing(self, now: float) -> bool:
+        """The dealer's cards of the settled round are still turning: its outcome is to come."""
+        return self.view is not None and now < self.revealed_at
+
     def showing(self, now: float) -> View:
         """The view as the screen shows it at ``now``: a settled round without its outcome
         until the dealer's last card has turned."""
