@@ -40,6 +40,25 @@ def test_touch_buttons_on_the_7_inch_panel_are_at_least_10_mm(buttons: int) -> N
         assert area.inside(screen.buttons)
 
 
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768), (800, 480)])
+@pytest.mark.parametrize("buttons", [2, 4, 5, 8, 9])
+def test_many_buttons_take_two_rows_beside_the_meters_rather_than_squeeze(
+    size: tuple[int, int], buttons: int
+) -> None:
+    """Betting brought eight buttons: side by side beside the meters, each was 49 pixels wide
+    at 1024x768, too narrow for a word at the floor size."""
+    screen = layout(*size, 1)
+    areas = screen.button_areas(buttons)
+    assert len(areas) == buttons
+    for number, area in enumerate(areas):
+        assert area.inside(screen.buttons)
+        assert not any(area.overlaps(other) for other in areas[number + 1 :])
+        assert area.h >= screen.floor * 5 // 2, "room for a label on two lines"
+        if buttons <= 8:
+            assert area.w >= screen.floor * 6, "room for a word at the floor size"
+    assert len({area.w for area in areas}) == 1
+
+
 def test_an_impossible_screen_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot be laid out"):
         layout(200, 100, 1)

@@ -148,7 +148,7 @@ class App:
         if response is None:
             return
         if response.template == "help":
-            self.table.showing_help = not self.table.showing_help
+            self.table.next_help_page()
             self.table.message = None
         else:
             self.table.message = None if response.ok else response

@@ -70,7 +70,8 @@ class Attract:
                 lay.large,
                 render.GOLD if blink else render.WHITE,
                 area.w - lay.medium,
-                bold=True,
+                True,
+                lay.floor,
             )
             self.screen.blit(words, words.get_rect(center=area.center))
             dirty.append(area)

@@ -15,6 +15,8 @@ SIZES = ((1920, 1080), (1280, 720), (1024, 768), (800, 480))
 """The screens the kiosk is drawn and checked at (16:9, 4:3 and the 5:3 touchscreen),
 largest first."""
 SMALLEST = (320, 240)
+MIN_TEXT_SIZE = 14
+"""Pixels: no text on any screen is smaller (the 7-inch panel is read from a stool)."""
 WINDOW_MARGIN = (48, 96)
 """Pixels of a desktop a window leaves to its frame, title bar and the desktop's panel."""
 
@@ -78,6 +80,8 @@ class Layout:
     """Font sizes in pixels: meters, labels, rules."""
     medium: int
     small: int
+    floor: int
+    """The least size any text on this screen is drawn at (``text_floor``)."""
     compact: bool
 
     def regions(self) -> list[Box]:
@@ -109,16 +113,29 @@ class Layout:
         return [Box(middle + (i - 1) * step - size // 2, y, size, size) for i in range(3)]
 
     def button_areas(self, count: int) -> list[Box]:
-        """The on-screen buttons, side by side on their bar, with a little space between."""
+        """The on-screen buttons, side by side on their bar, with a little space between; in
+        two rows beside the meters when one row would leave a button too narrow for a word
+        at the floor size (a touchscreen keeps one row: its buttons must be 10 mm tall)."""
         gap = max(self.small // 4, 2)
-        return [
-            Box(cell.x + gap, cell.y + gap, cell.w - 2 * gap, cell.h - 2 * gap)
-            for cell in self.buttons.split(count)
+        rows = 2 if not self.compact and self.buttons.w // count < self.floor * 7 else 1
+        per_row = -(-count // rows)
+        bar = self.buttons
+        cells = [
+            cell
+            for row in range(rows)
+            for cell in Box(bar.x, bar.y + row * bar.h // rows, bar.w, bar.h // rows).split(per_row)
         ]
+        return [Box(cell.x + gap, cell.y + gap, cell.w - 2 * gap, cell.h - 2 * gap) for cell in cells[:count]]
 
     def minimum_touch(self) -> int:
         """10 mm in pixels on a touchscreen this wide, if it is the 154 mm wide 7-inch panel."""
         return self.screen.w * 10 // TOUCH_PANEL_MM
+
+
+def text_floor(height: int) -> int:
+    """The least size of text on a screen ``height`` pixels tall: about 2 % of it, never
+    under MIN_TEXT_SIZE."""
+    return max(height // 50, MIN_TEXT_SIZE)
 
 
 def window_size(display: tuple[int, int]) -> tuple[int, int]:
@@ -140,7 +157,9 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
     wide = width / height >= 1.7
     top = round(height * (0.075 if compact else 0.08 if wide else 0.09))
     message = round(height * (0.07 if compact else 0.06))
-    bottom = round(height * (0.2 if compact else 0.11))
+    # The meters and the buttons: on two rows on the touchscreen; beside each other above it,
+    # taller at 4:3 where eight buttons take two rows of two lines each.
+    bottom = round(height * (0.2 if compact else 0.12 if wide else 0.14))
     screen = Box(0, 0, width, height)
     if compact:
         jackpot = Box(0, 0, width, top)
@@ -155,7 +174,8 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
     row = Box(table.x, dealer.bottom, table.w, table.h - dealer.h)
     player = tuple(row.split(boxes))
     box_w = player[0].w
-    small = max(height // 45, 11)
+    floor = text_floor(height)
+    small = max(height // 45, floor)
     # A hand and its gaps (an eighth of a card each) fill 93 % of one box at most, keep a
     # card's 5:7 shape, and leave room above for the label and below for the spots and caption.
     card_w = min(
@@ -185,7 +205,8 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
         card_w=card_w,
         card_h=card_h,
         large=max(meters.h * 65 // 100 if compact else bottom * 36 // 100, 14),
-        medium=max(message * 50 // 100, 13),
+        medium=max(message * 50 // 100, floor),
         small=small,
+        floor=floor,
         compact=compact,
     )

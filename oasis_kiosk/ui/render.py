@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 import pygame
 
 from oasis_kiosk.assets import ASSETS
-from oasis_kiosk.ui.layout import Box
+from oasis_kiosk.ui.layout import MIN_TEXT_SIZE, Box
 
 FELT = (14, 92, 52)
 FELT_DARK = (10, 66, 38)
@@ -32,8 +32,6 @@ WHITE = (240, 240, 235)
 ALARM = (150, 20, 30)
 
 Colour = tuple[int, int, int]
-MIN_TEXT_SIZE = 10
-"""Pixels: the least a sentence or the jackpot meter shrinks to on a small screen."""
 FONTS = {False: ASSETS / "fonts" / "DejaVuSans.ttf", True: ASSETS / "fonts" / "DejaVuSans-Bold.ttf"}
 RANK_TEXT = {"T": "10"}
 
@@ -53,23 +51,28 @@ def text(content: str, size: int, colour: Colour, bold: bool = False) -> pygame.
     return font(size, bold).render(content, True, colour)
 
 
-def fitted(content: str, size: int, colour: Colour, width: int, bold: bool = False) -> pygame.Surface:
-    """The text at ``size`` or, if it is wider than ``width``, at the size that fits."""
+def fitted(
+    content: str, size: int, colour: Colour, width: int, bold: bool = False, least: int = MIN_TEXT_SIZE
+) -> pygame.Surface:
+    """The text at ``size`` or, if it is wider than ``width``, at the size that fits, but
+    never under ``least``: text too small to read is no better than text cut off."""
     surface = text(content, size, colour, bold)
-    while surface.get_width() > width and size > 8:
-        size = size * 9 // 10
+    while surface.get_width() > width and size > least:
+        size = max(size * 9 // 10, least)
         surface = text(content, size, colour, bold)
     return surface
 
 
-def amount(content: str, size: int, colour: Colour, width: int, bold: bool = False) -> list[pygame.Surface]:
-    """A changing amount (a meter counting up), at ``size`` or smaller to fit ``width``, as
-    kept single-character glyphs to blit side by side (``row``): a new value costs a few
-    small blits, not a fresh render of the whole string. The digits are of one width, so
-    nothing jitters."""
+def amount(
+    content: str, size: int, colour: Colour, width: int, bold: bool = False, least: int = MIN_TEXT_SIZE
+) -> list[pygame.Surface]:
+    """A changing amount (a meter counting up), at ``size`` or smaller to fit ``width`` (not
+    under ``least``), as kept single-character glyphs to blit side by side (``row``): a new
+    value costs a few small blits, not a fresh render of the whole string. The digits are of
+    one width, so nothing jitters."""
     glyphs = [text(character, size, colour, bold) for character in content]
-    while sum(glyph.get_width() for glyph in glyphs) > width and size > 8:
-        size = size * 9 // 10
+    while sum(glyph.get_width() for glyph in glyphs) > width and size > least:
+        size = max(size * 9 // 10, least)
         glyphs = [text(character, size, colour, bold) for character in content]
     return glyphs
 
@@ -84,18 +87,54 @@ def row_width(glyphs: list[pygame.Surface]) -> int:
     return sum(glyph.get_width() for glyph in glyphs)
 
 
-def wrap(line: str, size: int, width: int) -> list[str]:
-    """Breaks a line into pieces no wider than ``width`` pixels at this font size."""
+def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """Breaks a line at its spaces into pieces no wider than ``width`` pixels at this font
+    size (a word wider than that is a piece of its own). Money keeps its no-break space."""
     pieces: list[str] = []
     current = ""
-    for word in line.split():
-        candidate = f"{current} {word}".strip()
-        if current and font(size).size(candidate)[0] > width:
+    for word in line.split(" "):
+        candidate = f"{current} {word}".strip(" ")
+        if current and font(size, bold).size(candidate)[0] > width:
             pieces.append(current)
             current = word
         else:
             current = candidate
     return [*pieces, current] if current else pieces
+
+
+def lines_that_fit(
+    content: str, size: int, width: int, height: int, least: int, bold: bool = False, most: int = 2
+) -> tuple[int, list[str]]:
+    """The largest size from ``size`` down to ``least`` at which ``content`` fits a box of
+    ``width`` by ``height`` on at most ``most`` lines, and its lines; if nothing fits, at
+    ``least``, all its lines (running over: the screen's test sees that, a player would)."""
+    for tried in range(size, least - 1, -1):
+        pieces = wrap(content, tried, width, bold)
+        widest = max((font(tried, bold).size(piece)[0] for piece in pieces), default=0)
+        if (
+            len(pieces) <= most
+            and widest <= width
+            and len(pieces) * font(tried, bold).get_linesize() <= height
+        ):
+            return tried, pieces
+    return least, wrap(content, least, width, bold)
+
+
+def block(
+    surface: pygame.Surface,
+    pieces: list[str],
+    size: int,
+    colour: Colour,
+    centre: tuple[int, int],
+    bold: bool = False,
+) -> None:
+    """Lines of text centred one under the other on ``centre``."""
+    step = font(size, bold).get_linesize()
+    y = centre[1] - step * len(pieces) // 2
+    for piece in pieces:
+        words = text(piece, size, colour, bold)
+        surface.blit(words, words.get_rect(midtop=(centre[0], y)))
+        y += step
 
 
 def _suit(surface: pygame.Surface, suit: str, centre: tuple[int, int], size: int) -> None:
@@ -170,6 +209,9 @@ def card_slot(width: int, height: int) -> pygame.Surface:
     return surface
 
 
+CHIP_TEXT_SIZE = 8
+"""A chip's amount and a spot's name are part of its picture, drawn as small as the chip
+needs: the amounts are written on the meters and in the prompt too."""
 CHIP_COLOURS = {
     "ante": (30, 90, 170),
     "play": (170, 40, 40),
@@ -189,7 +231,7 @@ def chip(kind: str, label: str, diameter: int) -> pygame.Surface:
         vector = pygame.math.Vector2(radius - dash // 2, 0).rotate(angle)
         pygame.draw.circle(surface, WHITE, (centre[0] + vector.x, centre[1] + vector.y), dash // 2 + 1)
     pygame.draw.circle(surface, WHITE, centre, radius * 7 // 10, width=max(diameter // 30, 1))
-    words = fitted(label, max(diameter // 4, 8), WHITE, diameter * 6 // 10, bold=True)
+    words = fitted(label, max(diameter // 4, 8), WHITE, diameter * 6 // 10, bold=True, least=CHIP_TEXT_SIZE)
     surface.blit(words, words.get_rect(center=centre))
     return surface
 
@@ -201,18 +243,38 @@ def spot(label: str, diameter: int) -> pygame.Surface:
     pygame.draw.circle(
         surface, FELT_LINE, (diameter // 2, diameter // 2), diameter // 2, width=max(diameter // 20, 1)
     )
-    words = fitted(label, max(diameter // 5, 8), FELT_LINE, diameter * 8 // 10)
+    words = fitted(label, max(diameter // 5, 8), FELT_LINE, diameter * 8 // 10, least=CHIP_TEXT_SIZE)
     surface.blit(words, words.get_rect(center=(diameter // 2, diameter // 2)))
     return surface
 
 
+BUTTON_PAD = 4
+"""Pixels between a button's edge and its label."""
+
+
+def label_size(labels: list[str], size: int, width: int, height: int, least: int) -> int:
+    """One size for the labels of a row of buttons ``width`` by ``height``: the largest, up
+    to ``size``, at which each fits its button on two lines at most, and not under
+    ``least``. Buttons side by side with labels of different sizes look broken."""
+    return min(
+        (
+            lines_that_fit(label, size, width - 2 * BUTTON_PAD, height - 2 * BUTTON_PAD, least, bold=True)[0]
+            for label in labels
+        ),
+        default=size,
+    )
+
+
 def button(surface: pygame.Surface, rect: pygame.Rect, label: str, live: bool, size: int) -> None:
-    """An on-screen button: lit like its lamp when live, dim otherwise."""
+    """An on-screen button: lit like its lamp when live, dim otherwise; its label at
+    ``size`` (``label_size``), on two lines if it needs them."""
     radius = max(rect.h // 5, 3)
     pygame.draw.rect(surface, (20, 70, 95) if live else PANEL, rect, border_radius=radius)
     pygame.draw.rect(surface, LIVE if live else DIM, rect, width=2, border_radius=radius)
-    words = fitted(label, size, WHITE if live else DIM, rect.w - 6, bold=live)
-    surface.blit(words, words.get_rect(center=rect.center))
+    _size, pieces = lines_that_fit(
+        label, size, rect.w - 2 * BUTTON_PAD, rect.h - 2 * BUTTON_PAD, size, bold=live
+    )
+    block(surface, pieces, size, WHITE if live else DIM, rect.center, bold=live)
 
 
 def forget() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pygame
 
+from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -58,6 +59,8 @@ class Table:
         self.message: Response | None = None
         """A refused press, said beside the prompt (in the language of the moment)."""
         self.showing_help = False
+        self.help_page = 0
+        """Which page of the rules HELP shows, when they take more than one."""
         self.legend: list[tuple[str, str, int | None]] | None = None
         """The desktop's keys (``Keyboard.legend()``), when shown."""
         self.hotspots: list[tuple[pygame.Rect, str, int | None]] = []
@@ -123,6 +126,15 @@ class Table:
         if view.overlay:
             self.showing_help = False  # a tilt or a handpay is what the screen must show
         self.view = view
+
+    def next_help_page(self) -> None:
+        """HELP shows the rules, then their next page each press, then the game again."""
+        if not self.showing_help:
+            self.showing_help, self.help_page = True, 0
+        elif self.help_page + 1 < len(self._rules_pages(self.layout)[2]):
+            self.help_page += 1
+        else:
+            self.showing_help = False
 
     def _present_outcome(self, view: View, revealed_at: float) -> None:
         """The outcome shows at ``revealed_at``, and the win, if any, counts up from then,
@@ -226,7 +238,7 @@ class Table:
                     view.dealer_verdict,
                     view.boxes,
                     view.overlay,
-                    self.showing_help,
+                    (self.showing_help, self.help_page),
                     self.legend is not None,
                     celebrating and int(now * 3),
                     pulse,
@@ -351,7 +363,7 @@ class Table:
         profile without a jackpot."""
         if not self._has_jackpot:
             return
-        jackpot.odometer(self.screen, lay.jackpot, cash_for(self.terminal)(self.jackpot_shown))
+        jackpot.odometer(self.screen, lay.jackpot, cash_for(self.terminal)(self.jackpot_shown), lay.floor)
 
     def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
         """The table; with ``only``, just what lies in that rectangle (a moving card's)."""
@@ -402,7 +414,9 @@ class Table:
             self._bets(box.bets, area, lay, only)
             if box.caption and there(self._caption_box(area, lay)):
                 caption_colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
-                words = render.fitted(box.caption, lay.medium, caption_colour, area.w - lay.small)
+                words = render.fitted(
+                    box.caption, lay.medium, caption_colour, area.w - lay.small, least=lay.floor
+                )
                 self.screen.blit(
                     words,
                     words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2)),
@@ -417,7 +431,7 @@ class Table:
         return Box(area.x, area.bottom - lay.medium * 2, area.w, lay.medium * 2)
 
     def _label(self, content: str, area: Box, lay: Layout, colour: render.Colour) -> None:
-        words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, bold=True)
+        words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, True, lay.floor)
         self.screen.blit(words, (area.x + lay.small, area.y + lay.small // 2))
 
     def _card_areas(self, lay: Layout, now: float) -> list[tuple[Slot, pygame.Rect]]:
@@ -504,26 +518,33 @@ class Table:
             if only is not None and not only.colliderect(render.rect(place)):
                 continue
             if kind in staked:
-                piece = render.chip(kind, cash(staked[kind]), place.w)
+                piece = render.chip(kind, self._chip_label(staked[kind], cash), place.w)
             else:
                 piece = render.spot(_(SPOT_LABELS[kind]), place.w)
             self.screen.blit(piece, (place.x, place.y))
 
+    def _chip_label(self, amount: int, cash: Callable[[int], str]) -> str:
+        """What a chip says: whole units without the currency, as a casino's chips do (the
+        meters name it), so that it can be read on a touchscreen's small chip."""
+        minor = self.terminal.rules["table"]["minor_units"]
+        return i18n.number(amount // minor) if amount % minor == 0 else cash(amount)
+
     def _panel(self, lay: Layout, lines: tuple[str, ...], alarm: bool) -> None:
-        """Tilt, handpay, payout: a panel over the middle of the table."""
+        """Tilt, handpay, payout: a panel over the middle of the table, its text inside it."""
         table = render.rect(lay.table)
         panel = table.inflate(-table.w // 5, -table.h // 3)
         pygame.draw.rect(self.screen, render.ALARM if alarm else render.PANEL, panel, border_radius=12)
         pygame.draw.rect(self.screen, render.GOLD, panel, width=3, border_radius=12)
         y = panel.y + lay.medium
-        for number, line in enumerate(lines):
-            size = lay.large * 3 // 2 if number == 0 else lay.medium
-            for piece in render.wrap(line, size, panel.w - lay.medium * 2):
-                words = render.text(
-                    piece, size, render.GOLD if number == 0 else render.WHITE, bold=number == 0
-                )
-                self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
-                y += words.get_height() + lay.small // 2
+        with self._clip(panel.inflate(-6, -6)):
+            for number, line in enumerate(lines):
+                size = lay.large * 3 // 2 if number == 0 else lay.medium
+                for piece in render.wrap(line, size, panel.w - lay.medium * 2, bold=number == 0):
+                    words = render.text(
+                        piece, size, render.GOLD if number == 0 else render.WHITE, bold=number == 0
+                    )
+                    self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
+                    y += words.get_height() + lay.small // 2
 
     def _celebration(self, lay: Layout, now: float) -> None:
         view = self._on_screen
@@ -542,23 +563,41 @@ class Table:
         )
         self.screen.blit(words, words.get_rect(center=banner.center))
 
+    def _rules_pages(self, lay: Layout) -> tuple[int, int, rulebook.Pages]:
+        """The rules of the active profile in the active language, paged for this screen."""
+        rules, cash = self.terminal.rules, cash_for(self.terminal)
+        lines = help.rules_lines(rules, cash, self.terminal.profile.prices(self.terminal.ante))
+        beside = paytable.both_fit(
+            lay.table.h, help.paytable_rows(rules), help.bonus_rows(rules, cash), lay.floor
+        )
+        return rulebook.pages(tuple(lines), lay, beside)
+
     def _help(self, lay: Layout) -> None:
-        """The rules of the active profile over the table (and its paytables in their column,
-        or beside the rules on a compact screen)."""
+        """The rules of the active profile over the table, a page of them when they take
+        more (and its number); its paytables in their column, or beside the rules on a
+        compact screen where there is room."""
         table = lay.table
         pygame.draw.rect(self.screen, render.FELT_DARK, render.rect(table))
-        rules = self.terminal.rules
-        prices = self.terminal.profile.prices(self.terminal.ante)
-        lines = help.rules_lines(rules, cash_for(self.terminal), prices)
-        size, width = rulebook.fit(lines, lay)
-        rulebook.sentences(self.screen, Box(table.x, table.y, width, table.h), lines, size, lay.small)
+        size, width, pages = self._rules_pages(lay)
+        page = min(self.help_page, len(pages) - 1)
+        area = Box(table.x, table.y, width, table.h)
+        rulebook.sentences(self.screen, area, pages[page], size, lay.small, titled=page == 0)
+        if len(pages) > 1:
+            number = render.text(
+                _("page {page} of {pages}").format(page=page + 1, pages=len(pages)), size, render.GOLD
+            )
+            self.screen.blit(
+                number, number.get_rect(bottomright=(area.right - lay.small, area.bottom - lay.small // 2))
+            )
         if width < table.w:
+            rules = self.terminal.rules
             paytable.both(
                 self.screen,
                 Box(table.x + width, table.y, table.w - width, table.h),
                 help.paytable_rows(rules),
                 help.bonus_rows(rules, cash_for(self.terminal)),
                 lay.small,
+                lay.floor,
             )
 
     def _paytable(self, lay: Layout, now: float) -> None:
@@ -570,7 +609,7 @@ class Table:
         if lay.compact:
             paytable.strip(self.screen, lay, rows, view.lit_category, pulse)
         elif self.showing_help:
-            paytable.both(self.screen, lay.paytable, rows, bonus, lay.small)
+            paytable.both(self.screen, lay.paytable, rows, bonus, lay.small, lay.floor)
         else:
             paytable.column(self.screen, lay, rows, bonus, (view.lit_category, view.bonus_category), pulse)
 
@@ -578,8 +617,14 @@ class Table:
         view = self._on_screen
         assert view is not None
         box = lay.message
-        words = render.fitted(view.prompt, lay.medium, render.WHITE, box.w - lay.medium)
-        self.screen.blit(words, (box.x + lay.medium // 2, box.y + (box.h - words.get_height()) // 2))
+        # A long sentence (Czech, Russian, a refusal's reason) takes two lines, not a size
+        # under the floor.
+        size, pieces = render.lines_that_fit(view.prompt, lay.medium, box.w - lay.medium, box.h, lay.floor)
+        step = render.font(size).get_linesize()
+        y = box.y + (box.h - step * len(pieces)) // 2
+        for piece in pieces:
+            self.screen.blit(render.text(piece, size, render.WHITE), (box.x + lay.medium // 2, y))
+            y += step
 
     def _meters(self, lay: Layout, now: float) -> None:
         view = self._on_screen
@@ -595,8 +640,11 @@ class Table:
     def _buttons(self, lay: Layout, now: float) -> None:
         view = self._on_screen
         assert view is not None
-        for cell, (_name, label, live) in zip(lay.button_areas(len(view.buttons)), view.buttons, strict=True):
-            render.button(self.screen, render.rect(cell), label, live, lay.medium)
+        cells = lay.button_areas(len(view.buttons))
+        labels = [label for _name, label, _live in view.buttons]
+        size = render.label_size(labels, lay.medium, cells[0].w, cells[0].h, lay.floor)
+        for cell, (_name, label, live) in zip(cells, view.buttons, strict=True):
+            render.button(self.screen, render.rect(cell), label, live, size)
 
     def _button_hotspots(self, lay: Layout) -> None:
         assert self.view is not None

@@ -9,16 +9,17 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box
 
 
-def odometer(screen: pygame.Surface, area: Box, amount: str) -> None:
-    """The title and ``amount`` (formatted money) centred in ``area``."""
+def odometer(screen: pygame.Surface, area: Box, amount: str, least: int) -> None:
+    """The title and ``amount`` (formatted money) centred in ``area``; no text under
+    ``least`` pixels."""
     # A long title (Russian) beside a large meter can be wider than the box: both step
     # down together until the whole meter fits.
-    size = area.h * 55 // 100
+    size = max(area.h * 55 // 100, least)
     while True:
-        title = render.text(_("PROGRESSIVE JACKPOT"), max(size * 6 // 11, 10), render.GOLD, True)
+        title = render.text(_("PROGRESSIVE JACKPOT"), max(size * 6 // 11, least), render.GOLD, True)
         cell_w = render.font(size, True).size("0")[0] + size // 5
         total = title.get_width() + size + cell_w * len(amount)
-        if total + 2 * (size // 3) <= area.w or size <= render.MIN_TEXT_SIZE:
+        if total + 2 * (size // 3) <= area.w or size <= least:
             break
         size -= 1
     x = area.x + max((area.w - total) // 2, size // 3)

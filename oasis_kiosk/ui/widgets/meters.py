@@ -18,12 +18,12 @@ def draw(
         inner = cell.shrink(max(lay.small // 3, 2))
         colour = render.GOLD if number == len(values) - 1 and amount else render.WHITE
         if lay.compact:
-            glyphs = render.amount(f"{name} {cash(amount)}", lay.large, colour, inner.w, bold=True)
+            glyphs = render.amount(f"{name} {cash(amount)}", lay.large, colour, inner.w, True, lay.floor)
             height = glyphs[0].get_height()
             x = inner.x + (inner.w - render.row_width(glyphs)) // 2
             render.row(screen, glyphs, x, inner.y + (inner.h - height) // 2)
             continue
         title = render.text(name, lay.small, render.DIM, bold=True)
         screen.blit(title, (inner.x, inner.y))
-        glyphs = render.amount(cash(amount), lay.large, colour, inner.w, bold=True)
+        glyphs = render.amount(cash(amount), lay.large, colour, inner.w, True, lay.floor)
         render.row(screen, glyphs, inner.x, inner.bottom - glyphs[0].get_height())

@@ -12,23 +12,33 @@ from oasis_kiosk.ui.layout import Box, Layout
 Row = tuple[str, str, str]
 
 
-def row(screen: pygame.Surface, area: Box, left: str, right: str, size: int, colour: render.Colour) -> None:
-    """A name at the left of ``area`` and what it pays at the right."""
+def row(
+    screen: pygame.Surface, area: Box, left: str, right: str, size: int, colour: render.Colour, least: int
+) -> None:
+    """A name at the left of ``area`` and what it pays at the right; the name shrinks to
+    fit, not under ``least``."""
     pad = size // 2
     words = render.text(right, size, colour)
     screen.blit(words, (area.right - words.get_width() - pad, area.y + (area.h - words.get_height()) // 2))
-    name = render.fitted(left, size, colour, area.w - words.get_width() - pad * 3)
+    name = render.fitted(left, size, colour, area.w - words.get_width() - pad * 3, least=least)
     screen.blit(name, (area.x + pad, area.y + (area.h - name.get_height()) // 2))
 
 
 def lit_row(
-    screen: pygame.Surface, area: Box, words: tuple[str, str], size: int, *, lit: bool, pulse: bool
+    screen: pygame.Surface,
+    area: Box,
+    words: tuple[str, str],
+    size: int,
+    least: int,
+    *,
+    lit: bool,
+    pulse: bool,
 ) -> None:
     """A row of a paytable, framed in gold when lit (filled on the pulse)."""
     if lit:
         pygame.draw.rect(screen, render.GOLD, render.rect(area), width=0 if pulse else 2, border_radius=4)
     colour = render.INK if lit and pulse else render.GOLD if lit else render.WHITE
-    row(screen, area, *words, size, colour)
+    row(screen, area, *words, size, colour, least)
 
 
 def column(
@@ -45,12 +55,12 @@ def column(
     lines = len(rows) + 1 + (len(bonus) + 2 if bonus else 0)
     height = min(area.h // (lines + 1), lay.small * 2)
     y = area.y + height // 2
-    size = min(lay.small + 2, height * 8 // 10)
+    size = max(min(lay.small + 2, height * 8 // 10), lay.floor)
     sections = [(_("PAYTABLE (play bet)"), rows, lit[0])]
     if bonus:
         sections.append((_("BONUS"), bonus, lit[1]))
     for title, section, lit_category in sections:
-        row(screen, Box(area.x, y, area.w, height), title, "", size, render.GOLD)
+        row(screen, Box(area.x, y, area.w, height), title, "", size, render.GOLD, lay.floor)
         for category, name, pays in section:
             y += height
             lit_row(
@@ -58,6 +68,7 @@ def column(
                 Box(area.x + 4, y, area.w - 8, height),
                 (name, pays),
                 size,
+                lay.floor,
                 lit=category == lit_category,
                 pulse=pulse,
             )
@@ -65,9 +76,10 @@ def column(
 
 
 def strip(screen: pygame.Surface, lay: Layout, rows: list[Row], lit: str | None, pulse: bool) -> None:
-    """The compact paytable: the current hand's row and its neighbours."""
+    """The compact paytable: the current hand's row and its neighbours; before a hand is
+    lit, the top rows (what a hand can win draws a player in)."""
     categories = [category for category, _name, _pays in rows]
-    middle = categories.index(lit) if lit in categories else len(rows) - 1
+    middle = categories.index(lit) if lit in categories else 0
     first = min(max(middle - 1, 0), max(len(rows) - 3, 0))
     for cell, (category, name, pays) in zip(lay.paytable.split(3), rows[first : first + 3], strict=False):
         inner = cell.shrink(2)
@@ -75,17 +87,30 @@ def strip(screen: pygame.Surface, lay: Layout, rows: list[Row], lit: str | None,
             screen,
             inner,
             (name, pays),
-            min(lay.small + 2, inner.h * 7 // 10),
+            max(min(lay.small + 2, inner.h * 7 // 10), lay.floor),
+            lay.floor,
             lit=category == lit,
             pulse=pulse,
         )
 
 
-def both(screen: pygame.Surface, area: Box, rows: list[Row], bonus: list[Row], size: int) -> None:
-    """Both paytables, one under the other, filling ``area`` (under HELP)."""
+def both_lines(rows: list[Row], bonus: list[Row]) -> list[Row]:
+    """The lines of both paytables one under the other: titles, rows and a blank between."""
     lines: list[Row] = [("", _("PAYTABLE (play bet)"), ""), *rows]
     if bonus:
         lines += [("", "", ""), ("", _("BONUS"), ""), *bonus]
+    return lines
+
+
+def both_fit(height: int, rows: list[Row], bonus: list[Row], least: int) -> bool:
+    """Both paytables fit ``height`` pixels with their text at ``least`` or larger."""
+    return height // (len(both_lines(rows, bonus)) + 1) * 8 // 10 >= least
+
+
+def both(screen: pygame.Surface, area: Box, rows: list[Row], bonus: list[Row], size: int, least: int) -> None:
+    """Both paytables, one under the other, filling ``area`` (under HELP); no text under
+    ``least``."""
+    lines = both_lines(rows, bonus)
     height = area.h // (len(lines) + 1)
     for i, (_category, name, pays) in enumerate(lines):
         colour = render.GOLD if not pays else render.WHITE
@@ -94,6 +119,7 @@ def both(screen: pygame.Surface, area: Box, rows: list[Row], bonus: list[Row], s
             Box(area.x, area.y + i * height, area.w, height),
             name,
             pays,
-            min(size, height * 8 // 10),
+            max(min(size, height * 8 // 10), least),
             colour,
+            least,
         )

@@ -1,35 +1,61 @@
-"""The rules of the profile as sentences over the table (HELP), sized to fit."""
+"""The rules of the profile as sentences over the table (HELP): sized to fit, and on pages
+when they do not fit at the floor size."""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import pygame
 
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box, Layout
 
+Pages = tuple[tuple[str, ...], ...]
 
-def fit(lines: list[str], lay: Layout) -> tuple[int, int]:
-    """The text size and width at which every sentence is on the table. A house with many
-    options (golden-oasis) says more than fits a small screen at the usual size: the text
-    steps down, and on a compact screen the paytable column beside it gives way (the
-    paytable stays in the strip above)."""
+
+def _height(lines: tuple[str, ...], size: int, width: int) -> int:
+    """The pixels the sentences take at this size and width, a third of a line between two."""
+    step = render.font(size).get_linesize()
+    return sum(len(render.wrap(line, size, width)) * step + size // 3 for line in lines)
+
+
+@lru_cache(maxsize=64)
+def pages(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> tuple[int, int, Pages]:
+    """The text size, the width and the sentences of each page. On one page where they fit
+    at the floor size or above: the text steps down from a little over the rules' size,
+    and on a compact screen the paytables beside it (where they fit, ``paytables_beside``)
+    give way before the text goes under the rules' size (the paytable stays in the strip
+    above). Where they do not, a house with many options (golden-oasis) on a small screen,
+    on pages at the floor size across the table, a sentence never split, the foot of each
+    left for its number."""
     table, margin = lay.table, lay.small
-    # On a compact screen the paytable column stays while the text is still readable.
-    tries = [(table.w * 3 // 5, max(lay.small - 2, render.MIN_TEXT_SIZE))] if lay.compact else []
-    for width, least in [*tries, (table.w, render.MIN_TEXT_SIZE)]:
+    room = table.h - 2 * margin
+    tries = [(table.w * 3 // 5, lay.small)] if lay.compact and paytables_beside else []
+    for width, least in [*tries, (table.w, lay.floor)]:
         for size in range(lay.small + 2, least - 1, -1):
-            pieces = sum(len(render.wrap(line, size, width - 2 * margin)) for line in lines)
-            if pieces * (size + 2) + len(lines) * (size // 3) <= table.h - 2 * margin:
-                return size, width
-    return render.MIN_TEXT_SIZE, table.w
+            if _height(lines, size, width - 2 * margin) <= room:
+                return size, width, (lines,)
+    size, width = lay.floor, table.w
+    room -= render.font(size).get_linesize()
+    paged: list[tuple[str, ...]] = []
+    page: tuple[str, ...] = ()
+    for line in lines:
+        if page and _height((*page, line), size, width - 2 * margin) > room:
+            paged.append(page)
+            page = ()
+        page += (line,)
+    return size, width, (*paged, page)
 
 
-def sentences(screen: pygame.Surface, area: Box, lines: list[str], size: int, margin: int) -> None:
-    """The lines wrapped to ``area``, the first (the profile's name) in gold."""
+def sentences(
+    screen: pygame.Surface, area: Box, lines: tuple[str, ...], size: int, margin: int, *, titled: bool
+) -> None:
+    """The lines wrapped to ``area``; ``titled``: the first is the profile's name, in gold."""
+    step = render.font(size).get_linesize()
     y = area.y + margin
     for number, line in enumerate(lines):
-        colour = render.GOLD if number == 0 else render.WHITE
+        colour = render.GOLD if titled and number == 0 else render.WHITE
         for piece in render.wrap(line, size, area.w - 2 * margin):
             screen.blit(render.text(piece, size, colour), (area.x + margin, y))
-            y += size + 2
+            y += step
         y += size // 3

@@ -1,0 +1,117 @@
+"""Every screen of the kiosk at the four sizes and in the three languages, reached the way a
+player, the attendant and the operator reach them: by pressing the cabinet's buttons (the
+desktop's keys) on a terminal of test books in memory, its deck stacked for a win.
+
+``make screenshots`` (``python -m oasis_kiosk.ui.screenshots [OUT]``) writes them as PNGs
+into ``docs/screenshots`` or OUT; ``tests/test_screen.py`` walks the same screens and checks
+their text (size, clipping, overlaps), so what is looked at is what is tested.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.operator import hash_pin
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
+from oasis_kiosk.ui.app import STEP, App
+
+SIZES = ((1920, 1080), (1280, 720), (1024, 768), (800, 480))
+LANGUAGES = ("en", "cs", "ru")
+DECK = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"
+"""Three aces against the dealer's pair of kings: every round is won."""
+PIN = "243512"
+LONG_ENOUGH = 30.0
+"""Seconds after which every deal, reveal and count has ended."""
+OUT = Path("docs/screenshots")
+
+
+class Clock:
+    """The screen's time, moved on by the walk instead of waited for."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def kiosk(size: tuple[int, int], language: str, profile: str = "standard") -> tuple[App, Clock]:
+    """The game on a terminal of test books in memory, every round dealt from DECK."""
+    config = Config(database=Path(":memory:"), profile=profile, language=language)
+    currency = config.load_profile().to_dict()["table"]["currency"]
+    terminal = Terminal(
+        config, Store.in_memory(currency=currency, test=True), deck_for_round=lambda number: DECK
+    )
+    clock = Clock()
+    return App(terminal, size=size, clock=clock), clock
+
+
+def screens(app: App, clock: Clock) -> Iterator[str]:
+    """Takes the kiosk through every screen, yielding each one's name while it shows: the
+    table before the deal, in a round and settled, HELP page by page, a tilt, the operator's
+    menu page by page, a handpay and the attract mode."""
+    terminal = app.terminal
+
+    def keys(*names: str) -> None:
+        for name in names:
+            app.key(name)
+        clock.now += LONG_ENOUGH
+
+    keys("f8", "n")
+    yield "ready"
+    keys("return", "5")  # the fifth card selected: the prompt prices its exchange
+    yield "round"
+    keys("5", "p")
+    yield "settled"
+    keys("h")
+    page = 1
+    while app.table.showing_help:
+        yield f"help-{page}"
+        keys("h")
+        page += 1
+    keys("d")
+    yield "tilt"
+    keys("d")
+    with terminal.store.transaction():
+        terminal.store.set_state("operator_pin", hash_pin(PIN))
+    keys("m", *PIN[:3])
+    yield "operator-pin"
+    keys(*PIN[3:], "return")
+    yield f"operator-{app.operator.page_name}"
+    for _page in range(6):
+        keys("b")
+        if app.operator.page_name == "test":
+            keys("return", "p", "3")  # the test started and two buttons pressed
+            app.update(STEP)
+        yield f"operator-{app.operator.page_name}"
+    keys("m", "o")
+    yield "handpay"
+    keys("a")  # the attendant pays: no credits are left, so the attract mode may start
+    app.idle = terminal.config.attract_after
+    app.update(STEP)
+    assert app.attract is not None, "the attract mode starts"
+    yield "attract"
+
+
+def main(arguments: list[str]) -> int:
+    out = Path(arguments[0]) if arguments else OUT
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # pictures, not windows
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    out.mkdir(parents=True, exist_ok=True)
+    for width, height in SIZES:
+        for language in LANGUAGES:
+            app, clock = kiosk((width, height), language)
+            for name in screens(app, clock):
+                app.screenshot(out / f"{width}x{height}-{language}-{name}.png")
+            app.close()
+    print(f"screenshots: {len(SIZES) * len(LANGUAGES)} sets written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
