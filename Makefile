@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 LOCALE := assets/locale
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: run test lint bench par build translations clean install-cabinet
+.PHONY: run test lint bench par build translations clean install-cabinet screenshots
 
 # The first run makes the books (in the data directory, docs/terminal.md); later runs find them.
 run: build
@@ -33,6 +33,14 @@ lint: build
 
 bench: build
 	$(BIN)/python bench/run.py
+
+# Every screen (oasis_kiosk/ui/screenshots.py: the table before the deal, in a round, settled,
+# HELP, a tilt, the operator's pages, a handpay, the attract mode) at 1920x1080, 1280x720,
+# 1024x768 and 800x480 in English, Czech and Russian, as PNGs drawn off screen; the screen
+# test checks the same screens. SCREENSHOTS=DIR writes them elsewhere.
+SCREENSHOTS ?= docs/screenshots
+screenshots: build
+	$(BIN)/python -m oasis_kiosk.ui.screenshots $(SCREENSHOTS)
 
 # The PAR sheets of docs/par at the least and the greatest ante: exact where the profile's only
 # decision is to play or fold, else simulated with enough rounds for a 95 % interval of at most

@@ -14,14 +14,15 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from oasis_kiosk import i18n
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 from oasis_kiosk.ui.app import STEP, App
+from oasis_kiosk.ui.layout import SIZES
 
-SIZES = ((1920, 1080), (1280, 720), (1024, 768), (800, 480))
-LANGUAGES = ("en", "cs", "ru")
+LANGUAGES = tuple(i18n.LANGUAGES)
 DECK = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"
 """Three aces against the dealer's pair of kings: every round is won."""
 PIN = "243512"
@@ -103,13 +104,15 @@ def main(arguments: list[str]) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # pictures, not windows
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     out.mkdir(parents=True, exist_ok=True)
+    written = 0
     for width, height in SIZES:
         for language in LANGUAGES:
             app, clock = kiosk((width, height), language)
             for name in screens(app, clock):
                 app.screenshot(out / f"{width}x{height}-{language}-{name}.png")
+                written += 1
             app.close()
-    print(f"screenshots: {len(SIZES) * len(LANGUAGES)} sets written to {out}")
+    print(f"{written} screenshots in {out}")
     return 0
 
 
