@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from support import books
+from support import books, logged_in_menu
 
 from oasis_kiosk import load_profile, returns
 from oasis_kiosk.config import Config, ReturnBounds
@@ -29,7 +29,7 @@ from oasis_kiosk.machine.operator import (
     hash_pin,
     pin_matches,
 )
-from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui.menu import OperatorScreen
 
 PIN = "243512"
@@ -324,3 +324,35 @@ def test_the_meters_page_lists_the_registry_in_its_order_and_money_as_money() ->
     assert meter_row("power_ups", 2, cash) == ("Power-ups", "2")
     assert meter_row("coins_in_200", 3, cash) == ("Coins of €2.00", "3")
     assert next(iter(METERS)) == "credits"
+
+
+def test_the_recall_replays_each_hand_from_the_deal_through_each_exchange(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    profile = "russian-three-box"
+    terminal = Terminal(
+        Config(database=database, profile=profile),
+        books(database, profile),
+        seed_for_round=seeds_from(bytes(32)),
+    )
+    for _ in range(4):
+        terminal.handle("bill", 5000)
+    terminal.handle("boxes")
+    terminal.handle("deal")
+    for intent, card in (("card", 1), ("card", 3), ("exchange", None)):
+        assert terminal.handle(intent, card).ok
+    while terminal.round is not None:
+        assert terminal.handle("play").ok
+    menu = logged_in_menu(terminal)
+    (recalled,) = menu.recall(1)
+    settlement = recalled["settlement"]
+    dealer, first, second = menu.recalled_hands(recalled)
+    assert (dealer.box, first.box, second.box) == (None, 0, 1)
+    dealt, exchanged = first.steps
+    assert (dealt.action, exchanged.action) == ("dealt", "exchange")
+    assert exchanged.positions == (0, 2)
+    assert [p for p, card in enumerate(dealt.cards) if card != exchanged.cards[p]] == [0, 2]
+    assert exchanged.cards == settlement["boxes"][0]["cards"]
+    assert [step.action for step in second.steps] == ["dealt"]
+    assert dealer.steps[-1].cards == settlement["dealer_cards"], (
+        "the dealer's hidden cards as they were turned"
+    )

@@ -25,6 +25,7 @@ from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.machine.meters import every_meter
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render
+from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.menu import PAGES, OperatorScreen, meter_row
 from oasis_kiosk.ui.view import cash_for
 
@@ -122,9 +123,9 @@ def page(screen: OperatorScreen, name: str) -> None:
     screen._go(list(PAGES).index(name))
 
 
-def played(tmp_path: Path, profile: str = "standard") -> Terminal:
-    """A terminal that took a coin and notes, played a round with an exchange where the
-    profile has one, and had its door opened."""
+def played(tmp_path: Path, profile: str = "standard", boxes: int = 1) -> Terminal:
+    """A terminal that took a coin and notes, played a round on ``boxes`` boxes, exchanging
+    the first and third cards of each box that may exchange two, and had its door opened."""
     database = tmp_path / "kiosk.db"
     terminal = Terminal(
         Config(database=database, profile=profile),
@@ -133,14 +134,18 @@ def played(tmp_path: Path, profile: str = "standard") -> Terminal:
     )
     for money in (("coin", 100), ("bill", 2000), ("bill", 5000), ("bill", 5000)):
         terminal.handle(*money)
+    while terminal.boxes < boxes:
+        terminal.handle("boxes")
     terminal.handle("deal")
-    assert terminal.round is not None
-    if "exchange" in terminal.round.legal_actions():
-        terminal.handle("card", 1)
-        terminal.handle("card", 3)
-        terminal.handle("exchange")
-    while terminal.round is not None:
-        terminal.handle("play" if "play" in terminal.live() else "fold")
+    exchanged = set()
+    while (round_ := terminal.round) is not None:
+        if round_.current_box not in exchanged and 2 in round_.legal_actions().get("exchange", {}):
+            exchanged.add(round_.current_box)
+            for card in (1, 3):
+                terminal.handle("card", card)
+            terminal.handle("exchange")
+        else:
+            terminal.handle("play" if "play" in terminal.live() else "fold")
     terminal.handle("door_open")
     terminal.handle("door_close")
     return terminal
@@ -164,7 +169,7 @@ def test_the_meters_page_lists_every_meter_in_the_labs_order_in_both_columns(
         screen.press(Press("play"))
     assert seen == rows, "every meter, in the registry's order, on one page or another"
     screen.scroll = 0
-    texts = shown(screen, "operator-meters")
+    texts = shown(screen, "operator-meters-table")
     played_row = texts.index(meter_row("coin_in", 0, cash)[0])
     assert texts[played_row + 1 : played_row + 3] == [cash(lifetime["coin_in"]), cash(0)], (
         "lifetime, then this period's"
@@ -186,3 +191,36 @@ def test_the_event_log_reads_in_sentences_in_local_time(tmp_path: Path, size: tu
     assert not [text for text in texts if re.search(r"[{}=]|\w_\w", text)], "no raw detail"
     logged_in = terminal.store.events(1)[0]
     assert texts.index(in_tokyo(logged_in["at"])) == texts.index("Operator logged in") - 1
+
+
+def boxes_on(texts: list[str]) -> set[str]:
+    return {text for text in texts if re.fullmatch(r"Box \d", text)}
+
+
+@pytest.mark.usefixtures("tokyo")
+@pytest.mark.parametrize("size", SIZES)
+def test_the_recall_shows_each_exchange_in_positions_1_to_5_and_local_time_paging_the_boxes(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    terminal = played(tmp_path, "russian-three-box", boxes=3)
+    (recalled,) = terminal.store.rounds()
+    screen = operator_screen(terminal, size)
+    page(screen, "recall")
+    texts = shown(screen, "operator-recall-boxes-1")
+    assert any(in_tokyo(recalled["started_at"]) in text for text in texts), "the local time"
+    assert "Cards 1, 3 exchanged" in texts
+    assert not [text for text in texts if re.search(r"\[|\bexchange 1\b", text)], "no record's words"
+    dealt, exchanged = screen.menu.recalled_hands(recalled)[1].steps
+    cards = [text for text in texts if text.startswith("card ")]
+    first = cards.index(f"card {dealt.cards[0]}")
+    assert cards[first : first + 10] == [f"card {card}" for card in (*dealt.cards, *exchanged.cards)]
+    assert hand_name(recalled["settlement"]["dealer_hand"]["category"]) in texts
+    seen, pages = boxes_on(texts), 1
+    for _ in range(3):  # EXCHANGE shows the next boxes, and the first after the last
+        screen.press(Press("exchange"))
+        texts = shown(screen, f"operator-recall-boxes-{pages + 1}")
+        if "Box 1" in texts:
+            break
+        seen, pages = seen | boxes_on(texts), pages + 1
+    assert seen == {"Box 1", "Box 2", "Box 3"}
+    assert pages > 1 or size[1] > 480, "three boxes do not fit the small screen at once"

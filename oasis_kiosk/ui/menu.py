@@ -15,7 +15,7 @@ while the frame loop draws its progress.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pygame
@@ -27,14 +27,17 @@ from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.events import sentence
+from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
 from oasis_kiosk.machine.meters import METERS, denomination, every_meter
 from oasis_kiosk.machine.operator import (
     MAX_PIN_LENGTH,
     PIN_DIGITS,
     OperatorError,
     OperatorMenu,
+    RecalledHand,
     ReturnsRefusedError,
     ReturnsUnknownError,
+    Step,
 )
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
@@ -52,6 +55,7 @@ PAGES = {
     "service": N_("SERVICE"),
     "test": N_("HARDWARE TEST"),
 }
+ROUND_STATES = {"open": N_("open"), "settled": N_("settled"), "voided": N_("voided")}
 MAX_AMOUNT_DIGITS = 9
 TEST_TIMEOUT = 20.0  # seconds without a press that end the hardware test
 
@@ -105,6 +109,8 @@ class OperatorScreen:
         self.pin = ""
         self.page = 0
         self.scroll = 0
+        self.box_page = 0
+        """Which of the recalled round's pages of boxes is shown."""
         self.notice = ""
         self.confirming: str | None = None
         """An action waiting for a second DEAL (reset the period, the jackpot, new rules)."""
@@ -187,6 +193,8 @@ class OperatorScreen:
                     self._go(int(name[5:]))
                 elif name == "end_test":
                     self._end_test()
+                elif name == "boxes":
+                    self.box_page += 1
                 else:
                     self.type(name)
                 self.dirty = True
@@ -223,6 +231,7 @@ class OperatorScreen:
         if self.cabinet.testing:
             self._end_test()
         self.page, self.scroll, self.confirming, self.notice = page % len(PAGES), 0, None, ""
+        self.box_page = 0
         self.rules_choice = self._running_rules()
 
     def _menu_button(self, press: Press) -> None:
@@ -234,10 +243,12 @@ class OperatorScreen:
         elif press.intent == "bonus":
             self._go(self.page - 1)
         elif press.intent == "play":
-            self.scroll += 1
+            self.scroll, self.box_page = self.scroll + 1, 0
         elif press.intent == "fold":
-            self.scroll = max(self.scroll - 1, 0)
+            self.scroll, self.box_page = max(self.scroll - 1, 0), 0
             self.confirming = None
+        elif page == "recall" and press.intent == "exchange":
+            self.box_page += 1
         elif page == "settings" and press.intent == "card":
             self._setting(press.value or 0)
         elif press.intent == "deal":
@@ -502,6 +513,9 @@ class OperatorScreen:
             self.screen.blit(render.text(said, self.size * 8 // 10, render.DIM), (self.size, y))
 
     def _draw_recall(self, top: int) -> None:
+        """A round of the last 25 (PLAY: older, FOLD: newer): the dealer's hand and each
+        box's, as dealt and after each exchange or draw, the boxes paged (EXCHANGE) where they
+        do not fit together; under them the actions and the money."""
         rounds = self.menu.recall(25)
         if not rounds:
             self._lines(top, [(_("No rounds yet."), "")])
@@ -509,53 +523,74 @@ class OperatorScreen:
         self.scroll = min(self.scroll, len(rounds) - 1)
         shown = rounds[-1 - self.scroll]
         cash = cash_for(self.terminal)
-        size = self.size
+        size, width, height = self.size, self.screen.get_width(), self.screen.get_height()
         header = _("Round {number} of the last {count} (PLAY: older, FOLD: newer)   {when}   {state}").format(
-            number=shown["id"], count=len(rounds), when=shown["started_at"], state=shown["state"]
+            number=shown["id"],
+            count=len(rounds),
+            when=i18n.local_time(shown["started_at"]),
+            state=_(ROUND_STATES[shown["state"]]),
         )
-        self.screen.blit(
-            render.fitted(header, size, render.GOLD, self.screen.get_width() - size * 2), (size, top)
-        )
-        settlement = shown["settlement"]
-        card_w = min(self.screen.get_width() // 16, self.screen.get_height() // 9)
-        card_h = card_w * 7 // 5
-        y = top + size * 2
-        if settlement is None:
-            self._lines(y, [(_("Open round: it resumes at its decision."), "")])
-            return
-        rows: list[tuple[str, list[str], str]] = [
-            (
-                _("Dealer"),
-                settlement["dealer_cards"],
-                hand_name(settlement["dealer_hand"]["category"]),
+        self.screen.blit(render.fitted(header, size, render.GOLD, width - size * 2), (size, top))
+        footer = height - size * 6 - self.line_height  # the actions, then the money and the boxes' pages
+        hands = self.menu.recalled_hands(shown)
+        said = _hands_said(shown["settlement"], len(hands), cash)
+        if hands:
+            dealer, *boxes = hands
+            pages, card_w, card_h = _box_pages(
+                len(dealer.steps),
+                [len(box.steps) for box in boxes],
+                footer - top - size * 2,
+                size,
+                width,
+                height,
             )
-        ]
-        for box in settlement["boxes"]:
-            rows.append(
-                (
-                    _("Box {number}").format(number=box["box"] + 1),
-                    box["cards"],
-                    f"{hand_name(box['hand']['category'])}: {_(OUTCOMES[box['outcome']])}, {cash(box['net'])}",
-                )
-            )
-        for name, cards, said in rows:
-            self.screen.blit(render.text(name, size, render.WHITE, True), (size, y + card_h // 3))
-            for position, card in enumerate(cards):
-                self.screen.blit(render.card(card, card_w, card_h), (size * 8 + position * (card_w + 6), y))
-            self.screen.blit(
-                render.text(said, size, render.WHITE), (size * 9 + 5 * (card_w + 6), y + card_h // 3)
-            )
-            y += card_h + size
-        actions = ", ".join(_describe(action) for action in shown["record"]["actions"]) or "-"
-        self._lines(
-            y,
-            [
-                (_("Actions"), actions),
-                (_("Collected"), cash(settlement["collected"])),
-                (_("Paid"), cash(settlement["paid"] + settlement.get("jackpot_awards", 0))),
-            ],
-            width=self.screen.get_width() - size * 2,
-        )
+            self.box_page %= len(pages)
+            y = self._draw_hand(top + size * 2, _("Dealer"), dealer, said[0], card_w, card_h)
+            for box in pages[self.box_page]:
+                name = _("Box {number}").format(number=box + 1)
+                y = self._draw_hand(y, name, boxes[box], said[box + 1], card_w, card_h)
+            if len(pages) > 1:
+                self._draw_box_pages(len(pages), footer + self.line_height)
+        actions = _("Actions: {actions}").format(actions=_actions_said(shown["record"]["actions"], cash))
+        self.screen.blit(_shortened(actions, size, render.WHITE, width - size * 2), (size, footer))
+        money = _shortened(_money_said(shown, cash), size, render.WHITE, width // 2 - size)
+        self.screen.blit(money, (size, footer + self.line_height + (size * 2 - money.get_height()) // 2))
+
+    def _draw_hand(self, y: int, name: str, hand: RecalledHand, said: str, card_w: int, card_h: int) -> int:
+        """A hand's steps one under another, the cards a step changed framed, what made
+        each step beside it, and under the last what the hand came to; the y under it."""
+        size, width = self.size, self.screen.get_width()
+        cards_x = size * 7
+        for number, step in enumerate(hand.steps):
+            middle = y + card_h // 2
+            if number == 0:
+                label = render.fitted(name, size, render.WHITE, cards_x - size * 2, bold=True)
+                self.screen.blit(label, (size, middle - label.get_height() // 2))
+            before = hand.steps[number - 1].cards if number else step.cards
+            for position, card in enumerate(step.cards):
+                x = cards_x + position * (card_w + size // 3)
+                self.screen.blit(render.card(card, card_w, card_h), (x, y))
+                if position >= len(before) or before[position] != card:
+                    pygame.draw.rect(
+                        self.screen, render.GOLD, (x - 2, y - 2, card_w + 4, card_h + 4), width=2
+                    )
+            x = cards_x + len(step.cards) * (card_w + size // 3) + size
+            lines = [(_step_said(step), render.DIM)]
+            if number == len(hand.steps) - 1 and said:
+                lines.append((said, render.WHITE))
+            for line, (words, colour) in enumerate(lines):
+                shown = _shortened(words, size, colour, width - x - size)
+                self.screen.blit(shown, (x, middle + (line * 2 - len(lines)) * shown.get_height() // 2))
+            y += card_h + size // 2
+        return y
+
+    def _draw_box_pages(self, pages: int, y: int) -> None:
+        """The button to the next page of boxes (as EXCHANGE), saying which is shown."""
+        width = self.screen.get_width()
+        area = pygame.Rect(width // 2 + self.size, y, width // 2 - self.size * 2, self.size * 2)
+        label = _("Page {page} of {pages} (EXCHANGE: more boxes)").format(page=self.box_page + 1, pages=pages)
+        render.button(self.screen, area, label, True, self.size)
+        self.hotspots.append((area, "boxes"))
 
     def _draw_events(self, top: int) -> None:
         """The log, newest first, each entry its local time and a sentence; PLAY scrolls to
@@ -570,9 +605,7 @@ class OperatorScreen:
             y = top + number * self.line_height
             when = render.text(i18n.local_time(event["at"]), size, render.DIM)
             self.screen.blit(when, (size, y))
-            said = render.fitted(
-                sentence(event, cash), size, render.WHITE, width - when.get_width() - size * 3
-            )
+            said = _shortened(sentence(event, cash), size, render.WHITE, width - when.get_width() - size * 3)
             self.screen.blit(said, (size * 2 + when.get_width(), y))
         self._more(top + fit * self.line_height, max(end - fit, 0))
 
@@ -711,6 +744,96 @@ def _figure(value: float, ci95: float) -> str:
     return f"{i18n.percent(value)} ± {i18n.percent(ci95)}" if ci95 else i18n.percent(value)
 
 
-def _describe(action: dict[str, Any]) -> str:
-    extra = action.get("positions") or action.get("amount")
-    return f"{action['action']} {action['box'] + 1}" + (f" {extra}" if extra else "")
+def _box_pages(
+    dealer_steps: int, box_steps: list[int], room: int, size: int, width: int, height: int
+) -> tuple[list[list[int]], int, int]:
+    """The boxes on each page of the recall, and the cards' width and height to fit
+    ``room``: as large as the screen allows, smaller (down to a size still read at a glance)
+    to fit every box on one page, and always the dealer's hand and the longest box's
+    together; then as many boxes on a page as fit under the dealer's."""
+    gap = size // 2
+    largest = min(width // 18, height // 11) * 7 // 5
+    smallest = min(largest, size * 4)
+    every = dealer_steps + sum(box_steps)
+    longest = dealer_steps + max(box_steps, default=0)
+    card_h = min(largest, max(room // every - gap, smallest), room // longest - gap)
+    rows = room // (card_h + gap) - dealer_steps
+    pages: list[list[int]] = [[]]
+    used = 0
+    for box, steps in enumerate(box_steps):
+        if pages[-1] and used + steps > rows:
+            pages.append([])
+            used = 0
+        pages[-1].append(box)
+        used += steps
+    return pages, card_h * 5 // 7, card_h
+
+
+def _hands_said(settlement: dict[str, Any] | None, hands: int, cash: Callable[[int], str]) -> list[str]:
+    """What the dealer's hand and each box's came to, as settled; nothing before."""
+    if not settlement or settlement.get("void"):
+        return [""] * hands
+    said = [hand_name(settlement["dealer_hand"]["category"])]
+    for box in settlement["boxes"]:
+        outcome = _(OUTCOMES[box["outcome"]])
+        said.append(f"{hand_name(box['hand']['category'])}: {outcome}, {cash(box['net'])}")
+    return said
+
+
+def _money_said(round_: dict[str, Any], cash: Callable[[int], str]) -> str:
+    settlement = round_["settlement"]
+    if settlement is None:
+        return _("Open round: it resumes at its decision.")
+    if settlement.get("void"):
+        return _("Voided: {reason}").format(reason=settlement["void"])
+    paid = settlement["paid"] + settlement.get("jackpot_awards", 0)
+    return _("Collected {collected}, paid {paid}").format(
+        collected=cash(settlement["collected"]), paid=cash(paid)
+    )
+
+
+def _step_said(step: Step) -> str:
+    """What made a hand's step: the deal, an exchange (its cards 1 to 5), a draw bought, or
+    the hand the settlement judged."""
+    if step.action == "exchange":
+        return _("Cards {positions} exchanged").format(positions=_positions(step.positions))
+    said = {"dealt": N_("As dealt"), "settled": N_("Final hand")}.get(step.action)
+    return _(said) if said else _action_name(step.action)
+
+
+def _actions_said(actions: list[dict[str, Any]], cash: Callable[[int], str]) -> str:
+    """A round's actions from its record, box by box: the button, and the cards exchanged
+    (1 to 5) or the amount insured."""
+    by_box: dict[int, list[str]] = {}
+    for action in actions:
+        said = _action_name(action["action"])
+        if action.get("positions"):
+            said += " " + _positions(action["positions"])
+        if action.get("amount"):
+            said += " " + cash(action["amount"])
+        by_box.setdefault(action["box"], []).append(said)
+    boxes = [
+        _("Box {number}: {actions}").format(number=box + 1, actions=", ".join(said))
+        for box, said in by_box.items()
+    ]
+    return "; ".join(boxes) or "-"
+
+
+def _action_name(action: str) -> str:
+    """A round's action by the name of the button that takes it."""
+    label = BUTTON_LABELS.get(ACTION_INTENTS.get(action, ""))
+    return _(label) if label else action.replace("_", " ")
+
+
+def _positions(positions: Iterable[int]) -> str:
+    """Card positions as the player counts them, 1 to 5 from the left."""
+    return ", ".join(str(position + 1) for position in positions)
+
+
+def _shortened(said: str, size: int, colour: render.Colour, width: int) -> pygame.Surface:
+    """The text fitted to ``width``, cut short with "…" where even its least size is wider."""
+    shown = render.fitted(said, size, colour, width)
+    while shown.get_width() > width and len(said) > 1:
+        said = said[:-2] + "…"
+        shown = render.fitted(said, size, colour, width)
+    return shown
