@@ -224,3 +224,14 @@ def test_the_recall_shows_each_exchange_in_positions_1_to_5_and_local_time_pagin
         seen, pages = seen | boxes_on(texts), pages + 1
     assert seen == {"Box 1", "Box 2", "Box 3"}
     assert pages > 1 or size[1] > 480, "three boxes do not fit the small screen at once"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_missing_pin_is_said_as_the_menu_opens(tmp_path: Path, size: tuple[int, int]) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    terminal.handle("operator_key_on")
+    screen = OperatorScreen(terminal, Cabinet(terminal), Drawn(size))
+    texts = shown(screen, "operator-no-pin")
+    assert "No PIN is set: stop the kiosk and set one with oasis-kiosk set-pin." in texts
+    assert not [text for text in texts if text.startswith("Enter the PIN")], "no PIN to enter"

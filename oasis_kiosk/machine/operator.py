@@ -189,6 +189,11 @@ class OperatorMenu:
         with self.store.transaction():
             self.store.event(name, **detail)
 
+    @property
+    def pin_is_set(self) -> bool:
+        """Whether a PIN opens the menu: the first is set with ``oasis-kiosk set-pin``."""
+        return self.store.get_state("operator_pin") is not None
+
     def login(self, pin: str) -> None:
         if not self.terminal.operator_key:
             raise OperatorError("turn the operator key first")

@@ -430,6 +430,10 @@ class OperatorScreen:
 
     def _draw_pin(self, width: int, height: int) -> None:
         size = self.size
+        if not self.menu.pin_is_set:  # said at once: no PIN typed would open the menu
+            missing = _("No PIN is set: stop the kiosk and set one with oasis-kiosk set-pin.")
+            self.screen.blit(_shortened(missing, size, render.GOLD, width - size * 2), (size, size * 4))
+            return
         prompt = _("Enter the PIN (card buttons 1-5 or the keypad), then DEAL.")
         self.screen.blit(render.text(prompt, size, render.WHITE), (size, size * 4))
         shown = render.text("•" * len(self.pin) or "_", size * 2, render.GOLD, True)
