@@ -162,6 +162,8 @@ def test_the_meters_page_lists_every_meter_in_the_labs_order_in_both_columns(
     config = terminal.config
     lifetime = every_meter(screen.menu.meters(), config.coins, config.bills)
     rows = [meter_row(name, value, cash)[0] for name, value in lifetime.items()]
+    screen.press(Press("deal"))  # asks to confirm a new period: a notice under the meters
+    assert screen.notice
     seen: list[str] = []
     for _ in rows:  # PLAY scrolls on, a line at a time
         texts = shown(screen, "operator-meters-scrolled")

@@ -496,7 +496,7 @@ class OperatorScreen:
             (*meter_row(name, value, cash), meter_row(name, period[name], cash)[1])
             for name, value in lifetime.items()
         ]
-        fit = self._rows_fit(top) - 1  # under the columns' titles
+        fit = self._rows_fit(top) - 2  # between the columns' titles and the line saying there are more
         self.scroll = min(self.scroll, max(len(rows) - fit, 0))
         size, width = self.size, self.screen.get_width()
         column = width // 5
@@ -514,7 +514,7 @@ class OperatorScreen:
         """Says how many lines PLAY scrolls to, below the last one shown."""
         if count > 0:
             said = _("▼ {count} more (PLAY)").format(count=count)
-            self.screen.blit(render.text(said, self.size * 8 // 10, render.DIM), (self.size, y))
+            self.screen.blit(render.text(said, self.size, render.DIM), (self.size, y))
 
     def _draw_recall(self, top: int) -> None:
         """A round of the last 25 (PLAY: older, FOLD: newer): the dealer's hand and each
@@ -600,7 +600,7 @@ class OperatorScreen:
         """The log, newest first, each entry its local time and a sentence; PLAY scrolls to
         older entries."""
         events = self.menu.events(200)
-        fit = self._rows_fit(top)
+        fit = self._rows_fit(top) - 1  # above the line saying there are more
         self.scroll = min(self.scroll, max(len(events) - fit, 0))
         end = len(events) - self.scroll
         size, width = self.size, self.screen.get_width()
