@@ -13,6 +13,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from oasis_kiosk import i18n
+from oasis_kiosk.machine.intents import BUTTON_LABELS
 
 PACKAGE = Path(i18n.__file__).parent
 KEYWORDS = {"_": None, "N_": None}
@@ -65,6 +66,24 @@ def test_the_languages_differ_where_they_should() -> None:
     i18n.use("ru")
     russian = i18n._("Insert coins or notes to play.")
     assert len({czech, russian, "Insert coins or notes to play."}) == 3
+
+
+@pytest.mark.parametrize(
+    ("language", "house_term"),
+    [("ru", "ТАБЛИЦА ВЫИГРЫШЕЙ"), ("cs", "TABULKA VÝHER")],
+)
+def test_the_paytable_is_named_in_the_houses_term_and_not_like_a_button(language: str, house_term: str) -> None:
+    """Seed 003 pays the play bet "по таблице выигрышей"; a heading that reads like CASH OUT
+    (ВЫПЛАТА) or any other button misleads the player."""
+    i18n.use(language)
+    try:
+        heading = i18n._("PAYTABLE (play bet)")
+        labels = {i18n._(label) for label in BUTTON_LABELS.values()}
+    finally:
+        i18n.use("en")
+    assert heading.startswith(house_term), heading
+    stems = {label.split()[0][:5] for label in labels}
+    assert heading.split()[0][:5] not in stems, (heading, labels)
 
 
 def test_money_and_numbers_follow_the_language() -> None:

@@ -355,7 +355,8 @@ def buttons(
         elif name == "bet":
             label = f"{label} {cash(terminal.insurance_amount or 0)}"
         elif name == "bonus":
-            label = f"{label} {cash(terminal.bonus_stake) if terminal.bonus_stake else _('OFF')}"
+            stake = cash(terminal.bonus_stake) if terminal.bonus_stake else _("OFF")
+            label = f"{label} {stake}"
         elif name == "boxes":
             label = f"{label} {terminal.boxes}"
         lit = name in live
@@ -500,7 +501,7 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
     forfeits = bool((terminal.rules.get("exchange") or {}).get("forfeits_bonus"))
     if forfeits and stakes is not None and stakes["bonus"] and exchange_price(terminal) is not None:
         # Said while the cards are selected, before EXCHANGE takes the bonus chip away.
-        said = f"{said} {_('The bonus bet is lost by exchanging.')}"
+        said = " ".join((said, _("The bonus bet is lost by exchanging.")))
     return said
 
 
