@@ -26,8 +26,8 @@ def pages(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> tuple[
     and on a compact screen the paytables beside it (where they fit, ``paytables_beside``)
     give way before the text goes under the rules' size (the paytable stays in the strip
     above). Where they do not, a house with many options (golden-oasis) on a small screen,
-    on pages at the floor size across the table, a sentence never split, the foot of each
-    left for its number."""
+    on pages across the table at the rules' own size (paged anyway, they need not shrink),
+    a sentence never split, the foot of each left for its number."""
     table, margin = lay.table, lay.small
     room = table.h - 2 * margin
     tries = [(table.w * 3 // 5, lay.small)] if lay.compact and paytables_beside else []
@@ -35,7 +35,7 @@ def pages(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> tuple[
         for size in range(lay.small + 2, least - 1, -1):
             if _height(lines, size, width - 2 * margin) <= room:
                 return size, width, (lines,)
-    size, width = lay.floor, table.w
+    size, width = lay.small, table.w
     room -= render.font(size).get_linesize()
     paged: list[tuple[str, ...]] = []
     page: tuple[str, ...] = ()
