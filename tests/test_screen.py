@@ -365,6 +365,7 @@ def test_every_profile_plays_whole_rounds_through_the_keyboard(tmp_path: Path, p
             app.key(key)
             assert terminal.changes > before, f"{key} did nothing"
             settle(app, clock, 0.3)
+        settle(app, clock, 3)  # the reveal ends first: a DEAL pressed during it only hurries it
         shown = last_settlement(terminal)
         assert shown is not None
         assert shown["round"] == number
@@ -485,6 +486,7 @@ def test_hints_are_off_until_the_operator_turns_them_on(tmp_path: Path) -> None:
     assert app.table.view is not None
     assert "Hint" not in app.table.view.prompt, "staff may not advise the player: off by default"
     app.key("f")
+    settle(app, clock, 3)  # the dealer's reveal ends before the next deal
     logged_in(app)
     while app.operator.page_name != "settings":
         app.key("b")
@@ -514,8 +516,8 @@ def test_on_the_cabinet_its_own_buttons_and_the_touchscreen_play_and_a_keyboard_
     wiring = desktop_wiring(config.coins, config.bills, hopper=False)
     config = replace(config, devices=wiring)
     terminal = Terminal(config, books(database))
-    factory = MockFactory(revision="a020a0")
-    devices = build_cabinet(config, terminal, pin_factory=factory, bounce_time=None)
+    factory, lamps = MockFactory(revision="a020a0"), MockFactory(revision="a020a0")
+    devices = build_cabinet(config, terminal, pin_factory=factory, lamp_factory=lamps, bounce_time=None)
     clock = Clock()
     app = App(terminal, size=(800, 480), clock=clock, devices=devices)
     assert app.cabinet is None
@@ -534,7 +536,7 @@ def test_on_the_cabinet_its_own_buttons_and_the_touchscreen_play_and_a_keyboard_
     fold.drive_high()
     app.update(1 / 60)
     assert terminal.round is None, "the cabinet's FOLD button folds"
-    assert bool(factory.pin(wiring.lamps["deal"]).state), "DEAL's lamp is lit again"
+    assert bool(lamps.pin(wiring.lamps["deal"]).state), "DEAL's lamp is lit again"
 
 
 def test_the_service_page_credits_what_the_operator_types(tmp_path: Path) -> None:

@@ -36,6 +36,8 @@ COIN_KEYS = ("f1", "f2", "f3", "f4")
 BILL_KEYS = ("f5", "f6", "f7", "f8")
 DOOR_KEY = "d"
 OPERATOR_KEY = "m"
+SWITCH_KEYS = {DOOR_KEY, OPERATOR_KEY}
+"""Keys that throw a switch: a physical fact, never taken as a press that only wakes or hurries."""
 
 
 class Keyboard:
@@ -54,7 +56,7 @@ class Keyboard:
         if name in self.money:
             kind, value = self.money[name]
             return self.cabinet.insert(kind, value)
-        if name in {DOOR_KEY, OPERATOR_KEY}:
+        if name in SWITCH_KEYS:
             switch = "door" if name == DOOR_KEY else "operator_key"
             return _first(self.cabinet.switch(switch, closed=not self.cabinet.closed(switch)))
         return None

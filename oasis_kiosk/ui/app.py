@@ -18,7 +18,7 @@ import pygame
 from oasis_kiosk import i18n, notify
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
-from oasis_kiosk.hardware.keyboard import Keyboard
+from oasis_kiosk.hardware.keyboard import SWITCH_KEYS, Keyboard
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import render
@@ -100,7 +100,7 @@ class App:
         if name == "escape":
             self.running = False
             return
-        if self._interrupt():
+        if name not in SWITCH_KEYS and self._interrupt():
             return
         if name == LEGEND_KEY:
             self.table.legend = None if self.table.legend is not None else self.keyboard.legend()

@@ -330,7 +330,7 @@ def buttons(
             names.append("boxes")
         if terminal.last_bets is not None and terminal.last_bets != terminal.bets:
             names.append("repeat_bet")  # beside DEAL only when it deals something else
-        names += ["deal", "cashout"]
+        names += ["deal", "cashout", "language"]
     elif round_.phase == "insurance":
         names = ["bet_down", "bet", "insure", "decline"]
     elif round_.phase == "purchase":
