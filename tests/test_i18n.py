@@ -72,7 +72,9 @@ def test_the_languages_differ_where_they_should() -> None:
     ("language", "house_term"),
     [("ru", "ТАБЛИЦА ВЫИГРЫШЕЙ"), ("cs", "TABULKA VÝHER")],
 )
-def test_the_paytable_is_named_in_the_houses_term_and_not_like_a_button(language: str, house_term: str) -> None:
+def test_the_paytable_is_named_in_the_houses_term_and_not_like_a_button(
+    language: str, house_term: str
+) -> None:
     """Seed 003 pays the play bet "по таблице выигрышей"; a heading that reads like CASH OUT
     (ВЫПЛАТА) or any other button misleads the player."""
     i18n.use(language)
