@@ -692,3 +692,26 @@ def test_the_attract_ends_for_a_tilt_and_a_panel_press_only_wakes(tmp_path: Path
     app.cabinet.press("bet")
     assert app.attract is None
     assert terminal.ante == ante, "the press that wakes the game does nothing else"
+
+
+@pytest.mark.parametrize("size", ENDS)
+def test_a_handpay_shows_its_amount_large_and_the_attendants_payment_is_confirmed(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app, _clock = kiosk(tmp_path, size)
+    terminal = app.terminal
+    app.key("f8")
+    app.key("o")  # cash out: paid by hand here
+    assert terminal.handpay is not None
+    amount = cash_for(terminal)(terminal.handpay)
+    surface = app.screen
+    assert isinstance(surface, CheckedSurface)
+    surface.forget()
+    app.repaint()
+    sizes = {text.content: text.size for text in surface.shown}
+    assert amount in sizes, sizes
+    assert sizes[amount] >= max(sizes.values()), "the amount is the largest text on the screen"
+    app.key("a")  # the attendant's key: paid
+    assert terminal.handpay is None
+    assert app.table.view is not None
+    assert f"handpay of {amount} paid" in app.table.view.prompt

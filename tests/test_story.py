@@ -481,3 +481,34 @@ def test_a_press_during_the_reveal_only_hurries_it(tmp_path: Path, key: str) -> 
     assert app.terminal.store.rounds(last=1)[-1]["id"] == settled
     app.key(key)
     assert app.terminal.round is not None or app.terminal.bets != bets, "after the reveal it acts"
+
+
+def test_a_jackpot_keeps_the_winning_hand_in_view_and_the_meter_resets_after_it(tmp_path: Path) -> None:
+    app, clock = dealt(tmp_path, "As Ks Qs Js Ts / 2c 2d 4h 5h 7c", bonus=True)
+    terminal = app.terminal
+    meter_before = terminal.jackpot.value
+    app.key("p")
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    assert settlement["jackpot_awards"] > 0
+    held: list[int] = []
+    while app.table.revealing(clock.now) or app.table.celebrating(clock.now):
+        app.draw()
+        held.append(app.table.jackpot_shown)
+        clock.now += 0.1
+        if app.table.celebrating(clock.now):
+            banner = app.table.celebration_area(app.table.layout)
+            cards = [
+                area for slot, area in app.table._card_areas(app.table.layout, clock.now) if slot[0] == "box"
+            ]
+            assert cards
+            assert not any(banner.colliderect(card) for card in cards), "the banner covers the hand"
+    assert set(held) == {meter_before}, "the meter stands until the celebration is over"
+    after = []
+    for _ in range(120):
+        app.draw()
+        after.append(app.table.jackpot_shown)
+        clock.now += 1 / 30
+    assert after[-1] == terminal.jackpot.value < meter_before
+    assert len(set(after)) > 3, "the meter rolls down to its reset value, not in one jump"
+    assert after == sorted(after, reverse=True)

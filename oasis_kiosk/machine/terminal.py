@@ -56,6 +56,8 @@ class Response:
     details: Mapping[str, Any] = field(default_factory=dict)
     reason: str = ""
     """Why, in the core's own words (the log's: the screen says what is possible instead)."""
+    notice: bool = False
+    """Done, and the screen says so (a handpay paid): most done presses show for themselves."""
 
     @property
     def message(self) -> str:
@@ -800,7 +802,7 @@ class Terminal:
         self.store.add_meter("total_out", amount)
         self.store.add_meter("handpays", amount)
         self.store.event("handpay_paid", amount=amount, round_id=won["round_id"] if won else None)
-        return Response(True, N_("handpay of {amount} paid"), {"amount": Amount(amount)})
+        return Response(True, N_("handpay of {amount} paid"), {"amount": Amount(amount)}, notice=True)
 
     def switch_stands(self, position: str) -> Response | None:
         """A switch found in ``position`` (its intent: ``door_open``, ``operator_key_off``...)

@@ -151,7 +151,7 @@ class App:
             self.table.next_help_page()
             self.table.message = None
         else:
-            self.table.message = None if response.ok else response
+            self.table.message = None if response.ok and not response.notice else response
         self.table.skip(self.now())  # a press never waits for an animation (the reveal hurries)
         self.table.refresh(self.now())
         self._changes = self.terminal.changes

@@ -57,7 +57,8 @@ class Table:
         self.celebrate_until = 0.0
         self.jackpot_shown = terminal.jackpot.value
         self.message: Response | None = None
-        """A refused press, said beside the prompt (in the language of the moment)."""
+        """A refused press or a notice (a handpay paid), said beside the prompt (in the language
+        of the moment)."""
         self.showing_help = False
         self.help_page = 0
         """Which page of the rules HELP shows, when they take more than one."""
@@ -162,7 +163,12 @@ class Table:
         self._win_sound = None
         self.celebrate_until = 0.0
         self.revealed_at = 0.0
-        self.jackpot_shown = self.terminal.jackpot.value
+        # The meter as the screen stands (the books may have moved on with this very press).
+        self.jackpot_shown = self.view.jackpot if self.view is not None else self.terminal.jackpot.value
+
+    def celebrating(self, now: float) -> bool:
+        """A jackpot won by the settled round is being celebrated."""
+        return now < self.celebrate_until
 
     def revealing(self, now: float) -> bool:
         """The dealer's cards of the settled round are still turning: its outcome is to come."""
@@ -218,17 +224,22 @@ class Table:
         view = self._on_screen = self.showing(now)
         lay = self.layout
         background = self._painted_background(lay)
-        target = view.jackpot
-        if self.jackpot_shown < target:
-            self.jackpot_shown += max((target - self.jackpot_shown) // JACKPOT_ROLL, 1)
-        else:
-            self.jackpot_shown = target
+        celebrating = self.celebrating(now)
+        # The meter stands at its value before the hit until the celebration is over, then
+        # rolls (up with contributions, down to its reset value after a hit).
+        target = view.jackpot_before if celebrating else view.jackpot
+        gap = target - self.jackpot_shown
+        self.jackpot_shown += gap // JACKPOT_ROLL if abs(gap) >= JACKPOT_ROLL else gap
         meters = self.meters(now)
         pulse = int(now * 4) % 2 if self.counting(now) else 0
         moving = self.motions.busy(now)
-        celebrating = now < self.celebrate_until
         regions: list[tuple[str, Box, Any, Callable[[Layout, float], None]]] = [
-            ("jackpot", lay.jackpot, (self.jackpot_shown, self._has_jackpot), self._jackpot),
+            (
+                "jackpot",
+                lay.jackpot,
+                (self.jackpot_shown, self._has_jackpot, celebrating and int(now * 3)),
+                self._jackpot,
+            ),
             (
                 "table",
                 lay.table,
@@ -240,7 +251,6 @@ class Table:
                     view.overlay,
                     (self.showing_help, self.help_page),
                     self.legend is not None,
-                    celebrating and int(now * 3),
                     pulse,
                     moving and now,
                 ),
@@ -292,7 +302,6 @@ class Table:
             and not view.overlay
             and not self.showing_help
             and self.legend is None
-            and now >= self.celebrate_until
             and not self.counting(now)
         )
 
@@ -363,6 +372,9 @@ class Table:
         profile without a jackpot."""
         if not self._has_jackpot:
             return
+        if self.celebrating(now):
+            self._celebration(lay, now)
+            return
         jackpot.odometer(self.screen, lay.jackpot, cash_for(self.terminal)(self.jackpot_shown), lay.floor)
 
     def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
@@ -380,9 +392,12 @@ class Table:
         else:
             self._cards_and_bets(lay, now, there, only)
         if view.overlay and view.overlay[0] != "operator":
-            self._panel(lay, view.overlay[1:], alarm=view.overlay[0] == "tilt")
-        elif now < self.celebrate_until:
-            self._celebration(lay, now)
+            self._panel(
+                lay,
+                view.overlay[1:],
+                alarm=view.overlay[0] == "tilt",
+                amount_line=1 if view.overlay[0] == "handpay" else None,
+            )
         if self.legend is not None:
             self._legend(lay)
 
@@ -529,8 +544,11 @@ class Table:
         minor = self.terminal.rules["table"]["minor_units"]
         return i18n.number(amount // minor) if amount % minor == 0 else cash(amount)
 
-    def _panel(self, lay: Layout, lines: tuple[str, ...], alarm: bool) -> None:
-        """Tilt, handpay, payout: a panel over the middle of the table, its text inside it."""
+    def _panel(
+        self, lay: Layout, lines: tuple[str, ...], alarm: bool, amount_line: int | None = None
+    ) -> None:
+        """Tilt, handpay, payout: a panel over the middle of the table, its text inside it;
+        the line ``amount_line`` (a handpay's amount) in the largest type, for the attendant."""
         table = render.rect(lay.table)
         panel = table.inflate(-table.w // 5, -table.h // 3)
         pygame.draw.rect(self.screen, render.ALARM if alarm else render.PANEL, panel, border_radius=12)
@@ -538,6 +556,13 @@ class Table:
         y = panel.y + lay.medium
         with self._clip(panel.inflate(-6, -6)):
             for number, line in enumerate(lines):
+                if number == amount_line:
+                    words = render.fitted(
+                        line, lay.large * 2, render.GOLD, panel.w - lay.medium * 2, True, lay.floor
+                    )
+                    self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
+                    y += words.get_height() + lay.small // 2
+                    continue
                 size = lay.large * 3 // 2 if number == 0 else lay.medium
                 for piece in render.wrap(line, size, panel.w - lay.medium * 2, bold=number == 0):
                     words = render.text(
@@ -546,20 +571,24 @@ class Table:
                     self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
                     y += words.get_height() + lay.small // 2
 
+    def celebration_area(self, lay: Layout) -> pygame.Rect:
+        """Where the jackpot banner flashes: over the jackpot meter, never over a hand."""
+        return render.rect(lay.jackpot).inflate(-4, -4)
+
     def _celebration(self, lay: Layout, now: float) -> None:
         view = self._on_screen
         assert view is not None
-        table = render.rect(lay.table)
-        banner = table.inflate(-table.w // 6, -table.h * 2 // 3)
+        banner = self.celebration_area(lay)
         colour = render.GOLD if int(now * 3) % 2 else render.WHITE
         pygame.draw.rect(self.screen, render.PANEL, banner, border_radius=16)
         pygame.draw.rect(self.screen, colour, banner, width=4, border_radius=16)
         words = render.fitted(
             _("JACKPOT! {amount}").format(amount=cash_for(self.terminal)(view.jackpot_won)),
-            banner.h * 45 // 100,
+            banner.h * 7 // 10,
             colour,
             banner.w - 20,
             bold=True,
+            least=lay.floor,
         )
         self.screen.blit(words, words.get_rect(center=banner.center))
 

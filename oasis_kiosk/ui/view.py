@@ -190,7 +190,7 @@ def button_name(intent: str) -> str:
 
 
 def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advisor | None = None) -> View:
-    """``message``: a refused press, said after the prompt; ``advisor``: hints are on."""
+    """``message``: a refused press or a notice, said after the prompt; ``advisor``: hints are on."""
     cash = cash_for(terminal)
     round_ = terminal.round
     last = None if round_ is not None or terminal.bet_since_round else last_settlement(terminal)
