@@ -34,11 +34,10 @@ from oasis_kiosk.machine.operator import (
     PIN_DIGITS,
     OperatorError,
     OperatorMenu,
-    RecalledHand,
     ReturnsRefusedError,
     ReturnsUnknownError,
-    Step,
 )
+from oasis_kiosk.machine.recall import RecalledHand, Step
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
@@ -406,7 +405,8 @@ class OperatorScreen:
         width, height = screen.get_size()
         screen.fill(render.PANEL)
         self.hotspots = []
-        self.size = max(height // 40, 11)
+        self.floor = text_floor(height)
+        self.size = max(height // 40, self.floor)
         self.line_height = self.size + self.size // 3
         title = render.text(_("OPERATOR MENU"), self.size * 2, render.GOLD, True)
         screen.blit(title, (self.size, self.size // 2))
@@ -417,13 +417,14 @@ class OperatorScreen:
             top = self.size * 6
             getattr(self, f"_draw_{self.page_name}")(top)
         if self.notice:
-            notice = render.fitted(self.notice, self.size, render.LIVE, width - self.size * 2)
+            notice = self._fitted(self.notice, render.LIVE, width - self.size * 2)
             screen.blit(notice, (self.size, height - self.size * 3))
         hint = render.fitted(
             _("BET/BONUS: pages · PLAY/FOLD: scroll · DEAL: confirm · turn the key back to leave"),
-            self.size * 8 // 10,
+            max(self.size * 8 // 10, self.floor),
             render.DIM,
             width - self.size * 2,
+            least=self.floor,
         )
         screen.blit(hint, (self.size, height - self.size * 3 // 2))
         return [screen.get_rect()]
@@ -432,7 +433,7 @@ class OperatorScreen:
         size = self.size
         if not self.menu.pin_is_set:  # said at once: no PIN typed would open the menu
             missing = _("No PIN is set: stop the kiosk and set one with oasis-kiosk set-pin.")
-            self.screen.blit(_shortened(missing, size, render.GOLD, width - size * 2), (size, size * 4))
+            self.screen.blit(self._shortened(missing, render.GOLD, width - size * 2), (size, size * 4))
             return
         prompt = _("Enter the PIN (card buttons 1-5 or the keypad), then DEAL.")
         self.screen.blit(render.text(prompt, size, render.WHITE), (size, size * 4))
@@ -478,9 +479,21 @@ class OperatorScreen:
             if y > self.screen.get_height() - size * 4:
                 break
             colour = render.GOLD if not value else render.WHITE
-            self.screen.blit(render.fitted(name, size, colour, width * 2 // 3), (size, y))
+            self.screen.blit(self._fitted(name, colour, width * 2 // 3), (size, y))
             words = render.text(value, size, render.WHITE)
             self.screen.blit(words, (size + width - words.get_width(), y))
+
+    def _fitted(self, said: str, colour: render.Colour, width: int, bold: bool = False) -> pygame.Surface:
+        """The text at the menu's size, or smaller to fit ``width``, never under the floor."""
+        return render.fitted(said, self.size, colour, width, bold, least=self.floor)
+
+    def _shortened(self, said: str, colour: render.Colour, width: int) -> pygame.Surface:
+        """The text fitted to ``width``, cut short with "…" where even at the floor it is wider."""
+        shown = self._fitted(said, colour, width)
+        while shown.get_width() > width and len(said) > 1:
+            said = said[:-2] + "…"
+            shown = self._fitted(said, colour, width)
+        return shown
 
     def _rows_fit(self, top: int) -> int:
         """How many lines fit from ``top`` down to the notice."""
@@ -504,9 +517,9 @@ class OperatorScreen:
         for number, (name, *values) in enumerate([titles, *rows[self.scroll : self.scroll + fit]]):
             y = top + number * self.line_height
             colour = render.GOLD if number == 0 else render.WHITE
-            self.screen.blit(render.fitted(name, size, colour, width - column * 2 - size * 3), (size, y))
+            self.screen.blit(self._fitted(name, colour, width - column * 2 - size * 3), (size, y))
             for right, value in zip((width - column - size, width - size), values, strict=True):
-                words = render.fitted(value, size, colour, column - size)
+                words = self._fitted(value, colour, column - size)
                 self.screen.blit(words, (right - words.get_width(), y))
         self._more(top + (fit + 1) * self.line_height, len(rows) - self.scroll - fit)
 
@@ -534,7 +547,7 @@ class OperatorScreen:
             when=i18n.local_time(shown["started_at"]),
             state=_(ROUND_STATES[shown["state"]]),
         )
-        self.screen.blit(render.fitted(header, size, render.GOLD, width - size * 2), (size, top))
+        self.screen.blit(self._fitted(header, render.GOLD, width - size * 2), (size, top))
         footer = height - size * 6 - self.line_height  # the actions, then the money and the boxes' pages
         hands = self.menu.recalled_hands(shown)
         said = _hands_said(shown["settlement"], len(hands), cash)
@@ -556,8 +569,8 @@ class OperatorScreen:
             if len(pages) > 1:
                 self._draw_box_pages(len(pages), footer + self.line_height)
         actions = _("Actions: {actions}").format(actions=_actions_said(shown["record"]["actions"], cash))
-        self.screen.blit(_shortened(actions, size, render.WHITE, width - size * 2), (size, footer))
-        money = _shortened(_money_said(shown, cash), size, render.WHITE, width // 2 - size)
+        self.screen.blit(self._shortened(actions, render.WHITE, width - size * 2), (size, footer))
+        money = self._shortened(_money_said(shown, cash), render.WHITE, width // 2 - size)
         self.screen.blit(money, (size, footer + self.line_height + (size * 2 - money.get_height()) // 2))
 
     def _draw_hand(self, y: int, name: str, hand: RecalledHand, said: str, card_w: int, card_h: int) -> int:
@@ -568,7 +581,7 @@ class OperatorScreen:
         for number, step in enumerate(hand.steps):
             middle = y + card_h // 2
             if number == 0:
-                label = render.fitted(name, size, render.WHITE, cards_x - size * 2, bold=True)
+                label = self._fitted(name, render.WHITE, cards_x - size * 2, bold=True)
                 self.screen.blit(label, (size, middle - label.get_height() // 2))
             before = hand.steps[number - 1].cards if number else step.cards
             for position, card in enumerate(step.cards):
@@ -583,7 +596,7 @@ class OperatorScreen:
             if number == len(hand.steps) - 1 and said:
                 lines.append((said, render.WHITE))
             for line, (words, colour) in enumerate(lines):
-                shown = _shortened(words, size, colour, width - x - size)
+                shown = self._shortened(words, colour, width - x - size)
                 self.screen.blit(shown, (x, middle + (line * 2 - len(lines)) * shown.get_height() // 2))
             y += card_h + size // 2
         return y
@@ -609,7 +622,7 @@ class OperatorScreen:
             y = top + number * self.line_height
             when = render.text(i18n.local_time(event["at"]), size, render.DIM)
             self.screen.blit(when, (size, y))
-            said = _shortened(sentence(event, cash), size, render.WHITE, width - when.get_width() - size * 3)
+            said = self._shortened(sentence(event, cash), render.WHITE, width - when.get_width() - size * 3)
             self.screen.blit(said, (size * 2 + when.get_width(), y))
         self._more(top + fit * self.line_height, max(end - fit, 0))
 
@@ -696,7 +709,7 @@ class OperatorScreen:
         said = _("Computing the return of {rules}: {done} (FOLD cancels)").format(
             rules=self._rules_name(worker.rules), done=i18n.percent(worker.done)
         )
-        self.screen.blit(render.fitted(said, size, render.GOLD, width), (size, top))
+        self.screen.blit(self._fitted(said, render.GOLD, width), (size, top))
         bar = pygame.Rect(size, top + size * 3 // 2, width, size)
         pygame.draw.rect(self.screen, render.DIM, bar, width=2)
         pygame.draw.rect(self.screen, render.LIVE, (bar.x, bar.y, int(bar.width * worker.done), bar.height))
@@ -832,12 +845,3 @@ def _action_name(action: str) -> str:
 def _positions(positions: Iterable[int]) -> str:
     """Card positions as the player counts them, 1 to 5 from the left."""
     return ", ".join(str(position + 1) for position in positions)
-
-
-def _shortened(said: str, size: int, colour: render.Colour, width: int) -> pygame.Surface:
-    """The text fitted to ``width``, cut short with "…" where even its least size is wider."""
-    shown = render.fitted(said, size, colour, width)
-    while shown.get_width() > width and len(said) > 1:
-        said = said[:-2] + "…"
-        shown = render.fitted(said, size, colour, width)
-    return shown

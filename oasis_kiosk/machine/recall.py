@@ -1,0 +1,79 @@
+"""A round's hands as they went: each hand as dealt and after every action that changed
+it, replayed from the round's record. The operator's recall and the player's history of the
+last rounds both read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from oasis_kiosk._core import Profile, Round
+
+
+@dataclass(frozen=True)
+class Step:
+    """A hand's cards as dealt, or after an action of the round changed them."""
+
+    action: str
+    """``dealt``, the round's action (``exchange``, ``buy_dealer_card``...), or ``settled``:
+    the hand the settlement judged, where it is other cards."""
+    cards: list[str | None]
+    """None: a dealer's card never turned."""
+    positions: tuple[int, ...] = ()
+    """The cards an exchange took, 0-based."""
+
+
+@dataclass(frozen=True)
+class RecalledHand:
+    box: int | None
+    """None: the dealer's."""
+    steps: list[Step]
+
+
+def replayed_hands(profile: Profile, round_: dict[str, Any]) -> list[RecalledHand]:
+    """The dealer's hand and each box's, as dealt and after each action that changed it, by
+    replaying the round's record one action further at a time. A card turned or a box
+    looked at later shows where it was dealt: a step is a card taken or replaced."""
+    record = round_["record"]
+    actions = record["actions"]
+    seen: list[list[list[str | None]]] = []  # each hand's cards after none, one, two... actions
+    for done in range(len(actions) + 1):
+        replayed = Round.replay(profile, {**record, "actions": actions[:done]})
+        boxes: list[list[str | None]] = [
+            [*(replayed.box_cards(box) or [])] for box in range(replayed.box_count)
+        ]
+        seen.append([replayed.dealer_cards, *boxes])
+    settled = settled_cards(round_)
+    hands = []
+    for hand, dealt in enumerate(seen[0]):
+        steps = [Step("dealt", dealt)]
+        for action, cards in zip(actions, (state[hand] for state in seen[1:]), strict=True):
+            last = steps[-1]
+            if _replaced(last.cards, cards):
+                steps.append(Step(action["action"], cards, tuple(action.get("positions", ()))))
+            elif last.cards:
+                turned = [after or before for before, after in zip(last.cards, cards, strict=True)]
+                steps[-1] = replace(last, cards=turned)
+            else:
+                steps[-1] = replace(last, cards=cards)
+        if settled and settled[hand] != steps[-1].cards:
+            steps.append(Step("settled", settled[hand]))
+        hands.append(RecalledHand(hand - 1 if hand else None, steps))
+    return hands
+
+
+def settled_cards(round_: dict[str, Any]) -> list[list[str | None]]:
+    """The dealer's cards and each box's as the settlement judged them; none before it."""
+    settlement = round_["settlement"]
+    if not settlement or settlement.get("void"):
+        return []
+    return [settlement["dealer_cards"], *(box["cards"] for box in settlement["boxes"])]
+
+
+def _replaced(before: list[str | None], after: list[str | None]) -> bool:
+    """Whether a card of a hand already seen was taken, added or replaced."""
+    if not before:
+        return False
+    return len(after) != len(before) or any(
+        was is not None and was != now for was, now in zip(before, after, strict=True)
+    )
