@@ -408,6 +408,24 @@ class OperatorScreen:
         self.floor = text_floor(height)
         self.size = max(height // 40, self.floor)
         self.line_height = self.size + self.size // 3
+        # The foot first: the hint, and the notice over it, take what lines they need at
+        # the floor, and the page is drawn above them (``self.foot``).
+        hint_size = max(self.size * 8 // 10, self.floor)
+        hint = render.wrap(
+            _("BET/BONUS: pages · PLAY/FOLD: scroll · DEAL: confirm · turn the key back to leave"),
+            hint_size,
+            width - self.size * 2,
+        )
+        hint_step = render.font(hint_size).get_linesize()
+        hint_top = height - self.size // 2 - hint_step * len(hint)
+        notice = render.wrap(self.notice, self.size, width - self.size * 2)
+        self.foot = hint_top - self.line_height * max(len(notice), 1)
+        for number, piece in enumerate(notice):
+            screen.blit(
+                render.text(piece, self.size, render.LIVE), (self.size, self.foot + number * self.line_height)
+            )
+        for number, piece in enumerate(hint):
+            screen.blit(render.text(piece, hint_size, render.DIM), (self.size, hint_top + number * hint_step))
         title = render.text(_("OPERATOR MENU"), self.size * 2, render.GOLD, True)
         screen.blit(title, (self.size, self.size // 2))
         if not self.menu.logged_in:
@@ -416,38 +434,37 @@ class OperatorScreen:
             self._draw_tabs(width)
             top = self.size * 6
             getattr(self, f"_draw_{self.page_name}")(top)
-        if self.notice:
-            notice = self._fitted(self.notice, render.LIVE, width - self.size * 2)
-            screen.blit(notice, (self.size, height - self.size * 3))
-        hint = render.fitted(
-            _("BET/BONUS: pages · PLAY/FOLD: scroll · DEAL: confirm · turn the key back to leave"),
-            max(self.size * 8 // 10, self.floor),
-            render.DIM,
-            width - self.size * 2,
-            least=self.floor,
-        )
-        screen.blit(hint, (self.size, height - self.size * 3 // 2))
         return [screen.get_rect()]
 
     def _draw_pin(self, width: int, height: int) -> None:
         size = self.size
         if not self.menu.pin_is_set:  # said at once: no PIN typed would open the menu
             missing = _("No PIN is set: stop the kiosk and set one with oasis-kiosk set-pin.")
-            self.screen.blit(self._shortened(missing, render.GOLD, width - size * 2), (size, size * 4))
+            self._paragraph(missing, render.GOLD, size * 4)
             return
         prompt = _("Enter the PIN (card buttons 1-5 or the keypad), then DEAL.")
-        self.screen.blit(render.text(prompt, size, render.WHITE), (size, size * 4))
+        below = self._paragraph(prompt, render.WHITE, size * 4)
         shown = render.text("•" * len(self.pin) or "_", size * 2, render.GOLD, True)
-        self.screen.blit(shown, (size, size * 6))
+        self.screen.blit(shown, (size, below + size // 2))
+        labels = {digit: digit for digit in PIN_DIGITS} | {"clear": _("CLEAR"), "enter": _("OK")}
         key = min(width // 8, height // 8)
-        left, top = size, size * 10
-        labels = [*PIN_DIGITS, "clear", "enter"]
-        for number, label in enumerate(labels):
+        widest = max(render.font(size, True).size(words)[0] for words in labels.values())
+        key_w = max(key, widest + 2 * render.BUTTON_PAD)  # a word on a key stays inside it
+        left, top = size, below + size * 4
+        for number, (label, words) in enumerate(labels.items()):
             row, column = divmod(number, 4)
-            area = pygame.Rect(left + column * (key + 8), top + row * (key + 8), key, key)
-            words = {"clear": _("CLEAR"), "enter": _("OK")}.get(label, label)
+            area = pygame.Rect(left + column * (key_w + 8), top + row * (key + 8), key_w, key)
             render.button(self.screen, area, words, True, size)
             self.hotspots.append((area, label))
+
+    def _paragraph(self, said: str, colour: render.Colour, top: int) -> int:
+        """A sentence across the page at the menu's size, on as many lines as it needs; the
+        y under it."""
+        width = self.screen.get_width() - self.size * 2
+        for piece in render.wrap(said, self.size, width):
+            self.screen.blit(render.text(piece, self.size, colour), (self.size, top))
+            top += self.line_height
+        return top
 
     def _draw_tabs(self, width: int) -> None:
         """The pages' tabs, each as wide as its name asks, in proportion, down to where the
@@ -472,16 +489,22 @@ class OperatorScreen:
             x += tab_w + gap
 
     def _lines(self, top: int, lines: list[tuple[str, str]], width: int | None = None) -> None:
+        """Names with their values at the right of ``width``, as many as fit; a name without
+        a value is a heading (gold) across the width."""
         size = self.size
         width = self.screen.get_width() // 2 - size * 2 if width is None else width
-        for number, (name, value) in enumerate(lines):
-            y = top + number * self.line_height
-            if y > self.screen.get_height() - size * 4:
-                break
-            colour = render.GOLD if not value else render.WHITE
-            self.screen.blit(self._fitted(name, colour, width * 2 // 3), (size, y))
-            words = render.text(value, size, render.WHITE)
-            self.screen.blit(words, (size + width - words.get_width(), y))
+        for name, value in lines[: self._rows_fit(top)]:
+            if not value:
+                self.screen.blit(self._fitted(name, render.GOLD, width), (size, top))
+                top += self.line_height
+                continue
+            # The name gives way to its value, down to half the width.
+            room = width - render.font(size).size(value)[0] - size
+            label = self._fitted(name, render.WHITE, max(room, width // 2))
+            self.screen.blit(label, (size, top))
+            words = self._fitted(value, render.WHITE, width - label.get_width() - size)
+            self.screen.blit(words, (size + width - words.get_width(), top))
+            top += self.line_height
 
     def _fitted(self, said: str, colour: render.Colour, width: int, bold: bool = False) -> pygame.Surface:
         """The text at the menu's size, or smaller to fit ``width``, never under the floor."""
@@ -497,7 +520,7 @@ class OperatorScreen:
 
     def _rows_fit(self, top: int) -> int:
         """How many lines fit from ``top`` down to the notice."""
-        return max((self.screen.get_height() - top - self.size * 4) // self.line_height, 1)
+        return max((self.foot - top) // self.line_height, 1)
 
     def _draw_meters(self, top: int) -> None:
         """Every meter, with its lifetime and this period's value side by side, PLAY and
@@ -548,7 +571,7 @@ class OperatorScreen:
             state=_(ROUND_STATES[shown["state"]]),
         )
         self.screen.blit(self._fitted(header, render.GOLD, width - size * 2), (size, top))
-        footer = height - size * 6 - self.line_height  # the actions, then the money and the boxes' pages
+        footer = self.foot - size * 3 - self.line_height  # the actions, then the money and the boxes' pages
         hands = self.menu.recalled_hands(shown)
         said = _hands_said(shown["settlement"], len(hands), cash)
         if hands:
@@ -635,12 +658,12 @@ class OperatorScreen:
             (_("Share of each bonus stake"), str(settings.rate)),
             (_("Maximum"), cash(settings.maximum)),
             (_("DEAL twice: bring the meter up to its base"), ""),
-            (_("Last hits"), ""),
         ]
-        lines += [
+        hits = [
             (f"{i18n.local_time(hit['at'])}  #{hit['round']}", cash(hit["amount"]))
             for hit in reversed(self.menu.jackpot_hits())
         ]
+        lines += [(_("Last hits"), ""), *hits] if hits else [(_("Last hits"), _("none"))]
         self._lines(top, lines)
 
     def _rules_name(self, rules: Rules) -> str:
