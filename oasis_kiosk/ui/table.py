@@ -18,7 +18,7 @@ from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import Response, Terminal
-from oasis_kiosk.ui import help, render
+from oasis_kiosk.ui import help, history, render
 from oasis_kiosk.ui.layout import Box, Layout, layout
 from oasis_kiosk.ui.motion import AT_REST, PACES, CountUp, Motions, Slot, count_duration
 from oasis_kiosk.ui.sound import win_tune
@@ -132,7 +132,7 @@ class Table:
         """HELP shows the rules, then their next page each press, then the game again."""
         if not self.showing_help:
             self.showing_help, self.help_page = True, 0
-        elif self.help_page + 1 < len(self._rules_pages(self.layout)[2]):
+        elif self.help_page + 1 < len(self.help_pages(self.layout)):
             self.help_page += 1
         else:
             self.showing_help = False
@@ -601,19 +601,32 @@ class Table:
         )
         return rulebook.pages(tuple(lines), lay, beside)
 
+    def _history_pages(self, lay: Layout) -> tuple[int, int, rulebook.Pages]:
+        """The player's last rounds (``ui/history.py``), paged for this screen; none before
+        the first round."""
+        lines = history.history_lines(self.terminal.store, cash_for(self.terminal))
+        return rulebook.pages(tuple(lines), lay, False) if len(lines) > 1 else (lay.small, lay.table.w, ())
+
+    def help_pages(self, lay: Layout) -> list[tuple[str, ...]]:
+        """Every page HELP steps through: the rules, then the last rounds."""
+        return [*self._rules_pages(lay)[2], *self._history_pages(lay)[2]]
+
     def _help(self, lay: Layout) -> None:
         """The rules of the active profile over the table, a page of them when they take
         more (and its number); its paytables in their column, or beside the rules on a
-        compact screen where there is room."""
+        compact screen where there is room. After the rules, the player's last rounds."""
         table = lay.table
         pygame.draw.rect(self.screen, render.FELT_DARK, render.rect(table))
-        size, width, pages = self._rules_pages(lay)
-        page = min(self.help_page, len(pages) - 1)
+        rule_pages, round_pages = self._rules_pages(lay), self._history_pages(lay)
+        count = len(rule_pages[2])
+        total = count + len(round_pages[2])
+        page = min(self.help_page, total - 1)
+        (size, width, pages), first = (rule_pages, page) if page < count else (round_pages, page - count)
         area = Box(table.x, table.y, width, table.h)
-        rulebook.sentences(self.screen, area, pages[page], size, lay.small, titled=page == 0)
-        if len(pages) > 1:
+        rulebook.sentences(self.screen, area, pages[first], size, lay.small, titled=first == 0)
+        if total > 1:
             number = render.text(
-                _("page {page} of {pages}").format(page=page + 1, pages=len(pages)), size, render.GOLD
+                _("page {page} of {pages}").format(page=page + 1, pages=total), size, render.GOLD
             )
             self.screen.blit(
                 number, number.get_rect(bottomright=(area.right - lay.small, area.bottom - lay.small // 2))

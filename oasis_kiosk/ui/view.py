@@ -231,17 +231,11 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
     elif last is not None:
         key = (int(last["round"]), "settled")
         dealer = tuple(last["dealer_cards"])
-        verdict = (
-            _("{hand}: the dealer qualifies")
-            if last["dealer_qualifies"]
-            else _("{hand}: the dealer does not qualify")
-        ).format(hand=hand_name(last["dealer_hand"]["category"]))
+        verdict = dealer_verdict(last)
         ante_unit = min((settled["ante"]["stake"] for settled in last["boxes"]), default=ante_unit)
-        awards = {int(hit["box"]): int(hit["award"]) for hit in last.get("jackpot_hits", ())}
+        awards = jackpot_awards(last)
         for settled in last["boxes"]:
             won = settled["net"] > 0 or bool(settled["jackpot"])
-            result = settled["net"] + awards.get(settled["box"], 0)  # the jackpot is the box's too
-            net = cash(result) if result <= 0 else "+" + cash(result)
             name = hand_name(settled["hand"]["category"])
             boxes.append(
                 BoxView(
@@ -250,9 +244,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
                     selected=frozenset(),
                     current=False,
                     hand=name,
-                    caption=_("{hand}: {outcome}, {net}").format(
-                        hand=name, outcome=_(OUTCOMES[settled["outcome"]]), net=net
-                    ),
+                    caption=box_result(settled, awards.get(settled["box"], 0), cash),
                     bets=_settled_bets(settled),
                     won=won,
                     folded=settled["outcome"] == "folded",
@@ -305,6 +297,30 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         overlay=overlay(terminal, cash),
         ante_unit=ante_unit,
         thinking=advisor is not None and bool(advised) and not advisor.ready(),
+    )
+
+
+def dealer_verdict(settlement: dict[str, Any]) -> str:
+    """The dealer's hand and whether it qualifies, as a settled round shows it."""
+    template = (
+        _("{hand}: the dealer qualifies")
+        if settlement["dealer_qualifies"]
+        else _("{hand}: the dealer does not qualify")
+    )
+    return template.format(hand=hand_name(settlement["dealer_hand"]["category"]))
+
+
+def jackpot_awards(settlement: dict[str, Any]) -> dict[int, int]:
+    """Each box's jackpot award in a settled round (none kept by books of an earlier release)."""
+    return {int(hit["box"]): int(hit["award"]) for hit in settlement.get("jackpot_hits", ())}
+
+
+def box_result(settled: dict[str, Any], award: int, cash: Callable[[int], str]) -> str:
+    """A settled box's hand, outcome and net, its jackpot ``award`` included."""
+    result = settled["net"] + award
+    net = cash(result) if result <= 0 else "+" + cash(result)
+    return _("{hand}: {outcome}, {net}").format(
+        hand=hand_name(settled["hand"]["category"]), outcome=_(OUTCOMES[settled["outcome"]]), net=net
     )
 
 

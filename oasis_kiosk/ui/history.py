@@ -1,0 +1,78 @@
+"""The player's history of the last rounds, as sentences for HELP's last pages: each
+round's cards as dealt, every exchange or draw, the decisions and the result, and the
+dealer's hand, from the rounds the books keep. Pure: no pygame."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from oasis_kiosk._core import OasisError
+from oasis_kiosk.i18n import _, local_time
+from oasis_kiosk.machine.intents import ACTION_INTENTS
+from oasis_kiosk.machine.recall import RecalledHand, Step, replayed_hands
+from oasis_kiosk.store.db import Store
+from oasis_kiosk.ui.view import OUTCOMES, box_result, button_name, dealer_verdict, jackpot_awards
+
+HISTORY_ROUNDS = 10
+SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_text(card: str | None) -> str:
+    """A card as the player reads it (``A♠``); a card never turned as a dash."""
+    return "–" if card is None else card[:-1] + SUITS[card[-1]]
+
+
+def _cards(cards: list[str | None]) -> str:
+    return " ".join(card_text(card) for card in cards)
+
+
+def history_lines(store: Store, cash: Callable[[int], str], count: int = HISTORY_ROUNDS) -> list[str]:
+    """A title and a sentence for each of the last ``count`` settled rounds, newest first."""
+    settled = [round_ for round_ in store.rounds(last=count + 1) if round_["settlement"]][-count:]
+    return [_("LAST ROUNDS"), *(_round_line(store, round_, cash) for round_ in reversed(settled))]
+
+
+def _round_line(store: Store, round_: dict[str, Any], cash: Callable[[int], str]) -> str:
+    settlement = round_["settlement"]
+    try:
+        hands = replayed_hands(store.profile(round_["profile"]), round_)
+    except OasisError:  # a record that no longer replays (the audit says why): as settled
+        hands = [RecalledHand(None, [Step("settled", settlement["dealer_cards"])])]
+        hands += [RecalledHand(box["box"], [Step("settled", box["cards"])]) for box in settlement["boxes"]]
+    head = _("Round {number}, {time}").format(number=round_["id"], time=local_time(round_["started_at"]))
+    if settlement.get("void"):
+        void = _(OUTCOMES["void"])
+        return f"{head}: {void}"
+    awards = jackpot_awards(settlement)
+    boxes = [
+        _box_story(hand, round_["record"]["actions"], box, awards.get(box["box"], 0), cash)
+        for hand, box in zip(hands[1:], settlement["boxes"], strict=True)
+    ]
+    dealer = _("Dealer: {cards}, {verdict}").format(
+        cards=_cards(settlement["dealer_cards"]), verdict=dealer_verdict(settlement)
+    )
+    return f"{head}: {'; '.join(boxes)}. {dealer}."
+
+
+def _box_story(
+    hand: RecalledHand,
+    actions: list[dict[str, Any]],
+    settled: dict[str, Any],
+    award: int,
+    cash: Callable[[int], str],
+) -> str:
+    """``Box 1: dealt …, EXCHANGE 5: …, PLAY → Three of a kind: won, +€70.00``."""
+    changed = list(hand.steps[1:])  # the cards after each action that changed them, in order
+    told = [_("dealt {cards}").format(cards=_cards(hand.steps[0].cards))]
+    for action in (a for a in actions if a.get("box") == settled["box"]):
+        said = button_name(ACTION_INTENTS[action["action"]])
+        if action.get("positions"):
+            said = f"{said} {', '.join(str(p + 1) for p in action['positions'])}"
+        if changed and changed[0].action == action["action"]:
+            said = f"{said}: {_cards(changed.pop(0).cards)}"
+        told.append(said)
+    story = ", ".join(told)
+    return _("Box {number}: {story} → {result}").format(
+        number=settled["box"] + 1, story=story, result=box_result(settled, award, cash)
+    )
