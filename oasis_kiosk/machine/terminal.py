@@ -13,6 +13,7 @@ is not live now is refused with a message and changes nothing but the log.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -908,16 +909,14 @@ class Terminal:
         """MAX BET's ante: the greatest the credit deals on the boxes and bonus chosen, or the
         greatest the table allows when the credit deals none (the prompt then says why)."""
         antes = self.antes_for(self.boxes)
-        credits = self.credits
-        dealt = [
-            ante
-            for ante in antes
-            if credits
-            >= self._needs(
-                replace(self.bets, ante=ante, bonus_stake=self._fitted_bonus(self.bonus_stake, ante))
-            )
-        ]
-        return (dealt or antes)[-1]
+
+        def needs(ante: int) -> int:
+            return self._needs(Bets(ante, self.boxes, self._fitted_bonus(self.bonus_stake, ante)))
+
+        # What a deal needs grows with the ante: a search, not a price for each of the antes
+        # (a table may offer a hundred), since the lamps ask at every change.
+        dealt = bisect.bisect_right(antes, self.credits, key=needs)
+        return antes[dealt - 1] if dealt else antes[-1]
 
     def _on_bet(self, value: int | None) -> Response:
         if self.round is not None:
