@@ -175,7 +175,7 @@ def show_audit(config: Config, as_json: bool) -> int:
 def describe_round(round_: dict[str, Any]) -> list[str]:
     record, settlement = round_["record"], round_["settlement"]
     lines = [f"round {round_['id']}  {round_['started_at']}  {round_['state']}  antes {record['antes']}"]
-    actions = ", ".join(f"{a['action']} (box {a['box'] + 1})" for a in record["actions"]) or "none"
+    actions = ", ".join(action_said(action) for action in record["actions"]) or "none"
     lines.append(f"  actions: {actions}")
     if settlement:
         for box in settlement["boxes"]:
@@ -188,6 +188,18 @@ def describe_round(round_: dict[str, Any]) -> list[str]:
             f"  dealer: {' '.join(settlement['dealer_cards'])}  {dealer}  round net {settlement['net']:+d}"
         )
     return lines
+
+
+def action_said(action: dict[str, Any]) -> str:
+    """A round's action as the console prints it: its name, the cards it exchanged (1 to 5
+    from the left, as the screen counts them; the record counts from 0) or the amount it
+    insured, and its box."""
+    said = [action["action"]]
+    if action.get("positions"):
+        said.append(",".join(str(position + 1) for position in action["positions"]))
+    if action.get("amount"):
+        said.append(str(action["amount"]))
+    return f"{' '.join(said)} (box {action['box'] + 1})"
 
 
 def show_recall(config: Config, count: int, as_json: bool) -> int:

@@ -75,7 +75,9 @@ def test_the_terminal_commands_on_a_scripted_session(
     (recalled,) = json.loads(capsys.readouterr().out)
     assert [a["action"] for a in recalled["record"]["actions"]] == ["exchange", "play"]
     assert main(["recall", *common]) == 0
-    assert "box 1:" in capsys.readouterr().out
+    recalled_text = capsys.readouterr().out
+    assert "box 1:" in recalled_text
+    assert "actions: exchange 1 (box 1), play (box 1)" in recalled_text, "cards 1 to 5, as on the screen"
 
 
 def test_the_audit_exits_non_zero_on_a_discrepancy(
