@@ -237,3 +237,7 @@ def test_a_missing_pin_is_said_as_the_menu_opens(tmp_path: Path, size: tuple[int
     texts = shown(screen, "operator-no-pin")
     assert "No PIN is set: stop the kiosk and set one with oasis-kiosk set-pin." in texts
     assert not [text for text in texts if text.startswith("Enter the PIN")], "no PIN to enter"
+    screen.press(Press("card", 1))
+    screen.press(Press("deal"))
+    assert screen.notice == "", "the page says it already, in the screen's language"
+    assert not screen.menu.logged_in

@@ -217,6 +217,8 @@ class OperatorScreen:
             self.dirty = True
 
     def _pin_button(self, press: Press) -> None:
+        if not self.menu.pin_is_set:
+            return  # the page says so: no PIN typed would open the menu
         if press.intent in {"card", "digit"} and press.value is not None and len(self.pin) < MAX_PIN_LENGTH:
             self.pin += str(press.value)
         elif press.intent == "fold":
