@@ -219,14 +219,16 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
             dealing += frames(1)
         app.key("f")
         frames(5)
-    app.key("return")
-    frames(30)
-    app.key("p")  # the press skips the reveal: straight to the count
     counting: list[float] = []
-    while app.table.count is not None and not app.table.count.done(now[0]):
-        frames_counted = frames(1)
-        if app.table.counting(now[0]):  # the reveal's frames before it are dealing's kind
-            counting += frames_counted
+    while len(counting) < FRAMES:  # a count is about 70 frames: several rounds' worth
+        app.key("return")
+        frames(30)
+        app.key("p")
+        while app.table.revealing(now[0]) or app.table.counting(now[0]):
+            frames_counted = frames(1)
+            if app.table.counting(now[0]):  # the reveal's frames before it are dealing's kind
+                counting += frames_counted
+        frames(int(1 / STEP))
     frames(int(5 / STEP))  # the count and everything after it ends
     deck[0] = JACKPOT_DECK
     app.key("n")  # the bonus bet, which wins the jackpot
