@@ -129,6 +129,9 @@ class Config:
     language: str = "en"
     volume: int = 6
     """Sound volume 0 (silent) to 10."""
+    attract_volume: int = 3
+    """The attract demo's sound volume, 0 (silent) to 10: softer than the game, so a cabinet
+    that calls for players does not nag the room; never louder than ``volume``."""
     speed: str = "normal"
     attract_after: int = 60
     """Seconds without input, credits or a round before the attract demo starts; 0: never."""
@@ -511,6 +514,11 @@ TERMINAL: dict[str, Key] = {
     "cashout": Key(Choice(("handpay", "hopper")), DEFAULTS.cashout, "how credits are paid out"),
     "language": Key(Choice(LANGUAGES), DEFAULTS.language, "the screen's language"),
     "volume": Key(Whole(f"0 to {MAX_VOLUME}", 0, MAX_VOLUME), DEFAULTS.volume, "sound volume, 0: silent"),
+    "attract_volume": Key(
+        Whole(f"0 to {MAX_VOLUME}", 0, MAX_VOLUME),
+        DEFAULTS.attract_volume,
+        "the attract demo's sound volume, 0: silent; never louder than volume",
+    ),
     "speed": Key(Choice(SPEEDS), DEFAULTS.speed, "how fast cards move and wins count up; fast: twice"),
     "attract_after": Key(
         Whole("a whole number of seconds, 0 to 86400", 0, 86_400),
@@ -704,6 +712,7 @@ STORED: dict[str, Kind] = {
     ),
     "language": TERMINAL["language"].kind,
     "volume": TERMINAL["volume"].kind,
+    "attract_volume": TERMINAL["attract_volume"].kind,
     "speed": TERMINAL["speed"].kind,
 }
 """The settings the operator menu keeps in the database, as the schema takes them."""

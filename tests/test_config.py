@@ -32,6 +32,8 @@ BAD_FILES: list[tuple[str, str, str]] = [
     ("[money]\nhandpay_limit = 2.5", "money.handpay_limit", "not 2.5"),
     ("[terminal]\nvolume = 2.5", "terminal.volume", "0 to 10, not 2.5"),
     ("[terminal]\nvolume = true", "terminal.volume", "not True"),
+    ("[terminal]\nattract_volume = 2.5", "terminal.attract_volume", "0 to 10, not 2.5"),
+    ("[terminal]\nattract_volume = true", "terminal.attract_volume", "not True"),
     ("[terminal]\nattract_after = '60'", "terminal.attract_after", "not '60'"),
     ("[terminal]\ndatabase = 5", "terminal.database", "a file path, not 5"),
     ("[terminal]\ndatabase = ''", "terminal.database", "a file path, not ''"),
@@ -157,6 +159,8 @@ BAD_FILES: list[tuple[str, str, str]] = [
     # settings out of range
     ("[terminal]\nvolume = 11", "terminal.volume", "0 to 10, not 11"),
     ("[terminal]\nvolume = -1", "terminal.volume", "0 to 10, not -1"),
+    ("[terminal]\nattract_volume = 11", "terminal.attract_volume", "0 to 10, not 11"),
+    ("[terminal]\nattract_volume = -1", "terminal.attract_volume", "0 to 10, not -1"),
     ("[terminal]\nlanguage = 'de'", "terminal.language", "'en', 'cs' or 'ru', not 'de'"),
     ("[terminal]\nlanguage = 1", "terminal.language", "not 1"),
     ("[terminal]\nattract_after = -1", "terminal.attract_after", "not -1"),
@@ -330,6 +334,9 @@ BAD_STORED: list[tuple[str, object, str]] = [
     ("volume", 11, "0 to 10, not 11"),
     ("volume", "6", "0 to 10, not '6'"),
     ("volume", True, "not True"),
+    ("attract_volume", 11, "0 to 10, not 11"),
+    ("attract_volume", "3", "0 to 10, not '3'"),
+    ("attract_volume", True, "not True"),
     ("speed", "turbo", "'normal' or 'fast', not 'turbo'"),
 ]
 
@@ -374,15 +381,22 @@ def test_good_stored_settings_still_apply(tmp_path: Path) -> None:
         store.set_state("rules", {"profile": "caribbean", "overrides": None})
         store.set_state("language", "cs")
         store.set_state("volume", 0)
+        store.set_state("attract_volume", 1)
     config = Terminal(Config(database=database), store).config
     assert (config.jackpot.base, str(config.jackpot.rate), config.jackpot.maximum) == (500, "3/20", 5000)
-    assert (config.profile, config.language, config.volume) == ("caribbean", "cs", 0)
+    assert (config.profile, config.language, config.volume, config.attract_volume) == (
+        "caribbean",
+        "cs",
+        0,
+        1,
+    )
 
 
 def test_good_files_load_with_every_key_and_defaults(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text(
         "[terminal]\nprofile = 'caribbean'\ncredit_limit = 200000\nvolume = 0\nattract_after = 0\n"
+        "attract_volume = 5\n"
         "[money]\ncoins = [200, 100]\nhopper_coin = 200\nhandpay_limit = 250000\n"
         "[jackpot]\nrate = 0.25\n"
         "[devices.coin_acceptor]\npulse = 17\ninhibit = 27\npulses = { 1 = 100, 3 = 200 }\n"
@@ -397,6 +411,7 @@ def test_good_files_load_with_every_key_and_defaults(tmp_path: Path) -> None:
         0,
         0,
     )
+    assert config.attract_volume == 5
     assert (config.coins, config.hopper_coin, config.handpay_limit) == ((100, 200), 200, 250000)
     assert (str(config.jackpot.rate), config.jackpot.base) == ("1/4", 1_000_000)
     coin = config.devices.coin_acceptor
@@ -420,6 +435,7 @@ def test_the_schema_describes_every_key_with_its_default() -> None:
     terminal, money, jackpot = SCHEMA["terminal"], SCHEMA["money"], SCHEMA["jackpot"]
     assert money["handpay_limit"].default == defaults.handpay_limit == 1_000_000
     assert terminal["credit_limit"].default == defaults.credit_limit
+    assert terminal["attract_volume"].default == defaults.attract_volume == 3
     assert jackpot["base"].default == defaults.jackpot.base
     for section in SCHEMA.values():
         for key in section.values():

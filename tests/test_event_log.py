@@ -73,6 +73,11 @@ def cash(amount: int) -> str:
             "Jackpot set: base €1,000.00, share 3/20, maximum €9,000.00",
         ),
         ("configuration_changed", {"setting": "hints", "after": True}, "Hints turned on"),
+        (
+            "configuration_changed",
+            {"setting": "attract_volume", "before": 3, "after": 0},
+            "Attract mode volume changed from 3 to 0",
+        ),
         ("a_new_kind", {"amount": 5}, "A new kind"),
         ("jackpot_hit", {"round_id": 3}, "Jackpot hit"),
     ],

@@ -238,6 +238,29 @@ def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu,
     assert again.config.language == "cs"
 
 
+def test_the_attract_volume_is_checked_logged_and_survives_a_restart(
+    menu: OperatorMenu, tmp_path: Path
+) -> None:
+    with pytest.raises(OperatorError, match="log in first"):
+        menu.set_attract_volume(5)
+    open_menu(menu)
+    for wrong in (11, -1, True, "5"):
+        with pytest.raises(OperatorError, match="the attract volume is 0 to 10"):
+            menu.set_attract_volume(wrong)  # type: ignore[arg-type]
+    assert menu.terminal.config.attract_volume == 3, "the default, untouched"
+    menu.set_attract_volume(0)
+    assert menu.terminal.config.attract_volume == 0
+    (change,) = [
+        e["detail"]
+        for e in menu.events()
+        if e["kind"] == "configuration_changed" and e["detail"]["setting"] == "attract_volume"
+    ]
+    assert (change["before"], change["after"]) == (3, 0)
+    menu.store.close()
+    database = tmp_path / "kiosk.db"
+    assert Terminal(Config(database=database), books(database)).config.attract_volume == 0
+
+
 def test_an_operator_credit_is_on_the_ledger_with_its_reason(menu: OperatorMenu) -> None:
     open_menu(menu)
     with pytest.raises(OperatorError, match="a positive whole amount and a reason"):

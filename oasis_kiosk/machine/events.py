@@ -109,6 +109,7 @@ SENTENCES: dict[str, Sentence] = {
     "configuration_changed:denomination": _said(N_("A credit is now worth {after}"), "after"),
     "configuration_changed:language": _said(N_("Language changed from {before} to {after}")),
     "configuration_changed:volume": _said(N_("Volume changed from {before} to {after}")),
+    "configuration_changed:attract_volume": _said(N_("Attract mode volume changed from {before} to {after}")),
     "configuration_changed:hints": _said(N_("Hints turned {after}")),
 }
 

@@ -407,6 +407,21 @@ class OperatorMenu:
             self.store.set_state("volume", volume)
         self.terminal.config = replace(self.terminal.config, volume=volume)
 
+    def set_attract_volume(self, volume: int) -> None:
+        """The attract demo's volume, 0 (silent) to 10; it plays no louder than the game's."""
+        self._require()
+        if isinstance(volume, bool) or not isinstance(volume, int) or not 0 <= volume <= MAX_VOLUME:
+            raise OperatorError(f"the attract volume is 0 to {MAX_VOLUME}, not {volume!r}")
+        with self.store.transaction():
+            self.store.event(
+                "configuration_changed",
+                setting="attract_volume",
+                before=self.terminal.config.attract_volume,
+                after=volume,
+            )
+            self.store.set_state("attract_volume", volume)
+        self.terminal.config = replace(self.terminal.config, attract_volume=volume)
+
     def set_hints(self, on: bool) -> None:
         self._require()
         with self.store.transaction():

@@ -1151,7 +1151,7 @@ def settings_from_store(config: Config, store: Store) -> Config:
     each stored setting checked as the configuration file's keys are: a wrong one is a
     ConfigError naming it, never a half-read setting."""
     changes: dict[str, Any] = {}
-    for setting in ("jackpot_config", "rules", "language", "volume", "speed"):
+    for setting in ("jackpot_config", "rules", "language", "volume", "attract_volume", "speed"):
         value = store.get_state(setting)
         if value is None:
             continue
