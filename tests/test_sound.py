@@ -31,6 +31,39 @@ def test_with_an_audio_device_every_effect_plays(monkeypatch: pytest.MonkeyPatch
         sounds.set_volume(11)
 
 
+def playing(sounds: Sounds, name: str) -> list[pygame.mixer.Channel]:
+    """The channels playing ``name`` now."""
+    return [
+        channel
+        for channel in map(pygame.mixer.Channel, range(pygame.mixer.get_num_channels()))
+        if channel.get_busy() and channel.get_sound() == sounds.sounds[name]
+    ]
+
+
+def test_a_softer_volume_plays_softer_and_never_louder_than_the_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The attract mode plays at its own volume: half the game's 6 at 3; at 8 no louder than
+    the game's 4; silent at 0."""
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    sounds = Sounds(volume=6)
+    sounds.play("jackpot", volume=3)  # the longest tune: still playing when looked at
+    (channel,) = playing(sounds, "jackpot")
+    assert sounds.sounds["jackpot"].get_volume() * channel.get_volume() == pytest.approx(0.3, abs=0.01)
+    pygame.mixer.stop()
+    sounds.play("jackpot")
+    (channel,) = playing(sounds, "jackpot")
+    assert channel.get_volume() == pytest.approx(1.0), "the game's own sounds at the game's volume"
+    pygame.mixer.stop()
+    sounds.set_volume(4)
+    sounds.play("jackpot", volume=8)
+    (channel,) = playing(sounds, "jackpot")
+    assert sounds.sounds["jackpot"].get_volume() * channel.get_volume() == pytest.approx(0.4, abs=0.01)
+    pygame.mixer.stop()
+    sounds.play("jackpot", volume=0)
+    assert playing(sounds, "jackpot") == []
+
+
 def test_without_an_audio_device_the_kiosk_is_silent_not_broken(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-driver")
     sounds = Sounds(volume=7)

@@ -1,6 +1,6 @@
 """Short, soft sound effects: deal, chip, a win (longer for a big one), jackpot. Synthesised at start-up (no files to
-lose), played at the configured volume, and silent without complaint where the machine has
-no audio device: silence is never an error."""
+lose), played at the configured volume (the attract mode's at its own, no louder), and
+silent without complaint where the machine has no audio device: silence is never an error."""
 
 from __future__ import annotations
 
@@ -78,7 +78,14 @@ class Sounds:
         for sound in self.sounds.values():
             sound.set_volume(volume / MAX_VOLUME)
 
-    def play(self, name: str) -> None:
+    def play(self, name: str, volume: int | None = None) -> None:
+        """Plays ``name`` at the game's volume, or at ``volume`` (the attract mode's) where that
+        is softer: never louder than the game, silent at 0."""
         sound = self.sounds.get(name)
-        if sound is not None and self.volume:
-            sound.play()
+        loudness = self.volume if volume is None else min(volume, self.volume)
+        if sound is None or not loudness:
+            return
+        channel = sound.play()
+        if channel is not None:  # None: every channel is busy, and the effect is dropped
+            # The sound itself is set to the game's volume; its channel scales it down.
+            channel.set_volume(loudness / self.volume)
