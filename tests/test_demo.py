@@ -4,7 +4,9 @@ terminal of its own, and the cabinet's books never see it."""
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from support import books
@@ -14,6 +16,9 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import DemoPlayer, free_play_terminal
 from oasis_kiosk.machine.terminal import Terminal
+
+if TYPE_CHECKING:
+    from oasis_kiosk.ui.app import App
 
 
 @pytest.mark.parametrize("profile", profile_names())
@@ -90,3 +95,121 @@ def test_the_attract_mode_marks_its_meters_demo_and_shows_no_credit_of_its_own_a
     assert app.attract.terminal.credits > 0, "the demo plays on credits of its own"
     assert "DEMO CREDIT" in drawn
     assert "CREDIT" not in drawn, "no meter claims the demo's credits as the cabinet's"
+
+
+def idle_kiosk(tmp_path: Path, profile: str = "standard", **settings: int) -> tuple[App, list[float]]:
+    """A kiosk without credits whose attract mode starts after a second, on a clock the test
+    moves."""
+    from oasis_kiosk.ui.app import App
+
+    database = tmp_path / "kiosk.db"
+    config = replace(Config(database=database, profile=profile), attract_after=1, **settings)
+    terminal = Terminal(config, books(database, profile))
+    now = [0.0]
+    return App(terminal, size=(1280, 720), clock=lambda: now[0]), now
+
+
+@pytest.mark.parametrize(
+    ("profile", "cycle"),
+    [
+        ("standard", ["round", "title", "paytable", "jackpot", "round"]),
+        ("caribbean", ["round", "title", "paytable", "round"]),  # no jackpot: no jackpot card
+    ],
+)
+def test_the_attract_mode_turns_a_demo_round_the_title_the_paytable_and_the_jackpot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, profile: str, cycle: list[str]
+) -> None:
+    from oasis_kiosk.ui import render
+    from oasis_kiosk.ui.app import STEP
+    from oasis_kiosk.ui.attract import CARD_SECONDS
+    from oasis_kiosk.ui.view import cash_for
+
+    app, now = idle_kiosk(tmp_path, profile)
+    terminal = app.terminal
+    terminal.jackpot = replace(terminal.jackpot, value=terminal.jackpot.value + 12_345)  # not the demo's
+    drawn: list[str] = []
+    text = render.text
+    monkeypatch.setattr(render, "text", lambda words, *a, **k: drawn.append(words) or text(words, *a, **k))
+    turns: list[tuple[str, float]] = []
+    shown: dict[str, list[str]] = {}
+    while len(turns) < len(cycle) and now[0] < 120:
+        now[0] += STEP
+        app.advance(STEP)
+        if app.attract is None:
+            drawn.clear()  # the game's own screen, before the attract mode
+            continue
+        part = app.attract.part
+        if not turns:
+            assert app.attract.table.jackpot_shown == terminal.jackpot.value, (
+                "the cabinet's meter from the first frame, not rolling up from the demo's"
+            )
+        if not turns or turns[-1][0] != part:
+            turns.append((part, now[0]))
+        shown.setdefault(part, []).extend(drawn)
+        drawn.clear()
+    assert [part for part, _at in turns] == cycle
+    for (card, began), (_next, ended) in pairwise(turns[1:]):
+        assert ended - began == pytest.approx(CARD_SECONDS[card], abs=2 * STEP), f"{card} shows its time"
+    call = "INSERT COINS TO PLAY"
+    assert "DEMO CREDIT" in shown["round"]
+    assert f"{call}  ·  DEMO" in shown["round"], "the demo round is marked DEMO"
+    for card in cycle[1:-1]:
+        assert call in shown[card], f"the {card} card calls for money"
+        assert not any("DEMO" in words for words in shown[card]), f"the {card} card shows no demo"
+    assert not [part for part, words in shown.items() if "CREDIT" in words], (
+        "never the cabinet's credit meter"
+    )
+    assert {"OASIS STUD POKER", terminal.rules["name"]} <= set(shown["title"])
+    assert {"PAYTABLE (play bet)", "Royal flush", "100:1", "Ace-King"} <= set(shown["paytable"])
+    if "jackpot" in cycle:
+        assert {"BONUS", "JACKPOT"} <= set(shown["paytable"]), "the bonus's table beside the play bet's"
+        assert "PROGRESSIVE JACKPOT" in shown["jackpot"]
+        meter = cash_for(terminal)(terminal.jackpot.value)
+        assert meter in "".join(words for words in shown["jackpot"] if len(words) == 1), (
+            "the cabinet's own meter, as money"
+        )
+    else:
+        assert "BONUS" not in shown["paytable"]
+
+
+class HeardChannel:
+    """A mixer channel that notes the volume it is given."""
+
+    def __init__(self) -> None:
+        self.volume = 1.0
+
+    def set_volume(self, volume: float) -> None:
+        self.volume = volume
+
+
+class HeardSound:
+    """A sound that notes each time it plays, and on which channel."""
+
+    def __init__(self) -> None:
+        self.channels: list[HeardChannel] = []
+
+    def play(self) -> HeardChannel:
+        self.channels.append(HeardChannel())
+        return self.channels[-1]
+
+
+@pytest.mark.parametrize("attract_volume", [2, 0])
+def test_the_attract_mode_plays_at_the_attract_volume_and_is_silent_at_0(
+    tmp_path: Path, attract_volume: int
+) -> None:
+    from oasis_kiosk.ui.app import STEP
+    from oasis_kiosk.ui.sound import TUNES
+
+    app, now = idle_kiosk(tmp_path, volume=6, attract_volume=attract_volume)
+    heard = {name: HeardSound() for name in TUNES}
+    app.sounds.sounds = heard  # type: ignore[assignment]
+    while not (app.attract and app.attract.terminal.store.rounds(last=1)) and now[0] < 60:
+        now[0] += STEP
+        app.advance(STEP)
+    assert app.attract is not None, "the demo has dealt"
+    volumes = [channel.volume for sound in heard.values() for channel in sound.channels]
+    if attract_volume:
+        assert heard["deal"].channels, "the demo's deal is heard"
+        assert volumes == [pytest.approx(2 / 6)] * len(volumes), "at 2 of the game's 6"
+    else:
+        assert volumes == [], "silent"

@@ -200,7 +200,7 @@ class App:
                 self._end_attract()
         elif 0 < self.terminal.config.attract_after <= self.idle and self._quiet():
             self.terminal.forget_player_language()  # the next player finds the house's
-            self.attract = Attract(self.terminal, self.screen, self.sounds.play)
+            self.attract = Attract(self.terminal, self.screen, self.sounds)
 
     def _poll(self, seconds: float) -> list[Response]:
         """The devices, ``seconds`` on: presses, money, the hopper, the power."""
@@ -273,7 +273,7 @@ class App:
         """Everything drawn afresh, not only what changed (a screenshot, a checked screen)."""
         self.table.invalidate()
         if self.attract is not None:
-            self.attract.table.invalidate()
+            self.attract.invalidate()
         self.operator.dirty = True
         return self.draw()
 

@@ -55,7 +55,7 @@ def kiosk(size: tuple[int, int], language: str, profile: str = "standard") -> tu
 def screens(app: App, clock: Clock) -> Iterator[str]:
     """Takes the kiosk through every screen, yielding each one's name while it shows: the
     table before the deal, in a round and settled, HELP page by page, a tilt, the operator's
-    menu page by page, a handpay and the attract mode."""
+    menu page by page, a handpay and the attract mode: its demo round, then each of its cards."""
     terminal = app.terminal
 
     def keys(*names: str) -> None:
@@ -97,6 +97,11 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
     app.update(STEP)
     assert app.attract is not None, "the attract mode starts"
     yield "attract"
+    app.attract.turn(clock.now)  # as when the demo's round is over: its cards follow
+    while app.attract.part != "round":
+        yield f"attract-{app.attract.part}"
+        clock.now = app.attract.part_ends
+        app.update(STEP)
 
 
 def main(arguments: list[str]) -> int:

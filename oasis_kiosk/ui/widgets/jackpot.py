@@ -9,6 +9,30 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box
 
 
+def cell_width(character: str, size: int) -> int:
+    """The width of the cell of one character of a meter of ``size`` pixels: every digit's
+    the same (tabular figures: the meter does not jitter as it counts), a separator or the
+    currency's sign as narrow as it is."""
+    return render.font(size, True).size("0" if character.isdigit() else character)[0] + size // 5
+
+
+def meter_width(amount: str, size: int) -> int:
+    return sum(cell_width(character, size) for character in amount)
+
+
+def cells(screen: pygame.Surface, amount: str, size: int, x: int, top: int) -> None:
+    """``amount`` (formatted money) from ``x``, each character in a cell ``size * 5 // 4``
+    tall from ``top``, the digits' cells dark."""
+    for character in amount:
+        width = cell_width(character, size)
+        cell = pygame.Rect(x, top, width - 2, size * 5 // 4)
+        if character.isdigit():
+            pygame.draw.rect(screen, render.PANEL, cell, border_radius=3)
+        glyph = render.text(character, size, render.GOLD, True)
+        screen.blit(glyph, glyph.get_rect(center=cell.center))
+        x += width
+
+
 def odometer(screen: pygame.Surface, area: Box, amount: str, least: int) -> None:
     """The title and ``amount`` (formatted money) centred in ``area``; no text under
     ``least`` pixels."""
@@ -17,19 +41,10 @@ def odometer(screen: pygame.Surface, area: Box, amount: str, least: int) -> None
     size = max(area.h * 55 // 100, least)
     while True:
         title = render.text(_("PROGRESSIVE JACKPOT"), max(size * 6 // 11, least), render.GOLD, True)
-        cell_w = render.font(size, True).size("0")[0] + size // 5
-        total = title.get_width() + size + cell_w * len(amount)
+        total = title.get_width() + size + meter_width(amount, size)
         if total + 2 * (size // 3) <= area.w or size <= least:
             break
         size -= 1
     x = area.x + max((area.w - total) // 2, size // 3)
     screen.blit(title, (x, area.y + (area.h - title.get_height()) // 2))
-    x += title.get_width() + size
-    top = area.y + (area.h - size * 5 // 4) // 2
-    for character in amount:
-        cell = pygame.Rect(x, top, cell_w - 2, size * 5 // 4)
-        if character.isdigit():
-            pygame.draw.rect(screen, render.PANEL, cell, border_radius=3)
-        glyph = render.text(character, size, render.GOLD, True)
-        screen.blit(glyph, glyph.get_rect(center=cell.center))
-        x += cell_w
+    cells(screen, amount, size, x + title.get_width() + size, area.y + (area.h - size * 5 // 4) // 2)

@@ -123,3 +123,69 @@ def both(screen: pygame.Surface, area: Box, rows: list[Row], bonus: list[Row], s
             colour,
             least,
         )
+
+
+def _room(area: Box, columns: int, size: int) -> int:
+    """The most a column may take of ``area`` beside the others, two ems apart."""
+    return (area.w - size * 2 * (columns - 1)) // columns
+
+
+def _widest(rows: list[Row], size: int) -> int:
+    """The width the widest row takes at ``size``, its name and odds padded as ``row`` does."""
+    font = render.font(size)
+    return max(font.size(name)[0] + font.size(pays)[0] + size // 2 * 3 for _c, name, pays in rows)
+
+
+def side_by_side(
+    screen: pygame.Surface, area: Box, rows: list[Row], bonus: list[Row], size: int, least: int
+) -> None:
+    """The play bet's paytable and the bonus's, if any, in columns side by side, centred in
+    ``area`` (the attract mode's card); every row at one size, ``size`` or as much smaller as
+    the longest name needs, never under ``least``. A heading too wide for its column (Russian)
+    takes two lines rather than shrink beside its rows."""
+    tables = [(_("PAYTABLE (play bet)"), rows)]
+    if bonus:
+        tables.append((_("BONUS"), bonus))
+    longest = max(len(table) for _title, table in tables)
+    for heading_lines in (1, 2):
+        height = area.h // (longest + heading_lines)
+        text_size = max(min(size, height * 8 // 10), least)
+        while text_size > least and _widest(rows + bonus, text_size) > _room(area, len(tables), text_size):
+            text_size -= 1
+        # A column no wider than its rows need, with some air between a hand and its odds:
+        # rows stretched over a whole screen leave the eye to cross a gulf.
+        width = min(_room(area, len(tables), text_size), _widest(rows + bonus, text_size) + text_size * 4)
+        heading_room = width - text_size // 2 * 3  # as ``row`` pads it
+        if all(render.font(text_size).size(title)[0] <= heading_room for title, _table in tables):
+            break
+    heading_size = min(
+        render.lines_that_fit(
+            title, text_size, heading_room, height * heading_lines, least, most=heading_lines
+        )[0]
+        for title, _table in tables
+    )
+    gap = text_size * 2
+    x = area.x + (area.w - width * len(tables) - gap * (len(tables) - 1)) // 2
+    for title, table in tables:
+        for line, piece in enumerate(render.wrap(title, heading_size, heading_room)):
+            row(
+                screen,
+                Box(x, area.y + line * height, width, height),
+                piece,
+                "",
+                heading_size,
+                render.GOLD,
+                least,
+            )
+        top = area.y + heading_lines * height
+        for number, (_category, name, pays) in enumerate(table):
+            row(
+                screen,
+                Box(x, top + number * height, width, height),
+                name,
+                pays,
+                text_size,
+                render.WHITE,
+                least,
+            )
+        x += width + gap
