@@ -1,17 +1,25 @@
 """The table's motion as timing: dealt in order, turned, exchanged, revealed card by card,
-skipped at once; a win counted up in whole minor units to exactly its amount."""
+skipped at once; chips slid to their spots and, after the reveal, away to whoever has them;
+a win counted up in whole minor units to exactly its amount."""
 
 from __future__ import annotations
 
 import pytest
 
 from oasis_kiosk.ui.motion import (
+    AT_REST,
+    CHIP_GAP,
+    CHIP_SLIDE,
     DEAL,
     DEAL_GAP,
+    DEALER,
     PACES,
+    PLAYER,
     REVEAL_GAP,
     SWAP,
     TURN,
+    ChipMotions,
+    ChipPose,
     CountUp,
     Motions,
     count_duration,
@@ -121,3 +129,100 @@ def test_the_fast_speed_halves_every_motion_and_count_and_keeps_the_reveals_orde
     assert fast.pose(("dealer", 0, 0), first.end).face == "3d"  # type: ignore[union-attr]
     assert fast.pose(("dealer", 0, 1), first.end).face is None  # type: ignore[union-attr]
     assert count_duration(5000, 1000, False, PACES["fast"]) == count_duration(5000, 1000, False) / 2
+
+
+ANTE, PLAY, BONUS = (0, "ante"), (0, "play"), (0, "bonus")
+
+
+def test_a_placed_bet_slides_its_chip_from_the_player_to_its_spot() -> None:
+    chips = ChipMotions()
+    chips.place({ANTE: 1000}, 10.0, PLAYER)
+    leaving_the_bar = chips.pose(ANTE, 10.0)
+    assert leaving_the_bar is not None
+    assert (leaving_the_bar.end, leaving_the_bar.nearness) == (PLAYER, 0.0), "from the credit meter"
+    midway = chips.pose(ANTE, 10.0 + CHIP_SLIDE / 2)
+    assert midway is not None
+    assert midway.end == PLAYER
+    assert 0 < midway.nearness < 1
+    assert chips.moving(10.0 + CHIP_SLIDE / 2) == {ANTE}
+    assert chips.pose(ANTE, 10.0 + CHIP_SLIDE) == ChipPose(1000, None, AT_REST), "then it lies on its spot"
+    assert not chips.busy(10.0 + CHIP_SLIDE)
+    chips.place({ANTE: 2000}, 20.0, PLAYER)
+    assert not chips.busy(20.0), "a bet raised only says its new amount"
+    assert chips.pose(ANTE, 20.0) == ChipPose(2000, None, AT_REST)
+
+
+def test_bets_placed_together_slide_in_one_after_another() -> None:
+    chips = ChipMotions()
+    chips.place({ANTE: 1000, BONUS: 100}, 10.0, PLAYER)
+    assert chips.pose(ANTE, 10.0) is not None
+    assert chips.pose(BONUS, 10.0) is None, "not yet off the bar"
+    assert chips.pose(BONUS, 10.0 + CHIP_GAP) is not None
+    assert chips.pose(BONUS, 10.0 + CHIP_GAP + CHIP_SLIDE) == ChipPose(100, None, AT_REST)
+
+
+def test_a_bet_taken_back_or_forfeited_leaves_for_whoever_has_it() -> None:
+    chips = ChipMotions()
+    chips.place({ANTE: 1000, BONUS: 100}, 0.0, PLAYER)
+    chips.skip()
+    chips.place({ANTE: 1000}, 10.0, DEALER)  # the bonus an exchange forfeits
+    going = chips.pose(BONUS, 10.0 + CHIP_SLIDE / 2)
+    assert going is not None
+    assert going.end == DEALER
+    assert 0 < going.nearness < 1
+    assert chips.pose(BONUS, 10.0 + CHIP_SLIDE) is None, "gone: the spot is empty"
+    assert chips.pose(ANTE, 10.0 + CHIP_SLIDE / 2) == ChipPose(1000, None, AT_REST)
+    chips.place({}, 20.0, PLAYER)  # the ante taken back before a deal
+    assert chips.pose(ANTE, 20.0 + CHIP_SLIDE / 2).end == PLAYER  # type: ignore[union-attr]
+
+
+def test_a_settled_rounds_chips_leave_only_after_the_reveal_the_dealers_first() -> None:
+    chips = ChipMotions()
+    chips.place({ANTE: 1000, BONUS: 100}, 0.0, PLAYER)
+    chips.skip()
+    chips.place({ANTE: 1000, BONUS: 100, PLAY: 2000}, 5.0, DEALER)  # PLAY: the round settles at once
+    revealed_at = 7.0  # when the dealer's last card has turned
+    chips.settle({ANTE: PLAYER, PLAY: PLAYER, BONUS: DEALER}, revealed_at)
+    play_on_its_way = chips.pose(PLAY, 5.0 + CHIP_SLIDE / 2)
+    assert play_on_its_way is not None
+    assert play_on_its_way.end == PLAYER, "the play bet is placed first"
+    assert 0 < play_on_its_way.nearness < 1
+    for moment in (5.0 + CHIP_SLIDE, revealed_at - 0.001):
+        assert {spot: chips.pose(spot, moment) for spot in (ANTE, PLAY, BONUS)} == {
+            ANTE: ChipPose(1000, None, AT_REST),
+            PLAY: ChipPose(2000, None, AT_REST),
+            BONUS: ChipPose(100, None, AT_REST),
+        }, "nothing moves before the dealer's last card has turned"
+    first = chips.pose(BONUS, revealed_at + CHIP_SLIDE / 2)
+    assert first is not None
+    assert first.end == DEALER, "the dealer takes first"
+    assert 0 < first.nearness < 1
+    assert chips.pose(ANTE, revealed_at + CHIP_GAP + CHIP_SLIDE / 2).end == PLAYER  # type: ignore[union-attr]
+    assert chips.pose(PLAY, revealed_at + 2 * CHIP_GAP + CHIP_SLIDE / 2).end == PLAYER  # type: ignore[union-attr]
+    done = revealed_at + 2 * CHIP_GAP + CHIP_SLIDE
+    assert chips.busy(done - 0.001)
+    assert not chips.busy(done)
+    assert all(chips.pose(spot, done) is None for spot in (ANTE, PLAY, BONUS)), "the spots are empty"
+
+
+def test_a_hurried_reveal_moves_the_chips_sooner_and_a_press_ends_their_way() -> None:
+    chips = ChipMotions()
+    chips.place({ANTE: 1000}, 0.0, PLAYER)
+    chips.skip()
+    chips.settle({ANTE: DEALER}, 8.0)
+    chips.settle({ANTE: DEALER}, 6.0)  # a press hurried the reveal
+    assert chips.pose(ANTE, 6.0 + CHIP_SLIDE / 2).end == DEALER  # type: ignore[union-attr]
+    assert chips.pose(ANTE, 6.0 + CHIP_SLIDE) is None
+    chips.skip()
+    assert not chips.busy(6.1)
+    assert chips.pose(ANTE, 6.1) is None
+
+
+def test_the_fast_speed_moves_chips_twice_as_fast() -> None:
+    normal, fast = ChipMotions(PACES["normal"]), ChipMotions(PACES["fast"])
+    for chips in (normal, fast):
+        chips.place({ANTE: 1000}, 0.0, PLAYER)
+    assert fast.pose(ANTE, CHIP_SLIDE / 2) == ChipPose(1000, None, AT_REST)
+    assert normal.pose(ANTE, CHIP_SLIDE / 4).nearness == pytest.approx(  # type: ignore[union-attr]
+        fast.pose(ANTE, CHIP_SLIDE / 8).nearness  # type: ignore[union-attr]
+    )

@@ -1,5 +1,6 @@
 """Motion on the table, as pure timing (no pygame): cards dealt from the shoe, turned,
-exchanged, the dealer's hand revealed card by card, and a win counted up.
+exchanged, the dealer's hand revealed card by card, chips moved to and from the bet spots,
+and a win counted up.
 
 The table tells ``Motions`` what each card place shows now; the motions work out what
 moved since and queue an animation for it, one after another as a dealer would. ``pose``
@@ -201,3 +202,127 @@ def count_duration(amount: int, unit: int, jackpot: bool, pace: float = 1.0) -> 
     multiples = amount / max(unit, 1)
     base = min(0.6 + 0.08 * multiples, 3.0)
     return (5.0 if jackpot else base) / pace
+
+
+ChipSpot = tuple[int, str]
+"""(box, "ante" | "play" | "bonus" | "insure")."""
+PLAYER = "player"
+"""The player's end of a chip's way: the credit meter, where stakes come from and winnings go."""
+DEALER = "dealer"
+"""The dealer's end: the rack across the table, where lost bets go."""
+CHIP_SLIDE = 0.35  # seconds a chip takes between its spot and either end of the table
+CHIP_GAP = 0.08  # between two chips moved: one after another, as a dealer's hand moves them
+
+
+@dataclass(frozen=True)
+class ChipMove:
+    """A chip on its way: to its spot from the player, or off it to ``towards``."""
+
+    start: float
+    amount: int
+    towards: str
+    """"spot" (a bet placed), PLAYER or DEALER."""
+    pace: float = 1.0
+
+    @property
+    def end(self) -> float:
+        return self.start + CHIP_SLIDE / self.pace
+
+    def travelled(self, now: float) -> float:
+        """How far along its way, eased: fast off, gentle at the end (0 to 1)."""
+        return _ease(min(max((now - self.start) * self.pace / CHIP_SLIDE, 0.0), 1.0))
+
+
+@dataclass(frozen=True)
+class ChipPose:
+    """A chip at a moment: its amount, the end of the table it comes from or goes to (None:
+    it lies on its spot) and how near its spot it is (1 = on it, 0 = at that end)."""
+
+    amount: int
+    end: str | None
+    nearness: float
+
+
+class ChipMotions:
+    """The chips on the bet spots: each placed bet slides in from the player; a settled
+    round's chips stay until the dealer's last card has turned, then the lost ones go to the
+    dealer and the won ones (stakes that come back) to the player, one after another."""
+
+    def __init__(self, pace: float = 1.0) -> None:
+        self.pace = pace
+        self.lying: dict[ChipSpot, int] = {}
+        """Chips on their spots, once arrived (the amount each says)."""
+        self.arriving: dict[ChipSpot, ChipMove] = {}
+        self.leaving: dict[ChipSpot, ChipMove] = {}
+
+    def place(self, bets: dict[ChipSpot, int], now: float, taken_to: str) -> None:
+        """The bets on the spots now. A bet on an empty spot slides in from the player; a bet
+        gone leaves for ``taken_to`` (PLAYER: taken back before the deal; DEALER: forfeited,
+        as a bonus by an exchange); a changed amount only changes what its chip says."""
+        start = now
+        for spot in sorted(set(bets) | set(self.lying)):
+            amount, before = bets.get(spot), self.lying.get(spot)
+            if amount == before:
+                continue
+            if amount is None:
+                assert before is not None
+                del self.lying[spot]
+                self.arriving.pop(spot, None)
+                self.leaving[spot] = ChipMove(start, before, taken_to, self.pace)
+            elif before is None:
+                self.lying[spot] = amount
+                self.leaving.pop(spot, None)
+                self.arriving[spot] = ChipMove(start, amount, "spot", self.pace)
+            else:
+                self.lying[spot] = amount
+                continue
+            start += CHIP_GAP / self.pace
+
+    def settle(self, destinations: dict[ChipSpot, str], at: float) -> None:
+        """The round settled and its outcome shows at ``at``: from then each chip leaves for
+        its destination (PLAYER or DEALER; a chip not named goes back to the player), the
+        dealer's first, as a dealer takes before paying. Called again (a press hurried the
+        reveal) it moves the same chips at the new time."""
+        amounts = {spot: move.amount for spot, move in self.leaving.items() if move.start >= at}
+        amounts |= self.lying
+        start = at
+        for spot in sorted(amounts, key=lambda spot: (destinations.get(spot, PLAYER) != DEALER, spot)):
+            self.leaving[spot] = ChipMove(start, amounts[spot], destinations.get(spot, PLAYER), self.pace)
+            start += CHIP_GAP / self.pace
+        self.lying.clear()
+
+    def pose(self, spot: ChipSpot, now: float) -> ChipPose | None:
+        """None: no chip there (an empty spot)."""
+        leaving = self.leaving.get(spot)
+        if leaving is not None and now >= leaving.start:
+            if now >= leaving.end:
+                return None
+            return ChipPose(leaving.amount, leaving.towards, 1 - leaving.travelled(now))
+        arriving = self.arriving.get(spot)
+        if arriving is not None and now < arriving.end:
+            if now < arriving.start:
+                return None
+            return ChipPose(self.lying.get(spot, arriving.amount), PLAYER, arriving.travelled(now))
+        amount = leaving.amount if leaving is not None else self.lying.get(spot)
+        return None if amount is None else ChipPose(amount, None, AT_REST)
+
+    def moving(self, now: float) -> set[ChipSpot]:
+        """The spots whose chip is on its way at ``now``."""
+        return {
+            spot
+            for moves in (self.arriving, self.leaving)
+            for spot, move in moves.items()
+            if move.start <= now < move.end
+        }
+
+    def spots(self) -> set[ChipSpot]:
+        """Every spot a chip lies on or moves to or from."""
+        return set(self.lying) | set(self.arriving) | set(self.leaving)
+
+    def busy(self, now: float) -> bool:
+        return any(now < move.end for moves in (self.arriving, self.leaving) for move in moves.values())
+
+    def skip(self) -> None:
+        """Every chip where it is going, at once."""
+        self.arriving.clear()
+        self.leaving.clear()

@@ -20,12 +20,26 @@ from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import help, history, render
 from oasis_kiosk.ui.layout import Box, Layout, layout
-from oasis_kiosk.ui.motion import AT_REST, PACES, CountUp, Motions, Slot, count_duration
+from oasis_kiosk.ui.motion import (
+    AT_REST,
+    DEALER,
+    PACES,
+    PLAYER,
+    ChipMotions,
+    ChipPose,
+    ChipSpot,
+    CountUp,
+    Motions,
+    Slot,
+    count_duration,
+)
 from oasis_kiosk.ui.sound import win_tune
-from oasis_kiosk.ui.view import View, before_reveal, cash_for, legend, snapshot
+from oasis_kiosk.ui.view import View, before_reveal, cash_for, last_settlement, legend, snapshot
 from oasis_kiosk.ui.widgets import jackpot, meters, paytable, rulebook
 
 SPOT_LABELS = {"ante": N_("ANTE"), "play": N_("PLAY"), "bonus": N_("BONUS"), "insure": N_("INS")}
+SETTLED_BETS = {"ante": "ante", "play": "play", "bonus": "bonus", "insure": "insurance"}
+"""Each spot's bet in a settled box."""
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
@@ -49,6 +63,7 @@ class Table:
         self.screen = screen
         self.play_sound = play_sound
         self.motions = Motions()
+        self.chips = ChipMotions()
         self.view: View | None = None
         """What the terminal holds now."""
         self._on_screen: View | None = None
@@ -77,6 +92,8 @@ class Table:
         self._card_rects: dict[Slot, pygame.Rect] = {}
         """Where each card was last drawn: a moving card's old place is repainted too."""
         self._moving_before: set[Slot] = set()
+        self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
+        """Where each chip on its way was last drawn: its old place is repainted too."""
         self._kept: dict[tuple[str, Any], pygame.Surface] = {}
         self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
@@ -103,7 +120,7 @@ class Table:
     def refresh(self, now: float) -> None:
         """Reads the terminal again (after an input or a device event)."""
         hints = bool(self.terminal.round) and bool(self.terminal.store.get_state("hints", False))
-        self.motions.pace = PACES[self.terminal.config.speed]  # the operator's speed setting
+        self.motions.pace = self.chips.pace = PACES[self.terminal.config.speed]  # the operator's setting
         view = snapshot(self.terminal, self.message, self.advisor if hints else None)
         old = self.view
         cards: dict[Slot, str | None] = {("dealer", 0, i): face for i, face in enumerate(view.dealer)}
@@ -112,8 +129,14 @@ class Table:
         dealt = view.round_key is not None and view.round_key[1] == "open"
         fresh = dealt and (old is None or old.round_key != view.round_key)
         self.motions.show(cards, now, fresh=fresh)
+        settled = view.round_key is not None and view.round_key[1] == "settled"
+        if not settled or (old is not None and old.round_key != view.round_key):
+            # A settled round's chips lie as played until its outcome shows (_present_outcome);
+            # a bet gone from a round in play was forfeited, one gone before the deal taken back.
+            self.chips.place(_chips_on(view), now, DEALER if view.round_key is not None else PLAYER)
         if old is None:
             self.motions.skip()  # what was on the table at power-up lies there already
+            self.chips.skip()
         elif fresh:
             self.play_sound("deal")
             self.count, self._win_sound, self.revealed_at = None, None, 0.0
@@ -138,9 +161,10 @@ class Table:
             self.showing_help = False
 
     def _present_outcome(self, view: View, revealed_at: float) -> None:
-        """The outcome shows at ``revealed_at``, and the win, if any, counts up from then,
-        greeted by a tune of its size."""
+        """The outcome shows at ``revealed_at``: the chips leave the spots for whoever has them,
+        and the win, if any, counts up, greeted by a tune of its size."""
         self.revealed_at = revealed_at
+        self.chips.settle(self._chip_destinations(), revealed_at)
         self.count, self._win_sound, self.celebrate_until = None, None, 0.0
         tune = win_tune(view.win, view.ante_unit, bool(view.jackpot_won))
         if tune is None:
@@ -159,6 +183,7 @@ class Table:
             self._present_outcome(self.view, max(self.motions.settled_at(), now))
             return
         self.motions.skip()
+        self.chips.skip()
         self.count = None
         self._win_sound = None
         self.celebrate_until = 0.0
@@ -169,6 +194,20 @@ class Table:
     def celebrating(self, now: float) -> bool:
         """A jackpot won by the settled round is being celebrated."""
         return now < self.celebrate_until
+
+    def _chip_destinations(self) -> dict[ChipSpot, str]:
+        """Where each chip of the settled round goes: a bet that paid anything back (a win, a
+        stand-off, an ante returned; a bonus that hit the jackpot) to the player, a lost one
+        to the dealer."""
+        settlement = last_settlement(self.terminal)
+        if settlement is None:
+            return {}
+        return {
+            (index, spot): PLAYER if box[bet]["returned"] or (spot == "bonus" and box["jackpot"]) else DEALER
+            for index, box in enumerate(settlement["boxes"])
+            for spot, bet in SETTLED_BETS.items()
+            if box[bet]["stake"]
+        }
 
     def revealing(self, now: float) -> bool:
         """The dealer's cards of the settled round are still turning: its outcome is to come."""
@@ -191,6 +230,7 @@ class Table:
     def busy(self, now: float) -> bool:
         return (
             self.motions.busy(now)
+            or self.chips.busy(now)
             or (self.count is not None and not self.count.done(now))
             or now < self.celebrate_until
             or self.jackpot_shown != (self.view.jackpot if self.view else self.jackpot_shown)
@@ -232,7 +272,7 @@ class Table:
         self.jackpot_shown += gap // JACKPOT_ROLL if abs(gap) >= JACKPOT_ROLL else gap
         meters = self.meters(now)
         pulse = int(now * 4) % 2 if self.counting(now) else 0
-        moving = self.motions.busy(now)
+        moving = self.motions.busy(now) or self.chips.busy(now)
         regions: list[tuple[str, Box, Any, Callable[[Layout, float], None]]] = [
             (
                 "jackpot",
@@ -270,9 +310,9 @@ class Table:
         for name, box, key, paint in regions:
             if self._keys.get(name) == key:
                 continue
-            if name == "table" and self._only_cards_move(key, view, now):
+            if name == "table" and self._only_pieces_move(key, view):
                 self._keys[name] = key
-                dirty += self._repaint_moving_cards(lay, now, background)
+                dirty += self._repaint_moving_pieces(lay, now, background)
                 continue
             self._keys[name] = key
             area = render.rect(box)
@@ -293,8 +333,9 @@ class Table:
             dirty.append(area)
         return dirty
 
-    def _only_cards_move(self, key: tuple[Any, ...], view: View, now: float) -> bool:
-        """Nothing on the table changed but the cards in motion, and nothing lies over them."""
+    def _only_pieces_move(self, key: tuple[Any, ...], view: View) -> bool:
+        """Nothing on the table changed but the cards and chips in motion, and nothing lies over
+        them (a winning hand's glow is part of the key: it changes the whole table)."""
         before = self._keys.get("table")
         return (
             before is not None
@@ -302,13 +343,14 @@ class Table:
             and not view.overlay
             and not self.showing_help
             and self.legend is None
-            and not self.counting(now)
         )
 
-    def _repaint_moving_cards(self, lay: Layout, now: float, background: pygame.Surface) -> list[pygame.Rect]:
-        """Only where a card was and is now: the background there, then everything of the
-        table that lies there, in the order the whole table is painted. A dealing frame
-        costs a few card-sized blits, not the felt."""
+    def _repaint_moving_pieces(
+        self, lay: Layout, now: float, background: pygame.Surface
+    ) -> list[pygame.Rect]:
+        """Only where a card or a chip was and is now (and the spot a chip leaves or reaches):
+        the background there, then everything of the table that lies there, in the order the
+        whole table is painted. A dealing frame costs a few card-sized blits, not the felt."""
         moving = {slot for slot, motion in self.motions.moving.items() if motion.start <= now < motion.end}
         was = self._card_rects
         now_at = {slot: area for slot, area in self._card_areas(lay, now)}
@@ -320,13 +362,23 @@ class Table:
             if area is not None and area.colliderect(table)
         ]
         self._moving_before = moving
-        if not damage:
-            return []
-        area = damage[0].unionall(damage[1:])  # one pass over the table, however many cards move
-        self.screen.blit(background, area, area)
-        with self._clip(area):
-            self._table(lay, now, only=area)
-        return [area]
+        chips = self._chip_areas(lay, now)
+        places = self._spot_places(lay)
+        damage += [
+            area.clip(table)  # a chip comes from below the felt and goes above it
+            for area in (*self._chips_drawn.values(), *chips.values())
+            if area.colliderect(table)
+        ]
+        damage += [
+            render.rect(places[spot]) for spot in set(self._chips_drawn) | set(chips) if spot in places
+        ]
+        self._chips_drawn = chips
+        painted = _clusters(damage)
+        for area in painted:
+            self.screen.blit(background, area, area)
+            with self._clip(area):
+                self._table(lay, now, only=area)
+        return painted
 
     def _keep(self, key: tuple[str, Any], painted: pygame.Surface) -> None:
         """Regions whose look recurs (the paytable with a row lit, the buttons of a moment,
@@ -378,7 +430,7 @@ class Table:
         jackpot.odometer(self.screen, lay.jackpot, cash_for(self.terminal)(self.jackpot_shown), lay.floor)
 
     def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
-        """The table; with ``only``, just what lies in that rectangle (a moving card's)."""
+        """The table; with ``only``, just what lies in that rectangle (a moving piece's)."""
         view = self._on_screen
         assert view is not None
 
@@ -411,6 +463,7 @@ class Table:
         if there(self._label_box(dealer, lay)):
             self._label(label, dealer, lay, render.GOLD if view.dealer_verdict else render.WHITE)
         self._hand("dealer", 0, len(view.dealer) or 5, dealer, lay, now, frozenset(), only)
+        places = self._spot_places(lay)
         for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
             colour = render.DIM if box.folded else render.LIVE if box.current else render.WHITE
             if there(self._label_box(area, lay)):
@@ -426,7 +479,7 @@ class Table:
             if box.current and only is None:
                 for position, card in enumerate(lay.cards(area)):
                     self.hotspots.append((render.rect(card), "card", position + 1))
-            self._bets(box.bets, area, lay, only)
+            self._bets(index, places, now, only)
             if box.caption and there(self._caption_box(area, lay)):
                 caption_colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
                 words = render.fitted(
@@ -436,6 +489,7 @@ class Table:
                     words,
                     words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2)),
                 )
+        self._moving_chips(lay, now, only)  # over everything on the felt, as a dealer's hand moves them
 
     @staticmethod
     def _label_box(area: Box, lay: Layout) -> Box:
@@ -518,25 +572,71 @@ class Table:
                 bar = pygame.Rect(shown.x, shown.y + lay.card_h + 2, shown.w, shown.h - lay.card_h - 2)
                 pygame.draw.rect(self.screen, render.LIVE, bar, border_radius=2)
 
-    def _bets(
-        self, bets: tuple[tuple[str, int], ...], area: Box, lay: Layout, only: pygame.Rect | None = None
-    ) -> None:
+    def _spot_places(self, lay: Layout) -> dict[ChipSpot, Box]:
+        """Each box's bet spots: ante, play and bonus, or insurance where it is staked (a
+        profile without a bonus has no bonus spot)."""
+        view = self._on_screen
+        assert view is not None
+        places: dict[ChipSpot, Box] = {}
+        for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
+            kinds = ["ante", "play"]
+            if any(kind == "insure" for kind, _amount in box.bets):
+                kinds.append("insure")
+            elif self.terminal.rules.get("bonus"):
+                kinds.append("bonus")
+            places |= {(index, kind): place for kind, place in zip(kinds, lay.spots(area), strict=False)}
+        return places
+
+    def _bets(self, index: int, places: dict[ChipSpot, Box], now: float, only: pygame.Rect | None) -> None:
+        """A box's spots: each with its chip lying there, or an empty ring while its chip is
+        still to come or on its way (``_moving_chips``)."""
         cash = cash_for(self.terminal)
-        spots = lay.spots(area)
-        staked = dict(bets)
-        kinds = ["ante", "play"]
-        if "insure" in staked:
-            kinds.append("insure")
-        elif self.terminal.rules.get("bonus"):
-            kinds.append("bonus")  # a profile without a bonus has no bonus spot
-        for kind, place in zip(kinds, spots, strict=False):
-            if only is not None and not only.colliderect(render.rect(place)):
+        for (box, kind), place in places.items():
+            if box != index or (only is not None and not only.colliderect(render.rect(place))):
                 continue
-            if kind in staked:
-                piece = render.chip(kind, self._chip_label(staked[kind], cash), place.w)
+            pose = self.chips.pose((box, kind), now)
+            if pose is not None and pose.end is None:
+                piece = render.chip(kind, self._chip_label(pose.amount, cash), place.w)
             else:
                 piece = render.spot(_(SPOT_LABELS[kind]), place.w)
             self.screen.blit(piece, (place.x, place.y))
+
+    def _flying_chips(self, lay: Layout, now: float) -> list[tuple[ChipSpot, pygame.Rect, ChipPose]]:
+        """The chips on their way at ``now``: each one's spot, where it is and its pose. The
+        player's end of the way is under the credit meter, below the felt; the dealer's above
+        the dealer's cards, beyond the felt's top edge."""
+        places = self._spot_places(lay)
+        credit = lay.meters.split(3)[0]
+        flying = []
+        for spot in sorted(self.chips.moving(now)):
+            pose = self.chips.pose(spot, now)
+            if spot not in places or pose is None or pose.end is None:
+                continue
+            place = places[spot]
+            if pose.end == PLAYER:
+                end = (credit.x + credit.w // 2, lay.table.bottom + place.h)
+            else:
+                end = (lay.dealer.x + lay.dealer.w // 2, lay.table.y - place.h)
+            centre = (place.x + place.w // 2, place.y + place.h // 2)
+            area = pygame.Rect(0, 0, place.w, place.h)
+            area.center = (
+                round(end[0] + (centre[0] - end[0]) * pose.nearness),
+                round(end[1] + (centre[1] - end[1]) * pose.nearness),
+            )
+            flying.append((spot, area, pose))
+        return flying
+
+    def _chip_areas(self, lay: Layout, now: float) -> dict[ChipSpot, pygame.Rect]:
+        return {spot: area for spot, area, _pose in self._flying_chips(lay, now)}
+
+    def _moving_chips(self, lay: Layout, now: float, only: pygame.Rect | None) -> None:
+        cash = cash_for(self.terminal)
+        flying = self._flying_chips(lay, now)
+        if only is None:
+            self._chips_drawn = {spot: area for spot, area, _pose in flying}
+        for (_box, kind), area, pose in flying:
+            if only is None or only.colliderect(area):
+                self.screen.blit(render.chip(kind, self._chip_label(pose.amount, cash), area.w), area)
 
     def _chip_label(self, amount: int, cash: Callable[[int], str]) -> str:
         """What a chip says: whole units without the currency, as a casino's chips do (the
@@ -727,3 +827,19 @@ class Table:
             if area.collidepoint(x, y) and not (covered and name == "card"):
                 return name, card
         return None
+
+
+def _chips_on(view: View) -> dict[ChipSpot, int]:
+    """The bets each box's spots hold in ``view``."""
+    return {(index, kind): amount for index, box in enumerate(view.boxes) for kind, amount in box.bets}
+
+
+def _clusters(areas: list[pygame.Rect]) -> list[pygame.Rect]:
+    """The areas, those that overlap joined into one: pieces moving far apart (a chip going to
+    the credit meter, another to the dealer) cost their own areas, not the felt between them."""
+    joined: list[pygame.Rect] = []
+    for area in areas:
+        while (overlapping := area.collidelist(joined)) >= 0:
+            area = area.union(joined.pop(overlapping))
+        joined.append(area)
+    return joined
