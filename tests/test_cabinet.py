@@ -12,10 +12,10 @@ from support import books
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware import essp
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
-from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.cabinet import Cabinet, Taken
 from oasis_kiosk.hardware.desktop import MockCabinet, SwitchPin
 from oasis_kiosk.hardware.essp import EsspValidator
-from oasis_kiosk.hardware.panel import Panel
+from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 
@@ -137,10 +137,60 @@ def test_the_hardware_test_reports_inputs_and_lights_lamps_without_playing(tmp_p
     cabinet.step()
     press(factory, 5)
     cabinet.step()
-    assert cabinet.end_test() == ["coin 100 credited", "card 2", "deal"]
+    assert cabinet.end_test() == [Taken("coin", 100), Press("card", 2), Press("deal")]
     assert terminal.round is None, "DEAL in the test deals nothing"
     assert terminal.credits == 100, "a coin taken in the test is still money"
     assert not factory.pin(21).state, "after the test the lamps follow the game again: FOLD is dark"
+
+
+def test_the_hardware_test_opens_the_acceptor_in_the_operator_menu_and_books_each_coin(
+    tmp_path: Path,
+) -> None:
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    acceptor = PulseAcceptor(
+        COIN_PIN, INHIBIT_PIN, {2: 100, 4: 200}, pin_factory=factory, clock=lambda: now[0]
+    )
+    cabinet = Cabinet(terminal, acceptor=acceptor)
+    terminal.handle("operator_key_on")
+    cabinet.step()
+    assert factory.pin(INHIBIT_PIN).state, "the operator menu takes no money"
+    cabinet.start_test()
+    assert not factory.pin(INHIBIT_PIN).state, "the hardware test opens the acceptor"
+    coin(factory, now, 2)
+    cabinet.step()
+    coin(factory, now, 4)
+    cabinet.step()
+    assert cabinet.seen == [Taken("coin", 100), Taken("coin", 200)]
+    assert terminal.credits == 300, "money taken in the test is money"
+    assert [(row.kind, row.amount) for row in terminal.store.ledger()][-2:] == [
+        ("coin_in", 100),
+        ("coin_in", 200),
+    ]
+    kinds = [event["kind"] for event in terminal.store.events(20)]
+    assert "credited_while_inhibited" not in kinds, "the acceptor was open: nothing to explain"
+    cabinet.end_test()
+    assert factory.pin(INHIBIT_PIN).state, "the test over, the menu takes no money again"
+    assert audit(terminal.store).ok
+
+
+def test_a_note_held_in_escrow_during_the_hardware_test_is_stacked_and_credited(tmp_path: Path) -> None:
+    terminal, peer, cabinet = ssp_cabinet(tmp_path, 100_000)
+    terminal.handle("operator_key_on")
+    cabinet.step()
+    assert not peer.enabled
+    cabinet.start_test()
+    assert peer.enabled, "the hardware test enables the validator"
+    peer.insert(2)
+    for _ in range(4):
+        cabinet.step()
+    assert essp.REJECT not in peer.commands
+    assert cabinet.seen == [Taken("bill", 1000)]
+    assert terminal.credits == 1000
+    cabinet.end_test()
+    assert not peer.enabled
+    assert audit(terminal.store).ok
 
 
 BILL_PULSE_PIN, BILL_INHIBIT_PIN = 22, 23

@@ -82,8 +82,8 @@ def test_a_new_coin_device_is_credited_logged_and_tilted_through_the_protocol(tm
     terminal, cabinet = wired(tmp_path, acceptor=device)
     assert device.accepting == [True], "opened while its largest coin fits"
     device.queue = [
-        Credit(200, "coin 200 credited"),
-        Rejected("coin_rejected", "coin rejected: bad alloy", {"reason": "alloy"}),
+        Credit(200),
+        Rejected("coin_rejected", {"reason": "alloy"}),
         Glitch("coin_line_noise", {"width_ms": 2.0}),
         Report("coin_path_clear"),
     ]
@@ -106,7 +106,7 @@ def test_an_item_held_in_escrow_that_does_not_fit_is_given_back(tmp_path: Path) 
     assert device.refused == [10000], "over the credit limit of 5000: returned before it is taken"
     assert terminal.credits == 0
     assert "note_returned" in kinds(terminal)
-    device.queue = [Held(2000, "note_read", "note"), Credit(2000, "note 2000 credited")]
+    device.queue = [Held(2000, "note_read", "note"), Credit(2000)]
     cabinet.step()
     assert terminal.credits == 2000
 

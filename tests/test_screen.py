@@ -22,6 +22,8 @@ from support import books
 
 from oasis_kiosk import i18n, profile_names
 from oasis_kiosk.config import Config
+from oasis_kiosk.hardware.cabinet import Taken
+from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
@@ -424,7 +426,7 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
 
 
 def test_the_hardware_test_reports_presses_and_lights_their_lamps(tmp_path: Path) -> None:
-    app, _clock = kiosk(tmp_path, (1280, 720))
+    app, _clock = kiosk(tmp_path, (1280, 720), language="cs")
     logged_in(app)
     while app.operator.page_name != "test":
         app.key("b")
@@ -432,8 +434,25 @@ def test_the_hardware_test_reports_presses_and_lights_their_lamps(tmp_path: Path
     assert app.cabinet.cabinet.testing
     app.key("p")
     app.key("3")
+    app.key("f3")  # a coin of 200 and a note of 500, taken in while the test runs
+    app.key("f5")
     app.update(1 / 60)
-    assert app.cabinet.cabinet.seen == ["play", "card 3"]
+    assert app.cabinet.cabinet.seen == [
+        Press("play"),
+        Press("card", 3),
+        Taken("coin", 200),
+        Taken("bill", 500),
+    ]
+    assert app.terminal.credits == 700, "money taken in the test is credited"
+    surface = app.screen
+    assert isinstance(surface, CheckedSurface)
+    surface.forget()
+    app.repaint()
+    listed = [text.content for text in surface.shown]
+    assert {"HRÁT", "KARTA 3", "mince 2,00\xa0€", "bankovka 5,00\xa0€"} <= set(listed), (
+        "in the screen's language"
+    )
+    assert listed.index("bankovka 5,00\xa0€") < listed.index("HRÁT"), "the newest first"
     assert app.cabinet.lamp("play")
     assert app.cabinet.lamp("card3")
     assert not app.cabinet.lamp("fold")

@@ -59,21 +59,11 @@ class PulseAcceptor:
         for event in self.poll():
             match event:
                 case pulses.Credit(value=value):
-                    events.append(money.Credit(value, f"{kind} {value} credited"))
+                    events.append(money.Credit(value))
                 case pulses.Rejected(pulses=count):
-                    events.append(
-                        money.Rejected(
-                            f"{kind}_rejected", f"{kind} rejected: {count} pulses", {"pulses": count}
-                        )
-                    )
+                    events.append(money.Rejected(f"{kind}_rejected", {"pulses": count}))
                 case pulses.Ambiguous(pulses=count, reason=reason):
-                    events.append(
-                        money.Rejected(
-                            f"{kind}_ambiguous",
-                            f"{kind} ambiguous: {count} pulses, {reason}",
-                            {"pulses": count, "reason": reason},
-                        )
-                    )
+                    events.append(money.Rejected(f"{kind}_ambiguous", {"pulses": count, "reason": reason}))
                 case pulses.Glitch(width=width):
                     events.append(money.Glitch(f"{kind}_line_noise", {"width_ms": round(width * 1000, 1)}))
                 case pulses.Fault(reason=reason):

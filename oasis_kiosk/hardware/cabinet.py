@@ -15,7 +15,9 @@ acceptor is inhibited, so that no coin takes its room.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone, PayoutStopped
 from oasis_kiosk.hardware.money import Credit, DeviceError, Fault, Glitch, Held, MoneyIn, Rejected, Report
@@ -26,6 +28,31 @@ from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 
 SWITCH_INTENTS = {intent for edges in SWITCHES.values() for intent in edges}
+MONEY = ("coin", "bill")
+"""What the cabinet wires a money device as: what the terminal credits it as."""
+
+
+@dataclass(frozen=True)
+class Taken:
+    """Money a device took in during the hardware test: a ``kind`` ("coin" or "bill") of
+    ``value`` minor units."""
+
+    kind: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Reported:
+    """What a device reported during the hardware test, as the event log has it: a coin
+    or note refused or given back, the mains failing or back."""
+
+    kind: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+Seen = Press | Taken | Reported
+"""An input the hardware test saw: a press or a switch, money taken in, or a report; the
+screen says each in its language."""
 
 
 class Cabinet:
@@ -50,8 +77,9 @@ class Cabinet:
         self.power = power
         self.testing = False
         """In the operator's hardware test: presses are reported, not played; lamps are the
-        test's. Money a device takes in is still credited."""
-        self.seen: list[str] = []
+        test's; the acceptors take money (it is credited) even in the operator menu, so that
+        they can be tried."""
+        self.seen: list[Seen] = []
         """What the devices reported during the test, in order."""
         self.waking: Callable[[], object] | None = None
         """While the attract demo runs or the dealer's reveal plays: a button press only ends
@@ -93,8 +121,7 @@ class Cabinet:
                 responses += self._route(press)
         if self.hopper is not None:
             self._hopper_events(self.hopper)  # a cash-out or the attendant's key just now
-        if not self.testing:
-            self.update_outputs()
+        self.update_outputs()
         return responses
 
     def _route(self, press: Press) -> list[Response]:
@@ -102,7 +129,7 @@ class Cabinet:
         or the game."""
         switch = press.intent in SWITCH_INTENTS
         if self.testing:
-            self._saw(" ".join(str(part) for part in (press.intent, press.value) if part is not None))
+            self._saw(press)
             if not switch:
                 return []  # a switch is a fact the terminal must know, test or not
         elif self.waking is not None and not switch:
@@ -119,26 +146,28 @@ class Cabinet:
         responses = self._route(Press(intent, value))
         if self.hopper is not None:
             self._hopper_events(self.hopper)
-        if not self.testing:
-            self.update_outputs()
+        self.update_outputs()
         return responses
 
-    def _saw(self, what: str) -> None:
+    def _saw(self, what: Seen) -> None:
         if self.testing:
             self.seen.append(what)
 
     def start_test(self) -> None:
-        """The operator's hardware test: lamps dark, inputs reported instead of played."""
+        """The operator's hardware test: lamps dark, inputs reported instead of played, the
+        acceptors open."""
         self.testing, self.seen = True, []
         if self.panel is not None:
             self.panel.show(set())
+        self._outputs_for, self._outputs_at = None, None  # the acceptors open for the test
+        self.update_outputs()
 
     def light(self, lamps: set[str]) -> None:
         """During the test: lights exactly these lamps (button names)."""
         if self.panel is not None:
             self.panel.show_lamps(lamps)
 
-    def end_test(self) -> list[str]:
+    def end_test(self) -> list[Seen]:
         self.testing = False
         self._outputs_for, self._outputs_at = None, None  # the test set the lamps its own way
         self.update_outputs()
@@ -156,16 +185,18 @@ class Cabinet:
             self._refuse_held(kind, device, held)  # money came in, or stopped, since
         for event in device.money_events(kind):
             match event:
-                case Credit(value=value, seen=seen):
-                    credited.append(self.terminal.accept_money(kind, value))
-                    self._saw(seen)
+                case Credit(value=value):
+                    credited.append(
+                        self.terminal.accept_money(kind, value, opened=kind in self._money_live())
+                    )
+                    self._saw(Taken(kind, value))
                 case Held(value=value, event=name, detail=detail):
                     self.terminal.device_event(name, **detail)
                     if not self._may_take(kind, value):
                         self._refuse_held(kind, device, event)
-                case Rejected(event=name, seen=seen, detail=detail):
+                case Rejected(event=name, detail=detail):
                     self.terminal.device_event(name, **detail)
-                    self._saw(seen)
+                    self._saw(Reported(name, detail))
                 case Glitch(event=name, detail=detail) | Report(event=name, detail=detail):
                     self.terminal.device_event(name, **detail)
                 case Fault(tilt=tilt, reason=reason):
@@ -173,7 +204,19 @@ class Cabinet:
         return credited
 
     def _may_take(self, kind: str, value: int) -> bool:
-        return kind in self.terminal.live() and value <= self.terminal.room_for_money()
+        return kind in self._money_live() and value <= self.terminal.room_for_money()
+
+    def _money_live(self) -> set[str]:
+        """The money the devices may take in now: what the game takes, and during the
+        hardware test what the terminal lists and has room for, in the operator menu too,
+        as long as its books are open."""
+        if not self.testing:
+            return self.terminal.live() & set(MONEY)
+        if self.terminal.mode in {Mode.BOOKS_FAULT, Mode.POWERING_DOWN}:
+            return set()
+        room = self.terminal.room_for_money()
+        listed = {"coin": self.terminal.config.coins, "bill": self.terminal.config.bills}
+        return {kind for kind, values in listed.items() if values and max(values) <= room}
 
     def _refuse_held(self, kind: str, device: MoneyIn, held: Held) -> None:
         """Gives the item held in escrow back to the customer before it is taken."""
@@ -183,8 +226,9 @@ class Cabinet:
         except DeviceError as error:  # if the device takes it after all, it is credited
             self._device_fault(device.fault_tilt(kind), f"a {item} of {value} could not be returned: {error}")
             return
-        self.terminal.device_event(f"{item}_returned", value=value, room=self.terminal.room_for_money())
-        self._saw(f"{item} {value} returned")
+        room = self.terminal.room_for_money()
+        self.terminal.device_event(f"{item}_returned", value=value, room=room)
+        self._saw(Reported(f"{item}_returned", {"value": value, "room": room}))
 
     def _device_fault(self, tilt: str, reason: str) -> None:
         """A command to a device failed: one tilt, not one a frame while it lasts."""
@@ -215,10 +259,10 @@ class Cabinet:
         failing = power.poll()
         if failing is True:
             self.terminal.power_failing()
-            self._saw("power failing")
+            self._saw(Reported("power_failing", {"credits": self.terminal.credits}))
         elif failing is False:
             self.terminal.power_restored()
-            self._saw("power restored")
+            self._saw(Reported("power_restored"))
 
     def update_outputs(self) -> None:
         devices = self._money_devices()
@@ -226,14 +270,14 @@ class Cabinet:
         if (self.terminal.changes, held) == self._outputs_at:
             return  # nothing was taken since: what is live is what it was
         self._outputs_at = (self.terminal.changes, held)
-        live = self.terminal.live()
+        live, money = self.terminal.live(), self._money_live()
         room = self.terminal.room_for_money()
         # What is live follows the terminal's own lists of coins and notes; a device that
         # takes money straight in may know a larger one, which must fit too. While a note is
         # held in escrow no coin may take its room.
         holding = any(value is not None for value in held)
         accepting = {
-            kind: kind in live
+            kind: kind in money
             and (device.largest is None or device.largest <= room)
             and not (kind == "coin" and holding)
             for kind, device in devices
@@ -242,7 +286,7 @@ class Cabinet:
         if outputs == self._outputs_for:
             return  # every frame asks; the lines only move when what is live changes
         self._outputs_for = outputs
-        if self.panel is not None:
+        if self.panel is not None and not self.testing:  # the test lights the lamps its own way
             self.panel.show(live)
         for kind, device in devices:
             try:

@@ -286,7 +286,7 @@ class EsspValidator:
                     events.append(self._held)
                 case NoteCredit(value=value):
                     self._held = None
-                    events.append(money.Credit(value, f"note {value} credited"))
+                    events.append(money.Credit(value))
                 case NoteEvent(name=name, channel=channel):
                     if name in NOTE_GONE:
                         self._held = None

@@ -26,8 +26,6 @@ class Credit:
     """Money taken in for good (in the cashbox, stacked): the terminal credits it."""
 
     value: int
-    seen: str
-    """What the operator's hardware test lists ("coin 100 credited")."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +37,7 @@ class Held:
     event: str
     """The log's name for the read."""
     item: str
-    """What the item is called in the log and the hardware test ("note")."""
+    """What the item is called in the log ("note")."""
     detail: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -48,7 +46,6 @@ class Rejected:
     """An item the device refused and gave back: never credited, logged and counted."""
 
     event: str
-    seen: str
     detail: Mapping[str, Any] = field(default_factory=dict)
 
 

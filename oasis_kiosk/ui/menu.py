@@ -23,7 +23,8 @@ import pygame
 from oasis_kiosk import i18n, profile_names, returns
 from oasis_kiosk._core import Profile
 from oasis_kiosk.config import MAX_VOLUME
-from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.cabinet import Cabinet, Reported, Seen, Taken
+from oasis_kiosk.hardware.names import BUTTONS
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.events import sentence
@@ -57,6 +58,8 @@ PAGES = {
 ROUND_STATES = {"open": N_("open"), "settled": N_("settled"), "voided": N_("voided")}
 MAX_AMOUNT_DIGITS = 9
 TEST_TIMEOUT = 20.0  # seconds without a press that end the hardware test
+BUTTON_NAMES = {Press(intent, value): name for name, (intent, value) in BUTTONS.items()}
+"""Each button by the press it makes: the name of its lamp."""
 
 Rules = tuple[str, dict[str, Any] | None]
 """A profile (a shipped id or a file) and the overrides merged over it."""
@@ -390,8 +393,8 @@ class OperatorScreen:
 
     def _light_tested(self) -> None:
         """Each button pressed during the test lights its own lamp: the lamp works too."""
-        lamps = {report.replace(" ", "") for report in self.cabinet.seen if "credited" not in report}
-        self.cabinet.light(lamps)
+        pressed = {seen for seen in self.cabinet.seen if isinstance(seen, Press)}
+        self.cabinet.light({BUTTON_NAMES[press] for press in pressed if press in BUTTON_NAMES})
 
     def _end_test(self) -> None:
         seen = self.cabinet.end_test()
@@ -459,10 +462,10 @@ class OperatorScreen:
             render.button(self.screen, area, words, True, size)
             self.hotspots.append((area, label))
 
-    def _paragraph(self, said: str, colour: render.Colour, top: int) -> int:
-        """A sentence across the page at the menu's size, on as many lines as it needs; the
-        y under it."""
-        width = self.screen.get_width() - self.size * 2
+    def _paragraph(self, said: str, colour: render.Colour, top: int, width: int | None = None) -> int:
+        """A sentence across the page (or ``width``) at the menu's size, on as many lines as
+        it needs; the y under it."""
+        width = self.screen.get_width() - self.size * 2 if width is None else width
         for piece in render.wrap(said, self.size, width):
             self.screen.blit(render.text(piece, self.size, colour), (self.size, top))
             top += self.line_height
@@ -756,16 +759,41 @@ class OperatorScreen:
         self._lines(top, lines, width=self.screen.get_width() - self.size * 2)
 
     def _draw_test(self, top: int) -> None:
+        """What the test saw, newest first, in the screen's language, beside END TEST."""
         size = self.size
         if not self.cabinet.testing:
-            self._lines(top, [(_("DEAL starts the test: every button, switch and coin is reported."), "")])
+            self._paragraph(
+                _("DEAL starts the test: every button, switch and coin is reported."), render.GOLD, top
+            )
             return
-        lines = [(_("Press each button: it is listed and its lamp lights."), "")]
-        lines += [(report, "") for report in reversed(self.cabinet.seen[-20:])]
-        self._lines(top, lines, width=self.screen.get_width() - size * 2)
         area = pygame.Rect(self.screen.get_width() - size * 12, top, size * 10, size * 3)
         render.button(self.screen, area, _("END TEST"), True, size)
         self.hotspots.append((area, "end_test"))
+        room = area.x - size * 2
+        said = _("Press each button and insert money: each is listed, a pressed button's lamp lights.")
+        top = self._paragraph(said, render.GOLD, top, room)
+        cash = cash_for(self.terminal)
+        for seen in reversed(self.cabinet.seen[-self._rows_fit(top) :]):
+            self.screen.blit(self._shortened(seen_said(seen, cash), render.WHITE, room), (size, top))
+            top += self.line_height
+
+
+def seen_said(seen: Seen, cash: Callable[[int], str]) -> str:
+    """An input of the hardware test in the screen's language: a button by the name on it,
+    money as money, a switch or a device's report as the event log says it."""
+    match seen:
+        case Taken(kind="coin", value=value):
+            return _("coin {amount}").format(amount=cash(value))
+        case Taken(value=value):
+            return _("note {amount}").format(amount=cash(value))
+        case Press(intent="card", value=number):
+            return _("CARD {number}").format(number=number)
+        case Press(intent=intent) if intent in BUTTON_LABELS:
+            return _(BUTTON_LABELS[intent])
+        case Press(intent=switch):
+            return sentence({"kind": switch, "detail": {}}, cash)
+        case Reported(kind=kind, detail=detail):
+            return sentence({"kind": kind, "detail": detail}, cash)
 
 
 def meter_row(name: str, value: int, cash: Callable[[int], str]) -> tuple[str, str]:

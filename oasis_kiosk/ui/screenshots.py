@@ -87,7 +87,7 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
     for _page in range(6):
         keys("b")
         if app.operator.page_name == "test":
-            keys("return", "p", "3")  # the test started and two buttons pressed
+            keys("return", "p", "3", "f3")  # the test started, two buttons pressed, a coin inserted
             app.update(STEP)
         yield f"operator-{app.operator.page_name}"
     keys("m", "o")
