@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 import pygame
@@ -373,12 +374,15 @@ class Table:
             render.rect(places[spot]) for spot in set(self._chips_drawn) | set(chips) if spot in places
         ]
         self._chips_drawn = chips
-        painted = _clusters(damage)
-        for area in painted:
-            self.screen.blit(background, area, area)
-            with self._clip(area):
-                self._table(lay, now, only=area)
-        return painted
+        if not damage:
+            return []
+        # One pass over the table, however many pieces move: a pass costs more than the felt
+        # it would spare.
+        area = damage[0].unionall(damage[1:])
+        self.screen.blit(background, area, area)
+        with self._clip(area):
+            self._table(lay, now, only=area)
+        return [area]
 
     def _keep(self, key: tuple[str, Any], painted: pygame.Surface) -> None:
         """Regions whose look recurs (the paytable with a row lit, the buttons of a moment,
@@ -573,19 +577,10 @@ class Table:
                 pygame.draw.rect(self.screen, render.LIVE, bar, border_radius=2)
 
     def _spot_places(self, lay: Layout) -> dict[ChipSpot, Box]:
-        """Each box's bet spots: ante, play and bonus, or insurance where it is staked (a
-        profile without a bonus has no bonus spot)."""
         view = self._on_screen
         assert view is not None
-        places: dict[ChipSpot, Box] = {}
-        for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
-            kinds = ["ante", "play"]
-            if any(kind == "insure" for kind, _amount in box.bets):
-                kinds.append("insure")
-            elif self.terminal.rules.get("bonus"):
-                kinds.append("bonus")
-            places |= {(index, kind): place for kind, place in zip(kinds, lay.spots(area), strict=False)}
-        return places
+        insured = tuple(any(kind == "insure" for kind, _amount in box.bets) for box in view.boxes)
+        return spot_places(lay, insured, bool(self.terminal.rules.get("bonus")))
 
     def _bets(self, index: int, places: dict[ChipSpot, Box], now: float, only: pygame.Rect | None) -> None:
         """A box's spots: each with its chip lying there, or an empty ring while its chip is
@@ -834,12 +829,16 @@ def _chips_on(view: View) -> dict[ChipSpot, int]:
     return {(index, kind): amount for index, box in enumerate(view.boxes) for kind, amount in box.bets}
 
 
-def _clusters(areas: list[pygame.Rect]) -> list[pygame.Rect]:
-    """The areas, those that overlap joined into one: pieces moving far apart (a chip going to
-    the credit meter, another to the dealer) cost their own areas, not the felt between them."""
-    joined: list[pygame.Rect] = []
-    for area in areas:
-        while (overlapping := area.collidelist(joined)) >= 0:
-            area = area.union(joined.pop(overlapping))
-        joined.append(area)
-    return joined
+@cache
+def spot_places(lay: Layout, insured: tuple[bool, ...], bonus: bool) -> dict[ChipSpot, Box]:
+    """Each box's bet spots: ante, play and bonus (with ``bonus``: a profile without one has
+    no bonus spot), or insurance on a box ``insured``. Kept: a moving piece's frame asks often."""
+    places: dict[ChipSpot, Box] = {}
+    for index, (has_insurance, area) in enumerate(zip(insured, lay.boxes, strict=False)):
+        kinds = ["ante", "play"]
+        if has_insurance:
+            kinds.append("insure")
+        elif bonus:
+            kinds.append("bonus")
+        places |= {(index, kind): place for kind, place in zip(kinds, lay.spots(area), strict=False)}
+    return places
