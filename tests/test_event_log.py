@@ -75,6 +75,11 @@ def cash(amount: int) -> str:
         ("configuration_changed", {"setting": "hints", "after": True}, "Hints turned on"),
         (
             "configuration_changed",
+            {"setting": "speed", "before": "normal", "after": "fast"},
+            "Speed changed from normal to fast",
+        ),
+        (
+            "configuration_changed",
             {"setting": "attract_volume", "before": 3, "after": 0},
             "Attract mode volume changed from 3 to 0",
         ),
@@ -85,6 +90,21 @@ def cash(amount: int) -> str:
 def test_an_event_reads_as_a_sentence_with_its_money(kind: str, detail: dict[str, object], said: str) -> None:
     i18n.use("en")
     assert sentence({"kind": kind, "detail": detail}, cash) == said
+
+
+def test_a_setting_in_words_reads_in_the_screens_language() -> None:
+    i18n.use("cs")
+    try:
+        said = sentence(
+            {
+                "kind": "configuration_changed",
+                "detail": {"setting": "speed", "before": "normal", "after": "fast"},
+            },
+            cash,
+        )
+        assert said == "Rychlost změněna: normální → rychlá"
+    finally:
+        i18n.use("en")
 
 
 def test_the_log_says_the_money_taken_in_and_paid_out_among_the_events(tmp_path: Path) -> None:

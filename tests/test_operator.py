@@ -315,6 +315,27 @@ def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_
     assert audit(again.store).ok
 
 
+def test_the_speed_is_checked_logged_and_survives_a_restart(menu: OperatorMenu, tmp_path: Path) -> None:
+    with pytest.raises(OperatorError, match="log in first"):
+        menu.set_speed("fast")
+    open_menu(menu)
+    for wrong in ("faster", "", 2):
+        with pytest.raises(OperatorError, match="the speed is normal or fast"):
+            menu.set_speed(wrong)  # type: ignore[arg-type]
+    assert menu.terminal.config.speed == "normal", "the default, untouched"
+    menu.set_speed("fast")
+    assert menu.terminal.config.speed == "fast"
+    (change,) = [
+        e["detail"]
+        for e in menu.events()
+        if e["kind"] == "configuration_changed" and e["detail"]["setting"] == "speed"
+    ]
+    assert (change["before"], change["after"]) == ("normal", "fast")
+    menu.store.close()
+    database = tmp_path / "kiosk.db"
+    assert Terminal(Config(database=database), books(database)).config.speed == "fast"
+
+
 def test_the_denomination_is_one_of_the_usual(menu: OperatorMenu) -> None:
     open_menu(menu)
     with pytest.raises(OperatorError, match="a credit is 1, 5, 10"):

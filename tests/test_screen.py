@@ -405,6 +405,8 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
     assert terminal.config.language == "cs"
     app.key("4")  # CARD 4: one step louder
     assert terminal.config.volume == 7
+    app.key("5")  # CARD 5: the next speed
+    assert terminal.config.speed == "fast"
     app.key("1")  # CARD 1: the next profile; DEAL twice applies it
     chosen, _overrides = app.operator.rules_choice
     assert chosen != "standard"
@@ -413,16 +415,19 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
     app.key("return")
     assert terminal.profile.id == chosen
     shot(app, "operator-settings")
+    assert isinstance(app.screen, CheckedSurface)
+    assert {"KARTA 5  Rychlost", "rychlá"} <= {text.content for text in app.screen.shown}
     app.key("m")
     app.draw()
     assert app.sounds.volume == 7
+    assert app.table.motions.pace == 2.0, "the cards move twice as fast"
     assert app.table.view is not None
     english = "Insert coins or notes to play."
     assert app.table.view.prompt == i18n._(english) != english, "the screen speaks Czech"
     changes = [
         e["detail"]["setting"] for e in terminal.store.events(50) if e["kind"] == "configuration_changed"
     ]
-    assert {"language", "volume", "rules"} <= set(changes)
+    assert {"language", "volume", "speed", "rules"} <= set(changes)
 
 
 def test_the_hardware_test_reports_presses_and_lights_their_lamps(tmp_path: Path) -> None:

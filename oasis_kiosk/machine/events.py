@@ -28,10 +28,17 @@ class Sentence:
     """The fields that are amounts of money."""
     shares: frozenset[str] = frozenset()
     """The fields that are shares, shown as percentages."""
+    words: frozenset[str] = frozenset()
+    """The fields whose value is a setting's word (``SETTING_WORDS``), said in the active
+    language."""
 
 
-def _said(template: str, *money: str, shares: tuple[str, ...] = ()) -> Sentence:
-    return Sentence(template, frozenset(money), frozenset(shares))
+def _said(template: str, *money: str, shares: tuple[str, ...] = (), words: tuple[str, ...] = ()) -> Sentence:
+    return Sentence(template, frozenset(money), frozenset(shares), frozenset(words))
+
+
+SETTING_WORDS = {"normal": N_("normal"), "fast": N_("fast")}
+"""The words a setting takes, as the screen says them: the speeds (``config.SPEEDS``)."""
 
 
 SENTENCES: dict[str, Sentence] = {
@@ -111,6 +118,9 @@ SENTENCES: dict[str, Sentence] = {
     "configuration_changed:volume": _said(N_("Volume changed from {before} to {after}")),
     "configuration_changed:attract_volume": _said(N_("Attract mode volume changed from {before} to {after}")),
     "configuration_changed:hints": _said(N_("Hints turned {after}")),
+    "configuration_changed:speed": _said(
+        N_("Speed changed from {before} to {after}"), words=("before", "after")
+    ),
 }
 
 MONEY_IN_AND_OUT = {"coin_in", "bill_in", "cash_out"}
@@ -154,6 +164,8 @@ def _field(name: str, value: Any, said: Sentence, cash: Callable[[int], str]) ->
         return cash(value)
     if name in said.shares and isinstance(value, float):
         return i18n.percent(value)
+    if name in said.words and value in SETTING_WORDS:
+        return _(SETTING_WORDS[value])
     if isinstance(value, list):
         return "; ".join(map(str, value)) or _("none")
     return str(value)

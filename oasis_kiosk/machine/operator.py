@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
-from oasis_kiosk.config import MAX_VOLUME, JackpotConfig
+from oasis_kiosk.config import MAX_VOLUME, SPEEDS, JackpotConfig
 from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand, Step, replayed_hands, settled_cards
 from oasis_kiosk.machine.terminal import Terminal
@@ -427,6 +427,18 @@ class OperatorMenu:
         with self.store.transaction():
             self.store.event("configuration_changed", setting="hints", after=on)
             self.store.set_state("hints", on)
+
+    def set_speed(self, speed: str) -> None:
+        """How fast the cards move and a win counts up: one of ``config.SPEEDS``."""
+        self._require()
+        if speed not in SPEEDS:
+            raise OperatorError(f"the speed is {' or '.join(SPEEDS)}, not {speed!r}")
+        with self.store.transaction():
+            self.store.event(
+                "configuration_changed", setting="speed", before=self.terminal.config.speed, after=speed
+            )
+            self.store.set_state("speed", speed)
+        self.terminal.config = replace(self.terminal.config, speed=speed)
 
     # Records.
 

@@ -22,12 +22,12 @@ import pygame
 
 from oasis_kiosk import i18n, profile_names, returns
 from oasis_kiosk._core import Profile
-from oasis_kiosk.config import MAX_VOLUME
+from oasis_kiosk.config import MAX_VOLUME, SPEEDS
 from oasis_kiosk.hardware.cabinet import Cabinet, Reported, Seen, Taken
 from oasis_kiosk.hardware.names import BUTTONS
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
-from oasis_kiosk.machine.events import sentence
+from oasis_kiosk.machine.events import SETTING_WORDS, sentence
 from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
 from oasis_kiosk.machine.meters import METERS, denomination, every_meter
 from oasis_kiosk.machine.operator import (
@@ -390,6 +390,8 @@ class OperatorScreen:
             self.menu.set_hints(not self.terminal.store.get_state("hints", False))
         elif card == 4:
             self.menu.set_volume((config.volume + 1) % (MAX_VOLUME + 1))
+        elif card == 5:
+            self.menu.set_speed(SPEEDS[(SPEEDS.index(config.speed) + 1) % len(SPEEDS)])
 
     def _light_tested(self) -> None:
         """Each button pressed during the test lights its own lamp: the lamp works too."""
@@ -685,6 +687,7 @@ class OperatorScreen:
             (_("CARD 2  Language"), i18n.LANGUAGES[config.language]),
             (_("CARD 3  Hints"), _("on") if hints else _("off")),
             (_("CARD 4  Volume"), f"{config.volume}/{MAX_VOLUME}"),
+            (_("CARD 5  Speed"), _(SETTING_WORDS[config.speed])),
             (_("Playing now"), self.terminal.rules["name"]),
         ]
         width = self.screen.get_width() - self.size * 2
