@@ -407,6 +407,8 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
     assert terminal.config.volume == 7
     app.key("5")  # CARD 5: the next speed
     assert terminal.config.speed == "fast"
+    app.key("e")  # EXCHANGE: the attract mode one step louder
+    assert terminal.config.attract_volume == 4
     app.key("1")  # CARD 1: the next profile; DEAL twice applies it
     chosen, _overrides = app.operator.rules_choice
     assert chosen != "standard"
@@ -416,7 +418,7 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
     assert terminal.profile.id == chosen
     shot(app, "operator-settings")
     assert isinstance(app.screen, CheckedSurface)
-    assert {"KARTA 5  Rychlost", "rychlá"} <= {text.content for text in app.screen.shown}
+    assert {"KARTA 5  Rychlost", "rychlá", "4/10"} <= {text.content for text in app.screen.shown}
     app.key("m")
     app.draw()
     assert app.sounds.volume == 7

@@ -255,6 +255,10 @@ class OperatorScreen:
             self.box_page += 1
         elif page == "settings" and press.intent == "card":
             self._setting(press.value or 0)
+        elif page == "settings" and press.intent == "exchange":
+            # The card buttons run out at five: the attract mode's volume is on EXCHANGE.
+            attract = self.terminal.config.attract_volume
+            self.menu.set_attract_volume((attract + 1) % (MAX_VOLUME + 1))
         elif press.intent == "deal":
             self._confirm(page)
 
@@ -688,6 +692,7 @@ class OperatorScreen:
             (_("CARD 3  Hints"), _("on") if hints else _("off")),
             (_("CARD 4  Volume"), f"{config.volume}/{MAX_VOLUME}"),
             (_("CARD 5  Speed"), _(SETTING_WORDS[config.speed])),
+            (_("EXCHANGE  Attract mode volume"), f"{config.attract_volume}/{MAX_VOLUME}"),
             (_("Playing now"), self.terminal.rules["name"]),
         ]
         width = self.screen.get_width() - self.size * 2
