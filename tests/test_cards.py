@@ -137,3 +137,6 @@ def test_the_back_is_a_drawn_house_pattern_not_a_flat_fill(size: tuple[int, int]
     assert any(near(colour, render.GOLD) for colour in drawn)
     assert back.get_at((size[0] // 2, 1))[3] == 255, "a card, not a frame"
     assert centre(back) != centre(render.card("Ks", *size))
+    turned = pygame.image.tobytes(pygame.transform.rotate(back, 180), "RGB")
+    differing = sum(abs(a - b) > 40 for a, b in zip(pygame.image.tobytes(back, "RGB"), turned, strict=True))
+    assert differing < len(turned) // 20, "a back looks the same either way up: it tells nothing"

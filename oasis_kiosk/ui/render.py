@@ -473,24 +473,27 @@ def _back(width: int, height: int) -> pygame.Surface:
     scale = _sharpness(width)
     big = _blank(width, height, scale)
     big_w = big.get_width()
-    inner = big.get_rect().inflate(-big_w // 8, -big_w // 8)
+    inner = big.get_rect().inflate(-big_w // 16 * 2, -big_w // 16 * 2)  # even: centred to the pixel
     step = inner.w / 5
     line = max(big_w // 100, 1)
     radius = line * 2  # the lattice, clipped square, fills the corners: the frame covers them
     pygame.draw.rect(big, CARD_BACK, inner, border_radius=radius)
     previous = big.get_clip()
     big.set_clip(inner)
-    reach = inner.w + inner.h
-    for number in range(-int(reach / step) - 1, int(reach / step) + 2):
-        x = inner.x + number * step
-        pygame.draw.line(big, LATTICE, (x, inner.y), (x + reach, inner.y + reach), line)
-        pygame.draw.line(big, LATTICE, (x, inner.y), (x - reach, inner.y + reach), line)
-    for row in range(1, int(inner.h / step * 2) + 1):  # a gold stud where lines cross, none on the edge
-        for column in range(1, int(inner.w / step * 2) + 1):
-            if (row + column) % 2 == 0:
-                pygame.draw.circle(
-                    big, GOLD, (inner.x + column * step / 2, inner.y + row * step / 2), line * 1.5
-                )
+    # The lattice is laid from the middle out, so that it looks the same either way up.
+    middle = pygame.math.Vector2(inner.center)
+    crossings = int((inner.w + inner.h) / step) + 1
+    for number in range(-crossings, crossings + 1):
+        for slope in (1, -1):
+            through = middle + pygame.math.Vector2(number * step, 0)
+            reach = pygame.math.Vector2(inner.h, slope * inner.h)
+            pygame.draw.line(big, LATTICE, through - reach, through + reach, line)
+    rows, columns = int(inner.h / step) + 1, int(inner.w / step) + 1
+    for row in range(-rows, rows + 1):  # a gold stud where the lines cross, none on the edge
+        for column in range(-columns, columns + 1):
+            stud = middle + pygame.math.Vector2(column, row) * step / 2
+            if (row + column) % 2 == 0 and inner.inflate(-step / 2, -step / 2).collidepoint(stud):
+                pygame.draw.circle(big, GOLD, stud, line * 1.5)
     big.set_clip(previous)
     pygame.draw.rect(big, GOLD, inner, width=line * 2, border_radius=radius)
     medallion = pygame.Rect(0, 0, inner.w * 62 // 100, inner.h * 56 // 100 // 2 * 2)
