@@ -27,6 +27,8 @@ SUITS = "shdc"
 
 @pytest.fixture(autouse=True)
 def _fonts() -> Iterator[None]:
+    """Fonts kept from an earlier test are invalid once pygame has quit: drawn afresh."""
+    render.forget()
     pygame.init()
     yield
     render.forget()
