@@ -721,7 +721,13 @@ STORED: dict[str, Kind] = {
 def check_stored(setting: str, value: Any, database: Path) -> Any:
     """A setting the operator menu stored, checked as the configuration's own keys are:
     what the schema makes of it, or a ConfigError naming the database and the setting."""
-    return STORED[setting].check(value, "", Walk(f"{database}: the stored setting {setting}: "))
+    return check_setting(setting, value, f"{database}: the stored setting {setting}: ")
+
+
+def check_setting(setting: str, value: Any, said_as: str) -> Any:
+    """A setting the operator menu keeps, checked by the schema: what it makes of it, or a
+    ConfigError whose message begins with ``said_as``."""
+    return STORED[setting].check(value, "", Walk(said_as))
 
 
 def validate(config: Config) -> None:

@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
-from oasis_kiosk.config import MAX_VOLUME, SPEEDS, JackpotConfig
+from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting
 from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand, Step, replayed_hands, settled_cards
 from oasis_kiosk.machine.terminal import Terminal
@@ -383,44 +383,29 @@ class OperatorMenu:
         return hits[-count:]
 
     def set_language(self, language: str) -> None:
-        self._require()
-        if language not in {"en", "cs", "ru"}:
-            raise OperatorError(f"the languages are en, cs and ru, not {language!r}")
-        with self.store.transaction():
-            self.store.event(
-                "configuration_changed",
-                setting="language",
-                before=self.terminal.config.language,
-                after=language,
-            )
-            self.store.set_state("language", language)
-        self.terminal.config = replace(self.terminal.config, language=language)
+        self._change_setting("language", language, "the language")
 
     def set_volume(self, volume: int) -> None:
-        self._require()
-        if isinstance(volume, bool) or not isinstance(volume, int) or not 0 <= volume <= MAX_VOLUME:
-            raise OperatorError(f"the volume is 0 to {MAX_VOLUME}, not {volume!r}")
-        with self.store.transaction():
-            self.store.event(
-                "configuration_changed", setting="volume", before=self.terminal.config.volume, after=volume
-            )
-            self.store.set_state("volume", volume)
-        self.terminal.config = replace(self.terminal.config, volume=volume)
+        self._change_setting("volume", volume, "the volume")
 
     def set_attract_volume(self, volume: int) -> None:
         """The attract demo's volume, 0 (silent) to 10; it plays no louder than the game's."""
+        self._change_setting("attract_volume", volume, "the attract volume")
+
+    def _change_setting(self, setting: str, value: object, name: str) -> None:
+        """A setting the configuration's schema knows, changed from the menu: checked as the
+        file's keys are, logged with its before and after, kept in the books, and in force
+        at once."""
         self._require()
-        if isinstance(volume, bool) or not isinstance(volume, int) or not 0 <= volume <= MAX_VOLUME:
-            raise OperatorError(f"the attract volume is 0 to {MAX_VOLUME}, not {volume!r}")
+        try:
+            checked = check_setting(setting, value, f"{name} is ")
+        except ConfigError as error:
+            raise OperatorError(str(error)) from None
         with self.store.transaction():
-            self.store.event(
-                "configuration_changed",
-                setting="attract_volume",
-                before=self.terminal.config.attract_volume,
-                after=volume,
-            )
-            self.store.set_state("attract_volume", volume)
-        self.terminal.config = replace(self.terminal.config, attract_volume=volume)
+            before = getattr(self.terminal.config, setting)
+            self.store.event("configuration_changed", setting=setting, before=before, after=checked)
+            self.store.set_state(setting, checked)
+        self.terminal.config = replace(self.terminal.config, **{setting: checked})
 
     def set_hints(self, on: bool) -> None:
         self._require()
@@ -430,15 +415,7 @@ class OperatorMenu:
 
     def set_speed(self, speed: str) -> None:
         """How fast the cards move and a win counts up: one of ``config.SPEEDS``."""
-        self._require()
-        if speed not in SPEEDS:
-            raise OperatorError(f"the speed is {' or '.join(SPEEDS)}, not {speed!r}")
-        with self.store.transaction():
-            self.store.event(
-                "configuration_changed", setting="speed", before=self.terminal.config.speed, after=speed
-            )
-            self.store.set_state("speed", speed)
-        self.terminal.config = replace(self.terminal.config, speed=speed)
+        self._change_setting("speed", speed, "the speed")
 
     # Records.
 
