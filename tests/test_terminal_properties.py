@@ -17,7 +17,7 @@ from oasis_kiosk.rules import profile_names
 
 VALUES = {"coin": [50, 100, 200, 500, 7], "bill": [500, 1000, 5000, 20], "card": [1, 2, 3, 4, 5, 9]}
 # Money and deals come often enough that most sequences play several rounds.
-WEIGHTED = [*INTENTS, *["deal", "play", "card", "exchange", "fold", "bill"] * 3]
+WEIGHTED = [*INTENTS, *["deal", "play", "card", "exchange", "fold", "bill"] * 4]
 inputs = st.lists(
     st.sampled_from(WEIGHTED).flatmap(
         lambda intent: st.tuples(st.just(intent), st.sampled_from(VALUES.get(intent, [None])))
