@@ -320,7 +320,7 @@ def test_the_speed_is_checked_logged_and_survives_a_restart(menu: OperatorMenu, 
         menu.set_speed("fast")
     open_menu(menu)
     for wrong in ("faster", "", 2):
-        with pytest.raises(OperatorError, match="the speed is .normal. or .fast., not"):
+        with pytest.raises(OperatorError, match="the speed is 'normal' or 'fast', not"):
             menu.set_speed(wrong)  # type: ignore[arg-type]
     assert menu.terminal.config.speed == "normal", "the default, untouched"
     menu.set_speed("fast")
