@@ -30,7 +30,7 @@ from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting
 from oasis_kiosk.machine.events import event_log
-from oasis_kiosk.machine.recall import RecalledHand, Step, replayed_hands, settled_cards
+from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
@@ -427,13 +427,7 @@ class OperatorMenu:
         """A round's hands through its play (``replayed_hands``), under the rules it was
         played by."""
         self._require()
-        try:
-            return replayed_hands(self.store.profile(round_["profile"]), round_)
-        except OasisError:  # a record that no longer replays (the audit says why): as settled
-            hands = enumerate(settled_cards(round_))
-            return [
-                RecalledHand(hand - 1 if hand else None, [Step("settled", cards)]) for hand, cards in hands
-            ]
+        return recalled_hands(self.store, round_)
 
     def events(self, count: int = 100) -> list[dict[str, Any]]:
         """The last ``count`` entries of the event log, the money in and out among them."""

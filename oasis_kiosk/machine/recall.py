@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from oasis_kiosk._core import Profile, Round
+from oasis_kiosk._core import OasisError, Profile, Round
+from oasis_kiosk.store.db import Store
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,16 @@ def replayed_hands(profile: Profile, round_: dict[str, Any]) -> list[RecalledHan
             steps.append(Step("settled", settled[hand]))
         hands.append(RecalledHand(hand - 1 if hand else None, steps))
     return hands
+
+
+def recalled_hands(store: Store, round_: dict[str, Any]) -> list[RecalledHand]:
+    """A round's hands through its play (``replayed_hands``), under the rules it was played
+    by; a record that no longer replays (the audit says why) shows its hands as settled."""
+    try:
+        return replayed_hands(store.profile(round_["profile"]), round_)
+    except OasisError:
+        hands = enumerate(settled_cards(round_))
+        return [RecalledHand(hand - 1 if hand else None, [Step("settled", cards)]) for hand, cards in hands]
 
 
 def settled_cards(round_: dict[str, Any]) -> list[list[str | None]]:

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from oasis_kiosk._core import OasisError
 from oasis_kiosk.i18n import _, local_time
 from oasis_kiosk.machine.intents import ACTION_INTENTS
-from oasis_kiosk.machine.recall import RecalledHand, Step, replayed_hands
+from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
 from oasis_kiosk.store.db import Store
 from oasis_kiosk.ui.view import OUTCOMES, box_result, button_name, dealer_verdict, jackpot_awards
 
@@ -35,15 +34,11 @@ def history_lines(store: Store, cash: Callable[[int], str], count: int = HISTORY
 
 def _round_line(store: Store, round_: dict[str, Any], cash: Callable[[int], str]) -> str:
     settlement = round_["settlement"]
-    try:
-        hands = replayed_hands(store.profile(round_["profile"]), round_)
-    except OasisError:  # a record that no longer replays (the audit says why): as settled
-        hands = [RecalledHand(None, [Step("settled", settlement["dealer_cards"])])]
-        hands += [RecalledHand(box["box"], [Step("settled", box["cards"])]) for box in settlement["boxes"]]
     head = _("Round {number}, {time}").format(number=round_["id"], time=local_time(round_["started_at"]))
     if settlement.get("void"):
         void = _(OUTCOMES["void"])
         return f"{head}: {void}"
+    hands = recalled_hands(store, round_)
     awards = jackpot_awards(settlement)
     boxes = [
         _box_story(hand, round_["record"]["actions"], box, awards.get(box["box"], 0), cash)

@@ -77,6 +77,9 @@ class Table:
         of the moment)."""
         self.showing_help = False
         self.help_page = 0
+        self._history: tuple[tuple[int, str], list[str]] | None = None
+        """The last rounds' sentences for HELP, and the terminal's change count and language
+        they were written at: a press and its frame need them, not two replays."""
         """Which page of the rules HELP shows, when they take more than one."""
         self.legend: list[tuple[str, str, int | None]] | None = None
         """The desktop's keys (``Keyboard.legend()``), when shown."""
@@ -699,7 +702,10 @@ class Table:
     def _history_pages(self, lay: Layout) -> tuple[int, int, rulebook.Pages]:
         """The player's last rounds (``ui/history.py``), paged for this screen; none before
         the first round."""
-        lines = history.history_lines(self.terminal.store, cash_for(self.terminal))
+        written_at = (self.terminal.changes, i18n.active())
+        if self._history is None or self._history[0] != written_at:
+            self._history = (written_at, history.history_lines(self.terminal.store, cash_for(self.terminal)))
+        lines = self._history[1]
         return rulebook.pages(tuple(lines), lay, False) if len(lines) > 1 else (lay.small, lay.table.w, ())
 
     def help_pages(self, lay: Layout) -> list[tuple[str, ...]]:
