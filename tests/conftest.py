@@ -2,7 +2,24 @@
 drive gpiozero's mock pins, wherever they run (``make test`` sets the same)."""
 
 import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A throwaway PostgreSQL server for the session (tests/postgres.py), started by the
+    first test that asks for it and stopped, its directory deleted, at the end."""
+    from postgres import Postgres  # only the tests that ask need psycopg and a server
+
+    server = Postgres.start()
+    try:
+        yield server
+    finally:
+        server.stop()
