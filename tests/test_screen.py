@@ -4,8 +4,8 @@ cabinet's mock pins, and the screen draws what the terminal holds.
 Every screen of ``make screenshots`` (``ui/screenshots.py``), at each size and in each
 language, and the key screens of the tests below (saved into ``test-artifacts/screens``, or
 the folder ``OASIS_ARTIFACTS`` names) are checked for what a player would see: text no
-smaller than the floor, none cut off by the edge of its region, no two texts on top of each
-other, and one label size along a row of buttons."""
+smaller than the floor, none cut off by the edge of its region or painted over in part, no
+two texts on top of each other, and one label size along a row of buttons."""
 
 from __future__ import annotations
 
@@ -64,10 +64,12 @@ class CheckedSurface(pygame.Surface):
         super().__init__(size)
         self.shown: list[Text] = []
         self.buttons: list[pygame.Rect] = []
+        self.torn: list[str] = []
+        """Texts painted over in part: what is left of them still shows, cut."""
 
     def forget(self) -> None:
         """A new picture is drawn from scratch."""
-        self.shown, self.buttons = [], []
+        self.shown, self.buttons, self.torn = [], [], []
 
     def blit(
         self, source: pygame.Surface, dest: Any, area: Any = None, special_flags: int = 0
@@ -84,12 +86,19 @@ class CheckedSurface(pygame.Surface):
         return super().blit(source, dest, area, special_flags)
 
     def fill(self, color: Any, rect: Any = None, special_flags: int = 0) -> pygame.Rect:
-        self.cover(pygame.Rect(rect) if rect is not None else self.get_rect())
+        if not special_flags:  # a blend (a veil that dims) leaves the texts showing under it
+            self.cover(pygame.Rect(rect) if rect is not None else self.get_rect())
         return super().fill(color, rect, special_flags)
 
     def cover(self, area: pygame.Rect) -> None:
-        """Something opaque painted over ``area``: the texts under it are gone."""
+        """Something opaque painted over ``area``: the texts under it are gone; one only
+        partly under it is torn."""
         area = area.clip(self.get_clip())
+        self.torn += [
+            f"{text.content!r} partly covered: {text.ink} by {area}"
+            for text in self.shown
+            if text.ink.colliderect(area) and not area.contains(text.ink)
+        ]
         self.shown = [text for text in self.shown if not text.ink.colliderect(area)]
 
     def cut_off(self) -> list[str]:
@@ -102,11 +111,12 @@ class CheckedSurface(pygame.Surface):
 
     def faults(self) -> list[str]:
         """What a player would find wrong with the picture: text under the floor, text cut
-        off by its region's edge, texts on top of each other, and a row of buttons whose
-        labels differ in size."""
+        off by its region's edge or partly painted over, texts on top of each other, and a row
+        of buttons whose labels differ in size."""
         floor = text_floor(self.get_height())
         faults = [f"{t.content!r} at {t.size} px, under {floor}" for t in self.shown if t.size < floor]
         faults += self.cut_off()
+        faults += self.torn
         inks = [text.ink for text in self.shown]
         for number, text in enumerate(self.shown):
             for other in text.ink.collidelistall(inks[number + 1 :]):
@@ -278,6 +288,30 @@ def test_the_key_screens_render_and_keep_their_text_in_place(tmp_path: Path, siz
     app.key("o")
     assert terminal.handpay is not None
     shot(app, "handpay")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_tilt_covers_the_labels_of_every_box_whole_or_not_at_all(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The tilt's panel over a round on three boxes: the table dimmed behind it, no box's
+    label cut by its edge, the dealer's label and the boxes' captions clear of it."""
+    app, clock = kiosk(tmp_path, size, profile="russian-three-box")
+    terminal = app.terminal
+    app.key("f8")
+    app.key("x")
+    app.key("x")
+    assert terminal.boxes == 3
+    app.key("return")
+    assert terminal.round is not None
+    settle(app, clock, 2)
+    app.key("d")
+    assert "door" in terminal.tilts
+    shot(app, "tilt-three-boxes")
+    assert isinstance(app.screen, CheckedSurface)
+    shown = {text.content for text in app.screen.shown}
+    assert any(content.startswith("DEALER") for content in shown), "the dealer's label shows, dimmed"
+    assert not [content for content in shown if content.startswith("BOX")], "the boxes' labels are under it"
 
 
 @pytest.mark.parametrize("size", ENDS)

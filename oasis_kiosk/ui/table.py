@@ -46,6 +46,9 @@ JACKPOT_ROLL = 8
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
 KEPT_REGIONS = {"paytable", "message", "buttons"}
 KEPT_BYTES = 24 * 2**20
+VEIL = (100, 100, 100)
+"""What the table under a tilt's or a handpay's panel is multiplied by: about two fifths of
+its light, the game plainly waiting behind the panel."""
 
 
 class Table:
@@ -645,29 +648,35 @@ class Table:
     def _panel(
         self, lay: Layout, lines: tuple[str, ...], alarm: bool, amount_line: int | None = None
     ) -> None:
-        """Tilt, handpay, payout: a panel over the middle of the table, its text inside it;
-        the line ``amount_line`` (a handpay's amount) in the largest type, for the attendant."""
+        """Tilt, handpay, payout: a panel across the table, its text inside it; the line
+        ``amount_line`` (a handpay's amount) in the largest type, for the attendant. The game
+        waits behind it: the table is dimmed, and the panel spans its width, so that it
+        covers the boxes' labels on its way whole, never cutting one (the dealer's above and
+        the captions below stay clear of it)."""
         table = render.rect(lay.table)
-        panel = table.inflate(-table.w // 5, -table.h // 3)
+        self.screen.fill(VEIL, table, special_flags=pygame.BLEND_RGB_MULT)
+        panel = table.inflate(-lay.small, -table.h // 3)
         pygame.draw.rect(self.screen, render.ALARM if alarm else render.PANEL, panel, border_radius=12)
         pygame.draw.rect(self.screen, render.GOLD, panel, width=3, border_radius=12)
-        y = panel.y + lay.medium
+        room = panel.w - lay.medium * 2
+        shown: list[pygame.Surface] = []
+        for number, line in enumerate(lines):
+            if number == amount_line:
+                shown.append(render.fitted(line, lay.large * 2, render.GOLD, room, True, lay.floor))
+                continue
+            size = lay.large * 3 // 2 if number == 0 else lay.medium
+            colour = render.GOLD if number == 0 else render.WHITE
+            shown += [
+                render.text(piece, size, colour, bold=number == 0)
+                for piece in render.wrap(line, size, room, bold=number == 0)
+            ]
+        gap = lay.small // 2
+        tall = sum(words.get_height() for words in shown) + gap * (len(shown) - 1)
+        y = max(panel.centery - tall // 2, panel.y + lay.medium)  # the words in the middle
         with self._clip(panel.inflate(-6, -6)):
-            for number, line in enumerate(lines):
-                if number == amount_line:
-                    words = render.fitted(
-                        line, lay.large * 2, render.GOLD, panel.w - lay.medium * 2, True, lay.floor
-                    )
-                    self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
-                    y += words.get_height() + lay.small // 2
-                    continue
-                size = lay.large * 3 // 2 if number == 0 else lay.medium
-                for piece in render.wrap(line, size, panel.w - lay.medium * 2, bold=number == 0):
-                    words = render.text(
-                        piece, size, render.GOLD if number == 0 else render.WHITE, bold=number == 0
-                    )
-                    self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
-                    y += words.get_height() + lay.small // 2
+            for words in shown:
+                self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
+                y += words.get_height() + gap
 
     def celebration_area(self, lay: Layout) -> pygame.Rect:
         """Where the jackpot banner flashes: over the jackpot meter, never over a hand."""
