@@ -27,7 +27,7 @@ from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.menu import PAGES, OperatorScreen, meter_row
-from oasis_kiosk.ui.view import cash_for
+from oasis_kiosk.ui.view import box_result, cash_for
 
 SIZES = [(1280, 720), (800, 480)]
 
@@ -217,14 +217,17 @@ def test_the_recall_shows_each_exchange_in_positions_1_to_5_and_local_time_pagin
     first = cards.index(f"card {dealt.cards[0]}")
     assert cards[first : first + 10] == [f"card {card}" for card in (*dealt.cards, *exchanged.cards)]
     assert hand_name(recalled["settlement"]["dealer_hand"]["category"]) in texts
-    seen, pages = boxes_on(texts), 1
+    seen, pages, every = boxes_on(texts), 1, set(texts)
     for _ in range(3):  # EXCHANGE shows the next boxes, and the first after the last
         screen.press(Press("exchange"))
         texts = shown(screen, f"operator-recall-boxes-{pages + 1}")
         if "Box 1" in texts:
             break
-        seen, pages = seen | boxes_on(texts), pages + 1
+        seen, pages, every = seen | boxes_on(texts), pages + 1, every | set(texts)
     assert seen == {"Box 1", "Box 2", "Box 3"}
+    results = [box_result(box, 0, cash_for(terminal)) for box in recalled["settlement"]["boxes"]]
+    assert "Two pair: won, +$25.00" in results
+    assert set(results) <= every, "each box's hand, outcome and net as the table says them"
     assert pages > 1 or size[1] > 480, "three boxes do not fit the small screen at once"
 
 

@@ -44,7 +44,7 @@ from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.layout import text_floor
-from oasis_kiosk.ui.view import OUTCOMES, cash_for
+from oasis_kiosk.ui.view import box_result, cash_for, jackpot_awards
 
 PAGES = {
     "meters": N_("METERS"),
@@ -848,14 +848,14 @@ def _box_pages(
 
 
 def _hands_said(settlement: dict[str, Any] | None, hands: int, cash: Callable[[int], str]) -> list[str]:
-    """What the dealer's hand and each box's came to, as settled; nothing before."""
+    """What the dealer's hand and each box's came to, as settled (a box's hand, outcome and
+    net, its jackpot award included, in the words the table said it: ``view.box_result``);
+    nothing before."""
     if not settlement or settlement.get("void"):
         return [""] * hands
-    said = [hand_name(settlement["dealer_hand"]["category"])]
-    for box in settlement["boxes"]:
-        outcome = _(OUTCOMES[box["outcome"]])
-        said.append(f"{hand_name(box['hand']['category'])}: {outcome}, {cash(box['net'])}")
-    return said
+    awards = jackpot_awards(settlement)
+    boxes = [box_result(box, awards.get(box["box"], 0), cash) for box in settlement["boxes"]]
+    return [hand_name(settlement["dealer_hand"]["category"]), *boxes]
 
 
 def _money_said(round_: dict[str, Any], cash: Callable[[int], str]) -> str:
