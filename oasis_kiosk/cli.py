@@ -13,7 +13,8 @@
   (``--rounds N``), its return table and a PAR sheet (``oasis_kiosk.par``); ``par`` with no
   profile: the return of the configured rules and whether ``[rules]`` accepts it;
 - ``returns``: computes the return of the configured rules where it is not known, and keeps
-  it in the books (``oasis_kiosk.returns``).
+  it in the books (``oasis_kiosk.returns``);
+- ``hub …``: the floor's hub on PostgreSQL (``oasis_kiosk.floor.cli``, docs/floor.md).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from typing import Any
 
 from oasis_kiosk import AnalysisError, EntropyError, Shoe, evaluate, notify, par, returns
 from oasis_kiosk.config import Config, ConfigError, load_config
+from oasis_kiosk.floor import cli as floor_cli
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, read, run
@@ -492,6 +494,7 @@ def parser() -> argparse.ArgumentParser:
     for command in (par_command, returns_command):
         command.add_argument("--config", type=Path, help="configuration file (TOML)")
         command.add_argument("--db", type=Path, help="database file (default: from the configuration)")
+    floor_cli.add_commands(commands.add_parser("hub", help="the floor's hub on PostgreSQL (docs/floor.md)"))
     return main
 
 
@@ -500,6 +503,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = command_line.parse_args(argv)
     if arguments.command == "run" and arguments.fullscreen and arguments.size:
         command_line.error("run: --size is for a window; full screen takes the display's own size")
+    if arguments.command == "hub":
+        return floor_cli.run(arguments)
     try:
         if arguments.command == "demo":
             demo(arguments.rounds, arguments.seed)

@@ -1,0 +1,246 @@
+"""Who logs in to the hub, and with what.
+
+Each cabinet logs in with a role of its own, ``<database>_cabinet_<name>``, a member of
+the database's cabinet group; each dashboard with ``<database>_dashboard_<name>``, a member
+of its dashboard group (``migrate.group_roles``). ``add_cabinet`` and ``add_dashboard``,
+run by the hub's owner, make the role with a random password and write it to a
+credentials file that only its owner may read (mode 0600), which the cabinet or dashboard
+then connects with. The password travels to the server only as its SCRAM verifier.
+
+A credentials file is TOML::
+
+    [hub]
+    host = "hub.floor.lan"     # or a unix socket's directory
+    port = 5432
+    dbname = "oasis_hub"
+    user = "oasis_hub_cabinet_c01"
+    password = "…"
+    cabinet = "c01"            # a cabinet's file; a dashboard's has none
+    sslmode = "verify-full"    # optional: any libpq ssl* setting, for TLS
+    sslrootcert = "/etc/oasis-kiosk/hub-ca.pem"
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import stat
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
+from oasis_kiosk.floor.migrate import ROLE_NAME_BYTES, group_roles
+
+NAME = re.compile(r"[a-z][a-z0-9_]{0,29}")
+TLS_KEYS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl")
+CONNECT_TIMEOUT = 10
+
+
+@dataclass(frozen=True)
+class Credentials:
+    host: str
+    port: int
+    dbname: str
+    user: str
+    password: str = field(repr=False)
+    cabinet: str | None = None
+    tls: dict[str, str] = field(default_factory=dict)
+
+    def conninfo(self) -> str:
+        return psycopg.conninfo.make_conninfo(
+            host=self.host,
+            port=self.port,
+            dbname=self.dbname,
+            user=self.user,
+            password=self.password,
+            connect_timeout=CONNECT_TIMEOUT,
+            application_name=f"oasis-kiosk {self.cabinet or self.user}",
+            **self.tls,
+        )
+
+    def toml(self, heading: str) -> str:
+        lines = [f"# {heading}", "# Keep it readable by the service's user only (mode 0600).", "[hub]"]
+        for key, value in [
+            ("host", self.host),
+            ("port", self.port),
+            ("dbname", self.dbname),
+            ("user", self.user),
+            ("password", self.password),
+            ("cabinet", self.cabinet),
+            *self.tls.items(),
+        ]:
+            if value is not None:
+                lines.append(f"{key} = {json.dumps(value)}")
+        return "\n".join(lines) + "\n"
+
+
+def read_credentials(path: Path) -> Credentials:
+    """A credentials file, refused if others than its owner may read it."""
+    try:
+        mode = path.stat().st_mode
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise CredentialsError(
+                f"{path}: others than its owner may read it (mode {stat.S_IMODE(mode):04o}): chmod 600 {path}"
+            )
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CredentialsError(f"{path}: {error.strerror or error}") from error
+    except tomllib.TOMLDecodeError as error:
+        raise CredentialsError(f"{path}: not TOML: {error}") from error
+    hub = data.get("hub")
+    if not isinstance(hub, dict):
+        raise CredentialsError(f"{path}: no [hub] section")
+    known = {"host", "port", "dbname", "user", "password", "cabinet", *TLS_KEYS}
+    unknown = sorted(set(hub) - known)
+    if unknown:
+        raise CredentialsError(f"{path}: unknown key {unknown[0]!r} in [hub]")
+    for key in ("host", "dbname", "user", "password"):
+        if not isinstance(hub.get(key), str) or not hub[key]:
+            raise CredentialsError(f"{path}: [hub] {key} must be a text")
+    port = hub.get("port", 5432)
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+        raise CredentialsError(f"{path}: [hub] port must be a number from 1 to 65535")
+    cabinet = hub.get("cabinet")
+    if cabinet is not None and not (isinstance(cabinet, str) and NAME.fullmatch(cabinet)):
+        raise CredentialsError(f"{path}: [hub] cabinet must be a cabinet's name")
+    tls = {key: hub[key] for key in TLS_KEYS if key in hub}
+    if not all(isinstance(value, str) for value in tls.values()):
+        raise CredentialsError(f"{path}: [hub] ssl settings are texts")
+    return Credentials(hub["host"], port, hub["dbname"], hub["user"], hub["password"], cabinet, tls)
+
+
+def write_credentials(path: Path, credentials: Credentials, heading: str) -> None:
+    """Writes a new file, mode 0600 from its creation; an existing file is never replaced."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError as error:
+        raise CredentialsError(f"{path} exists already: a credentials file is never overwritten") from error
+    except OSError as error:
+        raise CredentialsError(f"{path}: {error.strerror or error}") from error
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(credentials.toml(heading))
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def connect(target: Credentials | Path | str, **options: Any) -> psycopg.Connection[Any]:
+    """A connection in autocommit mode (each of the hub's operations makes its own
+    transaction), to a credentials file, Credentials, or a libpq connection string ("" for
+    libpq's environment: PGHOST, PGUSER, PGPASSFILE…)."""
+    if isinstance(target, Path):
+        target = read_credentials(target)
+    conninfo = target.conninfo() if isinstance(target, Credentials) else target
+    try:
+        return psycopg.connect(conninfo, autocommit=True, **options)
+    except psycopg.OperationalError as error:
+        message = str(error).strip()
+        user = psycopg.conninfo.conninfo_to_dict(conninfo).get("user", "")
+        if "password authentication failed" in message or "no password supplied" in message:
+            # The server says the same of a role it does not have, so as not to tell which exist.
+            raise CredentialsError(
+                f"the hub refused the login of {user or 'this role'}: wrong password, or no such login"
+            ) from error
+        if "is not permitted to log in" in message or ("role" in message and "does not exist" in message):
+            raise CredentialsError(f"the hub has no login {user!r}: {message}") from error
+        if "permission denied for database" in message:
+            raise CredentialsError(f"{user!r} may not connect to this hub's database: {message}") from error
+        raise HubUnavailableError(f"cannot reach the hub: {message}") from error
+
+
+def login_role(connection: psycopg.Connection[Any], kind: str, name: str) -> str:
+    if not NAME.fullmatch(name):
+        raise HubError(
+            f"{name!r} is not a {kind}'s name: a lower-case letter, then up to 29 letters, digits or _"
+        )
+    role = f"{connection.info.dbname}_{kind}_{name}"
+    if len(role.encode("utf-8")) > ROLE_NAME_BYTES:
+        raise HubError(f"{kind} name {name!r} is too long for this database's role names ({role!r})")
+    return role
+
+
+def create_login(connection: psycopg.Connection[Any], role: str, group: str, password: str) -> None:
+    exists = connection.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role]).fetchone()
+    if exists:
+        raise HubError(f"role {role} exists already")
+    verifier = connection.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256")
+    connection.execute(
+        sql.SQL(
+            "CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION INHERIT PASSWORD {}"
+        ).format(sql.Identifier(role), sql.Literal(verifier.decode()))
+    )
+    connection.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(role)))
+
+
+def hub_address(connection: psycopg.Connection[Any], host: str | None, port: int | None) -> tuple[str, int]:
+    """Where the new login reaches the hub: as given, else as the owner reached it."""
+    return host or connection.info.host, port or connection.info.port
+
+
+def add_cabinet(
+    connection: psycopg.Connection[Any],
+    name: str,
+    out: Path,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+    tls: dict[str, str] | None = None,
+) -> Credentials:
+    """A cabinet of this hub: its role and its row, in one transaction, and its credentials
+    file (written before the commit, removed if the commit fails, never overwritten)."""
+    role = login_role(connection, "cabinet", name)
+    groups = group_roles(connection.info.dbname)
+    address = hub_address(connection, host, port)
+    credentials = Credentials(
+        address[0], address[1], connection.info.dbname, role, secrets.token_urlsafe(24), name, dict(tls or {})
+    )
+    written = False
+    try:
+        with connection.transaction():
+            taken = connection.execute("SELECT 1 FROM hub.cabinets WHERE name = %s", [name]).fetchone()
+            if taken:
+                raise HubError(f"cabinet {name} exists already")
+            create_login(connection, role, groups.cabinets, credentials.password)
+            connection.execute("INSERT INTO hub.cabinets (name, role_name) VALUES (%s, %s)", [name, role])
+            write_credentials(out, credentials, f"The hub's credentials of cabinet {name}.")
+            written = True
+    except BaseException:
+        if written:
+            out.unlink(missing_ok=True)
+        raise
+    return credentials
+
+
+def add_dashboard(
+    connection: psycopg.Connection[Any],
+    name: str,
+    out: Path,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+    tls: dict[str, str] | None = None,
+) -> Credentials:
+    """A read-only login for the owner's dashboard, and its credentials file."""
+    role = login_role(connection, "dashboard", name)
+    groups = group_roles(connection.info.dbname)
+    address = hub_address(connection, host, port)
+    credentials = Credentials(
+        address[0], address[1], connection.info.dbname, role, secrets.token_urlsafe(24), None, dict(tls or {})
+    )
+    written = False
+    try:
+        with connection.transaction():
+            create_login(connection, role, groups.dashboard, credentials.password)
+            write_credentials(out, credentials, f"The hub's read-only credentials of dashboard {name}.")
+            written = True
+    except BaseException:
+        if written:
+            out.unlink(missing_ok=True)
+        raise
+    return credentials

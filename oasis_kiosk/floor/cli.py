@@ -1,0 +1,161 @@
+"""``oasis-kiosk hub …``: the floor's hub (docs/floor.md).
+
+- ``migrate``: brings the hub's schema up to date (as the hub's owner);
+- ``add-cabinet NAME --out FILE``: a cabinet's login and row, its credentials in FILE;
+- ``add-dashboard NAME --out FILE``: a read-only login, its credentials in FILE;
+- ``pool``: the pool, its parameters and their last changes;
+- ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]``.
+
+Each connects as the hub's owner with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
+``$OASIS_HUB_DSN``, else libpq's own environment: PGHOST, PGDATABASE, PGUSER, PGPASSFILE…).
+Setting up the parser imports no database driver, so the kiosk without the ``floor`` extra
+still starts; running a ``hub`` command without psycopg says what to install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from oasis_kiosk.floor.hub import ParameterChange, Pool
+
+
+def natural(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"not a whole number from 0: {text!r}")
+    return number
+
+
+def add_commands(hub_command: argparse.ArgumentParser) -> None:
+    commands = hub_command.add_subparsers(dest="hub_command", required=True)
+    migrate = commands.add_parser("migrate", help="bring the hub's schema up to date (as its owner)")
+    add_cabinet = commands.add_parser(
+        "add-cabinet", help="a cabinet's login and row; its credentials to a file"
+    )
+    add_dashboard = commands.add_parser("add-dashboard", help="a read-only login; its credentials to a file")
+    pool = commands.add_parser("pool", help="print the pool, its parameters and their last changes")
+    parameters = commands.add_parser(
+        "set-parameters", help="change the pool's parameters between hits (logged with who and when)"
+    )
+    for login in (add_cabinet, add_dashboard):
+        login.add_argument("name", help="a lower-case letter, then up to 29 letters, digits or _")
+        login.add_argument(
+            "--out", type=Path, required=True, help="the credentials file to write (mode 0600)"
+        )
+        login.add_argument(
+            "--hub-host", help="the hub's address as the new login reaches it (default: as here)"
+        )
+        login.add_argument("--hub-port", type=int, help="the hub's port as the new login reaches it")
+        login.add_argument("--sslmode", help="libpq sslmode for the new login (require, verify-full…)")
+        login.add_argument("--sslrootcert", help="the CA certificate the new login checks the hub's against")
+    pool.add_argument("--json", action="store_true", help="print JSON")
+    parameters.add_argument("--by", required=True, help="who makes the change (kept in the log)")
+    parameters.add_argument("--reset", type=natural, help="minor units: the pool's value after a hit")
+    parameters.add_argument("--rate-ppm", type=natural, help="parts per million of a stake fed to the pool")
+    parameters.add_argument(
+        "--maximum", type=natural, help="minor units: the pool's cap (above it, the reserve)"
+    )
+    parameters.add_argument(
+        "--reserve-rate-ppm", type=natural, help="parts per million of a stake fed to the reserve"
+    )
+    for command in (migrate, add_cabinet, add_dashboard, pool, parameters):
+        where = command.add_mutually_exclusive_group()
+        where.add_argument("--credentials", type=Path, help="the owner's credentials file")
+        where.add_argument("--dsn", help="a libpq connection string (default: $OASIS_HUB_DSN)")
+
+
+def run(arguments: argparse.Namespace) -> int:
+    try:
+        import psycopg
+    except ImportError:
+        print(
+            "oasis-kiosk: the hub needs psycopg 3: pip install 'oasis-kiosk[floor]'",
+            file=sys.stderr,
+        )
+        return 2
+    from oasis_kiosk.floor import access, hub, migrate
+    from oasis_kiosk.floor.errors import HubError
+
+    target: Path | str = arguments.credentials or arguments.dsn or os.environ.get("OASIS_HUB_DSN", "")
+    try:
+        with access.connect(target) as connection:
+            command = arguments.hub_command
+            if command == "migrate":
+                applied = migrate.migrate(connection)
+                for migration in applied:
+                    print(f"applied {migration.label}")
+                print("the hub's schema is up to date" + ("" if applied else " (nothing to apply)"))
+                return 0
+            if command in {"add-cabinet", "add-dashboard"}:
+                tls = {
+                    key: value
+                    for key, value in (("sslmode", arguments.sslmode), ("sslrootcert", arguments.sslrootcert))
+                    if value
+                }
+                add = access.add_cabinet if command == "add-cabinet" else access.add_dashboard
+                credentials = add(
+                    connection,
+                    arguments.name,
+                    arguments.out,
+                    host=arguments.hub_host,
+                    port=arguments.hub_port,
+                    tls=tls,
+                )
+                print(
+                    f"{command[4:]} {arguments.name}: role {credentials.user}, credentials in {arguments.out}"
+                )
+                return 0
+            if command == "pool":
+                return show_pool(hub.pool(connection), hub.parameter_log(connection), arguments.json)
+            change = hub.set_parameters(
+                connection,
+                arguments.by,
+                reset=arguments.reset,
+                rate_ppm=arguments.rate_ppm,
+                maximum=arguments.maximum,
+                reserve_rate_ppm=arguments.reserve_rate_ppm,
+            )
+            print(f"parameters changed by {change.changed_by} at {change.changed_at:%Y-%m-%d %H:%M:%S %Z}")
+            print(f"  before: {json.dumps(change.old, sort_keys=True)}")
+            print(f"  after:  {json.dumps(change.new, sort_keys=True)}")
+            return 0
+    except HubError as error:
+        print(f"oasis-kiosk: hub: {error}", file=sys.stderr)
+        return 2
+    except psycopg.Error as error:
+        print(f"oasis-kiosk: hub: {error}", file=sys.stderr)
+        return 3
+
+
+def show_pool(pool: Pool, log: list[ParameterChange], as_json: bool) -> int:
+    if as_json:
+        data = asdict(pool)
+        data["updated_at"] = pool.updated_at.isoformat()
+        data["changes"] = [{**asdict(change), "changed_at": change.changed_at.isoformat()} for change in log]
+        print(json.dumps(data, indent=2, sort_keys=True))
+        return 0
+    parameters = pool.parameters
+    print(
+        f"pool       {pool.value} (+{pool.carry}/1000000), {pool.hits} hits, updated {pool.updated_at:%Y-%m-%d %H:%M:%S}"
+    )
+    print(f"reserve    {pool.reserve} (+{pool.reserve_carry}/1000000)")
+    print(f"reset      {parameters.reset}")
+    print(f"maximum    {parameters.maximum}")
+    print(
+        f"rate       {parameters.rate_ppm} ppm of a stake to the pool, {parameters.reserve_rate_ppm} ppm to the reserve"
+    )
+    for change in log:
+        print(
+            f"{change.changed_at:%Y-%m-%d %H:%M:%S} {change.changed_by} ({change.role_name}): {change.old} -> {change.new}"
+        )
+    return 0

@@ -1,0 +1,41 @@
+"""The hub's exceptions: each says what is wrong in words a floor's operator can act on.
+None of them leaves a change behind: the transaction that raised it is rolled back."""
+
+from __future__ import annotations
+
+
+class HubError(Exception):
+    """Anything the hub refuses or cannot do."""
+
+
+class MigrationError(HubError):
+    """The schema cannot be brought up to date (by this role, or from these files)."""
+
+
+class CredentialsError(HubError):
+    """A credentials file that cannot be used, or a login the hub refused."""
+
+
+class HubUnavailableError(HubError):
+    """The hub's server cannot be reached."""
+
+
+class UnknownCabinetError(HubError):
+    """The role logged in is not a cabinet of this hub, or no cabinet has this name."""
+
+
+class BatchError(HubError):
+    """An event or a claim that is malformed, or an event sent again with other contents."""
+
+
+class GapError(HubError):
+    """A batch that does not follow what the hub holds: the events between are missing."""
+
+    def __init__(self, message: str, held: int, first: int) -> None:
+        super().__init__(message)
+        self.held = held
+        self.first = first
+
+
+class ParametersError(HubError):
+    """Pool parameters refused: out of range, or a hit is waiting for its award."""

@@ -1,0 +1,356 @@
+"""What a cabinet does at the hub, and what the owner does to the pool.
+
+A cabinet's connection (``access.connect`` with its credentials) says which cabinet it is:
+the hub takes the cabinet from the role logged in, never from the data sent.
+
+- ``ingest(connection, events)``: a batch of the cabinet's outbox, in one transaction.
+  Rows the hub holds already are skipped (a batch sent twice changes nothing; a row sent
+  again with other contents is refused), the rest must follow the last row held without a
+  gap (``GapError`` names the missing numbers). Returns the highest sequence number the hub
+  then holds for the cabinet: everything up to it may leave the outbox. A
+  ``jackpot_contribution`` feeds the pool as it is received, so exactly once.
+- ``claim(connection, round_id)``: the jackpot for a round the cabinet hit (``hub.claim``
+  in 0002_pool.sql, one transaction holding the pool FOR UPDATE). The award is the pool's
+  value then; the pool starts again at its reset value plus its reserve. Claiming the same
+  round again returns the same award. Of two hits at once the first committed wins the
+  pool and the second is awarded what the pool holds after it.
+- ``set_parameters(connection, who, …)``: the owner's change of the pool's reset value,
+  rates and maximum, only between hits (the pool's lock makes a change wait for a claim
+  under way, and a hit reported but not yet claimed refuses it), logged with who and when.
+
+The events a cabinet sends, by kind (any other kind is kept as it came):
+
+- ``jackpot_contribution`` {"stake": minor units, "round_id": text}: a stake on the bet that
+  feeds the linked jackpot; the hub applies its rates;
+- ``jackpot_hit`` {"round_id": text}: the cabinet hit the jackpot in that round and is
+  locked up until its claim is answered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from itertools import pairwise
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from oasis_kiosk.floor.errors import BatchError, GapError, HubError, ParametersError, UnknownCabinetError
+
+PPM = 1_000_000
+KIND = re.compile(r"[a-z][a-z0-9_]{0,62}")
+ROUND_ID_LENGTH = 200
+BIGINT = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Event:
+    """One row of a cabinet's outbox."""
+
+    seq: int
+    kind: str
+    payload: Mapping[str, Any]
+    committed_at: datetime
+    """When the cabinet committed it (timezone-aware)."""
+
+
+@dataclass(frozen=True)
+class PoolValue:
+    """What a cabinet may read of the pool."""
+
+    value: int
+    hits: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """The pool's settings: minor units, and rates in parts per million of a stake."""
+
+    reset: int
+    rate_ppm: int
+    maximum: int
+    reserve_rate_ppm: int
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The whole pool, as its owner and the dashboard see it."""
+
+    value: int
+    carry: int
+    """Millionths of a minor unit contributed, not yet on the pool."""
+    reserve: int
+    reserve_carry: int
+    hits: int
+    parameters: Parameters
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Award:
+    cabinet_id: int
+    round_id: str
+    amount: int
+    reset: int
+    from_reserve: int
+    pool_after: int
+    claimed_at: datetime
+
+
+@dataclass(frozen=True)
+class ParameterChange:
+    changed_at: datetime
+    changed_by: str
+    role_name: str
+    old: dict[str, Any]
+    new: dict[str, Any]
+
+
+def _database_error(error: psycopg.Error) -> HubError | None:
+    """The hub's own errors (SQLSTATE class OA, 0002_pool.sql) as exceptions; None for others."""
+    state = error.sqlstate or ""
+    message = error.diag.message_primary or str(error)
+    if state == "OA001":
+        numbers = re.search(r"event (\d+) cannot follow event (\d+)", message)
+        first, held = (int(numbers[1]), int(numbers[2])) if numbers else (0, 0)
+        return GapError(message, held=held, first=first)
+    if state == "OA002":
+        return UnknownCabinetError(message)
+    if state in {"OA003", "OA005"}:
+        detail = error.diag.message_detail
+        return BatchError(f"{message} ({detail})" if detail else message)
+    return None
+
+
+def _check_event(event: Event) -> None:
+    where = f"event {event.seq}"
+    if not isinstance(event.seq, int) or isinstance(event.seq, bool) or not 0 < event.seq <= BIGINT:
+        raise BatchError(f"{where}: a sequence number is a whole number from 1")
+    if not isinstance(event.kind, str) or not KIND.fullmatch(event.kind):
+        raise BatchError(f"{where}: kind {event.kind!r} is not lower-case letters, digits and _")
+    if not isinstance(event.payload, Mapping):
+        raise BatchError(f"{where} ({event.kind}): the payload is a mapping")
+    if not isinstance(event.committed_at, datetime) or event.committed_at.utcoffset() is None:
+        raise BatchError(f"{where} ({event.kind}): committed_at is a timezone-aware datetime")
+    if event.kind in {"jackpot_contribution", "jackpot_hit"}:
+        round_id = event.payload.get("round_id")
+        if not isinstance(round_id, str) or not 0 < len(round_id) <= ROUND_ID_LENGTH:
+            raise BatchError(
+                f"{where} ({event.kind}): round_id is a text of 1 to {ROUND_ID_LENGTH} characters"
+            )
+    if event.kind == "jackpot_contribution":
+        stake = event.payload.get("stake")
+        if not isinstance(stake, int) or isinstance(stake, bool) or not 0 <= stake <= BIGINT:
+            raise BatchError(f"{where} ({event.kind}): stake is a whole number of minor units, not {stake!r}")
+
+
+def check_batch(events: Sequence[Event]) -> None:
+    """A batch's own shape: well-formed events with consecutive sequence numbers."""
+    for event in events:
+        _check_event(event)
+    for before, after in pairwise(events):
+        if after.seq != before.seq + 1:
+            raise BatchError(
+                f"a batch's events are consecutive: event {after.seq} follows event {before.seq}"
+            )
+
+
+def held(connection: psycopg.Connection[Any]) -> int:
+    """The highest sequence number the hub holds for the connection's cabinet."""
+    row = connection.execute("SELECT last_seq FROM hub.cabinets WHERE role_name = session_user").fetchone()
+    if row is None:
+        raise UnknownCabinetError(f"role {connection.info.user} is not a cabinet of this hub")
+    return int(row[0])
+
+
+def ingest(connection: psycopg.Connection[Any], events: Sequence[Event]) -> int:
+    """Sends a batch of the connection's cabinet in one transaction; returns the highest
+    sequence number the hub then holds for it."""
+    check_batch(events)
+    try:
+        with connection.transaction():
+            last = held(connection)
+            if events and events[0].seq > last + 1:
+                missing = (
+                    f"event {last + 1} is missing"
+                    if events[0].seq == last + 2
+                    else f"events {last + 1} to {events[0].seq - 1} are missing"
+                )
+                raise GapError(
+                    f"cabinet {connection.info.user}: event {events[0].seq} cannot follow event {last}: {missing}",
+                    held=last,
+                    first=events[0].seq,
+                )
+            if events:
+                with connection.cursor() as cursor:
+                    cursor.executemany(
+                        "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (%s, %s, %s, %s)",
+                        [
+                            (event.seq, event.kind, Jsonb(dict(event.payload)), event.committed_at)
+                            for event in events
+                        ],
+                    )
+            return held(connection)
+    except psycopg.Error as error:
+        mapped = _database_error(error)
+        if mapped is None:
+            raise
+        raise mapped from error
+
+
+def claim(connection: psycopg.Connection[Any], round_id: str) -> Award:
+    """The jackpot's award for a round the connection's cabinet hit (the same award however
+    often it is claimed)."""
+    if not isinstance(round_id, str) or not 0 < len(round_id) <= ROUND_ID_LENGTH:
+        raise BatchError(
+            f"a claim names its round: a text of 1 to {ROUND_ID_LENGTH} characters, not {round_id!r}"
+        )
+    try:
+        with connection.transaction(), connection.cursor(row_factory=dict_row) as cursor:
+            row = cursor.execute(
+                "SELECT cabinet_id, round_id, amount, reset, from_reserve, pool_after, claimed_at"
+                " FROM hub.claim(%s)",
+                [round_id],
+            ).fetchone()
+    except psycopg.Error as error:
+        mapped = _database_error(error)
+        if mapped is None:
+            raise
+        raise mapped from error
+    assert row is not None
+    return Award(**row)
+
+
+def pool_value(connection: psycopg.Connection[Any]) -> PoolValue:
+    """The pool's value, as any cabinet may read it."""
+    row = connection.execute("SELECT value, hits, updated_at FROM hub.pool").fetchone()
+    assert row is not None
+    return PoolValue(int(row[0]), int(row[1]), row[2])
+
+
+_POOL = (
+    "SELECT value, carry, reserve, reserve_carry, hits, reset, rate_ppm, maximum, reserve_rate_ppm,"
+    " updated_at FROM hub.pool"
+)
+
+
+def _pool(row: Sequence[Any]) -> Pool:
+    value, carry, reserve, reserve_carry, hits, reset, rate_ppm, maximum, reserve_rate_ppm, updated_at = row
+    return Pool(
+        value,
+        carry,
+        reserve,
+        reserve_carry,
+        hits,
+        Parameters(reset, rate_ppm, maximum, reserve_rate_ppm),
+        updated_at,
+    )
+
+
+def pool(connection: psycopg.Connection[Any]) -> Pool:
+    """The whole pool and its parameters (the owner and the dashboard)."""
+    row = connection.execute(_POOL).fetchone()
+    assert row is not None
+    return _pool(row)
+
+
+def pending_hits(connection: psycopg.Connection[Any]) -> list[tuple[str, str]]:
+    """(cabinet, round) of every hit reported and not yet claimed."""
+    rows = connection.execute(
+        """SELECT c.name, e.payload ->> 'round_id'
+             FROM hub.events e JOIN hub.cabinets c ON c.id = e.cabinet_id
+            WHERE e.kind = 'jackpot_hit'
+              AND NOT EXISTS (SELECT 1 FROM hub.awards a
+                               WHERE a.cabinet_id = e.cabinet_id AND a.round_id = e.payload ->> 'round_id')
+            ORDER BY e.received_at, c.name"""
+    ).fetchall()
+    return [(str(name), str(round_id)) for name, round_id in rows]
+
+
+def check_parameters(parameters: Parameters, value: int) -> None:
+    for name in ("reset", "maximum", "rate_ppm", "reserve_rate_ppm"):
+        number = getattr(parameters, name)
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= BIGINT:
+            raise ParametersError(f"{name} is a whole number from 0, not {number!r}")
+    if parameters.rate_ppm > PPM or parameters.reserve_rate_ppm > PPM:
+        raise ParametersError(f"a rate is in parts per million: from 0 to {PPM:,}")
+    if parameters.rate_ppm + parameters.reserve_rate_ppm > PPM:
+        raise ParametersError(
+            f"rate_ppm and reserve_rate_ppm together feed at most the whole stake ({PPM:,}), "
+            f"not {parameters.rate_ppm + parameters.reserve_rate_ppm:,}"
+        )
+    if parameters.reset > parameters.maximum:
+        raise ParametersError(f"the reset value {parameters.reset} is above the maximum {parameters.maximum}")
+    if value > parameters.maximum:
+        raise ParametersError(
+            f"the maximum {parameters.maximum} is below the pool's value {value}: lower it after the next hit"
+        )
+
+
+def set_parameters(
+    connection: psycopg.Connection[Any],
+    who: str,
+    *,
+    reset: int | None = None,
+    rate_ppm: int | None = None,
+    maximum: int | None = None,
+    reserve_rate_ppm: int | None = None,
+) -> ParameterChange:
+    """Changes the pool's parameters between hits and logs who changed what. A reset value
+    above the pool's value brings the pool up to it (the house adds the difference, logged
+    as ``topped_up``); a maximum below the pool's value is refused."""
+    if not isinstance(who, str) or not who.strip():
+        raise ParametersError("a change of the pool's parameters says who makes it")
+    try:
+        with connection.transaction():
+            row = connection.execute(_POOL + " FOR UPDATE").fetchone()
+            assert row is not None
+            before = _pool(row)
+            waiting = pending_hits(connection)
+            if waiting:
+                hits = ", ".join(f"cabinet {name} round {round_id}" for name, round_id in waiting)
+                raise ParametersError(
+                    f"the pool's parameters change only between hits, and a hit waits for its award ({hits})"
+                )
+            old = before.parameters
+            new = Parameters(
+                old.reset if reset is None else reset,
+                old.rate_ppm if rate_ppm is None else rate_ppm,
+                old.maximum if maximum is None else maximum,
+                old.reserve_rate_ppm if reserve_rate_ppm is None else reserve_rate_ppm,
+            )
+            check_parameters(new, before.value)
+            value = max(before.value, new.reset)
+            connection.execute(
+                """UPDATE hub.pool SET reset = %s, rate_ppm = %s, maximum = %s, reserve_rate_ppm = %s,
+                          value = %s, updated_at = now()""",
+                [new.reset, new.rate_ppm, new.maximum, new.reserve_rate_ppm, value],
+            )
+            logged_old = {**asdict(old), "value": before.value}
+            logged_new = {**asdict(new), "value": value, "topped_up": value - before.value}
+            logged = connection.execute(
+                """INSERT INTO hub.parameter_changes (changed_by, old, new) VALUES (%s, %s, %s)
+                   RETURNING changed_at, changed_by, role_name, old, new""",
+                [who.strip(), Jsonb(logged_old), Jsonb(logged_new)],
+            ).fetchone()
+            connection.execute("SELECT pg_notify('oasis_hub_pool', '')")
+    except psycopg.errors.InsufficientPrivilege as error:
+        raise ParametersError(
+            f"role {connection.info.user} may not change the pool: the hub's owner does ({error})"
+        ) from error
+    assert logged is not None
+    return ParameterChange(*logged)
+
+
+def parameter_log(connection: psycopg.Connection[Any], limit: int = 25) -> list[ParameterChange]:
+    """The latest changes of the pool's parameters, newest first."""
+    rows = connection.execute(
+        "SELECT changed_at, changed_by, role_name, old, new FROM hub.parameter_changes ORDER BY id DESC LIMIT %s",
+        [limit],
+    ).fetchall()
+    return [ParameterChange(*row) for row in rows]

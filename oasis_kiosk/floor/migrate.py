@@ -1,0 +1,185 @@
+"""The hub's schema by numbered migrations (``oasis-kiosk hub migrate``).
+
+``migrations/NNNN_name.sql`` are applied in order, each in its own transaction, by the
+hub's owner: the role that owns the database, and that alone changes the schema. Each
+applied file is recorded in ``hub.schema_migrations`` with its SHA-256, so migrating again
+applies only what is new, and a recorded file that has since changed, or a record this
+code does not know (a newer hub's), is refused rather than guessed at.
+
+Before the first file, ``migrate`` makes the schema ``hub``, the record table, and this
+database's two group roles, ``<database>_cabinet`` and ``<database>_dashboard`` (roles
+belong to the whole server, so their names carry the database's). A file names them, and
+the database, as ``{{cabinets}}``, ``{{dashboard}}`` and ``{{database}}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from oasis_kiosk.floor.errors import MigrationError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+FILE_NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
+# Any number: held by every migrating transaction so that two `hub migrate` at once take turns.
+LOCK = 0x0A5151
+ROLE_NAME_BYTES = 63  # PostgreSQL's NAMEDATALEN - 1
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    text: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def label(self) -> str:
+        return f"{self.version:04d}_{self.name}"
+
+
+def migrations(directory: Path = MIGRATIONS) -> list[Migration]:
+    """The migration files in order, numbered 1, 2, 3… without a gap or a repeat."""
+    found = []
+    for path in sorted(directory.glob("*.sql")):
+        match = FILE_NAME.fullmatch(path.name)
+        if not match:
+            raise MigrationError(f"{path}: a migration is named NNNN_name.sql")
+        found.append(Migration(int(match[1]), match[2], path.read_text(encoding="utf-8")))
+    for number, migration in enumerate(found, start=1):
+        if migration.version != number:
+            raise MigrationError(f"{directory}: migration {number:04d} is missing before {migration.label}")
+    return found
+
+
+@dataclass(frozen=True)
+class GroupRoles:
+    cabinets: str
+    dashboard: str
+
+
+def group_roles(database: str) -> GroupRoles:
+    roles = GroupRoles(f"{database}_cabinet", f"{database}_dashboard")
+    for role in (roles.cabinets, roles.dashboard):
+        if len(role.encode("utf-8")) > ROLE_NAME_BYTES:
+            raise MigrationError(
+                f"database name {database!r} is too long for its roles' names ({role!r}): "
+                f"at most {ROLE_NAME_BYTES} bytes"
+            )
+    return roles
+
+
+def render(migration: Migration, connection: psycopg.Connection[Any]) -> bytes:
+    database = connection.info.dbname
+    roles = group_roles(database)
+    text = migration.text
+    for token, name in (
+        ("cabinets", roles.cabinets),
+        ("dashboard", roles.dashboard),
+        ("database", database),
+    ):
+        text = text.replace("{{" + token + "}}", sql.Identifier(name).as_string(connection))
+    left = re.search(r"\{\{\w*\}\}", text)
+    if left:
+        raise MigrationError(f"{migration.label}: unknown name {left[0]}")
+    return text.encode("utf-8")
+
+
+def applied(connection: psycopg.Connection[Any]) -> dict[int, tuple[str, str]]:
+    """The recorded migrations: version -> (name, checksum)."""
+    rows = connection.execute("SELECT version, name, checksum FROM hub.schema_migrations").fetchall()
+    return {int(version): (str(name), str(checksum)) for version, name, checksum in rows}
+
+
+def check_history(known: list[Migration], recorded: dict[int, tuple[str, str]]) -> None:
+    by_version = {migration.version: migration for migration in known}
+    for version, (name, checksum) in sorted(recorded.items()):
+        migration = by_version.get(version)
+        if migration is None:
+            raise MigrationError(
+                f"the hub's schema has migration {version:04d}_{name}, which this version of "
+                "oasis-kiosk does not know: migrate it with the version that made it"
+            )
+        if migration.checksum != checksum:
+            raise MigrationError(
+                f"migration {migration.label} has changed since it was applied: a migration "
+                "applied is never edited; add a new one"
+            )
+
+
+def prepare(connection: psycopg.Connection[Any]) -> None:
+    """The schema, the record table and the group roles, made where missing."""
+    owner = connection.execute(
+        "SELECT pg_get_userbyid(datdba), current_user FROM pg_database WHERE datname = current_database()"
+    ).fetchone()
+    assert owner is not None
+    if owner[0] != owner[1]:
+        raise MigrationError(
+            f"hub migrate runs as the database's owner, {owner[0]}, not as {owner[1]} "
+            "(the owner alone changes the hub's schema)"
+        )
+    roles = group_roles(connection.info.dbname)
+    existing = {
+        str(name)
+        for (name,) in connection.execute(
+            "SELECT rolname FROM pg_roles WHERE rolname = ANY(%s)", [[roles.cabinets, roles.dashboard]]
+        )
+    }
+    for role in (roles.cabinets, roles.dashboard):
+        if role not in existing:
+            try:
+                connection.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(role)))
+            except psycopg.errors.InsufficientPrivilege as error:
+                raise MigrationError(
+                    f"the hub's owner {owner[1]} may not create roles: it needs CREATEROLE "
+                    f"(ALTER ROLE {owner[1]} CREATEROLE, as a superuser): {error}"
+                ) from error
+    connection.execute("CREATE SCHEMA IF NOT EXISTS hub")
+    connection.execute(
+        """CREATE TABLE IF NOT EXISTS hub.schema_migrations (
+               version integer PRIMARY KEY,
+               name text NOT NULL,
+               checksum text NOT NULL,
+               applied_at timestamptz NOT NULL DEFAULT now(),
+               applied_by text NOT NULL DEFAULT current_user
+           )"""
+    )
+
+
+def migrate(connection: psycopg.Connection[Any], directory: Path = MIGRATIONS) -> list[Migration]:
+    """Applies the migrations the hub has not had, in order, each in one transaction; returns
+    those applied (none when the schema is up to date)."""
+    known = migrations(directory)
+    done = []
+    with connection.transaction():
+        connection.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK])
+        prepare(connection)
+        check_history(known, applied(connection))
+    for migration in known:
+        with connection.transaction():
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK])
+            recorded = applied(connection)
+            check_history(known, recorded)
+            if migration.version in recorded:
+                continue
+            try:
+                connection.execute(render(migration, connection))
+            except psycopg.Error as error:
+                raise MigrationError(
+                    f"migration {migration.label} failed, nothing of it applied: {error}"
+                ) from error
+            connection.execute(
+                "INSERT INTO hub.schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
+                [migration.version, migration.name, migration.checksum],
+            )
+            done.append(migration)
+    return done

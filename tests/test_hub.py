@@ -1,0 +1,628 @@
+"""The floor's hub against a real PostgreSQL server (tests/postgres.py): its migrations, its
+roles and row-level security, the cabinets' idempotent ingest, the linked jackpot's pool,
+claims (concurrent ones included) and parameters."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from postgres import Postgres
+from psycopg import sql
+
+from oasis_kiosk.cli import main
+from oasis_kiosk.floor import access, hub, migrate
+from oasis_kiosk.floor.errors import (
+    BatchError,
+    CredentialsError,
+    GapError,
+    HubError,
+    HubUnavailableError,
+    MigrationError,
+    ParametersError,
+    UnknownCabinetError,
+)
+from oasis_kiosk.floor.hub import Event
+
+NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+NUMBERS = itertools.count(1)
+
+
+@dataclass
+class Hub:
+    """A migrated hub in a database of its own, with its owner's connection."""
+
+    server: Postgres
+    dbname: str
+    owner_role: str
+    owner_password: str
+    directory: Path
+    owner: psycopg.Connection[Any]
+    connections: list[psycopg.Connection[Any]] = field(default_factory=list)
+
+    @property
+    def owner_dsn(self) -> str:
+        return self.server.conninfo(self.dbname, self.owner_role, self.owner_password)
+
+    def keep(self, connection: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+        self.connections.append(connection)
+        return connection
+
+    def cabinet(self, name: str) -> psycopg.Connection[Any]:
+        access.add_cabinet(self.owner, name, self.directory / f"{name}.toml")
+        return self.login(name)
+
+    def login(self, name: str) -> psycopg.Connection[Any]:
+        return self.keep(access.connect(self.directory / f"{name}.toml"))
+
+    def dashboard(self, name: str = "office") -> psycopg.Connection[Any]:
+        access.add_dashboard(self.owner, name, self.directory / f"dashboard-{name}.toml")
+        return self.keep(access.connect(self.directory / f"dashboard-{name}.toml"))
+
+
+def new_database(postgres: Postgres) -> tuple[str, str, str]:
+    """A database and its owner role, as a floor's DBA makes them (docs/floor.md)."""
+    number = next(NUMBERS)
+    dbname, role, password = f"hub_{number}", f"hub_{number}_owner", f"owner-{number}"
+    with postgres.connect(autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("CREATE ROLE {} LOGIN CREATEROLE PASSWORD {}").format(
+                sql.Identifier(role), sql.Literal(password)
+            )
+        )
+        admin.execute(
+            sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(dbname), sql.Identifier(role))
+        )
+    return dbname, role, password
+
+
+@pytest.fixture
+def bare(postgres: Postgres, tmp_path: Path) -> Iterator[Hub]:
+    """A hub's database before its first migration."""
+    dbname, role, password = new_database(postgres)
+    owner = access.connect(postgres.conninfo(dbname, role, password))
+    state = Hub(postgres, dbname, role, password, tmp_path, owner)
+    try:
+        yield state
+    finally:
+        for connection in [*state.connections, owner]:
+            connection.close()
+
+
+@pytest.fixture
+def floor(bare: Hub) -> Hub:
+    """A migrated hub whose pool feeds 10 % of a stake to the pool and 1 % to the reserve,
+    resets to 1 000 and holds at most 2 000."""
+    migrate.migrate(bare.owner)
+    hub.set_parameters(
+        bare.owner, "tests", reset=1000, rate_ppm=100_000, maximum=2000, reserve_rate_ppm=10_000
+    )
+    return bare
+
+
+def contributions(first: int, stakes: list[int], round_prefix: str = "r") -> list[Event]:
+    return [
+        Event(seq, "jackpot_contribution", {"stake": stake, "round_id": f"{round_prefix}{seq}"}, NOW)
+        for seq, stake in enumerate(stakes, start=first)
+    ]
+
+
+def count(connection: psycopg.Connection[Any], query: str) -> int:
+    row = connection.execute(query.encode()).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+# Migrations
+
+
+def test_migrations_apply_in_order_once(bare: Hub) -> None:
+    applied = migrate.migrate(bare.owner)
+    assert [m.label for m in applied] == [m.label for m in migrate.migrations()]
+    assert [m.version for m in applied] == list(range(1, len(applied) + 1))
+    recorded = bare.owner.execute(
+        "SELECT version, checksum FROM hub.schema_migrations ORDER BY version"
+    ).fetchall()
+    assert recorded == [(m.version, m.checksum) for m in applied]
+    assert migrate.migrate(bare.owner) == []
+    assert count(bare.owner, "SELECT count(*) FROM hub.schema_migrations") == len(applied)
+    assert count(bare.owner, "SELECT count(*) FROM hub.pool") == 1
+
+
+def test_a_failed_migration_leaves_nothing_and_a_changed_one_is_refused(bare: Hub, tmp_path: Path) -> None:
+    directory = tmp_path / "migrations"
+    shutil.copytree(migrate.MIGRATIONS, directory)
+    last = len(migrate.migrations())
+    broken = directory / f"{last + 1:04d}_broken.sql"
+    broken.write_text("CREATE TABLE hub.half_done (a integer);\nSELECT 1 / 0;\n", encoding="utf-8")
+    with pytest.raises(
+        MigrationError, match=rf"{last + 1:04d}_broken failed, nothing of it applied.*division by zero"
+    ):
+        migrate.migrate(bare.owner, directory)
+    assert count(bare.owner, "SELECT count(*) FROM hub.schema_migrations") == last
+    assert count(bare.owner, "SELECT count(*) FROM pg_tables WHERE tablename = 'half_done'") == 0
+
+    broken.write_text("CREATE TABLE hub.later (a integer);\n", encoding="utf-8")
+    assert [m.version for m in migrate.migrate(bare.owner, directory)] == [last + 1]
+    with pytest.raises(
+        MigrationError, match=rf"{last + 1:04d}_broken, which this version of oasis-kiosk does not know"
+    ):
+        migrate.migrate(bare.owner)
+    first = sorted(directory.glob("0001_*.sql"))[0]
+    first.write_text(first.read_text(encoding="utf-8") + "\n-- edited\n", encoding="utf-8")
+    with pytest.raises(MigrationError, match=r"0001_books has changed since it was applied"):
+        migrate.migrate(bare.owner, directory)
+
+
+def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:
+    (tmp_path / "0001_a.sql").write_text("SELECT 1;", encoding="utf-8")
+    (tmp_path / "0003_c.sql").write_text("SELECT 1;", encoding="utf-8")
+    with pytest.raises(MigrationError, match="migration 0002 is missing before 0003_c"):
+        migrate.migrations(tmp_path)
+    (tmp_path / "4_bad.sql").write_text("SELECT 1;", encoding="utf-8")
+    with pytest.raises(MigrationError, match=r"a migration is named NNNN_name\.sql"):
+        migrate.migrations(tmp_path)
+
+
+def test_only_the_owner_migrates(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    with pytest.raises(MigrationError, match=f"runs as the database's owner, {floor.owner_role}"):
+        migrate.migrate(cabinet)
+    with pytest.raises(MigrationError, match="runs as the database's owner"):
+        migrate.migrate(floor.dashboard())
+
+
+# Ingest
+
+
+def test_a_batch_sent_twice_changes_nothing(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    assert hub.held(cabinet) == 0
+    batch = contributions(1, [100, 200, 300])
+    assert hub.ingest(cabinet, batch) == 3
+    after_once = hub.pool(floor.owner)
+    assert after_once.value == 1000 + 10 + 20 + 30
+    assert hub.ingest(cabinet, batch) == 3
+    assert hub.pool(floor.owner) == after_once
+    assert count(floor.owner, "SELECT count(*) FROM hub.events") == 3
+    assert count(floor.owner, "SELECT count(*) FROM hub.contributions") == 3
+    # A resend overlapping what is held: only the new rows count.
+    assert hub.ingest(cabinet, [*batch[1:], *contributions(4, [400, 500])]) == 5
+    assert hub.pool(floor.owner).value == 1000 + 10 + 20 + 30 + 40 + 50
+    assert count(floor.owner, "SELECT count(*) FROM hub.contributions") == 5
+    assert hub.ingest(cabinet, []) == 5
+    last_seen = floor.owner.execute("SELECT last_seen FROM hub.cabinets WHERE name = 'c01'").fetchone()
+    assert last_seen is not None
+    assert last_seen[0] is not None
+
+
+def test_a_gap_is_refused_naming_it(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, contributions(1, [100, 100, 100]))
+    before = hub.pool(floor.owner)
+    with pytest.raises(GapError, match="event 5 cannot follow event 3: event 4 is missing") as caught:
+        hub.ingest(cabinet, contributions(5, [100]))
+    assert (caught.value.held, caught.value.first) == (3, 5)
+    with pytest.raises(GapError, match="events 4 to 9 are missing"):
+        hub.ingest(cabinet, contributions(10, [100, 100]))
+    assert hub.pool(floor.owner) == before
+    assert hub.held(cabinet) == 3
+    # The hub itself refuses a gap, whatever the client.
+    with pytest.raises(
+        psycopg.Error, match="event 6 cannot follow event 3: events 4 to 5 are missing"
+    ) as raw:
+        cabinet.execute(
+            "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (6, 'note', '{}', now())"
+        )
+    assert raw.value.sqlstate == "OA001"
+    with pytest.raises(BatchError, match="consecutive: event 6 follows event 4"):
+        hub.ingest(cabinet, [*contributions(4, [1]), *contributions(6, [1])])
+
+
+def test_a_row_sent_again_with_other_contents_is_refused(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    batch = contributions(1, [100, 200])
+    hub.ingest(cabinet, batch)
+    changed = replace(batch[1], payload={"stake": 999, "round_id": "r2"})
+    with pytest.raises(BatchError, match="event 2 was received before with other contents"):
+        hub.ingest(cabinet, [batch[0], changed, *contributions(3, [1])])
+    assert hub.held(cabinet) == 2
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (Event(1, "jackpot_contribution", {"stake": -5, "round_id": "r"}, NOW), "stake is a whole number"),
+        (Event(1, "jackpot_contribution", {"stake": 1.5, "round_id": "r"}, NOW), "stake is a whole number"),
+        (Event(1, "jackpot_contribution", {"stake": True, "round_id": "r"}, NOW), "stake is a whole number"),
+        (Event(1, "jackpot_contribution", {"stake": 5}, NOW), "round_id is a text"),
+        (Event(1, "jackpot_hit", {"round_id": ""}, NOW), "round_id is a text"),
+        (Event(1, "Bad Kind", {}, NOW), "kind 'Bad Kind'"),
+        (Event(0, "note", {}, NOW), "a sequence number is a whole number from 1"),
+        (Event(1, "note", {}, datetime(2026, 1, 1)), "timezone-aware"),
+    ],
+)
+def test_malformed_events_are_refused_before_sending(floor: Hub, event: Event, message: str) -> None:
+    cabinet = floor.cabinet("c01")
+    with pytest.raises(BatchError, match=message):
+        hub.ingest(cabinet, [event])
+    assert hub.held(cabinet) == 0
+
+
+def test_the_hub_refuses_a_malformed_contribution_itself(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    with pytest.raises(
+        psycopg.Error, match=r'cabinet c01, event 1 \(jackpot_contribution\): "stake" must be a whole'
+    ):
+        cabinet.execute(
+            "INSERT INTO hub.events (seq, kind, payload, committed_at)"
+            """ VALUES (1, 'jackpot_contribution', '{"stake": 2.5, "round_id": "r"}', now())"""
+        )
+    assert hub.held(cabinet) == 0
+
+
+def test_contributions_are_exact_and_overflow_to_the_reserve(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    # 10 % of 15 is 1.5: the half is carried, never lost; 1 % goes to the reserve.
+    hub.ingest(cabinet, contributions(1, [15]))
+    pool = hub.pool(floor.owner)
+    assert (pool.value, pool.carry, pool.reserve, pool.reserve_carry) == (1001, 500_000, 0, 150_000)
+    hub.ingest(cabinet, contributions(2, [15]))
+    pool = hub.pool(floor.owner)
+    assert (pool.value, pool.carry, pool.reserve, pool.reserve_carry) == (1003, 0, 0, 300_000)
+    # Up to the maximum (2 000), then the pool's share goes to the reserve.
+    hub.ingest(cabinet, contributions(3, [10_000, 10_000]))
+    pool = hub.pool(floor.owner)
+    assert pool.value == 2000
+    stakes = 15 + 15 + 10_000 + 10_000
+    whole = stakes * 100_000 // 1_000_000 + stakes * 10_000 // 1_000_000
+    assert pool.value - 1000 + pool.reserve == whole
+    rows = floor.owner.execute(
+        "SELECT sum(to_pool), sum(overflow), sum(to_reserve) FROM hub.contributions"
+    ).fetchone()
+    assert rows is not None
+    assert (rows[0], rows[1] + rows[2]) == (pool.value - 1000, pool.reserve)
+    assert rows[1] > 0
+
+
+# Claims
+
+
+def test_a_claim_awards_the_pool_once(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    # The pool 1 000 + 500 + 800 capped at 2 000; the reserve 50 + 80 and the 300 over.
+    hub.ingest(cabinet, contributions(1, [5000, 8000]))
+    before = hub.pool(floor.owner)
+    assert before.value == 2000
+    award = hub.claim(cabinet, "round-7")
+    assert award.amount == 2000
+    assert before.reserve == 430
+    assert (award.reset, award.from_reserve, award.pool_after) == (1000, 430, 1430)
+    after = hub.pool(floor.owner)
+    assert (after.value, after.reserve, after.hits) == (1000 + before.reserve, 0, 1)
+    assert hub.claim(cabinet, "round-7") == award
+    assert hub.pool(floor.owner) == after
+    assert hub.pool_value(cabinet).value == after.value
+    with pytest.raises(BatchError, match="a claim names its round"):
+        hub.claim(cabinet, "")
+
+
+def test_the_reserve_refills_the_pool_only_up_to_its_maximum(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, contributions(1, [200_000]))  # pool capped at 2 000, reserve 2 000 + 19 000
+    reserve = hub.pool(floor.owner).reserve
+    award = hub.claim(cabinet, "r")
+    assert (award.amount, award.from_reserve, award.pool_after) == (2000, 1000, 2000)
+    assert hub.pool(floor.owner).reserve == reserve - 1000
+
+
+def claim_at_once(
+    hold: psycopg.Connection[Any], superuser: psycopg.Connection[Any], claims: list[Any]
+) -> list[Any]:
+    """Runs each claim in a thread while ``hold`` keeps the pool locked, so that they all
+    wait on it; then lets them go, and returns their results in the claims' order."""
+    results: list[Any] = [None] * len(claims)
+
+    def run(index: int) -> None:
+        try:
+            results[index] = claims[index]()
+        except Exception as error:  # reported to the test below
+            results[index] = error
+
+    with hold.transaction():
+        hold.execute("SELECT value FROM hub.pool FOR UPDATE")
+        threads = [threading.Thread(target=run, args=(index,)) for index in range(len(claims))]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            waiting = superuser.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'",
+                [hold.info.dbname],
+            ).fetchone()
+            if waiting and waiting[0] == len(claims):
+                break
+            time.sleep(0.02)
+        else:
+            pytest.fail("the claims never waited on the pool's lock together")
+    for thread in threads:
+        thread.join(20)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results
+
+
+def test_of_two_hits_at_once_the_first_committed_wins_the_pool(floor: Hub, postgres: Postgres) -> None:
+    first, second = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(first, contributions(1, [3000]))
+    hub.ingest(second, contributions(1, [4000], round_prefix="s"))
+    before = hub.pool(floor.owner)
+    assert before.value == 1000 + 300 + 400
+    with postgres.connect(autocommit=True) as superuser:
+        awards = claim_at_once(
+            floor.owner, superuser, [lambda: hub.claim(first, "a"), lambda: hub.claim(second, "b")]
+        )
+    ids = {
+        (int(cabinet_id), str(round_id)): int(award_id)
+        for award_id, cabinet_id, round_id in floor.owner.execute(
+            "SELECT id, cabinet_id, round_id FROM hub.awards"
+        )
+    }
+    winner, later = sorted(awards, key=lambda award: ids[award.cabinet_id, award.round_id])
+    assert winner.amount == before.value
+    assert later.amount == winner.pool_after == 1000 + before.reserve
+    assert later.pool_after == 1000
+    after = hub.pool(floor.owner)
+    assert (after.value, after.reserve, after.hits) == (1000, 0, 2)
+
+
+def test_one_round_claimed_twice_at_once_gets_one_award(floor: Hub, postgres: Postgres) -> None:
+    cabinet = floor.cabinet("c01")
+    again = floor.login("c01")
+    hub.ingest(cabinet, contributions(1, [3000]))
+    value = hub.pool(floor.owner).value
+    with postgres.connect(autocommit=True) as superuser:
+        one, other = claim_at_once(
+            floor.owner, superuser, [lambda: hub.claim(cabinet, "r9"), lambda: hub.claim(again, "r9")]
+        )
+    assert one == other
+    assert one.amount == value
+    assert hub.pool(floor.owner).hits == 1
+    assert count(floor.owner, "SELECT count(*) FROM hub.awards") == 1
+
+
+# Roles and row-level security
+
+
+def test_a_cabinet_sends_and_reads_only_its_own_rows(floor: Hub) -> None:
+    first, second = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(first, contributions(1, [100, 100]))
+    hub.ingest(second, contributions(1, [100]))
+    hub.claim(second, "won")
+    other = floor.owner.execute("SELECT id FROM hub.cabinets WHERE name = 'c02'").fetchone()
+    assert other is not None
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="c01 may send only its own events"):
+        first.execute(
+            "INSERT INTO hub.events (cabinet_id, seq, kind, payload, committed_at) VALUES (%s, 2, 'note', '{}', now())",
+            [other[0]],
+        )
+    assert count(first, "SELECT count(*) FROM hub.events") == 2
+    assert count(first, "SELECT count(*) FROM hub.contributions") == 2
+    assert count(first, "SELECT count(*) FROM hub.awards") == 0
+    assert first.execute("SELECT name FROM hub.cabinets").fetchall() == [("c01",)]
+    assert count(floor.owner, "SELECT count(*) FROM hub.events") == 3
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE hub.pool SET value = value + 1000000",
+        "SELECT reserve FROM hub.pool",
+        "UPDATE hub.cabinets SET last_seq = 0",
+        "DELETE FROM hub.events",
+        "UPDATE hub.events SET payload = '{}'",
+        "INSERT INTO hub.awards (cabinet_id, round_id, amount, reset, from_reserve, pool_after)"
+        " VALUES (hub.session_cabinet(), 'x', 1, 0, 0, 0)",
+        "INSERT INTO hub.contributions VALUES (1, 1, 'r', 1, 1, 0, 0, 1)",
+        "SELECT * FROM hub.parameter_changes",
+        "SELECT * FROM hub.schema_migrations",
+        "CREATE TABLE hub.mine (a integer)",
+        "CREATE TABLE public.mine (a integer)",
+        "ALTER TABLE hub.events DISABLE ROW LEVEL SECURITY",
+        "ALTER TABLE hub.pool ADD COLUMN mine integer",
+        "DROP POLICY cabinet_sends_own ON hub.events",
+        "CREATE SCHEMA mine",
+    ],
+)
+def test_a_cabinet_cannot_change_the_pool_or_the_schema(floor: Hub, statement: str) -> None:
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, contributions(1, [100]))
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        cabinet.execute(statement.encode())
+
+
+def test_a_cabinet_cannot_set_the_pools_parameters(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    with pytest.raises(ParametersError, match="may not change the pool: the hub's owner does"):
+        hub.set_parameters(cabinet, "c01", rate_ppm=1_000_000)
+    assert hub.pool(floor.owner).parameters.rate_ppm == 100_000
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO hub.events (cabinet_id, seq, kind, payload, committed_at) VALUES (1, 2, 'note', '{}', now())",
+        "UPDATE hub.pool SET value = 0",
+        "DELETE FROM hub.awards",
+        "INSERT INTO hub.parameter_changes (changed_by, old, new) VALUES ('me', '{}', '{}')",
+        "SELECT * FROM hub.claim('r')",
+        "CREATE TABLE hub.mine (a integer)",
+        "CREATE TABLE public.mine (a integer)",
+    ],
+)
+def test_the_dashboard_reads_everything_and_writes_nothing(floor: Hub, statement: str) -> None:
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, contributions(1, [100]))
+    hub.claim(cabinet, "r1")
+    dashboard = floor.dashboard()
+    assert count(dashboard, "SELECT count(*) FROM hub.events") == 1
+    assert count(dashboard, "SELECT count(*) FROM hub.awards") == 1
+    assert count(dashboard, "SELECT count(*) FROM hub.cabinets") == 1
+    assert count(dashboard, "SELECT count(*) FROM hub.parameter_changes") == 1
+    assert hub.pool(dashboard) == hub.pool(floor.owner)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        dashboard.execute(statement.encode())
+
+
+def test_roles_of_another_hub_cannot_connect(floor: Hub, postgres: Postgres, tmp_path: Path) -> None:
+    dbname, role, password = new_database(postgres)
+    with access.connect(postgres.conninfo(dbname, role, password)) as other_owner:
+        migrate.migrate(other_owner)
+        access.add_cabinet(other_owner, "c01", tmp_path / "other.toml")
+    credentials = access.read_credentials(tmp_path / "other.toml")
+    with pytest.raises(CredentialsError, match="may not connect to this hub's database"):
+        access.connect(replace(credentials, dbname=floor.dbname))
+
+
+# Parameters
+
+
+def test_parameter_changes_are_logged_with_who_and_when(floor: Hub) -> None:
+    change = hub.set_parameters(floor.owner, "Jana Nováková", reset=1500, maximum=5000)
+    assert change.changed_by == "Jana Nováková"
+    assert change.role_name == floor.owner_role
+    assert change.old == {
+        "reset": 1000,
+        "rate_ppm": 100_000,
+        "maximum": 2000,
+        "reserve_rate_ppm": 10_000,
+        "value": 1000,
+    }
+    assert change.new == {
+        "reset": 1500,
+        "rate_ppm": 100_000,
+        "maximum": 5000,
+        "reserve_rate_ppm": 10_000,
+        "value": 1500,
+        "topped_up": 500,
+    }
+    log = hub.parameter_log(floor.owner)
+    assert [entry.changed_by for entry in log] == ["Jana Nováková", "tests"]
+    assert log[0] == change
+    assert hub.pool(floor.owner).value == 1500
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"reset": 3000}, "reset value 3000 is above the maximum 2000"),
+        ({"rate_ppm": 1_000_001}, "parts per million"),
+        ({"rate_ppm": 600_000, "reserve_rate_ppm": 500_000}, "together feed at most the whole stake"),
+        ({"maximum": -1}, "a whole number from 0"),
+        ({"maximum": 1100}, "the maximum 1100 is below the pool's value 1500"),
+    ],
+)
+def test_parameters_out_of_range_are_refused(floor: Hub, changes: dict[str, int], message: str) -> None:
+    hub.ingest(floor.cabinet("c01"), contributions(1, [5000]))
+    before = hub.pool(floor.owner)
+    with pytest.raises(ParametersError, match=message):
+        hub.set_parameters(floor.owner, "someone", **changes)
+    assert hub.pool(floor.owner) == before
+    with pytest.raises(ParametersError, match="says who makes it"):
+        hub.set_parameters(floor.owner, "  ", rate_ppm=0)
+
+
+def test_parameters_wait_for_a_reported_hit_to_be_claimed(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, [*contributions(1, [100]), Event(2, "jackpot_hit", {"round_id": "r1"}, NOW)])
+    assert hub.pending_hits(floor.owner) == [("c01", "r1")]
+    with pytest.raises(
+        ParametersError, match=r"only between hits, and a hit waits for its award \(cabinet c01 round r1\)"
+    ):
+        hub.set_parameters(floor.owner, "someone", rate_ppm=50_000)
+    hub.claim(cabinet, "r1")
+    assert hub.pending_hits(floor.owner) == []
+    assert hub.set_parameters(floor.owner, "someone", rate_ppm=50_000).new["rate_ppm"] == 50_000
+
+
+# Logins and clear errors
+
+
+def test_a_cabinets_credentials_file_is_its_own(floor: Hub) -> None:
+    path = floor.directory / "c01.toml"
+    credentials = access.add_cabinet(floor.owner, "c01", path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert access.read_credentials(path) == credentials
+    assert credentials.user == f"{floor.dbname}_cabinet_c01"
+    with pytest.raises(HubError, match="cabinet c01 exists already"):
+        access.add_cabinet(floor.owner, "c01", floor.directory / "again.toml")
+    assert not (floor.directory / "again.toml").exists()
+    with pytest.raises(CredentialsError, match="exists already: a credentials file is never overwritten"):
+        access.add_cabinet(floor.owner, "c02", path)
+    assert count(floor.owner, "SELECT count(*) FROM hub.cabinets") == 1
+    with pytest.raises(HubError, match="'C 3' is not a cabinet's name"):
+        access.add_cabinet(floor.owner, "C 3", floor.directory / "c3.toml")
+    path.chmod(0o644)
+    with pytest.raises(CredentialsError, match=r"others than its owner may read it \(mode 0644\): chmod 600"):
+        access.read_credentials(path)
+
+
+def test_wrong_credentials_and_unknown_cabinets_are_told_clearly(floor: Hub) -> None:
+    credentials = access.add_cabinet(floor.owner, "c01", floor.directory / "c01.toml")
+    with pytest.raises(CredentialsError, match=f"refused the login of {credentials.user}: wrong password"):
+        access.connect(replace(credentials, password="not-it"))
+    with pytest.raises(
+        CredentialsError, match="refused the login of nobody_here: wrong password, or no such"
+    ):
+        access.connect(replace(credentials, user="nobody_here"))
+    with pytest.raises(HubUnavailableError, match="cannot reach the hub"):
+        access.connect(replace(credentials, host="127.0.0.1", port=1))
+    with pytest.raises(UnknownCabinetError, match=f"role {floor.owner_role} is not a cabinet of this hub"):
+        hub.ingest(floor.owner, contributions(1, [100]))
+    with pytest.raises(UnknownCabinetError, match=f"role {floor.owner_role} is not a cabinet of this hub"):
+        hub.claim(floor.owner, "r1")
+    bad = floor.directory / "bad.toml"
+    bad.write_text("[hub]\nhost = 'h'\n", encoding="utf-8")
+    bad.chmod(0o600)
+    with pytest.raises(CredentialsError, match=r"\[hub\] dbname must be a text"):
+        access.read_credentials(bad)
+
+
+# The command
+
+
+def test_the_hub_command(bare: Hub, capsys: pytest.CaptureFixture[str]) -> None:
+    dsn = ["--dsn", bare.owner_dsn]
+    assert main(["hub", "migrate", *dsn]) == 0
+    assert "applied 0001_books" in capsys.readouterr().out
+    assert main(["hub", "migrate", *dsn]) == 0
+    assert "nothing to apply" in capsys.readouterr().out
+    out = bare.directory / "c07.toml"
+    assert main(["hub", "add-cabinet", "c07", "--out", str(out), "--hub-host", "127.0.0.1", *dsn]) == 0
+    assert f"role {bare.dbname}_cabinet_c07" in capsys.readouterr().out
+    with access.connect(out) as cabinet:
+        assert hub.held(cabinet) == 0
+    assert main(["hub", "set-parameters", "--by", "Petr", "--reset", "500", "--maximum", "900", *dsn]) == 0
+    assert "parameters changed by Petr" in capsys.readouterr().out
+    assert main(["hub", "pool", "--json", *dsn]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["value"] == 500
+    assert shown["parameters"]["maximum"] == 900
+    assert shown["changes"][0]["changed_by"] == "Petr"
+    assert main(["hub", "set-parameters", "--by", "Petr", "--reset", "1000", *dsn]) == 2
+    assert "reset value 1000 is above the maximum 900" in capsys.readouterr().err
+    wrong = bare.server.conninfo(bare.dbname, bare.owner_role, "wrong")
+    assert main(["hub", "pool", "--dsn", wrong]) == 2
+    assert "wrong password" in capsys.readouterr().err
