@@ -605,6 +605,8 @@ def test_wrong_credentials_and_unknown_cabinets_are_told_clearly(floor: Hub) -> 
 
 def test_the_hub_command(bare: Hub, capsys: pytest.CaptureFixture[str]) -> None:
     dsn = ["--dsn", bare.owner_dsn]
+    assert main(["hub", "pool", *dsn]) == 2
+    assert "the hub's schema is not there: run hub migrate first" in capsys.readouterr().err
     assert main(["hub", "migrate", *dsn]) == 0
     assert "applied 0001_books" in capsys.readouterr().out
     assert main(["hub", "migrate", *dsn]) == 0

@@ -132,6 +132,15 @@ def run(arguments: argparse.Namespace) -> int:
     except HubError as error:
         print(f"oasis-kiosk: hub: {error}", file=sys.stderr)
         return 2
+    except (psycopg.errors.UndefinedTable, psycopg.errors.InvalidSchemaName) as error:
+        print(
+            f"oasis-kiosk: hub: the hub's schema is not there: run hub migrate first ({error})",
+            file=sys.stderr,
+        )
+        return 2
+    except psycopg.errors.InsufficientPrivilege as error:
+        print(f"oasis-kiosk: hub: this role may not do that: {error}", file=sys.stderr)
+        return 2
     except psycopg.Error as error:
         print(f"oasis-kiosk: hub: {error}", file=sys.stderr)
         return 3
