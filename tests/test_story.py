@@ -107,6 +107,36 @@ def test_the_outcome_shows_only_after_the_last_dealer_card_has_turned(tmp_path: 
     assert sounds == ["win"]
 
 
+ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"  # the jackpot, over the handpay limit
+
+
+@pytest.mark.parametrize(("deck", "bonus"), [(TRIPS, False), (NO_QUALIFY, False), (ROYAL, True)])
+def test_nothing_on_the_screen_tells_the_outcome_while_the_dealers_cards_turn(
+    tmp_path: Path, deck: str, bonus: bool
+) -> None:
+    """Not the verdict only: no handpay panel, no prompt and no button of the settled round
+    (a lit ATTENDANT says "handpay" as plainly as the amount); a press only hurries then."""
+    app, clock = dealt(tmp_path, deck, bonus=bonus)
+    app.key("p")
+    hidden = []
+    while app.table.busy(clock.now):
+        clock.now += 1 / 60
+        app.draw()
+        if None in dealer_faces(app, clock.now):
+            hidden.append(app.table.showing(clock.now))
+            assert not app.table.celebrating(clock.now), "no jackpot banner"
+    assert hidden, "the hole cards turn after the PLAY"
+    for shown in hidden:
+        assert shown.overlay == ()
+        assert shown.prompt == ""
+        assert shown.buttons == ()
+    settled = app.table.showing(clock.now)
+    assert settled.prompt, "the settled round's prompt follows the reveal"
+    assert settled.buttons, "and so do its buttons"
+    if deck == ROYAL:
+        assert settled.overlay[0] == "handpay"
+
+
 def test_a_press_hurries_the_reveal_but_keeps_its_order(tmp_path: Path) -> None:
     app, clock = dealt(tmp_path, TRIPS)
     app.key("p")

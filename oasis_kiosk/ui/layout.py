@@ -116,6 +116,8 @@ class Layout:
         """The on-screen buttons, side by side on their bar, with a little space between; in
         two rows beside the meters when one row would leave a button too narrow for a word
         at the floor size (a touchscreen keeps one row: its buttons must be 10 mm tall)."""
+        if not count:
+            return []
         gap = max(self.small // 4, 2)
         rows = 2 if not self.compact and self.buttons.w // count < self.floor * 7 else 1
         per_row = -(-count // rows)

@@ -199,8 +199,9 @@ class Table:
         self.jackpot_shown = self.view.jackpot if self.view is not None else self.terminal.jackpot.value
 
     def celebrating(self, now: float) -> bool:
-        """A jackpot won by the settled round is being celebrated."""
-        return now < self.celebrate_until
+        """A jackpot won by the settled round is being celebrated: from the moment the
+        dealer's last card has turned, never before (the banner would tell the outcome)."""
+        return self.revealed_at <= now < self.celebrate_until
 
     def _chip_destinations(self) -> dict[ChipSpot, str]:
         """Where each chip of the settled round goes: a bet that paid anything back (a win, a
@@ -792,6 +793,8 @@ class Table:
     def _buttons(self, lay: Layout, now: float) -> None:
         view = self._on_screen
         assert view is not None
+        if not view.buttons:  # the dealer's reveal: a press only hurries it
+            return
         cells = lay.button_areas(len(view.buttons))
         labels = [label for _name, label, _live in view.buttons]
         size = render.label_size(labels, lay.medium, cells[0].w, cells[0].h, lay.floor)
@@ -799,8 +802,8 @@ class Table:
             render.button(self.screen, render.rect(cell), label, live, size)
 
     def _button_hotspots(self, lay: Layout) -> None:
-        assert self.view is not None
-        buttons = self.view.buttons
+        assert self._on_screen is not None
+        buttons = self._on_screen.buttons
         self.hotspots = [spot for spot in self.hotspots if spot[1] == "card"]
         self.hotspots += [
             (render.rect(cell), name, None)

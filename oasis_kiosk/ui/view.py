@@ -105,12 +105,21 @@ def last_win(settlement: dict[str, Any] | None) -> int:
     return max(paid_back(settlement) - int(settlement.get("collected", 0)), 0)
 
 
+CABINET_OVERLAYS = {"tilt", "operator"}
+"""Overlays that tell of the cabinet, not of a round's outcome: they show during a reveal."""
+
+
 def before_reveal(view: View, lit_category: str | None) -> View:
     """The settled round as it shows while the dealer's cards are still turning: the hands,
     no verdict, no outcome, no money moved; ``lit_category`` stays lit meanwhile (so that no
-    row going dark tells the outcome first)."""
+    row going dark tells the outcome first). No prompt, panel or button of the settled round
+    either (a handpay's, or DEAL): a press only hurries the reveal."""
+    cabinet = bool(view.overlay) and view.overlay[0] in CABINET_OVERLAYS
     return replace(
         view,
+        overlay=view.overlay if cabinet else (),
+        prompt=view.prompt if cabinet else "",
+        buttons=(),
         dealer_verdict="",
         boxes=tuple(replace(box, caption=box.hand, won=False) for box in view.boxes),
         lit_category=lit_category,
