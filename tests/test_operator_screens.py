@@ -23,6 +23,7 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.machine.meters import every_meter
+from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.help import hand_name
@@ -244,3 +245,42 @@ def test_a_missing_pin_is_said_as_the_menu_opens(tmp_path: Path, size: tuple[int
     screen.press(Press("deal"))
     assert screen.notice == "", "the page says it already, in the screen's language"
     assert not screen.menu.logged_in
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_a_refusal_is_said_in_the_screens_language(tmp_path: Path, language: str) -> None:
+    """A wrong PIN, and an action the machine refuses, say why in the screen's language,
+    money as that language writes it: not in the English the log and the command line keep."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    with terminal.store.transaction():
+        terminal.store.set_state("operator_pin", hash_pin("243512"))
+    terminal.handle("operator_key_on")
+    screen = OperatorScreen(terminal, Cabinet(terminal), Drawn((1280, 720)))
+    i18n.use(language)
+    try:
+        for key in (*"111111", "enter"):
+            screen.type(key)
+        assert not screen.menu.logged_in
+        assert screen.notice == i18n._("wrong PIN: wait {seconds} s before the next PIN").format(seconds=2)
+        assert "wrong PIN" not in screen.notice
+        assert not [text for text in shown(screen, f"operator-wrong-pin-{language}") if "wrong" in text]
+
+        screen.menu.clock = lambda: 1e12  # past the wait
+        for key in (*"243512", "enter"):
+            screen.type(key)
+        assert screen.menu.logged_in
+        page(screen, "jackpot")
+        screen.press(Press("deal"))
+        screen.press(Press("deal"))  # the meter is at its base already: refused
+        cash = cash_for(terminal)
+        base = terminal.config.jackpot.base
+        said = i18n._("the meter ({meter}) is not below its base ({base}): only a hit lowers it")
+        assert screen.notice == said.format(meter=cash(terminal.jackpot.value), base=cash(base))
+        assert cash(base) in screen.notice, "money as the language writes it"
+        assert "only a hit lowers it" not in screen.notice
+        assert not [text for text in shown(screen, f"operator-refused-{language}") if "a hit" in text]
+    finally:
+        i18n.use("en")
+    with pytest.raises(OperatorError, match=r"^the meter \(\d+\) is not below its base"):
+        screen.menu.reset_jackpot()  # the log's and the command line's English, whatever is shown

@@ -29,9 +29,10 @@ from typing import Any, NoReturn
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting
+from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
-from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
 
@@ -47,10 +48,22 @@ PIN_TRIES = 5
 PIN_DELAY = 2
 """Seconds the next try waits after one wrong PIN; each further one in a row doubles it."""
 MAX_PIN_DELAY = 300
+LOCKED = N_("{failures} wrong PINs in a row: the menu is locked until the attendant's key")
 
 
 class OperatorError(OasisError):
-    """An operator request refused, with the reason."""
+    """An operator request refused, with the reason: a message template (the catalogues'
+    key, marked ``N_``) and its details, amounts of money among them as ``Amount``. ``str()``
+    is the English, for the log and the command line; ``text()`` says it in the active
+    language, for the menu."""
+
+    def __init__(self, template: str, **details: Any) -> None:
+        self.refusal = Response(False, template, details)
+        super().__init__(self.refusal.message)
+
+    def text(self, cash: Callable[[int], str]) -> str:
+        """The refusal in the active language, amounts of money in ``cash``."""
+        return self.refusal.text(cash)
 
 
 class ReturnsUnknownError(OperatorError):
@@ -60,7 +73,8 @@ class ReturnsUnknownError(OperatorError):
 
     def __init__(self, profile: Profile) -> None:
         super().__init__(
-            f"the return of {profile.id} is not known yet: it is computed when the rules are applied"
+            N_("the return of {profile} is not known yet: it is computed when the rules are applied"),
+            profile=profile.id,
         )
         self.profile = profile
 
@@ -70,7 +84,8 @@ class ReturnsRefusedError(OperatorError):
 
     def __init__(self, breaches: list[returns.Breach], rules: dict[str, Any]) -> None:
         super().__init__(
-            "; ".join(breach.describe(lambda amount: money(amount, rules)) for breach in breaches)
+            N_("the return is outside the approved bounds: {breaches}"),
+            breaches="; ".join(breach.describe(lambda amount: money(amount, rules)) for breach in breaches),
         )
         self.breaches = breaches
 
@@ -79,8 +94,11 @@ def hash_pin(pin: str) -> str:
     """A new PIN's salted hash, if the PIN is one the cabinet's buttons can type."""
     if not (set(pin) <= set(PIN_DIGITS) and MIN_PIN_LENGTH <= len(pin) <= MAX_PIN_LENGTH):
         raise OperatorError(
-            f"a PIN is {MIN_PIN_LENGTH} to {MAX_PIN_LENGTH} of the digits {PIN_DIGITS[0]} to {PIN_DIGITS[-1]}"
-            " (the card buttons)"
+            N_("a PIN is {least} to {most} of the digits {first} to {last} (the card buttons)"),
+            least=MIN_PIN_LENGTH,
+            most=MAX_PIN_LENGTH,
+            first=PIN_DIGITS[0],
+            last=PIN_DIGITS[-1],
         )
     salt = secrets.token_bytes(16)
     return f"scrypt${salt.hex()}${_digest(pin, salt).hex()}"
@@ -128,16 +146,16 @@ class OperatorMenu:
 
     def login(self, pin: str) -> None:
         if not self.terminal.operator_key:
-            raise OperatorError("turn the operator key first")
+            raise OperatorError(N_("turn the operator key first"))
+        failures = int(self.store.get_state("pin_failures", {}).get("count", 0))
         if "pin_lockout" in self.terminal.tilts:
-            raise OperatorError(self.terminal.tilts["pin_lockout"])
+            raise OperatorError(LOCKED, failures=failures)
         stored = self.store.get_state("operator_pin")
         if stored is None:
-            raise OperatorError("no PIN is set: set one with `oasis-kiosk set-pin`")
-        failures = int(self.store.get_state("pin_failures", {}).get("count", 0))
+            raise OperatorError(N_("no PIN is set: set one with `oasis-kiosk set-pin`"))
         wait = self._wait(failures)
         if wait:
-            raise OperatorError(f"wait {wait} s before the next PIN")
+            raise OperatorError(N_("wait {seconds} s before the next PIN"), seconds=wait)
         if not pin_matches(pin, stored):
             self._wrong_pin(failures + 1)
         with self.store.transaction():
@@ -160,7 +178,7 @@ class OperatorMenu:
         """Counts a wrong PIN (the count and its time in the database, an event), locks the
         menu at the last allowed one, and refuses the login."""
         locked = failures >= PIN_TRIES
-        reason = f"{failures} wrong PINs in a row: the menu is locked until the attendant's key"
+        reason = LOCKED.format(failures=failures)
         with self.store.transaction():
             self.store.set_state("pin_failures", {"count": failures, "at": self.clock()})
             self.store.event("operator_login_failed", failures=failures)
@@ -171,8 +189,13 @@ class OperatorMenu:
                     self.terminal.tilts.pop("pin_lockout", None)  # not booked: not in memory either
                     raise
         if locked:
-            raise OperatorError(f"wrong PIN: {reason}")
-        raise OperatorError(f"wrong PIN: wait {pin_delay(failures)} s before the next PIN")
+            raise OperatorError(
+                N_("wrong PIN: {failures} wrong PINs in a row: the menu is locked until the attendant's key"),
+                failures=failures,
+            )
+        raise OperatorError(
+            N_("wrong PIN: wait {seconds} s before the next PIN"), seconds=pin_delay(failures)
+        )
 
     def logout(self) -> None:
         """Also when the key is turned back: the menu closes with it."""
@@ -184,16 +207,17 @@ class OperatorMenu:
         if self.logged_in and not self.terminal.operator_key:
             self.logout()  # the key was turned back: the menu closed with it
         if not self.logged_in:
-            raise OperatorError("log in first")
+            raise OperatorError(N_("log in first"))
 
     # Meters.
 
-    def _require_no_money(self, what: str) -> None:
-        """What the credits and a round in play were won under changes only between sessions."""
+    def _require_no_money(self, round_open: str, credits_on: str) -> None:
+        """What the credits and a round in play were won under changes only between sessions:
+        refused with ``round_open`` or ``credits_on`` (message templates) while they are."""
         if self.terminal.round is not None:
-            raise OperatorError(f"{what} cannot change while a round is open: finish it first")
+            raise OperatorError(round_open)
         if self.terminal.credits:
-            raise OperatorError(f"{what} cannot change while credits are on: cash them out first")
+            raise OperatorError(credits_on)
 
     def meters(self) -> dict[str, int]:
         self._require()
@@ -224,9 +248,9 @@ class OperatorMenu:
             or not 0 < amount <= 10**12
             or not reason.strip()
         ):
-            raise OperatorError("an operator credit needs a positive whole amount and a reason")
+            raise OperatorError(N_("an operator credit needs a positive whole amount and a reason"))
         if self.terminal.round is not None:
-            raise OperatorError("finish the round in play first")
+            raise OperatorError(N_("finish the round in play first"))
         self.terminal.credit_by_operator(amount, reason)
 
     def void_open_round(self, reason: str) -> None:
@@ -235,9 +259,9 @@ class OperatorMenu:
         self._require()
         unfinished = self.store.unfinished_round()
         if unfinished is None:
-            raise OperatorError("no round is open")
+            raise OperatorError(N_("no round is open"))
         if self.terminal.round is not None:
-            raise OperatorError("the open round resumes: play it to the end instead")
+            raise OperatorError(N_("the open round resumes: play it to the end instead"))
         round_id = unfinished[0]
         taken = -sum(row.amount for row in self.store.ledger() if row.round_id == round_id)
         with self.store.transaction():
@@ -263,9 +287,9 @@ class OperatorMenu:
         try:
             new = JackpotConfig(base=base, rate=Fraction(rate), maximum=maximum)
         except (ValueError, ZeroDivisionError):
-            raise OperatorError(f"{rate!r} is not a share such as 0.1 or 3/20") from None
+            raise OperatorError(N_("{rate} is not a share such as 0.1 or 3/20"), rate=repr(rate)) from None
         if not (0 < new.base <= new.maximum and 0 <= new.rate <= 1):
-            raise OperatorError("the jackpot needs 0 < base <= maximum and a rate from 0 to 1")
+            raise OperatorError(N_("the jackpot needs 0 < base <= maximum and a rate from 0 to 1"))
         # The side bet's greatest return counts an award at the meter's maximum: held to the
         # bounds as the rules are.
         figures = self._figures(self.terminal.profile)
@@ -294,17 +318,22 @@ class OperatorMenu:
         (ReturnsRefusedError) outside the configuration's bounds, and while it is not known
         (ReturnsUnknownError: compute and book it first)."""
         self._require()
-        self._require_no_money("the rules")
-        try:
-            loaded = load_profile(profile, overrides)
-        except ValueError as error:
-            raise OperatorError(str(error)) from None
+        self._require_no_money(
+            N_("the rules cannot change while a round is open: finish it first"),
+            N_("the rules cannot change while credits are on: cash them out first"),
+        )
+        loaded = self._loaded(profile, overrides)
         books = self.store.books
         currency = loaded.to_dict()["table"]["currency"]
         if books is not None and currency != books.currency:
             raise OperatorError(
-                f"the profile {loaded.id} plays in {currency}, but these books are kept in "
-                f"{books.currency}: the books have one currency"
+                N_(
+                    "the profile {profile} plays in {currency}, but these books are kept in "
+                    "{books}: the books have one currency"
+                ),
+                profile=loaded.id,
+                currency=currency,
+                books=books.currency,
             )
         figures = self._figures(loaded)
         if figures is None:
@@ -321,20 +350,24 @@ class OperatorMenu:
         self.terminal.config = replace(self.terminal.config, profile=profile, profile_overrides=overrides)
         self.terminal.use_profile(loaded)
 
+    @staticmethod
+    def _loaded(profile: str, overrides: dict[str, Any] | None) -> Profile:
+        """The rules, or why they cannot be played (in the rules' own words)."""
+        try:
+            return load_profile(profile, overrides)
+        except ValueError as error:
+            raise OperatorError(N_("these rules cannot be played: {reason}"), reason=str(error)) from None
+
     def _figures(self, profile: Profile) -> returns.Figures | None:
         try:
             return returns.known(profile, self.store)
         except returns.FiguresError as error:
-            raise OperatorError(str(error)) from None
+            raise OperatorError(N_("the return cannot be read: {reason}"), reason=str(error)) from None
 
     def returns_of(self, profile: str, overrides: dict[str, Any] | None = None) -> returns.Figures | None:
         """The return of these rules, where it is known (shipped or in the books)."""
         self._require()
-        try:
-            loaded = load_profile(profile, overrides)
-        except ValueError as error:
-            raise OperatorError(str(error)) from None
-        return self._figures(loaded)
+        return self._figures(self._loaded(profile, overrides))
 
     def book_returns(self, figures: returns.Figures) -> None:
         """Figures computed for rules being applied, kept in the books (and logged)."""
@@ -345,9 +378,12 @@ class OperatorMenu:
         """What one credit shown on the meters is worth (display only: the books stay in
         minor units)."""
         self._require()
-        self._require_no_money("the denomination")
+        self._require_no_money(
+            N_("the denomination cannot change while a round is open: finish it first"),
+            N_("the denomination cannot change while credits are on: cash them out first"),
+        )
         if minor_units_per_credit not in {1, 5, 10, 25, 50, 100}:
-            raise OperatorError("a credit is 1, 5, 10, 25, 50 or 100 minor units")
+            raise OperatorError(N_("a credit is 1, 5, 10, 25, 50 or 100 minor units"))
         with self.store.transaction():
             before = self.store.get_state("denomination", 1)
             self.store.set_state("denomination", minor_units_per_credit)
@@ -363,7 +399,9 @@ class OperatorMenu:
         base = terminal.config.jackpot.base
         if terminal.jackpot.value >= base:
             raise OperatorError(
-                f"the meter ({terminal.jackpot.value}) is not below its base ({base}): only a hit lowers it"
+                N_("the meter ({meter}) is not below its base ({base}): only a hit lowers it"),
+                meter=Amount(terminal.jackpot.value),
+                base=Amount(base),
             )
         added = base - terminal.jackpot.value
         with self.store.transaction():
@@ -400,7 +438,7 @@ class OperatorMenu:
         try:
             checked = check_setting(setting, value, f"{name} is ")
         except ConfigError as error:
-            raise OperatorError(str(error)) from None
+            raise OperatorError(N_("the setting is refused: {reason}"), reason=str(error)) from None
         with self.store.transaction():
             before = getattr(self.terminal.config, setting)
             self.store.event("configuration_changed", setting=setting, before=before, after=checked)

@@ -173,7 +173,7 @@ class OperatorScreen:
             else:
                 self._menu_button(press)
         except (OperatorError, StoreError) as error:  # a refused change, or the books closed
-            self.notice = str(error)
+            self.notice = self._refused(error)
             self.confirming = None
 
     def type(self, character: str) -> None:
@@ -338,7 +338,12 @@ class OperatorScreen:
             self.menu.book_returns(worker.figures)
             self._apply_rules(worker.rules)
         except (OperatorError, StoreError) as error:
-            self.notice = str(error)
+            self.notice = self._refused(error)
+
+    def _refused(self, error: OperatorError | StoreError) -> str:
+        """Why the machine refused, in the screen's language (the books' own errors are
+        the store's words)."""
+        return error.text(cash_for(self.terminal)) if isinstance(error, OperatorError) else str(error)
 
     def _refusal(self, breach: returns.Breach) -> str:
         """A return outside its bound, or not known, in the screen's language."""
@@ -712,7 +717,7 @@ class OperatorScreen:
         try:
             figures = self.menu.returns_of(*rules)
         except OperatorError as error:
-            return [(_("Return"), str(error))]
+            return [(_("Return"), self._refused(error))]
         if figures is None:
             return [
                 (_("Return"), _("not known yet: computed when applied")),
