@@ -14,7 +14,7 @@ import copy
 import gettext
 from datetime import datetime
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
@@ -95,6 +95,9 @@ CURRENCY_CODE_PATTERN = "#,##0 ¤¤"
 """An amount, then its currency's ISO code (``¤¤``); the decimals are the minor units'."""
 
 
+# Bounded: a meter counting up formats a new amount every frame, and Babel's formatting costs
+# more than the frame's drawing.
+@lru_cache(maxsize=4096)
 def _money(amount: int, currency: str, minor_units: int, language: str, *, with_code: bool) -> str:
     places = len(str(minor_units)) - 1
     if minor_units != 10**places:

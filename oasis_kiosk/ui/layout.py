@@ -4,8 +4,8 @@ arithmetic: no pygame."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import astuple, dataclass
+from functools import cache, cached_property
 
 TOUCH_PANEL_MM = 154
 """The width of the 7-inch 800x480 touchscreen's picture."""
@@ -84,6 +84,15 @@ class Layout:
     """The least size any text on this screen is drawn at (``text_floor``)."""
     compact: bool
 
+    def __hash__(self) -> int:
+        # The layout keys the caches of what is drawn at its size, several times a frame; a
+        # dataclass would hash its dozen boxes anew each time.
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(astuple(self))
+
     def regions(self) -> list[Box]:
         return [
             self.jackpot,
@@ -95,14 +104,10 @@ class Layout:
             self.buttons,
         ]
 
-    def cards(self, area: Box, count: int = 5, lift: int = 0) -> list[Box]:
+    def cards(self, area: Box, count: int = 5, lift: int = 0) -> tuple[Box, ...]:
         """Where ``count`` cards go in a hand's area: centred, a little above the middle so
         the bet spots fit below."""
-        gap = self.card_w // 8
-        total = count * self.card_w + (count - 1) * gap
-        x = area.x + (area.w - total) // 2
-        y = area.y + self.small * 2
-        return [Box(x + i * (self.card_w + gap), y - lift, self.card_w, self.card_h) for i in range(count)]
+        return _card_places(self, area, count, lift)
 
     def spots(self, area: Box) -> list[Box]:
         """The ante, play and bonus (or insurance) bet spots under a box's cards."""
@@ -212,3 +217,12 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
         floor=floor,
         compact=compact,
     )
+
+
+@cache  # asked for every hand several times a frame
+def _card_places(lay: Layout, area: Box, count: int, lift: int) -> tuple[Box, ...]:
+    gap = lay.card_w // 8
+    total = count * lay.card_w + (count - 1) * gap
+    x = area.x + (area.w - total) // 2
+    y = area.y + lay.small * 2
+    return tuple(Box(x + i * (lay.card_w + gap), y - lift, lay.card_w, lay.card_h) for i in range(count))

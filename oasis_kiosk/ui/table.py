@@ -35,7 +35,7 @@ from oasis_kiosk.ui.motion import (
     count_duration,
 )
 from oasis_kiosk.ui.sound import win_tune
-from oasis_kiosk.ui.view import View, before_reveal, cash_for, last_settlement, legend, snapshot
+from oasis_kiosk.ui.view import BoxView, View, before_reveal, cash_for, last_settlement, legend, snapshot
 from oasis_kiosk.ui.widgets import jackpot, meters, paytable, rulebook
 
 SPOT_LABELS = {"ante": N_("ANTE"), "play": N_("PLAY"), "bonus": N_("BONUS"), "insure": N_("INS")}
@@ -80,10 +80,10 @@ class Table:
         of the moment)."""
         self.showing_help = False
         self.help_page = 0
+        """Which page of the rules HELP shows, when they take more than one."""
         self._history: tuple[tuple[int, str], list[str]] | None = None
         """The last rounds' sentences for HELP, and the terminal's change count and language
         they were written at: a press and its frame need them, not two replays."""
-        """Which page of the rules HELP shows, when they take more than one."""
         self.legend: list[tuple[str, str, int | None]] | None = None
         """The desktop's keys (``Keyboard.legend()``), when shown."""
         self.hotspots: list[tuple[pygame.Rect, str, int | None]] = []
@@ -99,6 +99,10 @@ class Table:
         self._card_rects: dict[Slot, pygame.Rect] = {}
         """Where each card was last drawn: a moving card's old place is repainted too."""
         self._moving_before: set[Slot] = set()
+        self._waiting: set[str] = set()
+        """The regions a frame that painted the whole table left to the next."""
+        self._frame_poses: dict[tuple[Any, ...], list[tuple[Slot, pygame.Rect, Any]]] | None = None
+        """Each hand's poses while a frame is drawn: the frame's damage and its paint both ask."""
         self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
         """Where each chip on its way was last drawn: its old place is repainted too."""
         self._kept: dict[tuple[str, Any], pygame.Surface] = {}
@@ -248,6 +252,11 @@ class Table:
         """A win is being counted up now (after the reveal, until its end)."""
         return self.count is not None and self.count.start <= now and not self.count.done(now)
 
+    def glowing(self, now: float) -> bool:
+        """The winning hand and its paytable rows glow on and off, four times a second, while
+        the win counts up."""
+        return self.counting(now) and int(now * 4) % 2 == 0
+
     def counted(self, now: float) -> int:
         """How much of the win the WIN meter shows now."""
         if self.view is None or now < self.revealed_at:
@@ -270,6 +279,13 @@ class Table:
             self.play_sound(self._win_sound[1])
             self._win_sound = None
         view = self._on_screen = self.showing(now)
+        self._frame_poses = {}
+        try:
+            return self._draw_regions(view, now)
+        finally:
+            self._frame_poses = None
+
+    def _draw_regions(self, view: View, now: float) -> list[pygame.Rect]:
         lay = self.layout
         background = self._painted_background(lay)
         celebrating = self.celebrating(now)
@@ -279,15 +295,9 @@ class Table:
         gap = target - self.jackpot_shown
         self.jackpot_shown += gap // JACKPOT_ROLL if abs(gap) >= JACKPOT_ROLL else gap
         meters = self.meters(now)
-        pulse = int(now * 4) % 2 if self.counting(now) else 0
+        glowing = self.glowing(now)
         moving = self.motions.busy(now) or self.chips.busy(now)
         regions: list[tuple[str, Box, Any, Callable[[Layout, float], None]]] = [
-            (
-                "jackpot",
-                lay.jackpot,
-                (self.jackpot_shown, self._has_jackpot, celebrating and int(now * 3)),
-                self._jackpot,
-            ),
             (
                 "table",
                 lay.table,
@@ -299,31 +309,52 @@ class Table:
                     view.overlay,
                     (self.showing_help, self.help_page),
                     self.legend is not None,
-                    pulse,
-                    moving and now,
+                    # the rules cover the cards, their glow and the pieces in motion
+                    glowing and not self.showing_help,
+                    moving and not self.showing_help and now,
                 ),
                 self._table,
             ),
             (
+                "jackpot",
+                lay.jackpot,
+                (self.jackpot_shown, self._has_jackpot, celebrating and int(now * 3)),
+                self._jackpot,
+            ),
+            (
                 "paytable",
                 lay.paytable,
-                (view.lit_category, view.bonus_category, pulse, self.showing_help),
+                (view.lit_category, view.bonus_category, glowing, self.showing_help),
                 self._paytable,
             ),
             ("message", lay.message, (view.prompt,), self._message),
             ("meters", lay.meters, meters, self._meters),
             ("buttons", lay.buttons, (view.buttons,), self._buttons),
         ]
-        dirty = []
+        dirty: list[pygame.Rect] = []
+        whole_screen = not self._keys  # a new background: every region is painted on it now
+        waited, self._waiting = self._waiting, set()
+        budget = self.screen.get_width() * self.screen.get_height() // 2
+        painted = 0
         for name, box, key, paint in regions:
-            if self._keys.get(name) == key:
+            before = self._keys.get(name)
+            if before == key:
                 continue
-            if name == "table" and self._only_pieces_move(key, view):
+            if name == "table" and before is not None and before[:-2] == key[:-2]:
                 self._keys[name] = key
-                dirty += self._repaint_moving_pieces(lay, now, background)
+                damage = self._repaint_moving_pieces(lay, now, background, glow=before[-2] != key[-2])
+                painted += sum(area.w * area.h for area in damage)
+                dirty += damage
+                continue
+            area = render.rect(box)
+            if painted and painted + area.w * area.h > budget and not whole_screen and name not in waited:
+                # The frame has painted half the screen's worth: the rest waits for the next
+                # one, a sixtieth of a second later (and not longer), so that no frame costs
+                # the table, the paytable and the meters at once.
+                self._waiting.add(name)
                 continue
             self._keys[name] = key
-            area = render.rect(box)
+            painted += area.w * area.h
             if name == "buttons":
                 self._button_hotspots(lay)
             kept = self._kept.get((name, key))
@@ -333,32 +364,20 @@ class Table:
                 self.screen.blit(background, area, area)
                 with self._clip(area):
                     paint(lay, now)
-                if name in KEPT_REGIONS or (
-                    name == "table" and self.showing_help and not key[-1] and not key[-2]
-                ):
-                    # the rules under HELP, while nothing moves or pulses under them
+                if name in KEPT_REGIONS or (name == "table" and self.showing_help):
                     self._keep((name, key), self.screen.subsurface(area).copy())
             dirty.append(area)
         return dirty
 
-    def _only_pieces_move(self, key: tuple[Any, ...], view: View) -> bool:
-        """Nothing on the table changed but the cards and chips in motion, and nothing lies over
-        them (a winning hand's glow is part of the key: it changes the whole table)."""
-        before = self._keys.get("table")
-        return (
-            before is not None
-            and before[:-1] == key[:-1]
-            and not view.overlay
-            and not self.showing_help
-            and self.legend is None
-        )
-
     def _repaint_moving_pieces(
-        self, lay: Layout, now: float, background: pygame.Surface
+        self, lay: Layout, now: float, background: pygame.Surface, *, glow: bool
     ) -> list[pygame.Rect]:
-        """Only where a card or a chip was and is now (and the spot a chip leaves or reaches):
-        the background there, then everything of the table that lies there, in the order the
-        whole table is painted. A dealing frame costs a few card-sized blits, not the felt."""
+        """Nothing on the table changed but the cards and chips in motion, or the glow of a
+        winning hand turning on or off (``glow``): only where a card or a chip was and is now
+        (and the spot a chip leaves or reaches), and round the winning hands, the background,
+        then everything of the table that lies there, in the order the whole table is painted
+        (a panel or the keys' legend over them included, within the damage). A dealing frame
+        costs a few card-sized blits, not the felt."""
         moving = {slot for slot, motion in self.motions.moving.items() if motion.start <= now < motion.end}
         was = self._card_rects
         now_at = {slot: area for slot, area in self._card_areas(lay, now)}
@@ -381,6 +400,8 @@ class Table:
             render.rect(places[spot]) for spot in set(self._chips_drawn) | set(chips) if spot in places
         ]
         self._chips_drawn = chips
+        if glow:
+            damage += [self._glow(lay, area, box) for box, area in self._winning_hands(lay)]
         if not damage:
             return []
         # One pass over the table, however many pieces move: a pass costs more than the felt
@@ -401,8 +422,10 @@ class Table:
 
     @contextmanager
     def _clip(self, area: pygame.Rect) -> Iterator[None]:
+        """Drawing within ``area`` and within the clip already set: a panel's words repainted
+        for a moving piece under it go no further than the piece's damage."""
         previous = self.screen.get_clip()
-        self.screen.set_clip(area)
+        self.screen.set_clip(area.clip(previous))
         try:
             yield
         finally:
@@ -482,11 +505,9 @@ class Table:
             self._hand(
                 "box", index, len(box.cards) or 5, area, lay, now, box.selected, only, greyed=box.folded
             )
-            if box.won and self.counting(now) and int(now * 4) % 2 == 0:
+            if box.won and self.glowing(now):
                 for place in lay.cards(area, len(box.cards)):  # the winning hand glows while it counts
-                    pygame.draw.rect(
-                        self.screen, render.GOLD, render.rect(place).inflate(6, 6), width=3, border_radius=8
-                    )
+                    pygame.draw.rect(self.screen, render.GOLD, _glowing(place), width=3, border_radius=8)
             if box.current and only is None:
                 for position, card in enumerate(lay.cards(area)):
                     self.hotspots.append((render.rect(card), "card", position + 1))
@@ -501,6 +522,17 @@ class Table:
                     words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2)),
                 )
         self._moving_chips(lay, now, only)  # over everything on the felt, as a dealer's hand moves them
+
+    def _winning_hands(self, lay: Layout) -> list[tuple[BoxView, Box]]:
+        view = self._on_screen
+        assert view is not None
+        return [(box, area) for box, area in zip(view.boxes, lay.boxes, strict=False) if box.won]
+
+    @staticmethod
+    def _glow(lay: Layout, area: Box, box: BoxView) -> pygame.Rect:
+        """Where a winning hand's glow lies: round its cards."""
+        places = lay.cards(area, len(box.cards))
+        return _glowing(places[0]).union(_glowing(places[-1]))
 
     @staticmethod
     def _label_box(area: Box, lay: Layout) -> Box:
@@ -536,6 +568,10 @@ class Table:
     ) -> list[tuple[Slot, pygame.Rect, tuple[str | None, int] | None]]:
         """Each card of a hand: its slot, where it lies now and (face, shown width), or None
         for an empty place."""
+        memo = self._frame_poses
+        key = (where, index, count, area, selected)
+        if memo is not None and key in memo:
+            return memo[key]
         shoe = (lay.table.right - lay.card_w * 2, lay.table.y - lay.card_h)
         marker = max(lay.small // 3, 3) + 2
         poses: list[tuple[Slot, pygame.Rect, tuple[str | None, int] | None]] = []
@@ -551,6 +587,8 @@ class Table:
             width = max(round(place.w * pose.width), 1) if pose.width < AT_REST else place.w
             shown = pygame.Rect(x + (place.w - width) // 2, y, width, place.h + (marker if lift else 0))
             poses.append((slot, shown, (pose.face, width)))
+        if memo is not None:
+            memo[key] = poses
         return poses
 
     def _hand(
@@ -756,7 +794,7 @@ class Table:
     def _paytable(self, lay: Layout, now: float) -> None:
         view = self._on_screen
         assert view is not None
-        pulse = self.counting(now) and int(now * 4) % 2 == 0
+        pulse = self.glowing(now)
         rows = help.paytable_rows(self.terminal.rules)
         bonus = help.bonus_rows(self.terminal.rules, cash_for(self.terminal))
         if lay.compact:
@@ -860,3 +898,8 @@ def spot_places(lay: Layout, insured: tuple[bool, ...], bonus: bool) -> dict[Chi
             kinds.append("bonus")
         places |= {(index, kind): place for kind, place in zip(kinds, lay.spots(area), strict=False)}
     return places
+
+
+def _glowing(place: Box) -> pygame.Rect:
+    """A winning card's glow: a gold frame just outside it."""
+    return render.rect(place).inflate(6, 6)
