@@ -63,7 +63,12 @@ def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
 
 
 def number(value: int) -> str:
-    return format_decimal(value, locale=_active)
+    return _number(value, _active)
+
+
+@lru_cache(maxsize=4096)  # the chips' amounts are written every frame they move
+def _number(value: int, language: str) -> str:
+    return format_decimal(value, locale=language)
 
 
 def percent(fraction: float) -> str:
