@@ -61,7 +61,12 @@ def cash(amount: int) -> str:
         ("handpay_paid", {"amount": 120_000, "round_id": None}, "Handpay of €1,200.00 paid"),
         ("door_open", {}, "Door opened"),
         ("tilt", {"kind": "door", "message": "the door is open"}, "Tilt: The door is open."),
-        ("tilt", {"kind": "pin_lockout", "message": "5 wrong PINs"}, "Tilt: 5 wrong PINs"),
+        (
+            "tilt",
+            {"kind": "pin_lockout", "message": "5 wrong PINs"},
+            "Tilt: The operator menu is locked after too many wrong PINs.",
+        ),
+        ("tilt", {"kind": "an_older_releases", "message": "coin jam"}, "Tilt: coin jam"),
         (
             "round_settled",
             {"round_id": 42, "staked": 3000, "paid": 1000},

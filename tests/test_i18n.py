@@ -145,3 +145,21 @@ def test_no_shown_string_hides_where_extraction_cannot_see_it() -> None:
         if hidden.search(line)
     ]
     assert not found, f"a string to translate inside an f-string: {found}"
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_every_tilt_tells_the_player_what_it_is_in_the_players_language(language: str) -> None:
+    """Each tilt's panel leads with its meaning, translated; the terminal's own detail (in
+    English, for the attendant and the log) follows only where it says more."""
+    from oasis_kiosk.machine.tilts import TILTS
+    from oasis_kiosk.ui.view import tilt_reason
+
+    english_detail = "5 wrong PINs in a row: the menu is locked until the attendant's key"
+    for kind, tilt in TILTS.items():
+        assert tilt.label is not None, f"{kind}: no meaning for the player"
+        i18n.use(language)
+        said = tilt_reason(kind, english_detail)
+        i18n.use("en")
+        assert not said.startswith(english_detail[:10]), f"{kind}: {said}"
+    i18n.use(language)
+    assert english_detail not in tilt_reason("pin_lockout", english_detail), "its detail adds nothing"

@@ -139,7 +139,7 @@ def sentence(event: Mapping[str, Any], cash: Callable[[int], str]) -> str:
     fields = {name: _field(name, value, said, cash) for name, value in _flattened(detail)}
     if "message" in detail:
         tilt = TILTS.get(detail.get("kind", ""))
-        fields["tilt"] = _(tilt.label) if tilt is not None and tilt.label else str(detail["message"])
+        fields["tilt"] = _(tilt.label) if tilt is not None else str(detail["message"])
     if "intent" in detail:
         label = BUTTON_LABELS.get(detail["intent"])
         fields["intent"] = _(label) if label else str(detail["intent"])

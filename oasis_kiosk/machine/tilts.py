@@ -22,10 +22,12 @@ class ClearedBy(Enum):
 
 @dataclass(frozen=True)
 class Tilt:
-    label: str | None
-    """What the player reads (a message id; its detail stays as the terminal wrote it for
-    the attendant and the log); None: the detail itself is shown."""
+    label: str
+    """What the player reads (a message id), in the player's language."""
     cleared_by: ClearedBy = ClearedBy.ATTENDANT
+    detail_shown: bool = True
+    """The terminal's detail (English, as written for the attendant and the log) follows
+    the label on the panel, where it says more."""
 
 
 TILTS: dict[str, Tilt] = {
@@ -42,8 +44,8 @@ TILTS: dict[str, Tilt] = {
     # The power's return clears it too (Terminal.power_restored).
     "power_fail": Tilt(N_("The mains power has failed.")),
     "self_test": Tilt(N_("The start-up self-test failed."), ClearedBy.SELF_TEST),
-    "books": Tilt(None, ClearedBy.BOOKS_RESTORED),
-    "pin_lockout": Tilt(None),
+    "books": Tilt(N_("The records are damaged: the operator must restore them."), ClearedBy.BOOKS_RESTORED),
+    "pin_lockout": Tilt(N_("The operator menu is locked after too many wrong PINs."), detail_shown=False),
 }
 
 

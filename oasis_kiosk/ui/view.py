@@ -428,10 +428,10 @@ def tilt_reason(kind: str, detail: str) -> str:
     """What the player reads of a tilt: its meaning in the player's language, and the
     terminal's detail where it says more."""
     tilt = TILTS.get(kind)
-    meaning = tilt.label if tilt is not None else None
-    if meaning is None:
+    if tilt is None:  # a kind from an older release's state
         return detail
-    if detail.lower().rstrip(".") == meaning.lower().rstrip("."):
+    meaning = tilt.label
+    if not tilt.detail_shown or detail.lower().rstrip(".") == meaning.lower().rstrip("."):
         return _(meaning)
     return f"{_(meaning)} ({detail})"
 
