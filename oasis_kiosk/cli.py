@@ -14,7 +14,9 @@
   profile: the return of the configured rules and whether ``[rules]`` accepts it;
 - ``returns``: computes the return of the configured rules where it is not known, and keeps
   it in the books (``oasis_kiosk.returns``);
-- ``hub …``: the floor's hub on PostgreSQL (``oasis_kiosk.floor.cli``, docs/floor.md).
+- ``hub …``: the floor's hub on PostgreSQL (``oasis_kiosk.floor.cli``, docs/floor.md);
+- ``link``: a linked cabinet's link agent, which pushes its books' outbox to the hub
+  (``oasis_kiosk.floor.agent``; the ``oasis-kiosk-link`` service).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
 from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.store.outbox import Outbox
 from oasis_kiosk.ui.layout import SMALLEST
 
 CARDS_PER_HAND = 5
@@ -97,6 +100,14 @@ def demo(rounds: int, seed: bytes | None) -> None:
         print(f"  player  {' '.join(player)}  {player_value.category}")
         print(f"  dealer  {' '.join(dealer)}  {dealer_value.category}  (up card {dealer[-1]})")
         print(f"  {verdict}\n")
+
+
+def open_books(config: Config) -> Store:
+    """The books to write, under their lock; with ``[link]``, linked to the floor's hub
+    (every change the hub must know goes to the outbox in its own transaction)."""
+    link = config.link
+    outbox = None if link is None else Outbox(linked_jackpot=link.jackpot == "linked")
+    return Store(config.database, outbox=outbox)
 
 
 @contextmanager
@@ -217,7 +228,7 @@ def show_recall(config: Config, count: int, as_json: bool) -> int:
 
 def set_pin(config: Config) -> int:
     """Reads the new operator PIN from standard input (twice on a terminal) and stores its hash."""
-    store = Store(config.database)  # first: no PIN is asked for books that are not there
+    store = open_books(config)  # first: no PIN is asked for books that are not there
     try:
         if sys.stdin.isatty():
             first, second = getpass.getpass("new operator PIN: "), getpass.getpass("again: ")
@@ -246,7 +257,7 @@ def configured_returns(config: Config, *, rounds: int, seed: bytes | None, as_js
     are; others are computed. ``book`` (``returns``): under the books' lock, as ``set-pin``,
     and computed figures are kept in them; else (``par``) the books, if any, are only read."""
     if book:
-        store: Store | None = Store(config.database)
+        store: Store | None = open_books(config)
     else:
         store = Store(config.database, read_only=True) if config.database.exists() else None
     try:
@@ -317,7 +328,7 @@ def run_headless(
     else:
         terminal = Terminal(
             config,
-            Store(config.database),
+            open_books(config),
             seed_for_round=seeds_from(seed_base) if seed_base else None,
             deck_for_round=stacked_decks(decks) if decks else None,
         )
@@ -389,7 +400,7 @@ def open_terminal(config: Config, *, demo: bool, video_driver: str | None) -> Te
     if demo:
         terminal = free_play_terminal(replace(config, attract_after=DEMO_ATTRACT_AFTER))
     else:
-        terminal = Terminal(config, Store(config.database))
+        terminal = Terminal(config, open_books(config))
     problems = self_test(terminal.config, terminal.store, video_driver, terminal.profile)
     terminal.record_self_test(problems)
     for problem in problems:
@@ -414,6 +425,7 @@ def parser() -> argparse.ArgumentParser:
         ("recall", "print the last rounds"),
         ("set-pin", "set the operator PIN (read from standard input)"),
         ("init", "create the terminal's books (the only command that does)"),
+        ("link", "push a linked cabinet's outbox to the floor's hub until stopped (docs/floor.md)"),
     ]:
         command = commands.add_parser(name, help=text)
         command.add_argument("--config", type=Path, help="configuration file (TOML)")
@@ -539,6 +551,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return show_recall(config, arguments.count, arguments.json)
         if arguments.command == "set-pin":
             return set_pin(config)
+        if arguments.command == "link":
+            return floor_cli.run_link(config)
         if arguments.command == "init":
             return init_books(
                 config,

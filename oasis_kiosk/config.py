@@ -105,6 +105,27 @@ class DevicesConfig:
     low, an open-collector output pulling the line down as the cabinet's switches do."""
 
 
+LINK_JACKPOTS = ("local", "linked")
+
+
+@dataclass(frozen=True)
+class LinkConfig:
+    """``[link]``: the cabinet is one of a floor's, linked to its hub (docs/floor.md). Its
+    books then keep an outbox of every change the hub must know, which the link agent
+    (``oasis-kiosk link``) pushes to the hub; with no ``[link]`` there is no outbox."""
+
+    credentials: Path
+    """The cabinet's credentials file (``hub add-cabinet``), readable by its owner only."""
+    jackpot: str = "local"
+    """``local``: the cabinet's own progressive meter; ``linked``: its bonus stakes and hits
+    go to the hub's pool (the outbox's ``jackpot_contribution`` and ``jackpot_hit``)."""
+    batch: int = 500
+    """The most outbox rows the agent sends in one transaction."""
+    retry_max: float = 30.0
+    """The longest wait between the agent's attempts while the hub cannot be reached (the
+    wait doubles from a tenth of a second up to this)."""
+
+
 @dataclass(frozen=True)
 class Config:
     source: str = "<defaults>"
@@ -139,6 +160,8 @@ class Config:
     """The SDL video driver the cabinet must run on full screen (``kmsdrm``): the start-up
     self-test tilts on any other, so a kiosk drawing nowhere takes no money. Empty: any."""
     devices: DevicesConfig = field(default_factory=DevicesConfig)
+    link: LinkConfig | None = None
+    """``[link]``: linked to a floor's hub; None (no section): a cabinet on its own."""
 
     def load_profile(self) -> Profile:
         return load_profile(self.profile, self.profile_overrides)
@@ -618,12 +641,35 @@ DEVICES: dict[str, Key] = {
     "power_fail": Key(PinOrTable(POWER_FAIL), None, "the UPS's power-fail line, active low unless told"),
 }
 
+LINK_DEFAULTS = LinkConfig(Path())
+LINK: dict[str, Key] = {
+    "credentials": Key(
+        Text("a credentials file's path", convert=Path),
+        REQUIRED,
+        "the cabinet's credentials file from `hub add-cabinet` (mode 0600)",
+    ),
+    "jackpot": Key(
+        Choice(LINK_JACKPOTS),
+        LINK_DEFAULTS.jackpot,
+        "'local': the cabinet's own meter; 'linked': stakes and hits go to the hub's pool",
+    ),
+    "batch": Key(
+        Whole("a whole number of rows, 1 to 10000", 1, 10_000),
+        LINK_DEFAULTS.batch,
+        "the most outbox rows the link agent sends at once",
+    ),
+    "retry_max": Key(
+        Seconds(1, 3600), LINK_DEFAULTS.retry_max, "the longest wait between attempts to reach the hub"
+    ),
+}
+
 SCHEMA: dict[str, dict[str, Key]] = {
     "terminal": TERMINAL,
     "money": MONEY,
     "jackpot": JACKPOT,
     "rules": RULES,
     "devices": DEVICES,
+    "link": LINK,
 }
 """Every section and key of the configuration file (and ``[profile_overrides]``: any
 profile field, checked by the profile when it loads)."""
@@ -644,10 +690,17 @@ SECTIONS: dict[str, Table] = {
         rules=(Below("return_min", "return_max"), Below("side_return_min", "side_return_max")),
     ),
     "devices": Table(DEVICES, build=_devices),
+    "link": Table(
+        LINK,
+        describe="a table of credentials, jackpot, batch and retry_max",
+        build=lambda v: LinkConfig(**v),
+    ),
 }
+OPTIONAL_SECTIONS = ("link",)
+"""Sections whose absence means something (not linked), rather than their defaults."""
 
 FILE = Table(
-    {name: Key(table, EMPTY, name) for name, table in SECTIONS.items()}
+    {name: Key(table, None if name in OPTIONAL_SECTIONS else EMPTY, name) for name, table in SECTIONS.items()}
     | {"profile_overrides": Key(Overrides(), None, "profile fields merged over the profile")},
     describe="a TOML file of sections",
     noun="section",
@@ -683,6 +736,7 @@ def load_config(path: Path | str | None = None, **replace_fields: Any) -> Config
         jackpot=sections["jackpot"],
         return_bounds=sections["rules"],
         devices=sections["devices"],
+        link=sections["link"],
         profile_overrides=sections["profile_overrides"],
     )
     config = replace(config, **{k: v for k, v in replace_fields.items() if v is not None})
@@ -741,6 +795,8 @@ def validate(config: Config) -> None:
     SECTIONS["jackpot"].check({key: getattr(jackpot, key) for key in JACKPOT}, "jackpot", walk)
     bounds = config.return_bounds
     SECTIONS["rules"].check({key: getattr(bounds, key) for key in RULES}, "rules", walk)
+    if config.link is not None:
+        SECTIONS["link"].check({key: getattr(config.link, key) for key in LINK}, "link", walk)
     if config.cashout == "hopper" and config.devices.hopper_motor is None:
         walk.fail("terminal.cashout", "'hopper' needs a hopper in [devices]")
     if config.hopper_coin not in config.coins:

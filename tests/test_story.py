@@ -137,6 +137,36 @@ def test_nothing_on_the_screen_tells_the_outcome_while_the_dealers_cards_turn(
         assert settled.overlay[0] == "handpay"
 
 
+def test_the_cabinets_lamps_are_dark_while_the_dealers_cards_turn(tmp_path: Path) -> None:
+    """A lamp is a button's light: with the whole credit staked, DEAL's lamp lighting at the
+    PLAY (the win paid back) with the hole cards still down would tell the outcome as
+    plainly as the screen's buttons."""
+    app, clock = kiosk(tmp_path, (800, 480), deck=TRIPS)
+    terminal = app.terminal
+    app.key("f6")
+    app.key("f7")  # €30: the ante and the play bet
+    app.key("return")
+    settle(app, clock, 2)
+    assert terminal.credits == 2000, "the play bet is all that is left"
+    assert app.cabinet is not None
+    lamps, wiring = app.cabinet.lamp_factory, app.cabinet.wiring
+
+    def lit() -> set[str]:
+        return {name for name, pin in wiring.lamps.items() if lamps.pin(pin).state}
+
+    assert "play" in lit()
+    app.key("p")
+    hidden = 0
+    while app.table.busy(clock.now):
+        clock.now += 1 / 60
+        app.advance(1 / 60)
+        if None in dealer_faces(app, clock.now):
+            hidden += 1
+            assert lit() == set(), f"{hidden} frames into the reveal"
+    assert hidden > 30
+    assert "deal" in lit(), "the won credit deals again once the cards have turned"
+
+
 def test_a_press_hurries_the_reveal_but_keeps_its_order(tmp_path: Path) -> None:
     app, clock = dealt(tmp_path, TRIPS)
     app.key("p")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from dataclasses import asdict
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from oasis_kiosk.config import Config
     from oasis_kiosk.floor.hub import ParameterChange, Pool
 
 
@@ -168,3 +170,24 @@ def show_pool(pool: Pool, log: list[ParameterChange], as_json: bool) -> int:
             f"{change.changed_at:%Y-%m-%d %H:%M:%S} {change.changed_by} ({change.role_name}): {change.old} -> {change.new}"
         )
     return 0
+
+
+def run_link(config: Config) -> int:
+    """``oasis-kiosk link``: the link agent of a cabinet with ``[link]``, until stopped."""
+    if config.link is None:
+        print(
+            f"oasis-kiosk: link: {config.source} has no [link] section: this cabinet is not linked to a hub",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        print("oasis-kiosk: the link needs psycopg 3: pip install 'oasis-kiosk[floor]'", file=sys.stderr)
+        return 2
+    from oasis_kiosk.floor import agent
+
+    logging.basicConfig(level=logging.INFO, format="oasis-kiosk link: %(message)s")
+    return agent.run_agent(
+        config.database, config.link.credentials, batch=config.link.batch, retry_max=config.link.retry_max
+    )

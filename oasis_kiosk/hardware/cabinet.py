@@ -84,13 +84,17 @@ class Cabinet:
         self.waking: Callable[[], object] | None = None
         """While the attract demo runs or the dealer's reveal plays: a button press only ends
         or hurries it."""
+        self.revealing = False
+        """While the dealer's reveal plays on the screen: the lamps are dark, as the screen's
+        buttons are (DEAL lit by a win paid back, or ATTENDANT by a handpay, would tell the
+        outcome before the cards)."""
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
         self._outputs_for: tuple[set[str], dict[str, bool]] | None = None
         """What was live, and whether coins and notes were taken, when the lamps and inhibit
         lines were last set."""
-        self._outputs_at: tuple[int, tuple[int | None, ...]] | None = None
+        self._outputs_at: tuple[int, tuple[int | None, ...], bool] | None = None
         """The terminal's count of changes and what the devices held in escrow when they were
         last set."""
         self._read_switches()
@@ -267,10 +271,11 @@ class Cabinet:
     def update_outputs(self) -> None:
         devices = self._money_devices()
         held = tuple(device.held.value if device.held else None for _, device in devices)
-        if (self.terminal.changes, held) == self._outputs_at:
+        if (self.terminal.changes, held, self.revealing) == self._outputs_at:
             return  # nothing was taken since: what is live is what it was
-        self._outputs_at = (self.terminal.changes, held)
-        live, money = self.terminal.live(), self._money_live()
+        self._outputs_at = (self.terminal.changes, held, self.revealing)
+        live = set() if self.revealing else self.terminal.live()
+        money = self._money_live()
         room = self.terminal.room_for_money()
         # What is live follows the terminal's own lists of coins and notes; a device that
         # takes money straight in may know a larger one, which must fit too. While a note is

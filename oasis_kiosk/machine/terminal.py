@@ -1020,6 +1020,7 @@ class Terminal:
                     "jackpot_contribution",
                     0,
                     round_id=self.round_id,
+                    stake=stake,
                     to_meter=whole,
                     carry=str(self.jackpot.carry),
                 )

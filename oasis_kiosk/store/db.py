@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from oasis_kiosk._core import OasisError, Profile
+from oasis_kiosk.store import outbox as outboxes
 from oasis_kiosk.store import seals
 from oasis_kiosk.store.books import (
     KEY_BYTES,
@@ -82,6 +83,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE rounds ADD COLUMN deck TEXT NOT NULL DEFAULT 'shuffled'
         CHECK (deck IN ('shuffled', 'derived', 'stacked'));
     """,
+    # A linked cabinet's outbox for the floor's hub (store/outbox.py); empty when not linked.
+    outboxes.SCHEMA,
 ]
 
 
@@ -191,11 +194,23 @@ class Store:
     writable: bool
     """False after ``close()`` (and for a read-only store): every write is refused."""
 
-    def __init__(self, path: Path | str, *, read_only: bool = False, _secret: bytes | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        read_only: bool = False,
+        outbox: outboxes.Outbox | None = None,
+        _secret: bytes | None = None,
+    ) -> None:
         """Opens existing books: never a fresh database in place of a missing one (only
         ``create`` makes books). ``read_only`` (the meters, the audit, the recall while the
-        kiosk runs, or a copy of the books) takes no lock and writes nothing."""
+        kiosk runs, or a copy of the books) takes no lock and writes nothing. ``outbox``:
+        the books are linked to a floor's hub (``[link]``), and every write the hub must
+        know appends its outbox rows in its own transaction (store/outbox.py); None, as for
+        a cabinet on its own: no outbox rows."""
         self.path = Path(path)
+        self.outbox = outbox
+        self._books_id: str | None = None
         self.files = BooksFiles(self.path)
         self.read_only = read_only
         self._in_transaction = False
@@ -586,6 +601,27 @@ class Store:
         if self._secret is None:
             raise StoreError(f"{self.path}: cannot write: no seal key")
         self._chain = seals.append(self._db, self._secret, self._chain, table, str(key))
+        if self.outbox is not None:
+            self._to_outbox(self.outbox, table, str(key))
+
+    def _to_outbox(self, outbox: outboxes.Outbox, table: str, key: str) -> None:
+        """The outbox rows of the row just written and sealed, in the same transaction: every
+        write of the books passes here, so none reaches them without its rows for the hub."""
+        if self._books_id is None:
+            books = self.books
+            if books is None:
+                return  # the books' own identity is being written: nothing the hub needs
+            self._books_id = books.id
+        at = now()
+        for kind, payload in outboxes.entries(self._db, outbox, self._books_id, table, key):
+            outboxes.append(self._db, kind, payload, at)
+
+    def outbox_rows(self, after: int = 0, limit: int = 1000) -> list[outboxes.Row]:
+        """The outbox's rows after ``after`` (oldest first, at most ``limit``)."""
+        try:
+            return outboxes.rows(self._db, after, limit)
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot read: {error}") from None
 
     def _read(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:

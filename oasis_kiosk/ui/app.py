@@ -205,8 +205,9 @@ class App:
     def _poll(self, seconds: float) -> list[Response]:
         """The devices, ``seconds`` on: presses, money, the hopper, the power."""
         # While the attract demo runs or the dealer's reveal plays, a press only ends or hurries it.
-        interrupts = self.attract is not None or (self.scene == "game" and self.table.revealing(self.now()))
-        self.devices.waking = self._interrupt if interrupts else None
+        revealing = self.scene == "game" and self.table.revealing(self.now())
+        self.devices.waking = self._interrupt if self.attract is not None or revealing else None
+        self.devices.revealing = revealing
         return self.cabinet.advance(seconds) if self.cabinet else self.devices.step()
 
     def _take(self, responses: list[Response]) -> None:

@@ -1,0 +1,334 @@
+"""The link agent: pushes a linked cabinet's outbox to the floor's hub (docs/floor.md).
+
+It runs as a process of its own, ``oasis-kiosk link`` (the ``oasis-kiosk-link`` service),
+never inside the kiosk: the kiosk's frame loop and its money transactions share nothing
+with it but the books' file, which the agent only reads (SQLite's write-ahead log lets it
+read while the kiosk writes, without waiting for it or making it wait). The kiosk keeps no
+network at all (its unit denies every IP address); only this service reaches the hub.
+
+Each pass reads the outbox rows after what the hub holds and sends them as one batch
+(``hub.ingest``, one transaction at the hub, as the cabinet's own role). The hub's answer,
+the highest sequence number it then holds, is recorded in the agent's own SQLite file
+beside the books (``<database>.link``): the hub is the truth, and at every (re)connection
+the agent asks it again and goes on from there, so a batch cut off before its answer, or an
+agent killed between the hub's commit and its own record, is sent again from the hub's
+number and nothing is lost or doubled (a row the hub holds is skipped, and a row sent
+again with other contents is refused). While the hub cannot be reached (stopped,
+restarting, the network cut) the agent waits and tries again, the wait doubling from
+``FIRST_WAIT`` up to ``[link] retry_max``; the kiosk plays on and its outbox grows.
+
+The outbox's rows are kept after the hub confirms them, as the books keep their ledger and
+their seal chain: the books can feed a hub restored from an older backup again, and
+``hub reconcile`` compares them. (They cost about as much room as the seal chain; pruning
+confirmed rows is left for when a cabinet's card needs it.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import psycopg
+
+from oasis_kiosk.floor import access, hub
+from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
+from oasis_kiosk.store import outbox as outboxes
+
+log = logging.getLogger("oasis_kiosk.link")
+
+FIRST_WAIT = 0.1
+"""Seconds before the first retry; each failure doubles it, up to ``retry_max``."""
+POLL = 0.2
+"""Seconds between looks at the outbox when the hub holds all of it."""
+CONNECTION_OPTIONS: dict[str, Any] = {
+    # A cut network is noticed in seconds, not when the kernel gives up on the connection.
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 15_000,
+    "options": "-c statement_timeout=30000",
+}
+
+
+class LinkError(Exception):
+    """The link cannot go on as configured (the books and the hub disagree): it says why."""
+
+
+def confirm_path(database: Path) -> Path:
+    """The agent's own file beside the books: the highest sequence number the hub confirmed."""
+    return database.with_name(database.name + ".link")
+
+
+def _open_confirmations(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, timeout=10)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS confirmed (
+               books TEXT PRIMARY KEY,
+               seq INTEGER NOT NULL CHECK (seq >= 0),
+               at TEXT NOT NULL
+           )"""
+    )
+    return db
+
+
+def confirmed(database: Path, books: str | None = None) -> int:
+    """The highest sequence number the hub confirmed for the books at ``database`` (0: none
+    yet, or no agent ran)."""
+    path = confirm_path(database)
+    if not path.exists():
+        return 0
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        if books is None:
+            row = db.execute("SELECT seq FROM confirmed ORDER BY at DESC LIMIT 1").fetchone()
+        else:
+            row = db.execute("SELECT seq FROM confirmed WHERE books = ?", (books,)).fetchone()
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        db.close()
+    return int(row[0]) if row else 0
+
+
+def outbox_last(database: Path) -> int:
+    """The last sequence number of the outbox of the books at ``database`` (0: none)."""
+    db = sqlite3.connect(f"{Path(database).resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return outboxes.last_seq(db)
+    finally:
+        db.close()
+
+
+@dataclass
+class Status:
+    held: int = 0
+    """The highest sequence number the hub confirmed."""
+    waiting: int = 0
+    """Outbox rows the hub does not hold yet (at the last look)."""
+    connected: bool = False
+    last_error: str | None = None
+
+
+class Agent:
+    """Pushes the outbox of the books at ``database`` to the hub the credentials reach."""
+
+    def __init__(
+        self,
+        database: Path,
+        credentials: Path | access.Credentials,
+        *,
+        batch: int = 500,
+        retry_max: float = 30.0,
+        poll: float = POLL,
+        sleep: Callable[[float], bool] | None = None,
+    ) -> None:
+        self.database = Path(database)
+        self.credentials = credentials
+        self.batch = batch
+        self.retry_max = retry_max
+        self.poll = poll
+        self.stop_event = threading.Event()
+        self._sleep = sleep or self.stop_event.wait
+        self.status = Status()
+        self._hub: psycopg.Connection[Any] | None = None
+        self._books: sqlite3.Connection | None = None
+        self._books_id: str | None = None
+        self._confirm_db: sqlite3.Connection | None = None
+
+    # The books, read only.
+
+    def _open_books(self) -> sqlite3.Connection:
+        if self._books is None:
+            if not self.database.exists():
+                raise LinkError(f"{self.database}: there are no books here yet")
+            uri = f"{self.database.resolve().as_uri()}?mode=ro"
+            books = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
+            try:
+                tables = {
+                    name for (name,) in books.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                }
+                if "outbox" not in tables:
+                    raise LinkError(f"{self.database}: the books have no outbox yet: start the kiosk once")
+                row = books.execute("SELECT id FROM books").fetchone()
+                if row is None:
+                    raise LinkError(f"{self.database}: the books have no identity")
+            except BaseException:
+                books.close()
+                raise
+            self._books, self._books_id = books, str(row[0])
+        return self._books
+
+    def _read_outbox(self, after: int) -> tuple[list[outboxes.Row], int]:
+        books = self._open_books()
+        books.execute("BEGIN")
+        try:
+            rows = outboxes.rows(books, after, self.batch)
+            last = outboxes.last_seq(books)
+        finally:
+            books.execute("COMMIT")
+        return rows, last
+
+    # The agent's own record.
+
+    def _record(self, held: int) -> None:
+        if self._confirm_db is None:
+            self._confirm_db = _open_confirmations(confirm_path(self.database))
+        assert self._books_id is not None
+        self._confirm_db.execute(
+            """INSERT INTO confirmed (books, seq, at) VALUES (?, ?, ?)
+               ON CONFLICT (books) DO UPDATE SET seq = excluded.seq, at = excluded.at""",
+            (self._books_id, held, datetime.now(UTC).isoformat(timespec="milliseconds")),
+        )
+        self.status.held = held
+
+    # The hub.
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        if self._hub is None or self._hub.closed:
+            self._hub = access.connect(self.credentials, **CONNECTION_OPTIONS)
+            self.status.connected = True
+            try:
+                held = hub.held(self._hub)
+                self._open_books()
+                recorded = confirmed(self.database, self._books_id)
+                last = outboxes.last_seq(self._open_books())
+            except BaseException:
+                self._disconnect()
+                raise
+            if held > last:
+                self._disconnect()
+                raise LinkError(
+                    f"the hub holds {held} events of this cabinet but these books' outbox has {last}: "
+                    "these are other books (a RAM clear, or another cabinet's credentials): "
+                    "new books are added to the hub as a new cabinet"
+                )
+            if held < recorded:
+                log.warning(
+                    "the hub holds %d events of this cabinet, it had confirmed %d: sending them again "
+                    "(a hub restored from an older backup?)",
+                    held,
+                    recorded,
+                )
+            self._record(held)
+        return self._hub
+
+    def _disconnect(self) -> None:
+        hub_connection, self._hub = self._hub, None
+        self.status.connected = False
+        if hub_connection is not None:
+            with contextlib.suppress(psycopg.Error):
+                hub_connection.close()
+
+    def push_once(self) -> int:
+        """Sends one batch of what the hub does not hold; returns how many rows were sent."""
+        connection = self._connect()
+        rows, last = self._read_outbox(self.status.held)
+        self.status.waiting = last - self.status.held
+        if not rows:
+            return 0
+        events = [
+            hub.Event(row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at))
+            for row in rows
+        ]
+        held = hub.ingest(connection, events)
+        self._record(held)
+        self.status.waiting = last - held
+        return len(rows)
+
+    def push_all(self) -> int:
+        """Sends batches until the hub holds the whole outbox; returns the rows sent."""
+        sent = 0
+        while True:
+            count = self.push_once()
+            sent += count
+            if count == 0:
+                return sent
+
+    def run(self) -> None:
+        """Pushes until ``stop()``: a batch whenever there are rows, a look every ``poll``
+        seconds when there are none, a growing wait after each failure."""
+        wait = FIRST_WAIT
+        while not self.stop_event.is_set():
+            try:
+                sent = self.push_once()
+            except (
+                HubUnavailableError,
+                CredentialsError,
+                psycopg.OperationalError,
+                psycopg.InterfaceError,
+            ) as error:
+                self._failed(f"the hub cannot be reached: {error}")
+            except HubError as error:
+                self._failed(f"the hub refused the outbox: {error}", error=True)
+                wait = self.retry_max
+            except LinkError as error:
+                self._failed(str(error), error=True)
+                wait = self.retry_max
+            except (sqlite3.Error, psycopg.Error) as error:
+                self._failed(f"{type(error).__name__}: {error}", error=True)
+            else:
+                if self.status.last_error is not None:
+                    log.info("the hub is reached again; it holds %d events of this cabinet", self.status.held)
+                    self.status.last_error = None
+                wait = FIRST_WAIT
+                if sent == 0:
+                    self._sleep(self.poll)
+                continue
+            self._sleep(wait)
+            wait = min(wait * 2, self.retry_max)
+        self.close()
+
+    def _failed(self, message: str, *, error: bool = False) -> None:
+        self._disconnect()
+        self._close_books()
+        if message != self.status.last_error:
+            (log.error if error else log.warning)(
+                "%s; %d rows wait in the outbox", message, self.status.waiting
+            )
+        self.status.last_error = message
+
+    def stop(self) -> None:
+        self.stop_event.set()
+
+    def _close_books(self) -> None:
+        books, self._books = self._books, None
+        if books is not None:
+            books.close()
+
+    def close(self) -> None:
+        self._disconnect()
+        self._close_books()
+        if self._confirm_db is not None:
+            self._confirm_db.close()
+            self._confirm_db = None
+
+
+def run_agent(database: Path, credentials: Path, *, batch: int, retry_max: float) -> int:
+    """``oasis-kiosk link``: runs until SIGTERM or SIGINT."""
+    try:
+        access.read_credentials(credentials)  # a bad file is said at once, not retried
+    except CredentialsError as error:
+        log.error("%s", error)
+        return 2
+    agent = Agent(database, credentials, batch=batch, retry_max=retry_max)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        agent.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    log.info("pushing the outbox of %s to the hub (%s)", database, credentials)
+    agent.run()
+    return 0

@@ -1,0 +1,155 @@
+"""The outbox: what a linked cabinet's books owe the floor's hub (docs/floor.md).
+
+When the books are linked (``[link]`` in the configuration), every write the hub must know
+appends its rows to the ``outbox`` table in the same transaction as the write itself: the
+store calls ``entries`` where it seals each row it writes (``Store._seal``), so no change
+can reach the books without its outbox rows, nor the outbox without its change. A rolled
+back transaction leaves neither. The link agent (``oasis_kiosk/floor/agent.py``) pushes
+the rows to the hub in order; books that are not linked write no outbox rows at all.
+
+The outbox's ``seq`` is the cabinet's sequence number at the hub: 1, 2, 3… without a gap
+(SQLite's AUTOINCREMENT: a rolled back row gives its number back, a committed one is never
+used again, even if rows are later removed).
+
+The rows, by kind (``payload`` is a JSON object):
+
+- ``ledger``: a ledger row as written: ``id``, ``at``, ``kind``, ``amount``,
+  ``credits_after``, ``round_id``, ``detail``;
+- ``meter``: a meter's new value: ``name``, ``value`` (0 after the operator's reset);
+- ``round``: a round that ended (settled or voided): ``id``, ``round_id`` (as the hub
+  names it), ``state``, ``started_at``, ``finished_at``, ``deck``, ``profile`` and its
+  ``settlement`` as the books keep it;
+- ``event``: an event of the books: ``id``, ``at``, ``kind``, ``detail``;
+- with the jackpot linked (``[link] jackpot = "linked"``) also the kinds the hub's pool acts
+  on: ``jackpot_contribution`` {``stake``, ``round_id``} after each ledger row of a bonus
+  stake that feeds the jackpot, and ``jackpot_hit`` {``round_id``} after each jackpot hit's
+  event.
+
+A round's id at the hub is ``<books id>:<round number>``: the books' identity makes it
+unique for the cabinet even after a RAM clear starts the round numbers again.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = """
+    CREATE TABLE outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL CHECK (json_valid(payload) AND json_type(payload) = 'object'),
+        committed_at TEXT NOT NULL
+    );
+"""
+"""The books' migration 3 (``store/db.py``)."""
+
+
+@dataclass(frozen=True)
+class Outbox:
+    """The books are linked: they keep an outbox for the hub."""
+
+    linked_jackpot: bool = False
+    """Bonus stakes and jackpot hits go to the hub's pool too."""
+
+
+@dataclass(frozen=True)
+class Row:
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    committed_at: str
+
+
+def hub_round_id(books_id: str, round_id: int) -> str:
+    """A round's id at the hub: unique for the cabinet, across RAM clears too."""
+    return f"{books_id}:{round_id}"
+
+
+def _detail(text: str) -> Any:
+    return json.loads(text)
+
+
+def entries(
+    db: sqlite3.Connection, outbox: Outbox, books_id: str, table: str, key: str
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The outbox rows (kind, payload) for the row ``key`` of ``table`` as it now stands,
+    inside the transaction that wrote it."""
+    if table == "ledger":
+        row = db.execute(
+            "SELECT id, at, kind, amount, credits_after, round_id, detail FROM ledger WHERE id = ?",
+            (int(key),),
+        ).fetchone()
+        detail = _detail(row[6])
+        yield (
+            "ledger",
+            {
+                "id": row[0],
+                "at": row[1],
+                "kind": row[2],
+                "amount": row[3],
+                "credits_after": row[4],
+                "round_id": row[5],
+                "detail": detail,
+            },
+        )
+        if outbox.linked_jackpot and row[2] == "jackpot_contribution" and row[5] is not None:
+            yield (
+                "jackpot_contribution",
+                {"stake": int(detail["stake"]), "round_id": hub_round_id(books_id, row[5])},
+            )
+    elif table == "meters":
+        found = db.execute("SELECT value FROM meters WHERE name = ?", (key,)).fetchone()
+        yield ("meter", {"name": key, "value": int(found[0]) if found else 0})
+    elif table == "rounds":
+        row = db.execute(
+            "SELECT id, state, started_at, finished_at, deck, profile, settlement FROM rounds WHERE id = ?",
+            (int(key),),
+        ).fetchone()
+        if row[1] != "open":
+            yield (
+                "round",
+                {
+                    "id": row[0],
+                    "round_id": hub_round_id(books_id, row[0]),
+                    "state": row[1],
+                    "started_at": row[2],
+                    "finished_at": row[3],
+                    "deck": row[4],
+                    "profile": row[5],
+                    "settlement": _detail(row[6]) if row[6] else None,
+                },
+            )
+    elif table == "events":
+        row = db.execute("SELECT id, at, kind, detail FROM events WHERE id = ?", (int(key),)).fetchone()
+        detail = _detail(row[3])
+        yield ("event", {"id": row[0], "at": row[1], "kind": row[2], "detail": detail})
+        if outbox.linked_jackpot and row[2] == "jackpot_hit" and detail.get("round_id") is not None:
+            yield ("jackpot_hit", {"round_id": hub_round_id(books_id, int(detail["round_id"]))})
+
+
+def append(db: sqlite3.Connection, kind: str, payload: dict[str, Any], committed_at: str) -> None:
+    db.execute(
+        "INSERT INTO outbox (kind, payload, committed_at) VALUES (?, ?, ?)",
+        (kind, json.dumps(payload, sort_keys=True, separators=(",", ":")), committed_at),
+    )
+
+
+def rows(db: sqlite3.Connection, after: int, limit: int) -> list[Row]:
+    """The outbox's rows after ``after``, oldest first, at most ``limit``."""
+    return [
+        Row(int(seq), kind, json.loads(payload), committed_at)
+        for seq, kind, payload, committed_at in db.execute(
+            "SELECT seq, kind, payload, committed_at FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+            (after, limit),
+        )
+    ]
+
+
+def last_seq(db: sqlite3.Connection) -> int:
+    """The outbox's last sequence number (0: none yet)."""
+    row = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'").fetchone()
+    return int(row[0]) if row else 0

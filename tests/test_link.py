@@ -1,0 +1,453 @@
+"""A linked cabinet: its books' outbox (written in the same transaction as each change) and
+the link agent that pushes it to a real hub (tests/postgres.py), through a cut network, a
+stopped hub and its own SIGKILL, without losing or doubling a row."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from postgres import Postgres
+from psycopg import sql
+from support import books
+
+from oasis_kiosk.config import Config, LinkConfig
+from oasis_kiosk.floor import access, agent, hub, migrate
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.store.outbox import Outbox, Row, hub_round_id
+
+SEEDS = seeds_from(bytes(32))
+ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"
+NUMBERS = itertools.count(1)
+RATE_PPM = 100_000
+
+
+def linked_terminal(
+    database: Path, *, jackpot: str = "linked", deck: Callable[[int], str] | None = None
+) -> Terminal:
+    """A terminal whose books are linked, as ``oasis-kiosk run`` opens them with ``[link]``."""
+    books(database).close()  # made the first time as test books
+    config = Config(database=database, link=LinkConfig(database.with_name("hub.toml"), jackpot=jackpot))
+    store = Store(database, outbox=Outbox(linked_jackpot=jackpot == "linked"))
+    if deck is not None:
+        return Terminal(config, store, deck_for_round=deck)
+    return Terminal(config, store, seed_for_round=SEEDS)
+
+
+def play(t: Terminal, rounds: int, *, bonus: bool = True) -> None:
+    if t.credits < 5000:
+        assert t.handle("bill", 5000).ok
+    if bonus and not t.bonus_stake:
+        assert t.handle("bonus").ok
+    for _ in range(rounds):
+        if t.credits < t.upfront():
+            assert t.handle("bill", 5000).ok
+        assert t.handle("deal").ok
+        assert t.handle("fold").ok
+        assert t.round is None
+
+
+def outbox(database: Path) -> list[Row]:
+    store = Store(database, read_only=True)
+    try:
+        return store.outbox_rows(0, 1_000_000)
+    finally:
+        store.close()
+
+
+# The outbox in the books.
+
+
+def test_an_unlinked_terminal_writes_no_outbox_rows(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = Terminal(Config(database=database), books(database), seed_for_round=SEEDS)
+    play(t, 3)
+    assert t.store.ledger() and t.store.events()
+    t.store.close()
+    assert outbox(database) == []
+    raw = sqlite3.connect(database)
+    assert raw.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+    raw.close()
+
+
+def test_a_linked_terminal_puts_every_change_the_hub_needs_in_its_outbox(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 3)
+    ledger, events, meters = t.store.ledger(), t.store.events(1000), t.store.meters()
+    rounds = t.store.rounds()
+    books_id = t.store.books.id if t.store.books else ""
+    t.store.close()
+    rows = outbox(database)
+    assert [row.seq for row in rows] == list(range(1, len(rows) + 1)), "gap-free from 1"
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_kind.setdefault(row.kind, []).append(row.payload)
+        datetime.fromisoformat(row.committed_at)
+    assert [p["id"] for p in by_kind["ledger"]] == [row.id for row in ledger]
+    assert [(p["kind"], p["amount"], p["credits_after"]) for p in by_kind["ledger"]] == [
+        (row.kind, row.amount, row.credits_after) for row in ledger
+    ]
+    assert [p["id"] for p in by_kind["event"]] == [event["id"] for event in events]
+    last_meters = {p["name"]: p["value"] for p in by_kind["meter"]}
+    assert last_meters == meters
+    assert [p["id"] for p in by_kind["round"]] == [r["id"] for r in rounds if r["state"] != "open"]
+    assert all(p["settlement"] is not None for p in by_kind["round"])
+    contributions = [row for row in ledger if row.kind == "jackpot_contribution"]
+    assert len(contributions) == 3
+    assert by_kind["jackpot_contribution"] == [
+        {"stake": row.detail["stake"], "round_id": hub_round_id(books_id, row.round_id or 0)}
+        for row in contributions
+    ]
+    assert all(p["stake"] > 0 for p in by_kind["jackpot_contribution"])
+    assert "jackpot_hit" not in by_kind
+
+
+def test_a_local_jackpot_sends_its_stakes_only_as_ledger_rows(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database, jackpot="local", deck=lambda number: ROYAL)
+    assert t.handle("bill", 5000).ok and t.handle("bonus").ok and t.handle("deal").ok and t.handle("play").ok
+    t.store.close()
+    kinds = {row.kind for row in outbox(database)}
+    assert {"ledger", "meter", "round", "event"} <= kinds
+    assert not kinds & {"jackpot_contribution", "jackpot_hit"}
+
+
+def test_a_linked_jackpot_hit_goes_to_the_outbox_with_its_round(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database, deck=lambda number: ROYAL)
+    assert t.handle("bill", 5000).ok and t.handle("bonus").ok and t.handle("deal").ok and t.handle("play").ok
+    books_id = t.store.books.id if t.store.books else ""
+    t.store.close()
+    rows = outbox(database)
+    hits = [row for row in rows if row.kind == "jackpot_hit"]
+    assert [row.payload for row in hits] == [{"round_id": hub_round_id(books_id, 1)}]
+    hit_event = next(row for row in rows if row.kind == "event" and row.payload["kind"] == "jackpot_hit")
+    assert hits[0].seq == hit_event.seq + 1, "right after the event it follows from, in its transaction"
+
+
+def test_the_outbox_row_commits_with_its_ledger_row_or_neither_does(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 1)
+    ledger, rows = len(t.store.ledger()), len(t.store.outbox_rows(0, 10_000))
+    # The outbox's insert fails (as a full disk would fail it): the money change goes with it.
+    t.store._db.execute(
+        "CREATE TEMP TRIGGER outbox_fails BEFORE INSERT ON main.outbox BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
+    )
+    response = t.handle("bill", 1000)
+    assert not response.ok
+    assert len(t.store.ledger()) == ledger
+    assert len(t.store.outbox_rows(0, 10_000)) == rows
+    t.store._db.execute("DROP TRIGGER outbox_fails")
+    # A change that fails after its writes (before the commit) leaves neither.
+    with pytest.raises(RuntimeError), t.store.transaction():
+        t.store.post("bill_in", 1000)
+        assert len(t.store.outbox_rows(0, 10_000)) > rows, "inside, the outbox row is there"
+        raise RuntimeError("the power fails before the commit")
+    assert len(t.store.ledger()) == ledger
+    assert len(t.store.outbox_rows(0, 10_000)) == rows
+    # And the commit itself failing leaves neither: the disk is full at COMMIT.
+    pages = t.store._db.execute("PRAGMA page_count").fetchone()[0]
+    t.store._db.execute(f"PRAGMA max_page_count = {pages}")
+    with contextlib.suppress(StoreError):
+        for _ in range(200):
+            with t.store.transaction():
+                t.store.post("bill_in", 1000, note="x" * 2000)
+    t.store._db.execute("PRAGMA max_page_count = 1073741823")
+    ledger_ids = {row.id for row in t.store.ledger()}
+    sent_ids = {row.payload["id"] for row in t.store.outbox_rows(0, 100_000) if row.kind == "ledger"}
+    assert ledger_ids == sent_ids, "every ledger row committed has its outbox row, and no other"
+    rows_now = t.store.outbox_rows(0, 100_000)
+    assert [row.seq for row in rows_now] == list(range(1, len(rows_now) + 1)), "no gap where a write failed"
+    t.store.close()
+
+
+# The agent and the hub.
+
+
+@dataclass
+class Floor:
+    server: Postgres
+    dbname: str
+    owner: psycopg.Connection[Any]
+    credentials: Path
+
+    def cabinet_events(self) -> list[tuple[int, str, dict[str, Any], datetime]]:
+        rows = self.owner.execute(
+            "SELECT e.seq, e.kind, e.payload, e.committed_at FROM hub.events e"
+            " JOIN hub.cabinets c ON c.id = e.cabinet_id WHERE c.name = 'c01' ORDER BY e.seq"
+        ).fetchall()
+        return [(int(seq), kind, payload, at) for seq, kind, payload, at in rows]
+
+    def count(self, query: str) -> int:
+        row = self.owner.execute(query.encode()).fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+@pytest.fixture
+def floor(postgres: Postgres, tmp_path: Path) -> Iterator[Floor]:
+    """A migrated hub with cabinet c01, whose credentials file is beside the books."""
+    number = next(NUMBERS)
+    dbname, role, password = f"link_{number}", f"link_{number}_owner", f"owner-{number}"
+    with postgres.connect(autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("CREATE ROLE {} LOGIN CREATEROLE PASSWORD {}").format(
+                sql.Identifier(role), sql.Literal(password)
+            )
+        )
+        admin.execute(
+            sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(dbname), sql.Identifier(role))
+        )
+    owner = access.connect(postgres.conninfo(dbname, role, password))
+    try:
+        migrate.migrate(owner)
+        hub.set_parameters(owner, "tests", reset=1000, rate_ppm=RATE_PPM, maximum=10**9, reserve_rate_ppm=0)
+        credentials = tmp_path / "hub.toml"
+        access.add_cabinet(owner, "c01", credentials)
+        yield Floor(postgres, dbname, owner, credentials)
+    finally:
+        owner.close()
+
+
+def expected(rows: list[Row]) -> list[tuple[int, str, dict[str, Any], datetime]]:
+    return [(row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at)) for row in rows]
+
+
+def test_the_agent_pushes_the_outbox_and_the_hub_holds_exactly_it(floor: Floor, tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 4)
+    link = agent.Agent(database, floor.credentials, batch=7)
+    assert link.push_all() == len(t.store.outbox_rows(0, 10_000))
+    rows = t.store.outbox_rows(0, 10_000)
+    assert floor.cabinet_events() == expected(rows)
+    assert agent.confirmed(database) == rows[-1].seq == link.status.held
+    stakes = [row.payload["stake"] for row in rows if row.kind == "jackpot_contribution"]
+    assert floor.count("SELECT count(*) FROM hub.contributions") == len(stakes) == 4
+    assert hub.pool(floor.owner).value == 1000 + sum(stakes) * RATE_PPM // 1_000_000
+    # More play, pushed later: only the new rows go.
+    play(t, 2)
+    assert link.push_all() == len(t.store.outbox_rows(0, 10_000)) - len(rows)
+    assert floor.cabinet_events() == expected(t.store.outbox_rows(0, 10_000))
+    link.close()
+    t.store.close()
+
+
+def test_a_batch_sent_twice_changes_nothing(floor: Floor, tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 3)
+    t.store.close()
+    rows = outbox(database)
+    batch = [hub.Event(seq, kind, payload, at) for seq, kind, payload, at in expected(rows)]
+    with access.connect(floor.credentials) as cabinet:
+        assert hub.ingest(cabinet, batch) == rows[-1].seq
+        before, pool = floor.cabinet_events(), hub.pool(floor.owner)
+        assert hub.ingest(cabinet, batch) == rows[-1].seq
+        assert hub.ingest(cabinet, batch[2:5]) == rows[-1].seq
+    assert floor.cabinet_events() == before
+    assert hub.pool(floor.owner) == pool
+    # An agent that lost its record sends from what the hub holds: nothing.
+    agent.confirm_path(database).unlink(missing_ok=True)
+    link = agent.Agent(database, floor.credentials)
+    assert link.push_all() == 0
+    assert floor.cabinet_events() == before
+    assert agent.confirmed(database) == rows[-1].seq
+    link.close()
+
+
+class Proxy:
+    """A TCP relay to the hub that can cut every connection and refuse new ones (a stopped
+    hub or a cut network, as the agent sees it), and be restored."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.is_cut = False
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.is_cut:
+                client.close()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            with self.lock:
+                self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.is_cut = True
+        with self.lock:
+            for end in self.sockets:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+            self.sockets.clear()
+
+    def restore(self) -> None:
+        self.is_cut = False
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("not reached in time")
+        time.sleep(0.05)
+
+
+def test_the_agent_catches_up_after_the_hub_was_unreachable(floor: Floor, tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    proxy = Proxy(floor.server.port)
+    credentials = replace(access.read_credentials(floor.credentials), port=proxy.port)
+    link = agent.Agent(database, credentials, batch=5, retry_max=0.5, poll=0.05)
+    runner = threading.Thread(target=link.run)
+    runner.start()
+    try:
+        play(t, 2)
+        wait_for(lambda: link.status.held == agent.outbox_last(database))
+        proxy.cut()
+        play(t, 3)  # the kiosk plays on: nothing waits for the hub
+        wait_for(lambda: link.status.last_error is not None)
+        held = floor.count("SELECT last_seq FROM hub.cabinets WHERE name = 'c01'")
+        assert held < agent.outbox_last(database), "the hub missed what was played while it was away"
+        proxy.restore()
+        play(t, 1)
+        wait_for(lambda: link.status.held == agent.outbox_last(database) and link.status.last_error is None)
+    finally:
+        link.stop()
+        runner.join(10)
+        proxy.close()
+    assert not runner.is_alive()
+    assert floor.cabinet_events() == expected(t.store.outbox_rows(0, 100_000))
+    stakes = [
+        row.payload["stake"] for row in t.store.outbox_rows(0, 100_000) if row.kind == "jackpot_contribution"
+    ]
+    assert floor.count("SELECT count(*) FROM hub.contributions") == len(stakes) == 6
+    t.store.close()
+
+
+def test_an_agent_stopped_between_the_hubs_commit_and_its_record_resumes_exactly(
+    floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 3)
+    first = agent.Agent(database, floor.credentials, batch=10)
+    assert first.push_once() == 10
+
+    def killed(held: int) -> None:
+        raise SystemExit("killed before its record")
+
+    monkeypatch.setattr(first, "_record", killed)
+    with pytest.raises(SystemExit):
+        first.push_once()
+    first.close()
+    assert agent.confirmed(database) == 10, "its record is behind the hub"
+    assert floor.count("SELECT last_seq FROM hub.cabinets WHERE name = 'c01'") == 20
+    second = agent.Agent(database, floor.credentials, batch=10)
+    second.push_all()
+    second.close()
+    assert floor.cabinet_events() == expected(t.store.outbox_rows(0, 100_000))
+    assert agent.confirmed(database) == agent.outbox_last(database)
+    t.store.close()
+
+
+def test_the_link_process_killed_mid_push_resumes_without_loss_or_doubles(
+    floor: Floor, tmp_path: Path
+) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 40)
+    t.store.close()
+    total = agent.outbox_last(database)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[terminal]\ndatabase = "{database}"\n[link]\ncredentials = "{floor.credentials}"\n'
+        'jackpot = "linked"\nbatch = 3\nretry_max = 1\n',
+        encoding="utf-8",
+    )
+    command = [sys.executable, "-m", "oasis_kiosk", "link", "--config", str(config)]
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+
+    def held() -> int:
+        return floor.count("SELECT last_seq FROM hub.cabinets WHERE name = 'c01'")
+
+    log = tmp_path / "link.log"
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, env=environment, stderr=output)
+    try:
+        wait_for(lambda: held() >= 30)
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == -signal.SIGKILL
+    assert 0 < held() < total, "killed mid-way"
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, env=environment, stderr=output)
+    try:
+        wait_for(lambda: agent.confirmed(database) == total)
+        process.send_signal(signal.SIGTERM)
+        process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, log.read_text()
+    assert floor.cabinet_events() == expected(outbox(database))
+    stakes = [row.payload["stake"] for row in outbox(database) if row.kind == "jackpot_contribution"]
+    assert floor.count("SELECT count(*) FROM hub.contributions") == len(stakes) == 40
+    assert hub.pool(floor.owner).value == 1000 + sum(stakes) * RATE_PPM // 1_000_000
+
+
+def test_the_link_command_needs_a_link_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from oasis_kiosk.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[terminal]\ndatabase = "{tmp_path / "kiosk.db"}"\n', encoding="utf-8")
+    assert main(["link", "--config", str(config)]) == 2
+    assert "no [link] section" in capsys.readouterr().err
