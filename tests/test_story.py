@@ -167,6 +167,18 @@ def test_the_cabinets_lamps_are_dark_while_the_dealers_cards_turn(tmp_path: Path
     assert "deal" in lit(), "the won credit deals again once the cards have turned"
 
 
+def test_a_play_pressed_under_help_shows_the_reveal_not_the_history(tmp_path: Path) -> None:
+    """HELP ends with the last rounds' results: left open over a PLAY, it would give the
+    settled round's outcome while the dealer's cards are still to turn."""
+    app, clock = dealt(tmp_path, TRIPS)
+    app.key("h")
+    assert app.table.showing_help
+    app.key("p")
+    assert app.terminal.round is None
+    assert not app.table.showing_help, "the reveal is what the screen shows"
+    assert None in dealer_faces(app, clock.now + 1 / 60)
+
+
 def test_a_press_hurries_the_reveal_but_keeps_its_order(tmp_path: Path) -> None:
     app, clock = dealt(tmp_path, TRIPS)
     app.key("p")

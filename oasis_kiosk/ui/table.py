@@ -156,6 +156,7 @@ class Table:
             # The round settled: the dealer's reveal, then the outcome and the win counted up.
             self._lit_in_play = old.lit_category
             self._present_outcome(view, max(self.motions.settled_at(), now))
+            self.showing_help = False  # HELP's history would tell the outcome before the cards
         elif old.bet != view.bet or old.credits < view.credits:
             self.play_sound("chip")
         if view.overlay:
