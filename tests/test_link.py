@@ -63,6 +63,12 @@ def play(t: Terminal, rounds: int, *, bonus: bool = True) -> None:
         assert t.round is None
 
 
+def feed(t: Terminal, *inputs: str) -> None:
+    for line in inputs:
+        intent, *value = line.split()
+        assert t.handle(intent, int(value[0]) if value else None).ok, line
+
+
 def outbox(database: Path) -> list[Row]:
     store = Store(database, read_only=True)
     try:
@@ -78,7 +84,8 @@ def test_an_unlinked_terminal_writes_no_outbox_rows(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     t = Terminal(Config(database=database), books(database), seed_for_round=SEEDS)
     play(t, 3)
-    assert t.store.ledger() and t.store.events()
+    assert t.store.ledger()
+    assert t.store.events()
     t.store.close()
     assert outbox(database) == []
     raw = sqlite3.connect(database)
@@ -122,7 +129,7 @@ def test_a_linked_terminal_puts_every_change_the_hub_needs_in_its_outbox(tmp_pat
 def test_a_local_jackpot_sends_its_stakes_only_as_ledger_rows(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     t = linked_terminal(database, jackpot="local", deck=lambda number: ROYAL)
-    assert t.handle("bill", 5000).ok and t.handle("bonus").ok and t.handle("deal").ok and t.handle("play").ok
+    feed(t, "bill 5000", "bonus", "deal", "play")
     t.store.close()
     kinds = {row.kind for row in outbox(database)}
     assert {"ledger", "meter", "round", "event"} <= kinds
@@ -132,7 +139,7 @@ def test_a_local_jackpot_sends_its_stakes_only_as_ledger_rows(tmp_path: Path) ->
 def test_a_linked_jackpot_hit_goes_to_the_outbox_with_its_round(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     t = linked_terminal(database, deck=lambda number: ROYAL)
-    assert t.handle("bill", 5000).ok and t.handle("bonus").ok and t.handle("deal").ok and t.handle("play").ok
+    feed(t, "bill 5000", "bonus", "deal", "play")
     books_id = t.store.books.id if t.store.books else ""
     t.store.close()
     rows = outbox(database)
@@ -157,10 +164,17 @@ def test_the_outbox_row_commits_with_its_ledger_row_or_neither_does(tmp_path: Pa
     assert len(t.store.outbox_rows(0, 10_000)) == rows
     t.store._db.execute("DROP TRIGGER outbox_fails")
     # A change that fails after its writes (before the commit) leaves neither.
-    with pytest.raises(RuntimeError), t.store.transaction():
-        t.store.post("bill_in", 1000)
-        assert len(t.store.outbox_rows(0, 10_000)) > rows, "inside, the outbox row is there"
-        raise RuntimeError("the power fails before the commit")
+    inside: list[int] = []
+
+    def fails_before_its_commit() -> None:
+        with t.store.transaction():
+            t.store.post("bill_in", 1000)
+            inside.append(len(t.store.outbox_rows(0, 10_000)))
+            raise RuntimeError("the power fails before the commit")
+
+    with pytest.raises(RuntimeError):
+        fails_before_its_commit()
+    assert inside == [rows + 1], "inside, the ledger row's outbox row is there"
     assert len(t.store.ledger()) == ledger
     assert len(t.store.outbox_rows(0, 10_000)) == rows
     # And the commit itself failing leaves neither: the disk is full at COMMIT.
