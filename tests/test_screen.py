@@ -390,6 +390,8 @@ def test_every_profile_plays_whole_rounds_through_the_keyboard(tmp_path: Path, p
             app.key(key)
             assert terminal.changes > before, f"{key} did nothing"
             settle(app, clock, 0.3)
+            while app.table.revealing(clock.now):  # what the dealer's cards bring waits for them
+                settle(app, clock, 0.1)
         settle(app, clock, 3)  # the reveal ends first: a DEAL pressed during it only hurries it
         shown = last_settlement(terminal)
         assert shown is not None

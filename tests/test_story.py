@@ -137,6 +137,29 @@ def test_nothing_on_the_screen_tells_the_outcome_while_the_dealers_cards_turn(
         assert settled.overlay[0] == "handpay"
 
 
+def test_a_dealer_who_does_not_qualify_is_said_only_once_his_cards_have_turned(tmp_path: Path) -> None:
+    """czech-exchange offers to buy a card against a dealer who does not qualify: the offer
+    is the verdict, and waits for the hole cards as the outcome does."""
+    app, clock = kiosk(tmp_path, (1280, 720), profile="czech-exchange", deck=NO_QUALIFY)
+    app.key("f8")
+    app.key("f8")
+    app.key("return")
+    settle(app, clock, 2)
+    app.key("p")
+    assert app.terminal.round is not None, "the round waits for BUY CARD or DECLINE"
+    hidden = []
+    while app.table.motions.busy(clock.now):
+        clock.now += 1 / 60
+        app.draw()
+        if None in dealer_faces(app, clock.now):
+            hidden.append(app.table.showing(clock.now))
+    assert hidden, "the hole cards turn after the PLAY"
+    assert all((shown.prompt, shown.buttons) == ("", ()) for shown in hidden)
+    offer = app.table.showing(clock.now)
+    assert "does not qualify" in offer.prompt
+    assert "decline" in {name for name, _label, live in offer.buttons if live}
+
+
 def test_the_cabinets_lamps_are_dark_while_the_dealers_cards_turn(tmp_path: Path) -> None:
     """A lamp is a button's light: with the whole credit staked, DEAL's lamp lighting at the
     PLAY (the win paid back) with the hole cards still down would tell the outcome as

@@ -35,7 +35,16 @@ from oasis_kiosk.ui.motion import (
     count_duration,
 )
 from oasis_kiosk.ui.sound import win_tune
-from oasis_kiosk.ui.view import BoxView, View, before_reveal, cash_for, last_settlement, legend, snapshot
+from oasis_kiosk.ui.view import (
+    BoxView,
+    View,
+    before_reveal,
+    cash_for,
+    last_settlement,
+    legend,
+    snapshot,
+    while_the_dealer_turns,
+)
 from oasis_kiosk.ui.widgets import jackpot, meters, paytable, rulebook
 
 SPOT_LABELS = {"ante": N_("ANTE"), "play": N_("PLAY"), "bonus": N_("BONUS"), "insure": N_("INS")}
@@ -223,15 +232,18 @@ class Table:
         }
 
     def revealing(self, now: float) -> bool:
-        """The dealer's cards of the settled round are still turning: its outcome is to come."""
-        return self.view is not None and now < self.revealed_at
+        """The dealer's cards are still turning: a settled round's outcome, or what a round
+        in play offers against the dealer's hand, is to come."""
+        return self.view is not None and (now < self.revealed_at or self.motions.revealing(now))
 
     def showing(self, now: float) -> View:
         """The view as the screen shows it at ``now``: a settled round without its outcome
-        until the dealer's last card has turned."""
+        until the dealer's last card has turned, a round in play without its next offers."""
         assert self.view is not None
         if now < self.revealed_at:
             return before_reveal(self.view, self._lit_in_play)
+        if self.motions.revealing(now):
+            return while_the_dealer_turns(self.view)
         return self.view
 
     def meters(self, now: float) -> tuple[int, int, int]:

@@ -109,11 +109,10 @@ CABINET_OVERLAYS = {"tilt", "operator"}
 """Overlays that tell of the cabinet, not of a round's outcome: they show during a reveal."""
 
 
-def before_reveal(view: View, lit_category: str | None) -> View:
-    """The settled round as it shows while the dealer's cards are still turning: the hands,
-    no verdict, no outcome, no money moved; ``lit_category`` stays lit meanwhile (so that no
-    row going dark tells the outcome first). No prompt, panel or button of the settled round
-    either (a handpay's, or DEAL): a press only hurries the reveal."""
+def while_the_dealer_turns(view: View) -> View:
+    """A round as it shows while the dealer's cards are turning: no verdict, and no prompt,
+    panel or button of what comes after (a handpay's, DEAL, or the offers to a dealer who
+    does not qualify): a press only hurries the reveal."""
     cabinet = bool(view.overlay) and view.overlay[0] in CABINET_OVERLAYS
     return replace(
         view,
@@ -121,6 +120,15 @@ def before_reveal(view: View, lit_category: str | None) -> View:
         prompt=view.prompt if cabinet else "",
         buttons=(),
         dealer_verdict="",
+    )
+
+
+def before_reveal(view: View, lit_category: str | None) -> View:
+    """The settled round as it shows while the dealer's cards are still turning: the hands,
+    no outcome, no money moved (``while_the_dealer_turns``); ``lit_category`` stays lit
+    meanwhile (so that no row going dark tells the outcome first)."""
+    return replace(
+        while_the_dealer_turns(view),
         boxes=tuple(replace(box, caption=box.hand, won=False) for box in view.boxes),
         lit_category=lit_category,
         win=0,
