@@ -276,16 +276,123 @@ class _SideBetBound(TypedDict):
     return_per_stake: float
     jackpot_frequency: float
 
+_Category = Literal[
+    "HighCard",
+    "AceKing",
+    "OnePair",
+    "TwoPair",
+    "ThreeOfAKind",
+    "Straight",
+    "Flush",
+    "FullHouse",
+    "FourOfAKind",
+    "StraightFlush",
+    "RoyalFlush",
+]
+
+class _ExactAnalysis(TypedDict):
+    """``exact_analysis``: amounts in minor units at ``ante``, returns per ante or per unit."""
+
+    profile: str
+    profile_digest: str
+    ante: int
+    play_multiple: int
+    cap_binds: list[_Category]
+    total_combinations: int
+    outcomes: dict[str, int]
+    """The return table in its order: outcome (``won_<category>``, ``dealer_not_qualified``,
+    ``push``, ``folded``, ``lost``) -> combinations."""
+    net: dict[str, int]
+    """The same outcomes -> the player's net over ante and play bet."""
+    player_net: int
+    house_edge: float
+    element_of_risk: float
+    play_fraction: float
+    average_wager: float
+    standard_deviation: float
+    situations: int
+    situations_played: int
+    player_classes: int
+    table_bytes: int
+    play: _BoxPlay
+    bonus_stake: int
+    bonus_return_per_stake: float | None
+
 def exact_analysis(
     profile: Profile | str,
     ante: int | None = None,
     play: _BoxPlay = "standard",
     progress: Callable[[int, int], object] | None = None,
-) -> dict[str, Any]: ...
+) -> _ExactAnalysis: ...
 def side_bet_bound(profile: Profile | str, stake: int | None = None) -> _SideBetBound | None: ...
 
 class SimulationError(ValueError, OasisError):
     """A simulation that cannot run: no rounds, an ante or a way of playing the profile does not allow."""
+
+class _Estimate(TypedDict):
+    value: float
+    ci95: float
+    """Half the 95 % interval."""
+
+class _ControlVariate(TypedDict):
+    base_return_per_ante: float
+    variance_reduction: float | None
+
+class _OptionFigures(TypedDict):
+    taken: int
+    frequency: float
+    paid: float
+    contribution: float
+
+_OptionName = Literal["exchange", "sixth_card", "insurance", "buy_dealer_card", "buy_game"]
+
+class _BonusHit(TypedDict):
+    hits: int
+    frequency: float
+    pays: str
+    """Minor units (fixed), ``N:1`` (odds), or a jackpot award's share of the meter."""
+
+class _BonusFigures(TypedDict):
+    kind: Literal["fixed", "odds", "privilege"]
+    stake: int
+    return_per_stake: _Estimate
+    hits: dict[_Category, _BonusHit]
+    jackpot_hits: dict[_Category, _BonusHit]
+
+class _Simulation(TypedDict):
+    """``simulate``: amounts in minor units at ``ante``, returns per ante or per unit."""
+
+    profile: str
+    profile_digest: str
+    ante: int
+    play: _BoxPlay
+    bonus_stake: int
+    seed: str
+    rounds: int
+    method: str
+    cap_binds: list[_Category]
+    house_edge: float
+    house_edge_ci95: float
+    control_variate: _ControlVariate
+    monte_carlo_return_per_ante: _Estimate
+    return_per_ante: _Estimate
+    return_per_wager: _Estimate
+    element_of_risk: float
+    element_of_risk_ci95: float
+    average_wager: float
+    standard_deviation: float
+    play_fraction: float
+    play_fraction_ci95: float
+    return_with_bonus: _Estimate
+    outcomes: dict[str, int]
+    """Rounds by outcome (``exact_analysis``'s, and ``dealer_still_not_qualified``, ``protected``)."""
+    outcome_return: dict[str, float]
+    bonus: _BonusFigures | None
+    options: dict[_OptionName, _OptionFigures]
+    exchanges: dict[str, int]
+    """``round_<r>_cards_<k>`` -> rounds in which the box exchanged k cards in exchange round r."""
+    distribution: list[list[float]]
+    """[net in antes, rounds] pairs by ascending net (JSON's arrays: the rounds a whole number)."""
 
 def simulate(
     profile: Profile | str,
@@ -294,4 +401,4 @@ def simulate(
     ante: int | None = None,
     play: _BoxPlay = "standard",
     progress: Callable[[int, int], object] | None = None,
-) -> dict[str, Any]: ...
+) -> _Simulation: ...

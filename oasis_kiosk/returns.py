@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, fields, is_dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, get_args, get_origin, get_type_hints
 
 from oasis_kiosk._core import AnalysisError, OasisError, Profile
 from oasis_kiosk.config import JackpotConfig, ReturnBounds
@@ -43,8 +43,12 @@ from oasis_kiosk.par import (
     side_bound,
     table_antes,
 )
+from oasis_kiosk.par.figures import AtAnte, OtherBet, SideBound
 from oasis_kiosk.rules import load_profile, profile_names
 from oasis_kiosk.store.db import Store
+
+if TYPE_CHECKING:
+    from oasis_kiosk.par.figures import Computed
 
 ROUNDS = 1_000_000
 """Rounds simulated per ante where the exact analysis does not apply (the menu, the
@@ -215,7 +219,7 @@ def compute(
     # exact analysis cannot count it for is refused before any simulation.
     order = [i for i, (play, _) in enumerate(jobs) if play == "blind"]
     order += [i for i, (play, _) in enumerate(jobs) if play != "blind"]
-    done: dict[int, dict[str, Any]] = {}
+    done: dict[int, Computed] = {}
     exact = True
     for step, i in enumerate(order):
         play, ante = jobs[i]
@@ -232,28 +236,33 @@ def compute(
                 exact = False  # the profile has options: every other figure is simulated
         done[i] = figures_at(profile, ante, play, rounds=rounds, seed=seed, progress=report)
     results = [done[i] for i in range(len(jobs))]
-    sheet = {
-        "by_ante": [by_ante(result) for result in results[: len(antes)]],
-        "other_bets": [other_bet(result) for result in results[len(antes) :]],
-        "side_bound": side_bound(profile),
-    }
-    return _figures(profile, sheet, exact, 0 if exact else rounds)
+    return _figures(
+        profile,
+        [by_ante(result) for result in results[: len(antes)]],
+        [other_bet(result) for result in results[len(antes) :]],
+        side_bound(profile),
+        exact,
+        0 if exact else rounds,
+    )
 
 
-def _figures(profile: Profile, sheet: dict[str, Any], exact: bool, rounds: int) -> Figures:
+def _figures(
+    profile: Profile,
+    by_antes: list[AtAnte],
+    other_bets: list[OtherBet],
+    bound: SideBound | None,
+    exact: bool,
+    rounds: int,
+) -> Figures:
     """The figures of a sheet's ``by_ante``, ``other_bets`` and ``side_bound`` (``par``)."""
-    mains = [
-        MainReturn(row["ante"], row["return"], row["ci95"], exact, "standard") for row in sheet["by_ante"]
-    ]
+    mains = [MainReturn(row["ante"], row["return"], row["ci95"], exact, "standard") for row in by_antes]
     others = tuple(
-        MainReturn(row["ante"], row["return"], row["ci95"], row["exact"], row["play"])
-        for row in sheet["other_bets"]
+        MainReturn(row["ante"], row["return"], row["ci95"], row["exact"], row["play"]) for row in other_bets
     )
     bonus = profile.to_dict().get("bonus") or {}
     # The side bet's least return over the antes: a box decides otherwise at another ante.
-    sides = [row["side"] for row in sheet["by_ante"] if row["side"] is not None]
+    sides = [row["side"] for row in by_antes if row["side"] is not None]
     side_row = min(sides, key=lambda side: side["return"] - side["ci95"], default=None)
-    bound = sheet["side_bound"]
     side = None
     if side_row is not None:
         side = SideReturn(
@@ -536,7 +545,8 @@ def from_sheet(sheet: dict[str, Any], where: str) -> Figures:
     try:
         exact = "total_combinations" in sheet
         profile = load_profile(sheet["profile"])
-        figures = _figures(profile, sheet, exact, 0 if exact else sheet["rounds"])
+        rounds = 0 if exact else sheet["rounds"]
+        figures = _figures(profile, sheet["by_ante"], sheet["other_bets"], sheet["side_bound"], exact, rounds)
     except (KeyError, IndexError, TypeError) as error:
         raise FiguresError(
             f"{where}: not a PAR sheet's figures at both antes ({error!r} is missing)"

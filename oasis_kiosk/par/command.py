@@ -7,16 +7,27 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from oasis_kiosk._core import AnalysisError, Profile, ProfileError, exact_analysis, simulate
 from oasis_kiosk.par import exact as exact_report  # ``exact`` names run's flag, --exact
 from oasis_kiosk.par import simulated as simulated_report
-from oasis_kiosk.par.figures import by_ante, figures_at, other_bet, other_plays, side_bound, table_antes
+from oasis_kiosk.par.figures import (
+    SheetFigures,
+    by_ante,
+    figures_at,
+    other_bet,
+    other_plays,
+    side_bound,
+    table_antes,
+)
 from oasis_kiosk.par.sheet import write_sheet
 from oasis_kiosk.rules import load_profile
+
+if TYPE_CHECKING:
+    from oasis_kiosk.par.figures import Computed, ExactSheet, Sheet, SimulatedSheet
 
 # Rounds simulated when a profile the exact analysis refuses is given without --rounds.
 DEFAULT_ROUNDS = 1_000_000
@@ -111,7 +122,7 @@ def run(
     finally:
         progress.close()
     seconds = time.perf_counter() - started
-    analysis = combined(profile, analyses, others)
+    analysis: ExactSheet = {**analyses[-1], **sheet_figures(profile, analyses, others)}
     command = command_line(profile_name, "--exact", ante, out)
     return publish(
         analysis,
@@ -153,7 +164,7 @@ def run_simulation(
     finally:
         progress.close()
     seconds = time.perf_counter() - started
-    result = combined(profile, results, others)
+    result: SimulatedSheet = {**results[-1], **sheet_figures(profile, results, others)}
     command = command_line(profile.id, f"--rounds {rounds} --seed {result['seed']}", ante, out)
     return publish(
         result,
@@ -162,17 +173,15 @@ def run_simulation(
         as_json=as_json,
         out=out,
         title=f"{rules['name']}: a round's net, {rounds:,} simulated rounds",
-        distribution=lambda: [(net, count) for net, count in result["distribution"]],
+        distribution=lambda: [(net, int(count)) for net, count in result["distribution"]],
         markdown=lambda chart: simulated_report.markdown_report(result, rules, command, chart),
     )
 
 
-def combined(
-    profile: Profile, by_antes: list[dict[str, Any]], others: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """The figures at the highest ante figured, with every ante's and every other way of
-    betting's summary and the side bet's bound: what a sheet and its JSON hold."""
-    return by_antes[-1] | {
+def sheet_figures(profile: Profile, by_antes: Sequence[Computed], others: Sequence[Computed]) -> SheetFigures:
+    """Every ante's and every other way of betting's summary and the side bet's bound: what a
+    sheet and its JSON hold after the figures at the highest ante figured."""
+    return {
         "by_ante": [by_ante(figures) for figures in by_antes],
         "other_bets": [other_bet(figures) for figures in others],
         "side_bound": side_bound(profile),
@@ -180,7 +189,7 @@ def combined(
 
 
 def publish(
-    figures: dict[str, Any],
+    figures: Sheet,
     seconds: float,
     *,
     text: Callable[[], str],

@@ -7,7 +7,7 @@ only decision is to play or fold and plays each hand optimally."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk.par.sheet import (
     ante_lines,
@@ -19,8 +19,12 @@ from oasis_kiosk.par.sheet import (
 )
 from oasis_kiosk.par.words import antes, hand_name, money, outcome_name, percent
 
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _ExactAnalysis as ExactAnalysis
+    from oasis_kiosk.par.figures import ExactSheet
 
-def rows(analysis: dict[str, Any]) -> list[tuple[str, str, int, float, float]]:
+
+def rows(analysis: ExactAnalysis) -> list[tuple[str, str, int, float, float]]:
     """The return table: outcome, pays (antes), combinations, probability, return (antes)."""
     total, ante = analysis["total_combinations"], analysis["ante"]
     table = []
@@ -30,7 +34,7 @@ def rows(analysis: dict[str, Any]) -> list[tuple[str, str, int, float, float]]:
     return table
 
 
-def figure_lines(analysis: dict[str, Any]) -> list[tuple[str, str]]:
+def figure_lines(analysis: ExactAnalysis) -> list[tuple[str, str]]:
     return [
         ("house edge", f"{percent(analysis['house_edge'])} of the ante"),
         (
@@ -48,7 +52,7 @@ def figure_lines(analysis: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-def cap_note(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
+def cap_note(analysis: ExactAnalysis, rules: dict[str, Any]) -> str:
     ante = money(analysis["ante"], rules)
     if not analysis["cap_binds"]:
         return f"Payments at an ante of {ante}; the maximum payout cuts none, so they hold at every ante."
@@ -59,7 +63,7 @@ def cap_note(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
     )
 
 
-def text_report(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
+def text_report(analysis: ExactSheet, rules: dict[str, Any]) -> str:
     lines = [
         f"{rules['name']} ({analysis['profile']}): exact return under optimal play",
         cap_note(analysis, rules),
@@ -77,7 +81,7 @@ def text_report(analysis: dict[str, Any], rules: dict[str, Any]) -> str:
 
 
 def markdown_report(
-    analysis: dict[str, Any],
+    analysis: ExactSheet,
     rules: dict[str, Any],
     seconds: float,
     command: str | None = None,
@@ -124,7 +128,7 @@ def markdown_report(
     return "\n".join(out)
 
 
-def distribution(analysis: dict[str, Any]) -> list[tuple[float, int]]:
+def distribution(analysis: ExactAnalysis) -> list[tuple[float, int]]:
     """(net in antes, combinations) per outcome of the exact analysis, equal nets merged."""
     merged: dict[float, int] = {}
     for name, count in analysis["outcomes"].items():

@@ -5,12 +5,56 @@ the side bet returns to any player. The books compute the same figures (``oasis_
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict
 
 from oasis_kiosk._core import MIN_ROUNDS, Profile, exact_analysis, side_bet_bound, simulate
 
+if TYPE_CHECKING:
+    # The core's results are typed in its stub alone (``_core.pyi``): there is nothing to
+    # import at run time, so what extends them here is for the type checker too.
+    from typing_extensions import TypeIs
+
+    from oasis_kiosk._core import _ExactAnalysis as ExactAnalysis
+    from oasis_kiosk._core import _Simulation as Simulation
+
+    Computed: TypeAlias = ExactAnalysis | Simulation
+    """One ante's figures of a way of playing a box, counted or simulated (``figures_at``)."""
+
 BoxPlay = Literal["standard", "without_bonus", "for_main", "blind"]
 """How a box is bet and played (``_core.exact_analysis``'s ``play``)."""
+
+# Written as a sheet's JSON writes them: ``return`` is a key, so not in class syntax.
+SideAtAnte = TypedDict("SideAtAnte", {"stake": int, "return": float, "ci95": float})
+"""The side bet at its standard stake: its return per unit staked, as a fraction."""
+AtAnte = TypedDict(
+    "AtAnte", {"ante": int, "return": float, "ci95": float, "cap_binds": list[str], "side": SideAtAnte | None}
+)
+"""One ante's main game (``by_ante``): its return per ante, as a fraction (ci95 0: exact)."""
+OtherBet = TypedDict(
+    "OtherBet", {"play": BoxPlay, "ante": int, "return": float, "ci95": float, "exact": bool}
+)
+"""The main game's return at one ante for another way of betting and playing the box."""
+SideBound = TypedDict("SideBound", {"stake": int, "return": float, "jackpot_frequency": float})
+"""The most the side bet returns to any player (``side_bound``)."""
+
+
+class SheetFigures(TypedDict):
+    """What a PAR sheet's JSON holds besides the figures at its highest ante."""
+
+    by_ante: list[AtAnte]
+    other_bets: list[OtherBet]
+    side_bound: SideBound | None
+
+
+if TYPE_CHECKING:
+
+    class ExactSheet(ExactAnalysis, SheetFigures):
+        """An exact sheet's JSON: the analysis at the highest ante, and the rest."""
+
+    class SimulatedSheet(Simulation, SheetFigures):
+        """A simulated sheet's JSON: the simulation at the highest ante, and the rest."""
+
+    Sheet: TypeAlias = ExactSheet | SimulatedSheet
 
 OTHER_BETS_SHARE = 4
 """The other ways of betting the bonus are simulated with this share of the rounds: their
@@ -32,23 +76,30 @@ def table_antes(rules: dict[str, Any], ante: int | None) -> list[int]:
     return sorted({least, greatest, ordinary} | special)
 
 
-def by_ante(figures: dict[str, Any]) -> dict[str, Any]:
+def counted(figures: Computed) -> TypeIs[ExactAnalysis]:
+    """Whether the figures are the exact analysis's, not a simulation's."""
+    return "total_combinations" in figures
+
+
+def by_ante(figures: Computed) -> AtAnte:
     """One ante's main-game and side-bet figures, from an exact analysis or a simulation: the
     return per ante and per unit staked as fractions, with their 95 % half-intervals (0 where
     exact)."""
-    exact = "total_combinations" in figures
-    side: dict[str, Any] | None = None
-    if exact and figures.get("bonus_return_per_stake") is not None:
-        side = {"stake": figures["bonus_stake"], "return": 1 + figures["bonus_return_per_stake"], "ci95": 0.0}
-    bonus = None if exact else figures.get("bonus")
-    if bonus is not None and bonus["kind"] != "privilege":
-        estimate = bonus["return_per_stake"]
-        side = {"stake": bonus["stake"], "return": 1 + estimate["value"], "ci95": estimate["ci95"]}
+    side: SideAtAnte | None = None
+    if counted(figures):
+        stake_return, ci95 = figures["bonus_return_per_stake"], 0.0
+        if stake_return is not None:
+            side = {"stake": figures["bonus_stake"], "return": 1 + stake_return, "ci95": 0.0}
+    else:
+        bonus, ci95 = figures["bonus"], figures["house_edge_ci95"]
+        if bonus is not None and bonus["kind"] != "privilege":
+            estimate = bonus["return_per_stake"]
+            side = {"stake": bonus["stake"], "return": 1 + estimate["value"], "ci95": estimate["ci95"]}
     return {
         "ante": figures["ante"],
         "return": 1 - figures["house_edge"],
-        "ci95": 0.0 if exact else figures["house_edge_ci95"],
-        "cap_binds": figures["cap_binds"],
+        "ci95": ci95,
+        "cap_binds": list(figures["cap_binds"]),
         "side": side,
     }
 
@@ -82,7 +133,7 @@ def figures_at(
     rounds: int | None,
     seed: bytes | None,
     progress: Callable[[int, int], object] | None,
-) -> dict[str, Any]:
+) -> Computed:
     """One ante's figures of a box played so: exact where ``rounds`` is None and for a blind
     box (it takes no decision), else simulated (``other_rounds`` but for the standard bet)."""
     if rounds is None or play == "blind":
@@ -91,20 +142,19 @@ def figures_at(
     return simulate(profile, played, seed=seed, ante=ante, play=play, progress=progress)
 
 
-def other_bet(figures: dict[str, Any]) -> dict[str, Any]:
+def other_bet(figures: Computed) -> OtherBet:
     """One ante's main-game figure for another way of betting and playing the box."""
     row = by_ante(figures)
-    exact = "total_combinations" in figures
     return {
         "play": figures["play"],
         "ante": row["ante"],
         "return": row["return"],
         "ci95": row["ci95"],
-        "exact": exact,
+        "exact": counted(figures),
     }
 
 
-def side_bound(profile: Profile) -> dict[str, Any] | None:
+def side_bound(profile: Profile) -> SideBound | None:
     """The most the side bet returns to any player (``_core.side_bet_bound``) as a sheet holds
     it: its return per unit staked as a fraction; None where it is not bounded or there is none."""
     bound = side_bet_bound(profile)

@@ -8,14 +8,17 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import CATEGORIES
-from oasis_kiosk.par.figures import OTHER_BETS_SHARE
+from oasis_kiosk.par.figures import OTHER_BETS_SHARE, AtAnte, SheetFigures
 from oasis_kiosk.par.words import estimate, hand_name, money, percent, play_words
 
+if TYPE_CHECKING:
+    from oasis_kiosk.par.figures import Sheet
 
-def ante_lines(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[str]:
+
+def ante_lines(figures: list[AtAnte], rules: dict[str, Any]) -> list[str]:
     """The return at each ante, in words, one line each (the side bet's after it)."""
     lines = []
     for row in figures:
@@ -33,7 +36,7 @@ def ante_lines(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[str
     return lines
 
 
-def other_bets_lines(sheet: dict[str, Any], rules: dict[str, Any]) -> list[str]:
+def other_bets_lines(sheet: SheetFigures, rules: dict[str, Any]) -> list[str]:
     """The other ways of betting the bonus and the side bet's bound, in words."""
     lines = [
         f"{play_words(row['play'], rules)}, at an ante of {money(row['ante'], rules)}: "
@@ -51,7 +54,7 @@ def other_bets_lines(sheet: dict[str, Any], rules: dict[str, Any]) -> list[str]:
     return lines
 
 
-def ante_cells(row: dict[str, Any]) -> tuple[str, str, str]:
+def ante_cells(row: AtAnte) -> tuple[str, str, str]:
     """One ante's main return with its interval, the house edge, and the side bet's return."""
     side = row["side"]
     return (
@@ -61,7 +64,7 @@ def ante_cells(row: dict[str, Any]) -> tuple[str, str, str]:
     )
 
 
-def ante_section(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[str]:
+def ante_section(figures: list[AtAnte], rules: dict[str, Any]) -> list[str]:
     """A PAR sheet's table of the return at the least and the greatest ante."""
     out = [
         "## Return by ante",
@@ -84,7 +87,7 @@ def ante_section(figures: list[dict[str, Any]], rules: dict[str, Any]) -> list[s
     return out
 
 
-def other_bets_section(sheet: dict[str, Any], rules: dict[str, Any]) -> list[str]:
+def other_bets_section(sheet: SheetFigures, rules: dict[str, Any]) -> list[str]:
     """A PAR sheet's return for the other ways of betting the bonus, and the side bet's bound."""
     rows = sheet.get("other_bets", [])
     bound = sheet.get("side_bound")
@@ -183,7 +186,7 @@ def chart_section(chart: str | None) -> list[str]:
 
 def write_sheet(
     out: Path,
-    figures: dict[str, Any],
+    figures: Sheet,
     title: str,
     distribution: list[tuple[float, int]],
     report: Callable[[str], str],

@@ -8,7 +8,7 @@ changes from run to run, so the same seed gives the same sheet.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk.par.sheet import (
     ante_lines,
@@ -20,6 +20,10 @@ from oasis_kiosk.par.sheet import (
 )
 from oasis_kiosk.par.words import hand_name, money, outcome_name, percent
 
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _Simulation as Simulation
+    from oasis_kiosk.par.figures import SimulatedSheet
+
 OPTION_NAMES = {
     "exchange": "card exchange",
     "sixth_card": "sixth card",
@@ -29,7 +33,7 @@ OPTION_NAMES = {
 }
 
 
-def figure_lines(result: dict[str, Any]) -> list[tuple[str, str]]:
+def figure_lines(result: Simulation) -> list[tuple[str, str]]:
     lines = [
         (
             "house edge",
@@ -66,7 +70,7 @@ def figure_lines(result: dict[str, Any]) -> list[tuple[str, str]]:
     return lines
 
 
-def estimate_text(result: dict[str, Any]) -> str:
+def estimate_text(result: Simulation) -> str:
     """How the house edge was estimated, and what the plain mean of the rounds gave."""
     control = result["control_variate"]
     plain = result["monte_carlo_return_per_ante"]
@@ -82,7 +86,7 @@ def estimate_text(result: dict[str, Any]) -> str:
     )
 
 
-def outcome_rows(result: dict[str, Any]) -> list[tuple[str, int, float, float]]:
+def outcome_rows(result: Simulation) -> list[tuple[str, int, float, float]]:
     rounds = result["rounds"]
     names = {
         "dealer_still_not_qualified": "dealer still does not qualify (card bought)",
@@ -94,14 +98,14 @@ def outcome_rows(result: dict[str, Any]) -> list[tuple[str, int, float, float]]:
     ]
 
 
-def option_rows(result: dict[str, Any]) -> list[tuple[str, int, float, float, float]]:
+def option_rows(result: Simulation) -> list[tuple[str, int, float, float, float]]:
     return [
         (OPTION_NAMES.get(name, name), row["taken"], row["frequency"], row["paid"], row["contribution"])
         for name, row in result["options"].items()
     ]
 
 
-def text_report(result: dict[str, Any], rules: dict[str, Any]) -> str:
+def text_report(result: SimulatedSheet, rules: dict[str, Any]) -> str:
     lines = [
         f"{rules['name']} ({result['profile']}): {result['rounds']:,} simulated rounds, seed {result['seed']}",
         "",
@@ -122,7 +126,7 @@ def text_report(result: dict[str, Any], rules: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def bonus_section(result: dict[str, Any], rules: dict[str, Any]) -> list[str]:
+def bonus_section(result: Simulation, rules: dict[str, Any]) -> list[str]:
     bonus = result["bonus"]
     if bonus is None:
         return []
@@ -162,7 +166,7 @@ def bonus_section(result: dict[str, Any], rules: dict[str, Any]) -> list[str]:
     return out
 
 
-def markdown_report(result: dict[str, Any], rules: dict[str, Any], command: str, chart: str | None) -> str:
+def markdown_report(result: SimulatedSheet, rules: dict[str, Any], command: str, chart: str | None) -> str:
     cap = (
         "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
         if result["cap_binds"]
