@@ -4,9 +4,12 @@
 - ``add-cabinet NAME --out FILE``: a cabinet's login and row, its credentials in FILE;
 - ``add-dashboard NAME --out FILE``: a read-only login, its credentials in FILE;
 - ``pool``: the pool, its parameters and their last changes;
-- ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]``.
+- ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]``;
+- ``reconcile --books NAME=PATH …``: each cabinet's books against the hub (exit 1 listing
+  each difference; a cabinet whose books disagree is marked faulty);
+- ``serve [--host H] [--port N]``: the owner's read-only dashboard, as a dashboard's login.
 
-Each connects as the hub's owner with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
+Each connects as the hub's owner (``serve`` as a dashboard's login) with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
 ``$OASIS_HUB_DSN``, else libpq's own environment: PGHOST, PGDATABASE, PGUSER, PGPASSFILE…).
 Setting up the parser imports no database driver, so the kiosk without the ``floor`` extra
 still starts; running a ``hub`` command without psycopg says what to install.
@@ -18,12 +21,17 @@ import argparse
 import json
 import logging
 import os
+import signal
 import sys
+import threading
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import psycopg
+
     from oasis_kiosk.config import Config
     from oasis_kiosk.floor.hub import ParameterChange, Pool
 
@@ -70,10 +78,62 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     parameters.add_argument(
         "--reserve-rate-ppm", type=natural, help="parts per million of a stake fed to the reserve"
     )
-    for command in (migrate, add_cabinet, add_dashboard, pool, parameters):
+    reconcile = commands.add_parser(
+        "reconcile",
+        help="compare each cabinet's books with the hub (exit 1 on a difference; marks it faulty)",
+    )
+    reconcile.add_argument(
+        "--books",
+        metavar="NAME=PATH",
+        type=books_argument,
+        action="append",
+        required=True,
+        help="a cabinet's name at the hub and its books (kiosk.db, or a copy), read read-only; repeat for each",
+    )
+    serve = commands.add_parser(
+        "serve", help="serve the owner's read-only dashboard (as a dashboard's login)"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument(
+        "--port", type=port_number, default=8080, help="the port to listen on (default 8080; 0: any free)"
+    )
+    serve.add_argument(
+        "--online-seconds",
+        type=positive,
+        default=120,
+        help="a cabinet is online when it sent something within this many seconds (default 120)",
+    )
+    serve.add_argument("--days", type=positive, default=7, help="days of totals shown (default 7)")
+    serve.add_argument(
+        "--decimals", type=natural, default=2, help="decimals of the currency's minor units (default 2)"
+    )
+    serve.add_argument("--title", default="Oasis floor", help="the page's title")
+    for command in (migrate, add_cabinet, add_dashboard, pool, parameters, reconcile, serve):
         where = command.add_mutually_exclusive_group()
-        where.add_argument("--credentials", type=Path, help="the owner's credentials file")
+        whose = "a dashboard's" if command is serve else "the owner's"
+        where.add_argument("--credentials", type=Path, help=f"{whose} credentials file")
         where.add_argument("--dsn", help="a libpq connection string (default: $OASIS_HUB_DSN)")
+
+
+def positive(text: str) -> int:
+    number = natural(text)
+    if number == 0:
+        raise argparse.ArgumentTypeError(f"not a whole number from 1: {text!r}")
+    return number
+
+
+def port_number(text: str) -> int:
+    number = natural(text)
+    if number > 65535:
+        raise argparse.ArgumentTypeError(f"not a port (0 to 65535): {text!r}")
+    return number
+
+
+def books_argument(text: str) -> tuple[str, Path]:
+    name, equals, path = text.partition("=")
+    if not equals or not name or not path:
+        raise argparse.ArgumentTypeError(f"NAME=PATH (a cabinet's name and its books), not {text!r}")
+    return name, Path(path)
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -90,8 +150,12 @@ def run(arguments: argparse.Namespace) -> int:
 
     target: Path | str = arguments.credentials or arguments.dsn or os.environ.get("OASIS_HUB_DSN", "")
     try:
+        if arguments.hub_command == "serve":
+            return run_serve(arguments, target)
         with access.connect(target) as connection:
             command = arguments.hub_command
+            if command == "reconcile":
+                return run_reconcile(connection, arguments.books)
             if command == "migrate":
                 applied = migrate.migrate(connection)
                 for migration in applied:
@@ -146,6 +210,69 @@ def run(arguments: argparse.Namespace) -> int:
     except psycopg.Error as error:
         print(f"oasis-kiosk: hub: {error}", file=sys.stderr)
         return 3
+
+
+def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Path]]) -> int:
+    from oasis_kiosk.floor import reconcile
+    from oasis_kiosk.floor.errors import HubError
+
+    books: dict[str, Path] = {}
+    for name, path in given:
+        if name in books:
+            raise HubError(f"cabinet {name}: its books are given twice (--books {name}=…)")
+        books[name] = path
+    verdicts = reconcile.reconcile(connection, books)
+    for verdict in verdicts:
+        flight = f", {verdict.in_flight} in flight" if verdict.in_flight else ""
+        state = "agree" if verdict.agrees else f"DISAGREE ({len(verdict.differences)}): marked faulty"
+        print(f"cabinet {verdict.cabinet}: the hub holds events 1 to {verdict.held}{flight}: {state}")
+        for difference in verdict.differences:
+            print(f"  {difference.sentence()}")
+    unchecked = [name for name in reconcile.cabinets(connection) if name not in books]
+    if unchecked:
+        print(f"not compared (no --books given): {', '.join(unchecked)}")
+    return 0 if all(verdict.agrees for verdict in verdicts) else 1
+
+
+def run_serve(arguments: argparse.Namespace, target: Path | str) -> int:
+    from oasis_kiosk.floor import access, dashboard
+
+    options = dashboard.Options(
+        online_seconds=arguments.online_seconds,
+        days=arguments.days,
+        decimals=arguments.decimals,
+        title=arguments.title,
+    )
+
+    def connect() -> psycopg.Connection[Any]:
+        return access.connect(target, options=dashboard.SESSION_OPTIONS)
+
+    with connect() as connection:
+        dashboard.check_login(connection)
+        user = connection.info.user
+    try:
+        server = dashboard.DashboardServer((arguments.host, arguments.port), connect, options)
+    except OSError as error:
+        print(
+            f"oasis-kiosk: hub serve: cannot listen on {arguments.host}:{arguments.port}: {error.strerror or error}",
+            file=sys.stderr,
+        )
+        return 2
+    logging.basicConfig(level=logging.INFO, format="oasis-kiosk hub serve: %(message)s")
+    print(f"the dashboard is at {server.url} (read-only, as {user}); stop with Ctrl+C", flush=True)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.server_close()
+    return 0
 
 
 def show_pool(pool: Pool, log: list[ParameterChange], as_json: bool) -> int:

@@ -183,3 +183,18 @@ def migrate(connection: psycopg.Connection[Any], directory: Path = MIGRATIONS) -
             )
             done.append(migration)
     return done
+
+
+def require_current(connection: psycopg.Connection[Any], directory: Path = MIGRATIONS) -> None:
+    """The hub's schema is there and has every migration this version knows (any role that
+    may read the hub: the owner, a dashboard)."""
+    there = connection.execute("SELECT to_regclass('hub.schema_migrations') IS NOT NULL").fetchone()
+    if not there or not there[0]:
+        raise MigrationError("the hub's schema is not there: run hub migrate first")
+    row = connection.execute("SELECT coalesce(max(version), 0) FROM hub.schema_migrations").fetchone()
+    have, need = (int(row[0]) if row else 0), len(migrations(directory))
+    if have < need:
+        raise MigrationError(
+            f"the hub's schema is at migration {have} and this version of oasis-kiosk needs {need}: "
+            "run hub migrate"
+        )

@@ -1,0 +1,119 @@
+"""Helpers of the floor's tests (reconciliation, the dashboard): a migrated hub in a database
+of its own on the session's server (tests/postgres.py), and linked terminals that play and
+whose link agent pushes their outbox to it."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from postgres import Postgres
+from psycopg import sql
+from support import books
+
+from oasis_kiosk.config import Config, LinkConfig
+from oasis_kiosk.floor import access, agent, hub, migrate
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.db import Store
+from oasis_kiosk.store.outbox import Outbox
+
+SEEDS = seeds_from(bytes(32))
+ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"
+NUMBERS = itertools.count(1)
+
+
+@dataclass
+class FloorHub:
+    """A hub with its owner's connection; cabinets' credentials files in ``directory``."""
+
+    server: Postgres
+    dbname: str
+    owner_role: str
+    owner_password: str
+    directory: Path
+    owner: psycopg.Connection[Any]
+    closing: list[Any] = field(default_factory=list)
+
+    @property
+    def owner_dsn(self) -> str:
+        return self.server.conninfo(self.dbname, self.owner_role, self.owner_password)
+
+    def credentials(self, name: str) -> Path:
+        return self.directory / f"{name}.toml"
+
+    def add_cabinet(self, name: str) -> Path:
+        access.add_cabinet(self.owner, name, self.credentials(name))
+        return self.credentials(name)
+
+    def add_dashboard(self, name: str = "office") -> Path:
+        path = self.directory / f"dashboard-{name}.toml"
+        access.add_dashboard(self.owner, name, path)
+        return path
+
+    def cabinet(self, name: str) -> psycopg.Connection[Any]:
+        connection = access.connect(self.credentials(name))
+        self.closing.append(connection)
+        return connection
+
+    def close(self) -> None:
+        for thing in [*self.closing, self.owner]:
+            thing.close()
+
+
+def new_hub(postgres: Postgres, directory: Path, *, migrations: Path = migrate.MIGRATIONS) -> FloorHub:
+    """A database and its owner, as a floor's DBA makes them, migrated; the pool feeds 10 %
+    of a stake, resets to 1 000 and holds at most 10⁹."""
+    number = next(NUMBERS)
+    dbname, role, password = f"floor_{number}", f"floor_{number}_owner", f"owner-{number}"
+    with postgres.connect(autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("CREATE ROLE {} LOGIN CREATEROLE PASSWORD {}").format(
+                sql.Identifier(role), sql.Literal(password)
+            )
+        )
+        admin.execute(
+            sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(dbname), sql.Identifier(role))
+        )
+    owner = access.connect(postgres.conninfo(dbname, role, password))
+    migrate.migrate(owner, migrations)
+    if migrations == migrate.MIGRATIONS:
+        hub.set_parameters(owner, "tests", reset=1000, rate_ppm=100_000, maximum=10**9, reserve_rate_ppm=0)
+    return FloorHub(postgres, dbname, role, password, directory, owner)
+
+
+def linked_terminal(database: Path, deck: Callable[[int], str] | None = None) -> Terminal:
+    """A terminal whose books are linked with the jackpot linked, as ``oasis-kiosk run``
+    opens them with ``[link] jackpot = "linked"``."""
+    books(database).close()
+    config = Config(database=database, link=LinkConfig(database.with_name("hub.toml"), jackpot="linked"))
+    store = Store(database, outbox=Outbox(linked_jackpot=True))
+    if deck is not None:
+        return Terminal(config, store, deck_for_round=deck)
+    return Terminal(config, store, seed_for_round=SEEDS)
+
+
+def play(t: Terminal, rounds: int) -> None:
+    """Rounds with the bonus bet (which feeds the jackpot), folded."""
+    if t.credits < 5000:
+        assert t.handle("bill", 5000).ok
+    if not t.bonus_stake:
+        assert t.handle("bonus").ok
+    for _ in range(rounds):
+        if t.credits < t.upfront():
+            assert t.handle("bill", 5000).ok
+        assert t.handle("deal").ok
+        assert t.handle("fold").ok
+        assert t.round is None
+
+
+def push(database: Path, credentials: Path) -> int:
+    """Everything in the books' outbox to the hub, by the link agent; returns how many rows."""
+    link = agent.Agent(database, credentials, batch=50)
+    try:
+        return link.push_all()
+    finally:
+        link.close()
