@@ -197,7 +197,7 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
         meters = Box(0, bar.y, width, bottom * 2 // 5)
         buttons = Box(0, meters.bottom, width, bar.h - meters.h)
     else:
-        meters = Box(0, bar.y, width * 11 // 20, bottom)
+        meters = Box(0, bar.y, width // 2, bottom)  # half: the buttons' longest words fit a 4:3 screen
         buttons = Box(meters.right, bar.y, width - meters.w, bottom)
     return Layout(
         screen=screen,

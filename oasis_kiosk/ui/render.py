@@ -565,7 +565,7 @@ def spot(label: str, diameter: int) -> pygame.Surface:
     return surface
 
 
-BUTTON_PAD = 4
+BUTTON_PAD = 6
 """Pixels between a button's edge and its label."""
 
 

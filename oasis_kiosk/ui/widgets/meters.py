@@ -15,7 +15,7 @@ def draw(
 ) -> None:
     """Each (name, amount) in its cell; the last is the win, gold while it is not zero."""
     for number, (cell, (name, amount)) in enumerate(zip(lay.meters.split(len(values)), values, strict=True)):
-        inner = cell.shrink(max(lay.small // 3, 2))
+        inner = cell.shrink(max(lay.small // 2, 2))  # a gap between neighbouring amounts
         colour = render.GOLD if number == len(values) - 1 and amount else render.WHITE
         if lay.compact:
             glyphs = render.amount(f"{name} {cash(amount)}", lay.large, colour, inner.w, True, lay.floor)
@@ -23,7 +23,7 @@ def draw(
             x = inner.x + (inner.w - render.row_width(glyphs)) // 2
             render.row(screen, glyphs, x, inner.y + (inner.h - height) // 2)
             continue
-        title = render.text(name, lay.small, render.DIM, bold=True)
+        title = render.fitted(name, lay.small, render.DIM, inner.w, bold=True, least=lay.floor)
         screen.blit(title, (inner.x, inner.y))
         glyphs = render.amount(cash(amount), lay.large, colour, inner.w, True, lay.floor)
         render.row(screen, glyphs, inner.x, inner.bottom - glyphs[0].get_height())
