@@ -39,7 +39,7 @@ from typing import Any
 import psycopg
 
 from oasis_kiosk.floor import hub, migrate
-from oasis_kiosk.floor.errors import HubError
+from oasis_kiosk.floor.errors import HubError, MigrationError
 
 log = logging.getLogger("oasis_kiosk.dashboard")
 
@@ -124,7 +124,9 @@ class Page:
 
 def check_login(connection: psycopg.Connection[Any]) -> None:
     """The dashboard's login is a dashboard's, and the hub's schema is this version's."""
-    migrate.require_current(connection)
+    there = connection.execute("SELECT to_regclass('hub.schema_migrations') IS NOT NULL").fetchone()
+    if not there or not there[0]:
+        raise MigrationError("the hub's schema is not there: run hub migrate first")
     group = migrate.group_roles(connection.info.dbname).dashboard
     member = connection.execute(
         "SELECT pg_has_role(session_user, %s, 'MEMBER') AND session_user <> "
@@ -136,6 +138,7 @@ def check_login(connection: psycopg.Connection[Any]) -> None:
             f"role {connection.info.user} is not a dashboard's login: the dashboard reads the hub "
             "read-only, with the credentials file hub add-dashboard wrote"
         )
+    migrate.require_current(connection)
 
 
 def _whole(value: Any) -> int | None:
@@ -294,7 +297,9 @@ body { font: 15px/1.4 system-ui, sans-serif; margin: 1.2em 1.6em; color: #1d2330
 h1 { font-size: 1.5em; margin: 0 0 .2em; } h2 { font-size: 1.15em; margin: 1.3em 0 .4em; }
 .when { color: #5c6577; margin: 0 0 1em; }
 table { border-collapse: collapse; background: #fff; box-shadow: 0 1px 2px #0002; }
-th, td { padding: .3em .7em; border-bottom: 1px solid #e3e6eb; text-align: left; vertical-align: top; }
+th, td { padding: .3em .7em; border-bottom: 1px solid #e3e6eb; text-align: left; vertical-align: top;
+         white-space: nowrap; }
+td.books { white-space: normal; }
 th { background: #eceff3; font-weight: 600; } td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .chip { display: inline-block; padding: 0 .5em; border-radius: .7em; font-size: .85em; font-weight: 600; }
 .on { background: #d5f2dc; color: #17652c; } .off { background: #e6e8ec; color: #5c6577; }
@@ -352,7 +357,7 @@ def render(page: Page, options: Options) -> str:
             f"<td>{link}</td><td>{_ago(cabinet.last_seen, page.at)}</td>"
             f'<td class="n">{_e(money(cabinet.credits, d))}</td><td class="n">{_e(money(cabinet.coin_in, d))}</td>'
             f'<td class="n">{_e(money(cabinet.coin_out, d))}</td><td class="n">{_e(_count(cabinet.games))}</td>'
-            f"<td>{tilts}</td><td>{books}</td></tr>"
+            f'<td>{tilts}</td><td class="books">{books}</td></tr>'
         )
     if not page.cabinets:
         out.append('<tr><td colspan="9">No cabinet yet: hub add-cabinet adds one.</td></tr>')
@@ -361,7 +366,8 @@ def render(page: Page, options: Options) -> str:
         "</tbody></table>",
         '<h2>Linked jackpot</h2><div class="pool" id="pool">',
         f'<span class="value">{_e(money(pool.value, d))}</span>',
-        f"<span>reserve {_e(money(pool.reserve, d))}</span><span>{_e(_count(pool.hits))} hits</span>",
+        f"<span>reserve {_e(money(pool.reserve, d))}</span>"
+        f"<span>{_e(_count(pool.hits))} {'hit' if pool.hits == 1 else 'hits'}</span>",
         f"<span>resets to {_e(money(parameters.reset, d))}, at most {_e(money(parameters.maximum, d))}</span>",
         f"<span>{_e(f'{parameters.rate_ppm / 10_000:g}')} % of a stake to the pool, "
         f"{_e(f'{parameters.reserve_rate_ppm / 10_000:g}')} % to the reserve</span></div>",

@@ -1,0 +1,317 @@
+"""``hub serve``, the owner's read-only dashboard, against a real hub (tests/postgres.py) and
+in a real headless browser (Debian's chromium, tests/browser.py): the cabinets, the pool,
+its hits and the totals per day as linked terminals sent them; every text escaped, whatever
+a cabinet sent; and what stops it said clearly.
+
+``OASIS_DASHBOARD_SCREENSHOT=docs/floor-dashboard.png`` keeps the browser's screenshot of the
+floor there (the picture in README.md and docs/floor.md)."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import browser
+import psycopg
+import pytest
+from floor import ROYAL, FloorHub, linked_terminal, new_hub, play, push
+from postgres import Postgres
+
+from oasis_kiosk.cli import main
+from oasis_kiosk.floor import access, dashboard, hub, migrate, reconcile
+from oasis_kiosk.floor.errors import HubUnavailableError
+from oasis_kiosk.floor.hub import Event
+from oasis_kiosk.store.outbox import hub_round_id
+
+ROOT = Path(__file__).resolve().parent.parent
+NOW = datetime.now(UTC)
+
+
+@pytest.fixture
+def floor(postgres: Postgres, tmp_path: Path) -> Iterator[FloorHub]:
+    state = new_hub(postgres, tmp_path)
+    hub.set_parameters(state.owner, "tests", reset=250_000)
+    try:
+        yield state
+    finally:
+        state.close()
+
+
+def a_floor(floor: FloorHub, directory: Path) -> dict[str, Path]:
+    """Four cabinets: c01 to c03 played by linked terminals (c02 hit the jackpot and was
+    awarded it), c04 offline; reconciled, c03's books disagreeing with a tampered hub row."""
+    databases = {}
+    for name, rounds in (("c01", 6), ("c02", 0), ("c03", 3), ("c04", 2)):
+        credentials = floor.add_cabinet(name)
+        database = directory / name / "kiosk.db"
+        database.parent.mkdir()
+        if name == "c02":
+            t = linked_terminal(database, deck=lambda number: ROYAL)
+            for line in ("bill 5000", "bonus", "deal", "play"):
+                intent, *value = line.split()
+                assert t.handle(intent, int(value[0]) if value else None).ok, line
+        else:
+            t = linked_terminal(database)
+            play(t, rounds)
+        books_id = t.store.books.id if t.store.books else ""
+        t.store.close()
+        push(database, credentials)
+        databases[name] = database
+        if name == "c02":
+            award = hub.claim(floor.cabinet("c02"), hub_round_id(books_id, 1))
+            assert award.amount > 0
+    floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '2 hours' WHERE name = 'c04'")
+    floor.owner.execute(
+        """UPDATE hub.events SET payload = jsonb_set(payload, '{value}', '1')
+            WHERE cabinet_id = (SELECT id FROM hub.cabinets WHERE name = 'c03')
+              AND seq = (SELECT max(seq) FROM hub.events e JOIN hub.cabinets c ON c.id = e.cabinet_id
+                          WHERE c.name = 'c03' AND e.kind = 'meter' AND e.payload ->> 'name' = 'games_played')"""
+    )
+    verdicts = reconcile.reconcile(floor.owner, databases)
+    assert [v.agrees for v in verdicts] == [True, True, False, True]
+    # An open tilt on c01, and one raised and cleared on c04.
+    c01 = floor.cabinet("c01")
+    held = hub.held(c01)
+    hub.ingest(
+        c01,
+        [
+            Event(
+                held + 1,
+                "event",
+                {
+                    "id": 900,
+                    "at": "",
+                    "kind": "tilt",
+                    "detail": {"kind": "door_open", "message": "the main door is open"},
+                },
+                NOW,
+            ),
+        ],
+    )
+    c04 = floor.cabinet("c04")
+    held = hub.held(c04)
+    hub.ingest(
+        c04,
+        [
+            Event(
+                held + 1,
+                "event",
+                {"id": 900, "at": "", "kind": "tilt", "detail": {"kind": "hopper_empty", "message": ""}},
+                NOW,
+            ),
+            Event(
+                held + 2,
+                "event",
+                {
+                    "id": 901,
+                    "at": "",
+                    "kind": "tilt_cleared",
+                    "detail": {"kind": "hopper_empty", "message": ""},
+                },
+                NOW,
+            ),
+        ],
+    )
+    floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '2 hours' WHERE name = 'c04'")
+    return databases
+
+
+class Served:
+    """``oasis-kiosk hub serve`` in a process of its own, and the address it serves."""
+
+    def __init__(self, *arguments: str) -> None:
+        command = [sys.executable, "-m", "oasis_kiosk", "hub", "serve", "--port", "0", *arguments]
+        environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.process = subprocess.Popen(
+            command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"http://\S+/", line)
+        if not found:
+            self.process.kill()
+            _, err = self.process.communicate(10)
+            raise AssertionError(f"hub serve did not start: {line!r} {err}")
+        self.url = found[0]
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(10)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+            self.process.communicate()
+
+
+def get(url: str) -> tuple[int, dict[str, str], str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, dict(response.headers), response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode("utf-8")
+
+
+def text_of(dom: str) -> str:
+    """The page's words, tags taken out."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
+
+
+def test_the_dashboard_shows_the_floor_in_a_real_browser(floor: FloorHub, tmp_path: Path) -> None:
+    a_floor(floor, tmp_path)
+    pool = hub.pool(floor.owner)
+    served = Served("--credentials", str(floor.add_dashboard()), "--online-seconds", "300")
+    try:
+        status, headers, page = get(served.url)
+        assert status == 200
+        assert headers["Content-Type"] == "text/html; charset=utf-8"
+        assert "script-src" not in headers["Content-Security-Policy"]
+        assert headers["Content-Security-Policy"].startswith("default-src 'none'")
+        dom = browser.dump_dom(tmp_path, served.url)
+        shot = browser.screenshot(tmp_path, served.url, tmp_path / "dashboard.png")
+    finally:
+        assert served.stop() == 0
+    assert page.startswith("<!DOCTYPE html>")
+    words = text_of(dom)
+    rows = {
+        name: text_of(row)
+        for name, row in re.findall(r'<tr class="cabinet" data-cabinet="(\w+)">(.*?)</tr>', dom, re.S)
+    }
+    assert list(rows) == ["c01", "c02", "c03", "c04"]
+    assert all("online" in rows[name] for name in ("c01", "c02", "c03"))
+    assert "offline" in rows["c04"]
+    assert "2 h ago" in rows["c04"]
+    assert "door_open" in rows["c01"], "c01's door is open: an open tilt"
+    assert "hopper_empty" not in rows["c04"], "raised and cleared: not open"
+    assert "FAULTY" in rows["c03"]
+    assert "meter games_played" in rows["c03"]
+    assert all("agree" in rows[name] for name in ("c01", "c02", "c04"))
+    assert re.search(r"c01 online \d+ s ago [\d,.]+ 72\.00 ", rows["c01"]), rows["c01"]
+    assert " 6 " in rows["c01"], "games played"
+    assert dashboard.money(pool.value, 2) in words
+    assert pool.hits == 1
+    assert "1 hit " in words
+    hits = re.search(r'<table id="hits">(.*?)</table>', dom, re.S)
+    assert hits is not None
+    assert "c02" in text_of(hits[1])
+    days = re.search(r'<table id="days">(.*?)</table>', dom, re.S)
+    assert days is not None
+    today = re.search(r"<tr><td>(\d{4}-\d\d-\d\d)</td>(.*?)</tr>", days[1])
+    assert today is not None
+    assert text_of(today[2]).split()[0] == "12", "games today: 6 + 1 + 3 + 2"
+    assert shot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert shot.stat().st_size > 10_000
+    keep = os.environ.get("OASIS_DASHBOARD_SCREENSHOT")
+    if keep:
+        shutil.copy(shot, keep)
+
+
+INJECTED = "<script>document.title='owned'</script><img src=x onerror=alert(1)>"
+
+
+def test_no_text_a_cabinet_sends_can_inject_html(floor: FloorHub, tmp_path: Path) -> None:
+    floor.add_cabinet("c01")
+    c01 = floor.cabinet("c01")
+    hub.ingest(
+        c01,
+        [
+            Event(1, "ledger", {"id": 1, "kind": "bill_in", "amount": 5000, "credits_after": INJECTED}, NOW),
+            Event(2, "meter", {"name": "coin_in", "value": INJECTED}, NOW),
+            Event(
+                3, "event", {"id": 1, "kind": "tilt", "detail": {"kind": INJECTED, "message": INJECTED}}, NOW
+            ),
+            Event(4, "jackpot_hit", {"round_id": INJECTED}, NOW),
+        ],
+    )
+    hub.claim(c01, INJECTED)
+    # Even were the hub's own check of a cabinet's name gone (an older or altered hub).
+    floor.owner.execute("ALTER TABLE hub.cabinets DROP CONSTRAINT cabinets_name_check")
+    floor.owner.execute(
+        "INSERT INTO hub.cabinets (name, role_name) VALUES (%s, 'no_such_role')", [INJECTED + '"><b>x</b>']
+    )
+    floor.owner.execute(
+        "INSERT INTO hub.reconciliations (cabinet_id, books_id, held, written, differences)"
+        " SELECT id, 'b', 0, 0, %s FROM hub.cabinets WHERE name = 'c01'",
+        [psycopg.types.json.Jsonb([INJECTED])],
+    )
+    credentials = floor.add_dashboard()
+    with dashboard.running(
+        "127.0.0.1", 0, lambda: access.connect(credentials), dashboard.Options()
+    ) as server:
+        status, _, page = get(server.url)
+        dom = browser.dump_dom(tmp_path, server.url)
+    assert status == 200
+    assert "<script" not in page
+    assert "<img" not in page
+    assert "<b>x" not in page
+    assert page.count("&lt;script&gt;") >= 6, "the cabinet's name, the tilt, its message, the hit, the books"
+    assert "<script" not in dom
+    assert "<img" not in dom
+    assert "<title>Oasis floor</title>" in dom, "no script ran"
+    assert html.unescape(text_of(dom)).count(INJECTED) >= 4, "shown as the text it is"
+
+
+def test_the_page_says_when_the_hub_cannot_be_reached(tmp_path: Path) -> None:
+    def unreachable() -> psycopg.Connection[Any]:
+        raise HubUnavailableError("cannot reach the hub: connection refused <b>")
+
+    with dashboard.running("127.0.0.1", 0, unreachable, dashboard.Options()) as server:
+        status, headers, page = get(server.url)
+        missing, _, _ = get(server.url + "nothing")
+    assert status == 503
+    assert "hub unavailable" in page
+    assert "cannot reach the hub: connection refused &lt;b&gt;" in page
+    assert headers["Cache-Control"] == "no-store"
+    assert missing == 404
+
+
+def test_serve_says_clearly_what_stops_it(
+    floor: FloorHub, postgres: Postgres, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    credentials = floor.add_dashboard()
+    wrong = access.read_credentials(credentials)
+    assert (
+        main(["hub", "serve", "--dsn", postgres.conninfo(floor.dbname, wrong.user, "wrong"), "--port", "0"])
+        == 2
+    )
+    assert "wrong password" in capsys.readouterr().err
+    closed = f"host=127.0.0.1 port=1 dbname={floor.dbname} user={wrong.user} connect_timeout=3"
+    assert main(["hub", "serve", "--dsn", closed, "--port", "0"]) == 2
+    assert "cannot reach the hub" in capsys.readouterr().err
+    assert main(["hub", "serve", "--dsn", floor.owner_dsn, "--port", "0"]) == 2
+    assert "is not a dashboard's login" in capsys.readouterr().err
+    assert main(["hub", "serve", "--credentials", str(floor.add_cabinet("c01")), "--port", "0"]) == 2
+    assert "is not a dashboard's login" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["hub", "serve", "--credentials", str(credentials), "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+    # A hub not migrated to this version.
+    older = tmp_path / "migrations"
+    older.mkdir()
+    for path in sorted(migrate.MIGRATIONS.glob("*.sql"))[:3]:
+        shutil.copy(path, older)
+    (tmp_path / "old").mkdir()
+    old = new_hub(postgres, tmp_path / "old", migrations=older)
+    try:
+        assert main(["hub", "serve", "--credentials", str(old.add_dashboard()), "--port", "0"]) == 2
+        err = capsys.readouterr().err
+        assert "the hub's schema is at migration 3" in err
+        assert "run hub migrate" in err
+    finally:
+        old.close()
