@@ -12,7 +12,8 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import run
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.machine.terminal import Bets, Terminal, seeds_from
+from oasis_kiosk.machine.betting import Bets
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import view
 
 SEEDS = seeds_from(bytes(32))
@@ -38,7 +39,7 @@ def settle(t: Terminal) -> None:
 
 def test_bet_steps_the_ante_up_and_round_and_bet_down_steps_it_back(tmp_path: Path) -> None:
     t = terminal(tmp_path / "kiosk.db")
-    antes = t.antes_for(1)
+    antes = t.betting.antes_for(1)
     assert t.ante == antes[0]
     assert "bet_down" not in t.live(), "nothing below the least ante"
     refused = t.handle("bet_down")
@@ -58,7 +59,7 @@ def test_max_bet_takes_the_greatest_ante_the_credit_deals(tmp_path: Path) -> Non
     t.handle("bill", 5000)
     press(t, "max_bet")
     assert t.credits >= t.upfront()
-    bigger = t.antes_for(1)[t.antes_for(1).index(t.ante) + 1]
+    bigger = t.betting.antes_for(1)[t.betting.antes_for(1).index(t.ante) + 1]
     assert t.profile.deal_needs(bigger) > t.credits, "the next ante up could not be dealt"
     assert "max_bet" not in t.live(), "already the greatest"
     press(t, "deal")
@@ -68,7 +69,7 @@ def test_max_bet_takes_the_greatest_ante_the_credit_deals(tmp_path: Path) -> Non
 def test_max_bet_without_the_credit_for_any_ante_takes_the_tables_greatest(tmp_path: Path) -> None:
     t = terminal(tmp_path / "kiosk.db")
     press(t, "max_bet")
-    assert t.ante == t.antes_for(1)[-1]
+    assert t.ante == t.betting.antes_for(1)[-1]
 
 
 def test_bonus_steps_through_its_stakes_and_the_round_takes_the_chosen_one(tmp_path: Path) -> None:

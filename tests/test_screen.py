@@ -651,7 +651,8 @@ def test_a_touch_presses_once_though_sdl_also_reports_it_as_a_click(tmp_path: Pa
     )
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=bet.center, button=1, touch=True))
     app.advance(0)
-    assert terminal.ante == terminal.antes_for(1)[terminal.antes_for(1).index(ante) + 1], "one step, not two"
+    antes = terminal.betting.antes_for(1)
+    assert terminal.ante == antes[antes.index(ante) + 1], "one step, not two"
 
 
 @pytest.mark.parametrize("profile", profile_names())

@@ -337,8 +337,8 @@ def test_several_boxes_take_the_profile_s_higher_minimum_ante(database: Path) ->
     assert t.ante == 500
     assert feed(t, "boxes") == [True]
     assert (t.boxes, t.ante) == (2, 1500), "two boxes: the ante rises to the profile's minimum"
-    assert all(ante >= 1500 for ante in t.antes_for(2))
-    for _ in range(len(t.antes_for(2))):
+    assert all(ante >= 1500 for ante in t.betting.antes_for(2))
+    for _ in range(len(t.betting.antes_for(2))):
         feed(t, "bet")
         assert t.ante >= 1500, "BET never offers an ante two boxes cannot take"
     assert feed(t, "deal") == [True]

@@ -8,26 +8,33 @@ from its record, and resumes at the same decision with the same cards.
 
 Input arrives as *intents* (``coin 100``, ``bet``, ``deal``, ``card 2``, ``exchange``,
 ``play``...), from the cabinet's buttons, the keyboard or a script alike. An intent that
-is not live now is refused with a message and changes nothing but the log.
+is not live now is refused with a message and changes nothing but the log. Where a betting
+button takes the bets between rounds is worked out by ``machine/betting.py``, which books
+nothing: the terminal places what it chose in that input's transaction.
 """
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
 from oasis_kiosk.config import LANGUAGES, Config, ConfigError, check_stored
-from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.betting import BetChoice, Bets, Betting
 from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
 from oasis_kiosk.machine.mode import Mode
+
+# The terminal's replies, which the front end, the cabinet and the operator import from here.
+from oasis_kiosk.machine.response import Amount as Amount
+from oasis_kiosk.machine.response import Intent as Intent
+from oasis_kiosk.machine.response import Response as Response
 from oasis_kiosk.machine.tilts import TILTS, attendant_clears
 from oasis_kiosk.store.db import Store, StoreError
 
@@ -38,68 +45,9 @@ MAX_VALUE = 10**12
 POWER_FAIL = "the power is failing: play and money stop until it returns"
 
 
-class Amount(int):
-    """An amount of money among a response's details: shown in the currency."""
-
-
-class Intent(str):
-    """An intent among a response's details: shown by its button's name."""
-
-
-@dataclass(frozen=True)
-class Response:
-    """What an intent did: ``ok`` False means it was not live and nothing changed. The
-    message is a template (the catalogues' key) with its details: ``message`` is the English
-    for the log, ``text()`` the active language for the screen."""
-
-    ok: bool
-    template: str
-    details: Mapping[str, Any] = field(default_factory=dict)
-    reason: str = ""
-    """Why, in the core's own words (the log's: the screen says what is possible instead)."""
-    notice: bool = False
-    """Done, and the screen says so (a handpay paid): most done presses show for themselves."""
-
-    @property
-    def message(self) -> str:
-        said = self.template.format_map(self.details) if self.details else self.template
-        return f"{said}: {self.reason}" if self.reason else said
-
-    def text(self, cash: Callable[[int], str], button: Callable[[str], str] = str) -> str:
-        """In the active language: amounts in ``cash``, intents by their ``button`` name."""
-        details = {
-            key: cash(value)
-            if isinstance(value, Amount)
-            else button(value)
-            if isinstance(value, Intent)
-            else value
-            for key, value in self.details.items()
-        }
-        translated = _(self.template)
-        return translated.format_map(details) if details else translated
-
-
 def _credited(kind: str, value: int) -> Response:
     template = N_("coin {value} credited") if kind == "coin" else N_("bill {value} credited")
     return Response(True, template, {"value": Amount(value)})
-
-
-@dataclass(frozen=True)
-class Bets:
-    """What a deal stakes: the ante and the bonus stake (0: none) of each of ``boxes`` boxes."""
-
-    ante: int
-    boxes: int
-    bonus_stake: int
-
-    @classmethod
-    def from_state(cls, state: Any) -> Bets:
-        """The bets as ``save_state`` wrote them; ValueError naming what is wrong."""
-        if not isinstance(state, dict) or set(state) != {"ante", "boxes", "bonus_stake"}:
-            raise ValueError(f"not a table of ante, boxes and bonus_stake: {state!r}")
-        if not all(type(value) is int and value >= 0 for value in state.values()):
-            raise ValueError(f"amounts are whole numbers of at least 0: {state!r}")
-        return cls(**state)
 
 
 class Terminal:
@@ -107,6 +55,8 @@ class Terminal:
 
     profile: Profile
     rules: dict[str, Any]
+    betting: Betting
+    """What the profile in play takes of the bets, and the betting buttons' steps."""
     round: Round | None
     round_id: int | None
     ante: int = 0
@@ -240,11 +190,8 @@ class Terminal:
         """Plays from now on under ``profile`` (between rounds: the open round keeps its own)."""
         self.profile = profile
         self.rules = profile.to_dict()
-        self.boxes = min(self.boxes, int(self.rules["boxes"]["max"]))
-        antes = self.antes_for(self.boxes)
-        if self.ante not in antes:
-            self.ante = antes[0]
-        self.bonus_stake = self._fitted_bonus(self.bonus_stake, self.ante)
+        self.betting = Betting(profile)
+        self._place(self.betting.fitted(self.bets))
 
     def _load(self) -> dict[str, Any]:
         """Takes the terminal's state as the database has it committed; a stored state that
@@ -271,7 +218,7 @@ class Terminal:
         stake = field("bonus_stake", int, None)
         if stake is None:  # books of an earlier release kept the bonus as a switch
             stake = (self.profile.standard_bonus_stake(self.ante) or 0) if field("bonus", bool, False) else 0
-        self.bonus_stake = self._fitted_bonus(stake, self.ante)
+        self.bonus_stake = self.betting.fitted_bonus(stake, self.ante)
         self.boxes = field("boxes", int, 1)
         try:
             last = field("last_bets", dict, None)
@@ -551,18 +498,7 @@ class Terminal:
             for kind, accepted in (("coin", self.config.coins), ("bill", self.config.bills)):
                 if accepted and max(accepted) <= room:
                     live.add(kind)
-            live |= {"bet", "boxes"}
-            if self.ante > self.antes_for(self.boxes)[0]:
-                live.add("bet_down")
-            if self._max_ante() != self.ante:
-                live.add("max_bet")
-            if self.profile.bonus_stakes(self.ante):
-                live.add("bonus")
-            if credits >= self.upfront():
-                live.add("deal")
-            last = self.last_bets
-            if last is not None and self._allows(last) and credits >= self._needs(last):
-                live.add("repeat_bet")
+            live |= self.betting.lit(self.bets, self.last_bets, credits)
             if credits > 0:
                 live.add("cashout")
             return live
@@ -658,18 +594,7 @@ class Terminal:
                 return Response(False, N_("{intent} is not possible now"), details, str(error))
         if intent in {"deal", "repeat_bet"} and "bet" in self.live():
             bets = self.bets if intent == "deal" else self.last_bets
-            if bets is None:
-                return Response(False, N_("{intent}: no round has been dealt yet"), details)
-            if not self._allows(bets):
-                return Response(False, N_("{intent}: the last round's bets are not allowed now"), details)
-            # Only the credit stands in the way: it must cover every play bet too (RULES.md §2.7).
-            return Response(
-                False,
-                N_(
-                    "{intent} needs {amount} for the antes, bonus stakes and play bets; the credit is {credit}"
-                ),
-                {**details, "amount": Amount(self._needs(bets)), "credit": Amount(self.credits)},
-            )
+            return self.betting.why_not_dealt(intent, bets, self.credits)
         return Response(False, N_("{intent} is not live now"), details)
 
     # Money in and out.
@@ -866,89 +791,49 @@ class Terminal:
         self.store.event("door_close")
         return Response(True, N_("door closed"))
 
-    # Bets.
+    # Bets: the betting buttons' steps are ``machine/betting.py``'s; the terminal keeps the
+    # bets with the rest of its state and places what a press chose.
 
     @property
     def bets(self) -> Bets:
         return Bets(self.ante, self.boxes, self.bonus_stake)
 
     def upfront(self) -> int:
-        """The credit a deal with the current bets needs, as the core counts it: antes, bonus
-        stakes and every play bet (kept in reserve, so that no option leads to a fold)."""
-        return self._needs(self.bets)
-
-    def _needs(self, bets: Bets) -> int:
-        return self.profile.deal_needs([bets.ante] * bets.boxes, bets.bonus_stake)
-
-    def _allows(self, bets: Bets) -> bool:
-        """The profile in play takes these bets (it may have changed since they were placed)."""
-        return (
-            1 <= bets.boxes <= int(self.rules["boxes"]["max"])
-            and bets.ante in self.antes_for(bets.boxes)
-            and (bets.bonus_stake == 0 or bets.bonus_stake in self.profile.bonus_stakes(bets.ante))
-        )
+        """The credit a deal with the current bets needs (``Betting.needs``)."""
+        return self.betting.needs(self.bets)
 
     def _place(self, bets: Bets) -> None:
         self.ante, self.boxes, self.bonus_stake = bets.ante, bets.boxes, bets.bonus_stake
 
-    def _fitted_bonus(self, stake: int, ante: int) -> int:
-        """``stake`` as the profile allows it at ``ante``: none stays none; else the greatest
-        allowed stake not above it, or the least (a privilege fee follows the ante)."""
-        stakes = self.profile.bonus_stakes(ante)
-        if not stake or not stakes:
-            return 0
-        return max((allowed for allowed in stakes if allowed <= stake), default=stakes[0])
-
-    def _set_ante(self, ante: int) -> Response:
-        self.ante = ante
+    def _place_choice(self, choice: BetChoice) -> Response:
+        """Places the bets a betting button chose: the screen clears the last round's chips."""
+        self._place(choice.bets)
         self.bet_since_round = True
-        self.bonus_stake = self._fitted_bonus(self.bonus_stake, self.ante)
-        return Response(True, N_("ante {ante}"), {"ante": Amount(self.ante)})
-
-    def _max_ante(self) -> int:
-        """MAX BET's ante: the greatest the credit deals on the boxes and bonus chosen, or the
-        greatest the table allows when the credit deals none (the prompt then says why)."""
-        antes = self.antes_for(self.boxes)
-
-        def needs(ante: int) -> int:
-            return self._needs(Bets(ante, self.boxes, self._fitted_bonus(self.bonus_stake, ante)))
-
-        # What a deal needs grows with the ante: a search, not a price for each of the antes
-        # (a table may offer a hundred), since the lamps ask at every change.
-        dealt = bisect.bisect_right(antes, self.credits, key=needs)
-        return antes[dealt - 1] if dealt else antes[-1]
+        return choice.response
 
     def _on_bet(self, value: int | None) -> Response:
-        if self.round is not None:
+        if self.round is not None:  # the insurance phase: BET steps the amount to insure
             amounts = self.insurance_amounts()
             current = self.insurance_amount
             self.insurance = amounts[(amounts.index(current) + 1) % len(amounts)] if current else None
             return Response(True, N_("insure {amount}"), {"amount": Amount(self.insurance or 0)})
-        antes = self.antes_for(self.boxes)
-        # One BET button steps up and wraps round to the least ante.
-        return self._set_ante(
-            antes[(antes.index(self.ante) + 1) % len(antes)] if self.ante in antes else antes[0]
-        )
+        return self._place_choice(self.betting.bet(self.bets))
 
     def _on_bet_down(self, value: int | None) -> Response:
         if self.round is not None:
             amounts = self.insurance_amounts()
             self.insurance = amounts[amounts.index(self.insurance_amount or amounts[0]) - 1]
             return Response(True, N_("insure {amount}"), {"amount": Amount(self.insurance)})
-        return self._set_ante(max(ante for ante in self.antes_for(self.boxes) if ante < self.ante))
+        return self._place_choice(self.betting.bet_down(self.bets))
 
     def _on_max_bet(self, value: int | None) -> Response:
-        return self._set_ante(self._max_ante())
+        return self._place_choice(self.betting.max_bet(self.bets, self.credits))
 
     def _on_bonus(self, value: int | None) -> Response:
-        """Steps the bonus stake through the profile's stakes at the ante, then off."""
-        stakes = self.profile.bonus_stakes(self.ante)
-        following = [stake for stake in stakes if stake > self.bonus_stake]
-        self.bonus_stake = following[0] if following else 0
-        self.bet_since_round = True
-        if not self.bonus_stake:
-            return Response(True, N_("bonus off"))
-        return Response(True, N_("bonus {amount}"), {"amount": Amount(self.bonus_stake)})
+        return self._place_choice(self.betting.bonus(self.bets))
+
+    def _on_boxes(self, value: int | None) -> Response:
+        return self._place_choice(self.betting.boxes(self.bets))
 
     def _on_repeat_bet(self, value: int | None) -> Response:
         """The last round's bets dealt again in one press."""
@@ -960,26 +845,6 @@ class Terminal:
         if not response.ok:
             self._place(before)
         return response
-
-    def _on_boxes(self, value: int | None) -> Response:
-        self.boxes = self.boxes % int(self.rules["boxes"]["max"]) + 1
-        self.bet_since_round = True
-        antes = self.antes_for(self.boxes)
-        if self.ante not in antes:  # several boxes may need a higher ante: the smallest allowed
-            self.ante = antes[0]
-            self.bonus_stake = self._fitted_bonus(self.bonus_stake, self.ante)
-            return Response(
-                True,
-                N_("{boxes} box(es) at an ante of {ante}"),
-                {"boxes": self.boxes, "ante": Amount(self.ante)},
-            )
-        return Response(True, N_("{boxes} box(es)"), {"boxes": self.boxes})
-
-    def antes_for(self, boxes: int) -> list[int]:
-        """The antes the profile allows on each of ``boxes`` boxes (several boxes may ask for
-        a higher minimum)."""
-        least = self.rules["boxes"].get("min_ante_multi") if boxes > 1 else None
-        return [ante for ante in self.profile.allowed_antes() if least is None or ante >= least]
 
     # The round.
 

@@ -1,0 +1,180 @@
+"""Betting between rounds: the ante, the boxes and the bonus stake the next deal stakes, what
+the rules in play take of them, and where each betting button takes them (BET, BET −, MAX
+BET, BONUS, BOXES), with the lamps of DEAL and REPEAT BET, which deal them.
+
+Nothing here books or keeps anything: a press is worked out from the bets and the credit, and
+comes back as the bets it chose with its reply. The terminal places them inside the one
+transaction of that input and saves them with the rest of its state (``Terminal.handle``),
+so the bets a restart finds are the ones the books hold."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, replace
+from typing import Any
+
+from oasis_kiosk._core import Profile
+from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.response import Amount, Intent, Response
+
+
+@dataclass(frozen=True)
+class Bets:
+    """What a deal stakes: the ante and the bonus stake (0: none) of each of ``boxes`` boxes."""
+
+    ante: int
+    boxes: int
+    bonus_stake: int
+
+    @classmethod
+    def from_state(cls, state: Any) -> Bets:
+        """The bets as ``Terminal.save_state`` wrote them; ValueError naming what is wrong."""
+        if not isinstance(state, dict) or set(state) != {"ante", "boxes", "bonus_stake"}:
+            raise ValueError(f"not a table of ante, boxes and bonus_stake: {state!r}")
+        if not all(type(value) is int and value >= 0 for value in state.values()):
+            raise ValueError(f"amounts are whole numbers of at least 0: {state!r}")
+        return cls(**state)
+
+
+@dataclass(frozen=True)
+class BetChoice:
+    """What a betting button chose: the bets to place, and the reply to show."""
+
+    bets: Bets
+    response: Response
+
+
+class Betting:
+    """The bets one rule profile takes, and the betting buttons' steps through them."""
+
+    def __init__(self, profile: Profile) -> None:
+        boxes = profile.to_dict()["boxes"]
+        self.profile = profile
+        self.most_boxes = int(boxes["max"])
+        self.least_ante_on_several_boxes: int | None = boxes.get("min_ante_multi")
+
+    def antes_for(self, boxes: int) -> list[int]:
+        """The antes the profile allows on each of ``boxes`` boxes (several boxes may ask for
+        a higher minimum)."""
+        least = self.least_ante_on_several_boxes if boxes > 1 else None
+        return [ante for ante in self.profile.allowed_antes() if least is None or ante >= least]
+
+    def fitted_bonus(self, stake: int, ante: int) -> int:
+        """``stake`` as the profile allows it at ``ante``: none stays none; else the greatest
+        allowed stake not above it, or the least (a privilege fee follows the ante)."""
+        stakes = self.profile.bonus_stakes(ante)
+        if not stake or not stakes:
+            return 0
+        return max((allowed for allowed in stakes if allowed <= stake), default=stakes[0])
+
+    def fitted(self, bets: Bets) -> Bets:
+        """``bets`` as the profile takes them, nearest to what the player chose: no more boxes
+        than the table has, the least ante where the ante is not one of its, the bonus fitted."""
+        boxes = min(bets.boxes, self.most_boxes)
+        antes = self.antes_for(boxes)
+        ante = bets.ante if bets.ante in antes else antes[0]
+        return Bets(ante, boxes, self.fitted_bonus(bets.bonus_stake, ante))
+
+    def needs(self, bets: Bets) -> int:
+        """The credit a deal of ``bets`` needs, as the core counts it: antes, bonus stakes and
+        every play bet (kept in reserve, so that no option leads to a fold)."""
+        return self.profile.deal_needs([bets.ante] * bets.boxes, bets.bonus_stake)
+
+    def allows(self, bets: Bets) -> bool:
+        """The profile takes these bets (it may have changed since they were placed)."""
+        return (
+            1 <= bets.boxes <= self.most_boxes
+            and bets.ante in self.antes_for(bets.boxes)
+            and (bets.bonus_stake == 0 or bets.bonus_stake in self.profile.bonus_stakes(bets.ante))
+        )
+
+    def max_ante(self, bets: Bets, credit: int) -> int:
+        """MAX BET's ante: the greatest the credit deals on the boxes and bonus chosen, or the
+        greatest the table allows when the credit deals none (the prompt then says why)."""
+        antes = self.antes_for(bets.boxes)
+
+        def needs(ante: int) -> int:
+            return self.needs(Bets(ante, bets.boxes, self.fitted_bonus(bets.bonus_stake, ante)))
+
+        # What a deal needs grows with the ante: a search, not a price for each of the antes
+        # (a table may offer a hundred), since the lamps ask at every change.
+        dealt = bisect.bisect_right(antes, credit, key=needs)
+        return antes[dealt - 1] if dealt else antes[-1]
+
+    def lit(self, bets: Bets, last: Bets | None, credit: int) -> set[str]:
+        """The betting buttons that would do something now, between rounds: DEAL and REPEAT
+        BET (``last``, the last round's bets) only where the rules take the bets and the
+        credit covers them."""
+        lit = {"bet", "boxes"}
+        if bets.ante > self.antes_for(bets.boxes)[0]:
+            lit.add("bet_down")
+        if self.max_ante(bets, credit) != bets.ante:
+            lit.add("max_bet")
+        if self.profile.bonus_stakes(bets.ante):
+            lit.add("bonus")
+        if credit >= self.needs(bets):
+            lit.add("deal")
+        if last is not None and self.allows(last) and credit >= self.needs(last):
+            lit.add("repeat_bet")
+        return lit
+
+    def why_not_dealt(self, intent: str, bets: Bets | None, credit: int) -> Response:
+        """Why DEAL (``bets``: those placed) or REPEAT BET (the last round's) is dark between
+        rounds."""
+        details = {"intent": Intent(intent)}
+        if bets is None:
+            return Response(False, N_("{intent}: no round has been dealt yet"), details)
+        if not self.allows(bets):
+            return Response(False, N_("{intent}: the last round's bets are not allowed now"), details)
+        # Only the credit stands in the way: it must cover every play bet too (RULES.md §2.7).
+        return Response(
+            False,
+            N_("{intent} needs {amount} for the antes, bonus stakes and play bets; the credit is {credit}"),
+            {**details, "amount": Amount(self.needs(bets)), "credit": Amount(credit)},
+        )
+
+    # The buttons, each from the bets placed to the bets it chooses.
+
+    def bet(self, bets: Bets) -> BetChoice:
+        """BET: the next ante up; one button, so it wraps round to the least ante."""
+        antes = self.antes_for(bets.boxes)
+        ante = antes[(antes.index(bets.ante) + 1) % len(antes)] if bets.ante in antes else antes[0]
+        return self._at_ante(bets, ante)
+
+    def bet_down(self, bets: Bets) -> BetChoice:
+        """BET −: the ante below (lit only above the least)."""
+        return self._at_ante(bets, max(ante for ante in self.antes_for(bets.boxes) if ante < bets.ante))
+
+    def max_bet(self, bets: Bets, credit: int) -> BetChoice:
+        """MAX BET: ``max_ante``."""
+        return self._at_ante(bets, self.max_ante(bets, credit))
+
+    def _at_ante(self, bets: Bets, ante: int) -> BetChoice:
+        # The stake follows the ante: a stake allowed at one ante may not be at another.
+        chosen = Bets(ante, bets.boxes, self.fitted_bonus(bets.bonus_stake, ante))
+        return BetChoice(chosen, Response(True, N_("ante {ante}"), {"ante": Amount(ante)}))
+
+    def bonus(self, bets: Bets) -> BetChoice:
+        """BONUS: the next of the profile's stakes at the ante, then off."""
+        following = [stake for stake in self.profile.bonus_stakes(bets.ante) if stake > bets.bonus_stake]
+        chosen = replace(bets, bonus_stake=following[0] if following else 0)
+        if not chosen.bonus_stake:
+            return BetChoice(chosen, Response(True, N_("bonus off")))
+        return BetChoice(chosen, Response(True, N_("bonus {amount}"), {"amount": Amount(chosen.bonus_stake)}))
+
+    def boxes(self, bets: Bets) -> BetChoice:
+        """BOXES: one box more, round to one after the table's most."""
+        boxes = bets.boxes % self.most_boxes + 1
+        antes = self.antes_for(boxes)
+        if bets.ante not in antes:  # several boxes may need a higher ante: the smallest allowed
+            ante = antes[0]
+            chosen = Bets(ante, boxes, self.fitted_bonus(bets.bonus_stake, ante))
+            return BetChoice(
+                chosen,
+                Response(
+                    True,
+                    N_("{boxes} box(es) at an ante of {ante}"),
+                    {"boxes": boxes, "ante": Amount(ante)},
+                ),
+            )
+        return BetChoice(replace(bets, boxes=boxes), Response(True, N_("{boxes} box(es)"), {"boxes": boxes}))
