@@ -226,10 +226,10 @@ class Postgres:
         )
         password_file.unlink()
 
-    def _launch(self, uid: int, gid: int) -> None:
+    def _launch(self, uid: int, gid: int, port: int | None = None) -> None:
         # A port found free may be taken before the server binds it: try a few.
-        for _attempt in range(5):
-            self.port = free_port()
+        for _attempt in range(5 if port is None else 1):
+            self.port = free_port() if port is None else port
             log = os.open(self.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             os.fchown(log, uid, gid)
             try:
@@ -299,6 +299,16 @@ class Postgres:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+    def halt(self) -> None:
+        """Stops the server as ``pg_ctl stop -m fast`` does (SIGINT to the postmaster: every
+        client is disconnected), keeping its data, its password and its port."""
+        self._terminate()
+
+    def resume(self) -> None:
+        """Starts a halted server again on the port it had, as ``pg_ctl start`` would."""
+        owner = os.stat(self.data)
+        self._launch(owner.st_uid, owner.st_gid, port=self.port)
 
     def stop(self) -> None:
         """Stops the server and deletes its directory."""

@@ -1,0 +1,383 @@
+"""The floor: twenty cabinets play at once against one hub on loopback, through a stopped and
+restarted hub, a cut link and SIGKILLs, and the hub ends holding exactly their books.
+
+Each cabinet is a real terminal on its own SQLite books (``oasis-kiosk run --headless
+--script``, its rounds seeded) with a ``[link]`` section, its own login at the hub
+(``hub add-cabinet``) and its own link agent process (``oasis-kiosk link``). The hub is a
+PostgreSQL server this test starts for itself (tests/postgres.py), so that it can stop it
+(a fast shutdown, as ``pg_ctl stop -m fast``) and start it again while the cabinets play.
+One cabinet's agent reaches the hub through a TCP relay that is cut and restored; kiosks
+and agents are SIGKILLed at random instants and started again.
+
+At the end, the agents given time to catch up: the hub holds every cabinet's outbox exactly
+once (each row, in order, as the books wrote it), the pool is its reset value plus the
+share the hub computes of every bonus stake the linked cabinets' own books record (no
+contribution lost or counted twice, none from the local cabinets), and
+``oasis-kiosk hub reconcile`` over all the cabinets' books finds nothing (exit 0).
+
+The linked jackpot's hits are not there yet on the cabinet (no claim at the hub, no lock-up
+on the screen: docs/floor.md), so no cabinet may hit it: half the cabinets keep
+``jackpot = "local"``, and the other half send their stakes to the pool
+(``jackpot = "linked"``, the part that is there) with rounds seeded so that none hits the
+jackpot, which the test checks (no ``jackpot_hit`` in any outbox).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from floor import FloorHub, new_hub
+from postgres import Postgres
+from support import books
+
+from oasis_kiosk.floor import access, agent, hub
+from oasis_kiosk.store.db import Store
+
+CABINETS = 20
+ROUNDS = 12
+RATE_PPM = 100_000  # as floor.new_hub sets the pool
+RESET = 1000
+ROOT = Path(__file__).resolve().parents[1]
+ENVIRONMENT = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+class Relay:
+    """A TCP relay to the hub that can cut every connection through it and refuse new ones
+    (a cut network, as the agent sees it), and be restored. A hub it cannot reach closes
+    the client's connection, as the hub itself would."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.is_cut = False
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.is_cut:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.is_cut = True
+        with self.lock:
+            for end in self.sockets:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+            self.sockets.clear()
+
+    def restore(self) -> None:
+        self.is_cut = False
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+def script(number: int) -> str:
+    """A note, the bonus bet (which feeds the jackpot), then rounds played or folded, a note
+    before each, a pause after each so that the session lasts while the hub comes and goes."""
+    rng = random.Random(number)
+    lines = ["bill 5000", "bonus"]
+    for _ in range(ROUNDS):
+        lines += ["bill 2000", "deal", rng.choice(["play", "fold", "fold"]), "decline", "wait 0.4"]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Cabinet:
+    name: str
+    directory: Path
+    jackpot: str
+    kiosk: subprocess.Popen[bytes] | None = None
+    link: subprocess.Popen[bytes] | None = None
+    seed_base: str = ""
+    done: bool = False
+    kills: dict[str, int] = field(default_factory=lambda: {"kiosk": 0, "link": 0})
+
+    @property
+    def database(self) -> Path:
+        return self.directory / "kiosk.db"
+
+    @property
+    def config(self) -> Path:
+        return self.directory / "config.toml"
+
+    @property
+    def script(self) -> Path:
+        return self.directory / "script.txt"
+
+    @property
+    def log(self) -> Path:
+        return self.directory / "log.txt"
+
+    def prepare(self, number: int, credentials: Path) -> None:
+        self.directory.mkdir()
+        books(self.database).close()
+        self.config.write_text(
+            f'[terminal]\ndatabase = "{self.database}"\n[link]\ncredentials = "{credentials}"\n'
+            f'jackpot = "{self.jackpot}"\nbatch = 20\nretry_max = 1\n',
+            encoding="utf-8",
+        )
+        self.script.write_text(script(number), encoding="utf-8")
+        self.seed_base = f"{number + 1:02x}" * 32
+
+    def _spawn(self, *arguments: str) -> subprocess.Popen[bytes]:
+        with self.log.open("ab") as log:
+            return subprocess.Popen(
+                [sys.executable, "-m", "oasis_kiosk", *arguments, "--config", str(self.config)],
+                env=ENVIRONMENT,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+
+    def start_kiosk(self) -> None:
+        arguments = ["--script", str(self.script), "--db", str(self.database), "--seed-base", self.seed_base]
+        self.kiosk = self._spawn("run", "--headless", *arguments)
+
+    def start_link(self) -> None:
+        self.link = self._spawn("link")
+
+    def look_after(self) -> None:
+        """Notes a kiosk that finished its script; starts again what a SIGKILL stopped; any
+        other end is a failure."""
+        if self.kiosk is not None and (code := self.kiosk.poll()) is not None:
+            assert code in (0, -signal.SIGKILL), f"{self.name}: the kiosk ended with {code}:\n{self.tail()}"
+            self.kiosk = None
+            if code == 0:
+                self.done = True
+            else:
+                self.start_kiosk()
+        if self.link is not None and (code := self.link.poll()) is not None:
+            assert code == -signal.SIGKILL, f"{self.name}: the link ended with {code}:\n{self.tail()}"
+            self.start_link()
+
+    def kill(self, which: str) -> bool:
+        process = self.kiosk if which == "kiosk" else self.link
+        if process is None or process.poll() is not None:
+            return False
+        process.send_signal(signal.SIGKILL)
+        self.kills[which] += 1
+        return True
+
+    def tail(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")[-3000:]
+
+    def stop(self) -> None:
+        for process in (self.kiosk, self.link):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"not in {seconds:.0f} s: {what}"
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def own_server() -> Iterator[Postgres]:
+    """A PostgreSQL server of this test's own, which it may stop and start again."""
+    server = Postgres.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def held(floor: FloorHub) -> dict[str, int]:
+    """Each cabinet's highest sequence number the hub holds; {} while it cannot be reached."""
+    try:
+        with psycopg.connect(floor.owner_dsn, connect_timeout=2) as connection:
+            rows = connection.execute("SELECT name, last_seq FROM hub.cabinets").fetchall()
+    except psycopg.OperationalError:
+        return {}
+    return {str(name): int(seq) for name, seq in rows}
+
+
+def hub_events(owner: psycopg.Connection[Any], name: str) -> list[tuple[int, str, Any, datetime]]:
+    rows = owner.execute(
+        "SELECT e.seq, e.kind, e.payload, e.committed_at FROM hub.events e"
+        " JOIN hub.cabinets c ON c.id = e.cabinet_id WHERE c.name = %s ORDER BY e.seq",
+        (name,),
+    ).fetchall()
+    return [(int(seq), kind, payload, at) for seq, kind, payload, at in rows]
+
+
+@pytest.mark.slow
+def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
+    own_server: Postgres, tmp_path: Path
+) -> None:
+    began = time.monotonic()
+    floor = new_hub(own_server, tmp_path)
+    cabinets = [
+        Cabinet(f"c{number:02d}", tmp_path / f"c{number:02d}", "linked" if number % 2 else "local")
+        for number in range(CABINETS)
+    ]
+    # c00 reaches the hub through the relay that will be cut.
+    relay = Relay(own_server.port)
+    for number, cabinet in enumerate(cabinets):
+        credentials = floor.add_cabinet(cabinet.name)
+        if number == 0:
+            relayed = tmp_path / "c00-relayed.toml"
+            access.write_credentials(
+                relayed, replace(access.read_credentials(credentials), port=relay.port), "hub"
+            )
+            credentials = relayed
+        cabinet.prepare(number, credentials)
+    floor.owner.close()
+    rng = random.Random(15)
+    try:
+        for cabinet in cabinets:
+            cabinet.start_link()
+            cabinet.start_kiosk()
+
+        def look_after_all() -> None:
+            for cabinet in cabinets:
+                cabinet.look_after()
+
+        def play_on(seconds: float) -> None:
+            """Looks after the cabinets for ``seconds``, SIGKILLing a kiosk or an agent at
+            random about every 1.2 s."""
+            until = time.monotonic() + seconds
+            while time.monotonic() < until:
+                look_after_all()
+                if rng.random() < 0.08:
+                    rng.choice(cabinets).kill(rng.choice(["kiosk", "link"]))
+                time.sleep(0.1)
+
+        def sending() -> bool:
+            play_on(0.2)
+            return sum(seq > 0 for seq in held(floor).values()) >= CABINETS // 2
+
+        wait_for(sending, 60, "half the cabinets' events reach the hub")
+
+        # The link of c00 is cut: nothing of it reaches the hub while its kiosk plays on.
+        relay.cut()
+        time.sleep(0.2)
+        before = held(floor)["c00"]
+        play_on(2.5)
+        assert held(floor)["c00"] == before, "nothing passes a cut link"
+        relay.restore()
+
+        # The hub stops while the cabinets play, and starts again.
+        play_on(0.5)
+        playing = [cabinet.name for cabinet in cabinets if not cabinet.done]
+        assert len(playing) >= CABINETS // 2, f"the hub stops mid-run: only {playing} still play"
+        own_server.halt()
+        assert held(floor) == {}
+        play_on(2.0)
+        own_server.resume()
+
+        # Play to the end of every script, the kills going on, then the agents catch up.
+        def finished() -> bool:
+            play_on(0.2)
+            return all(cabinet.done for cabinet in cabinets)
+
+        wait_for(finished, 120, "every kiosk finishes its script")
+        kills = {which: sum(cabinet.kills[which] for cabinet in cabinets) for which in ("kiosk", "link")}
+        assert kills["kiosk"] >= 3, kills
+        assert kills["link"] >= 3, kills
+
+        def caught_up() -> bool:
+            look_after_all()
+            holds = held(floor)
+            return all(holds.get(c.name) == agent.outbox_last(c.database) for c in cabinets)
+
+        wait_for(caught_up, 60, "every agent sends its whole outbox")
+        for cabinet in cabinets:
+            assert cabinet.link is not None
+            cabinet.link.send_signal(signal.SIGTERM)
+        for cabinet in cabinets:
+            assert cabinet.link is not None
+            assert cabinet.link.wait(15) == 0, cabinet.tail()
+            cabinet.link = None
+    finally:
+        relay.close()
+        for cabinet in cabinets:
+            cabinet.stop()
+
+    # The hub holds every cabinet's outbox exactly once, as the books wrote it.
+    owner = access.connect(floor.owner_dsn)
+    stakes: dict[str, list[int]] = {}
+    for cabinet in cabinets:
+        store = Store(cabinet.database, read_only=True)
+        try:
+            rows = store.outbox_rows(0, 1_000_000)
+            ledger = store.ledger()
+        finally:
+            store.close()
+        assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
+        assert hub_events(owner, cabinet.name) == [
+            (row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at)) for row in rows
+        ], f"{cabinet.name}: the hub holds its outbox exactly"
+        assert not [row for row in rows if row.kind == "jackpot_hit"], f"{cabinet.name} hit the jackpot"
+        stakes[cabinet.name] = [row.detail["stake"] for row in ledger if row.kind == "jackpot_contribution"]
+        assert len(stakes[cabinet.name]) == ROUNDS, f"{cabinet.name}: every round fed the jackpot"
+
+    # Every bonus stake of a linked cabinet reached the pool once; a local cabinet's none.
+    contributions = dict(
+        owner.execute(
+            "SELECT c.name, array_agg(k.stake ORDER BY k.seq) FROM hub.contributions k"
+            " JOIN hub.cabinets c ON c.id = k.cabinet_id GROUP BY c.name"
+        ).fetchall()
+    )
+    linked = [cabinet.name for cabinet in cabinets if cabinet.jackpot == "linked"]
+    assert contributions == {name: stakes[name] for name in linked}
+    fed = sum(sum(stakes[name]) for name in linked)
+    assert hub.pool(owner).value == RESET + fed * RATE_PPM // 1_000_000
+    owner.close()
+
+    # And the hub's reconciliation finds nothing.
+    command = [sys.executable, "-m", "oasis_kiosk", "hub", "reconcile", "--dsn", floor.owner_dsn]
+    for cabinet in cabinets:
+        command += ["--books", f"{cabinet.name}={cabinet.database}"]
+    result = subprocess.run(command, env=ENVIRONMENT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count(": agree") == CABINETS, result.stdout
+    print(f"floor test: {kills} kills, {time.monotonic() - began:.1f} s")
