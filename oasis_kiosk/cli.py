@@ -43,6 +43,7 @@ from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, read, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import free_play_terminal
+from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.meters import every_meter
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.selftest import self_test
@@ -400,7 +401,7 @@ def open_terminal(config: Config, *, demo: bool, video_driver: str | None) -> Te
     if demo:
         terminal = free_play_terminal(replace(config, attract_after=DEMO_ATTRACT_AFTER))
     else:
-        terminal = Terminal(config, open_books(config))
+        terminal = Terminal(config, open_books(config), link=link_state(config))
     problems = self_test(terminal.config, terminal.store, video_driver, terminal.profile)
     terminal.record_self_test(problems)
     for problem in problems:

@@ -106,6 +106,7 @@ class DevicesConfig:
 
 
 LINK_JACKPOTS = ("local", "linked")
+LINK_OFFLINE = ("bonus", "stop")
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,12 @@ class LinkConfig:
     retry_max: float = 30.0
     """The longest wait between the agent's attempts while the hub cannot be reached (the
     wait doubles from a tenth of a second up to this)."""
+    offline_after: float = 5.0
+    """With the jackpot linked: seconds without the agent's contact with the hub before the
+    link counts as down and the linked jackpot is not offered."""
+    offline: str = "bonus"
+    """With the jackpot linked and the link down: ``bonus``, the bonus bet that feeds the
+    jackpot is refused and the rest plays on; ``stop``, the cabinet takes no play."""
 
 
 @dataclass(frozen=True)
@@ -661,6 +668,16 @@ LINK: dict[str, Key] = {
     "retry_max": Key(
         Seconds(1, 3600), LINK_DEFAULTS.retry_max, "the longest wait between attempts to reach the hub"
     ),
+    "offline_after": Key(
+        Seconds(1, 3600),
+        LINK_DEFAULTS.offline_after,
+        "seconds without contact with the hub before the linked jackpot is offline",
+    ),
+    "offline": Key(
+        Choice(LINK_OFFLINE),
+        LINK_DEFAULTS.offline,
+        "the linked jackpot offline: 'bonus', the bonus bet is closed; 'stop', no play at all",
+    ),
 }
 
 SCHEMA: dict[str, dict[str, Key]] = {
@@ -692,7 +709,7 @@ SECTIONS: dict[str, Table] = {
     "devices": Table(DEVICES, build=_devices),
     "link": Table(
         LINK,
-        describe="a table of credentials, jackpot, batch and retry_max",
+        describe="a table of credentials, jackpot, batch, retry_max, offline_after and offline",
         build=lambda v: LinkConfig(**v),
     ),
 }

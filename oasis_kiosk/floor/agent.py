@@ -17,6 +17,12 @@ again with other contents is refused). While the hub cannot be reached (stopped,
 restarting, the network cut) the agent waits and tries again, the wait doubling from
 ``FIRST_WAIT`` up to ``[link] retry_max``; the kiosk plays on and its outbox grows.
 
+For a cabinet whose jackpot is linked, the agent is also the kiosk's only way to the hub's
+pool (``oasis_kiosk/machine/linked.py``): at every pass it claims each jackpot hit the hub
+holds and has not answered here (``hub.claim``: the same award however often it is asked),
+writes the award in its file, then the pool's value and the time of this contact, which the
+kiosk reads for its meter and to know that the link is up.
+
 The outbox's rows are kept after the hub confirms them, as the books keep their ledger and
 their seal chain: the books can feed a hub restored from an older backup again, and
 ``hub reconcile`` compares them. (They cost about as much room as the seal chain; pruning
@@ -26,10 +32,12 @@ confirmed rows is left for when a cabinet's card needs it.)
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import signal
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -41,6 +49,7 @@ import psycopg
 
 from oasis_kiosk.floor import access, hub
 from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
+from oasis_kiosk.machine import linked
 from oasis_kiosk.store import outbox as outboxes
 
 log = logging.getLogger("oasis_kiosk.link")
@@ -80,6 +89,7 @@ def _open_confirmations(path: Path) -> sqlite3.Connection:
                at TEXT NOT NULL
            )"""
     )
+    linked.create(db)
     return db
 
 
@@ -146,6 +156,8 @@ class Agent:
         self._books: sqlite3.Connection | None = None
         self._books_id: str | None = None
         self._confirm_db: sqlite3.Connection | None = None
+        self._hits_after = 0
+        """The outbox's jackpot hits up to this number are claimed and answered."""
 
     # The books, read only.
 
@@ -237,6 +249,7 @@ class Agent:
         rows, last = self._read_outbox(self.status.held)
         self.status.waiting = last - self.status.held
         if not rows:
+            self._follow_jackpot(connection)
             return 0
         events = [
             hub.Event(row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at))
@@ -245,7 +258,37 @@ class Agent:
         held = hub.ingest(connection, events)
         self._record(held)
         self.status.waiting = last - held
+        self._follow_jackpot(connection)
         return len(rows)
+
+    def _follow_jackpot(self, connection: psycopg.Connection[Any]) -> None:
+        """The linked jackpot, for the kiosk: claims each hit the hub holds and has not
+        answered here yet, records each award, then the pool's value and the time of this
+        contact (the kiosk's sign that the link is up). A claim made again (the agent killed
+        before its record) gets the same award from the hub."""
+        if self._confirm_db is None:
+            self._confirm_db = _open_confirmations(confirm_path(self.database))
+        books = self._open_books()
+        hits = [
+            str(json.loads(payload)["round_id"])
+            for (payload,) in books.execute(
+                "SELECT payload FROM outbox WHERE kind = 'jackpot_hit' AND seq > ? AND seq <= ? ORDER BY seq",
+                (self._hits_after, self.status.held),
+            )
+        ]
+        answered = linked.awarded(self._confirm_db)
+        for round_id in hits:
+            if round_id not in answered:
+                award = hub.claim(connection, round_id)
+                linked.write_award(
+                    self._confirm_db,
+                    round_id,
+                    int(award.amount),
+                    datetime.now(UTC).isoformat(timespec="milliseconds"),
+                )
+                log.info("jackpot hit %s: the hub awarded %d", round_id, award.amount)
+        self._hits_after = self.status.held
+        linked.write_pool(self._confirm_db, hub.pool_value(connection).value, time.time())
 
     def push_all(self) -> int:
         """Sends batches until the hub holds the whole outbox; returns the rows sent."""

@@ -155,15 +155,25 @@ def _audit_books(store: Store, report: AuditReport) -> None:
     handpaid: dict[int, tuple[int, int]] = {
         r.round_id: (r.detail["won"], r.detail["jackpot"])
         for r in ledger
-        if r.kind == "handpaid_win" and r.round_id is not None
+        if r.kind == "handpaid_win" and r.round_id is not None and not r.detail.get("linked")
     }
+    # A linked jackpot's award (``linked``: the floor's pool paid it, not this meter), by round.
+    linked: Counter[int] = Counter()
+    linked_rows: Counter[int] = Counter()
+    for r in ledger:
+        if r.round_id is not None and r.detail.get("linked"):
+            linked[r.round_id] += r.amount if r.kind == "jackpot_hit" else r.detail["jackpot"]
+            linked_rows[r.round_id] += 1
     pending = state.get("handpay_win")
-    if pending is not None:
+    if pending is not None and pending.get("linked"):
+        linked[pending["round_id"]] += pending["jackpot"]
+        linked_rows[pending["round_id"]] += 1
+    elif pending is not None:
         handpaid[pending["round_id"]] = (state["handpay"], pending["jackpot"])
 
     # The jackpot meter holds what was put on it, less what it paid.
     put_on = sum(r.detail["to_meter"] for r in ledger if r.kind in {"jackpot_reset", "jackpot_contribution"})
-    paid_off = sum(r.amount for r in ledger if r.kind == "jackpot_hit")
+    paid_off = sum(r.amount for r in ledger if r.kind == "jackpot_hit" and not r.detail.get("linked"))
     paid_off += sum(jackpot for _, jackpot in handpaid.values())
     if "jackpot" in state:
         on_meter = state["jackpot"]["value"] + state["jackpot"]["overflow"]
@@ -179,6 +189,11 @@ def _audit_books(store: Store, report: AuditReport) -> None:
             returned[row.round_id] += row.amount
     for number, (amount, _) in handpaid.items():
         returned[number] += amount
+    for r in ledger:
+        if r.kind == "handpaid_win" and r.round_id is not None and r.detail.get("linked"):
+            returned[r.round_id] += r.detail["won"]
+    if state.get("handpay_win") is not None and state["handpay_win"].get("linked"):
+        returned[state["handpay_win"]["round_id"]] += state["handpay"]
     for round_ in rounds:
         number = round_["id"]
         if round_["state"] == "voided":
@@ -208,21 +223,28 @@ def _audit_books(store: Store, report: AuditReport) -> None:
         # of an earlier release): each box's award, which must add up to the round's.
         shown_hits = stored.pop("jackpot_hits", None)
         stored.pop("jackpot_before", None)
+        # A linked hit: its award is the hub's, credited once (or still pending).
+        linked_hit = bool(stored.pop("jackpot_pending", None))
+        if linked_rows[number] > (1 if linked_hit else 0):
+            problems.append(f"round {number}: {linked_rows[number]} linked jackpot awards")
         if replayed.phase != "settled" or replayed.settlement() != stored:
             problems.append(f"round {number}: the replayed settlement differs from the stored one")
             continue
         if shown_hits is not None and sum(hit["award"] for hit in shown_hits) != awards:
             problems.append(f"round {number}: the boxes' jackpot awards do not add up to {awards}")
+        awards += linked[number]
         if returned[number] != stored["paid"] + awards:
             problems.append(
                 f"round {number}: the ledger paid {returned[number]}, the settlement {stored['paid']} "
                 f"and the jackpot {awards}"
             )
         if number in handpaid:
-            if handpaid[number][1] != awards:
+            if handpaid[number][1] != awards - linked[number]:
                 problems.append(
                     f"round {number}: handpaid a jackpot of {handpaid[number][1]}, the round won {awards}"
                 )
+            continue
+        if linked_hit:
             continue
         hits = sum(1 for box in stored["boxes"] if box["jackpot"])
         hit_rows = sum(1 for r in ledger if r.kind == "jackpot_hit" and r.round_id == number)

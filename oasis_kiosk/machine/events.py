@@ -61,6 +61,7 @@ SENTENCES: dict[str, Sentence] = {
     "handpay_win": _said(N_("Round {round_id} won {amount}: it is paid by hand"), "amount"),
     "handpay_paid": _said(N_("Handpay of {amount} paid"), "amount"),
     "jackpot_hit": _said(N_("Jackpot of {amount} hit in round {round_id}"), "amount"),
+    "jackpot_awarded": _said(N_("Linked jackpot of {amount} awarded for round {round_id}"), "amount"),
     "jackpot_reset": _said(N_("Jackpot meter brought up to its base: {added} added"), "added"),
     # The cabinet.
     "power_up": _said(N_("Power on with {credits} on the credit meter"), "credits"),

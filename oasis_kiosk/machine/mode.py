@@ -20,6 +20,9 @@ class Mode(Enum):
     """The hopper pays coins out."""
     HANDPAY = "handpay"
     """The attendant is to pay an amount by hand."""
+    JACKPOT_PENDING = "jackpot_pending"
+    """A linked jackpot was hit: no play until the hub's award, claimed by the link agent,
+    is credited or handpaid (``Terminal.follow_link``)."""
     TILTED = "tilted"
     """Out of order until what caused a tilt is cleared (``machine/tilts.py``)."""
     IN_ROUND = "in_round"

@@ -28,6 +28,7 @@ from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.betting import BetChoice, Bets, Betting
 from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
+from oasis_kiosk.machine.linked import LinkState
 from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
 from oasis_kiosk.machine.mode import Mode
 
@@ -37,6 +38,7 @@ from oasis_kiosk.machine.response import Intent as Intent
 from oasis_kiosk.machine.response import Response as Response
 from oasis_kiosk.machine.tilts import TILTS, attendant_clears
 from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.store.outbox import hub_round_id
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,12 @@ class Terminal:
     operator_key: bool
     """The operator's key is turned: the game and money intake stand still for the menu."""
     jackpot: JackpotState
+    jackpot_pending: dict[str, Any] | None = None
+    """A linked jackpot hit waiting for the hub's award (``round_id``, ``hub_round_id``): the
+    cabinet is locked up until ``follow_link`` credits or handpays it (docs/floor.md)."""
+    link: LinkState | None = None
+    """What the link agent wrote for the kiosk (the hub's pool, the link, the awards), on a
+    cabinet whose jackpot is linked."""
     power_failure: bool = False
     """The UPS signals a power failure: the database is closed for writing, player input is
     refused, and only what devices physically do (money taken, coins paid, the door) is
@@ -99,6 +107,7 @@ class Terminal:
         *,
         seed_for_round: Callable[[int], bytes] | None = None,
         deck_for_round: Callable[[int], str | None] | None = None,
+        link: LinkState | None = None,
     ) -> None:
         """``seed_for_round`` (soak runs) or ``deck_for_round`` (tests: a stacked deck) fix
         each round's cards by its number; by default every deck comes from the OS. Decks
@@ -108,6 +117,7 @@ class Terminal:
         running credit, the stored state): books that fail it are not written to at all; the
         terminal stands still with a ``books`` tilt that names what is wrong."""
         self.store = store
+        self.link = link
         books = store.books
         if (seed_for_round or deck_for_round) and not (books and books.test):
             raise ConfigError(
@@ -236,6 +246,7 @@ class Terminal:
         self.insurance = field("insurance", int, None)
         self.handpay = field("handpay", int, None)
         self.handpay_win = field("handpay_win", dict, None)
+        self.jackpot_pending = field("jackpot_pending", dict, None)
         self.payout = field("payout", int, None)
         self.stopping = bool(field("stopping", bool, False))
         tilts = field("tilts", dict, {})
@@ -278,6 +289,7 @@ class Terminal:
                 "insurance": self.insurance,
                 "handpay": self.handpay,
                 "handpay_win": self.handpay_win,
+                "jackpot_pending": self.jackpot_pending,
                 "payout": self.payout,
                 "stopping": self.stopping,
                 "tilts": self.tilts,
@@ -468,6 +480,8 @@ class Terminal:
             return Mode.PAYING
         if self.handpay is not None:
             return Mode.HANDPAY
+        if self.jackpot_pending is not None:
+            return Mode.JACKPOT_PENDING
         if self.tilts:
             return Mode.TILTED
         return Mode.BETTING if self.round is None else Mode.IN_ROUND
@@ -482,7 +496,7 @@ class Terminal:
             return set()  # nothing can be booked: no lamp lit, no money taken
         door = {"door_close"} if "door" in self.tilts else {"door_open"}
         switches = door | ({"operator_key_off"} if self.operator_key else {"operator_key_on"})
-        if mode in {Mode.POWERING_DOWN, Mode.OPERATOR}:
+        if mode in {Mode.POWERING_DOWN, Mode.OPERATOR, Mode.JACKPOT_PENDING}:
             return switches
         if mode.calls_attendant:
             return switches | {"attendant"}
@@ -558,6 +572,8 @@ class Terminal:
         def carry_out() -> Response:
             if intent not in self.live():
                 response = self.why_not(intent, value)
+            elif intent == "bonus" and self._bonus_closed():
+                response = self._bonus_off()
             elif intent in ROUND_ACTIONS:
                 response = self._round_action(intent, value)
             else:
@@ -580,6 +596,10 @@ class Terminal:
             return Response(False, N_("{intent} is not possible while the operator key is turned"), details)
         if mode in {Mode.PAYING, Mode.HANDPAY}:
             return Response(False, N_("{intent} is not possible while the attendant is called"), details)
+        if mode is Mode.JACKPOT_PENDING:
+            return Response(
+                False, N_("{intent} is not possible while the jackpot is being confirmed"), details
+            )
         if mode is Mode.TILTED:
             return Response(
                 False,
@@ -722,7 +742,11 @@ class Terminal:
         if won is None:
             self.store.post("handpay", -amount)
         else:
-            self.store.post("handpaid_win", 0, round_id=won["round_id"], won=amount, jackpot=won["jackpot"])
+            # A linked jackpot's award (``linked``) came from the floor's pool, not this meter.
+            linked = {"linked": True} if won.get("linked") else {}
+            self.store.post(
+                "handpaid_win", 0, round_id=won["round_id"], won=amount, jackpot=won["jackpot"], **linked
+            )
             self.store.add_meter("coin_out", amount)
             if won["jackpot"]:
                 self.store.add_meter("jackpots_paid", won["jackpot"])
@@ -775,7 +799,13 @@ class Terminal:
 
     def _in_session(self) -> bool:
         """A player's money is in play: credits, a round, or a cash-out being paid."""
-        return bool(self.credits or self.round or self.handpay is not None or self.payout)
+        return bool(
+            self.credits
+            or self.round
+            or self.handpay is not None
+            or self.payout
+            or self.jackpot_pending is not None
+        )
 
     def forget_player_language(self) -> None:
         """The attract demo starts: the next player finds the house's language."""
@@ -849,6 +879,8 @@ class Terminal:
     # The round.
 
     def _on_deal(self, value: int | None) -> Response:
+        if self.link_offline() is not None and (self.bonus_stake or not self._bonus_closed()):
+            return self._offline()  # the linked jackpot is offline: no bonus, or no play
         number = self.store.next_round_id()
         deck = self._deck_for_round(number) if self._deck_for_round else None
         seed = self._seed_for_round(number) if self._seed_for_round and deck is None else None
@@ -958,8 +990,11 @@ class Terminal:
         bonus = sum(b["bonus"]["returned"] for b in boxes)
         hits = []  # (box, award, what the house puts back on the meter)
         meter_before = self.jackpot.value
+        linked_hits = []  # boxes whose hit claims the hub's pool (the award comes later)
         for box in boxes:
-            if box["jackpot"]:
+            if box["jackpot"] and self.linked_jackpot:
+                linked_hits.append(box["box"])
+            elif box["jackpot"]:
                 self.jackpot, award, house = hit(
                     self.jackpot, self.config.jackpot, Fraction(box["jackpot"]["share"])
                 )
@@ -994,6 +1029,12 @@ class Terminal:
             if house:
                 self.store.post("jackpot_reset", 0, round_id=self.round_id, to_meter=house)
             self.store.event("jackpot_hit", round_id=self.round_id, amount=award)
+        if linked_hits and not settlement["void"]:
+            # The hub's pool is claimed by the link agent: the cabinet is locked up until its
+            # answer is credited (``follow_link``), across a power cut too.
+            books_id = self.store.books.id if self.store.books is not None else ""
+            self.jackpot_pending = {"round_id": round_id, "hub_round_id": hub_round_id(books_id, round_id)}
+            self.store.event("jackpot_hit", round_id=self.round_id, boxes=linked_hits, pending=True)
         self.store.add_meter("games_played", 1)
         if settlement["net"] + awards > 0:
             self.store.add_meter("games_won", 1)
@@ -1006,10 +1047,90 @@ class Terminal:
                 # What the screen shows: each box's award, and the meter as it stood before.
                 "jackpot_hits": [{"box": box_number, "award": award} for box_number, award, _ in hits],
                 "jackpot_before": meter_before,
+                **({"jackpot_pending": linked_hits} if linked_hits else {}),
             },
         )
         self.round = None
         self.round_id = None
+
+    # The linked jackpot (docs/floor.md): the kiosk reads what the link agent wrote.
+
+    @property
+    def linked_jackpot(self) -> bool:
+        """The cabinet's jackpot is the floor's linked one (``[link] jackpot = "linked"``)."""
+        link = self.config.link
+        return link is not None and link.jackpot == "linked"
+
+    @property
+    def jackpot_shown(self) -> int:
+        """The meter the screen shows: the hub's pool on a linked cabinet (0 until the agent
+        has read it), else the cabinet's own meter."""
+        if self.linked_jackpot and self.link is not None:
+            return self.link.pool or 0
+        return self.jackpot.value
+
+    def link_offline(self) -> Response | None:
+        """What the cabinet says while the linked jackpot is offline (the agent has not
+        reached the hub within ``[link] offline_after``); None while it is offered."""
+        if not self.linked_jackpot or self.link is None or self.link.online:
+            return None
+        return self._offline()
+
+    def _bonus_closed(self) -> bool:
+        """Offline, the bonus bet is closed (``[link] offline = "bonus"``) rather than all play."""
+        return (
+            self.link_offline() is not None
+            and self.config.link is not None
+            and self.config.link.offline == "bonus"
+        )
+
+    def _bonus_off(self) -> Response:
+        """BONUS while the linked jackpot is offline: takes a bonus off, never puts one on."""
+        if not self.bonus_stake:
+            return self._offline()
+        self._place(replace(self.bets, bonus_stake=0))
+        return Response(True, N_("bonus off"))
+
+    def _offline(self) -> Response:
+        link = self.config.link
+        if link is not None and link.offline == "stop":
+            return Response(False, N_("the linked jackpot is offline: the cabinet takes no play"))
+        return Response(False, N_("the linked jackpot is offline: the bonus bet is closed"))
+
+    def follow_link(self) -> Response | None:
+        """A pending linked jackpot's award, once the link agent has the hub's answer: credited,
+        or handpaid at or above the handpay limit, in one transaction with the end of the
+        lock-up (a power cut before its commit leaves the hit pending, and the hub answers the
+        same again). Called every frame: otherwise a look at the agent's file, read at most a
+        few times a second."""
+        pending = self.jackpot_pending
+        if pending is None or self.link is None or self.mode is not Mode.JACKPOT_PENDING:
+            return None
+        award = self.link.award(str(pending["hub_round_id"]))
+        if award is None:
+            return None
+        return self._commit(lambda: self._award_linked_jackpot(award))
+
+    def _award_linked_jackpot(self, award: int) -> Response:
+        pending, self.jackpot_pending = self.jackpot_pending, None
+        assert pending is not None
+        round_id = int(pending["round_id"])
+        self.store.event(
+            "jackpot_awarded", round_id=round_id, amount=award, hub_round_id=pending["hub_round_id"]
+        )
+        if award >= max(self.config.handpay_limit, 1):
+            self.handpay, self.handpay_win = award, {"round_id": round_id, "jackpot": award, "linked": True}
+            self.store.event("handpay_win", round_id=round_id, amount=award, limit=self.config.handpay_limit)
+            return Response(True, N_("handpay of {amount}: call the attendant"), {"amount": Amount(award)})
+        if award:
+            self.store.post("jackpot_hit", award, round_id=round_id, linked=True)
+            self.store.add_meter("jackpots_paid", award)
+            self.store.add_meter("coin_out", award)
+        return Response(
+            True,
+            N_("Jackpot of {amount} hit in round {round_id}"),
+            {"amount": Amount(award), "round_id": round_id},
+        )
 
 
 def settings_from_store(config: Config, store: Store) -> Config:

@@ -75,7 +75,7 @@ class View:
     buttons: tuple[tuple[str, str, bool], ...]
     """(cabinet button, label, live)."""
     overlay: tuple[str, ...]
-    """("tilt" | "handpay" | "payout" | "operator", lines...) or empty."""
+    """("tilt" | "handpay" | "payout" | "pending" | "operator", lines...) or empty."""
     ante_unit: int
     thinking: bool
     """A hint is being worked out: the view is read again when it is ready."""
@@ -287,9 +287,13 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
             )
         )
     jackpot_won = int(last.get("jackpot_awards", 0)) if last else 0
+    shown = terminal.jackpot_shown
     jackpot_before = (
-        int(last.get("jackpot_before", terminal.jackpot.value)) if last else terminal.jackpot.value
+        shown
+        if terminal.linked_jackpot or not last
+        else int(last.get("jackpot_before", terminal.jackpot.value))
     )
+    offline = terminal.link_offline()
     advised = hint(terminal, cash, advisor)
     return View(
         round_key=key,
@@ -299,7 +303,12 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         lit_category=lit,
         prompt="   ".join(
             part
-            for part in (prompt(terminal, live, cash), advised, message and message.text(cash, button_name))
+            for part in (
+                prompt(terminal, live, cash),
+                offline and offline.text(cash, button_name),
+                advised,
+                message and message.text(cash, button_name),
+            )
             if part
         ),
         credits=terminal.credits,
@@ -307,7 +316,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         win=last_win(last),
         returned=paid_back(last),
         bonus_category=bonus_category,
-        jackpot=terminal.jackpot.value,
+        jackpot=shown,
         jackpot_won=jackpot_won,
         jackpot_before=jackpot_before,
         buttons=buttons(terminal, live, cash),
@@ -426,6 +435,8 @@ def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
             cash(terminal.handpay),
             _("Please wait: the attendant pays this amount by hand."),
         )
+    if mode is Mode.JACKPOT_PENDING:
+        return ("pending", _("JACKPOT PENDING"), _("Jackpot pending: the award is being confirmed"))
     if mode.calls_attendant:
         reasons = [tilt_reason(kind, detail) for kind, detail in terminal.tilts.items()]
         return ("tilt", _("OUT OF ORDER"), *reasons, _("Please call the attendant."))
@@ -475,6 +486,8 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
         return _("Paying out: {coins} coin(s) to come.").format(coins=terminal.payout)
     if mode is Mode.HANDPAY and terminal.handpay is not None:
         return _("Handpay of {amount}: please wait for the attendant.").format(amount=cash(terminal.handpay))
+    if mode is Mode.JACKPOT_PENDING:
+        return _("Jackpot pending: the award is being confirmed")
     if mode.calls_attendant:
         kind, detail = next(iter(terminal.tilts.items()))
         return _("Out of order: {reason} Please call the attendant.").format(reason=tilt_reason(kind, detail))

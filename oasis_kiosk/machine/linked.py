@@ -1,0 +1,133 @@
+"""What the link agent tells a cabinet whose jackpot is linked (docs/floor.md).
+
+The kiosk never talks to the hub: the link agent (``oasis-kiosk link``, a process of its
+own) writes what the kiosk needs into its own SQLite file beside the books
+(``kiosk.db.link``), and the kiosk only reads it:
+
+- ``pool``: the hub's pool as the agent last read it, and when the agent last reached the
+  hub (``contact_at``, seconds since the epoch): the meter shown, and whether the link is up;
+- ``awards``: the hub's answer to each jackpot hit the agent claimed (by the round's id at
+  the hub, ``<books id>:<round number>``).
+
+Reading is cheap (one small file, read at most every ``REREAD`` seconds) and never touches a
+money transaction: a hit's award is credited from what was read, in the books' own
+transaction (``Terminal.follow_link``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from oasis_kiosk.config import Config
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS pool (
+           id INTEGER PRIMARY KEY CHECK (id = 1),
+           value INTEGER NOT NULL CHECK (value >= 0),
+           contact_at REAL NOT NULL
+       )""",
+    """CREATE TABLE IF NOT EXISTS awards (
+           round_id TEXT PRIMARY KEY,
+           amount INTEGER NOT NULL CHECK (amount >= 0),
+           claimed_at TEXT NOT NULL
+       )""",
+)
+"""The agent's tables for the kiosk, in ``kiosk.db.link`` (beside its ``confirmed``)."""
+
+REREAD = 0.25
+"""Seconds between reads of the file: the meter follows the hub within a second."""
+
+
+def link_path(database: Path) -> Path:
+    """The agent's own file beside the books."""
+    return database.with_name(database.name + ".link")
+
+
+def create(db: sqlite3.Connection) -> None:
+    for statement in SCHEMA:
+        db.execute(statement)
+
+
+def write_pool(db: sqlite3.Connection, value: int, contact_at: float) -> None:
+    db.execute(
+        """INSERT INTO pool (id, value, contact_at) VALUES (1, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET value = excluded.value, contact_at = excluded.contact_at""",
+        (value, contact_at),
+    )
+
+
+def write_award(db: sqlite3.Connection, round_id: str, amount: int, claimed_at: str) -> None:
+    """The hub's award for a round: the same however often it is claimed, so written once."""
+    db.execute(
+        "INSERT INTO awards (round_id, amount, claimed_at) VALUES (?, ?, ?) ON CONFLICT (round_id) DO NOTHING",
+        (round_id, amount, claimed_at),
+    )
+
+
+def awarded(db: sqlite3.Connection) -> set[str]:
+    return {str(row[0]) for row in db.execute("SELECT round_id FROM awards")}
+
+
+@dataclass
+class LinkState:
+    """The kiosk's reading of the agent's file: the hub's pool, the link, the awards."""
+
+    database: Path
+    offline_after: float = 5.0
+    """Seconds without the agent's contact with the hub before the link counts as down."""
+    clock: Callable[[], float] = time.time
+    _read_at: float | None = field(default=None, repr=False)
+    _pool: int | None = field(default=None, repr=False)
+    _contact_at: float | None = field(default=None, repr=False)
+    _awards: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def refresh(self, *, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and self._read_at is not None and now - self._read_at < REREAD:
+            return
+        self._read_at = now
+        path = link_path(self.database)
+        if not path.exists():
+            return
+        try:
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.05)
+        except sqlite3.Error:
+            return
+        try:
+            row = db.execute("SELECT value, contact_at FROM pool WHERE id = 1").fetchone()
+            if row is not None:
+                self._pool, self._contact_at = int(row[0]), float(row[1])
+            self._awards = {str(r): int(a) for r, a in db.execute("SELECT round_id, amount FROM awards")}
+        except sqlite3.Error:
+            pass  # the agent has not made its tables yet, or holds them a moment: read again soon
+        finally:
+            db.close()
+
+    @property
+    def pool(self) -> int | None:
+        """The hub's pool as the agent last read it (None: never yet)."""
+        self.refresh()
+        return self._pool
+
+    @property
+    def online(self) -> bool:
+        """The agent reached the hub within ``offline_after`` seconds."""
+        self.refresh()
+        return self._contact_at is not None and self.clock() - self._contact_at <= self.offline_after
+
+    def award(self, round_id: str) -> int | None:
+        """The hub's award for the round (its id at the hub), once the agent has it."""
+        self.refresh()
+        return self._awards.get(round_id)
+
+
+def link_state(config: Config) -> LinkState | None:
+    """What the kiosk reads of the link: for a cabinet whose jackpot is linked, else None."""
+    link = config.link
+    if link is None or link.jackpot != "linked":
+        return None
+    return LinkState(config.database, link.offline_after)

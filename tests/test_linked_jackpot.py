@@ -1,0 +1,421 @@
+"""The linked jackpot on a cabinet, against a real hub (tests/postgres.py): the meter shown is
+the hub's pool as the link agent writes it beside the books; a hit locks the cabinet up as
+"jackpot pending" until the agent's claim is answered, and the award is credited (or
+handpaid) once, whatever power cut falls in between; while the link is down the bonus bet
+that feeds the jackpot is refused (or, by configuration, all play)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from floor import ROYAL, SEEDS, FloorHub, new_hub, play
+from postgres import Postgres
+from support import books
+from test_screen import CheckedSurface, checked, settle
+from test_screen import _texts_are_known as _texts_are_known  # the screen's texts are noted
+
+from oasis_kiosk.config import Config, LinkConfig
+from oasis_kiosk.floor import agent, hub
+from oasis_kiosk.machine import linked
+from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.mode import Mode
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
+from oasis_kiosk.store.outbox import Outbox, hub_round_id
+from oasis_kiosk.ui.app import App
+from oasis_kiosk.ui.screenshots import Clock as ScreenClock
+
+PENDING = "Jackpot pending: the award is being confirmed"
+BONUS_CLOSED = "the linked jackpot is offline: the bonus bet is closed"
+NO_PLAY = "the linked jackpot is offline: the cabinet takes no play"
+
+
+@pytest.fixture
+def floor(postgres: Postgres, tmp_path: Path) -> Iterator[FloorHub]:
+    state = new_hub(postgres, tmp_path)
+    try:
+        yield state
+    finally:
+        state.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def cabinet(
+    database: Path,
+    credentials: Path,
+    *,
+    deck: Callable[[int], str] | None = None,
+    clock: Callable[[], float] = time.time,
+    **link: Any,
+) -> Terminal:
+    """A linked cabinet as ``oasis-kiosk run`` opens it with ``[link] jackpot = "linked"``."""
+    if not database.exists():
+        books(database).close()
+    handpay_limit = link.pop("handpay_limit", 1_000_000)
+    config = Config(
+        database=database,
+        handpay_limit=handpay_limit,
+        link=LinkConfig(credentials, jackpot="linked", **link),
+    )
+    store = Store(database, outbox=Outbox(linked_jackpot=True))
+    state = linked.link_state(config)
+    assert state is not None
+    state = replace(state, clock=clock)
+    if deck is not None:
+        return Terminal(config, store, deck_for_round=deck, link=state)
+    return Terminal(config, store, seed_for_round=SEEDS, link=state)
+
+
+def contact(database: Path, credentials: Path, t: Terminal | None = None) -> None:
+    """One pass of the link agent: the outbox pushed, hits claimed, the pool written; then
+    ``t`` reads the agent's file at once (the kiosk reads it a few times a second)."""
+    link = agent.Agent(database, credentials, batch=50)
+    try:
+        link.push_all()
+    finally:
+        link.close()
+    if t is not None and t.link is not None:
+        t.link.refresh(force=True)
+
+
+def feed(t: Terminal, *inputs: str) -> None:
+    for line in inputs:
+        intent, *value = line.split()
+        response = t.handle(intent, int(value[0]) if value else None)
+        assert response.ok, (line, response.message)
+
+
+def hit(t: Terminal) -> None:
+    """A royal flush with the bonus bet: the linked jackpot is hit."""
+    if not t.bonus_stake:
+        feed(t, "bonus")
+    feed(t, "deal", "play")
+    assert t.round is None
+    assert t.jackpot_pending is not None
+    assert t.mode in {Mode.JACKPOT_PENDING, Mode.HANDPAY}, "a handpay of the round's own win comes first"
+
+
+def jackpot_rows(t: Terminal) -> list[Any]:
+    return [row for row in t.store.ledger() if row.kind in {"jackpot_hit", "handpaid_win"}]
+
+
+def awards_at_hub(floor: FloorHub) -> list[tuple[str, int]]:
+    return [(str(r), int(a)) for r, a in floor.owner.execute("SELECT round_id, amount FROM hub.awards")]
+
+
+def test_the_meter_shown_is_the_hubs_pool_as_the_agent_last_read_it(floor: FloorHub, tmp_path: Path) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials)
+    contact(database, credentials, t)
+    play(t, 5)
+    contact(database, credentials, t)
+    assert t.link is not None
+    t.link.refresh(force=True)
+    pool = hub.pool(floor.owner).value
+    assert pool > 1000, "the stakes fed it"
+    assert t.jackpot_shown == pool
+    assert t.link_offline() is None
+    t.store.close()
+
+
+def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub, tmp_path: Path) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    feed(t, "bill 5000")
+    contact(database, credentials, t)
+    hit(t)
+    books_id = t.store.books.id if t.store.books else ""
+    assert not t.live() & {"deal", "bill", "coin", "bonus"}, "no play while the award is confirmed"
+    refused = t.handle("bonus")
+    assert not refused.ok
+    assert refused.message == "bonus is not possible while the jackpot is being confirmed"
+    assert t.follow_link() is None, "the agent has not claimed it yet"
+    assert audit(t.store).problems == [], "the books agree with a hit pending"
+    credits = t.credits
+    contact(database, credentials)  # pushes the hit, claims it, records the award
+    pool_before = (
+        1000
+        + sum(
+            row.payload["stake"]
+            for row in t.store.outbox_rows(0, 10_000)
+            if row.kind == "jackpot_contribution"
+        )
+        * 100_000
+        // 1_000_000
+    )
+    [(round_id, amount)] = awards_at_hub(floor)
+    assert round_id == hub_round_id(books_id, 1)
+    assert amount == pool_before, "the award is the hub's pool at the claim"
+    assert t.link is not None
+    t.link.refresh(force=True)
+    response = t.follow_link()
+    assert response is not None
+    assert response.ok
+    assert t.mode is Mode.BETTING
+    assert t.credits == credits + amount
+    assert [(row.kind, row.amount) for row in jackpot_rows(t)] == [("jackpot_hit", amount)]
+    assert t.store.meters()["jackpots_paid"] == amount
+    assert audit(t.store).problems == []
+    # Claimed again (by the agent, or anyone of the cabinet): the same answer, nothing moves.
+    again = hub.claim(floor.cabinet("c01"), round_id)
+    assert again.amount == amount
+    contact(database, credentials)
+    t.link.refresh(force=True)
+    assert t.follow_link() is None
+    assert t.credits == credits + amount
+    assert len(awards_at_hub(floor)) == 1
+    assert t.jackpot_shown == hub.pool(floor.owner).value == 1000, "the pool starts again at its reset"
+    t.store.close()
+
+
+def test_an_award_over_the_handpay_limit_is_handpaid(floor: FloorHub, tmp_path: Path) -> None:
+    hub.set_parameters(floor.owner, "tests", reset=50_000)
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL, handpay_limit=20_000)
+    feed(t, "bill 5000")
+    contact(database, credentials, t)
+    hit(t)
+    won = t.handpay or 0
+    if t.mode is Mode.HANDPAY:  # the round's own win is over the limit too: paid first
+        assert t.follow_link() is None
+        feed(t, "attendant")
+    assert t.mode is Mode.JACKPOT_PENDING
+    contact(database, credentials, t)
+    [(_round, amount)] = awards_at_hub(floor)
+    assert amount >= 50_000
+    credits = t.credits
+    response = t.follow_link()
+    assert response is not None
+    assert response.ok
+    assert t.mode is Mode.HANDPAY
+    assert t.handpay == amount
+    assert t.credits == credits, "a handpay never goes on the credits"
+    feed(t, "attendant")
+    assert t.handpay is None
+    assert t.mode is Mode.BETTING
+    assert [row.detail["jackpot"] for row in jackpot_rows(t)][-1] == amount
+    assert t.store.meters()["jackpots_paid"] == amount
+    assert t.store.meters()["handpays"] == won + amount
+    assert audit(t.store).problems == []
+    t.store.close()
+
+
+class PowerCut(BaseException):
+    """The power goes: nothing after it runs, and the transaction under way never commits."""
+
+
+@pytest.mark.parametrize(
+    "cut", ["before_the_claim", "after_the_claim", "inside_the_credit", "after_the_credit"]
+)
+def test_a_power_cut_anywhere_in_a_linked_hit_resumes_exactly(
+    floor: FloorHub, tmp_path: Path, cut: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    feed(t, "bill 5000")
+    contact(database, credentials, t)
+    hit(t)
+    credits = t.credits
+    if cut != "before_the_claim":
+        contact(database, credentials)
+        assert t.link is not None
+        t.link.refresh(force=True)
+    if cut == "inside_the_credit":
+        original = t.store.add_meter
+
+        def power_goes(name: str, amount: int) -> None:
+            original(name, amount)
+            if name == "coin_out":
+                raise PowerCut
+
+        monkeypatch.setattr(t.store, "add_meter", power_goes)
+        with pytest.raises(PowerCut):
+            t.follow_link()
+        monkeypatch.undo()
+    elif cut == "after_the_credit":
+        assert t.follow_link() is not None
+        assert t.credits > credits
+    t.store.close()  # the power is cut: the process ends here
+    # The power returns: a new kiosk on the same books.
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    if cut == "after_the_credit":
+        assert t.mode is Mode.BETTING
+    else:
+        assert t.mode is Mode.JACKPOT_PENDING, "the lock-up survives the power cut"
+        assert t.credits == credits, "nothing of the award was credited"
+    contact(database, credentials)
+    assert t.link is not None
+    t.link.refresh(force=True)
+    t.follow_link()
+    t.follow_link()
+    [(_round, amount)] = awards_at_hub(floor)
+    assert t.mode is Mode.BETTING
+    assert t.credits == credits + amount, "the award landed exactly once"
+    assert [(row.kind, row.amount) for row in jackpot_rows(t)] == [("jackpot_hit", amount)]
+    assert audit(t.store).problems == []
+    t.store.close()
+    # Once more after everything: a restart changes nothing.
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    contact(database, credentials)
+    assert t.follow_link() is None
+    assert t.credits == credits + amount
+    assert len(awards_at_hub(floor)) == 1
+    t.store.close()
+
+
+def test_an_agent_killed_between_its_claim_and_its_record_claims_again_for_the_same_award(
+    floor: FloorHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    feed(t, "bill 5000")
+    contact(database, credentials, t)
+    hit(t)
+    credits = t.credits
+
+    def killed(*args: Any) -> None:
+        raise PowerCut
+
+    monkeypatch.setattr(linked, "write_award", killed)
+    first = agent.Agent(database, credentials, batch=50)
+    with pytest.raises(PowerCut):
+        first.push_all()
+    first.close()
+    monkeypatch.undo()
+    [(_round, amount)] = awards_at_hub(floor)
+    assert t.link is not None
+    t.link.refresh(force=True)
+    assert t.follow_link() is None, "the agent died before it wrote the answer down"
+    contact(database, credentials)  # the next agent claims again: the hub answers the same
+    assert awards_at_hub(floor) == [(_round, amount)]
+    t.link.refresh(force=True)
+    assert t.follow_link() is not None
+    assert t.credits == credits + amount
+    t.store.close()
+
+
+def test_while_the_link_is_down_the_bonus_bet_is_refused_and_the_rest_plays_on(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    clock = Clock()
+    t = cabinet(database, credentials, clock=clock, offline_after=5.0)
+    feed(t, "bill 5000")
+    # No contact yet: the link is down.
+    offline = t.link_offline()
+    assert offline is not None
+    assert offline.message == BONUS_CLOSED
+    refused = t.handle("bonus")
+    assert not refused.ok
+    assert refused.message == BONUS_CLOSED
+    assert t.bonus_stake == 0
+    feed(t, "deal", "fold")  # the main game plays on
+    # The link is up: the bonus is offered again.
+    contact(database, credentials)
+    assert t.link is not None
+    t.link.refresh(force=True)
+    assert t.link_offline() is None
+    feed(t, "bonus", "deal", "fold")
+    # The agent stops reaching the hub: after offline_after seconds the bonus closes again,
+    # a deal with the bonus staked included, and a deal without it goes on.
+    feed(t, "bill 5000")
+    clock.now += 6
+    t.link.refresh(force=True)
+    assert t.link_offline() is not None
+    refused = t.handle("deal")
+    assert not refused.ok
+    assert refused.message == BONUS_CLOSED
+    feed(t, "bonus")  # the bonus taken off
+    assert t.bonus_stake == 0
+    feed(t, "deal", "fold")
+    # Back again.
+    contact(database, credentials)
+    clock.now = time.time()
+    t.link.refresh(force=True)
+    feed(t, "bonus", "deal", "fold")
+    t.store.close()
+
+
+def test_with_offline_stop_the_cabinet_takes_no_play_while_the_link_is_down(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, offline="stop")
+    feed(t, "bill 5000")  # money is still taken
+    offline = t.link_offline()
+    assert offline is not None
+    assert offline.message == NO_PLAY
+    refused = t.handle("deal")
+    assert not refused.ok
+    assert refused.message == NO_PLAY
+    contact(database, credentials)
+    assert t.link is not None
+    t.link.refresh(force=True)
+    feed(t, "deal", "fold")
+    t.store.close()
+
+
+def test_the_link_file_is_the_agents_own_and_the_kiosk_only_reads_it(floor: FloorHub, tmp_path: Path) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials)
+    contact(database, credentials, t)
+    play(t, 1)
+    contact(database, credentials)
+    raw = sqlite3.connect(linked.link_path(database))
+    value, contact_at = raw.execute("SELECT value, contact_at FROM pool").fetchone()
+    raw.close()
+    assert value == hub.pool(floor.owner).value
+    assert abs(contact_at - time.time()) < 60
+    t.store.close()
+
+
+def test_the_screen_shows_the_pending_panel(floor: FloorHub, tmp_path: Path) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    contact(database, credentials, t)
+    clock = ScreenClock()
+    app = App(t, size=(1024, 768), clock=clock)
+    checked(app)
+    feed(t, "bill 5000")
+    hit(t)
+    settle(app, clock)
+    surface = app.screen
+    assert isinstance(surface, CheckedSurface)
+    surface.forget()
+    app.repaint()
+    shown = {text.content for text in surface.shown}
+    assert "JACKPOT PENDING" in shown, shown
+    assert any(PENDING in text for text in shown), shown
+    assert not surface.faults()
+    contact(database, credentials)
+    assert t.link is not None
+    t.link.refresh(force=True)
+    app.update(0.1)  # the frame loop credits the award once the agent has it
+    assert t.mode is Mode.BETTING
+    settle(app, clock)
+    surface.forget()
+    app.repaint()
+    assert "JACKPOT PENDING" not in {text.content for text in surface.shown}
+    t.store.close()
