@@ -4,7 +4,9 @@ Runs the Rust criterion benches (``rust/core/benches``), then times in this one 
 the same random hands, ``oasis_kiosk.evaluate_many`` against the public Python evaluators
 that install here (phevaluator's C extension and eval7 called hand by hand, treys in pure
 Python), the game screen's frames against a full-screen blit, and the exact analysis of the
-``caribbean`` profile (wall time and peak memory, in fresh processes). Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
+``caribbean`` profile (wall time and peak memory, in fresh processes), and the floor's hub
+taking in the outboxes of 50 cabinets at once (``--floor`` alone: a PostgreSQL server of its
+own, docs/floor.md). Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
 Figures are medians over repeated runs; ratios compare figures from the same run.
 """
 
@@ -18,8 +20,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +36,22 @@ CRITERION = ROOT / "target" / "criterion"
 RESULTS = ROOT / "bench" / "results.json"
 HANDS = 1_000_000
 REPEATS = 7
+FLOOR_CABINETS = 50
+FLOOR_BATCH = 100
+FLOOR_SECONDS = 10.0
+# The outbox rows of a folded round of a linked cabinet, in proportion (docs/floor.md): one
+# feeds the pool, the others the hub only keeps.
+ROUND_ROWS = [
+    "ledger",
+    "jackpot_contribution",
+    "ledger",
+    "meter",
+    "meter",
+    "meter",
+    "meter",
+    "meter",
+    "round",
+]
 
 
 def run_criterion() -> dict[str, dict[str, float]]:
@@ -378,6 +398,159 @@ def exact_figures() -> dict[str, Any]:
     }
 
 
+def floor_figures(
+    seconds: float = FLOOR_SECONDS,
+    cabinets: int = FLOOR_CABINETS,
+    batch: int = FLOOR_BATCH,
+    durable: bool = True,
+    mix: bool = False,
+) -> dict[str, Any]:
+    """The hub's sustained intake: ``cabinets`` (FLOOR_CABINETS) threads in this process, each logged in as
+    a cabinet of its own (``hub add-cabinet``: its own role, row-level security and all),
+    send batches of ``batch`` (FLOOR_BATCH) outbox rows back to back through ``hub.ingest``
+    (one transaction each, as the link agent sends them) for ``seconds``: every row a jackpot
+    contribution, or with ``mix`` the rows of folded rounds (ROUND_ROWS), against a
+    throwaway PostgreSQL server started here (tests/postgres.py) that syncs its commits to
+    disk as a production hub does. Each row's ``committed_at`` is the moment its batch was
+    made (the cabinet's commit); the delay is from then to the hub's ``received_at`` (the
+    start of the transaction that took it in), and, measured by the cabinet, to the hub's
+    acknowledgement of its commit."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import psycopg
+    from postgres import Postgres
+    from psycopg import sql
+
+    from oasis_kiosk.floor import access, hub, migrate
+
+    server = Postgres.start(durable=durable)
+    try:
+        with tempfile.TemporaryDirectory() as tmp, server.connect(autocommit=True) as admin:
+            admin.execute(sql.SQL("CREATE ROLE bench_owner LOGIN CREATEROLE PASSWORD 'bench'"))
+            admin.execute(sql.SQL("CREATE DATABASE bench OWNER bench_owner"))
+            owner = access.connect(server.conninfo("bench", "bench_owner", "bench"))
+            migrate.migrate(owner)
+            hub.set_parameters(
+                owner, "bench", reset=1000, rate_ppm=20_000, maximum=10**12, reserve_rate_ppm=5000
+            )
+            names = [f"b{number:02d}" for number in range(cabinets)]
+            for name in names:
+                access.add_cabinet(owner, name, Path(tmp) / f"{name}.toml")
+            connections = [access.connect(Path(tmp) / f"{name}.toml") for name in names]
+            start = threading.Barrier(cabinets + 1)
+            stop = threading.Event()
+            acknowledged: list[list[float]] = [[] for _ in names]
+            failures: list[BaseException] = []
+
+            def made_row(number: int, seq: int) -> tuple[str, dict[str, Any]]:
+                kind = ROUND_ROWS[seq % len(ROUND_ROWS)] if mix else "jackpot_contribution"
+                if kind == "jackpot_contribution":
+                    return kind, {"stake": 200, "round_id": f"{number}:{seq}"}
+                if kind == "meter":
+                    return kind, {"name": "coin_in", "value": seq}
+                return kind, {"id": seq, "kind": "wager", "amount": 200}
+
+            def cabinet(number: int, connection: psycopg.Connection[Any]) -> None:
+                seq = 0
+                start.wait()
+                try:
+                    while not stop.is_set():
+                        made = time.perf_counter()
+                        at = datetime.now(UTC)
+                        events = [
+                            hub.Event(seq + i, *made_row(number, seq + i), at) for i in range(1, batch + 1)
+                        ]
+                        seq = hub.ingest(connection, events)
+                        acknowledged[number].append(time.perf_counter() - made)
+                except BaseException as error:
+                    failures.append(error)
+
+            threads = [threading.Thread(target=cabinet, args=pair) for pair in enumerate(connections)]
+            for thread in threads:
+                thread.start()
+            start.wait()
+            began = time.perf_counter()
+            time.sleep(seconds)
+            stop.set()
+            for thread in threads:
+                thread.join()
+            elapsed = time.perf_counter() - began
+            for connection in connections:
+                connection.close()
+            if failures:
+                raise failures[0]
+            row = owner.execute(
+                """SELECT count(*),
+                          percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP
+                              (ORDER BY extract(epoch FROM received_at - committed_at)),
+                          max(extract(epoch FROM received_at - committed_at)),
+                          (SELECT count(*) FROM hub.contributions),
+                          count(*) FILTER (WHERE kind = 'jackpot_contribution'),
+                          pg_relation_size('hub.pool') / current_setting('block_size')::int,
+                          pg_relation_size('hub.cabinets') / current_setting('block_size')::int
+                   FROM hub.events"""
+            ).fetchone()
+            assert row is not None
+            rows, (median, p99), worst, contributions, sent, pool_pages, cabinet_pages = (
+                int(row[0]),
+                row[1],
+                float(row[2]),
+                int(row[3]),
+                int(row[4]),
+                int(row[5]),
+                int(row[6]),
+            )
+            pool = hub.pool(owner).value
+            owner.close()
+    finally:
+        server.stop()
+    assert contributions == sent, "every contribution applied once"
+    batches = [delay for delays in acknowledged for delay in delays]
+    return {
+        "cabinets": cabinets,
+        "how": "threads, each logged in as its own cabinet, calling hub.ingest back to back",
+        "batch": batch,
+        "seconds": elapsed,
+        "rows": rows,
+        "rows_per_second": rows / elapsed,
+        "mix": "a folded round's rows (1 in 9 a contribution)" if mix else "contributions only",
+        "contributions_per_second": contributions / elapsed,
+        "batches_per_second": len(batches) / elapsed,
+        "received_delay": {"median_ms": median * 1e3, "p99_ms": p99 * 1e3, "max_ms": worst * 1e3},
+        "acknowledged_delay": percentiles(batches),
+        "pool": pool,
+        # The pool's one row, in pages: each contribution updates it, and dead versions
+        # pile up while the other cabinets' transactions wait on its lock.
+        "pool_pages": pool_pages,
+        # The cabinets' rows (one each, updated twice by every row received), in pages.
+        "cabinet_pages": cabinet_pages,
+        "server": "durable (fsync and synchronous_commit on)"
+        if durable
+        else "fsync and synchronous_commit off",
+    }
+
+
+def floor_scenarios() -> dict[str, dict[str, Any]]:
+    """The hub's intake from FLOOR_CABINETS cabinets: every row a contribution (the pool's
+    lock taken by each), then the rows of whole rounds."""
+    return {"contributions": floor_figures(), "rounds": floor_figures(mix=True)}
+
+
+def print_floor(floor: dict[str, Any]) -> None:
+    received, acknowledged = floor["received_delay"], floor["acknowledged_delay"]
+    print(
+        f"\nthe hub ({floor['cabinets']} cabinets as threads, batches of {floor['batch']} rows: {floor['mix']}, "
+        f"{floor['seconds']:.1f} s)\n"
+        f"  sustained intake {floor['rows_per_second']:,.0f} rows/s, {floor['contributions_per_second']:,.0f} "
+        f"contributions/s ({floor['batches_per_second']:,.1f} batches/s, {floor['rows']:,} rows)\n"
+        f"  cabinet's commit to the hub's received_at: median {received['median_ms']:.1f} ms, "
+        f"p99 {received['p99_ms']:.1f} ms, max {received['max_ms']:.1f} ms\n"
+        f"  cabinet's commit to the hub's acknowledged commit: median {acknowledged['median_ms']:.1f} ms, "
+        f"p99 {acknowledged['p99_ms']:.1f} ms, max {acknowledged['max_ms']:.1f} ms\n"
+        f"  server {floor['server']}; the pool's one row left {floor['pool_pages']} pages "
+        f"behind, the cabinets' {floor['cabinets']} rows {floor['cabinet_pages']}"
+    )
+
+
 def summary(rust: dict[str, dict[str, float]], python: dict[str, dict[str, Any]]) -> dict[str, Any]:
     ours = python["oasis_kiosk.evaluate_many"]["per_second"]
     ratios: dict[str, float] = {}
@@ -447,6 +620,8 @@ def print_table(report: dict[str, Any]) -> None:
         f"peak memory {exact['peak_rss_mb']:.0f} MB "
         f"({exact['rss_before_mb']:.0f} MB before it began, counting tables {exact['tables_mb']:.0f} MB)"
     )
+    for figures in report["floor"].values():
+        print_floor(figures)
     print("\nratios")
     for name, ratio in report["ratios"].items():
         print(f"  {name:<52}{ratio:>10.1f}x")
@@ -457,7 +632,20 @@ def main() -> int:
     options.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     options.add_argument("--no-rust", action="store_true", help="skip the criterion benches")
     options.add_argument("--frames", action="store_true", help="only the screen's frames and their budgets")
+    options.add_argument(
+        "--floor",
+        action="store_true",
+        help="only the hub's intake from 50 cabinets (starts its own PostgreSQL)",
+    )
     arguments = options.parse_args()
+    if arguments.floor:
+        floor = floor_scenarios()
+        if arguments.json:
+            print(json.dumps(floor, indent=2))
+        else:
+            for figures in floor.values():
+                print_floor(figures)
+        return 0
     if arguments.frames:
         with tempfile.TemporaryDirectory() as tmp:
             frames = frame_figures(Path(tmp))
@@ -471,6 +659,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         frames = frame_figures(Path(tmp))
     exact = exact_figures()
+    floor = floor_scenarios()
     report = {
         "machine": {"platform": platform.platform(), "python": platform.python_version()},
         "rust": rust,
@@ -478,6 +667,7 @@ def main() -> int:
         "ratios": summary(rust, python),
         "frames": frames,
         "exact_analysis": exact,
+        "floor": floor,
     }
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     if arguments.json:

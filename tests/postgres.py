@@ -144,6 +144,9 @@ class Postgres:
     superuser: str = "postgres"
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     run_as: dict[str, Any] = field(default_factory=dict, repr=False)
+    durable: bool = False
+    """Whether the server syncs its commits to disk as a production server does (the
+    benchmark's); the tests' server does not: durability buys them nothing, speed does."""
 
     @property
     def data(self) -> Path:
@@ -172,7 +175,7 @@ class Postgres:
         return psycopg.connect(self.conninfo(dbname), **options)
 
     @staticmethod
-    def start() -> Postgres:
+    def start(*, durable: bool = False) -> Postgres:
         bindir = server_binaries() or install_server()
         run_as: dict[str, Any] = {}
         uid, gid = os.geteuid(), os.getegid()
@@ -181,7 +184,9 @@ class Postgres:
             uid, gid = account.pw_uid, account.pw_gid
             run_as = {"user": uid, "group": gid, "extra_groups": []}
         root = private_directory(uid, gid)
-        server = Postgres(root, bindir, port=0, password=secrets.token_urlsafe(18), run_as=run_as)
+        server = Postgres(
+            root, bindir, port=0, password=secrets.token_urlsafe(18), run_as=run_as, durable=durable
+        )
         try:
             server._initdb(uid, gid)
             server._launch(uid, gid)
@@ -244,15 +249,9 @@ class Postgres:
                         str(self.socket_dir),
                         "-c",
                         "listen_addresses=127.0.0.1",
-                        # A throwaway server: durability buys nothing, speed does.
-                        "-c",
-                        "fsync=off",
-                        "-c",
-                        "synchronous_commit=off",
-                        "-c",
-                        "full_page_writes=off",
                         "-c",
                         "max_connections=200",
+                        *self._speed(),
                     ],
                     stdin=subprocess.DEVNULL,
                     stdout=log,
@@ -266,6 +265,12 @@ class Postgres:
                 return
             self.process = None
         raise PostgresUnavailableError(f"PostgreSQL did not start:\n{self._log_tail()}")
+
+    def _speed(self) -> list[str]:
+        if self.durable:
+            return []
+        # A throwaway server: durability buys nothing, speed does.
+        return ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
 
     def _wait_ready(self) -> bool:
         assert self.process is not None

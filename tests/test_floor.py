@@ -15,11 +15,14 @@ share the hub computes of every bonus stake the linked cabinets' own books recor
 contribution lost or counted twice, none from the local cabinets), and
 ``oasis-kiosk hub reconcile`` over all the cabinets' books finds nothing (exit 0).
 
-The linked jackpot's hits are not there yet on the cabinet (no claim at the hub, no lock-up
-on the screen: docs/floor.md), so no cabinet may hit it: half the cabinets keep
-``jackpot = "local"``, and the other half send their stakes to the pool
-(``jackpot = "linked"``, the part that is there) with rounds seeded so that none hits the
-jackpot, which the test checks (no ``jackpot_hit`` in any outbox).
+Half the cabinets keep ``jackpot = "local"``, the other half play the floor's linked
+jackpot, and three of those hit it (a royal flush stacked for one round, ``--decks``; the
+other rounds are seeded and hit nothing, which is checked): each hit is claimed by its agent
+and awarded by the hub exactly once, and the cabinet credits that award once. A headless
+run does not follow the link (only the screen's frame loop does), so a hit cabinet ends its
+script locked up as jackpot pending; the test then opens its terminal as the kiosk would
+start again and lets it credit the award (``Terminal.follow_link``). The pool then is its
+reset value after each hit, plus the hub's share of every linked stake, less the awards.
 """
 
 from __future__ import annotations
@@ -45,13 +48,20 @@ from floor import FloorHub, new_hub
 from postgres import Postgres
 from support import books
 
+from oasis_kiosk.config import Config, LinkConfig
 from oasis_kiosk.floor import access, agent, hub
+from oasis_kiosk.machine.linked import link_state
+from oasis_kiosk.machine.mode import Mode
+from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
+from oasis_kiosk.store.outbox import Outbox, hub_round_id
 
 CABINETS = 20
 ROUNDS = 12
 RATE_PPM = 100_000  # as floor.new_hub sets the pool
 RESET = 1000
+ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"
+HITS = {"c01": 3, "c05": 5, "c09": 7}  # linked cabinets, and the round each hits the jackpot in
 ROOT = Path(__file__).resolve().parents[1]
 ENVIRONMENT = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -116,13 +126,15 @@ class Relay:
         self.listener.close()
 
 
-def script(number: int) -> str:
-    """A note, the bonus bet (which feeds the jackpot), then rounds played or folded, a note
-    before each, a pause after each so that the session lasts while the hub comes and goes."""
+def script(number: int, hits: bool) -> str:
+    """A note, the bonus bet (which feeds the jackpot), then rounds played or folded (always
+    played by a cabinet that hits), a note before each, a pause after each so that the session
+    lasts while the hub comes and goes."""
     rng = random.Random(number)
     lines = ["bill 5000", "bonus"]
     for _ in range(ROUNDS):
-        lines += ["bill 2000", "deal", rng.choice(["play", "fold", "fold"]), "decline", "wait 0.4"]
+        choice = "play" if hits else rng.choice(["play", "fold", "fold"])
+        lines += ["bill 2000", "deal", choice, "decline", "wait 0.4"]
     return "\n".join(lines) + "\n"
 
 
@@ -134,6 +146,7 @@ class Cabinet:
     kiosk: subprocess.Popen[bytes] | None = None
     link: subprocess.Popen[bytes] | None = None
     seed_base: str = ""
+    credentials: Path | None = None
     done: bool = False
     kills: dict[str, int] = field(default_factory=lambda: {"kiosk": 0, "link": 0})
 
@@ -150,6 +163,10 @@ class Cabinet:
         return self.directory / "script.txt"
 
     @property
+    def decks(self) -> Path:
+        return self.directory / "decks.txt"
+
+    @property
     def log(self) -> Path:
         return self.directory / "log.txt"
 
@@ -161,8 +178,9 @@ class Cabinet:
             f'jackpot = "{self.jackpot}"\nbatch = 20\nretry_max = 1\n',
             encoding="utf-8",
         )
-        self.script.write_text(script(number), encoding="utf-8")
+        self.script.write_text(script(number, self.name in HITS), encoding="utf-8")
         self.seed_base = f"{number + 1:02x}" * 32
+        self.credentials = credentials
 
     def _spawn(self, *arguments: str) -> subprocess.Popen[bytes]:
         with self.log.open("ab") as log:
@@ -176,6 +194,9 @@ class Cabinet:
 
     def start_kiosk(self) -> None:
         arguments = ["--script", str(self.script), "--db", str(self.database), "--seed-base", self.seed_base]
+        if self.name in HITS:
+            self.decks.write_text("\n" * (HITS[self.name] - 1) + ROYAL + "\n", encoding="utf-8")
+            arguments += ["--decks", str(self.decks)]
         self.kiosk = self._spawn("run", "--headless", *arguments)
 
     def start_link(self) -> None:
@@ -211,6 +232,21 @@ class Cabinet:
             if process is not None and process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+def credit(cabinet: Cabinet) -> None:
+    """The hit cabinet's terminal opened as the kiosk opens it, which credits the award its
+    agent has from the hub."""
+    assert cabinet.credentials is not None
+    config = Config(database=cabinet.database, link=LinkConfig(cabinet.credentials, jackpot="linked"))
+    t = Terminal(config, Store(cabinet.database, outbox=Outbox(linked_jackpot=True)), link=link_state(config))
+    try:
+        assert t.mode is Mode.JACKPOT_PENDING, f"{cabinet.name}: {t.mode}"
+        assert t.link is not None
+        wait_for(lambda: (t.link.refresh(force=True), t.follow_link())[1] is not None, 30, "the award")
+        assert t.mode is not Mode.JACKPOT_PENDING
+    finally:
+        t.store.close()
 
 
 def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
@@ -330,6 +366,19 @@ def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
             return all(holds.get(c.name) == agent.outbox_last(c.database) for c in cabinets)
 
         wait_for(caught_up, 60, "every agent sends its whole outbox")
+
+        # Each hit is claimed by its agent; the kiosk, started again, credits the award.
+        def claimed() -> bool:
+            look_after_all()
+            with psycopg.connect(floor.owner_dsn) as connection:
+                row = connection.execute("SELECT count(*) FROM hub.awards").fetchone()
+            return row is not None and row[0] == len(HITS)
+
+        wait_for(claimed, 60, "every hit is claimed")
+        for cabinet in cabinets:
+            if cabinet.name in HITS:
+                credit(cabinet)
+        wait_for(caught_up, 60, "every agent sends the awards' rows")
         for cabinet in cabinets:
             assert cabinet.link is not None
             cabinet.link.send_signal(signal.SIGTERM)
@@ -344,6 +393,8 @@ def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
 
     # The hub holds every cabinet's outbox exactly once, as the books wrote it.
     owner = access.connect(floor.owner_dsn)
+    awards = {str(r): int(a) for r, a in owner.execute("SELECT round_id, amount FROM hub.awards")}
+    assert len(awards) == len(HITS), awards
     stakes: dict[str, list[int]] = {}
     for cabinet in cabinets:
         store = Store(cabinet.database, read_only=True)
@@ -356,9 +407,24 @@ def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
         assert hub_events(owner, cabinet.name) == [
             (row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at)) for row in rows
         ], f"{cabinet.name}: the hub holds its outbox exactly"
-        assert not [row for row in rows if row.kind == "jackpot_hit"], f"{cabinet.name} hit the jackpot"
+        hits = [row.payload["round_id"] for row in rows if row.kind == "jackpot_hit"]
+        credited = [(row.round_id, row.amount) for row in ledger if row.kind == "jackpot_hit"]
+        if cabinet.name in HITS:
+            books_id = Store(cabinet.database, read_only=True)
+            try:
+                assert books_id.books is not None
+                expected_round = hub_round_id(books_id.books.id, HITS[cabinet.name])
+            finally:
+                books_id.close()
+            assert hits == [expected_round], f"{cabinet.name}: one hit, in its stacked round"
+            assert credited == [(HITS[cabinet.name], awards[expected_round])], (
+                f"{cabinet.name}: the hub's award credited once"
+            )
+        else:
+            assert hits == [], f"{cabinet.name} hit the jackpot"
+            assert credited == [], f"{cabinet.name} was credited a jackpot"
         stakes[cabinet.name] = [row.detail["stake"] for row in ledger if row.kind == "jackpot_contribution"]
-        assert len(stakes[cabinet.name]) == ROUNDS, f"{cabinet.name}: every round fed the jackpot"
+        assert stakes[cabinet.name], f"{cabinet.name}: its rounds fed the jackpot"
 
     # Every bonus stake of a linked cabinet reached the pool once; a local cabinet's none.
     contributions = dict(
@@ -370,7 +436,9 @@ def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
     linked = [cabinet.name for cabinet in cabinets if cabinet.jackpot == "linked"]
     assert contributions == {name: stakes[name] for name in linked}
     fed = sum(sum(stakes[name]) for name in linked)
-    assert hub.pool(owner).value == RESET + fed * RATE_PPM // 1_000_000
+    assert (
+        hub.pool(owner).value + sum(awards.values()) == RESET * (1 + len(HITS)) + fed * RATE_PPM // 1_000_000
+    )
     owner.close()
 
     # And the hub's reconciliation finds nothing.
