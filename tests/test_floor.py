@@ -134,7 +134,7 @@ def script(number: int, hits: bool) -> str:
     lines = ["bill 5000", "bonus"]
     for _ in range(ROUNDS):
         choice = "play" if hits else rng.choice(["play", "fold", "fold"])
-        lines += ["bill 2000", "deal", choice, "decline", "wait 0.4"]
+        lines += ["bill 2000", "deal", choice, "decline", "wait 0.5"]
     return "\n".join(lines) + "\n"
 
 
@@ -333,6 +333,20 @@ def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
 
         wait_for(sending, 60, "half the cabinets' events reach the hub")
 
+        # The hub stops while the cabinets play, and starts again.
+        playing = [cabinet.name for cabinet in cabinets if not cabinet.done]
+        assert len(playing) >= CABINETS // 2, f"the hub stops mid-run: only {playing} still play"
+        own_server.halt()
+        assert held(floor) == {}
+        play_on(2.0)
+        own_server.resume()
+
+        # Three kiosks still playing and three agents are killed at once, besides those at random.
+        for which in ("kiosk", "link"):
+            running = [c for c in cabinets if not c.done and (c.kiosk if which == "kiosk" else c.link)]
+            for cabinet in rng.sample(running, 3):
+                cabinet.kill(which)
+
         # The link of c00 is cut: nothing of it reaches the hub while its kiosk plays on.
         relay.cut()
         time.sleep(0.2)
@@ -340,15 +354,6 @@ def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
         play_on(2.5)
         assert held(floor)["c00"] == before, "nothing passes a cut link"
         relay.restore()
-
-        # The hub stops while the cabinets play, and starts again.
-        play_on(0.5)
-        playing = [cabinet.name for cabinet in cabinets if not cabinet.done]
-        assert len(playing) >= CABINETS // 2, f"the hub stops mid-run: only {playing} still play"
-        own_server.halt()
-        assert held(floor) == {}
-        play_on(2.0)
-        own_server.resume()
 
         # Play to the end of every script, the kills going on, then the agents catch up.
         def finished() -> bool:
