@@ -42,11 +42,11 @@ fn caribbean_agrees_with_the_exact_analysis() {
     within(result.play_fraction, 0.522_255, result.play_fraction_ci95, "play fraction");
     assert!((result.element_of_risk - 0.025_553).abs() < 0.0002, "{}", result.element_of_risk);
     assert_eq!(result.rounds, 2_000_000);
-    assert_eq!(result.outcomes.0.iter().map(|(_, n)| n).sum::<u64>(), 2_000_000);
+    assert_eq!(result.outcomes.values().sum::<u64>(), 2_000_000);
     let folded = *result.outcomes.get("folded").unwrap() as f64 / 2e6;
     assert!((folded - (1.0 - result.play_fraction)).abs() < 1e-12);
     // The outcomes' returns add up to the plain mean.
-    let total: f64 = result.outcome_return.0.iter().map(|(_, r)| r).sum();
+    let total: f64 = result.outcome_return.values().sum();
     assert!((total - plain.value).abs() < 1e-9);
 }
 
@@ -126,9 +126,7 @@ fn each_way_of_betting_plays_at_its_own_prices() {
     let (standard, without) = (play(BoxPlay::Standard), play(BoxPlay::WithoutBonus));
     assert_eq!((standard.bonus_stake, without.bonus_stake), (60, 0));
     assert_eq!(without.play, "without_bonus");
-    let taken = |result: &Simulation, option: &str| {
-        result.options.0.iter().find(|(name, _)| name == option).map(|(_, o)| o.taken)
-    };
+    let taken = |result: &Simulation, option: &str| result.options.get(option).map(|o| o.taken);
     assert_eq!(taken(&without, "sixth_card"), Some(0));
     assert_eq!(taken(&without, "buy_game"), Some(0));
     assert!(taken(&standard, "sixth_card").unwrap() > 0);

@@ -1,6 +1,7 @@
 //! What a simulation reports: the types serialised for the kiosk and the PAR sheets, and the
 //! report made from the tallies.
 
+use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::eval::Category;
@@ -12,26 +13,8 @@ use super::play::{FOLDED, LOST, NOT_QUALIFIED, PROTECTED, PUSH, STILL_NOT_QUALIF
 use super::tally::{mean_estimate, stratified, Tally, Z95};
 use super::SimulationOptions;
 
-/// A map serialised in the order of its entries.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Ordered<T>(pub Vec<(String, T)>);
-
-impl<T: Serialize> Serialize for Ordered<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (key, value) in &self.0 {
-            map.serialize_entry(key, value)?;
-        }
-        map.end()
-    }
-}
-
-impl<T> Ordered<T> {
-    pub fn get(&self, key: &str) -> Option<&T> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-}
+/// A map serialised in the order its entries were made (the table's order, not the keys').
+pub type Ordered<T> = IndexMap<String, T>;
 
 /// A mean with the half-width of its 95 % confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -184,9 +167,9 @@ pub(super) fn report(
             _ => true,
         })
         .collect();
-    let outcomes = Ordered(order.iter().map(|&s| (outcome_name(s), t.outcomes[s])).collect());
-    let outcome_return =
-        Ordered(order.iter().map(|&s| (outcome_name(s), t.outcome_net[s] as f64 / n_f / a)).collect());
+    let outcomes: Ordered<u64> = order.iter().map(|&s| (outcome_name(s), t.outcomes[s])).collect();
+    let outcome_return: Ordered<f64> =
+        order.iter().map(|&s| (outcome_name(s), t.outcome_net[s] as f64 / n_f / a)).collect();
     let side_controlled = stratified(&t.side_controlled);
     let side = match profile.bonus.as_ref().map(|b| b.kind) {
         Some(BonusKind::Fixed | BonusKind::Odds) if stake > 0 => {
@@ -196,31 +179,26 @@ pub(super) fn report(
     };
     let bonus = profile.bonus.as_ref().filter(|_| stake > 0).map(|b| {
         let hit = |hits: u64, pays: String| BonusHit { hits, frequency: hits as f64 / n_f, pays };
-        let hits = Ordered(
-            b.pays
-                .iter()
-                .rev()
-                .filter(|(c, _)| !b.jackpot.iter().any(|j| j.category == **c))
-                .map(|(&c, &pays)| {
-                    let pays = match b.kind {
-                        BonusKind::Fixed => format!("{pays}"),
-                        _ => format!("{pays}:1"),
-                    };
-                    (c.name().to_string(), hit(t.bonus_hits[c as usize], pays))
-                })
-                .collect(),
-        );
-        let jackpot_hits = Ordered(
-            b.jackpot
-                .iter()
-                .map(|j| {
-                    (
-                        j.category.name().to_string(),
-                        hit(t.jackpot_hits[j.category as usize], j.share.to_string()),
-                    )
-                })
-                .collect(),
-        );
+        let hits: Ordered<BonusHit> = b
+            .pays
+            .iter()
+            .rev()
+            .filter(|(c, _)| !b.jackpot.iter().any(|j| j.category == **c))
+            .map(|(&c, &pays)| {
+                let pays = match b.kind {
+                    BonusKind::Fixed => format!("{pays}"),
+                    _ => format!("{pays}:1"),
+                };
+                (c.name().to_string(), hit(t.bonus_hits[c as usize], pays))
+            })
+            .collect();
+        let jackpot_hits: Ordered<BonusHit> = b
+            .jackpot
+            .iter()
+            .map(|j| {
+                (j.category.name().to_string(), hit(t.jackpot_hits[j.category as usize], j.share.to_string()))
+            })
+            .collect();
         BonusFigures {
             kind: match b.kind {
                 BonusKind::Fixed => "fixed",
@@ -308,8 +286,8 @@ pub(super) fn report(
         outcomes,
         outcome_return,
         bonus,
-        options: Ordered(option_rows),
-        exchanges: Ordered(exchanges),
+        options: option_rows.into_iter().collect(),
+        exchanges: exchanges.into_iter().collect(),
         distribution,
     }
 }

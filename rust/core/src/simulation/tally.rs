@@ -1,41 +1,13 @@
 //! The sums a simulation keeps of its rounds, exact and independent of the order the threads
 //! add them in, and the estimates made from them.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::profile::Money;
 
 use super::play::{RoundResult, SLOTS};
 use super::report::Estimate;
 use super::STRATA;
-
-/// A multiplicative hash for the histogram's few integer keys.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct BuildFast;
-
-#[derive(Default)]
-pub(super) struct FastHasher(u64);
-
-impl std::hash::Hasher for FastHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-    fn write_i64(&mut self, n: i64) {
-        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
-    }
-}
-
-impl std::hash::BuildHasher for BuildFast {
-    type Hasher = FastHasher;
-    fn build_hasher(&self) -> FastHasher {
-        FastHasher::default()
-    }
-}
 
 /// The units of [`Moments`]: a figure is summed as a whole number of 2⁻⁴⁰ parts, so that
 /// sums are exact and the same in whatever order the threads add them.
@@ -125,7 +97,7 @@ pub(super) struct Tally {
     pub(super) insurance_net: i128,
     pub(super) redraw: u64,
     pub(super) redraw_gain: i128,
-    pub(super) histogram: HashMap<Money, u64, BuildFast>,
+    pub(super) histogram: FxHashMap<Money, u64>,
 }
 
 impl Tally {
