@@ -46,16 +46,16 @@ def session_script(rounds: int) -> str:
     rng = random.Random(2026)
     lines = ["bill 5000", "bill 5000", "bill 5000", "coin 500", "coin 3", "bonus"]
     for number in range(rounds):
+        if number == rounds // 2:
+            lines += ["cashout", "wait 0.3", "key attendant", "wait 0.1", "key attendant"]
+            lines += ["door open", "bill 5000", "door close", "bill 5000", "key operator", "deal"]
+            lines += ["key operator", "bill 5000", "bill 5000"]
         if number % 5 == 4:
             lines.append("bet")
         if number % 6 == 2:  # the betting keys' state is on the books too; REPEAT BET deals
             lines += ["bet", "bet down", "bonus", "repeat bet"]  # the DEAL after it is not live
         if number == rounds - 1:
             lines += ["max bet", "bet down"]
-        if number == rounds // 2:
-            lines += ["cashout", "wait 0.3", "key attendant", "wait 0.1", "key attendant"]
-            lines += ["door open", "bill 5000", "door close", "bill 5000", "key operator", "deal"]
-            lines += ["key operator", "bill 5000", "bill 5000"]
         lines.append("deal")
         for card in rng.sample(range(1, 6), rng.randint(0, 2)):
             lines.append(f"select {card}")
