@@ -12,6 +12,7 @@ which ``hurry`` only quickens: the story of the round is told in its order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from oasis_kiosk.config import SPEEDS
 
@@ -39,13 +40,13 @@ class Motion:
     after: Face
     pace: float = 1.0
 
-    @property
+    @cached_property  # asked for every card in every frame
     def duration(self) -> float:
         if self.kind == "deal":
             return (DEAL + (TURN if self.after is not None else 0.0)) / self.pace
         return (TURN * 2 if self.kind == "turn" else SWAP) / self.pace
 
-    @property
+    @cached_property
     def end(self) -> float:
         return self.start + self.duration
 

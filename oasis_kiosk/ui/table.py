@@ -112,6 +112,8 @@ class Table:
         """The regions a frame that painted the whole table left to the next."""
         self._frame_poses: dict[tuple[Any, ...], list[tuple[Slot, pygame.Rect, Any]]] | None = None
         """Each hand's poses while a frame is drawn: the frame's damage and its paint both ask."""
+        self._frame_spots: dict[ChipSpot, Box] | None = None
+        """The bet spots' places while a frame is drawn, asked for as often."""
         self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
         """Where each chip on its way was last drawn: its old place is repainted too."""
         self._kept: dict[tuple[str, Any], pygame.Surface] = {}
@@ -296,7 +298,7 @@ class Table:
         try:
             return self._draw_regions(view, now)
         finally:
-            self._frame_poses = None
+            self._frame_poses = self._frame_spots = None
 
     def _draw_regions(self, view: View, now: float) -> list[pygame.Rect]:
         lay = self.layout
@@ -637,8 +639,13 @@ class Table:
     def _spot_places(self, lay: Layout) -> dict[ChipSpot, Box]:
         view = self._on_screen
         assert view is not None
+        if self._frame_spots is not None:
+            return self._frame_spots
         insured = tuple(any(kind == "insure" for kind, _amount in box.bets) for box in view.boxes)
-        return spot_places(lay, insured, bool(self.terminal.rules.get("bonus")))
+        places = spot_places(lay, insured, bool(self.terminal.rules.get("bonus")))
+        if self._frame_poses is not None:  # a frame is being drawn
+            self._frame_spots = places
+        return places
 
     def _bets(self, index: int, places: dict[ChipSpot, Box], now: float, only: pygame.Rect | None) -> None:
         """A box's spots: each with its chip lying there, or an empty ring while its chip is
