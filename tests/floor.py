@@ -4,7 +4,10 @@ whose link agent pushes their outbox to it."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import socket
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,11 +67,12 @@ class FloorHub:
             thing.close()
 
 
-def new_hub(postgres: Postgres, directory: Path, *, migrations: Path = migrate.MIGRATIONS) -> FloorHub:
-    """A database and its owner, as a floor's DBA makes them, migrated; the pool feeds 10 %
-    of a stake, resets to 1 000 and holds at most 10⁹."""
+def new_database(postgres: Postgres, prefix: str = "floor") -> tuple[str, str, str]:
+    """A database and its owner role, as a floor's DBA makes them (docs/floor.md), not yet
+    migrated: its name, the owner's role and password. One numbering for every prefix, so
+    that no two tests of a session make the same database."""
     number = next(NUMBERS)
-    dbname, role, password = f"floor_{number}", f"floor_{number}_owner", f"owner-{number}"
+    dbname, role, password = f"{prefix}_{number}", f"{prefix}_{number}_owner", f"owner-{number}"
     with postgres.connect(autocommit=True) as admin:
         admin.execute(
             sql.SQL("CREATE ROLE {} LOGIN CREATEROLE PASSWORD {}").format(
@@ -78,6 +82,15 @@ def new_hub(postgres: Postgres, directory: Path, *, migrations: Path = migrate.M
         admin.execute(
             sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(dbname), sql.Identifier(role))
         )
+    return dbname, role, password
+
+
+def new_hub(
+    postgres: Postgres, directory: Path, *, migrations: Path = migrate.MIGRATIONS, prefix: str = "floor"
+) -> FloorHub:
+    """A database and its owner, as a floor's DBA makes them, migrated; the pool feeds 10 %
+    of a stake, resets to 1 000 and holds at most 10⁹."""
+    dbname, role, password = new_database(postgres, prefix)
     owner = access.connect(postgres.conninfo(dbname, role, password))
     migrate.migrate(owner, migrations)
     if migrations == migrate.MIGRATIONS:
@@ -85,22 +98,24 @@ def new_hub(postgres: Postgres, directory: Path, *, migrations: Path = migrate.M
     return FloorHub(postgres, dbname, role, password, directory, owner)
 
 
-def linked_terminal(database: Path, deck: Callable[[int], str] | None = None) -> Terminal:
-    """A terminal whose books are linked with the jackpot linked, as ``oasis-kiosk run``
-    opens them with ``[link] jackpot = "linked"``."""
+def linked_terminal(
+    database: Path, deck: Callable[[int], str] | None = None, *, jackpot: str = "linked"
+) -> Terminal:
+    """A terminal whose books are linked (made the first time as test books), as ``oasis-kiosk
+    run`` opens them with ``[link] jackpot = …`` (the floor's linked jackpot unless told)."""
     books(database).close()
-    config = Config(database=database, link=LinkConfig(database.with_name("hub.toml"), jackpot="linked"))
-    store = Store(database, outbox=Outbox(linked_jackpot=True))
+    config = Config(database=database, link=LinkConfig(database.with_name("hub.toml"), jackpot=jackpot))
+    store = Store(database, outbox=Outbox(linked_jackpot=jackpot == "linked"))
     if deck is not None:
         return Terminal(config, store, deck_for_round=deck)
     return Terminal(config, store, seed_for_round=SEEDS)
 
 
-def play(t: Terminal, rounds: int) -> None:
-    """Rounds with the bonus bet (which feeds the jackpot), folded."""
+def play(t: Terminal, rounds: int, *, bonus: bool = True) -> None:
+    """Rounds folded, with the bonus bet (which feeds the jackpot) unless ``bonus`` is false."""
     if t.credits < 5000:
         assert t.handle("bill", 5000).ok
-    if not t.bonus_stake:
+    if bonus and not t.bonus_stake:
         assert t.handle("bonus").ok
     for _ in range(rounds):
         if t.credits < t.upfront():
@@ -117,3 +132,63 @@ def push(database: Path, credentials: Path) -> int:
         return link.push_all()
     finally:
         link.close()
+
+
+class Relay:
+    """A TCP relay to the hub that can cut every connection through it and refuse new ones
+    (a cut network, as the agent sees it), and be restored. A hub it cannot reach closes
+    the client's connection, as the hub itself would."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.is_cut = False
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.is_cut:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.is_cut = True
+        with self.lock:
+            for end in self.sockets:
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+            self.sockets.clear()
+
+    def restore(self) -> None:
+        self.is_cut = False
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()

@@ -27,14 +27,11 @@ reset value after each hit, plus the hub's share of every linked stake, less the
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -44,7 +41,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from floor import FloorHub, new_hub
+from floor import FloorHub, Relay, new_hub
 from postgres import Postgres
 from support import books
 
@@ -64,66 +61,6 @@ ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"
 HITS = {"c01": 3, "c05": 5, "c09": 7}  # linked cabinets, and the round each hits the jackpot in
 ROOT = Path(__file__).resolve().parents[1]
 ENVIRONMENT = {**os.environ, "PYTHONPATH": str(ROOT)}
-
-
-class Relay:
-    """A TCP relay to the hub that can cut every connection through it and refuse new ones
-    (a cut network, as the agent sees it), and be restored. A hub it cannot reach closes
-    the client's connection, as the hub itself would."""
-
-    def __init__(self, port: int) -> None:
-        self.target = port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self.listener.getsockname()[1])
-        self.is_cut = False
-        self.sockets: list[socket.socket] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if self.is_cut:
-                client.close()
-                continue
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
-                upstream.settimeout(None)
-            except OSError:
-                client.close()
-                continue
-            with self.lock:
-                self.sockets += [client, upstream]
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
-
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := source.recv(65536):
-                sink.sendall(data)
-        for end in (source, sink):
-            with contextlib.suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-
-    def cut(self) -> None:
-        self.is_cut = True
-        with self.lock:
-            for end in self.sockets:
-                with contextlib.suppress(OSError):
-                    end.shutdown(socket.SHUT_RDWR)
-                end.close()
-            self.sockets.clear()
-
-    def restore(self) -> None:
-        self.is_cut = False
-
-    def close(self) -> None:
-        self.cut()
-        self.listener.close()
 
 
 def script(number: int, hits: bool) -> str:

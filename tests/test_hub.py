@@ -4,7 +4,6 @@ claims (concurrent ones included) and parameters."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import shutil
 import stat
@@ -18,8 +17,8 @@ from typing import Any
 
 import psycopg
 import pytest
+from floor import new_database
 from postgres import Postgres
-from psycopg import sql
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.floor import access, hub, migrate
@@ -36,7 +35,6 @@ from oasis_kiosk.floor.errors import (
 from oasis_kiosk.floor.hub import Event
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
-NUMBERS = itertools.count(1)
 
 
 @dataclass
@@ -71,26 +69,10 @@ class Hub:
         return self.keep(access.connect(self.directory / f"dashboard-{name}.toml"))
 
 
-def new_database(postgres: Postgres) -> tuple[str, str, str]:
-    """A database and its owner role, as a floor's DBA makes them (docs/floor.md)."""
-    number = next(NUMBERS)
-    dbname, role, password = f"hub_{number}", f"hub_{number}_owner", f"owner-{number}"
-    with postgres.connect(autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("CREATE ROLE {} LOGIN CREATEROLE PASSWORD {}").format(
-                sql.Identifier(role), sql.Literal(password)
-            )
-        )
-        admin.execute(
-            sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(dbname), sql.Identifier(role))
-        )
-    return dbname, role, password
-
-
 @pytest.fixture
 def bare(postgres: Postgres, tmp_path: Path) -> Iterator[Hub]:
     """A hub's database before its first migration."""
-    dbname, role, password = new_database(postgres)
+    dbname, role, password = new_database(postgres, "hub")
     owner = access.connect(postgres.conninfo(dbname, role, password))
     state = Hub(postgres, dbname, role, password, tmp_path, owner)
     try:
@@ -487,7 +469,7 @@ def test_the_dashboard_reads_everything_and_writes_nothing(floor: Hub, statement
 
 
 def test_roles_of_another_hub_cannot_connect(floor: Hub, postgres: Postgres, tmp_path: Path) -> None:
-    dbname, role, password = new_database(postgres)
+    dbname, role, password = new_database(postgres, "hub")
     with access.connect(postgres.conninfo(dbname, role, password)) as other_owner:
         migrate.migrate(other_owner)
         access.add_cabinet(other_owner, "c01", tmp_path / "other.toml")

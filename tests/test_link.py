@@ -5,10 +5,8 @@ stopped hub and its own SIGKILL, without losing or doubling a row."""
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,45 +20,17 @@ from typing import Any
 
 import psycopg
 import pytest
+from floor import ROYAL, SEEDS, Relay, linked_terminal, new_hub, play
 from postgres import Postgres
-from psycopg import sql
 from support import books
 
-from oasis_kiosk.config import Config, LinkConfig
-from oasis_kiosk.floor import access, agent, hub, migrate
-from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.config import Config
+from oasis_kiosk.floor import access, agent, hub
+from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store, StoreError
-from oasis_kiosk.store.outbox import Outbox, Row, hub_round_id
+from oasis_kiosk.store.outbox import Row, hub_round_id
 
-SEEDS = seeds_from(bytes(32))
-ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"
-NUMBERS = itertools.count(1)
-RATE_PPM = 100_000
-
-
-def linked_terminal(
-    database: Path, *, jackpot: str = "linked", deck: Callable[[int], str] | None = None
-) -> Terminal:
-    """A terminal whose books are linked, as ``oasis-kiosk run`` opens them with ``[link]``."""
-    books(database).close()  # made the first time as test books
-    config = Config(database=database, link=LinkConfig(database.with_name("hub.toml"), jackpot=jackpot))
-    store = Store(database, outbox=Outbox(linked_jackpot=jackpot == "linked"))
-    if deck is not None:
-        return Terminal(config, store, deck_for_round=deck)
-    return Terminal(config, store, seed_for_round=SEEDS)
-
-
-def play(t: Terminal, rounds: int, *, bonus: bool = True) -> None:
-    if t.credits < 5000:
-        assert t.handle("bill", 5000).ok
-    if bonus and not t.bonus_stake:
-        assert t.handle("bonus").ok
-    for _ in range(rounds):
-        if t.credits < t.upfront():
-            assert t.handle("bill", 5000).ok
-        assert t.handle("deal").ok
-        assert t.handle("fold").ok
-        assert t.round is None
+RATE_PPM = 100_000  # as floor.new_hub sets the pool
 
 
 def feed(t: Terminal, *inputs: str) -> None:
@@ -219,26 +189,13 @@ class Floor:
 @pytest.fixture
 def floor(postgres: Postgres, tmp_path: Path) -> Iterator[Floor]:
     """A migrated hub with cabinet c01, whose credentials file is beside the books."""
-    number = next(NUMBERS)
-    dbname, role, password = f"link_{number}", f"link_{number}_owner", f"owner-{number}"
-    with postgres.connect(autocommit=True) as admin:
-        admin.execute(
-            sql.SQL("CREATE ROLE {} LOGIN CREATEROLE PASSWORD {}").format(
-                sql.Identifier(role), sql.Literal(password)
-            )
-        )
-        admin.execute(
-            sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(dbname), sql.Identifier(role))
-        )
-    owner = access.connect(postgres.conninfo(dbname, role, password))
+    state = new_hub(postgres, tmp_path, prefix="link")
     try:
-        migrate.migrate(owner)
-        hub.set_parameters(owner, "tests", reset=1000, rate_ppm=RATE_PPM, maximum=10**9, reserve_rate_ppm=0)
         credentials = tmp_path / "hub.toml"
-        access.add_cabinet(owner, "c01", credentials)
-        yield Floor(postgres, dbname, owner, credentials)
+        access.add_cabinet(state.owner, "c01", credentials)
+        yield Floor(postgres, state.dbname, state.owner, credentials)
     finally:
-        owner.close()
+        state.close()
 
 
 def expected(rows: list[Row]) -> list[tuple[int, str, dict[str, Any], datetime]]:
@@ -288,60 +245,6 @@ def test_a_batch_sent_twice_changes_nothing(floor: Floor, tmp_path: Path) -> Non
     link.close()
 
 
-class Proxy:
-    """A TCP relay to the hub that can cut every connection and refuse new ones (a stopped
-    hub or a cut network, as the agent sees it), and be restored."""
-
-    def __init__(self, port: int) -> None:
-        self.target = port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.is_cut = False
-        self.sockets: list[socket.socket] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if self.is_cut:
-                client.close()
-                continue
-            upstream = socket.create_connection(("127.0.0.1", self.target))
-            with self.lock:
-                self.sockets += [client, upstream]
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
-
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := source.recv(65536):
-                sink.sendall(data)
-        for end in (source, sink):
-            with contextlib.suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
-
-    def cut(self) -> None:
-        self.is_cut = True
-        with self.lock:
-            for end in self.sockets:
-                with contextlib.suppress(OSError):
-                    end.shutdown(socket.SHUT_RDWR)
-                end.close()
-            self.sockets.clear()
-
-    def restore(self) -> None:
-        self.is_cut = False
-
-    def close(self) -> None:
-        self.cut()
-        self.listener.close()
-
-
 def wait_for(condition: Callable[[], bool], seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -353,26 +256,26 @@ def wait_for(condition: Callable[[], bool], seconds: float = 30) -> None:
 def test_the_agent_catches_up_after_the_hub_was_unreachable(floor: Floor, tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     t = linked_terminal(database)
-    proxy = Proxy(floor.server.port)
-    credentials = replace(access.read_credentials(floor.credentials), port=proxy.port)
+    relay = Relay(floor.server.port)
+    credentials = replace(access.read_credentials(floor.credentials), port=relay.port)
     link = agent.Agent(database, credentials, batch=5, retry_max=0.5, poll=0.05)
     runner = threading.Thread(target=link.run)
     runner.start()
     try:
         play(t, 2)
         wait_for(lambda: link.status.held == agent.outbox_last(database))
-        proxy.cut()
+        relay.cut()
         play(t, 3)  # the kiosk plays on: nothing waits for the hub
         wait_for(lambda: link.status.last_error is not None)
         held = floor.count("SELECT last_seq FROM hub.cabinets WHERE name = 'c01'")
         assert held < agent.outbox_last(database), "the hub missed what was played while it was away"
-        proxy.restore()
+        relay.restore()
         play(t, 1)
         wait_for(lambda: link.status.held == agent.outbox_last(database) and link.status.last_error is None)
     finally:
         link.stop()
         runner.join(10)
-        proxy.close()
+        relay.close()
     assert not runner.is_alive()
     assert floor.cabinet_events() == expected(t.store.outbox_rows(0, 100_000))
     stakes = [
