@@ -10,6 +10,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from debian import apt_install
+
 SECONDS = 120
 
 
@@ -27,17 +29,7 @@ def chromium() -> Path:
             "the dashboard's tests need a headless browser: install Debian's `chromium` package "
             "(sudo apt-get install chromium)"
         )
-    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (
-        [apt_get, "update", "--quiet"],
-        [apt_get, "install", "--yes", "--quiet", "--no-install-recommends", "chromium"],
-    ):
-        result = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
-        if result.returncode != 0:
-            raise BrowserUnavailableError(
-                f"installing Debian's chromium package failed ({' '.join(command)}):\n"
-                f"{result.stdout[-2000:]}{result.stderr[-2000:]}"
-            )
+    apt_install(apt_get, "chromium", BrowserUnavailableError)
     found = shutil.which("chromium")
     if not found:
         raise BrowserUnavailableError("Debian's chromium package installed, but there is no chromium on PATH")

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from debian import apt_install
 
 START_SECONDS = 60.0
 STOP_SECONDS = 30.0
@@ -77,17 +78,7 @@ def install_server() -> Path:
             "the hub's tests need a PostgreSQL server (15 or later): none is installed and "
             "there is no apt-get to install Debian's `postgresql` package"
         )
-    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (
-        [apt_get, "update", "--quiet"],
-        [apt_get, "install", "--yes", "--quiet", "--no-install-recommends", "postgresql"],
-    ):
-        result = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
-        if result.returncode != 0:
-            raise PostgresUnavailableError(
-                f"installing Debian's postgresql package failed ({' '.join(command)}):\n"
-                f"{result.stdout[-2000:]}{result.stderr[-2000:]}"
-            )
+    apt_install(apt_get, "postgresql", PostgresUnavailableError)
     found = server_binaries()
     if found is None:
         raise PostgresUnavailableError(
