@@ -28,6 +28,7 @@ import re
 import secrets
 import stat
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,6 +184,51 @@ def hub_address(connection: psycopg.Connection[Any], host: str | None, port: int
     return host or connection.info.host, port or connection.info.port
 
 
+def new_credentials(
+    connection: psycopg.Connection[Any],
+    kind: str,
+    name: str,
+    host: str | None,
+    port: int | None,
+    tls: dict[str, str] | None,
+) -> Credentials:
+    """A new login's credentials (its role named for ``kind`` and ``name``, a fresh password),
+    not yet in the hub; a cabinet's carry its name, a dashboard's none."""
+    role = login_role(connection, kind, name)
+    address = hub_address(connection, host, port)
+    cabinet = name if kind == "cabinet" else None
+    return Credentials(
+        address[0],
+        address[1],
+        connection.info.dbname,
+        role,
+        secrets.token_urlsafe(24),
+        cabinet,
+        dict(tls or {}),
+    )
+
+
+def commit_login(
+    connection: psycopg.Connection[Any],
+    create: Callable[[], None],
+    out: Path,
+    credentials: Credentials,
+    comment: str,
+) -> None:
+    """``create`` the login in one transaction with its credentials file written before the
+    commit; the file removed if the commit fails (never overwritten: write_credentials)."""
+    written = False
+    try:
+        with connection.transaction():
+            create()
+            write_credentials(out, credentials, comment)
+            written = True
+    except BaseException:
+        if written:
+            out.unlink(missing_ok=True)
+        raise
+
+
 def add_cabinet(
     connection: psycopg.Connection[Any],
     name: str,
@@ -194,26 +240,19 @@ def add_cabinet(
 ) -> Credentials:
     """A cabinet of this hub: its role and its row, in one transaction, and its credentials
     file (written before the commit, removed if the commit fails, never overwritten)."""
-    role = login_role(connection, "cabinet", name)
+    credentials = new_credentials(connection, "cabinet", name, host, port, tls)
     groups = group_roles(connection.info.dbname)
-    address = hub_address(connection, host, port)
-    credentials = Credentials(
-        address[0], address[1], connection.info.dbname, role, secrets.token_urlsafe(24), name, dict(tls or {})
-    )
-    written = False
-    try:
-        with connection.transaction():
-            taken = connection.execute("SELECT 1 FROM hub.cabinets WHERE name = %s", [name]).fetchone()
-            if taken:
-                raise HubError(f"cabinet {name} exists already")
-            create_login(connection, role, groups.cabinets, credentials.password)
-            connection.execute("INSERT INTO hub.cabinets (name, role_name) VALUES (%s, %s)", [name, role])
-            write_credentials(out, credentials, f"The hub's credentials of cabinet {name}.")
-            written = True
-    except BaseException:
-        if written:
-            out.unlink(missing_ok=True)
-        raise
+
+    def create() -> None:
+        taken = connection.execute("SELECT 1 FROM hub.cabinets WHERE name = %s", [name]).fetchone()
+        if taken:
+            raise HubError(f"cabinet {name} exists already")
+        create_login(connection, credentials.user, groups.cabinets, credentials.password)
+        connection.execute(
+            "INSERT INTO hub.cabinets (name, role_name) VALUES (%s, %s)", [name, credentials.user]
+        )
+
+    commit_login(connection, create, out, credentials, f"The hub's credentials of cabinet {name}.")
     return credentials
 
 
@@ -227,20 +266,13 @@ def add_dashboard(
     tls: dict[str, str] | None = None,
 ) -> Credentials:
     """A read-only login for the owner's dashboard, and its credentials file."""
-    role = login_role(connection, "dashboard", name)
+    credentials = new_credentials(connection, "dashboard", name, host, port, tls)
     groups = group_roles(connection.info.dbname)
-    address = hub_address(connection, host, port)
-    credentials = Credentials(
-        address[0], address[1], connection.info.dbname, role, secrets.token_urlsafe(24), None, dict(tls or {})
+    commit_login(
+        connection,
+        lambda: create_login(connection, credentials.user, groups.dashboard, credentials.password),
+        out,
+        credentials,
+        f"The hub's read-only credentials of dashboard {name}.",
     )
-    written = False
-    try:
-        with connection.transaction():
-            create_login(connection, role, groups.dashboard, credentials.password)
-            write_credentials(out, credentials, f"The hub's read-only credentials of dashboard {name}.")
-            written = True
-    except BaseException:
-        if written:
-            out.unlink(missing_ok=True)
-        raise
     return credentials
