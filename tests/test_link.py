@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 import pytest
@@ -218,6 +218,28 @@ def test_the_agent_pushes_the_outbox_and_the_hub_holds_exactly_it(floor: Floor, 
     play(t, 2)
     assert link.push_all() == len(t.store.outbox_rows(0, 10_000)) - len(rows)
     assert floor.cabinet_events() == expected(t.store.outbox_rows(0, 10_000))
+    link.close()
+    t.store.close()
+
+
+def test_an_idle_cabinet_is_still_seen_by_the_hub(floor: Floor, tmp_path: Path) -> None:
+    """The dashboard's "online" means the cabinet's link is up, not that it played lately:
+    an agent with nothing to send still tells the hub it is there."""
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 1)
+    link = agent.Agent(database, floor.credentials, heartbeat=0.0)
+    link.push_all()
+
+    def last_seen() -> datetime:
+        row = floor.owner.execute("SELECT last_seen FROM hub.cabinets WHERE name = 'c01'").fetchone()
+        assert row is not None
+        return cast(datetime, row[0])
+
+    after_the_batch = last_seen()
+    time.sleep(0.05)
+    assert link.push_once() == 0, "nothing to send"
+    assert last_seen() > after_the_batch
     link.close()
     t.store.close()
 

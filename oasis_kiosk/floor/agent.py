@@ -58,6 +58,8 @@ FIRST_WAIT = 0.1
 """Seconds before the first retry; each failure doubles it, up to ``retry_max``."""
 POLL = 0.2
 """Seconds between looks at the outbox when the hub holds all of it."""
+HEARTBEAT = 10.0
+"""Seconds between the hub's reminders that an idle cabinet is there (``hub.heartbeat``)."""
 CONNECTION_OPTIONS: dict[str, Any] = {
     # A cut network is noticed in seconds, not when the kernel gives up on the connection.
     "keepalives": 1,
@@ -142,6 +144,7 @@ class Agent:
         batch: int = 500,
         retry_max: float = 30.0,
         poll: float = POLL,
+        heartbeat: float = HEARTBEAT,
         sleep: Callable[[float], bool] | None = None,
     ) -> None:
         self.database = Path(database)
@@ -149,6 +152,9 @@ class Agent:
         self.batch = batch
         self.retry_max = retry_max
         self.poll = poll
+        self.heartbeat = heartbeat
+        self._seen_at = 0.0
+        """When the hub last heard from this agent (a batch or a heartbeat), monotonic."""
         self.stop_event = threading.Event()
         self._sleep = sleep or self.stop_event.wait
         self.status = Status()
@@ -249,6 +255,9 @@ class Agent:
         rows, last = self._read_outbox(self.status.held)
         self.status.waiting = last - self.status.held
         if not rows:
+            if time.monotonic() - self._seen_at >= self.heartbeat:
+                hub.heartbeat(connection)  # idle, not gone: the dashboard shows it online
+                self._seen_at = time.monotonic()
             self._follow_jackpot(connection)
             return 0
         events = [
@@ -256,6 +265,7 @@ class Agent:
             for row in rows
         ]
         held = hub.ingest(connection, events)
+        self._seen_at = time.monotonic()
         self._record(held)
         self.status.waiting = last - held
         self._follow_jackpot(connection)

@@ -226,6 +226,11 @@ def claim(connection: psycopg.Connection[Any], round_id: str) -> Award:
     return Award(**row)
 
 
+def heartbeat(connection: psycopg.Connection[Any]) -> None:
+    """The cabinet logged in is there (its last_seen is now), though it has nothing to send."""
+    connection.execute("SELECT hub.heartbeat()")
+
+
 def pool_value(connection: psycopg.Connection[Any]) -> PoolValue:
     """The pool's value, as any cabinet may read it."""
     row = connection.execute("SELECT value, hits, updated_at FROM hub.pool").fetchone()
