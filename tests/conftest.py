@@ -23,3 +23,16 @@ def postgres() -> Iterator[Any]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def floor(postgres: Any, tmp_path: Any) -> Iterator[Any]:
+    """A new migrated hub on the session's server (tests/floor.py's ``FloorHub``), its pool
+    set; closed after the test. test_link.py has a floor of its own, with a cabinet added."""
+    from floor import new_hub
+
+    state = new_hub(postgres, tmp_path)
+    try:
+        yield state
+    finally:
+        state.close()

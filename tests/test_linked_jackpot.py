@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from floor import ROYAL, SEEDS, FloorHub, new_hub, play
-from postgres import Postgres
+from floor import ROYAL, SEEDS, FloorHub, play
 from support import books
 from test_screen import CheckedSurface, checked, settle
 from test_screen import _texts_are_known as _texts_are_known  # the screen's texts are noted
@@ -34,15 +33,6 @@ from oasis_kiosk.ui.screenshots import Clock as ScreenClock
 PENDING = "Jackpot pending: the award is being confirmed"
 BONUS_CLOSED = "the linked jackpot is offline: the bonus bet is closed"
 NO_PLAY = "the linked jackpot is offline: the cabinet takes no play"
-
-
-@pytest.fixture
-def floor(postgres: Postgres, tmp_path: Path) -> Iterator[FloorHub]:
-    state = new_hub(postgres, tmp_path)
-    try:
-        yield state
-    finally:
-        state.close()
 
 
 class Clock:

@@ -18,15 +18,6 @@ from oasis_kiosk.machine.terminal import Terminal
 
 
 @pytest.fixture
-def floor(postgres: Postgres, tmp_path: Path) -> Iterator[FloorHub]:
-    state = new_hub(postgres, tmp_path)
-    try:
-        yield state
-    finally:
-        state.close()
-
-
-@pytest.fixture
 def c01(floor: FloorHub, tmp_path: Path) -> Iterator[tuple[Terminal, Path]]:
     """Cabinet c01, which played 4 rounds feeding the linked jackpot, all sent to the hub."""
     credentials = floor.add_cabinet("c01")
