@@ -100,13 +100,33 @@ CURRENCY_CODE_PATTERN = "#,##0 ¤¤"
 """An amount, then its currency's ISO code (``¤¤``); the decimals are the minor units'."""
 
 
-# Bounded: a meter counting up formats a new amount every frame, and Babel's formatting costs
-# more than the frame's drawing.
-@lru_cache(maxsize=4096)
 def _money(amount: int, currency: str, minor_units: int, language: str, *, with_code: bool) -> str:
     places = len(str(minor_units)) - 1
     if minor_units != 10**places:
         raise ValueError(f"minor units per major unit must be a power of ten, not {minor_units}")
+    digits = str(abs(amount)).rjust(places + 1, "0")
+    pieces = _money_pieces(len(digits), amount < 0, currency, places, language, with_code)
+    if pieces is None:
+        return _babel_money(amount, currency, places, language, with_code)
+    return "".join(piece + digit for piece, digit in zip(pieces, digits, strict=False)) + pieces[-1]
+
+
+# A meter counting up formats a new amount every frame, and Babel's formatting costs more than
+# the frame's drawing: the language writes every amount of the same number of digits and sign
+# alike, so Babel writes one amount of all eights per length and sign, and each amount is its
+# digits put in the eights' places.
+@cache
+def _money_pieces(
+    length: int, negative: bool, currency: str, places: int, language: str, with_code: bool
+) -> list[str] | None:
+    """The text round an amount's ``length`` digits, or None where the currency's own sign
+    holds an eight (Babel then writes each amount)."""
+    eights = int("8" * length) * (-1 if negative else 1)
+    pieces = _babel_money(eights, currency, places, language, with_code).split("8")
+    return pieces if len(pieces) == length + 1 else None
+
+
+def _babel_money(amount: int, currency: str, places: int, language: str, with_code: bool) -> str:
     shown: str = _currency_pattern(language, places, with_code).apply(
         Decimal(amount).scaleb(-places), _locale(language), currency=currency, currency_digits=False
     )

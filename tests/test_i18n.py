@@ -4,11 +4,14 @@ language."""
 
 from __future__ import annotations
 
+import copy
 import string
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from babel import Locale
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
@@ -119,6 +122,28 @@ def test_an_amount_is_never_rounded() -> None:
     assert i18n.money(1234, "EUR", 1000) == "€1.234"
     with pytest.raises(ValueError, match="power of ten"):
         i18n.money(1, "EUR", 12)
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_money_is_written_as_babel_writes_it_at_every_length_and_sign(language: str) -> None:
+    """The meters format a new amount every frame, from a kept pattern per number of digits:
+    each amount reads exactly as Babel's own formatting of it."""
+    amounts = [0, 1, 9, 10, 99, 100, 999, 1000, 1005, 99_999, 100_000, 123_456_789, 10**15 + 7]
+    amounts += [-amount for amount in amounts if amount]
+    locale = Locale.parse(language)
+    for currency, minor_units in (("EUR", 100), ("CZK", 100), ("RUB", 100), ("JPY", 1), ("CZK", 1000)):
+        places = len(str(minor_units)) - 1
+        pattern = copy.copy(locale.currency_formats["standard"])
+        pattern.frac_prec = (places, places)
+        for amount in amounts:
+            expected = pattern.apply(
+                Decimal(amount).scaleb(-places), locale, currency=currency, currency_digits=False
+            )
+            i18n.use(language)
+            try:
+                assert i18n.money(amount, currency, minor_units) == expected, (amount, currency)
+            finally:
+                i18n.use("en")
 
 
 def test_an_unknown_or_uncompiled_language_is_an_error(
