@@ -57,6 +57,7 @@ class Panel:
             self._devices.append(button)
         self._lamps = {name: LED(pin, pin_factory=lamp_factory or pin_factory) for name, pin in lamps.items()}
         self._devices += self._lamps.values()
+        self._lit: set[str] = set()  # gpiozero's LEDs start dark
 
     def _queue(self, press: Press) -> None:
         with self._lock:
@@ -74,13 +75,19 @@ class Panel:
 
     def show(self, live: set[str]) -> None:
         """Lights the lamp of every button whose intent is live."""
-        for name, lamp in self._lamps.items():
-            lamp.value = BUTTONS.get(name, (name, None))[0] in live
+        self._light({name for name in self._lamps if BUTTONS.get(name, (name, None))[0] in live})
 
     def show_lamps(self, names: set[str]) -> None:
         """Lights exactly the lamps of these buttons (the hardware test)."""
-        for name, lamp in self._lamps.items():
-            lamp.value = name in names
+        self._light(set(names) & set(self._lamps))
+
+    def _light(self, lit: set[str]) -> None:
+        """Writes only the lamps that change: each write goes through gpiozero's checks and
+        the pin factory, and a change of mode (a deal, a count ending) would otherwise write
+        every lamp of the panel in the frame that draws it."""
+        for name in lit ^ self._lit:
+            self._lamps[name].value = name in lit
+        self._lit = lit
 
     def close(self) -> None:
         for device in self._devices:
