@@ -55,6 +55,8 @@ JACKPOT_ROLL = 8
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
 KEPT_REGIONS = {"paytable", "message", "buttons"}
 KEPT_BYTES = 24 * 2**20
+NEAR = 48
+"""Pixels between two damaged rectangles under which one pass over both is cheaper than two."""
 VEIL = (100, 100, 100)
 """What the table under a tilt's or a handpay's panel is multiplied by: about two fifths of
 its light, the game plainly waiting behind the panel."""
@@ -417,15 +419,12 @@ class Table:
         self._chips_drawn = chips
         if glow:
             damage += [self._glow(lay, area, box) for box, area in self._winning_hands(lay)]
-        if not damage:
-            return []
-        # One pass over the table, however many pieces move: a pass costs more than the felt
-        # it would spare.
-        area = damage[0].unionall(damage[1:])
-        self.screen.blit(background, area, area)
-        with self._clip(area):
-            self._table(lay, now, only=area)
-        return [area]
+        areas = _clusters(damage)
+        for area in areas:
+            self.screen.blit(background, area, area)
+            with self._clip(area):
+                self._table(lay, now, only=area)
+        return areas
 
     def _keep(self, key: tuple[str, Any], painted: pygame.Surface) -> None:
         """Regions whose look recurs (the paytable with a row lit, the buttons of a moment,
@@ -628,9 +627,11 @@ class Table:
                 self.screen.blit(render.card_slot(lay.card_w, lay.card_h), shown.topleft)
                 continue
             face, width = card
-            surface = (render.greyed_card if greyed else render.card)(face, lay.card_w, lay.card_h)
             if width < lay.card_w:
-                surface = pygame.transform.scale(surface, (width, lay.card_h))
+                picture = (render.greyed_card if greyed else render.card)(face, lay.card_w, lay.card_h)
+                surface = pygame.transform.scale(picture, (width, lay.card_h))
+            else:
+                surface = render.card_piece(face, lay.card_w, lay.card_h, greyed)
             self.screen.blit(surface, shown.topleft)
             if shown.h > lay.card_h:  # selected: a bar under the card
                 bar = pygame.Rect(shown.x, shown.y + lay.card_h + 2, shown.w, shown.h - lay.card_h - 2)
@@ -918,6 +919,26 @@ def spot_places(lay: Layout, insured: tuple[bool, ...], bonus: bool) -> dict[Chi
             kinds.append("bonus")
         places |= {(index, kind): place for kind, place in zip(kinds, lay.spots(area), strict=False)}
     return places
+
+
+def _clusters(damage: list[pygame.Rect]) -> list[pygame.Rect]:
+    """The damage as few rectangles: those that touch or lie near each other become their
+    union (a piece's place before and after a step, the spot it leaves), those far apart
+    stay apart, so that two cards in flight across the table do not repaint the felt
+    between them."""
+    clusters: list[pygame.Rect] = []
+    for area in damage:
+        area = area.copy()
+        merged = True
+        while merged:
+            merged = False
+            for index, cluster in enumerate(clusters):
+                if cluster.inflate(NEAR, NEAR).colliderect(area):
+                    area.union_ip(clusters.pop(index))
+                    merged = True
+                    break
+        clusters.append(area)
+    return clusters
 
 
 def _glowing(place: Box) -> pygame.Rect:
