@@ -70,7 +70,7 @@ def a_floor(floor: FloorHub, directory: Path) -> dict[str, Path]:
         push(database, credentials)
         databases[name] = database
         if name == "c02":
-            award = hub.claim(floor.cabinet("c02"), hub_round_id(books_id, 1))
+            award = hub.claim(floor.cabinet("c02"), hub_round_id(books_id, 1), 0)
             assert award.amount > 0
     floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '2 hours' WHERE name = 'c04'")
     floor.owner.execute(
@@ -233,10 +233,10 @@ def test_no_text_a_cabinet_sends_can_inject_html(floor: FloorHub, tmp_path: Path
             Event(
                 3, "event", {"id": 1, "kind": "tilt", "detail": {"kind": INJECTED, "message": INJECTED}}, NOW
             ),
-            Event(4, "jackpot_hit", {"round_id": INJECTED}, NOW),
+            Event(4, "jackpot_hit", {"round_id": INJECTED, "box": 0}, NOW),
         ],
     )
-    hub.claim(c01, INJECTED)
+    hub.claim(c01, INJECTED, 0)
     # Even were the hub's own check of a cabinet's name gone (an older or altered hub).
     floor.owner.execute("ALTER TABLE hub.cabinets DROP CONSTRAINT cabinets_name_check")
     floor.owner.execute(

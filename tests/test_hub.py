@@ -229,7 +229,10 @@ def test_a_row_sent_again_with_other_contents_is_refused(floor: Hub) -> None:
         (Event(1, "jackpot_contribution", {"stake": 1.5, "round_id": "r"}, NOW), "stake is a whole number"),
         (Event(1, "jackpot_contribution", {"stake": True, "round_id": "r"}, NOW), "stake is a whole number"),
         (Event(1, "jackpot_contribution", {"stake": 5}, NOW), "round_id is a text"),
-        (Event(1, "jackpot_hit", {"round_id": ""}, NOW), "round_id is a text"),
+        (Event(1, "jackpot_hit", {"round_id": "", "box": 0}, NOW), "round_id is a text"),
+        (Event(1, "jackpot_hit", {"round_id": "r"}, NOW), "box is a whole number from 0"),
+        (Event(1, "jackpot_hit", {"round_id": "r", "box": -1}, NOW), "box is a whole number from 0"),
+        (Event(1, "jackpot_hit", {"round_id": "r", "box": True}, NOW), "box is a whole number from 0"),
         (Event(1, "Bad Kind", {}, NOW), "kind 'Bad Kind'"),
         (Event(0, "note", {}, NOW), "a sequence number is a whole number from 1"),
         (Event(1, "note", {}, datetime(2026, 1, 1)), "timezone-aware"),
@@ -250,6 +253,16 @@ def test_the_hub_refuses_a_malformed_contribution_itself(floor: Hub) -> None:
         cabinet.execute(
             "INSERT INTO hub.events (seq, kind, payload, committed_at)"
             """ VALUES (1, 'jackpot_contribution', '{"stake": 2.5, "round_id": "r"}', now())"""
+        )
+    assert hub.held(cabinet) == 0
+
+
+def test_the_hub_refuses_a_hit_without_its_box_itself(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    with pytest.raises(psycopg.Error, match=r'cabinet c01, event 1 \(jackpot_hit\): "box" must be a whole'):
+        cabinet.execute(
+            "INSERT INTO hub.events (seq, kind, payload, committed_at)"
+            """ VALUES (1, 'jackpot_hit', '{"round_id": "r"}', now())"""
         )
     assert hub.held(cabinet) == 0
 
@@ -287,24 +300,45 @@ def test_a_claim_awards_the_pool_once(floor: Hub) -> None:
     hub.ingest(cabinet, contributions(1, [5000, 8000]))
     before = hub.pool(floor.owner)
     assert before.value == 2000
-    award = hub.claim(cabinet, "round-7")
+    award = hub.claim(cabinet, "round-7", 0)
     assert award.amount == 2000
     assert before.reserve == 430
     assert (award.reset, award.from_reserve, award.pool_after) == (1000, 430, 1430)
     after = hub.pool(floor.owner)
     assert (after.value, after.reserve, after.hits) == (1000 + before.reserve, 0, 1)
-    assert hub.claim(cabinet, "round-7") == award
+    assert hub.claim(cabinet, "round-7", 0) == award
     assert hub.pool(floor.owner) == after
     assert hub.pool_value(cabinet).value == after.value
     with pytest.raises(BatchError, match="a claim names its round"):
-        hub.claim(cabinet, "")
+        hub.claim(cabinet, "", 0)
+
+
+def test_two_hits_in_one_round_are_two_claims_each_answered_the_same_again(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    hits = [Event(3 + box, "jackpot_hit", {"round_id": "r2", "box": box}, NOW) for box in (0, 1)]
+    hub.ingest(cabinet, [*contributions(1, [5000, 8000]), *hits])  # the pool 2 000, the reserve 430
+    assert hub.pending_hits(floor.owner) == [("c01", "r2", 0), ("c01", "r2", 1)]
+    first = hub.claim(cabinet, "r2", 0)
+    assert (first.box, first.amount, first.pool_after) == (0, 2000, 1430)
+    assert hub.pending_hits(floor.owner) == [("c01", "r2", 1)], "the second box still waits"
+    second = hub.claim(cabinet, "r2", 1)
+    assert (second.box, second.amount, second.pool_after) == (1, 1430, 1000), "the reset plus the reserve"
+    # Claimed again (the agent killed before it wrote an answer down): each hit's own answer.
+    assert hub.claim(cabinet, "r2", 1) == second
+    assert hub.claim(cabinet, "r2", 0) == first
+    pool = hub.pool(floor.owner)
+    assert (pool.value, pool.reserve, pool.hits) == (1000, 0, 2)
+    assert count(floor.owner, "SELECT count(*) FROM hub.awards") == 2
+    assert hub.pending_hits(floor.owner) == []
+    with pytest.raises(BatchError, match="a claim names its box: a whole number from 0"):
+        hub.claim(cabinet, "r2", -1)
 
 
 def test_the_reserve_refills_the_pool_only_up_to_its_maximum(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
     hub.ingest(cabinet, contributions(1, [200_000]))  # pool capped at 2 000, reserve 2 000 + 19 000
     reserve = hub.pool(floor.owner).reserve
-    award = hub.claim(cabinet, "r")
+    award = hub.claim(cabinet, "r", 0)
     assert (award.amount, award.from_reserve, award.pool_after) == (2000, 1000, 2000)
     assert hub.pool(floor.owner).reserve == reserve - 1000
 
@@ -354,7 +388,7 @@ def test_of_two_hits_at_once_the_first_committed_wins_the_pool(floor: Hub, postg
     assert before.value == 1000 + 300 + 400
     with postgres.connect(autocommit=True) as superuser:
         awards = claim_at_once(
-            floor.owner, superuser, [lambda: hub.claim(first, "a"), lambda: hub.claim(second, "b")]
+            floor.owner, superuser, [lambda: hub.claim(first, "a", 0), lambda: hub.claim(second, "b", 0)]
         )
     ids = {
         (int(cabinet_id), str(round_id)): int(award_id)
@@ -377,7 +411,7 @@ def test_one_round_claimed_twice_at_once_gets_one_award(floor: Hub, postgres: Po
     value = hub.pool(floor.owner).value
     with postgres.connect(autocommit=True) as superuser:
         one, other = claim_at_once(
-            floor.owner, superuser, [lambda: hub.claim(cabinet, "r9"), lambda: hub.claim(again, "r9")]
+            floor.owner, superuser, [lambda: hub.claim(cabinet, "r9", 0), lambda: hub.claim(again, "r9", 0)]
         )
     assert one == other
     assert one.amount == value
@@ -392,7 +426,7 @@ def test_a_cabinet_sends_and_reads_only_its_own_rows(floor: Hub) -> None:
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
     hub.ingest(first, contributions(1, [100, 100]))
     hub.ingest(second, contributions(1, [100]))
-    hub.claim(second, "won")
+    hub.claim(second, "won", 0)
     other = floor.owner.execute("SELECT id FROM hub.cabinets WHERE name = 'c02'").fetchone()
     assert other is not None
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="c01 may send only its own events"):
@@ -449,7 +483,7 @@ def test_a_cabinet_cannot_set_the_pools_parameters(floor: Hub) -> None:
         "UPDATE hub.pool SET value = 0",
         "DELETE FROM hub.awards",
         "INSERT INTO hub.parameter_changes (changed_by, old, new) VALUES ('me', '{}', '{}')",
-        "SELECT * FROM hub.claim('r')",
+        "SELECT * FROM hub.claim('r', 0)",
         "CREATE TABLE hub.mine (a integer)",
         "CREATE TABLE public.mine (a integer)",
     ],
@@ -457,7 +491,7 @@ def test_a_cabinet_cannot_set_the_pools_parameters(floor: Hub) -> None:
 def test_the_dashboard_reads_everything_and_writes_nothing(floor: Hub, statement: str) -> None:
     cabinet = floor.cabinet("c01")
     hub.ingest(cabinet, contributions(1, [100]))
-    hub.claim(cabinet, "r1")
+    hub.claim(cabinet, "r1", 0)
     dashboard = floor.dashboard()
     assert count(dashboard, "SELECT count(*) FROM hub.events") == 1
     assert count(dashboard, "SELECT count(*) FROM hub.awards") == 1
@@ -528,13 +562,16 @@ def test_parameters_out_of_range_are_refused(floor: Hub, changes: dict[str, int]
 
 def test_parameters_wait_for_a_reported_hit_to_be_claimed(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
-    hub.ingest(cabinet, [*contributions(1, [100]), Event(2, "jackpot_hit", {"round_id": "r1"}, NOW)])
-    assert hub.pending_hits(floor.owner) == [("c01", "r1")]
+    hub.ingest(
+        cabinet, [*contributions(1, [100]), Event(2, "jackpot_hit", {"round_id": "r1", "box": 0}, NOW)]
+    )
+    assert hub.pending_hits(floor.owner) == [("c01", "r1", 0)]
     with pytest.raises(
-        ParametersError, match=r"only between hits, and a hit waits for its award \(cabinet c01 round r1\)"
+        ParametersError,
+        match=r"only between hits, and a hit waits for its award \(cabinet c01 round r1 box 0\)",
     ):
         hub.set_parameters(floor.owner, "someone", rate_ppm=50_000)
-    hub.claim(cabinet, "r1")
+    hub.claim(cabinet, "r1", 0)
     assert hub.pending_hits(floor.owner) == []
     assert hub.set_parameters(floor.owner, "someone", rate_ppm=50_000).new["rate_ppm"] == 50_000
 
@@ -574,7 +611,7 @@ def test_wrong_credentials_and_unknown_cabinets_are_told_clearly(floor: Hub) -> 
     with pytest.raises(UnknownCabinetError, match=f"role {floor.owner_role} is not a cabinet of this hub"):
         hub.ingest(floor.owner, contributions(1, [100]))
     with pytest.raises(UnknownCabinetError, match=f"role {floor.owner_role} is not a cabinet of this hub"):
-        hub.claim(floor.owner, "r1")
+        hub.claim(floor.owner, "r1", 0)
     bad = floor.directory / "bad.toml"
     bad.write_text("[hub]\nhost = 'h'\n", encoding="utf-8")
     bad.chmod(0o600)

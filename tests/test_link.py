@@ -114,7 +114,7 @@ def test_a_linked_jackpot_hit_goes_to_the_outbox_with_its_round(tmp_path: Path) 
     t.store.close()
     rows = outbox(database)
     hits = [row for row in rows if row.kind == "jackpot_hit"]
-    assert [row.payload for row in hits] == [{"round_id": hub_round_id(books_id, 1)}]
+    assert [row.payload for row in hits] == [{"round_id": hub_round_id(books_id, 1), "box": 0}]
     hit_event = next(row for row in rows if row.kind == "event" and row.payload["kind"] == "jackpot_hit")
     assert hits[0].seq == hit_event.seq + 1, "right after the event it follows from, in its transaction"
 

@@ -162,7 +162,7 @@ def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub
     assert t.store.meters()["jackpots_paid"] == amount
     assert audit(t.store).problems == []
     # Claimed again (by the agent, or anyone of the cabinet): the same answer, nothing moves.
-    again = hub.claim(floor.cabinet("c01"), round_id)
+    again = hub.claim(floor.cabinet("c01"), round_id, 0)
     assert again.amount == amount
     contact(database, credentials)
     t.link.refresh(force=True)
@@ -170,6 +170,60 @@ def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub
     assert t.credits == credits + amount
     assert len(awards_at_hub(floor)) == 1
     assert t.jackpot_shown == hub.pool(floor.owner).value == 1000, "the pool starts again at its reset"
+    t.store.close()
+
+
+def test_two_boxes_hitting_in_one_round_are_two_claims_each_credited_once(
+    floor: FloorHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: "As Ks Qs Js Ts / Ah Kh Qh Jh Th / 2c 2d 4h 5h 7c")
+    feed(t, "bill 5000", "bill 5000", "boxes")
+    contact(database, credentials, t)
+    feed(t, "bonus", "deal", "play", "play")
+    assert t.mode is Mode.JACKPOT_PENDING
+    books_id = t.store.books.id if t.store.books else ""
+    round_id = hub_round_id(books_id, 1)
+    hits = [row.payload for row in t.store.outbox_rows(0, 10_000) if row.kind == "jackpot_hit"]
+    assert hits == [{"round_id": round_id, "box": 0}, {"round_id": round_id, "box": 1}], "one hit per box"
+    credits = t.credits
+    # The agent dies after it wrote the first box's award down, before it claimed the second.
+    write_award = linked.write_award
+    written: list[int] = []
+
+    def killed_after_one(*args: Any) -> None:
+        if written:
+            raise PowerCut
+        write_award(*args)
+        written.append(1)
+
+    monkeypatch.setattr(linked, "write_award", killed_after_one)
+    with pytest.raises(PowerCut):
+        contact(database, credentials)
+    monkeypatch.undo()
+    assert t.link is not None
+    t.link.refresh(force=True)
+    assert t.follow_link() is None, "the round's hits are credited together, once both are answered"
+    assert t.mode is Mode.JACKPOT_PENDING
+    contact(database, credentials, t)
+    awards = floor.owner.execute("SELECT round_id, box, amount FROM hub.awards ORDER BY box").fetchall()
+    assert awards == [(round_id, 0, 1040), (round_id, 1, 1000)], "the pool, then its reset value"
+    response = t.follow_link()
+    assert response is not None
+    assert response.ok
+    assert t.mode is Mode.BETTING
+    assert t.credits == credits + 2040
+    assert [(row.kind, row.amount, row.detail["box"]) for row in jackpot_rows(t)] == [
+        ("jackpot_hit", 1040, 0),
+        ("jackpot_hit", 1000, 1),
+    ]
+    assert t.store.meters()["jackpots_paid"] == 2040
+    assert audit(t.store).problems == []
+    contact(database, credentials, t)
+    assert t.follow_link() is None
+    assert t.credits == credits + 2040
+    assert len(awards_at_hub(floor)) == 2
     t.store.close()
 
 

@@ -18,8 +18,9 @@ restarting, the network cut) the agent waits and tries again, the wait doubling 
 ``FIRST_WAIT`` up to ``[link] retry_max``; the kiosk plays on and its outbox grows.
 
 For a cabinet whose jackpot is linked, the agent is also the kiosk's only way to the hub's
-pool (``oasis_kiosk/machine/linked.py``): at every pass it claims each jackpot hit the hub
-holds and has not answered here (``hub.claim``: the same award however often it is asked),
+pool (``oasis_kiosk/machine/linked.py``): at every pass it claims each jackpot hit (a box of
+a round) the hub holds and has not answered here (``hub.claim``: the same award however
+often it is asked),
 writes the award in its file, then the pool's value and the time of this contact, which the
 kiosk reads for its meter and to know that the link is up.
 
@@ -32,7 +33,6 @@ confirmed rows is left for when a cabinet's card needs it.)
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import signal
 import sqlite3
@@ -272,31 +272,33 @@ class Agent:
         return len(rows)
 
     def _follow_jackpot(self, connection: psycopg.Connection[Any]) -> None:
-        """The linked jackpot, for the kiosk: claims each hit the hub holds and has not
-        answered here yet, records each award, then the pool's value and the time of this
-        contact (the kiosk's sign that the link is up). A claim made again (the agent killed
-        before its record) gets the same award from the hub."""
+        """The linked jackpot, for the kiosk: claims each hit (a box of a round) the hub holds
+        and has not answered here yet, records each award, then the pool's value and the time
+        of this contact (the kiosk's sign that the link is up). A claim made again (the agent
+        killed before its record) gets the same award from the hub."""
         if self._confirm_db is None:
             self._confirm_db = _open_confirmations(confirm_path(self.database))
         books = self._open_books()
         hits = [
-            str(json.loads(payload)["round_id"])
-            for (payload,) in books.execute(
-                "SELECT payload FROM outbox WHERE kind = 'jackpot_hit' AND seq > ? AND seq <= ? ORDER BY seq",
+            (str(round_id), int(box))
+            for round_id, box in books.execute(
+                """SELECT json_extract(payload, '$.round_id'), json_extract(payload, '$.box') FROM outbox
+                    WHERE kind = 'jackpot_hit' AND seq > ? AND seq <= ? ORDER BY seq""",
                 (self._hits_after, self.status.held),
             )
         ]
         answered = linked.awarded(self._confirm_db)
-        for round_id in hits:
-            if round_id not in answered:
-                award = hub.claim(connection, round_id)
+        for round_id, box in hits:
+            if (round_id, box) not in answered:
+                award = hub.claim(connection, round_id, box)
                 linked.write_award(
                     self._confirm_db,
                     round_id,
+                    box,
                     int(award.amount),
                     datetime.now(UTC).isoformat(timespec="milliseconds"),
                 )
-                log.info("jackpot hit %s: the hub awarded %d", round_id, award.amount)
+                log.info("jackpot hit %s box %d: the hub awarded %d", round_id, box, award.amount)
         self._hits_after = self.status.held
         linked.write_pool(self._confirm_db, hub.pool_value(connection).value, time.time())
 

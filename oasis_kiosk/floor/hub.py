@@ -9,11 +9,12 @@ the hub takes the cabinet from the role logged in, never from the data sent.
   gap (``GapError`` names the missing numbers). Returns the highest sequence number the hub
   then holds for the cabinet: everything up to it may leave the outbox. A
   ``jackpot_contribution`` feeds the pool as it is received, so exactly once.
-- ``claim(connection, round_id)``: the jackpot for a round the cabinet hit (``hub.claim``
-  in 0002_pool.sql, one transaction holding the pool FOR UPDATE). The award is the pool's
-  value then; the pool starts again at its reset value plus its reserve. Claiming the same
-  round again returns the same award. Of two hits at once the first committed wins the
-  pool and the second is awarded what the pool holds after it.
+- ``claim(connection, round_id, box)``: the jackpot for a box's hit in a round of the
+  cabinet (``hub.claim`` in 0006_hits_by_box.sql, one transaction holding the pool FOR
+  UPDATE). The award is the pool's value then; the pool starts again at its reset value
+  plus its reserve. Claiming the same hit again returns the same award. Of two hits at once
+  (two cabinets', or two boxes of one round) the first committed wins the pool and the
+  second is awarded what the pool holds after it.
 - ``set_parameters(connection, who, …)``: the owner's change of the pool's reset value,
   rates and maximum, only between hits (the pool's lock makes a change wait for a claim
   under way, and a hit reported but not yet claimed refuses it), logged with who and when.
@@ -22,8 +23,8 @@ The events a cabinet sends, by kind (any other kind is kept as it came):
 
 - ``jackpot_contribution`` {"stake": minor units, "round_id": text}: a stake on the bet that
   feeds the linked jackpot; the hub applies its rates;
-- ``jackpot_hit`` {"round_id": text}: the cabinet hit the jackpot in that round and is
-  locked up until its claim is answered.
+- ``jackpot_hit`` {"round_id": text, "box": whole number from 0}: that box of the round hit
+  the jackpot, and the cabinet is locked up until the round's claims are answered.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ PPM = 1_000_000
 KIND = re.compile(r"[a-z][a-z0-9_]{0,62}")
 ROUND_ID_LENGTH = 200
 BIGINT = 2**63 - 1
+INTEGER = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class Pool:
 class Award:
     cabinet_id: int
     round_id: str
+    box: int
     amount: int
     reset: int
     from_reserve: int
@@ -147,6 +150,12 @@ def _check_event(event: Event) -> None:
         stake = event.payload.get("stake")
         if not isinstance(stake, int) or isinstance(stake, bool) or not 0 <= stake <= BIGINT:
             raise BatchError(f"{where} ({event.kind}): stake is a whole number of minor units, not {stake!r}")
+    if event.kind == "jackpot_hit" and not _is_box(box := event.payload.get("box")):
+        raise BatchError(f"{where} ({event.kind}): box is a whole number from 0, not {box!r}")
+
+
+def _is_box(box: Any) -> bool:
+    return isinstance(box, int) and not isinstance(box, bool) and 0 <= box <= INTEGER
 
 
 def check_batch(events: Sequence[Event]) -> None:
@@ -203,19 +212,21 @@ def ingest(connection: psycopg.Connection[Any], events: Sequence[Event]) -> int:
         raise mapped from error
 
 
-def claim(connection: psycopg.Connection[Any], round_id: str) -> Award:
-    """The jackpot's award for a round the connection's cabinet hit (the same award however
-    often it is claimed)."""
+def claim(connection: psycopg.Connection[Any], round_id: str, box: int) -> Award:
+    """The jackpot's award for the hit of ``box`` in a round of the connection's cabinet (the
+    same award however often it is claimed)."""
     if not isinstance(round_id, str) or not 0 < len(round_id) <= ROUND_ID_LENGTH:
         raise BatchError(
             f"a claim names its round: a text of 1 to {ROUND_ID_LENGTH} characters, not {round_id!r}"
         )
+    if not _is_box(box):
+        raise BatchError(f"a claim names its box: a whole number from 0, not {box!r}")
     try:
         with connection.transaction(), connection.cursor(row_factory=dict_row) as cursor:
             row = cursor.execute(
-                "SELECT cabinet_id, round_id, amount, reset, from_reserve, pool_after, claimed_at"
-                " FROM hub.claim(%s)",
-                [round_id],
+                "SELECT cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, claimed_at"
+                " FROM hub.claim(%s, %s)",
+                [round_id, box],
             ).fetchone()
     except psycopg.Error as error:
         mapped = _database_error(error)
@@ -264,17 +275,19 @@ def pool(connection: psycopg.Connection[Any]) -> Pool:
     return _pool(row)
 
 
-def pending_hits(connection: psycopg.Connection[Any]) -> list[tuple[str, str]]:
-    """(cabinet, round) of every hit reported and not yet claimed."""
+def pending_hits(connection: psycopg.Connection[Any]) -> list[tuple[str, str, int]]:
+    """(cabinet, round, box) of every hit reported and not yet claimed."""
+    # A hit received before migration 0006 names no box: its round's one award is box 0.
     rows = connection.execute(
-        """SELECT c.name, e.payload ->> 'round_id'
+        """SELECT c.name, e.payload ->> 'round_id', coalesce((e.payload ->> 'box')::integer, 0) AS box
              FROM hub.events e JOIN hub.cabinets c ON c.id = e.cabinet_id
             WHERE e.kind = 'jackpot_hit'
               AND NOT EXISTS (SELECT 1 FROM hub.awards a
-                               WHERE a.cabinet_id = e.cabinet_id AND a.round_id = e.payload ->> 'round_id')
-            ORDER BY e.received_at, c.name"""
+                               WHERE a.cabinet_id = e.cabinet_id AND a.round_id = e.payload ->> 'round_id'
+                                 AND a.box = coalesce((e.payload ->> 'box')::integer, 0))
+            ORDER BY e.received_at, c.name, box"""
     ).fetchall()
-    return [(str(name), str(round_id)) for name, round_id in rows]
+    return [(str(name), str(round_id), int(box)) for name, round_id, box in rows]
 
 
 def check_parameters(parameters: Parameters, value: int) -> None:
@@ -318,7 +331,9 @@ def set_parameters(
             before = _pool(row)
             waiting = pending_hits(connection)
             if waiting:
-                hits = ", ".join(f"cabinet {name} round {round_id}" for name, round_id in waiting)
+                hits = ", ".join(
+                    f"cabinet {name} round {round_id} box {box}" for name, round_id, box in waiting
+                )
                 raise ParametersError(
                     f"the pool's parameters change only between hits, and a hit waits for its award ({hits})"
                 )

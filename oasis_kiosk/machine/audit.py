@@ -223,9 +223,10 @@ def _audit_books(store: Store, report: AuditReport) -> None:
         # of an earlier release): each box's award, which must add up to the round's.
         shown_hits = stored.pop("jackpot_hits", None)
         stored.pop("jackpot_before", None)
-        # A linked hit: its award is the hub's, credited once (or still pending).
-        linked_hit = bool(stored.pop("jackpot_pending", None))
-        if linked_rows[number] > (1 if linked_hit else 0):
+        # A linked hit: each box's award is the hub's, credited once (or still pending), or
+        # the round's awards handpaid together.
+        linked_boxes = len(stored.pop("jackpot_pending", []))
+        if linked_rows[number] > linked_boxes:
             problems.append(f"round {number}: {linked_rows[number]} linked jackpot awards")
         if replayed.phase != "settled" or replayed.settlement() != stored:
             problems.append(f"round {number}: the replayed settlement differs from the stored one")
@@ -244,7 +245,7 @@ def _audit_books(store: Store, report: AuditReport) -> None:
                     f"round {number}: handpaid a jackpot of {handpaid[number][1]}, the round won {awards}"
                 )
             continue
-        if linked_hit:
+        if linked_boxes:
             continue
         hits = sum(1 for box in stored["boxes"] if box["jackpot"])
         hit_rows = sum(1 for r in ledger if r.kind == "jackpot_hit" and r.round_id == number)

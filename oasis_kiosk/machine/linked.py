@@ -7,7 +7,7 @@ own) writes what the kiosk needs into its own SQLite file beside the books
 - ``pool``: the hub's pool as the agent last read it, and when the agent last reached the
   hub (``contact_at``, seconds since the epoch): the meter shown, and whether the link is up;
 - ``awards``: the hub's answer to each jackpot hit the agent claimed (by the round's id at
-  the hub, ``<books id>:<round number>``).
+  the hub, ``<books id>:<round number>``, and the box that hit).
 
 Reading is cheap (one small file, read at most every ``REREAD`` seconds) and never touches a
 money transaction: a hit's award is credited from what was read, in the books' own
@@ -31,9 +31,11 @@ SCHEMA = (
            contact_at REAL NOT NULL
        )""",
     """CREATE TABLE IF NOT EXISTS awards (
-           round_id TEXT PRIMARY KEY,
+           round_id TEXT NOT NULL,
+           box INTEGER NOT NULL CHECK (box >= 0),
            amount INTEGER NOT NULL CHECK (amount >= 0),
-           claimed_at TEXT NOT NULL
+           claimed_at TEXT NOT NULL,
+           PRIMARY KEY (round_id, box)
        )""",
 )
 """The agent's tables for the kiosk, in ``kiosk.db.link`` (beside its ``confirmed``)."""
@@ -60,16 +62,18 @@ def write_pool(db: sqlite3.Connection, value: int, contact_at: float) -> None:
     )
 
 
-def write_award(db: sqlite3.Connection, round_id: str, amount: int, claimed_at: str) -> None:
-    """The hub's award for a round: the same however often it is claimed, so written once."""
+def write_award(db: sqlite3.Connection, round_id: str, box: int, amount: int, claimed_at: str) -> None:
+    """The hub's award for a box's hit: the same however often it is claimed, so written once."""
     db.execute(
-        "INSERT INTO awards (round_id, amount, claimed_at) VALUES (?, ?, ?) ON CONFLICT (round_id) DO NOTHING",
-        (round_id, amount, claimed_at),
+        """INSERT INTO awards (round_id, box, amount, claimed_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (round_id, box) DO NOTHING""",
+        (round_id, box, amount, claimed_at),
     )
 
 
-def awarded(db: sqlite3.Connection) -> set[str]:
-    return {str(row[0]) for row in db.execute("SELECT round_id FROM awards")}
+def awarded(db: sqlite3.Connection) -> set[tuple[str, int]]:
+    """The hits (round, box) whose award is written down."""
+    return {(str(round_id), int(box)) for round_id, box in db.execute("SELECT round_id, box FROM awards")}
 
 
 @dataclass
@@ -83,7 +87,7 @@ class LinkState:
     _read_at: float | None = field(default=None, repr=False)
     _pool: int | None = field(default=None, repr=False)
     _contact_at: float | None = field(default=None, repr=False)
-    _awards: dict[str, int] = field(default_factory=dict, repr=False)
+    _awards: dict[tuple[str, int], int] = field(default_factory=dict, repr=False)
 
     def refresh(self, *, force: bool = False) -> None:
         now = time.monotonic()
@@ -101,7 +105,9 @@ class LinkState:
             row = db.execute("SELECT value, contact_at FROM pool WHERE id = 1").fetchone()
             if row is not None:
                 self._pool, self._contact_at = int(row[0]), float(row[1])
-            self._awards = {str(r): int(a) for r, a in db.execute("SELECT round_id, amount FROM awards")}
+            self._awards = {
+                (str(r), int(b)): int(a) for r, b, a in db.execute("SELECT round_id, box, amount FROM awards")
+            }
         except sqlite3.Error:
             pass  # the agent has not made its tables yet, or holds them a moment: read again soon
         finally:
@@ -119,10 +125,11 @@ class LinkState:
         self.refresh()
         return self._contact_at is not None and self.clock() - self._contact_at <= self.offline_after
 
-    def award(self, round_id: str) -> int | None:
-        """The hub's award for the round (its id at the hub), once the agent has it."""
+    def award(self, round_id: str, box: int) -> int | None:
+        """The hub's award for the hit of ``box`` in the round (its id at the hub), once the
+        agent has it."""
         self.refresh()
-        return self._awards.get(round_id)
+        return self._awards.get((round_id, box))
 
 
 def link_state(config: Config) -> LinkState | None:

@@ -88,8 +88,9 @@ class Terminal:
     """The operator's key is turned: the game and money intake stand still for the menu."""
     jackpot: JackpotState
     jackpot_pending: dict[str, Any] | None = None
-    """A linked jackpot hit waiting for the hub's award (``round_id``, ``hub_round_id``): the
-    cabinet is locked up until ``follow_link`` credits or handpays it (docs/floor.md)."""
+    """A linked jackpot hit waiting for the hub's awards (``round_id``, ``hub_round_id`` and
+    the ``boxes`` that hit, each claimed on its own): the cabinet is locked up until
+    ``follow_link`` credits or handpays them (docs/floor.md)."""
     link: LinkState | None = None
     """What the link agent wrote for the kiosk (the hub's pool, the link, the awards), on a
     cabinet whose jackpot is linked."""
@@ -1033,7 +1034,11 @@ class Terminal:
             # The hub's pool is claimed by the link agent: the cabinet is locked up until its
             # answer is credited (``follow_link``), across a power cut too.
             books_id = self.store.books.id if self.store.books is not None else ""
-            self.jackpot_pending = {"round_id": round_id, "hub_round_id": hub_round_id(books_id, round_id)}
+            self.jackpot_pending = {
+                "round_id": round_id,
+                "hub_round_id": hub_round_id(books_id, round_id),
+                "boxes": linked_hits,
+            }
             self.store.event("jackpot_hit", round_id=self.round_id, boxes=linked_hits, pending=True)
         self.store.add_meter("games_played", 1)
         if settlement["net"] + awards > 0:
@@ -1098,38 +1103,47 @@ class Terminal:
         return Response(False, N_("the linked jackpot is offline: the bonus bet is closed"))
 
     def follow_link(self) -> Response | None:
-        """A pending linked jackpot's award, once the link agent has the hub's answer: credited,
-        or handpaid at or above the handpay limit, in one transaction with the end of the
-        lock-up (a power cut before its commit leaves the hit pending, and the hub answers the
-        same again). Called every frame: otherwise a look at the agent's file, read at most a
-        few times a second."""
+        """A pending linked jackpot's awards, once the link agent has the hub's answer for every
+        box that hit: credited, or handpaid at or above the handpay limit, in one transaction
+        with the end of the lock-up (a power cut before its commit leaves the hit pending, and
+        the hub answers the same again). Called every frame: otherwise a look at the agent's
+        file, read at most a few times a second."""
         pending = self.jackpot_pending
         if pending is None or self.link is None or self.mode is not Mode.JACKPOT_PENDING:
             return None
-        award = self.link.award(str(pending["hub_round_id"]))
-        if award is None:
-            return None
-        return self._commit(lambda: self._award_linked_jackpot(award))
+        awards = {}
+        for box in pending["boxes"]:
+            award = self.link.award(str(pending["hub_round_id"]), int(box))
+            if award is None:
+                return None  # the round's hits end the lock-up together
+            awards[int(box)] = award
+        return self._commit(lambda: self._award_linked_jackpot(awards))
 
-    def _award_linked_jackpot(self, award: int) -> Response:
+    def _award_linked_jackpot(self, awards: dict[int, int]) -> Response:
         pending, self.jackpot_pending = self.jackpot_pending, None
         assert pending is not None
         round_id = int(pending["round_id"])
+        total = sum(awards.values())
         self.store.event(
-            "jackpot_awarded", round_id=round_id, amount=award, hub_round_id=pending["hub_round_id"]
+            "jackpot_awarded",
+            round_id=round_id,
+            amount=total,
+            hub_round_id=pending["hub_round_id"],
+            boxes=[{"box": box, "award": award} for box, award in awards.items()],
         )
-        if award >= max(self.config.handpay_limit, 1):
-            self.handpay, self.handpay_win = award, {"round_id": round_id, "jackpot": award, "linked": True}
-            self.store.event("handpay_win", round_id=round_id, amount=award, limit=self.config.handpay_limit)
-            return Response(True, N_("handpay of {amount}: call the attendant"), {"amount": Amount(award)})
-        if award:
-            self.store.post("jackpot_hit", award, round_id=round_id, linked=True)
-            self.store.add_meter("jackpots_paid", award)
-            self.store.add_meter("coin_out", award)
+        if total >= max(self.config.handpay_limit, 1):
+            self.handpay, self.handpay_win = total, {"round_id": round_id, "jackpot": total, "linked": True}
+            self.store.event("handpay_win", round_id=round_id, amount=total, limit=self.config.handpay_limit)
+            return Response(True, N_("handpay of {amount}: call the attendant"), {"amount": Amount(total)})
+        for box, award in awards.items():
+            if award:
+                self.store.post("jackpot_hit", award, round_id=round_id, linked=True, box=box)
+                self.store.add_meter("jackpots_paid", award)
+                self.store.add_meter("coin_out", award)
         return Response(
             True,
             N_("Jackpot of {amount} hit in round {round_id}"),
-            {"amount": Amount(award), "round_id": round_id},
+            {"amount": Amount(total), "round_id": round_id},
         )
 
 

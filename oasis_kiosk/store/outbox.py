@@ -22,8 +22,8 @@ The rows, by kind (``payload`` is a JSON object):
 - ``event``: an event of the books: ``id``, ``at``, ``kind``, ``detail``;
 - with the jackpot linked (``[link] jackpot = "linked"``) also the kinds the hub's pool acts
   on: ``jackpot_contribution`` {``stake``, ``round_id``} after each ledger row of a bonus
-  stake that feeds the jackpot, and ``jackpot_hit`` {``round_id``} after each jackpot hit's
-  event.
+  stake that feeds the jackpot, and after a linked jackpot hit's event a ``jackpot_hit``
+  {``round_id``, ``box``} for each box that hit: each box's hit is claimed on its own.
 
 A round's id at the hub is ``<books id>:<round number>``: the books' identity makes it
 unique for the cabinet even after a RAM clear starts the round numbers again.
@@ -127,8 +127,13 @@ def entries(
         row = db.execute("SELECT id, at, kind, detail FROM events WHERE id = ?", (int(key),)).fetchone()
         detail = _detail(row[3])
         yield ("event", {"id": row[0], "at": row[1], "kind": row[2], "detail": detail})
-        if outbox.linked_jackpot and row[2] == "jackpot_hit" and detail.get("round_id") is not None:
-            yield ("jackpot_hit", {"round_id": hub_round_id(books_id, int(detail["round_id"]))})
+        if outbox.linked_jackpot and row[2] == "jackpot_hit":
+            # A hit on the cabinet's own meter (``jackpot = "local"`` before) names no boxes.
+            for box in detail.get("boxes", ()):
+                yield (
+                    "jackpot_hit",
+                    {"round_id": hub_round_id(books_id, int(detail["round_id"])), "box": box},
+                )
 
 
 def append(db: sqlite3.Connection, kind: str, payload: dict[str, Any], committed_at: str) -> None:
