@@ -10,6 +10,7 @@ do not jitter as they count.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 import pygame
@@ -88,7 +89,10 @@ def row_width(glyphs: list[pygame.Surface]) -> int:
     return sum(glyph.get_width() for glyph in glyphs)
 
 
-def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
+# Kept: a panel, a prompt or a button is laid out again each time a piece moving under it is
+# repainted, and measuring its words costs more than drawing them.
+@lru_cache(maxsize=1024)
+def wrap(line: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
     """Breaks a line at its spaces into pieces no wider than ``width`` pixels at this font
     size (a word wider than that is a piece of its own). Money keeps its no-break space."""
     pieces: list[str] = []
@@ -100,12 +104,13 @@ def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
             current = word
         else:
             current = candidate
-    return [*pieces, current] if current else pieces
+    return (*pieces, current) if current else tuple(pieces)
 
 
+@lru_cache(maxsize=1024)
 def lines_that_fit(
     content: str, size: int, width: int, height: int, least: int, bold: bool = False, most: int = 2
-) -> tuple[int, list[str]]:
+) -> tuple[int, tuple[str, ...]]:
     """The largest size from ``size`` down to ``least`` at which ``content`` fits a box of
     ``width`` by ``height`` on at most ``most`` lines, and its lines; if nothing fits, at
     ``least``, all its lines (running over: the screen's test sees that, a player would)."""
@@ -123,7 +128,7 @@ def lines_that_fit(
 
 def block(
     surface: pygame.Surface,
-    pieces: list[str],
+    pieces: Sequence[str],
     size: int,
     colour: Colour,
     centre: tuple[int, int],
@@ -612,5 +617,5 @@ def button(surface: pygame.Surface, rect: pygame.Rect, label: str, live: bool, s
 
 def forget() -> None:
     """Drops every kept font and surface: after pygame restarts, old fonts are invalid."""
-    for kept in (font, text, card, card_piece, greyed_card, card_slot, chip, spot):
+    for kept in (font, text, wrap, lines_that_fit, card, card_piece, greyed_card, card_slot, chip, spot):
         kept.cache_clear()

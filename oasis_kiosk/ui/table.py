@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -62,6 +63,17 @@ VEIL = (100, 100, 100)
 its light, the game plainly waiting behind the panel."""
 
 
+@dataclass
+class FrameMemo:
+    """What one frame works out more than once (its damage and its paint both ask), kept
+    until the frame is drawn: a moving piece's place changes from one frame to the next."""
+
+    poses: dict[tuple[Any, ...], list[tuple[Slot, pygame.Rect, Any]]] = field(default_factory=dict)
+    """Each hand's poses."""
+    spots: dict[ChipSpot, Box] | None = None
+    """The bet spots' places."""
+
+
 class Table:
     def __init__(
         self,
@@ -112,10 +124,8 @@ class Table:
         self._moving_before: set[Slot] = set()
         self._waiting: set[str] = set()
         """The regions a frame that painted the whole table left to the next."""
-        self._frame_poses: dict[tuple[Any, ...], list[tuple[Slot, pygame.Rect, Any]]] | None = None
-        """Each hand's poses while a frame is drawn: the frame's damage and its paint both ask."""
-        self._frame_spots: dict[ChipSpot, Box] | None = None
-        """The bet spots' places while a frame is drawn, asked for as often."""
+        self._frame: FrameMemo | None = None
+        """What the frame being drawn has worked out (None between frames)."""
         self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
         """Where each chip on its way was last drawn: its old place is repainted too."""
         self._kept: dict[tuple[str, Any], pygame.Surface] = {}
@@ -296,11 +306,11 @@ class Table:
             self.play_sound(self._win_sound[1])
             self._win_sound = None
         view = self._on_screen = self.showing(now)
-        self._frame_poses = {}
+        self._frame = FrameMemo()
         try:
             return self._draw_regions(view, now)
         finally:
-            self._frame_poses = self._frame_spots = None
+            self._frame = None
 
     def _draw_regions(self, view: View, now: float) -> list[pygame.Rect]:
         lay = self.layout
@@ -582,7 +592,7 @@ class Table:
     ) -> list[tuple[Slot, pygame.Rect, tuple[str | None, int] | None]]:
         """Each card of a hand: its slot, where it lies now and (face, shown width), or None
         for an empty place."""
-        memo = self._frame_poses
+        memo = self._frame.poses if self._frame is not None else None
         key = (where, index, count, area, selected)
         if memo is not None and key in memo:
             return memo[key]
@@ -640,12 +650,12 @@ class Table:
     def _spot_places(self, lay: Layout) -> dict[ChipSpot, Box]:
         view = self._on_screen
         assert view is not None
-        if self._frame_spots is not None:
-            return self._frame_spots
+        if self._frame is not None and self._frame.spots is not None:
+            return self._frame.spots
         insured = tuple(any(kind == "insure" for kind, _amount in box.bets) for box in view.boxes)
         places = spot_places(lay, insured, bool(self.terminal.rules.get("bonus")))
-        if self._frame_poses is not None:  # a frame is being drawn
-            self._frame_spots = places
+        if self._frame is not None:
+            self._frame.spots = places
         return places
 
     def _bets(self, index: int, places: dict[ChipSpot, Box], now: float, only: pygame.Rect | None) -> None:
