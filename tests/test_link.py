@@ -333,6 +333,18 @@ def test_an_agent_stopped_between_the_hubs_commit_and_its_record_resumes_exactly
     t.store.close()
 
 
+def link_command(directory: Path, database: Path, credentials: Path) -> tuple[list[str], dict[str, str]]:
+    """``oasis-kiosk link`` of a linked cabinet's configuration, and its environment."""
+    config = directory / "config.toml"
+    config.write_text(
+        f'[terminal]\ndatabase = "{database}"\n[link]\ncredentials = "{credentials}"\n'
+        'jackpot = "linked"\nbatch = 3\nretry_max = 1\n',
+        encoding="utf-8",
+    )
+    command = [sys.executable, "-m", "oasis_kiosk", "link", "--config", str(config)]
+    return command, {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+
+
 def test_the_link_process_killed_mid_push_resumes_without_loss_or_doubles(
     floor: Floor, tmp_path: Path
 ) -> None:
@@ -341,14 +353,7 @@ def test_the_link_process_killed_mid_push_resumes_without_loss_or_doubles(
     play(t, 40)
     t.store.close()
     total = agent.outbox_last(database)
-    config = tmp_path / "config.toml"
-    config.write_text(
-        f'[terminal]\ndatabase = "{database}"\n[link]\ncredentials = "{floor.credentials}"\n'
-        'jackpot = "linked"\nbatch = 3\nretry_max = 1\n',
-        encoding="utf-8",
-    )
-    command = [sys.executable, "-m", "oasis_kiosk", "link", "--config", str(config)]
-    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    command, environment = link_command(tmp_path, database, floor.credentials)
 
     def held() -> int:
         return floor.count("SELECT last_seq FROM hub.cabinets WHERE name = 'c01'")
@@ -381,6 +386,39 @@ def test_the_link_process_killed_mid_push_resumes_without_loss_or_doubles(
     stakes = [row.payload["stake"] for row in outbox(database) if row.kind == "jackpot_contribution"]
     assert floor.count("SELECT count(*) FROM hub.contributions") == len(stakes) == 40
     assert hub.pool(floor.owner).value == 1000 + sum(stakes) * RATE_PPM // 1_000_000
+
+
+def test_a_second_link_agent_on_the_same_books_refuses_to_start(floor: Floor, tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 2)
+    t.store.close()
+    command, environment = link_command(tmp_path, database, floor.credentials)
+    log = tmp_path / "link.log"
+    with log.open("ab") as output:
+        first = subprocess.Popen(command, env=environment, stderr=output)
+    try:
+        wait_for(lambda: agent.confirmed(database) == agent.outbox_last(database))
+        held = floor.cabinet_events()
+        second = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=30)
+        assert second.returncode == 3, second.stderr
+        assert (
+            f"{database}: the books' outbox is pushed by another link agent (pid {first.pid}): "
+            "one link agent per books"
+        ) in second.stderr
+        assert floor.cabinet_events() == held
+        assert first.poll() is None, "the first agent goes on"
+        t = linked_terminal(database)
+        play(t, 1)
+        t.store.close()
+        wait_for(lambda: agent.confirmed(database) == agent.outbox_last(database) > held[-1][0])
+        first.send_signal(signal.SIGTERM)
+        first.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert first.returncode == 0, log.read_text()
 
 
 def test_the_link_command_needs_a_link_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

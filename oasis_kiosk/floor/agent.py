@@ -15,7 +15,9 @@ agent killed between the hub's commit and its own record, is sent again from the
 number and nothing is lost or doubled (a row the hub holds is skipped, and a row sent
 again with other contents is refused). While the hub cannot be reached (stopped,
 restarting, the network cut) the agent waits and tries again, the wait doubling from
-``FIRST_WAIT`` up to ``[link] retry_max``; the kiosk plays on and its outbox grows.
+``FIRST_WAIT`` up to ``[link] retry_max``; the kiosk plays on and its outbox grows. One
+agent pushes a books' outbox: a second on the same books refuses to start
+(``kiosk.db.link.lock``, held with ``flock`` as the kiosk holds the books' own lock).
 
 For a cabinet whose jackpot is linked, the agent is also the kiosk's only way to the hub's
 pool (``oasis_kiosk/machine/linked.py``): at every pass it claims each jackpot hit (a box of
@@ -51,6 +53,7 @@ from oasis_kiosk.floor import access, hub
 from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
 from oasis_kiosk.machine import linked
 from oasis_kiosk.store import outbox as outboxes
+from oasis_kiosk.store.books import LockHeldError, acquire_lock, release_lock
 
 log = logging.getLogger("oasis_kiosk.link")
 
@@ -370,12 +373,33 @@ class Agent:
             self._confirm_db = None
 
 
+def lock_path(database: Path) -> Path:
+    """The lock the agent holds while it runs, beside its own file: one agent per books."""
+    own = confirm_path(database)
+    return own.with_name(own.name + ".lock")
+
+
 def run_agent(database: Path, credentials: Path, *, batch: int, retry_max: float) -> int:
-    """``oasis-kiosk link``: runs until SIGTERM or SIGINT."""
+    """``oasis-kiosk link``: runs until SIGTERM or SIGINT; refuses to start while another
+    agent pushes the same books (two would send the same batches and write the same file
+    side by side)."""
     try:
         access.read_credentials(credentials)  # a bad file is said at once, not retried
     except CredentialsError as error:
         log.error("%s", error)
+        return 2
+    lock = lock_path(database)
+    try:
+        acquire_lock(lock)
+    except LockHeldError as held:
+        log.error(
+            "%s: the books' outbox is pushed by another link agent (pid %s): one link agent per books",
+            database,
+            held.holder,
+        )
+        return 3
+    except OSError as error:
+        log.error("%s: cannot take the link agent's lock: %s", lock, error)
         return 2
     agent = Agent(database, credentials, batch=batch, retry_max=retry_max)
 
@@ -385,5 +409,8 @@ def run_agent(database: Path, credentials: Path, *, batch: int, retry_max: float
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     log.info("pushing the outbox of %s to the hub (%s)", database, credentials)
-    agent.run()
+    try:
+        agent.run()
+    finally:
+        release_lock(lock)
     return 0

@@ -7,7 +7,8 @@
   older copy or cut short (its write-ahead log deleted) no longer reaches the mark.
 - ``kiosk.db.lock``: held with ``flock`` by the process that writes the books. The kernel
   drops it when that process dies, however it dies, so a restart is never blocked; a second
-  process finds it held and stops before it touches anything.
+  process finds it held and stops before it touches anything. (The link agent holds
+  ``kiosk.db.link.lock`` the same way: one agent per books.)
 """
 
 from __future__ import annotations
@@ -27,6 +28,14 @@ KEY_BYTES = 32
 
 class BooksError(OasisError):
     """The books' files say something is wrong (the store turns it into a StoreError)."""
+
+
+class LockHeldError(BooksError):
+    """Another process holds a lock beside the books: ``holder`` is its pid as it wrote it."""
+
+    def __init__(self, lock: Path, holder: str) -> None:
+        super().__init__(f"{lock}: held by another process (pid {holder})")
+        self.holder = holder
 
 
 @dataclass(frozen=True)
@@ -129,14 +138,15 @@ def write_mark(files: BooksFiles, mark: Mark) -> None:
     write_durably(files.mark, mark.to_text(), mode=0o644)
 
 
-# One lock per database file and process: a second Store in the same process (a test that
-# restarts the terminal over the same file) shares it; another process never gets it.
+# One lock per file and process: a second Store in the same process (a test that restarts
+# the terminal over the same file) shares it; another process never gets it.
 _held: dict[Path, tuple[int, int]] = {}
 
 
-def acquire_lock(files: BooksFiles) -> None:
-    """Takes the books' lock or says which process holds it."""
-    path = files.lock.resolve()
+def acquire_lock(lock: Path) -> None:
+    """Takes the lock ``lock`` (the books', or the link agent's) or raises LockHeldError
+    naming the process that holds it."""
+    path = lock.resolve()
     if path in _held:
         descriptor, count = _held[path]
         _held[path] = (descriptor, count + 1)
@@ -147,17 +157,14 @@ def acquire_lock(files: BooksFiles) -> None:
     except BlockingIOError:
         holder = os.read(descriptor, 64).decode(errors="replace").strip() or "unknown"
         os.close(descriptor)
-        raise BooksError(
-            f"{files.database}: the books are in use by another process (pid {holder}): "
-            "one terminal at a time"
-        ) from None
+        raise LockHeldError(lock, holder) from None
     os.ftruncate(descriptor, 0)
     os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
     _held[path] = (descriptor, 1)
 
 
-def release_lock(files: BooksFiles) -> None:
-    path = files.lock.resolve()
+def release_lock(lock: Path) -> None:
+    path = lock.resolve()
     if path not in _held:
         return
     descriptor, count = _held[path]

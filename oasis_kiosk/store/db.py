@@ -26,6 +26,7 @@ from oasis_kiosk.store.books import (
     KEY_BYTES,
     BooksError,
     BooksFiles,
+    LockHeldError,
     Mark,
     acquire_lock,
     create_key,
@@ -314,7 +315,12 @@ class Store:
 
     def _take_lock(self) -> None:
         try:
-            acquire_lock(self.files)
+            acquire_lock(self.files.lock)
+        except LockHeldError as held:
+            raise StoreError(
+                f"{self.files.database}: the books are in use by another process (pid {held.holder}): "
+                "one terminal at a time"
+            ) from None
         except (BooksError, OSError) as error:
             raise StoreError(str(error)) from None
         self._locked = True
@@ -326,7 +332,7 @@ class Store:
 
     def _drop_lock(self) -> None:
         if self._locked:
-            release_lock(self.files)
+            release_lock(self.files.lock)
             self._locked = False
 
     def _connect(self) -> None:
