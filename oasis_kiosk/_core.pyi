@@ -1,7 +1,12 @@
 """Type stubs of the native module built from ``rust/py`` (checked by mypy.stubtest)."""
 
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, TypedDict, final
+from typing import Any, Literal, NotRequired, TypedDict, final, overload
+
+import numpy
+from numpy.typing import NDArray
+from typing_extensions import Buffer
 
 __all__ = [
     "CATEGORIES",
@@ -76,7 +81,10 @@ class Shoe:
     def dealt(self) -> list[str]: ...
 
 def evaluate(cards: str | Iterable[str | int]) -> HandValue: ...
-def evaluate_many(codes: Any, hand_size: int = 5) -> Any: ...
+@overload
+def evaluate_many(codes: NDArray[numpy.uint8], hand_size: int = 5) -> NDArray[numpy.uint32]: ...
+@overload
+def evaluate_many(codes: Buffer, hand_size: int = 5) -> array[int]: ...
 def shuffled_deck(seed: bytes | None = None) -> list[str]: ...
 def card_code(card: str | int) -> int: ...
 def card_name(card: str | int) -> str: ...
@@ -112,9 +120,91 @@ class Profile:
         self, antes: int | Sequence[int], bonus: _Bonus | Sequence[_Bonus] | None = None
     ) -> int: ...
     def prices(self, ante: int) -> _PriceList: ...
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> _ProfileRules: ...
 
 _Bonus = bool | int
+
+class _TableRules(TypedDict):
+    currency: str
+    minor_units: int
+    """Minor units in one major unit (100 cents in a euro)."""
+    ante_min: int
+    ante_max: int
+    ante_step: int
+    max_payout: int
+
+class _GameRules(TypedDict):
+    qualifier: _Category
+    play_multiple: int
+    cap: Literal["play", "total"]
+    no_qualify_ante: Literal["pays", "returned"]
+
+class _BoxRules(TypedDict):
+    max: int
+    looked_at: int
+    identical_antes: bool
+    min_ante_multi: NotRequired[int]
+    max_exchange_multi: NotRequired[int]
+
+class _ExchangeRoundRules(TypedDict):
+    fees: dict[str, str]
+    """Cards exchanged (a whole number as text) -> the fee in antes (an exact decimal as text)."""
+    with_bonus: dict[str, str]
+
+class _ExchangeRules(TypedDict):
+    rounds: list[_ExchangeRoundRules]
+    burn: bool
+    forfeits_bonus: bool
+    must_play_after: bool
+
+class _JackpotAward(TypedDict):
+    category: _Category
+    share: str
+    """Of the meter, an exact decimal as text."""
+
+class _BonusRules(TypedDict):
+    kind: Literal["fixed", "odds", "privilege"]
+    stake_min: NotRequired[int]
+    stake_max: NotRequired[int]
+    stake_step: NotRequired[int]
+    fee: NotRequired[str]
+    """In antes, an exact decimal as text."""
+    fee_at_ante: dict[str, int]
+    """Ante (a whole number as text) -> the fee at that ante."""
+    pays: dict[_Category, int]
+    judged_on: Literal["dealt", "final"]
+    forfeited_by_fold: bool
+    jackpot: list[_JackpotAward]
+
+class _PurchaseRules(TypedDict):
+    fee: str
+    """In antes, an exact decimal as text."""
+    needs_bonus: bool
+    min_category: NotRequired[_Category]
+
+class _InsuranceRules(TypedDict):
+    min_category: _Category
+
+class _ProtectionRules(TypedDict):
+    categories: list[_Category]
+
+class _ProfileRules(TypedDict):
+    """``Profile.to_dict``: the profile as its TOML file says it, amounts in minor units."""
+
+    id: str
+    name: str
+    source: str
+    table: _TableRules
+    game: _GameRules
+    paytable: dict[_Category, int]
+    boxes: _BoxRules
+    exchange: NotRequired[_ExchangeRules]
+    bonus: NotRequired[_BonusRules]
+    sixth_card: NotRequired[_PurchaseRules]
+    buy_game: NotRequired[_PurchaseRules]
+    buy_dealer_card: NotRequired[_PurchaseRules]
+    insurance: NotRequired[_InsuranceRules]
+    protection: NotRequired[_ProtectionRules]
 
 class _ExchangeFee(TypedDict):
     count: int
@@ -170,6 +260,44 @@ class _BetResult(TypedDict):
 class _Hand(TypedDict):
     category: str
     strength: int
+
+class _BoxAction(TypedDict):
+    action: Literal["fold", "play", "buy_sixth_card", "decline", "buy_dealer_card", "buy_game"]
+    box: int
+
+class _ExchangeAction(TypedDict):
+    action: Literal["exchange"]
+    box: int
+    positions: list[int]
+
+class _InsureAction(TypedDict):
+    action: Literal["insure"]
+    box: int
+    amount: int
+
+_RecordedAction = _BoxAction | _ExchangeAction | _InsureAction
+
+class _SeededDeck(TypedDict):
+    seed: str
+    """32 bytes in lowercase hexadecimal."""
+
+class _StackedDeck(TypedDict):
+    stacked: list[str]
+    """These cards on top, then the rest in code order."""
+
+_DeckSource = _SeededDeck | _StackedDeck
+
+class _RoundRecord(TypedDict):
+    """``Round.record``: everything that rebuilds the round (``Round.replay``)."""
+
+    profile: str
+    profile_digest: str
+    deck: _DeckSource
+    antes: list[int]
+    bonus: list[int]
+    """Each box's bonus stake, 0 without the bonus bet."""
+    credit: int | None
+    actions: list[_RecordedAction]
 
 class _JackpotWin(TypedDict):
     category: str
@@ -262,9 +390,9 @@ class Round:
     def buy_dealer_card(self, box_index: int | None = None) -> None: ...
     def buy_game(self, box_index: int | None = None) -> None: ...
     def settlement(self) -> _Settlement: ...
-    def record(self) -> dict[str, Any]: ...
+    def record(self) -> _RoundRecord: ...
     @staticmethod
-    def replay(profile: Profile, record: dict[str, Any] | str) -> Round: ...
+    def replay(profile: Profile, record: _RoundRecord | str) -> Round: ...
 
 class AnalysisError(ValueError, OasisError):
     """A profile or ante the exact analysis does not cover."""

@@ -259,14 +259,13 @@ def _figures(
     others = tuple(
         MainReturn(row["ante"], row["return"], row["ci95"], row["exact"], row["play"]) for row in other_bets
     )
-    bonus = profile.to_dict().get("bonus") or {}
     # The side bet's least return over the antes: a box decides otherwise at another ante.
     sides = [row["side"] for row in by_antes if row["side"] is not None]
     side_row = min(sides, key=lambda side: side["return"] - side["ci95"], default=None)
     side = None
     if side_row is not None:
         side = SideReturn(
-            bonus["kind"],
+            profile.to_dict()["bonus"]["kind"],
             side_row["stake"],
             side_row["return"],
             side_row["ci95"],
@@ -473,10 +472,10 @@ def mismatch(profile: Profile, figures: Figures) -> str | None:
     held = [(main.play, main.ante) for main in figures.every_main]
     if held != wanted:
         return f"of the antes and bets {held}, not the table's {wanted}"
-    bonus = rules.get("bonus") or {}
-    if (figures.side is None) != (bonus.get("kind") not in SIDE_BETS):
+    bonus = rules.get("bonus")
+    if (figures.side is None) == (bonus is not None and bonus["kind"] in SIDE_BETS):
         return "with a side bet where the profile has none, or without its side bet"
-    if figures.side is not None and figures.side.stake != bonus["stake_min"]:
+    if bonus is not None and figures.side is not None and figures.side.stake != bonus["stake_min"]:
         return f"at a side stake of {figures.side.stake}, not the least stake {bonus['stake_min']}"
     return None
 

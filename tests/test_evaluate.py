@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 import pytest
+from typing_extensions import Buffer
 
 from oasis_kiosk import CATEGORIES, CardError, HandValue, card_code, card_name, evaluate, evaluate_many
 
@@ -149,7 +150,7 @@ CODES = [card_code(card) for card in HANDS.split()]
     "buffer",
     [bytes(CODES), bytearray(CODES), array.array("B", CODES), memoryview(bytes(CODES))],
 )
-def test_evaluate_many_takes_any_byte_buffer(buffer: object) -> None:
+def test_evaluate_many_takes_any_byte_buffer(buffer: Buffer) -> None:
     strengths = evaluate_many(buffer)
     assert isinstance(strengths, array.array)
     assert strengths.typecode == "I"
@@ -187,7 +188,7 @@ def test_evaluate_many_refuses_bad_buffers(codes: bytes, hand_size: int, message
 
 def test_evaluate_many_refuses_what_is_not_a_byte_buffer() -> None:
     with pytest.raises(TypeError, match="buffer of card codes"):
-        evaluate_many([0, 1, 2, 3, 4])
+        evaluate_many([0, 1, 2, 3, 4])  # type: ignore[call-overload]
     with pytest.raises(TypeError, match="buffer of card codes"):
         evaluate_many(array.array("I", [0, 1, 2, 3, 4]))
 

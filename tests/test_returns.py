@@ -44,8 +44,8 @@ def test_every_shipped_profile_has_shipped_figures_for_its_current_digest() -> N
         assert (figures.profile, figures.digest) == (name, profile.digest)
         antes = profile.allowed_antes()
         assert (figures.at_min_ante.ante, figures.at_max_ante.ante) == (antes[0], antes[-1])
-        bonus = profile.to_dict().get("bonus") or {}
-        if bonus.get("kind") in returns.SIDE_BETS:
+        bonus = profile.to_dict().get("bonus")
+        if bonus is not None and bonus["kind"] in returns.SIDE_BETS:
             assert figures.side is not None
             assert (figures.side.kind, figures.side.stake) == (bonus["kind"], bonus["stake_min"])
         else:

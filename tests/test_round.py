@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from support import snapshot
@@ -19,6 +19,9 @@ from oasis_kiosk import (
     profile_names,
 )
 from oasis_kiosk.rules import PROFILES
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _RecordedAction as RecordedAction
 
 SHIPPED = [
     "caribbean",
@@ -219,7 +222,7 @@ def test_a_record_does_not_replay_under_other_rules_or_when_tampered() -> None:
     record = round_.record()
     with pytest.raises(RecordError, match="played under profile standard"):
         Round.replay(load_profile("standard", "[table]\nmax_payout = 400000"), record)
-    fold_then_play = [{"action": "fold", "box": 0}, {"action": "play", "box": 0}]
+    fold_then_play: list[RecordedAction] = [{"action": "fold", "box": 0}, {"action": "play", "box": 0}]
     with pytest.raises(RecordError, match=r"action 2 \(play, box 1\) does not replay: the round is settled"):
         Round.replay(profile, {**record, "actions": fold_then_play})
     with pytest.raises(RecordError, match="is not a 32-byte hexadecimal seed"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from support import books, logged_in_menu
@@ -15,6 +16,9 @@ from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _RoundRecord as RoundRecord
 
 SEEDS = seeds_from(bytes(32))
 
@@ -123,7 +127,8 @@ def test_a_round_that_cannot_resume_blocks_the_deal_until_the_operator_voids_it(
     t.handle("deal")
     # A record this terminal journalled but cannot replay (written by a version before an
     # upgrade, say): sealed, so the books are sound, and the round still cannot resume.
-    record = {**t.round.record(), "deck": {"seed": "not a seed"}} if t.round else {}
+    assert t.round is not None
+    record: RoundRecord = {**t.round.record(), "deck": {"seed": "not a seed"}}
     with t.store.transaction():
         t.store.update_round(1, record, None)
     t.store.close()

@@ -10,15 +10,19 @@ answer once it is ready, None until then.
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING
 
 from oasis_kiosk._core import Advice, Round
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _DeckSource as DeckSource
+    from oasis_kiosk._core import _Phase as Phase
 
 
 class Advisor:
     def __init__(self) -> None:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="advice")
-        self._asked: Any = None
+        self._asked: tuple[DeckSource, list[int], int, Phase] | None = None
         self._answer: Future[Advice] | None = None
 
     def advice(self, round_: Round) -> Advice | None:

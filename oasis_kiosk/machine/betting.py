@@ -50,7 +50,7 @@ class Betting:
     def __init__(self, profile: Profile) -> None:
         boxes = profile.to_dict()["boxes"]
         self.profile = profile
-        self.most_boxes = int(boxes["max"])
+        self.most_boxes = boxes["max"]
         self.least_ante_on_several_boxes: int | None = boxes.get("min_ante_multi")
 
     def antes_for(self, boxes: int) -> list[int]:

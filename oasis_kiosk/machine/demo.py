@@ -29,7 +29,7 @@ def free_play_terminal(config: Config) -> Terminal:
 
 def top_up(terminal: Terminal) -> None:
     """Play credits, between rounds, when they would not pay for a few more."""
-    largest = max(terminal.profile.allowed_antes()) * int(terminal.rules["boxes"]["max"]) * 10
+    largest = max(terminal.profile.allowed_antes()) * terminal.rules["boxes"]["max"] * 10
     if terminal.round is not None or terminal.credits >= largest * 3:
         return
     terminal.credit_by_operator(largest * FREE_PLAY_ROUNDS, "free play")

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from fractions import Fraction
 from itertools import count
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
@@ -35,6 +35,9 @@ from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 PIN_DIGITS = "12345"
@@ -82,7 +85,7 @@ class ReturnsUnknownError(OperatorError):
 class ReturnsRefusedError(OperatorError):
     """Rules whose return lies outside the configuration's bounds."""
 
-    def __init__(self, breaches: list[returns.Breach], rules: dict[str, Any]) -> None:
+    def __init__(self, breaches: list[returns.Breach], rules: ProfileRules) -> None:
         super().__init__(
             N_("the return is outside the approved bounds: {breaches}"),
             breaches="; ".join(breach.describe(lambda amount: money(amount, rules)) for breach in breaches),

@@ -5,10 +5,13 @@ last rounds both read it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import OasisError, Profile, Round
 from oasis_kiosk.store.db import Store
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _RoundRecord as RoundRecord
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ def replayed_hands(profile: Profile, round_: dict[str, Any]) -> list[RecalledHan
     """The dealer's hand and each box's, as dealt and after each action that changed it, by
     replaying the round's record one action further at a time. A card turned or a box
     looked at later shows where it was dealt: a step is a card taken or replaced."""
-    record = round_["record"]
+    record: RoundRecord = round_["record"]
     actions = record["actions"]
     seen: list[list[list[str | None]]] = []  # each hand's cards after none, one, two... actions
     for done in range(len(actions) + 1):
@@ -51,7 +54,8 @@ def replayed_hands(profile: Profile, round_: dict[str, Any]) -> list[RecalledHan
         for action, cards in zip(actions, (state[hand] for state in seen[1:]), strict=True):
             last = steps[-1]
             if _replaced(last.cards, cards):
-                steps.append(Step(action["action"], cards, tuple(action.get("positions", ()))))
+                positions = tuple(action["positions"]) if action["action"] == "exchange" else ()
+                steps.append(Step(action["action"], cards, positions))
             elif last.cards:
                 turned = [after or before for before, after in zip(last.cards, cards, strict=True)]
                 steps[-1] = replace(last, cards=turned)

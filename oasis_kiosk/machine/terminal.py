@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import IllegalAction, Profile, RecordError, Round
 from oasis_kiosk.config import LANGUAGES, Config, ConfigError, check_stored
@@ -40,6 +40,9 @@ from oasis_kiosk.machine.tilts import TILTS, attendant_clears
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.outbox import hub_round_id
 
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
+
 log = logging.getLogger(__name__)
 
 # The largest value an input may carry (an amount in minor units).
@@ -56,7 +59,7 @@ class Terminal:
     """One cabinet's terminal over its database."""
 
     profile: Profile
-    rules: dict[str, Any]
+    rules: ProfileRules
     betting: Betting
     """What the profile in play takes of the bets, and the betting buttons' steps."""
     round: Round | None

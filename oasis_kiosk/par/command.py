@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from oasis_kiosk._core import AnalysisError, Profile, ProfileError, exact_analysis, simulate
 from oasis_kiosk.par import exact as exact_report  # ``exact`` names run's flag, --exact
@@ -27,6 +27,7 @@ from oasis_kiosk.par.sheet import write_sheet
 from oasis_kiosk.rules import load_profile
 
 if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
     from oasis_kiosk.par.figures import Computed, ExactSheet, Sheet, SimulatedSheet
 
 # Rounds simulated when a profile the exact analysis refuses is given without --rounds.
@@ -138,7 +139,7 @@ def run(
 
 def run_simulation(
     profile: Profile,
-    rules: dict[str, Any],
+    rules: ProfileRules,
     rounds: int,
     *,
     seed: bytes | None,

@@ -7,7 +7,7 @@ only decision is to play or fold and plays each hand optimally."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from oasis_kiosk.par.sheet import (
     ante_lines,
@@ -21,6 +21,7 @@ from oasis_kiosk.par.words import antes, hand_name, money, outcome_name, percent
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _ExactAnalysis as ExactAnalysis
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
     from oasis_kiosk.par.figures import ExactSheet
 
 
@@ -52,7 +53,7 @@ def figure_lines(analysis: ExactAnalysis) -> list[tuple[str, str]]:
     ]
 
 
-def cap_note(analysis: ExactAnalysis, rules: dict[str, Any]) -> str:
+def cap_note(analysis: ExactAnalysis, rules: ProfileRules) -> str:
     ante = money(analysis["ante"], rules)
     if not analysis["cap_binds"]:
         return f"Payments at an ante of {ante}; the maximum payout cuts none, so they hold at every ante."
@@ -63,7 +64,7 @@ def cap_note(analysis: ExactAnalysis, rules: dict[str, Any]) -> str:
     )
 
 
-def text_report(analysis: ExactSheet, rules: dict[str, Any]) -> str:
+def text_report(analysis: ExactSheet, rules: ProfileRules) -> str:
     lines = [
         f"{rules['name']} ({analysis['profile']}): exact return under optimal play",
         cap_note(analysis, rules),
@@ -82,7 +83,7 @@ def text_report(analysis: ExactSheet, rules: dict[str, Any]) -> str:
 
 def markdown_report(
     analysis: ExactSheet,
-    rules: dict[str, Any],
+    rules: ProfileRules,
     seconds: float,
     command: str | None = None,
     chart: str | None = None,

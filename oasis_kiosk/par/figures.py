@@ -5,7 +5,7 @@ the side bet returns to any player. The books compute the same figures (``oasis_
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict
 
 from oasis_kiosk._core import MIN_ROUNDS, Profile, exact_analysis, side_bet_bound, simulate
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from typing_extensions import TypeIs
 
     from oasis_kiosk._core import _ExactAnalysis as ExactAnalysis
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
     from oasis_kiosk._core import _Simulation as Simulation
 
     Computed: TypeAlias = ExactAnalysis | Simulation
@@ -61,7 +62,7 @@ OTHER_BETS_SHARE = 4
 figures bound what a player can get, and the standard bet's are the headline."""
 
 
-def table_antes(rules: dict[str, Any], ante: int | None) -> list[int]:
+def table_antes(rules: ProfileRules, ante: int | None) -> list[int]:
     """The antes a PAR sheet gives figures at: the one asked for, else every ante where the
     return may be at its least or greatest. Every price is in antes, and the maximum payout
     cuts more as the ante grows, so the return per ante never rises with the ante, except
@@ -71,7 +72,8 @@ def table_antes(rules: dict[str, Any], ante: int | None) -> list[int]:
         return [ante]
     table = rules["table"]
     least, greatest, step = table["ante_min"], table["ante_max"], table["ante_step"]
-    special = {int(a) for a in (rules.get("bonus") or {}).get("fee_at_ante", {})}
+    bonus = rules.get("bonus")
+    special = {int(a) for a in bonus["fee_at_ante"]} if bonus is not None else set()
     ordinary = next((a for a in range(least, greatest + 1, step) if a not in special), least)
     return sorted({least, greatest, ordinary} | special)
 
@@ -104,14 +106,15 @@ def by_ante(figures: Computed) -> AtAnte:
     }
 
 
-def other_plays(rules: dict[str, Any]) -> list[BoxPlay]:
+def other_plays(rules: ProfileRules) -> list[BoxPlay]:
     """The ways of betting and playing a box whose main-game return a sheet gives besides the
     standard bet: without the bonus, and (a fixed or odds bonus) with it but weighed in no
     decision, the most the main game gives a box that bets it at any stake; and a blind box
     where the table has one. A bonus that folding or an exchange forfeits keeps some hands
     playing, and a profile may price its options otherwise for a box with the bonus, so each
     may return more than the standard bet."""
-    kind = (rules.get("bonus") or {}).get("kind")
+    bonus = rules.get("bonus")
+    kind = bonus["kind"] if bonus is not None else None
     plays: list[BoxPlay] = []
     if kind is not None:
         plays += ["without_bonus"] if kind == "privilege" else ["without_bonus", "for_main"]

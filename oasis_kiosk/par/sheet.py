@@ -8,17 +8,18 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from oasis_kiosk._core import CATEGORIES
 from oasis_kiosk.par.figures import OTHER_BETS_SHARE, AtAnte, SheetFigures
 from oasis_kiosk.par.words import estimate, hand_name, money, percent, play_words
 
 if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
     from oasis_kiosk.par.figures import Sheet
 
 
-def ante_lines(figures: list[AtAnte], rules: dict[str, Any]) -> list[str]:
+def ante_lines(figures: list[AtAnte], rules: ProfileRules) -> list[str]:
     """The return at each ante, in words, one line each (the side bet's after it)."""
     lines = []
     for row in figures:
@@ -36,7 +37,7 @@ def ante_lines(figures: list[AtAnte], rules: dict[str, Any]) -> list[str]:
     return lines
 
 
-def other_bets_lines(sheet: SheetFigures, rules: dict[str, Any]) -> list[str]:
+def other_bets_lines(sheet: SheetFigures, rules: ProfileRules) -> list[str]:
     """The other ways of betting the bonus and the side bet's bound, in words."""
     lines = [
         f"{play_words(row['play'], rules)}, at an ante of {money(row['ante'], rules)}: "
@@ -64,7 +65,7 @@ def ante_cells(row: AtAnte) -> tuple[str, str, str]:
     )
 
 
-def ante_section(figures: list[AtAnte], rules: dict[str, Any]) -> list[str]:
+def ante_section(figures: list[AtAnte], rules: ProfileRules) -> list[str]:
     """A PAR sheet's table of the return at the least and the greatest ante."""
     out = [
         "## Return by ante",
@@ -87,7 +88,7 @@ def ante_section(figures: list[AtAnte], rules: dict[str, Any]) -> list[str]:
     return out
 
 
-def other_bets_section(sheet: SheetFigures, rules: dict[str, Any]) -> list[str]:
+def other_bets_section(sheet: SheetFigures, rules: ProfileRules) -> list[str]:
     """A PAR sheet's return for the other ways of betting the bonus, and the side bet's bound."""
     rows = sheet.get("other_bets", [])
     bound = sheet.get("side_bound")
@@ -128,7 +129,7 @@ def other_bets_section(sheet: SheetFigures, rules: dict[str, Any]) -> list[str]:
     return out
 
 
-def rules_section(rules: dict[str, Any], skip: str | None = None) -> list[str]:
+def rules_section(rules: ProfileRules, skip: str | None = None) -> list[str]:
     """A PAR sheet's rules: the profile's summary (without lines containing ``skip``) and
     the paytable."""
     return [
@@ -145,7 +146,7 @@ def rules_section(rules: dict[str, Any], skip: str | None = None) -> list[str]:
     ]
 
 
-def rules_summary(rules: dict[str, Any]) -> list[str]:
+def rules_summary(rules: ProfileRules) -> list[str]:
     """The rules the figures depend on, from the profile."""
     table, game = rules["table"], rules["game"]
     ante_ladder = (

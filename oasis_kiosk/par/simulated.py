@@ -8,7 +8,7 @@ changes from run to run, so the same seed gives the same sheet.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from oasis_kiosk.par.sheet import (
     ante_lines,
@@ -21,6 +21,7 @@ from oasis_kiosk.par.sheet import (
 from oasis_kiosk.par.words import hand_name, money, outcome_name, percent
 
 if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
     from oasis_kiosk._core import _Simulation as Simulation
     from oasis_kiosk.par.figures import SimulatedSheet
 
@@ -105,7 +106,7 @@ def option_rows(result: Simulation) -> list[tuple[str, int, float, float, float]
     ]
 
 
-def text_report(result: SimulatedSheet, rules: dict[str, Any]) -> str:
+def text_report(result: SimulatedSheet, rules: ProfileRules) -> str:
     lines = [
         f"{rules['name']} ({result['profile']}): {result['rounds']:,} simulated rounds, seed {result['seed']}",
         "",
@@ -126,7 +127,7 @@ def text_report(result: SimulatedSheet, rules: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def bonus_section(result: Simulation, rules: dict[str, Any]) -> list[str]:
+def bonus_section(result: Simulation, rules: ProfileRules) -> list[str]:
     bonus = result["bonus"]
     if bonus is None:
         return []
@@ -166,7 +167,7 @@ def bonus_section(result: Simulation, rules: dict[str, Any]) -> list[str]:
     return out
 
 
-def markdown_report(result: SimulatedSheet, rules: dict[str, Any], command: str, chart: str | None) -> str:
+def markdown_report(result: SimulatedSheet, rules: ProfileRules, command: str, chart: str | None) -> str:
     cap = (
         "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
         if result["cap_binds"]

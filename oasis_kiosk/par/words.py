@@ -4,9 +4,12 @@ betting a box, and nets in antes, percents and money as the sheets write them.""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from oasis_kiosk import i18n
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
 
 
 def hand_name(category: str) -> str:
@@ -47,7 +50,7 @@ def estimate(value: float, ci95: float) -> str:
     return percent(value, ci95) if ci95 else f"{percent(value)} (exact)"
 
 
-def money(amount: int, rules: dict[str, Any]) -> str:
+def money(amount: int, rules: ProfileRules) -> str:
     """An amount in the table's minor units, ``500`` -> ``5.00 EUR``, exact and in English
     whatever the kiosk's language (``i18n.money_with_currency_code``)."""
     table = rules["table"]
@@ -61,8 +64,9 @@ PLAY_WORDS = {
 }
 
 
-def play_words(play: str, rules: dict[str, Any]) -> str:
+def play_words(play: str, rules: ProfileRules) -> str:
     """A way of betting and playing a box other than the standard bet (``figures.BoxPlay``)."""
-    if play == "without_bonus" and (rules.get("bonus") or {}).get("kind") == "privilege":
+    bonus = rules.get("bonus")
+    if play == "without_bonus" and bonus is not None and bonus["kind"] == "privilege":
         return "without the privilege fee"
     return PLAY_WORDS[play]

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.store import outbox as outboxes
@@ -35,6 +35,9 @@ from oasis_kiosk.store.books import (
     release_lock,
     write_mark,
 )
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _RoundRecord as RoundRecord
 
 # Each entry upgrades the schema by one version (PRAGMA user_version); never edit a
 # released entry, append a new one.
@@ -691,7 +694,7 @@ class Store:
 
     # Rounds, each with the rules it was played under.
 
-    def open_round(self, profile: Profile, record: dict[str, Any], deck: str = "shuffled") -> int:
+    def open_round(self, profile: Profile, record: RoundRecord, deck: str = "shuffled") -> int:
         """A new round; ``deck`` says where its cards came from: ``shuffled`` (the OS),
         ``derived`` (from a base seed) or ``stacked`` (test books only)."""
         stored = self._write(
@@ -719,7 +722,7 @@ class Store:
     def next_round_id(self) -> int:
         return int(self._read("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds")[0][0])
 
-    def update_round(self, round_id: int, record: dict[str, Any], settlement: dict[str, Any] | None) -> None:
+    def update_round(self, round_id: int, record: RoundRecord, settlement: dict[str, Any] | None) -> None:
         if settlement is None:
             self._write("UPDATE rounds SET record = ? WHERE id = ?", (json.dumps(record), round_id))
         else:
@@ -737,7 +740,7 @@ class Store:
         )
         self._seal("rounds", round_id)
 
-    def unfinished_round(self) -> tuple[int, str, dict[str, Any]] | None:
+    def unfinished_round(self) -> tuple[int, str, RoundRecord] | None:
         """The round left open by a power cut: its id, profile digest and record."""
         rows = self._read("SELECT id, profile, record FROM rounds WHERE state = 'open' ORDER BY id")
         if len(rows) > 1:
