@@ -361,7 +361,7 @@ class Table:
         dirty: list[pygame.Rect] = []
         whole_screen = not self._keys  # a new background: every region is painted on it now
         waited, self._waiting = self._waiting, set()
-        budget = self.screen.get_width() * self.screen.get_height() // 2
+        budget = self.screen.get_width() * self.screen.get_height() // 3
         painted = 0
         for name, box, key, paint in regions:
             before = self._keys.get(name)
@@ -375,9 +375,10 @@ class Table:
                 continue
             area = render.rect(box)
             if painted and painted + area.w * area.h > budget and not whole_screen and name not in waited:
-                # The frame has painted half the screen's worth: the rest waits for the next
-                # one, a sixtieth of a second later (and not longer), so that no frame costs
-                # the table, the paytable and the meters at once.
+                # The frame has painted a third of the screen's worth: the rest waits for the
+                # next one, a sixtieth of a second later (and not longer), so that no frame
+                # costs the table, the paytable and the meters at once (a winning hand's glow,
+                # its paytable row and the counting meters change together).
                 self._waiting.add(name)
                 continue
             self._keys[name] = key
