@@ -4,13 +4,14 @@ disagree with the rules the terminal plays; in the active language. Pure: no pyg
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from oasis_kiosk import CATEGORIES
 from oasis_kiosk.i18n import N_, _
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _PriceList as PriceList
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
 
 NAMES = {
     "HighCard": N_("High card"),
@@ -35,7 +36,7 @@ def _fees(fees: list[tuple[int, int]], cash: Callable[[int], str]) -> str:
     return ", ".join(_("{count} card(s) for {fee}").format(count=count, fee=cash(fee)) for count, fee in fees)
 
 
-def rules_lines(rules: dict[str, Any], cash: Callable[[int], str], prices: PriceList) -> list[str]:
+def rules_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
     """The rules of the profile as short sentences; fees as the core prices them for a box at
     the ante of `prices` (`Profile.prices`)."""
     table, game, boxes = rules["table"], rules["game"], rules["boxes"]
@@ -127,12 +128,15 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str], prices: Price
             )
     # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
     redraw = N_("If the dealer does not qualify, pay {fee} for him to change his highest card.")
-    for key, sentence, fee in (
-        ("sixth_card", N_("Buy a sixth card for {fee}: the best five of six count."), prices["sixth_card"]),
-        ("buy_game", redraw, prices["redraw"]),
-        ("buy_dealer_card", redraw, prices["redraw"]),
+    for option, sentence, fee in (
+        (
+            rules.get("sixth_card"),
+            N_("Buy a sixth card for {fee}: the best five of six count."),
+            prices["sixth_card"],
+        ),
+        (rules.get("buy_game"), redraw, prices["redraw"]),
+        (rules.get("buy_dealer_card"), redraw, prices["redraw"]),
     ):
-        option = rules.get(key)
         if option and fee is not None:
             line = _(sentence).format(fee=cash(fee))
             lines.append(
@@ -149,18 +153,18 @@ def rules_lines(rules: dict[str, Any], cash: Callable[[int], str], prices: Price
     return lines
 
 
-def paytable_rows(rules: dict[str, Any]) -> list[tuple[str, str, str]]:
+def paytable_rows(rules: ProfileRules) -> list[tuple[str, str, str]]:
     """(category, its name, its odds), best first."""
     rows = sorted(rules["paytable"].items(), key=lambda row: -CATEGORIES.index(row[0]))
     return [(category, hand_name(category), f"{odds}:1") for category, odds in rows]
 
 
-def bonus_rows(rules: dict[str, Any], cash: Callable[[int], str]) -> list[tuple[str, str, str]]:
+def bonus_rows(rules: ProfileRules, cash: Callable[[int], str]) -> list[tuple[str, str, str]]:
     """(category, its name, what the bonus pays), best first; none for a privilege fee."""
     bonus = rules.get("bonus")
     if not bonus or bonus["kind"] == "privilege":
         return []
-    rows = []
+    rows: list[tuple[str, str, str]] = []
     jackpot = {award["category"]: award["share"] for award in bonus.get("jackpot", [])}
     for category in reversed(CATEGORIES):
         if category in jackpot:

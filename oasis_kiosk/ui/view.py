@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _
@@ -18,6 +18,9 @@ from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.motion import Face
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _RoundRecord as RoundRecord
 
 # The cabinet buttons by their label, in the order the bar shows them.
 OUTCOMES = {
@@ -140,8 +143,8 @@ def before_reveal(view: View, lit_category: str | None) -> View:
     )
 
 
-def _folded_boxes(record: dict[str, Any]) -> set[int]:
-    return {int(action["box"]) for action in record["actions"] if action["action"] == "fold"}
+def _folded_boxes(record: RoundRecord) -> set[int]:
+    return {action["box"] for action in record["actions"] if action["action"] == "fold"}
 
 
 def _bonus_category(terminal: Terminal, last: dict[str, Any], settled: dict[str, Any]) -> str | None:
@@ -152,7 +155,7 @@ def _bonus_category(terminal: Terminal, last: dict[str, Any], settled: dict[str,
     bonus = settled["bonus"]
     if not bonus["stake"] or bonus["returned"] <= bonus["stake"]:
         return None
-    record = last["record"]
+    record: RoundRecord = last["record"]
     changed = any(
         action.get("box") == settled["box"] and action["action"] in ("exchange", "buy_sixth_card")
         for action in record["actions"]
@@ -544,7 +547,8 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
     )
     said = _("Box {number}: {choices}.").format(number=(round_.current_box or 0) + 1, choices=listed)
     stakes = round_.stakes(round_.current_box or 0)
-    forfeits = bool((terminal.rules.get("exchange") or {}).get("forfeits_bonus"))
+    exchange = terminal.rules.get("exchange")
+    forfeits = exchange is not None and exchange["forfeits_bonus"]
     if forfeits and stakes is not None and stakes["bonus"] and exchange_price(terminal) is not None:
         # Said while the cards are selected, before EXCHANGE takes the bonus chip away.
         said = " ".join((said, _("The bonus bet is lost by exchanging.")))
