@@ -332,6 +332,7 @@ def run_headless(
             open_books(config),
             seed_for_round=seeds_from(seed_base) if seed_base else None,
             deck_for_round=stacked_decks(decks) if decks else None,
+            link=link_state(config),
         )
     if not demo and terminal.books_fault is None:
         # A script plays on real books as the cabinet does: after the same self-test.
@@ -347,7 +348,10 @@ def run_headless(
         if terminal.books_fault is not None:
             return 3  # nothing may be booked on these books: the script is not run
         refused = run(MockCabinet(terminal), inputs)
-        print(f"script done: credits {terminal.credits}, {refused} input(s) skipped as not live")
+        print(
+            f"script done: credits {terminal.credits}, jackpot {terminal.jackpot_shown}, "
+            f"{refused} input(s) skipped as not live"
+        )
         return 0
     finally:
         terminal.store.close()

@@ -19,10 +19,11 @@ Half the cabinets keep ``jackpot = "local"``, the other half play the floor's li
 jackpot, and three of those hit it (a royal flush stacked for one round, ``--decks``; the
 other rounds are seeded and hit nothing, which is checked): each hit is claimed by its agent
 and awarded by the hub exactly once, and the cabinet credits that award once. A headless
-run does not follow the link (only the screen's frame loop does), so a hit cabinet ends its
-script locked up as jackpot pending; the test then opens its terminal as the kiosk would
-start again and lets it credit the award (``Terminal.follow_link``). The pool then is its
-reset value after each hit, plus the hub's share of every linked stake, less the awards.
+run follows the link as the screen does: a linked cabinet starts once its agent has reached
+the hub (its bonus bet is closed until then), and a hit cabinet credits the award while its
+script plays on, or, when the script ended first, once its terminal is opened again as the
+kiosk would start. The pool then is its reset value after each hit, plus the hub's share of
+every linked stake, less the awards.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from support import books
 
 from oasis_kiosk.config import Config, LinkConfig
 from oasis_kiosk.floor import access, agent, hub
-from oasis_kiosk.machine.linked import link_state
+from oasis_kiosk.machine.linked import LinkState, link_state
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
@@ -112,7 +113,9 @@ class Cabinet:
         books(self.database).close()
         self.config.write_text(
             f'[terminal]\ndatabase = "{self.database}"\n[link]\ncredentials = "{credentials}"\n'
-            f'jackpot = "{self.jackpot}"\nbatch = 20\nretry_max = 1\n',
+            # The hub stopped, the link cut, an agent killed: each for seconds, not the minute
+            # after which the linked cabinets would close the bonus bet they all play.
+            f'jackpot = "{self.jackpot}"\nbatch = 20\nretry_max = 1\noffline_after = 60\n',
             encoding="utf-8",
         )
         self.script.write_text(script(number, self.name in HITS), encoding="utf-8")
@@ -173,17 +176,25 @@ class Cabinet:
 
 def credit(cabinet: Cabinet) -> None:
     """The hit cabinet's terminal opened as the kiosk opens it, which credits the award its
-    agent has from the hub."""
+    agent has from the hub if the script ended before it did."""
     assert cabinet.credentials is not None
     config = Config(database=cabinet.database, link=LinkConfig(cabinet.credentials, jackpot="linked"))
     t = Terminal(config, Store(cabinet.database, outbox=Outbox(linked_jackpot=True)), link=link_state(config))
     try:
-        assert t.mode is Mode.JACKPOT_PENDING, f"{cabinet.name}: {t.mode}"
+        if t.mode is not Mode.JACKPOT_PENDING:
+            return  # credited while the script played on
         assert t.link is not None
         wait_for(lambda: (t.link.refresh(force=True), t.follow_link())[1] is not None, 30, "the award")
         assert t.mode is not Mode.JACKPOT_PENDING
     finally:
         t.store.close()
+
+
+def link_state_of(cabinet: Cabinet) -> LinkState:
+    """What the cabinet's kiosk reads of its agent's file."""
+    state = link_state(Config(database=cabinet.database, link=LinkConfig(Path("hub.toml"), jackpot="linked")))
+    assert state is not None
+    return state
 
 
 def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
@@ -248,6 +259,14 @@ def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
     try:
         for cabinet in cabinets:
             cabinet.start_link()
+        # A linked cabinet's bonus bet is closed until its agent has reached the hub.
+        linked_cabinets = [cabinet for cabinet in cabinets if cabinet.jackpot == "linked"]
+        wait_for(
+            lambda: all(link_state_of(c).online for c in linked_cabinets),
+            60,
+            "the linked cabinets' agents reach the hub",
+        )
+        for cabinet in cabinets:
             cabinet.start_kiosk()
 
         def look_after_all() -> None:

@@ -7,6 +7,7 @@ that feeds the jackpot is refused (or, by configuration, all play)."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,6 +20,7 @@ from support import books
 from test_screen import CheckedSurface, checked, settle
 from test_screen import _texts_are_known as _texts_are_known  # the screen's texts are noted
 
+from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, LinkConfig
 from oasis_kiosk.floor import agent, hub
 from oasis_kiosk.machine import linked
@@ -96,6 +98,13 @@ def hit(t: Terminal) -> None:
     assert t.round is None
     assert t.jackpot_pending is not None
     assert t.mode in {Mode.JACKPOT_PENDING, Mode.HANDPAY}, "a handpay of the round's own win comes first"
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "not reached in time"
+        time.sleep(0.05)
 
 
 def jackpot_rows(t: Terminal) -> list[Any]:
@@ -354,6 +363,62 @@ def test_an_agent_killed_between_its_claim_and_its_record_claims_again_for_the_s
     assert t.follow_link() is not None
     assert t.credits == credits + amount
     t.store.close()
+
+
+def test_a_headless_scripted_cabinet_follows_the_link(
+    floor: FloorHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    books(database).close()
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[terminal]\ndatabase = "{database}"\n[link]\ncredentials = "{credentials}"\njackpot = "linked"\n',
+        encoding="utf-8",
+    )
+    decks = tmp_path / "decks.txt"
+    decks.write_text(ROYAL + "\n", encoding="utf-8")
+
+    def run_script(name: str, text: str) -> str:
+        script = tmp_path / name
+        script.write_text(text, encoding="utf-8")
+        arguments = [
+            "run",
+            "--headless",
+            "--config",
+            str(config),
+            "--script",
+            str(script),
+            "--decks",
+            str(decks),
+        ]
+        assert main(arguments) == 0
+        return capsys.readouterr().out
+
+    # No agent has reached the hub yet: the linked jackpot is offline, its bonus bet closed.
+    said = run_script("offline.txt", "bill 5000\nbonus\n")
+    assert f"bonus: skipped: {BONUS_CLOSED}" in said
+    link = agent.Agent(database, credentials, batch=50)
+    pushing = threading.Thread(target=link.run)
+    pushing.start()
+    try:
+        wait_for(lambda: linked.LinkState(database).pool is not None)
+        # The hit is claimed by the agent and credited while the script still runs.
+        said = run_script("hit.txt", "bonus\ndeal\nplay\n" + "wait 0.25\n" * 20)
+    finally:
+        link.stop()
+        pushing.join(30)
+    [(_round, amount)] = awards_at_hub(floor)
+    assert amount == 1000 + 200 * 100_000 // 1_000_000, "the hub's pool, fed the bonus stake"
+    store = Store(database, read_only=True)
+    try:
+        assert [(row.kind, row.amount) for row in store.ledger() if row.kind == "jackpot_hit"] == [
+            ("jackpot_hit", amount)
+        ]
+        credits = store.credits()
+    finally:
+        store.close()
+    assert f"script done: credits {credits}, jackpot {hub.pool(floor.owner).value}," in said
 
 
 def test_while_the_link_is_down_the_bonus_bet_is_refused_and_the_rest_plays_on(

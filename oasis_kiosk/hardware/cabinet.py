@@ -3,8 +3,9 @@
 Each frame the main loop calls ``step()``: button presses become the terminal's intents,
 money a device has taken in is credited, device noise and rejected coins or notes go to
 the event log, a device fault tilts the terminal, the UPS's power-fail signal stops the
-terminal (and lets it go on when the power returns); then the lamps, the coin acceptor's
-inhibit line and the bill validator's enable follow what is live.
+terminal (and lets it go on when the power returns), a linked jackpot's award the link
+agent has is credited; then the lamps, the coin acceptor's inhibit line and the bill
+validator's enable follow what is live.
 
 No device money takes the credits past their limit: an acceptor is open only while the
 largest coin or note it takes still fits in the terminal's ``room_for_money()``, and a note
@@ -125,6 +126,8 @@ class Cabinet:
                 responses += self._route(press)
         if self.hopper is not None:
             self._hopper_events(self.hopper)  # a cash-out or the attendant's key just now
+        # Each frame of the screen's loop and each input of a headless script pass here.
+        self.terminal.follow_link()  # a linked jackpot's award, once the link agent has it
         self.update_outputs()
         return responses
 
