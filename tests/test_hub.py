@@ -334,6 +334,29 @@ def test_two_hits_in_one_round_are_two_claims_each_answered_the_same_again(floor
         hub.claim(cabinet, "r2", -1)
 
 
+def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, tmp_path: Path) -> None:
+    before = tmp_path / "migrations"
+    before.mkdir()
+    for path in sorted(migrate.MIGRATIONS.glob("*.sql"))[:5]:
+        shutil.copy(path, before)
+    migrate.migrate(bare.owner, before)
+    bare.owner.execute("UPDATE hub.pool SET value = 1000, reset = 1000, maximum = 2000")
+    cabinet = bare.cabinet("c01")
+    # A hub and a cabinet of 0005: a hit names no box, and its round is claimed.
+    for seq, round_id in ((1, "r1"), (2, "r2")):
+        cabinet.execute(
+            "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (%s, 'jackpot_hit', %s, now())",
+            [seq, json.dumps({"round_id": round_id})],
+        )
+    cabinet.execute("SELECT * FROM hub.claim('r1')")
+    assert [m.version for m in migrate.migrate(bare.owner)] == [6]
+    assert hub.pending_hits(bare.owner) == [("c01", "r2", 0)], "r1 was claimed; r2 waits, as box 0"
+    assert hub.claim(cabinet, "r1", 0).amount == 1000, "the award r1 had"
+    assert hub.claim(cabinet, "r2", 0).amount == 1000
+    assert hub.pending_hits(bare.owner) == []
+    assert hub.pool(bare.owner).hits == 2
+
+
 def test_the_reserve_refills_the_pool_only_up_to_its_maximum(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
     hub.ingest(cabinet, contributions(1, [200_000]))  # pool capped at 2 000, reserve 2 000 + 19 000
