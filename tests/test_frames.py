@@ -1,7 +1,8 @@
 """The screen is drawn by parts: only the regions whose content changed, only the damage of
 the pieces in motion (under a panel too), a winning hand's glow by itself, and a region left
-to the next frame when a frame has painted half the screen already. Whatever the parts, the
-picture is the one a full repaint draws, a frame later at most."""
+to a later frame when a frame has painted a third of the screen already (the boxes' side of a
+new deal, the paytable and meters beside a repainted table). Whatever the parts, the picture
+is the one a full repaint draws, MOST_FRAMES_WAITED frames later at most."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from test_screen import ENDS, Clock, _texts_are_known, kiosk, settle
 
 from oasis_kiosk.ui.app import App
+from oasis_kiosk.ui.table import MOST_FRAMES_WAITED
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
@@ -20,11 +22,12 @@ ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"  # the jackpot over the handpay limit:
 
 
 def pictures_agree(app: App, clock: Clock) -> None:
-    """The screen as the frames left it, once a frame at the same moment has painted what
+    """The screen as the frames left it, once frames at the same moment have painted what
     waited, against the screen drawn afresh. The jackpot meter rolls a step each frame: the
     repaint's frame rolls the same step."""
-    rolled_from = app.table.jackpot_shown
-    app.draw()
+    for _ in range(MOST_FRAMES_WAITED + 1):
+        rolled_from = app.table.jackpot_shown
+        app.draw()
     painted = pygame.image.tobytes(app.screen, "RGB")
     app.table.jackpot_shown = rolled_from
     app.repaint()

@@ -56,6 +56,8 @@ JACKPOT_ROLL = 8
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
 KEPT_REGIONS = {"paytable", "message", "buttons"}
 KEPT_BYTES = 24 * 2**20
+MOST_FRAMES_WAITED = 3
+"""A region left by a frame over its budget is painted at most this many frames later."""
 NEAR = 48
 """Pixels between two damaged rectangles under which one pass over both is cheaper than two."""
 VEIL = (100, 100, 100)
@@ -122,8 +124,10 @@ class Table:
         self._card_rects: dict[Slot, pygame.Rect] = {}
         """Where each card was last drawn: a moving card's old place is repainted too."""
         self._moving_before: set[Slot] = set()
-        self._waiting: set[str] = set()
-        """The regions a frame that painted the whole table left to the next."""
+        self._waiting: dict[str, int] = {}
+        """The regions a frame left to the next, with how many frames each has waited."""
+        self._table_waiting: list[pygame.Rect] = []
+        """The part of the table a frame left to the next (the boxes' side of a new deal)."""
         self._frame: FrameMemo | None = None
         """What the frame being drawn has worked out (None between frames)."""
         self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
@@ -297,6 +301,7 @@ class Table:
         self._keys.clear()
         self._kept.clear()
         self._background = None
+        self._table_waiting = []
 
     def draw(self, now: float) -> list[pygame.Rect]:
         """Repaints what changed; returns the rectangles to put on the display."""
@@ -360,12 +365,12 @@ class Table:
         ]
         dirty: list[pygame.Rect] = []
         whole_screen = not self._keys  # a new background: every region is painted on it now
-        waited, self._waiting = self._waiting, set()
+        waited, self._waiting = self._waiting, {}
         budget = self.screen.get_width() * self.screen.get_height() // 3
         painted = 0
         for name, box, key, paint in regions:
             before = self._keys.get(name)
-            if before == key:
+            if before == key and not (name == "table" and self._table_waiting):
                 continue
             if name == "table" and before is not None and before[:-2] == key[:-2]:
                 self._keys[name] = key
@@ -374,12 +379,13 @@ class Table:
                 dirty += damage
                 continue
             area = render.rect(box)
-            if painted and painted + area.w * area.h > budget and not whole_screen and name not in waited:
+            overdue = waited.get(name, 0) >= MOST_FRAMES_WAITED
+            if painted and painted + area.w * area.h > budget and not whole_screen and not overdue:
                 # The frame has painted a third of the screen's worth: the rest waits for the
-                # next one, a sixtieth of a second later (and not longer), so that no frame
-                # costs the table, the paytable and the meters at once (a winning hand's glow,
-                # its paytable row and the counting meters change together).
-                self._waiting.add(name)
+                # next one, a sixtieth of a second later, so that no frame costs the table, the
+                # paytable and the meters at once (a winning hand's glow, its paytable row and
+                # the counting meters change together; a new deal changes everything).
+                self._waiting[name] = waited.get(name, 0) + 1
                 continue
             self._keys[name] = key
             painted += area.w * area.h
@@ -388,7 +394,20 @@ class Table:
             kept = self._kept.get((name, key))
             if kept is not None:
                 self.screen.blit(kept, area)
+                self._table_waiting = [] if name == "table" else self._table_waiting
+            elif name == "table" and not whole_screen and area.w * area.h > budget:
+                # A new deal, an outcome shown: the felt and everything on it, more than a
+                # frame's worth. The dealer's side is painted now, the boxes' side a frame
+                # later, with whatever moves there then (``_repaint_moving_pieces``).
+                self._table_waiting = [
+                    pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
+                ]
+                area = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
+                self.screen.blit(background, area, area)
+                with self._clip(area):
+                    paint(lay, now)
             else:
+                self._table_waiting = [] if name == "table" else self._table_waiting
                 self.screen.blit(background, area, area)
                 with self._clip(area):
                     paint(lay, now)
@@ -428,6 +447,8 @@ class Table:
             render.rect(places[spot]) for spot in set(self._chips_drawn) | set(chips) if spot in places
         ]
         self._chips_drawn = chips
+        damage += self._table_waiting
+        self._table_waiting = []
         if glow:
             damage += [self._glow(lay, area, box) for box, area in self._winning_hands(lay)]
         areas = _clusters(damage)
