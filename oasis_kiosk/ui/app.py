@@ -191,7 +191,6 @@ class App:
     def update(self, seconds: float) -> None:
         """The devices' own time (pulse trains, the hopper), the menu's and the demo's."""
         self._take(self._poll(seconds))
-        self.terminal.follow_link()  # a linked jackpot's award, once the link agent has it
         self.idle += seconds
         self.operator.step(seconds)
         if self.attract is not None:
