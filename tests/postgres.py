@@ -124,6 +124,21 @@ def private_directory(uid: int, gid: int) -> Path:
     )
 
 
+def living_in_group(group: int) -> list[int]:
+    """The processes of a process group that have not ended (an ended one may stay a zombie
+    until whoever inherited it reaps it)."""
+    living = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat_file.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # ended meanwhile
+        state, group_id = fields[0], int(fields[2])
+        if group_id == group and state not in ("Z", "X"):
+            living.append(int(stat_file.parent.name))
+    return living
+
+
 @dataclass
 class Postgres:
     """A running server: TCP on 127.0.0.1:``port`` and a unix socket in ``socket_dir``."""
@@ -248,6 +263,8 @@ class Postgres:
                     stdout=log,
                     stderr=log,
                     cwd=self.root,
+                    # A group of its own, which its backends join: kill() reaches every one.
+                    start_new_session=True,
                     **self.run_as,
                 )
             finally:
@@ -296,13 +313,25 @@ class Postgres:
             process.kill()
             process.wait()
 
-    def halt(self) -> None:
-        """Stops the server as ``pg_ctl stop -m fast`` does (SIGINT to the postmaster: every
-        client is disconnected), keeping its data, its password and its port."""
-        self._terminate()
+    def kill(self) -> None:
+        """SIGKILLs the postmaster and every backend at once (the hub's processes killed, as
+        by ``kill -9`` or the OOM killer), keeping its data, its password and its port; returns
+        when none of them runs, so that ``resume()`` finds no backend still holding its shared
+        memory and starts with crash recovery."""
+        process, self.process = self.process, None
+        assert process is not None, "the server is not running"
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        deadline = time.monotonic() + STOP_SECONDS
+        while living_in_group(process.pid):
+            if time.monotonic() > deadline:
+                raise PostgresUnavailableError(
+                    f"PostgreSQL's backends outlived SIGKILL by {STOP_SECONDS:.0f} s"
+                )
+            time.sleep(0.05)
 
     def resume(self) -> None:
-        """Starts a halted server again on the port it had, as ``pg_ctl start`` would."""
+        """Starts a killed server again on the port it had, as ``pg_ctl start`` would."""
         owner = os.stat(self.data)
         self._launch(owner.st_uid, owner.st_gid, port=self.port)
 
