@@ -6,7 +6,10 @@ that feeds the jackpot is refused (or, by configuration, all play)."""
 
 from __future__ import annotations
 
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -528,3 +531,136 @@ def test_the_screen_shows_the_pending_panel(floor: FloorHub, tmp_path: Path) -> 
     app.repaint()
     assert "JACKPOT PENDING" not in {text.content for text in surface.shown}
     t.store.close()
+
+
+def kiosk_process(config: Path, script: Path, decks: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "oasis_kiosk", "run", "--headless", "--config", str(config)]
+    return subprocess.Popen(
+        [*command, "--script", str(script), "--decks", str(decks)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def agent_process(config: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "oasis_kiosk", "link", "--config", str(config)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def sigkill(process: subprocess.Popen[bytes]) -> None:
+    assert process.poll() is None, process.communicate()[1].decode()
+    process.send_signal(signal.SIGKILL)
+    process.communicate()  # closes its pipes
+
+
+def test_a_kiosk_process_killed_in_a_pending_linked_hit_resumes_it_exactly(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """The kiosk (``run --headless --script``) and its agent (``oasis-kiosk link``) as the
+    cabinet runs them, the kiosk SIGKILLed after its hit is booked and before the hub's award,
+    then after its agent has the award and before the credit; started again, it credits the
+    award once and the hub's reconciliation finds its books agreeing."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    books(database).close()
+    config = tmp_path / "config.toml"
+    # The royal flush's own win (the main game's) is over the handpay limit, the hub's award
+    # (its reset value and the stake's share) under it: the kiosk waits in that handpay, the
+    # hit still pending behind it, until the attendant comes, which holds the credit back
+    # while the agent claims the award.
+    config.write_text(
+        f'[terminal]\ndatabase = "{database}"\n[money]\nhandpay_limit = 10000\n'
+        f'[link]\ncredentials = "{credentials}"\njackpot = "linked"\noffline_after = 120\nretry_max = 1\n',
+        encoding="utf-8",
+    )
+    decks = tmp_path / "decks.txt"
+    decks.write_text(ROYAL + "\n", encoding="utf-8")
+
+    def script(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    waits = "wait 0.25\n" * 120  # the kiosk plays on until it is killed
+
+    # The agent reaches the hub (the bonus bet opens), then is killed: nothing claims the hit.
+    link = agent_process(config)
+    wait_for(lambda: linked.LinkState(database).pool is not None)
+    sigkill(link)
+
+    kiosk = kiosk_process(config, script("hit.txt", "bill 5000\nbonus\ndeal\nplay\n" + waits), decks)
+
+    def hit_booked() -> bool:
+        store = Store(database, read_only=True)
+        try:
+            return any(row.kind == "jackpot_hit" for row in store.outbox_rows(0, 10_000))
+        finally:
+            store.close()
+
+    wait_for(hit_booked)
+    sigkill(kiosk)  # the hit booked, the award not yet asked for
+    store = Store(database, read_only=True)
+    try:
+        assert audit(store).problems == []
+        assert not [row for row in store.ledger() if row.kind == "jackpot_hit"]
+        credits = store.credits()
+        books_id = store.books.id if store.books else ""
+    finally:
+        store.close()
+    round_id = hub_round_id(books_id, 1)
+    assert awards_at_hub(floor) == []
+
+    # Started again, the kiosk waits in the round's handpay; the agent claims the award.
+    kiosk = kiosk_process(config, script("handpay.txt", waits), decks)
+    link = agent_process(config)
+    wait_for(lambda: linked.LinkState(database).award(round_id, 0) is not None)
+    sigkill(kiosk)  # the agent has the award, the kiosk has not credited it
+    [(claimed, amount)] = awards_at_hub(floor)
+    assert claimed == round_id
+    assert amount == 1000 + 200 * 100_000 // 1_000_000, "the hub's reset value and the stake's share"
+    store = Store(database, read_only=True)
+    try:
+        assert audit(store).problems == []
+        assert not [row for row in store.ledger() if row.kind == "jackpot_hit"]
+        assert store.credits() == credits
+    finally:
+        store.close()
+
+    # Started again, the attendant pays the round's own win; the award is credited, once.
+    kiosk = kiosk_process(config, script("paid.txt", "key attendant\nwait 0.5\n"), decks)
+    said, errors = kiosk.communicate(timeout=120)
+    assert kiosk.returncode == 0, errors.decode()
+    assert f"script done: credits {credits + amount}, jackpot 1000," in said.decode()
+    store = Store(database, read_only=True)
+    try:
+        assert audit(store).problems == []
+        credited = [(row.kind, row.amount) for row in store.ledger() if row.kind == "jackpot_hit"]
+        assert credited == [("jackpot_hit", amount)], "the award credited once"
+        assert store.meters()["jackpots_paid"] == amount
+        assert store.credits() == credits + amount
+    finally:
+        store.close()
+
+    # The hub holds the books' whole outbox, and its reconciliation finds them agreeing.
+    wait_for(lambda: agent.confirmed(database) == agent.outbox_last(database))
+    link.send_signal(signal.SIGTERM)
+    _, stopped = link.communicate(timeout=15)
+    assert link.returncode == 0, stopped.decode()
+    assert awards_at_hub(floor) == [(round_id, amount)], "awarded once"
+    reconcile = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "oasis_kiosk",
+            "hub",
+            "reconcile",
+            "--dsn",
+            floor.owner_dsn,
+            "--books",
+            f"c01={database}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert reconcile.returncode == 0, reconcile.stdout + reconcile.stderr
