@@ -152,6 +152,13 @@ def connect(target: Credentials | Path | str, **options: Any) -> psycopg.Connect
             raise CredentialsError(f"the hub has no login {user!r}: {message}") from error
         if "permission denied for database" in message:
             raise CredentialsError(f"{user!r} may not connect to this hub's database: {message}") from error
+        if "certificate verify failed" in message:
+            # libpq names neither the CA file it checked against nor what to look at.
+            ca = psycopg.conninfo.conninfo_to_dict(conninfo).get("sslrootcert", "~/.postgresql/root.crt")
+            raise HubUnavailableError(
+                f"the hub's TLS certificate is not trusted: it does not verify against the CA "
+                f"certificate {ca} (sslrootcert): signed by another CA, or expired: {message}"
+            ) from error
         raise HubUnavailableError(f"cannot reach the hub: {message}") from error
 
 
