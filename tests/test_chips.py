@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from test_screen import ENDS, Clock, _texts_are_known, kiosk, settle
+from test_screen import ENDS, Clock, _texts_are_known, drawn, kiosk, settle
 
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
@@ -75,7 +75,7 @@ def test_a_bet_placed_slides_its_chip_from_the_credit_meter_to_its_spot(
     app.key("n")  # a bonus stake: its chip comes
     assert app.table.chips.pose((0, "bonus"), clock.now).end == PLAYER  # type: ignore[union-attr]
     clock.now += CHIP_SLIDE * EARLY
-    app.draw()
+    drawn(app)
     bonus = spot(app, "bonus")
     on_its_way = chip_pixels(app, "bonus")
     assert on_its_way, "the chip is on the felt on its way"
@@ -107,11 +107,13 @@ def test_a_settled_rounds_chips_leave_only_after_the_reveal_won_to_the_player_lo
         clock.now += 1 / 60
         app.draw()
     for kind in ("ante", "play", "bonus"):
-        pose = app.table.chips.pose((0, kind), revealed_at + CHIP_SLIDE / 2)
+        leaves_at = app.table.chips.leaving[(0, kind)].start
+        assert leaves_at >= revealed_at
+        pose = app.table.chips.pose((0, kind), leaves_at + CHIP_SLIDE / 2)
         assert pose is not None
         assert pose.end == towards, kind
-    clock.now = revealed_at + CHIP_SLIDE * EARLY
-    app.draw()
+    clock.now = app.table.chips.leaving[(0, "ante")].start + CHIP_SLIDE * EARLY
+    drawn(app)
     ante = spot(app, "ante")
     end = credit_end(app) if towards == PLAYER else dealer_end(app)
     going = chip_pixels(app, "ante")
@@ -122,6 +124,39 @@ def test_a_settled_rounds_chips_leave_only_after_the_reveal_won_to_the_player_lo
     assert not app.table.chips.busy(clock.now)
     assert all(app.table.chips.pose((0, kind), clock.now) is None for kind in ("ante", "play", "bonus"))
     assert not chip_pixels(app, "ante"), "the spots are empty: the chips have gone"
+
+
+@pytest.mark.parametrize("size", ENDS)
+def test_the_dealer_pays_each_won_bet_with_a_chip_from_his_end_before_they_go_to_the_player(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app, clock = played(tmp_path, size, FLUSH)
+    chips = app.table.chips
+    settlement = app.terminal.store.rounds(1)[0]["settlement"]["boxes"][0]
+    won = {
+        kind: settlement[kind]["returned"] - settlement[kind]["stake"] for kind in ("ante", "play", "bonus")
+    }
+    assert all(amount > 0 for amount in won.values()), won
+    assert {spot[1]: move.amount for spot, move in chips.paying.items()} == won
+    pay = chips.paying[(0, "play")]
+    assert pay.start >= app.table.revealed_at, "nothing is paid before the dealer's last card has turned"
+    clock.now = pay.start + CHIP_SLIDE * EARLY
+    drawn(app)
+    play = spot(app, "play")
+    coming = [point for point in chip_pixels(app, "play") if not play.collidepoint(point)]
+    assert coming, "the pay is on the felt on its way"
+    along = between(centre_of(coming), dealer_end(app), play.center)
+    assert 0.2 < along < 0.9, f"{along} of the way"
+    stake = settlement["play"]["stake"]
+    assert chips.pose((0, "play"), clock.now).amount == stake  # type: ignore[union-attr]
+    clock.now = pay.end
+    assert chips.pose((0, "play"), clock.now).amount == stake + won["play"]  # type: ignore[union-attr]
+    assert all(move.start >= pay.end for move in chips.leaving.values()), "the chips go once all is paid"
+
+
+def test_a_lost_round_is_paid_nothing(tmp_path: Path) -> None:
+    app, _clock = played(tmp_path, (1280, 720), LOST)
+    assert app.table.chips.paying == {}
 
 
 def played(tmp_path: Path, size: tuple[int, int], deck: str) -> tuple[App, Clock]:
@@ -148,6 +183,7 @@ def test_repainting_only_around_moving_chips_gives_the_same_picture_as_a_full_re
         app.draw()
         frames += 1
         if app.table.chips.moving(clock.now) and frames % 3 == 0:
+            drawn(app)
             painted = pygame.image.tobytes(app.screen.subsurface(felt), "RGB")
             app.table.invalidate()
             app.draw()

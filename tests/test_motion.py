@@ -205,6 +205,42 @@ def test_a_settled_rounds_chips_leave_only_after_the_reveal_the_dealers_first() 
     assert all(chips.pose(spot, done) is None for spot in (ANTE, PLAY, BONUS)), "the spots are empty"
 
 
+def test_the_dealer_pays_a_won_bet_with_a_chip_of_its_win_before_it_goes_to_the_player() -> None:
+    chips = ChipMotions()
+    chips.place({ANTE: 1000, PLAY: 2000, BONUS: 100}, 0.0, PLAYER)
+    chips.skip()
+    revealed_at = 7.0
+    # The ante stands off (its stake comes back, no win), the play bet wins 3:1, the bonus is lost.
+    chips.settle({ANTE: PLAYER, PLAY: PLAYER, BONUS: DEALER}, revealed_at, won={PLAY: 6000})
+    assert chips.payments(revealed_at - 0.001) == {}, "nothing is paid before the dealer's last card"
+    taken = chips.pose(BONUS, revealed_at + CHIP_SLIDE / 2)
+    assert taken is not None
+    assert taken.end == DEALER, "the dealer takes first"
+    paid_at = revealed_at + CHIP_GAP
+    assert chips.payments(paid_at - 0.001) == {}
+    pay = chips.payments(paid_at + CHIP_SLIDE / 2)
+    assert set(pay) == {PLAY}, "then pays the won bet alone: a stake coming back is not paid"
+    assert pay[PLAY].amount == 6000
+    assert pay[PLAY].end == DEALER, "from the dealer's end"
+    assert 0 < pay[PLAY].nearness < 1
+    assert chips.pose(PLAY, paid_at + CHIP_SLIDE / 2) == ChipPose(2000, None, AT_REST), (
+        "the stake, until paid"
+    )
+    landed = paid_at + CHIP_SLIDE
+    assert chips.payments(landed) == {}
+    assert chips.pose(PLAY, landed) == ChipPose(8000, None, AT_REST), "the stake with its pay"
+    assert chips.pose(ANTE, landed - 0.001) == ChipPose(1000, None, AT_REST), "the others wait for the pay"
+    going = chips.pose(PLAY, landed + CHIP_GAP + CHIP_SLIDE / 2)
+    assert going is not None
+    assert (going.amount, going.end) == (8000, PLAYER), "then stake and pay go to the player"
+    assert chips.pose(ANTE, landed + CHIP_SLIDE / 2).end == PLAYER  # type: ignore[union-attr]
+    done = landed + CHIP_GAP + CHIP_SLIDE
+    assert chips.busy(done - 0.001)
+    assert not chips.busy(done)
+    chips.settle({ANTE: PLAYER, PLAY: PLAYER, BONUS: DEALER}, 9.0, won={PLAY: 6000})
+    assert not chips.busy(9.0), "settled chips are not moved twice"
+
+
 def test_a_hurried_reveal_moves_the_chips_sooner_and_a_press_ends_their_way() -> None:
     chips = ChipMotions()
     chips.place({ANTE: 1000}, 0.0, PLAYER)

@@ -31,6 +31,7 @@ from oasis_kiosk.ui import help, render, screenshots
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.layout import SIZES, text_floor, window_size
 from oasis_kiosk.ui.screenshots import Clock
+from oasis_kiosk.ui.table import MOST_FRAMES_WAITED
 from oasis_kiosk.ui.view import cash_for, last_settlement
 
 ARTIFACTS = (
@@ -217,6 +218,13 @@ def settle(app: App, clock: Clock, seconds: float = 12.0) -> None:
     """Lets every animation and count run to its end, drawing frames on the way."""
     for _ in range(int(seconds * 10)):
         clock.now += 0.1
+        app.draw()
+
+
+def drawn(app: App) -> None:
+    """The frame at this moment, and the frames at the same moment that paint what it left
+    over its budget: the screen as it stands a few sixtieths of a second later."""
+    for _ in range(MOST_FRAMES_WAITED + 1):
         app.draw()
 
 

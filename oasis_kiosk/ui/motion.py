@@ -247,7 +247,8 @@ class ChipPose:
 class ChipMotions:
     """The chips on the bet spots: each placed bet slides in from the player; a settled
     round's chips stay until the dealer's last card has turned, then the lost ones go to the
-    dealer and the won ones (stakes that come back) to the player, one after another."""
+    dealer, the dealer pays each won bet with a chip of its win, and the won ones (stakes that
+    come back, with their pay) go to the player, one after another."""
 
     def __init__(self, pace: float = 1.0) -> None:
         self.pace = pace
@@ -255,6 +256,8 @@ class ChipMotions:
         """Chips on their spots, once arrived (the amount each says)."""
         self.arriving: dict[ChipSpot, ChipMove] = {}
         self.leaving: dict[ChipSpot, ChipMove] = {}
+        self.paying: dict[ChipSpot, ChipMove] = {}
+        """The dealer's pay of a won bet, from the dealer's end to the bet's spot."""
 
     def place(self, bets: dict[ChipSpot, int], now: float, taken_to: str) -> None:
         """The bets on the spots now. A bet on an empty spot slides in from the player; a bet
@@ -279,18 +282,35 @@ class ChipMotions:
                 continue
             start += CHIP_GAP / self.pace
 
-    def settle(self, destinations: dict[ChipSpot, str], at: float) -> None:
-        """The round settled and its outcome shows at ``at``: from then each chip leaves for
-        its destination (PLAYER or DEALER; a chip not named goes back to the player), the
-        dealer's first, as a dealer takes before paying. Called again (a press hurried the
-        reveal) it moves the same chips at the new time."""
-        amounts = {spot: move.amount for spot, move in self.leaving.items() if move.start >= at}
-        amounts |= self.lying
-        start = at
-        for spot in sorted(amounts, key=lambda spot: (destinations.get(spot, PLAYER) != DEALER, spot)):
-            self.leaving[spot] = ChipMove(start, amounts[spot], destinations.get(spot, PLAYER), self.pace)
-            start += CHIP_GAP / self.pace
+    def settle(
+        self, destinations: dict[ChipSpot, str], at: float, won: dict[ChipSpot, int] | None = None
+    ) -> None:
+        """The round settled and its outcome shows at ``at``: from then the dealer takes the
+        chips lost (DEALER), pays each bet ``won`` with a chip of its win sliding to the bet's
+        spot, and once paid the other chips go back to the player with their pay (PLAYER, or
+        not named), as a dealer takes before paying. Called again (a press hurried the reveal)
+        it moves the same chips at the new time."""
+        won = won or {}
+        stakes = {
+            spot: move.amount - (self.paying.pop(spot).amount if spot in self.paying else 0)
+            for spot, move in self.leaving.items()
+            if move.start >= at
+        }
+        stakes |= self.lying
         self.lying.clear()
+        start = at
+        gap = CHIP_GAP / self.pace
+        taken = sorted(spot for spot in stakes if destinations.get(spot, PLAYER) == DEALER)
+        for spot in taken:
+            self.leaving[spot] = ChipMove(start, stakes[spot], DEALER, self.pace)
+            start += gap
+        for spot in sorted(spot for spot in stakes if won.get(spot, 0) > 0 and spot not in taken):
+            self.paying[spot] = ChipMove(start, won[spot], "spot", self.pace)
+            start = max(start + gap, self.paying[spot].end)  # the last pay lands before the chips go
+        for spot in sorted(set(stakes) - set(taken)):
+            amount = stakes[spot] + (self.paying[spot].amount if spot in self.paying else 0)
+            self.leaving[spot] = ChipMove(start, amount, PLAYER, self.pace)
+            start += gap
 
     def pose(self, spot: ChipSpot, now: float) -> ChipPose | None:
         """None: no chip there (an empty spot)."""
@@ -305,7 +325,18 @@ class ChipMotions:
                 return None
             return ChipPose(self.lying.get(spot, arriving.amount), PLAYER, arriving.travelled(now))
         amount = leaving.amount if leaving is not None else self.lying.get(spot)
+        paying = self.paying.get(spot)
+        if amount is not None and paying is not None and now < paying.end:
+            amount -= paying.amount  # the stake alone until its pay has come
         return None if amount is None else ChipPose(amount, None, AT_REST)
+
+    def payments(self, now: float) -> dict[ChipSpot, ChipPose]:
+        """The dealer's pay on its way to each won bet's spot at ``now``."""
+        return {
+            spot: ChipPose(move.amount, DEALER, move.travelled(now))
+            for spot, move in self.paying.items()
+            if move.start <= now < move.end
+        }
 
     def moving(self, now: float) -> set[ChipSpot]:
         """The spots whose chip is on its way at ``now``."""
@@ -321,9 +352,12 @@ class ChipMotions:
         return set(self.lying) | set(self.arriving) | set(self.leaving)
 
     def busy(self, now: float) -> bool:
-        return any(now < move.end for moves in (self.arriving, self.leaving) for move in moves.values())
+        return any(
+            now < move.end for moves in (self.arriving, self.leaving, self.paying) for move in moves.values()
+        )
 
     def skip(self) -> None:
         """Every chip where it is going, at once."""
         self.arriving.clear()
         self.leaving.clear()
+        self.paying.clear()

@@ -203,7 +203,8 @@ class Table:
         """The outcome shows at ``revealed_at``: the chips leave the spots for whoever has them,
         and the win, if any, counts up, greeted by a tune of its size."""
         self.revealed_at = revealed_at
-        self.chips.settle(self._chip_destinations(), revealed_at)
+        destinations, won = self._settled_chips()
+        self.chips.settle(destinations, revealed_at, won)
         self.count, self._win_sound, self.celebrate_until = None, None, 0.0
         tune = win_tune(view.win, view.ante_unit, bool(view.jackpot_won))
         if tune is None:
@@ -235,19 +236,28 @@ class Table:
         dealer's last card has turned, never before (the banner would tell the outcome)."""
         return self.revealed_at <= now < self.celebrate_until
 
-    def _chip_destinations(self) -> dict[ChipSpot, str]:
+    def _settled_chips(self) -> tuple[dict[ChipSpot, str], dict[ChipSpot, int]]:
         """Where each chip of the settled round goes: a bet that paid anything back (a win, a
         stand-off, an ante returned; a bonus that hit the jackpot) to the player, a lost one
-        to the dealer."""
+        to the dealer; and what the dealer pays beside each won bet (its win: what came back
+        above the stake; a jackpot is paid by the meter, not by the dealer)."""
         settlement = last_settlement(self.terminal)
         if settlement is None:
-            return {}
-        return {
-            (index, spot): PLAYER if box[bet]["returned"] or (spot == "bonus" and box["jackpot"]) else DEALER
+            return {}, {}
+        bets = [
+            ((index, spot), box, box[bet])
             for index, box in enumerate(settlement["boxes"])
             for spot, bet in SETTLED_BETS.items()
             if box[bet]["stake"]
+        ]
+        destinations = {
+            spot: PLAYER if bet["returned"] or (spot[1] == "bonus" and box["jackpot"]) else DEALER
+            for spot, box, bet in bets
         }
+        won = {
+            spot: bet["returned"] - bet["stake"] for spot, _box, bet in bets if bet["returned"] > bet["stake"]
+        }
+        return destinations, won
 
     def revealing(self, now: float) -> bool:
         """The dealer's cards are still turning: a settled round's outcome, or what a round
@@ -396,13 +406,12 @@ class Table:
                 self.screen.blit(kept, area)
                 self._table_waiting = [] if name == "table" else self._table_waiting
             elif name == "table" and not whole_screen and area.w * area.h > budget:
-                # A new deal, an outcome shown: the felt and everything on it, more than a
-                # frame's worth. The dealer's side is painted now, the boxes' side a frame
-                # later, with whatever moves there then (``_repaint_moving_pieces``).
-                self._table_waiting = [
-                    pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
-                ]
-                area = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
+                # A new deal, an outcome shown, a bet placed: the felt and everything on it,
+                # more than a frame's worth. The boxes' side (the player's bets and cards, a
+                # deal's first card) is painted now, the dealer's side a frame later, with
+                # whatever moves there then (``_repaint_moving_pieces``).
+                self._table_waiting = [pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)]
+                area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
                 self.screen.blit(background, area, area)
                 with self._clip(area):
                     paint(lay, now)
@@ -701,8 +710,8 @@ class Table:
         places = self._spot_places(lay)
         credit = lay.meters.split(3)[0]
         flying = []
-        for spot in sorted(self.chips.moving(now)):
-            pose = self.chips.pose(spot, now)
+        poses = [(spot, self.chips.pose(spot, now)) for spot in sorted(self.chips.moving(now))]
+        for spot, pose in [*poses, *self.chips.payments(now).items()]:
             if spot not in places or pose is None or pose.end is None:
                 continue
             place = places[spot]
