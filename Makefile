@@ -42,19 +42,26 @@ SCREENSHOTS ?= docs/screenshots
 screenshots: build
 	$(BIN)/python -m oasis_kiosk.ui.screenshots $(SCREENSHOTS)
 
-# The PAR sheets of docs/par at the least and the greatest ante: exact where the profile's only
-# decision is to play or fold, else simulated with enough rounds for a 95 % interval of at most
-# ±0.05 % of the ante (docs/simulation.md); then their index and the returns the package ships
-# (oasis_kiosk/returns.json). About 27 minutes on two cores (measured 2026-12-02).
+# The PAR sheets of docs/par at the least and the greatest ante, one for every profile file in
+# oasis_kiosk/profiles: simulated with PAR_ROUNDS rounds, enough for a 95 % interval of at most
+# ±0.05 % of the ante (docs/simulation.md), unless PAR_<id> says how else: exact where the
+# profile's only decision is to play or fold, more rounds where its options spread the results
+# more. Then their index and the returns the package ships (oasis_kiosk/returns.json). About 27
+# minutes on two cores (measured 2026-12-02).
 PAR_SEED := 5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed
-PAR_EXACT := caribbean czech
-PAR_ROUNDS := standard:800000 russian-three-box:800000 czech-buy-card:800000 stand-a:800000 \
-	stand-b:800000 stand-c:800000 czech-exchange:1600000 golden-oasis:3500000
+PAR_PROFILES := $(sort $(basename $(notdir $(wildcard oasis_kiosk/profiles/*.toml))))
+PAR_ROUNDS := 800000
+PAR_caribbean := --exact
+PAR_czech := --exact
+PAR_czech-exchange := --rounds 1600000 --seed $(PAR_SEED)
+PAR_golden-oasis := --rounds 3500000 --seed $(PAR_SEED)
+# One command per profile, each on its own line, so that make stops at the first that fails.
+define par_sheet
+$(BIN)/oasis-kiosk par $(1) $(or $(PAR_$(1)),--rounds $(PAR_ROUNDS) --seed $(PAR_SEED)) --out docs/par
+
+endef
 par: build
-	for profile in $(PAR_EXACT); do $(BIN)/oasis-kiosk par $$profile --exact --out docs/par || exit 1; done
-	for entry in $(PAR_ROUNDS); do \
-		$(BIN)/oasis-kiosk par $${entry%%:*} --rounds $${entry##*:} --seed $(PAR_SEED) --out docs/par || exit 1; \
-	done
+	$(foreach profile,$(PAR_PROFILES),$(call par_sheet,$(profile)))
 	$(BIN)/python -m oasis_kiosk.par index docs/par
 	$(BIN)/python -m oasis_kiosk.returns write docs/par
 

@@ -40,6 +40,8 @@ __all__ = [
 CATEGORIES: tuple[str, ...]
 MIN_ROUNDS: int
 """The least rounds a simulation plays: two per rank of the up card."""
+SHIPPED_PROFILES: tuple[str, ...]
+"""The ids of the profiles the package ships, sorted, as the core was built from their folder."""
 
 class OasisError(Exception):
     """Every error the kiosk reports."""

@@ -265,5 +265,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     simulation::register(module)?;
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.name()).collect();
     module.add("CATEGORIES", pyo3::types::PyTuple::new(py, categories)?)?;
+    module.add("SHIPPED_PROFILES", pyo3::types::PyTuple::new(py, oasis_core::profile::SHIPPED_PROFILES)?)?;
     Ok(())
 }

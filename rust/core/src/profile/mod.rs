@@ -390,20 +390,8 @@ fn merge(base: &mut toml::Table, overrides: toml::Table) {
     }
 }
 
-/// The profiles the package ships (`oasis_kiosk/profiles`), for the tests.
-#[cfg(test)]
-pub(crate) const SHIPPED_PROFILES: [&str; 10] = [
-    "caribbean",
-    "czech",
-    "czech-buy-card",
-    "czech-exchange",
-    "standard",
-    "golden-oasis",
-    "russian-three-box",
-    "stand-a",
-    "stand-b",
-    "stand-c",
-];
+// `SHIPPED_PROFILES`, listed by build.rs from the profiles' folder.
+include!(concat!(env!("OUT_DIR"), "/shipped_profiles.rs"));
 
 /// A shipped profile's TOML text, for the tests.
 #[cfg(test)]

@@ -19,6 +19,19 @@ fn every_shipped_profile_loads() {
 }
 
 #[test]
+fn the_core_ships_every_profile_in_its_folder() {
+    let folder = format!("{}/../../oasis_kiosk/profiles", env!("CARGO_MANIFEST_DIR"));
+    let mut found: Vec<String> = std::fs::read_dir(folder)
+        .expect("the profiles' folder")
+        .map(|entry| entry.expect("a folder entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .map(|path| path.file_stem().expect("a file name").to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    assert_eq!(SHIPPED_PROFILES.to_vec(), found);
+}
+
+#[test]
 fn ratios_compare_by_value() {
     assert!(Ratio::parse("1.5").unwrap() > Ratio::whole(1));
     assert!(Ratio::parse("0.9").unwrap() < Ratio::whole(1));
