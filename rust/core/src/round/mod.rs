@@ -36,7 +36,9 @@ pub use actions::{Action, LegalAction, Phase};
 pub use pricing::{
     bonus_stakes, deal_needs, price_list, privilege_fee, standard_bonus_stake, ExchangeFee, PriceList,
 };
-pub(crate) use pricing::{exchange_fee, insurance_limits, purchase_fee, redraw_fee};
+pub(crate) use pricing::{
+    exchange_counts, exchange_fee, insurance_limits, purchase_fee, redraw_fee, redraw_price,
+};
 pub use record::{DeckSource, RoundRecord};
 pub(crate) use settle::{bonus_bet, insurance_bet, main_bets, played_outcome, qualifies};
 pub use settle::{BetResult, BoxSettlement, JackpotWin, Outcome, Settlement};
@@ -559,7 +561,8 @@ impl Round {
             return Err(format!("{} allows {} exchange(s) per box", self.profile.id, exchange.rounds.len()));
         };
         let Some(fee) = exchange_fee(round, count, state.has_bonus()) else {
-            let offered: Vec<String> = round.fees.keys().map(|n| n.to_string()).collect();
+            let offered: Vec<String> =
+                exchange_counts(round, state.has_bonus()).iter().map(|n| n.to_string()).collect();
             return Err(format!(
                 "an exchange of {count} card(s) is not offered now (offered: {})",
                 offered.join(", ")

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::HAND;
 use crate::eval::HandValue;
 use crate::profile::{Bonus, BonusKind, ExchangeRound, Money, Profile, Purchase, Ratio, Redraw, MAX_AMOUNT};
 
@@ -129,6 +130,13 @@ pub(crate) fn exchange_fee(round: &ExchangeRound, count: usize, has_bonus: bool)
     with_bonus.or_else(|| round.fees.get(&count)).copied()
 }
 
+/// The numbers of cards a box may exchange in an exchange round, fewest first: those
+/// `exchange_fee` prices for it. With the bonus that is every count offered without it and
+/// the bonus's own, so `has_bonus` true gives every count any box may exchange.
+pub(crate) fn exchange_counts(round: &ExchangeRound, has_bonus: bool) -> Vec<usize> {
+    (1..=HAND).filter(|&count| exchange_fee(round, count, has_bonus).is_some()).collect()
+}
+
 /// The privilege bonus fee at an ante, exceptions first.
 pub fn privilege_fee(profile: &Profile, ante: Money) -> Option<Money> {
     let bonus = profile.bonus.as_ref().filter(|b| b.kind == BonusKind::Privilege)?;
@@ -198,6 +206,12 @@ pub(crate) fn redraw_fee(
     }
     let fee = purchase_fee(profile, Some(purchase), redraw.what(), ante, has_bonus, (1, remaining), credit)?;
     Ok((redraw, fee))
+}
+
+/// The fee of the dealer's redraw at an ante, if the profile sells one: what a box pays for
+/// it wherever `redraw_fee` lets it buy.
+pub(crate) fn redraw_price(profile: &Profile, ante: Money) -> Option<Money> {
+    profile.dealer_redraw().and_then(|(_, purchase)| purchase.fee.of(ante))
 }
 
 /// Why an option is refused when the credit left after it would not cover the play bets
@@ -281,9 +295,7 @@ pub fn price_list(profile: &Profile, ante: Money) -> Option<PriceList> {
             .rounds
             .iter()
             .map(|round| {
-                let counts: std::collections::BTreeSet<usize> =
-                    round.fees.keys().chain(round.with_bonus.keys()).copied().collect();
-                counts
+                exchange_counts(round, true)
                     .into_iter()
                     .map(|count| ExchangeFee {
                         count,
@@ -300,6 +312,6 @@ pub fn price_list(profile: &Profile, ante: Money) -> Option<PriceList> {
         bonus: standard_bonus_stake(profile, ante),
         exchanges,
         sixth_card: in_money(profile.sixth_card.as_ref().map(|p| p.fee)),
-        redraw: in_money(profile.dealer_redraw().map(|(_, p)| p.fee)),
+        redraw: redraw_price(profile, ante),
     })
 }

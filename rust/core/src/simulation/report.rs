@@ -234,8 +234,8 @@ pub(super) fn report(
         option_rows
             .push(("insurance".to_string(), figures(t.insurance, t.insurance_staked, t.insurance_net)));
     }
-    if let Some((redraw, p)) = profile.dealer_redraw() {
-        let fee = i128::from(p.fee.of(ante).unwrap_or(0));
+    if let Some((redraw, _)) = profile.dealer_redraw() {
+        let fee = i128::from(round::redraw_price(profile, ante).unwrap_or(0));
         let name = match redraw {
             Redraw::DealerCard => "buy_dealer_card",
             Redraw::Game => "buy_game",
@@ -244,8 +244,8 @@ pub(super) fn report(
     }
     let mut exchanges = Vec::new();
     if let Some(e) = &profile.exchange {
-        for (r, round) in e.rounds.iter().enumerate().take(2) {
-            for &k in round.fees.keys() {
+        for (r, exchange_round) in e.rounds.iter().enumerate().take(2) {
+            for k in round::exchange_counts(exchange_round, true) {
                 exchanges.push((format!("round_{}_cards_{k}", r + 1), t.exchanges[r][k]));
             }
         }

@@ -75,10 +75,9 @@ fn may_qualify(kept: &[u8; 4]) -> u64 {
 
 /// Most cards a box can draw on any path: every exchange round at its largest, and a sixth card.
 fn most_drawn(profile: &Profile) -> u64 {
-    let exchanges: usize = profile
-        .exchange
-        .as_ref()
-        .map_or(0, |e| e.rounds.iter().map(|r| r.fees.keys().max().copied().unwrap_or(0)).sum());
+    let exchanges: usize = profile.exchange.as_ref().map_or(0, |e| {
+        e.rounds.iter().map(|r| round::exchange_counts(r, true).last().copied().unwrap_or(0)).sum()
+    });
     (exchanges + usize::from(profile.sixth_card.is_some())) as u64
 }
 
@@ -92,7 +91,7 @@ impl RedrawTable {
     ) -> RedrawTable {
         let profile = player.profile;
         let floor = table.floor;
-        let fee = profile.dealer_redraw().and_then(|(_, p)| p.fee.of(player.ante)).unwrap_or(0);
+        let fee = round::redraw_price(profile, player.ante).unwrap_or(0);
         // Upper bounds of what a bought card can bring, for every hand up to a category.
         let nets: Vec<HandNets> = Category::ALL.iter().map(|c| player.nets(c.lowest())).collect();
         let prefix_max = |of: fn(&HandNets) -> Money| -> Vec<Money> {
@@ -231,5 +230,21 @@ impl RedrawTable {
             gain += (bought - nets.not_qualified * pool).max(0);
         }
         gain as f64 / pool as f64 * (self.hands.len() as f64 / hands.len().max(1) as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::shipped_profile_text;
+
+    #[test]
+    fn the_most_drawn_counts_a_count_offered_only_with_the_bonus() {
+        let overrides = "[[exchange.rounds]]\nfees = { 1 = \"1\" }\nwith_bonus = { 3 = \"1\" }";
+        let profile =
+            Profile::from_toml(&shipped_profile_text("golden-oasis"), "golden-oasis", Some(overrides));
+        let profile = profile.unwrap_or_else(|e| panic!("{e}"));
+        assert!(profile.sixth_card.is_some());
+        assert_eq!(most_drawn(&profile), 3 + 1, "three exchanged with the bonus and a sixth card");
     }
 }
