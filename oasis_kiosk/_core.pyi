@@ -11,6 +11,7 @@ from typing_extensions import Buffer
 __all__ = [
     "CATEGORIES",
     "MIN_ROUNDS",
+    "SHIPPED_PROFILES",
     "Advice",
     "AnalysisError",
     "BetError",
