@@ -126,8 +126,8 @@ class Table:
         self._moving_before: set[Slot] = set()
         self._waiting: dict[str, int] = {}
         """The regions a frame left to the next, with how many frames each has waited."""
-        self._table_waiting: list[pygame.Rect] = []
-        """The part of the table a frame left to the next (the boxes' side of a new deal)."""
+        self._table_waiting: pygame.Rect | None = None
+        """The part of the table a frame left to the next (the dealer's side of a new deal)."""
         self._frame: FrameMemo | None = None
         """What the frame being drawn has worked out (None between frames)."""
         self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
@@ -311,7 +311,7 @@ class Table:
         self._keys.clear()
         self._kept.clear()
         self._background = None
-        self._table_waiting = []
+        self._table_waiting = None
 
     def draw(self, now: float) -> list[pygame.Rect]:
         """Repaints what changed; returns the rectangles to put on the display."""
@@ -380,7 +380,7 @@ class Table:
         painted = 0
         for name, box, key, paint in regions:
             before = self._keys.get(name)
-            if before == key and not (name == "table" and self._table_waiting):
+            if before == key and not (name == "table" and self._table_waiting is not None):
                 continue
             if name == "table" and before is not None and before[:-2] == key[:-2]:
                 self._keys[name] = key
@@ -401,26 +401,24 @@ class Table:
             painted += area.w * area.h
             if name == "buttons":
                 self._button_hotspots(lay)
+            if name == "table":
+                self._table_waiting = None
             kept = self._kept.get((name, key))
             if kept is not None:
                 self.screen.blit(kept, area)
-                self._table_waiting = [] if name == "table" else self._table_waiting
-            elif name == "table" and not whole_screen and area.w * area.h > budget:
-                # A new deal, an outcome shown, a bet placed: the felt and everything on it,
-                # more than a frame's worth. The boxes' side (the player's bets and cards, a
-                # deal's first card) is painted now, the dealer's side a frame later, with
-                # whatever moves there then (``_repaint_moving_pieces``).
-                self._table_waiting = [pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)]
-                area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
-                self.screen.blit(background, area, area)
-                with self._clip(area):
-                    paint(lay, now)
             else:
-                self._table_waiting = [] if name == "table" else self._table_waiting
+                whole = area
+                if name == "table" and not whole_screen and area.w * area.h > budget:
+                    # A new deal, an outcome shown, a bet placed: the felt and everything on
+                    # it, more than a frame's worth. The boxes' side (the player's bets and
+                    # cards, a deal's first card) is painted now, the dealer's side a frame
+                    # later, with whatever moves there then (``_repaint_moving_pieces``).
+                    self._table_waiting = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
+                    area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
                 self.screen.blit(background, area, area)
                 with self._clip(area):
                     paint(lay, now)
-                if name in KEPT_REGIONS or (name == "table" and self.showing_help):
+                if area == whole and (name in KEPT_REGIONS or (name == "table" and self.showing_help)):
                     self._keep((name, key), self.screen.subsurface(area).copy())
             dirty.append(area)
         return dirty
@@ -456,8 +454,9 @@ class Table:
             render.rect(places[spot]) for spot in set(self._chips_drawn) | set(chips) if spot in places
         ]
         self._chips_drawn = chips
-        damage += self._table_waiting
-        self._table_waiting = []
+        if self._table_waiting is not None:
+            damage.append(self._table_waiting)
+            self._table_waiting = None
         if glow:
             damage += [self._glow(lay, area, box) for box, area in self._winning_hands(lay)]
         areas = _clusters(damage)
