@@ -49,7 +49,7 @@ def test_the_example_configuration_wires_a_cabinet(tmp_path: Path) -> None:
         config,
         Terminal(config, books(config.database)),
         pin_factory=factory,
-        serial_opener=lambda port: FakeValidator(),
+        serial_opener=lambda port, line: FakeValidator(),
     )
     assert cabinet.panel is not None
     assert cabinet.acceptor is not None

@@ -11,6 +11,7 @@ from support import books
 
 from oasis_kiosk.config import ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
+from oasis_kiosk.hardware.serial_port import Line
 from oasis_kiosk.machine.terminal import Terminal
 
 WIRING = """
@@ -30,17 +31,17 @@ def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None
     assert config.devices.coin_acceptor is not None
     assert config.devices.coin_acceptor.pulses == {1: 50, 2: 100, 4: 200, 10: 500}
     assert config.devices.bill_channels == {1: 500, 2: 1000}
-    opened: list[str] = []
+    opened: list[tuple[str, Line]] = []
     peer = FakeValidator()
 
-    def opener(port: str) -> FakeValidator:
-        opened.append(port)
+    def opener(port: str, line: Line) -> FakeValidator:
+        opened.append((port, line))
         return peer
 
     factory = MockFactory()
     terminal = Terminal(config, books(config.database))
     cabinet = build_cabinet(config, terminal, pin_factory=factory, serial_opener=opener)
-    assert opened == ["/dev/ttyUSB0"]
+    assert opened == [("/dev/ttyUSB0", Line(baud=9600, stop_bits=2))], "SSP's 8N2 at 9600 baud"
     assert peer.synced
     assert peer.enabled, "bills are live with no credit"
     assert cabinet.hopper is not None

@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import cast
 
 from gpiozero.pins import Factory
 
 from oasis_kiosk.config import Config
+from oasis_kiosk.hardware import essp
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.cabinet import Cabinet
-from oasis_kiosk.hardware.essp import EsspValidator, Port
 from oasis_kiosk.hardware.hopper import Hopper
 from oasis_kiosk.hardware.money import MoneyIn
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.hardware.power import PowerFailInput
+from oasis_kiosk.hardware.serial_port import Line, Port, open_serial
 from oasis_kiosk.machine.terminal import Terminal
-
-
-def open_serial(port: str) -> Port:
-    """An SSP validator's serial port: 9600 baud, 8N2, as ITL's units talk."""
-    import serial  # pyserial, only where a validator is wired
-
-    return cast(Port, serial.Serial(port, 9600, stopbits=serial.STOPBITS_TWO, timeout=0.1))
 
 
 def build_cabinet(
@@ -32,7 +25,7 @@ def build_cabinet(
     *,
     pin_factory: Factory | None = None,
     lamp_factory: Factory | None = None,
-    serial_opener: Callable[[str], Port] = open_serial,
+    serial_opener: Callable[[str, Line], Port] = open_serial,
     clock: Callable[[], float] = time.monotonic,
     bounce_time: float | None = 0.02,
 ) -> Cabinet:
@@ -63,7 +56,7 @@ def build_cabinet(
         b = wiring.bill_pulse
         bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, b.timing, pin_factory=pin_factory, clock=clock)
     elif wiring.bill_port is not None:
-        validator = EsspValidator(serial_opener(wiring.bill_port), wiring.bill_channels)
+        validator = essp.EsspValidator(serial_opener(wiring.bill_port, essp.LINE), wiring.bill_channels)
         validator.start()
         bills = validator
     hopper = None

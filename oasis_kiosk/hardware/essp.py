@@ -23,11 +23,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from oasis_kiosk.hardware import money
 from oasis_kiosk.hardware.money import DeviceError
+from oasis_kiosk.hardware.serial_port import Line, Port
 
+LINE = Line(baud=9600, stop_bits=2)
+"""ITL's units talk 8N2 at 9600 baud."""
 STX = 0x7F
 
 SYNC, RESET, SET_INHIBITS, POLL, REJECT, DISABLE, ENABLE = 0x11, 0x01, 0x02, 0x07, 0x08, 0x09, 0x0A
@@ -54,14 +56,6 @@ FAULTS = {
     STACKER_FULL: "the validator's stacker is full",
     CASHBOX_REMOVED: "the cashbox was removed",
 }
-
-
-class Port(Protocol):
-    """What the driver needs of a serial port (a ``serial.Serial`` has it)."""
-
-    def write(self, data: bytes, /) -> int | None: ...
-
-    def read(self, size: int = 1, /) -> bytes: ...
 
 
 class SspError(DeviceError):

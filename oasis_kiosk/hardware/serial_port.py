@@ -1,0 +1,45 @@
+"""A serial device's port: what its driver reads and writes, and how the port is opened.
+
+Each serial protocol names its own line (ITL's SSP talks 8N2 at 9600 baud, ccTalk 8N1), so
+a new serial device is its driver plus its ``Line``; the port is opened here for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol, cast
+
+
+class Port(Protocol):
+    """What a driver needs of a serial port (a ``serial.Serial`` has it)."""
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def read(self, size: int = 1, /) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class Line:
+    """A protocol's line settings: eight data bits, no parity, and these."""
+
+    baud: int
+    stop_bits: Literal[1, 2]
+    read_timeout: float = 0.1
+    """Seconds a read waits for a byte: the driver's poll, not its fault time-out."""
+
+
+def open_serial(path: str, line: Line) -> Port:
+    """The port at ``path`` (``/dev/ttyUSB0``, ``/dev/serial0``) opened with ``line``.
+    An absent or busy port raises ``serial.SerialException`` naming it."""
+    import serial  # pyserial, only where a serial device is wired
+
+    stop_bits = serial.STOPBITS_ONE if line.stop_bits == 1 else serial.STOPBITS_TWO
+    port = serial.Serial(
+        path,
+        line.baud,
+        bytesize=serial.EIGHTBITS,
+        parity=serial.PARITY_NONE,
+        stopbits=stop_bits,
+        timeout=line.read_timeout,
+    )
+    return cast(Port, port)
