@@ -462,14 +462,16 @@ class Tagged:
     tag: str
     variants: Mapping[str, Table]
     describe: str = "a table of keys"
+    default: str | None = None
+    """The variant of a table without the tag (the one there was before there were more)."""
 
     def check(self, value: Any, where: str, walk: Walk) -> Any:
         if not isinstance(value, dict):
             walk.fail(where, f"{self.describe}, not {value!r}")
         choice = Choice(tuple(self.variants))
-        if self.tag not in value:
+        if self.tag not in value and self.default is None:
             walk.fail(_join(where, self.tag), f"missing ({choice.describe})")
-        variant = choice.check(value[self.tag], _join(where, self.tag), walk)
+        variant = choice.check(value.get(self.tag, self.default), _join(where, self.tag), walk)
         rest = {k: v for k, v in value.items() if k != self.tag}
         return variant, self.variants[variant].check(rest, where, walk)
 
@@ -611,9 +613,13 @@ BILL_VALIDATOR = Tagged(
 )
 
 
+COIN_ACCEPTOR = Tagged("protocol", {"pulse": _pulse_acceptor("coin acceptor")}, default="pulse")
+
+
 def _devices(values: dict[str, Any]) -> DevicesConfig:
     wired: dict[str, Any] = {"buttons": values["buttons"], "lamps": values["lamps"]}
-    wired["coin_acceptor"] = values["coin_acceptor"]
+    if values["coin_acceptor"] is not None:
+        _protocol, wired["coin_acceptor"] = values["coin_acceptor"]
     if values["bill_validator"] is not None:
         protocol, bill = values["bill_validator"]
         wired |= {"bill_pulse": bill} if protocol == "pulse" else bill
@@ -627,7 +633,9 @@ def _devices(values: dict[str, Any]) -> DevicesConfig:
 DEVICES: dict[str, Key] = {
     "buttons": Key(Names(), {}, "button or switch name -> the pin it pulls low"),
     "lamps": Key(Names(), {}, "button name -> the pin of its lamp"),
-    "coin_acceptor": Key(_pulse_acceptor("coin acceptor"), None, "a pulse-mode coin acceptor"),
+    "coin_acceptor": Key(
+        COIN_ACCEPTOR, None, "a coin acceptor in pulse mode (protocol 'pulse', the default)"
+    ),
     "bill_validator": Key(BILL_VALIDATOR, None, "a bill validator on SSP ('essp') or in pulse mode"),
     "hopper": Key(
         Table(

@@ -84,9 +84,9 @@ BAD_FILES: list[tuple[str, str, str]] = [
         "unknown key",
     ),
     (
-        f"[devices]\ncoin_acceptor = {{ {COIN}, protocol = 'pulse' }}",
+        f"[devices]\ncoin_acceptor = {{ {COIN}, protocol = 'cctalk' }}",
         "devices.coin_acceptor.protocol",
-        "unknown",
+        "'pulse', not 'cctalk'",
     ),
     ("[devices]\nhopper = { motor = 1, exit = 2, speed = 3 }", "devices.hopper.speed", "unknown key"),
     ("[devices]\npower_fail = { pin = 25, edge = 'low' }", "devices.power_fail.edge", "unknown key"),
@@ -455,3 +455,12 @@ def test_the_build_guide_gives_the_pulse_window_defaults_and_the_example_loads_t
     example = load_config(Path(__file__).parents[1] / "systemd" / "config.example.toml")
     assert example.devices.coin_acceptor is not None
     assert example.devices.coin_acceptor.timing == PulseTiming()
+
+
+@pytest.mark.parametrize("protocol", ["", ", protocol = 'pulse'"])
+def test_a_coin_acceptor_is_in_pulse_mode_whether_or_not_it_says_so(tmp_path: Path, protocol: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f"[devices]\ncoin_acceptor = {{ {COIN}{protocol} }}\n")
+    acceptor = load_config(path).devices.coin_acceptor
+    assert acceptor is not None
+    assert (acceptor.pulse, acceptor.inhibit, acceptor.pulses) == (17, 27, {1: 50, 2: 100})
