@@ -239,6 +239,78 @@ def test_two_boxes_hitting_in_one_round_are_two_claims_each_credited_once(
     t.store.close()
 
 
+def release_before_boxes(t: Terminal, database: Path, award: int | None = None) -> None:
+    """Writes ``t``'s pending hit as the release before hits were claimed per box (hub
+    migration 0006) left it: the pending state and the outbox's hit name no box, and the
+    agent's file keys its awards by round alone (with ``award`` for the round, if given)."""
+    state = t.store.get_state("terminal")
+    pending = {key: value for key, value in state["jackpot_pending"].items() if key != "boxes"}
+    with t.store.transaction():
+        t.store.set_state("terminal", {**state, "jackpot_pending": pending})
+    books = sqlite3.connect(database)
+    with books:
+        books.execute("UPDATE outbox SET payload = json_remove(payload, '$.box') WHERE kind = 'jackpot_hit'")
+    books.close()
+    link_file = sqlite3.connect(linked.link_path(database))
+    with link_file:
+        link_file.execute("DROP TABLE awards")
+        link_file.execute(
+            """CREATE TABLE awards (
+                   round_id TEXT PRIMARY KEY,
+                   amount INTEGER NOT NULL CHECK (amount >= 0),
+                   claimed_at TEXT NOT NULL
+               )"""
+        )
+        if award is not None:
+            link_file.execute(
+                "INSERT INTO awards VALUES (?, ?, '2026-11-30T10:00:00.000+00:00')",
+                (pending["hub_round_id"], award),
+            )
+    link_file.close()
+    t.store.close()
+
+
+@pytest.mark.parametrize("claimed_before", [False, True])
+def test_a_hit_pending_from_the_release_before_boxes_is_claimed_and_credited_once(
+    floor: FloorHub, tmp_path: Path, claimed_before: bool
+) -> None:
+    """Its one hit is box 0, as the hub's migration made the awards of that release: sent
+    and claimed after the upgrade, or already claimed and only to be credited."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    feed(t, "bill 5000")
+    contact(database, credentials, t)
+    hit(t)
+    credits = t.credits
+    earlier_award = None
+    if claimed_before:
+        # The release before sent the hit and claimed it: the hub holds the hit and the award.
+        contact(database, credentials)
+        [(earlier_award,)] = floor.owner.execute("SELECT amount FROM hub.awards").fetchall()
+    release_before_boxes(t, database, earlier_award)
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    assert t.mode is Mode.JACKPOT_PENDING, "the upgraded cabinet is still locked up"
+    contact(database, credentials, t)
+    books_id = t.store.books.id if t.store.books else ""
+    [(round_id, box, amount)] = floor.owner.execute("SELECT round_id, box, amount FROM hub.awards").fetchall()
+    assert (round_id, box) == (hub_round_id(books_id, 1), 0), "the round's one hit is box 0"
+    if claimed_before:
+        assert amount == earlier_award, "the award already made, not a second claim of the pool"
+    response = t.follow_link()
+    assert response is not None
+    assert response.ok, response.message
+    assert t.mode is Mode.BETTING
+    assert t.credits == credits + amount
+    assert [(row.kind, row.amount) for row in jackpot_rows(t)] == [("jackpot_hit", amount)]
+    assert audit(t.store).problems == []
+    contact(database, credentials, t)
+    assert t.follow_link() is None
+    assert t.credits == credits + amount
+    assert len(awards_at_hub(floor)) == 1
+    t.store.close()
+
+
 def test_an_award_over_the_handpay_limit_is_handpaid(floor: FloorHub, tmp_path: Path) -> None:
     hub.set_parameters(floor.owner, "tests", reset=50_000)
     credentials = floor.add_cabinet("c01")

@@ -282,16 +282,8 @@ class Agent:
         if self._confirm_db is None:
             self._confirm_db = _open_confirmations(confirm_path(self.database))
         books = self._open_books()
-        hits = [
-            (str(round_id), int(box))
-            for round_id, box in books.execute(
-                """SELECT json_extract(payload, '$.round_id'), json_extract(payload, '$.box') FROM outbox
-                    WHERE kind = 'jackpot_hit' AND seq > ? AND seq <= ? ORDER BY seq""",
-                (self._hits_after, self.status.held),
-            )
-        ]
         answered = linked.awarded(self._confirm_db)
-        for round_id, box in hits:
+        for round_id, box in outboxes.hits(books, self._hits_after, self.status.held):
             if (round_id, box) not in answered:
                 award = hub.claim(connection, round_id, box)
                 linked.write_award(

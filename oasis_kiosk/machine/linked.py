@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oasis_kiosk.config import Config
+from oasis_kiosk.store.outbox import BOX_OF_A_ROUNDS_HIT
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS pool (
@@ -50,8 +51,28 @@ def link_path(database: Path) -> Path:
 
 
 def create(db: sqlite3.Connection) -> None:
-    for statement in SCHEMA:
-        db.execute(statement)
+    """The agent's tables, made or brought up to date in one transaction (by the agent, who
+    alone writes the file)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        columns = {row[1] for row in db.execute("PRAGMA table_info(awards)")}
+        by_round = bool(columns) and "box" not in columns
+        if by_round:
+            # Written before hits were claimed per box: each award is its round's one hit.
+            db.execute("ALTER TABLE awards RENAME TO awards_by_round")
+        for statement in SCHEMA:
+            db.execute(statement)
+        if by_round:
+            db.execute(
+                """INSERT INTO awards (round_id, box, amount, claimed_at)
+                   SELECT round_id, ?, amount, claimed_at FROM awards_by_round""",
+                (BOX_OF_A_ROUNDS_HIT,),
+            )
+            db.execute("DROP TABLE awards_by_round")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def write_pool(db: sqlite3.Connection, value: int, contact_at: float) -> None:

@@ -38,7 +38,7 @@ from oasis_kiosk.machine.response import Intent as Intent
 from oasis_kiosk.machine.response import Response as Response
 from oasis_kiosk.machine.tilts import TILTS, attendant_clears
 from oasis_kiosk.store.db import Store, StoreError
-from oasis_kiosk.store.outbox import hub_round_id
+from oasis_kiosk.store.outbox import BOX_OF_A_ROUNDS_HIT, hub_round_id
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _ProfileRules as ProfileRules
@@ -250,7 +250,11 @@ class Terminal:
         self.insurance = field("insurance", int, None)
         self.handpay = field("handpay", int, None)
         self.handpay_win = field("handpay_win", dict, None)
-        self.jackpot_pending = field("jackpot_pending", dict, None)
+        pending = field("jackpot_pending", dict, None)
+        if pending is not None and "boxes" not in pending:
+            # Kept before hits were claimed per box: the round's one hit, as its outbox row.
+            pending = {**pending, "boxes": [BOX_OF_A_ROUNDS_HIT]}
+        self.jackpot_pending = pending
         self.payout = field("payout", int, None)
         self.stopping = bool(field("stopping", bool, False))
         tilts = field("tilts", dict, {})

@@ -23,7 +23,9 @@ The rows, by kind (``payload`` is a JSON object):
 - with the jackpot linked (``[link] jackpot = "linked"``) also the kinds the hub's pool acts
   on: ``jackpot_contribution`` {``stake``, ``round_id``} after each ledger row of a bonus
   stake that feeds the jackpot, and after a linked jackpot hit's event a ``jackpot_hit``
-  {``round_id``, ``box``} for each box that hit: each box's hit is claimed on its own.
+  {``round_id``, ``box``} for each box that hit: each box's hit is claimed on its own. A
+  hit written before hits were claimed per box names no box: it is read as box 0, the
+  round's one hit, as the hub's migration 0006 made the awards of that release.
 
 A round's id at the hub is ``<books id>:<round number>``: the books' identity makes it
 unique for the cabinet even after a RAM clear starts the round numbers again.
@@ -143,15 +145,36 @@ def append(db: sqlite3.Connection, kind: str, payload: dict[str, Any], committed
     )
 
 
+BOX_OF_A_ROUNDS_HIT = 0
+"""The box of a jackpot hit that names none: the round's one hit, from before boxes."""
+
+
+def _payload(kind: str, stored: str) -> dict[str, Any]:
+    payload: dict[str, Any] = json.loads(stored)
+    if kind == "jackpot_hit":
+        payload.setdefault("box", BOX_OF_A_ROUNDS_HIT)
+    return payload
+
+
 def rows(db: sqlite3.Connection, after: int, limit: int) -> list[Row]:
     """The outbox's rows after ``after``, oldest first, at most ``limit``."""
     return [
-        Row(int(seq), kind, json.loads(payload), committed_at)
+        Row(int(seq), kind, _payload(kind, payload), committed_at)
         for seq, kind, payload, committed_at in db.execute(
             "SELECT seq, kind, payload, committed_at FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
             (after, limit),
         )
     ]
+
+
+def hits(db: sqlite3.Connection, after: int, through: int) -> list[tuple[str, int]]:
+    """The jackpot hits (the round's id at the hub, the box) of the rows after ``after``
+    through ``through``, oldest first."""
+    hits_ = db.execute(
+        "SELECT kind, payload FROM outbox WHERE kind = 'jackpot_hit' AND seq > ? AND seq <= ? ORDER BY seq",
+        (after, through),
+    )
+    return [(str(payload["round_id"]), int(payload["box"])) for payload in (_payload(*hit) for hit in hits_)]
 
 
 def last_seq(db: sqlite3.Connection) -> int:
