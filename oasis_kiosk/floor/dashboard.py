@@ -15,7 +15,7 @@ What it shows, from what the cabinets' outboxes sent:
   games played (its latest ``meter`` rows), its open tilts (``event`` rows: a ``tilt``
   whose kind has no ``tilt_cleared`` after it), and its books' latest reconciliation
   (``hub reconcile``): faulty, with the differences, or agreeing;
-- the linked jackpot's pool, its reserve and parameters, and its last 25 hits;
+- the linked jackpot's pool, its reserve and parameters, and its last 25 hits (cabinet, round, box, award);
 - totals per day (the hub's time zone): games, played, won, money in and out, stakes fed
   to the pool and the pool's awards.
 
@@ -96,6 +96,8 @@ class Hit:
     claimed_at: datetime
     cabinet: str
     round_id: str
+    box: int
+    """The box that hit, from 0 (a hit from before boxes were claimed on their own: 0)."""
     amount: int
 
 
@@ -206,9 +208,9 @@ def read_page(connection: psycopg.Connection[Any], options: Options) -> Page:
         ]
         pool = hub.pool(connection)
         hits = [
-            Hit(claimed_at, str(name), str(round_id), int(amount))
-            for claimed_at, name, round_id, amount in connection.execute(
-                """SELECT a.claimed_at, c.name, a.round_id, a.amount
+            Hit(claimed_at, str(name), str(round_id), int(box), int(amount))
+            for claimed_at, name, round_id, box, amount in connection.execute(
+                """SELECT a.claimed_at, c.name, a.round_id, a.box, a.amount
                      FROM hub.awards a JOIN hub.cabinets c ON c.id = a.cabinet_id
                     ORDER BY a.id DESC LIMIT %s""",
                 [HITS],
@@ -372,15 +374,16 @@ def render(page: Page, options: Options) -> str:
         f"<span>{_e(f'{parameters.rate_ppm / 10_000:g}')} % of a stake to the pool, "
         f"{_e(f'{parameters.reserve_rate_ppm / 10_000:g}')} % to the reserve</span></div>",
         f'<h2>Last {HITS} hits</h2><table id="hits"><thead><tr><th>When</th><th>Cabinet</th><th>Round</th>'
-        '<th class="n">Award</th></tr></thead><tbody>',
+        '<th class="n">Box</th><th class="n">Award</th></tr></thead><tbody>',
     ]
     for hit in page.hits:
         out.append(
             f"<tr><td>{_e(hit.claimed_at.strftime('%Y-%m-%d %H:%M:%S'))}</td><td>{_e(hit.cabinet)}</td>"
-            f'<td>{_e(hit.round_id)}</td><td class="n">{_e(money(hit.amount, d))}</td></tr>'
+            f'<td>{_e(hit.round_id)}</td><td class="n">{hit.box + 1}</td>'
+            f'<td class="n">{_e(money(hit.amount, d))}</td></tr>'
         )
     if not page.hits:
-        out.append('<tr><td colspan="4">No hit yet.</td></tr>')
+        out.append('<tr><td colspan="5">No hit yet.</td></tr>')
     out += [
         "</tbody></table>",
         '<h2>Totals per day</h2><table id="days"><thead><tr><th>Day</th><th class="n">Games</th>'
