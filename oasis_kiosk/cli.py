@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from oasis_kiosk import AnalysisError, EntropyError, Shoe, evaluate, notify, par, returns
 from oasis_kiosk.config import Config, ConfigError, load_config
@@ -52,6 +52,10 @@ from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.outbox import Outbox
 from oasis_kiosk.ui.layout import SMALLEST
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _RecordedAction as RecordedAction
+    from oasis_kiosk.store.db import StoredRound
 
 CARDS_PER_HAND = 5
 DEMO_ATTRACT_AFTER = 10  # seconds: a shop window shows the game soon
@@ -186,12 +190,13 @@ def show_audit(config: Config, as_json: bool) -> int:
     return 0 if report.ok else 1
 
 
-def describe_round(round_: dict[str, Any]) -> list[str]:
-    record, settlement = round_["record"], round_["settlement"]
+def describe_round(round_: StoredRound) -> list[str]:
+    record = round_["record"]
     lines = [f"round {round_['id']}  {round_['started_at']}  {round_['state']}  antes {record['antes']}"]
     actions = ", ".join(action_said(action) for action in record["actions"]) or "none"
     lines.append(f"  actions: {actions}")
-    if settlement:
+    if round_["state"] == "settled":
+        settlement = round_["settlement"]
         for box in settlement["boxes"]:
             lines.append(
                 f"  box {box['box'] + 1}: {' '.join(box['cards'])}  {box['hand']['category']}  "
@@ -204,14 +209,14 @@ def describe_round(round_: dict[str, Any]) -> list[str]:
     return lines
 
 
-def action_said(action: dict[str, Any]) -> str:
+def action_said(action: RecordedAction) -> str:
     """A round's action as the console prints it: its name, the cards it exchanged (1 to 5
     from the left, as the screen counts them; the record counts from 0) or the amount it
     insured, and its box."""
-    said = [action["action"]]
-    if action.get("positions"):
+    said: list[str] = [action["action"]]
+    if action["action"] == "exchange" and action["positions"]:
         said.append(",".join(str(position + 1) for position in action["positions"]))
-    if action.get("amount"):
+    if action["action"] == "insure" and action["amount"]:
         said.append(str(action["amount"]))
     return f"{' '.join(said)} (box {action['box'] + 1})"
 

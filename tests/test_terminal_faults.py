@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 from support import books, logged_in_menu
 
+from oasis_kiosk.cli import describe_round
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptStoppedError, run
@@ -143,6 +144,8 @@ def test_a_round_that_cannot_resume_blocks_the_deal_until_the_operator_voids_it(
     assert again.handle("deal").ok
     report = audit(again.store)
     assert report.ok, report.problems
+    header, _actions = describe_round(again.store.rounds()[0])
+    assert "  voided  antes" in header, "the console recalls a voided round too"
 
 
 def test_a_rules_change_switches_off_a_bonus_the_new_rules_do_not_have(tmp_path: Path) -> None:

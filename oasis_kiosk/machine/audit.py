@@ -19,16 +19,21 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import RecordError, Round
 from oasis_kiosk.machine.meters import EVENT_METERS
 from oasis_kiosk.store.db import LedgerRow, Store, StoreError
 
+if TYPE_CHECKING:
+    from oasis_kiosk.store.db import StoredRound
+
 MONEY_IN = {"coin_in", "bill_in", "operator_credit"}
 MONEY_OUT = {"handpay", "cash_out"}
 WAGERED = {"wager", "fee"}
 WON = {"win", "bonus_win", "void_refund", "jackpot_hit"}
+TERMINAL_KEYS = {"jackpot_awards", "jackpot_hits", "jackpot_before", "jackpot_pending"}
+"""What the terminal keeps in a settled round's settlement beside the core's."""
 
 
 @dataclass
@@ -57,7 +62,7 @@ class AuditReport:
         }
 
 
-def expected_meters(ledger: list[LedgerRow], rounds: list[dict[str, Any]]) -> dict[str, int]:
+def expected_meters(ledger: list[LedgerRow], rounds: list[StoredRound]) -> dict[str, int]:
     """The meters as the ledger and the rounds say they must be."""
     sums: Counter[str] = Counter()
     for row in ledger:
@@ -109,7 +114,7 @@ def audit(store: Store) -> AuditReport:
     return report
 
 
-def _flag_known_decks(store: Store, rounds: list[dict[str, Any]], report: AuditReport) -> None:
+def _flag_known_decks(store: Store, rounds: list[StoredRound], report: AuditReport) -> None:
     books = store.books
     test = books is not None and books.test
     for round_ in rounds:
@@ -217,26 +222,26 @@ def _audit_books(store: Store, report: AuditReport) -> None:
                 problems.append(f"round {number} is open but its record is settled")
             continue
         report.rounds_checked += 1
-        stored = dict(round_["settlement"])
-        awards = stored.pop("jackpot_awards", 0)
+        settlement = round_["settlement"]
+        awards = settlement.get("jackpot_awards", 0)
         # What the terminal keeps for the screen beside the core's settlement (none in books
         # of an earlier release): each box's award, which must add up to the round's.
-        shown_hits = stored.pop("jackpot_hits", None)
-        stored.pop("jackpot_before", None)
+        shown_hits = settlement.get("jackpot_hits")
         # A linked hit: each box's award is the hub's, credited once (or still pending), or
         # the round's awards handpaid together.
-        linked_boxes = len(stored.pop("jackpot_pending", []))
+        linked_boxes = len(settlement.get("jackpot_pending", []))
         if linked_rows[number] > linked_boxes:
             problems.append(f"round {number}: {linked_rows[number]} linked jackpot awards")
-        if replayed.phase != "settled" or replayed.settlement() != stored:
+        core = {key: value for key, value in settlement.items() if key not in TERMINAL_KEYS}
+        if replayed.phase != "settled" or replayed.settlement() != core:
             problems.append(f"round {number}: the replayed settlement differs from the stored one")
             continue
         if shown_hits is not None and sum(hit["award"] for hit in shown_hits) != awards:
             problems.append(f"round {number}: the boxes' jackpot awards do not add up to {awards}")
         awards += linked[number]
-        if returned[number] != stored["paid"] + awards:
+        if returned[number] != settlement["paid"] + awards:
             problems.append(
-                f"round {number}: the ledger paid {returned[number]}, the settlement {stored['paid']} "
+                f"round {number}: the ledger paid {returned[number]}, the settlement {settlement['paid']} "
                 f"and the jackpot {awards}"
             )
         if number in handpaid:
@@ -247,7 +252,7 @@ def _audit_books(store: Store, report: AuditReport) -> None:
             continue
         if linked_boxes:
             continue
-        hits = sum(1 for box in stored["boxes"] if box["jackpot"])
+        hits = sum(1 for box in settlement["boxes"] if box["jackpot"])
         hit_rows = sum(1 for r in ledger if r.kind == "jackpot_hit" and r.round_id == number)
         if hits != hit_rows:
             problems.append(f"round {number}: {hits} jackpot award(s), {hit_rows} jackpot hit row(s)")

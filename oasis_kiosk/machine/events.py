@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.intents import BUTTON_LABELS
 from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.store.db import Store
+
+if TYPE_CHECKING:
+    from oasis_kiosk.store.db import SettledRound
 
 
 @dataclass(frozen=True)
@@ -191,7 +194,7 @@ def event_log(store: Store, last: int) -> list[dict[str, Any]]:
     return [entry for _at, _rank, entry in ranked[-last:]]
 
 
-def _settled(round_: dict[str, Any]) -> dict[str, Any]:
+def _settled(round_: SettledRound) -> dict[str, Any]:
     """A round settled as the log says it: what it staked and paid, or what its void refunded."""
     settlement = round_["settlement"]
     if settlement.get("void"):

@@ -38,6 +38,7 @@ from oasis_kiosk.rules import load_profile
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _ProfileRules as ProfileRules
+    from oasis_kiosk.store.db import StoredRound
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 PIN_DIGITS = "12345"
@@ -460,11 +461,11 @@ class OperatorMenu:
 
     # Records.
 
-    def recall(self, count: int = 25) -> list[dict[str, Any]]:
+    def recall(self, count: int = 25) -> list[StoredRound]:
         self._require()
         return self.store.rounds(last=count)
 
-    def recalled_hands(self, round_: dict[str, Any]) -> list[RecalledHand]:
+    def recalled_hands(self, round_: StoredRound) -> list[RecalledHand]:
         """A round's hands through its play (``replayed_hands``), under the rules it was
         played by."""
         self._require()

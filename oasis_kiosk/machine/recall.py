@@ -5,13 +5,14 @@ last rounds both read it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from oasis_kiosk._core import OasisError, Profile, Round
 from oasis_kiosk.store.db import Store
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _RoundRecord as RoundRecord
+    from oasis_kiosk.store.db import StoredRound
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class RecalledHand:
     steps: list[Step]
 
 
-def replayed_hands(profile: Profile, round_: dict[str, Any]) -> list[RecalledHand]:
+def replayed_hands(profile: Profile, round_: StoredRound) -> list[RecalledHand]:
     """The dealer's hand and each box's, as dealt and after each action that changed it, by
     replaying the round's record one action further at a time. A card turned or a box
     looked at later shows where it was dealt: a step is a card taken or replaced."""
@@ -67,7 +68,7 @@ def replayed_hands(profile: Profile, round_: dict[str, Any]) -> list[RecalledHan
     return hands
 
 
-def recalled_hands(store: Store, round_: dict[str, Any]) -> list[RecalledHand]:
+def recalled_hands(store: Store, round_: StoredRound) -> list[RecalledHand]:
     """A round's hands through its play (``replayed_hands``), under the rules it was played
     by; a record that no longer replays (the audit says why) shows its hands as settled."""
     try:
@@ -77,12 +78,13 @@ def recalled_hands(store: Store, round_: dict[str, Any]) -> list[RecalledHand]:
         return [RecalledHand(hand - 1 if hand else None, [Step("settled", cards)]) for hand, cards in hands]
 
 
-def settled_cards(round_: dict[str, Any]) -> list[list[str | None]]:
+def settled_cards(round_: StoredRound) -> list[list[str | None]]:
     """The dealer's cards and each box's as the settlement judged them; none before it."""
-    settlement = round_["settlement"]
-    if not settlement or settlement.get("void"):
+    if round_["state"] != "settled" or round_["settlement"]["void"]:
         return []
-    return [settlement["dealer_cards"], *(box["cards"] for box in settlement["boxes"])]
+    settlement = round_["settlement"]
+    judged = [settlement["dealer_cards"], *(box["cards"] for box in settlement["boxes"])]
+    return [list(cards) for cards in judged]  # copied: a list[str] is no list[str | None] to mypy
 
 
 def _replaced(before: list[str | None], after: list[str | None]) -> bool:

@@ -12,12 +12,12 @@ import json
 import secrets
 import sqlite3
 import uuid
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.store import outbox as outboxes
@@ -38,6 +38,61 @@ from oasis_kiosk.store.books import (
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _RoundRecord as RoundRecord
+    from oasis_kiosk._core import _Settlement as Settlement
+
+    class JackpotShown(TypedDict):
+        """A box's jackpot award, as the table shows it."""
+
+        box: int
+        award: int
+
+    class RoundSettlement(Settlement):
+        """A settled round's: the core's settlement and the jackpot the terminal paid on it."""
+
+        jackpot_awards: int
+        # What the screen shows (none in books of an earlier release): each box's award and
+        # the meter before the hit.
+        jackpot_hits: NotRequired[list[JackpotShown]]
+        jackpot_before: NotRequired[int]
+        jackpot_pending: NotRequired[list[int]]
+        """A linked hit's boxes, their awards the floor's to pay."""
+
+    class VoidSettlement(TypedDict):
+        """A round closed before its end (``Store.void_round``): why, its stakes refunded."""
+
+        void: str
+
+    class OpenRound(TypedDict):
+        id: int
+        started_at: str
+        finished_at: None
+        profile: str
+        record: RoundRecord
+        settlement: None
+        state: Literal["open"]
+        deck: str
+
+    class SettledRound(TypedDict):
+        id: int
+        started_at: str
+        finished_at: str
+        profile: str
+        record: RoundRecord
+        settlement: RoundSettlement
+        state: Literal["settled"]
+        deck: str
+
+    class VoidedRound(TypedDict):
+        id: int
+        started_at: str
+        finished_at: str
+        profile: str
+        record: RoundRecord
+        settlement: VoidSettlement
+        state: Literal["voided"]
+        deck: str
+
+    StoredRound = OpenRound | SettledRound | VoidedRound
 
 # Each entry upgrades the schema by one version (PRAGMA user_version); never edit a
 # released entry, append a new one.
@@ -722,7 +777,9 @@ class Store:
     def next_round_id(self) -> int:
         return int(self._read("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds")[0][0])
 
-    def update_round(self, round_id: int, record: RoundRecord, settlement: dict[str, Any] | None) -> None:
+    def update_round(
+        self, round_id: int, record: RoundRecord, settlement: Mapping[str, object] | None
+    ) -> None:
         if settlement is None:
             self._write("UPDATE rounds SET record = ? WHERE id = ?", (json.dumps(record), round_id))
         else:
@@ -749,10 +806,11 @@ class Store:
             return None
         return int(rows[0][0]), rows[0][1], _json(rows[0][2], f"round {rows[0][0]}'s record")
 
-    def rounds(self, last: int | None = None) -> list[dict[str, Any]]:
+    def rounds(self, last: int | None = None) -> list[StoredRound]:
         """Rounds, oldest first; ``last`` keeps only the most recent ones."""
         sql = "SELECT id, started_at, finished_at, profile, record, settlement, state, deck FROM rounds ORDER BY id DESC"
         rows = self._read(sql + (" LIMIT ?" if last is not None else ""), (last,) if last is not None else ())
+        # Each state comes with its settlement (update_round, void_round): none while open.
         return [
             {
                 "id": r[0],

@@ -4,14 +4,19 @@ dealer's hand, from the rounds the books keep. Pure: no pygame."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from oasis_kiosk.i18n import _, local_time
 from oasis_kiosk.machine.intents import ACTION_INTENTS
 from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
 from oasis_kiosk.store.db import Store
 from oasis_kiosk.ui.view import OUTCOMES, box_result, button_name, dealer_verdict, jackpot_awards
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _BoxSettlement as BoxSettlement
+    from oasis_kiosk._core import _RecordedAction as RecordedAction
+    from oasis_kiosk.store.db import SettledRound, VoidedRound
 
 HISTORY_ROUNDS = 10
 SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
@@ -22,22 +27,22 @@ def card_text(card: str | None) -> str:
     return "–" if card is None else card[:-1] + SUITS[card[-1]]
 
 
-def _cards(cards: list[str | None]) -> str:
+def _cards(cards: Sequence[str | None]) -> str:
     return " ".join(card_text(card) for card in cards)
 
 
 def history_lines(store: Store, cash: Callable[[int], str], count: int = HISTORY_ROUNDS) -> list[str]:
     """A title and a sentence for each of the last ``count`` settled rounds, newest first."""
-    settled = [round_ for round_ in store.rounds(last=count + 1) if round_["settlement"]][-count:]
+    settled = [round_ for round_ in store.rounds(last=count + 1) if round_["state"] != "open"][-count:]
     return [_("LAST ROUNDS"), *(_round_line(store, round_, cash) for round_ in reversed(settled))]
 
 
-def _round_line(store: Store, round_: dict[str, Any], cash: Callable[[int], str]) -> str:
-    settlement = round_["settlement"]
+def _round_line(store: Store, round_: SettledRound | VoidedRound, cash: Callable[[int], str]) -> str:
     head = _("Round {number}, {time}").format(number=round_["id"], time=local_time(round_["started_at"]))
-    if settlement.get("void"):
+    if round_["state"] == "voided" or round_["settlement"]["void"]:
         void = _(OUTCOMES["void"])
         return f"{head}: {void}"
+    settlement = round_["settlement"]
     hands = recalled_hands(store, round_)
     awards = jackpot_awards(settlement)
     boxes = [
@@ -52,8 +57,8 @@ def _round_line(store: Store, round_: dict[str, Any], cash: Callable[[int], str]
 
 def _box_story(
     hand: RecalledHand,
-    actions: list[dict[str, Any]],
-    settled: dict[str, Any],
+    actions: list[RecordedAction],
+    settled: BoxSettlement,
     award: int,
     cash: Callable[[int], str],
 ) -> str:
@@ -62,7 +67,7 @@ def _box_story(
     told = [_("dealt {cards}").format(cards=_cards(hand.steps[0].cards))]
     for action in (a for a in actions if a.get("box") == settled["box"]):
         said = button_name(ACTION_INTENTS[action["action"]])
-        if action.get("positions"):
+        if action["action"] == "exchange" and action["positions"]:
             said = f"{said} {', '.join(str(p + 1) for p in action['positions'])}"
         if changed and changed[0].action == action["action"]:
             said = f"{said}: {_cards(changed.pop(0).cards)}"

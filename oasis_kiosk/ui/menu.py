@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -45,6 +45,10 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.layout import text_floor
 from oasis_kiosk.ui.view import box_result, cash_for, jackpot_awards
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _RecordedAction as RecordedAction
+    from oasis_kiosk.store.db import StoredRound
 
 PAGES = {
     "meters": N_("METERS"),
@@ -589,7 +593,7 @@ class OperatorScreen:
         self.screen.blit(self._fitted(header, render.GOLD, width - size * 2), (size, top))
         footer = self.foot - size * 3 - self.line_height  # the actions, then the money and the boxes' pages
         hands = self.menu.recalled_hands(shown)
-        said = _hands_said(shown["settlement"], len(hands), cash)
+        said = _hands_said(shown, len(hands), cash)
         if hands:
             dealer, *boxes = hands
             pages, card_w, card_h = _box_pages(
@@ -852,23 +856,24 @@ def _box_pages(
     return pages, card_h * 5 // 7, card_h
 
 
-def _hands_said(settlement: dict[str, Any] | None, hands: int, cash: Callable[[int], str]) -> list[str]:
+def _hands_said(round_: StoredRound, hands: int, cash: Callable[[int], str]) -> list[str]:
     """What the dealer's hand and each box's came to, as settled (a box's hand, outcome and
     net, its jackpot award included, in the words the table said it: ``view.box_result``);
     nothing before."""
-    if not settlement or settlement.get("void"):
+    if round_["state"] != "settled" or round_["settlement"]["void"]:
         return [""] * hands
+    settlement = round_["settlement"]
     awards = jackpot_awards(settlement)
     boxes = [box_result(box, awards.get(box["box"], 0), cash) for box in settlement["boxes"]]
     return [hand_name(settlement["dealer_hand"]["category"]), *boxes]
 
 
-def _money_said(round_: dict[str, Any], cash: Callable[[int], str]) -> str:
-    settlement = round_["settlement"]
-    if settlement is None:
+def _money_said(round_: StoredRound, cash: Callable[[int], str]) -> str:
+    if round_["state"] == "open":
         return _("Open round: it resumes at its decision.")
-    if settlement.get("void"):
-        return _("Voided: {reason}").format(reason=settlement["void"])
+    if round_["state"] == "voided" or round_["settlement"]["void"]:
+        return _("Voided: {reason}").format(reason=round_["settlement"]["void"])
+    settlement = round_["settlement"]
     paid = settlement["paid"] + settlement.get("jackpot_awards", 0)
     return _("Collected {collected}, paid {paid}").format(
         collected=cash(settlement["collected"]), paid=cash(paid)
@@ -884,15 +889,15 @@ def _step_said(step: Step) -> str:
     return _(said) if said else _action_name(step.action)
 
 
-def _actions_said(actions: list[dict[str, Any]], cash: Callable[[int], str]) -> str:
+def _actions_said(actions: list[RecordedAction], cash: Callable[[int], str]) -> str:
     """A round's actions from its record, box by box: the button, and the cards exchanged
     (1 to 5) or the amount insured."""
     by_box: dict[int, list[str]] = {}
     for action in actions:
         said = _action_name(action["action"])
-        if action.get("positions"):
+        if action["action"] == "exchange" and action["positions"]:
             said += " " + _positions(action["positions"])
-        if action.get("amount"):
+        if action["action"] == "insure" and action["amount"]:
             said += " " + cash(action["amount"])
         by_box.setdefault(action["box"], []).append(said)
     boxes = [

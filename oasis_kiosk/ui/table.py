@@ -38,6 +38,7 @@ from oasis_kiosk.ui.motion import (
 from oasis_kiosk.ui.sound import win_tune
 from oasis_kiosk.ui.view import (
     BoxView,
+    SettledBet,
     View,
     before_reveal,
     cash_for,
@@ -49,7 +50,12 @@ from oasis_kiosk.ui.view import (
 from oasis_kiosk.ui.widgets import jackpot, meters, paytable, rulebook
 
 SPOT_LABELS = {"ante": N_("ANTE"), "play": N_("PLAY"), "bonus": N_("BONUS"), "insure": N_("INS")}
-SETTLED_BETS = {"ante": "ante", "play": "play", "bonus": "bonus", "insure": "insurance"}
+SETTLED_BETS: dict[str, SettledBet] = {
+    "ante": "ante",
+    "play": "play",
+    "bonus": "bonus",
+    "insure": "insurance",
+}
 """Each spot's bet in a settled box."""
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _
@@ -20,7 +20,17 @@ from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.motion import Face
 
 if TYPE_CHECKING:
+    from oasis_kiosk._core import _BoxSettlement as BoxSettlement
     from oasis_kiosk._core import _RoundRecord as RoundRecord
+    from oasis_kiosk._core import _Settlement as Settlement
+    from oasis_kiosk.store.db import RoundSettlement
+
+    class ShownSettlement(RoundSettlement):
+        """The last round's settlement as the table shows it, with the round it settled."""
+
+        round: int
+        record: RoundRecord
+
 
 # The cabinet buttons by their label, in the order the bar shows them.
 OUTCOMES = {
@@ -33,6 +43,8 @@ OUTCOMES = {
     "protected": N_("protected"),
     "void": N_("void: stakes returned"),
 }
+SettledBet = Literal["ante", "play", "bonus", "insurance"]
+"""A settled box's bet (its key in the box's settlement)."""
 
 
 @dataclass(frozen=True)
@@ -84,23 +96,25 @@ class View:
     """A hint is being worked out: the view is read again when it is ready."""
 
 
-def last_settlement(terminal: Terminal) -> dict[str, Any] | None:
+def last_settlement(terminal: Terminal) -> ShownSettlement | None:
     """The last round's settlement, shown until the next deal."""
     rounds = terminal.store.rounds(last=1)
-    if not rounds or rounds[-1]["state"] != "settled":
+    if not rounds:
         return None
-    settlement: dict[str, Any] = rounds[-1]["settlement"]
-    return {**settlement, "round": rounds[-1]["id"], "record": rounds[-1]["record"]}
+    last = rounds[-1]
+    if last["state"] != "settled":
+        return None
+    return {**last["settlement"], "round": last["id"], "record": last["record"]}
 
 
-def paid_back(settlement: dict[str, Any] | None) -> int:
+def paid_back(settlement: ShownSettlement | None) -> int:
     """What a settled round paid back, stakes and jackpots included."""
     if settlement is None:
         return 0
     return int(settlement.get("paid", 0)) + int(settlement.get("jackpot_awards", 0))
 
 
-def last_win(settlement: dict[str, Any] | None) -> int:
+def last_win(settlement: ShownSettlement | None) -> int:
     """What a settled round won, for the WIN meter: its net gain. Stakes that merely come
     back (a fold's, a stand-off's, a loss's returned ante) are no win."""
     if settlement is None:
@@ -147,7 +161,7 @@ def _folded_boxes(record: RoundRecord) -> set[int]:
     return {action["box"] for action in record["actions"] if action["action"] == "fold"}
 
 
-def _bonus_category(terminal: Terminal, last: dict[str, Any], settled: dict[str, Any]) -> str | None:
+def _bonus_category(terminal: Terminal, last: ShownSettlement, settled: BoxSettlement) -> str | None:
     """The hand a settled box's bonus won on: the final hand or, where the profile judges
     the bonus on the five cards dealt and the box changed them, the hand dealt."""
     if settled["jackpot"]:
@@ -199,8 +213,13 @@ def _staged_bets(terminal: Terminal, *, blind: bool) -> tuple[tuple[str, int], .
     return tuple(staged)
 
 
-def _settled_bets(box: dict[str, Any]) -> tuple[tuple[str, int], ...]:
-    spots = (("ante", "ante"), ("play", "play"), ("bonus", "bonus"), ("insure", "insurance"))
+def _settled_bets(box: BoxSettlement) -> tuple[tuple[str, int], ...]:
+    spots: tuple[tuple[str, SettledBet], ...] = (
+        ("ante", "ante"),
+        ("play", "play"),
+        ("bonus", "bonus"),
+        ("insure", "insurance"),
+    )
     return tuple((spot, box[key]["stake"]) for spot, key in spots if box[key]["stake"])
 
 
@@ -329,7 +348,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
     )
 
 
-def dealer_verdict(settlement: dict[str, Any]) -> str:
+def dealer_verdict(settlement: Settlement) -> str:
     """The dealer's hand and whether it qualifies, as a settled round shows it."""
     template = (
         _("{hand}: the dealer qualifies")
@@ -339,12 +358,12 @@ def dealer_verdict(settlement: dict[str, Any]) -> str:
     return template.format(hand=hand_name(settlement["dealer_hand"]["category"]))
 
 
-def jackpot_awards(settlement: dict[str, Any]) -> dict[int, int]:
+def jackpot_awards(settlement: RoundSettlement) -> dict[int, int]:
     """Each box's jackpot award in a settled round (none kept by books of an earlier release)."""
     return {int(hit["box"]): int(hit["award"]) for hit in settlement.get("jackpot_hits", ())}
 
 
-def box_result(settled: dict[str, Any], award: int, cash: Callable[[int], str]) -> str:
+def box_result(settled: BoxSettlement, award: int, cash: Callable[[int], str]) -> str:
     """A settled box's hand, outcome and net, its jackpot ``award`` included."""
     result = settled["net"] + award
     net = cash(result) if result <= 0 else "+" + cash(result)
