@@ -21,7 +21,7 @@ from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.keyboard import SWITCH_KEYS, Keyboard
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
-from oasis_kiosk.ui import render
+from oasis_kiosk.ui import garbage, render
 from oasis_kiosk.ui.attract import Attract
 from oasis_kiosk.ui.layout import window_size
 from oasis_kiosk.ui.menu import OperatorScreen
@@ -88,6 +88,7 @@ class App:
         self._lag = 0.0
         self._settings = (terminal.language, terminal.config.volume)
         self._changes = terminal.changes
+        garbage.defer()
 
     # Input.
 
@@ -186,6 +187,8 @@ class App:
             self.update(STEP)
             self._lag -= STEP
         pygame.display.update(self.draw())
+        if not (self.scene == "game" and self.table.busy(self.now())):
+            garbage.collect_due()
         notify.frame_drawn()  # systemd: READY=1 after the first frame, then the watchdog's ping
 
     def update(self, seconds: float) -> None:

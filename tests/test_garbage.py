@@ -1,0 +1,70 @@
+"""The young objects' collection waits while the screen moves and happens in the first
+frame at rest, so that no frame of a deal, a count or a celebration pays for it."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_screen import kiosk
+
+from oasis_kiosk.ui import garbage
+
+FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"
+
+
+@pytest.fixture
+def collections() -> Iterator[list[int]]:
+    """The generations CPython collects, as they start."""
+    started: list[int] = []
+
+    def noted(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    gc.callbacks.append(noted)
+    yield started
+    gc.callbacks.remove(noted)
+
+
+def test_young_objects_wait_while_the_screen_moves_and_are_collected_once_at_rest(
+    tmp_path: Path, collections: list[int]
+) -> None:
+    app, clock = kiosk(tmp_path, (800, 480), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    clock.now += 1 / 60
+    app.advance(1 / 60)
+    assert app.table.busy(clock.now), "the cards are on their way"
+    gc.collect()
+    collections.clear()
+    young = [[] for _ in range(garbage.YOUNG * 2)]  # more new objects than CPython lets wait
+    clock.now += 1 / 60
+    app.advance(1 / 60)
+    assert collections == [], "nothing collected in a frame of moving cards"
+    assert gc.get_count()[0] >= garbage.YOUNG
+    while app.table.busy(clock.now):
+        clock.now += 1 / 60
+        app.advance(1 / 60)
+        if app.table.busy(clock.now):
+            assert collections == [], "nor in any frame until the cards lie"
+    assert collections, "the first frame at rest collected them"
+    assert gc.get_count()[0] < garbage.YOUNG
+    del young
+
+
+def test_however_long_the_screen_moves_the_young_objects_waiting_are_bounded(
+    tmp_path: Path, collections: list[int]
+) -> None:
+    app, clock = kiosk(tmp_path, (800, 480), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    clock.now += 1 / 60
+    app.advance(1 / 60)
+    assert app.table.busy(clock.now)
+    collections.clear()
+    young = [[] for _ in range(garbage.WAITING + 1)]
+    assert collections, "CPython collects once WAITING new objects wait"
+    del young
