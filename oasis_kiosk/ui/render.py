@@ -53,16 +53,21 @@ def text(content: str, size: int, colour: Colour, bold: bool = False) -> pygame.
     return font(size, bold).render(content, True, colour)
 
 
+@lru_cache(maxsize=4096)
+def text_width(content: str, size: int, bold: bool = False) -> int:
+    """The width ``text`` would have, measured without rendering it."""
+    return int(font(size, bold).size(content)[0])
+
+
 def fitted(
     content: str, size: int, colour: Colour, width: int, bold: bool = False, least: int = MIN_TEXT_SIZE
 ) -> pygame.Surface:
     """The text at ``size`` or, if it is wider than ``width``, at the size that fits, but
-    never under ``least``: text too small to read is no better than text cut off."""
-    surface = text(content, size, colour, bold)
-    while surface.get_width() > width and size > least:
+    never under ``least``: text too small to read is no better than text cut off. The sizes
+    tried are measured, not rendered (a font's ``size`` is its rendering's, to the pixel)."""
+    while text_width(content, size, bold) > width and size > least:
         size = max(size * 9 // 10, least)
-        surface = text(content, size, colour, bold)
-    return surface
+    return text(content, size, colour, bold)
 
 
 def amount(
@@ -72,11 +77,9 @@ def amount(
     under ``least``), as kept single-character glyphs to blit side by side (``row``): a new
     value costs a few small blits, not a fresh render of the whole string. The digits are of
     one width, so nothing jitters."""
-    glyphs = [text(character, size, colour, bold) for character in content]
-    while sum(glyph.get_width() for glyph in glyphs) > width and size > least:
+    while sum(text_width(character, size, bold) for character in content) > width and size > least:
         size = max(size * 9 // 10, least)
-        glyphs = [text(character, size, colour, bold) for character in content]
-    return glyphs
+    return [text(character, size, colour, bold) for character in content]
 
 
 def row(surface: pygame.Surface, glyphs: list[pygame.Surface], x: int, y: int) -> None:
@@ -558,9 +561,18 @@ CHIP_COLOURS = {
 }
 
 
-@cache
+@lru_cache(maxsize=512)  # bounded: each amount bet or won is a label of its own
 def chip(kind: str, label: str, diameter: int) -> pygame.Surface:
-    """A chip on a bet spot with its amount written on it."""
+    """A chip on a bet spot with its amount written on it: a copy of the blank chip of its
+    kind and size, drawn once, and the words (a new amount costs its words, not the chip)."""
+    surface = _blank_chip(kind, diameter).copy()
+    words = fitted(label, max(diameter // 4, 8), WHITE, diameter * 6 // 10, bold=True, least=CHIP_TEXT_SIZE)
+    surface.blit(words, words.get_rect(center=(diameter // 2, diameter // 2)))
+    return run_length(surface)
+
+
+@cache
+def _blank_chip(kind: str, diameter: int) -> pygame.Surface:
     surface = pygame.Surface((diameter, diameter), pygame.SRCALPHA)
     centre, radius = (diameter // 2, diameter // 2), diameter // 2
     pygame.draw.circle(surface, CHIP_COLOURS[kind], centre, radius)
@@ -569,9 +581,7 @@ def chip(kind: str, label: str, diameter: int) -> pygame.Surface:
         vector = pygame.math.Vector2(radius - dash // 2, 0).rotate(angle)
         pygame.draw.circle(surface, WHITE, (centre[0] + vector.x, centre[1] + vector.y), dash // 2 + 1)
     pygame.draw.circle(surface, WHITE, centre, radius * 7 // 10, width=max(diameter // 30, 1))
-    words = fitted(label, max(diameter // 4, 8), WHITE, diameter * 6 // 10, bold=True, least=CHIP_TEXT_SIZE)
-    surface.blit(words, words.get_rect(center=centre))
-    return run_length(surface)
+    return surface
 
 
 @cache
@@ -617,5 +627,18 @@ def button(surface: pygame.Surface, rect: pygame.Rect, label: str, live: bool, s
 
 def forget() -> None:
     """Drops every kept font and surface: after pygame restarts, old fonts are invalid."""
-    for kept in (font, text, wrap, lines_that_fit, card, card_piece, greyed_card, card_slot, chip, spot):
+    for kept in (
+        font,
+        text,
+        text_width,
+        wrap,
+        lines_that_fit,
+        card,
+        card_piece,
+        greyed_card,
+        card_slot,
+        chip,
+        _blank_chip,
+        spot,
+    ):
         kept.cache_clear()

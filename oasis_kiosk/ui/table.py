@@ -8,6 +8,7 @@ display. A screen where nothing moves costs next to nothing.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -16,11 +17,12 @@ from typing import Any
 
 import pygame
 
-from oasis_kiosk import i18n
+from oasis_kiosk import i18n, shuffled_deck
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import help, history, render
+from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Box, Layout, layout
 from oasis_kiosk.ui.motion import (
     AT_REST,
@@ -60,8 +62,10 @@ SETTLED_BETS: dict[str, SettledBet] = {
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
-KEPT_REGIONS = {"paytable", "message", "buttons"}
-KEPT_BYTES = 24 * 2**20
+KEPT_LOOKS = {"paytable": 4, "message": 8, "buttons": 8, "table": 3}
+"""The regions whose looks recur (the paytable with a row lit, the buttons of a moment, a
+prompt, the rules under HELP), and how many looks of each are kept painted: about 30 MB at
+1920x1080."""
 MOST_FRAMES_WAITED = 3
 """A region left by a frame over its budget is painted at most this many frames later."""
 NEAR = 48
@@ -138,7 +142,9 @@ class Table:
         """What the frame being drawn has worked out (None between frames)."""
         self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
         """Where each chip on its way was last drawn: its old place is repainted too."""
-        self._kept: dict[tuple[str, Any], pygame.Surface] = {}
+        self._kept = KeptLooks(KEPT_LOOKS)
+        self._cards_ahead: tuple[tuple[int, int], Iterator[str | None]] | None = None
+        """The card size being drawn ahead, and the cards still to draw at it."""
         self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     # The model.
@@ -329,9 +335,22 @@ class Table:
         view = self._on_screen = self.showing(now)
         self._frame = FrameMemo()
         try:
-            return self._draw_regions(view, now)
+            dirty = self._draw_regions(view, now)
         finally:
             self._frame = None
+        if not dirty and not self.busy(now):
+            self._draw_a_card_ahead()
+        return dirty
+
+    def _draw_a_card_ahead(self) -> None:
+        """One card picture (the back, then each face) at the table's card size, drawn in a
+        frame with nothing to paint: a round's first sight of a card then costs a blit, not
+        the millisecond of drawing it, and the deck is ready after the first idle second."""
+        size = (self.layout.card_w, self.layout.card_h)
+        if self._cards_ahead is None or self._cards_ahead[0] != size:
+            self._cards_ahead = (size, iter([None, *shuffled_deck(bytes(32))]))
+        for name in itertools.islice(self._cards_ahead[1], 1):
+            render.card_piece(name, *size, False)  # as ``_hand`` asks: the cache's key
 
     def _draw_regions(self, view: View, now: float) -> list[pygame.Rect]:
         lay = self.layout
@@ -409,7 +428,7 @@ class Table:
                 self._button_hotspots(lay)
             if name == "table":
                 self._table_waiting = None
-            kept = self._kept.get((name, key))
+            kept = self._kept.get(name, key)
             if kept is not None:
                 self.screen.blit(kept, area)
             else:
@@ -424,8 +443,8 @@ class Table:
                 self.screen.blit(background, area, area)
                 with self._clip(area):
                     paint(lay, now)
-                if area == whole and (name in KEPT_REGIONS or (name == "table" and self.showing_help)):
-                    self._keep((name, key), self.screen.subsurface(area).copy())
+                if area == whole and name in self._kept and (name != "table" or self.showing_help):
+                    self._kept.keep(name, key, self.screen, area)
             dirty.append(area)
         return dirty
 
@@ -471,14 +490,6 @@ class Table:
             with self._clip(area):
                 self._table(lay, now, only=area)
         return areas
-
-    def _keep(self, key: tuple[str, Any], painted: pygame.Surface) -> None:
-        """Regions whose look recurs (the paytable with a row lit, the buttons of a moment,
-        a prompt, the rules under HELP) are kept painted: showing them again is one blit.
-        The oldest go when they would take more than KEPT_BYTES."""
-        self._kept[key] = painted
-        while sum(kept.get_width() * kept.get_height() * 4 for kept in self._kept.values()) > KEPT_BYTES:
-            del self._kept[next(iter(self._kept))]
 
     @contextmanager
     def _clip(self, area: pygame.Rect) -> Iterator[None]:

@@ -1,0 +1,88 @@
+"""The kept looks of the screen's regions: showing a look again is one blit, and keeping a
+new one reuses a surface made once instead of new memory (whose first touch cost the frame
+that kept the paytable four full-screen blits)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+from test_screen import kiosk
+
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.kept import KeptLooks
+
+FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"
+
+
+def painted(screen: pygame.Surface, colour: tuple[int, int, int]) -> pygame.Surface:
+    screen.fill(colour)
+    pygame.draw.circle(screen, (250, 250, 250), (30, 20), 12)
+    return screen
+
+
+def test_a_kept_look_shows_what_was_painted_and_the_oldest_gives_its_surface_to_the_next() -> None:
+    screen = pygame.Surface((100, 60))
+    area = pygame.Rect(10, 5, 50, 40)
+    kept = KeptLooks({"paytable": 2})
+    surfaces = []
+    for look, colour in enumerate([(200, 0, 0), (0, 200, 0), (0, 0, 200)]):
+        kept.keep("paytable", look, painted(screen, colour), area)
+        surface = kept.get("paytable", look)
+        assert surface is not None
+        assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(screen.subsurface(area), "RGB")
+        surfaces.append(surface)
+    assert kept.get("paytable", 0) is None, "two looks kept: the oldest went"
+    assert kept.get("paytable", 1) is surfaces[1]
+    assert surfaces[2] is surfaces[0], "the third look is painted into the first one's surface"
+    assert "paytable" in kept
+    assert "meters" not in kept
+
+
+def test_a_region_of_a_new_size_keeps_its_looks_in_surfaces_of_that_size() -> None:
+    screen = painted(pygame.Surface((100, 60)), (9, 9, 9))
+    kept = KeptLooks({"message": 3})
+    kept.keep("message", "a", screen, pygame.Rect(0, 0, 40, 10))
+    kept.keep("message", "a", screen, pygame.Rect(0, 0, 60, 12))
+    surface = kept.get("message", "a")
+    assert surface is not None
+    assert surface.get_size() == (60, 12)
+    kept.clear()
+    assert kept.get("message", "a") is None
+
+
+def test_the_game_keeps_its_looks_in_the_same_surfaces_through_rounds(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), deck=FLUSH)
+    app.key("f8")
+
+    def surfaces() -> set[int]:
+        return {id(surface) for region in app.table._kept._kept.values() for surface in region.values()} | {
+            id(surface) for spare in app.table._kept._spare.values() for surface in spare
+        }
+
+    app.advance(1 / 60)
+    made = surfaces()
+    assert made, "the first frame kept the regions' looks"
+    for _ in range(3):
+        app.key("return")
+        app.key("p")
+        for _ in range(400):
+            clock.now += 1 / 60
+            app.advance(1 / 60)
+    assert surfaces() == made, "no new surface for a new look"
+
+
+def test_the_deck_is_drawn_ahead_in_quiet_frames_and_a_deal_then_draws_no_card(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1111, 777))  # a size of its own: no other test drew its cards
+    app.key("f8")
+    for _ in range(60):  # a second with nothing to paint: a card a frame, back and faces
+        clock.now += 1 / 60
+        app.draw()
+    drawn = render.card_piece.cache_info().misses
+    app.key("return")
+    while app.table.busy(clock.now):
+        clock.now += 1 / 60
+        app.draw()
+    assert app.table.view is not None
+    assert app.table.view.boxes[0].cards, "cards were dealt"
+    assert render.card_piece.cache_info().misses == drawn, "every card dealt was drawn ahead"
