@@ -6,6 +6,7 @@ is the one a full repaint draws, MOST_FRAMES_WAITED frames later at most."""
 
 from __future__ import annotations
 
+from dataclasses import astuple
 from pathlib import Path
 
 import pygame
@@ -67,3 +68,24 @@ def test_a_round_drawn_by_parts_is_the_picture_a_full_repaint_draws(
         assert "count" in compared, "the glow turned on and off while the win counted"
     else:
         assert app.table.showing(clock.now).overlay[0] == "handpay"
+
+
+def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_one_blit(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), deck=FLUSH)
+    app.draw()  # the first frame paints everything
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    column = pygame.Rect(*astuple(app.table.layout.paytable))
+    frames: list[list[pygame.Rect]] = []  # each frame's repaints in the paytable column
+    for _ in range(60 * 20):
+        if frames and not app.table.busy(clock.now):
+            break
+        clock.now += 1 / 60
+        in_column = [area for area in app.table.draw(clock.now) if column.contains(area)]
+        if in_column:
+            frames.append(in_column)
+    first_looks = frames[:2]  # the hand's row lit, then its glow: each a look not seen yet
+    assert len(first_looks) == 2
+    assert all(area.h < column.h // 8 for frame in first_looks for area in frame), "only the rows"
+    assert [column] in frames[2:], "the glow turned back to a look kept: the column in one blit"

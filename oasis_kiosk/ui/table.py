@@ -413,6 +413,21 @@ class Table:
                 painted += sum(area.w * area.h for area in damage)
                 dirty += damage
                 continue
+            if (
+                name == "paytable"
+                and before is not None
+                and not lay.compact
+                and not (before[-1] or key[-1])
+                and self._kept.get(name, key) is None
+            ):
+                # A new look of the lit rows: they alone are painted, then the column is
+                # kept, so that the glow's next turn is one blit.
+                self._keys[name] = key
+                damage = self._repaint_lit_rows(lay, before, key, background)
+                self._kept.keep(name, key, self.screen, render.rect(box))
+                painted += sum(area.w * area.h for area in damage)
+                dirty += damage
+                continue
             area = render.rect(box)
             overdue = waited.get(name, 0) >= MOST_FRAMES_WAITED
             if painted and painted + area.w * area.h > budget and not whole_screen and not overdue:
@@ -447,6 +462,28 @@ class Table:
                     self._kept.keep(name, key, self.screen, area)
             dirty.append(area)
         return dirty
+
+    def _repaint_lit_rows(
+        self, lay: Layout, before: tuple[Any, ...], key: tuple[Any, ...], background: pygame.Surface
+    ) -> list[pygame.Rect]:
+        """The paytable column's lit rows changed (a hand lit, its glow on or off): only the
+        rows whose look changed are repainted, not the column."""
+        lines = paytable.column_lines(
+            lay,
+            help.paytable_rows(self.terminal.rules),
+            help.bonus_rows(self.terminal.rules, cash_for(self.terminal)),
+        )
+        size = paytable.column_size(lay, lines)
+        lit, pulse = (key[0], key[1]), key[2]
+        damage = []
+        for line in lines:
+            if line.look((before[0], before[1]), before[2]) != line.look(lit, pulse):
+                area = render.rect(line.area)
+                self.screen.blit(background, area, area)
+                with self._clip(area):
+                    paytable.column_line(self.screen, lay, line, size, lit, pulse)
+                damage.append(area)
+        return damage
 
     def _repaint_moving_pieces(
         self, lay: Layout, now: float, background: pygame.Surface, *, glow: bool

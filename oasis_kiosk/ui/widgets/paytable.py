@@ -3,6 +3,8 @@ compact screen, and both tables under HELP. A row is (category, name, what it pa
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pygame
 
 from oasis_kiosk.i18n import _
@@ -41,6 +43,46 @@ def lit_row(
     row(screen, area, *words, size, colour, least)
 
 
+@dataclass(frozen=True)
+class Line:
+    """A line of the paytable column: a section's title, or a row of it."""
+
+    area: Box
+    words: tuple[str, str]
+    section: int
+    """0: the play bet's paytable, 1: the bonus's."""
+    category: str | None
+    """The row's hand; None for a title."""
+
+    def look(self, lit: tuple[str | None, str | None], pulse: bool) -> tuple[bool, bool]:
+        """Whether the line is lit, and on the pulse: what its picture depends on."""
+        shown = self.category is not None and self.category == lit[self.section]
+        return shown, shown and pulse
+
+
+def column_lines(lay: Layout, rows: list[Row], bonus: list[Row]) -> list[Line]:
+    """Where each line of the paytable column (and the bonus's below it) stands."""
+    area = lay.paytable
+    count = len(rows) + 1 + (len(bonus) + 2 if bonus else 0)
+    height = min(area.h // (count + 1), lay.small * 2)
+    y = area.y + height // 2
+    lines = []
+    sections = [(_("PAYTABLE (play bet)"), rows)]
+    if bonus:
+        sections.append((_("BONUS"), bonus))
+    for section, (title, section_rows) in enumerate(sections):
+        lines.append(Line(Box(area.x, y, area.w, height), (title, ""), section, None))
+        for category, name, pays in section_rows:
+            y += height
+            lines.append(Line(Box(area.x + 4, y, area.w - 8, height), (name, pays), section, category))
+        y += height * 2  # a blank line between the sections
+    return lines
+
+
+def column_size(lay: Layout, lines: list[Line]) -> int:
+    return max(min(lay.small + 2, lines[0].area.h * 8 // 10), lay.floor)
+
+
 def column(
     screen: pygame.Surface,
     lay: Layout,
@@ -51,28 +93,25 @@ def column(
 ) -> None:
     """The paytable column and the bonus's below it; ``lit``: the play bet's and the
     bonus's category of the hand."""
-    area = lay.paytable
-    lines = len(rows) + 1 + (len(bonus) + 2 if bonus else 0)
-    height = min(area.h // (lines + 1), lay.small * 2)
-    y = area.y + height // 2
-    size = max(min(lay.small + 2, height * 8 // 10), lay.floor)
-    sections = [(_("PAYTABLE (play bet)"), rows, lit[0])]
-    if bonus:
-        sections.append((_("BONUS"), bonus, lit[1]))
-    for title, section, lit_category in sections:
-        row(screen, Box(area.x, y, area.w, height), title, "", size, render.GOLD, lay.floor)
-        for category, name, pays in section:
-            y += height
-            lit_row(
-                screen,
-                Box(area.x + 4, y, area.w - 8, height),
-                (name, pays),
-                size,
-                lay.floor,
-                lit=category == lit_category,
-                pulse=pulse,
-            )
-        y += height * 2  # a blank line between the sections
+    lines = column_lines(lay, rows, bonus)
+    size = column_size(lay, lines)
+    for line in lines:
+        column_line(screen, lay, line, size, lit, pulse)
+
+
+def column_line(
+    screen: pygame.Surface,
+    lay: Layout,
+    line: Line,
+    size: int,
+    lit: tuple[str | None, str | None],
+    pulse: bool,
+) -> None:
+    if line.category is None:
+        row(screen, line.area, *line.words, size, render.GOLD, lay.floor)
+    else:
+        shown, on_pulse = line.look(lit, pulse)
+        lit_row(screen, line.area, line.words, size, lay.floor, lit=shown, pulse=on_pulse)
 
 
 def strip(screen: pygame.Surface, lay: Layout, rows: list[Row], lit: str | None, pulse: bool) -> None:
