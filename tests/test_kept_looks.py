@@ -11,8 +11,10 @@ from test_screen import kiosk
 
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.kept import KeptLooks
+from oasis_kiosk.ui.table import CELEBRATION_COLOURS, Table, overlay_panel
 
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"
+ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"  # the jackpot, over the handpay limit
 
 
 def painted(screen: pygame.Surface, colour: tuple[int, int, int]) -> pygame.Surface:
@@ -86,3 +88,30 @@ def test_the_deck_is_drawn_ahead_in_quiet_frames_and_a_deal_then_draws_no_card(t
     assert app.table.view is not None
     assert app.table.view.boxes[0].cards, "cards were dealt"
     assert render.card_piece.cache_info().misses == drawn, "every card dealt was drawn ahead"
+
+
+def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_cards_turn(
+    tmp_path: Path,
+) -> None:
+    app, clock = kiosk(tmp_path, (1113, 779), deck=ROYAL)  # a size of its own: nothing written yet
+    app.key("f8")
+    app.key("n")
+    app.key("return")
+    app.key("p")
+    table = app.table
+    assert table.revealing(clock.now)
+    while table.revealing(clock.now + 1 / 60):
+        clock.now += 1 / 60
+        app.draw()
+    view = table.view
+    assert view is not None
+    panel = overlay_panel(view)
+    assert panel is not None, "the jackpot is over the handpay limit: a handpay panel"
+    assert view.jackpot_won
+    written = render.text.cache_info().misses
+    lines, _alarm, amount_line = panel
+    for number, line in enumerate(lines):
+        Table._panel_words(table.layout, number, line, amount_line)
+    for colour in CELEBRATION_COLOURS:
+        table._banner_words(table.layout, view.jackpot_won, colour)
+    assert render.text.cache_info().misses == written, "every word was written ahead"

@@ -8,6 +8,7 @@ display. A screen where nothing moves costs next to nothing.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -62,10 +63,14 @@ SETTLED_BETS: dict[str, SettledBet] = {
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
 CELEBRATION = 3.0  # seconds the jackpot banner stays after the count
+CELEBRATION_COLOURS = (render.WHITE, render.GOLD)
+"""The banner's words and frame flash between these, three times a second."""
 KEPT_LOOKS = {"paytable": 4, "message": 8, "buttons": 8, "table": 3}
 """The regions whose looks recur (the paytable with a row lit, the buttons of a moment, a
 prompt, the rules under HELP), and how many looks of each are kept painted: about 30 MB at
 1920x1080."""
+AHEAD_WHEN_UNDER = 10
+"""A frame that painted less than a tenth of the screen draws a piece of what is to come."""
 MOST_FRAMES_WAITED = 3
 """A region left by a frame over its budget is painted at most this many frames later."""
 NEAR = 48
@@ -73,6 +78,14 @@ NEAR = 48
 VEIL = (100, 100, 100)
 """What the table under a tilt's or a handpay's panel is multiplied by: about two fifths of
 its light, the game plainly waiting behind the panel."""
+
+
+def overlay_panel(view: View) -> tuple[tuple[str, ...], bool, int | None] | None:
+    """The panel a view's overlay shows over the table (a tilt's, a handpay's, a payout's):
+    its lines, whether it is an alarm, and which line is the amount; None for none."""
+    if not view.overlay or view.overlay[0] == "operator":
+        return None
+    return view.overlay[1:], view.overlay[0] == "tilt", 1 if view.overlay[0] == "handpay" else None
 
 
 @dataclass
@@ -145,6 +158,9 @@ class Table:
         self._kept = KeptLooks(KEPT_LOOKS)
         self._cards_ahead: tuple[tuple[int, int], Iterator[str | None]] | None = None
         """The card size being drawn ahead, and the cards still to draw at it."""
+        self._ahead_view: View | None = None
+        self._words_ahead: Iterator[Callable[[], object]] = iter(())
+        """The words of ``_ahead_view``'s end still to draw ahead."""
         self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     # The model.
@@ -338,9 +354,45 @@ class Table:
             dirty = self._draw_regions(view, now)
         finally:
             self._frame = None
-        if not dirty and not self.busy(now):
+        painted = sum(area.w * area.h for area in dirty)
+        if painted * AHEAD_WHEN_UNDER > self.screen.get_width() * self.screen.get_height():
+            return dirty
+        if not self._draw_words_ahead() and not dirty and not self.busy(now):
             self._draw_a_card_ahead()
         return dirty
+
+    def _draw_words_ahead(self) -> bool:
+        """One line of what the round's end writes large (a handpay's or a tilt's panel, the
+        jackpot's banner in each of its colours), drawn while the dealer's cards turn, in a
+        frame that painted little: the frame that shows the outcome then only blits it.
+        False when there is none left to draw."""
+        view = self.view
+        if view is None:
+            return False
+        if self._ahead_view is not view:
+            self._ahead_view = view
+            self._words_ahead = iter(self._words_to_come(view))
+        for draw in itertools.islice(self._words_ahead, 1):
+            draw()
+            return True
+        return False
+
+    def _words_to_come(self, view: View) -> list[Callable[[], object]]:
+        lay = self.layout
+        words: list[Callable[[], object]] = []
+        panel = overlay_panel(view)
+        if panel is not None:
+            lines, _alarm, amount_line = panel
+            words += [
+                functools.partial(self._panel_words, lay, number, line, amount_line)
+                for number, line in enumerate(lines)
+            ]
+        if view.jackpot_won and self._has_jackpot:
+            words += [
+                functools.partial(self._banner_words, lay, view.jackpot_won, colour)
+                for colour in CELEBRATION_COLOURS
+            ]
+        return words
 
     def _draw_a_card_ahead(self) -> None:
         """One card picture (the back, then each face) at the table's card size, drawn in a
@@ -585,13 +637,10 @@ class Table:
             self._help(lay)
         else:
             self._cards_and_bets(lay, now, there, only)
-        if view.overlay and view.overlay[0] != "operator":
-            self._panel(
-                lay,
-                view.overlay[1:],
-                alarm=view.overlay[0] == "tilt",
-                amount_line=1 if view.overlay[0] == "handpay" else None,
-            )
+        panel = overlay_panel(view)
+        if panel is not None:
+            lines, alarm, amount_line = panel
+            self._panel(lay, lines, alarm=alarm, amount_line=amount_line)
         if self.legend is not None:
             self._legend(lay)
 
@@ -807,23 +856,15 @@ class Table:
         waits behind it: the table is dimmed, and the panel spans its width, so that it
         covers the boxes' labels on its way whole, never cutting one (the dealer's above and
         the captions below stay clear of it)."""
-        table = render.rect(lay.table)
-        self.screen.fill(VEIL, table, special_flags=pygame.BLEND_RGB_MULT)
-        panel = table.inflate(-lay.small, -table.h // 3)
+        self.screen.fill(VEIL, render.rect(lay.table), special_flags=pygame.BLEND_RGB_MULT)
+        panel = self._panel_area(lay)
         pygame.draw.rect(self.screen, render.ALARM if alarm else render.PANEL, panel, border_radius=12)
         pygame.draw.rect(self.screen, render.GOLD, panel, width=3, border_radius=12)
-        room = panel.w - lay.medium * 2
-        shown: list[pygame.Surface] = []
-        for number, line in enumerate(lines):
-            if number == amount_line:
-                shown.append(render.fitted(line, lay.large * 2, render.GOLD, room, True, lay.floor))
-                continue
-            size = lay.large * 3 // 2 if number == 0 else lay.medium
-            colour = render.GOLD if number == 0 else render.WHITE
-            shown += [
-                render.text(piece, size, colour, bold=number == 0)
-                for piece in render.wrap(line, size, room, bold=number == 0)
-            ]
+        shown = [
+            words
+            for number, line in enumerate(lines)
+            for words in self._panel_words(lay, number, line, amount_line)
+        ]
         gap = lay.small // 2
         tall = sum(words.get_height() for words in shown) + gap * (len(shown) - 1)
         y = max(panel.centery - tall // 2, panel.y + lay.medium)  # the words in the middle
@@ -831,6 +872,25 @@ class Table:
             for words in shown:
                 self.screen.blit(words, words.get_rect(midtop=(panel.centerx, y)))
                 y += words.get_height() + gap
+
+    @staticmethod
+    def _panel_area(lay: Layout) -> pygame.Rect:
+        table = render.rect(lay.table)
+        return table.inflate(-lay.small, -table.h // 3)
+
+    @staticmethod
+    def _panel_words(lay: Layout, number: int, line: str, amount_line: int | None) -> list[pygame.Surface]:
+        """A panel's line ``number`` as it is written: the first as its title, the amount
+        (``amount_line``) in the largest type, the others wrapped to the panel's width."""
+        room = Table._panel_area(lay).w - lay.medium * 2
+        if number == amount_line:
+            return [render.fitted(line, lay.large * 2, render.GOLD, room, True, lay.floor)]
+        size = lay.large * 3 // 2 if number == 0 else lay.medium
+        colour = render.GOLD if number == 0 else render.WHITE
+        return [
+            render.text(piece, size, colour, bold=number == 0)
+            for piece in render.wrap(line, size, room, bold=number == 0)
+        ]
 
     def celebration_area(self, lay: Layout) -> pygame.Rect:
         """Where the jackpot banner flashes: over the jackpot meter, never over a hand."""
@@ -840,18 +900,22 @@ class Table:
         view = self._on_screen
         assert view is not None
         banner = self.celebration_area(lay)
-        colour = render.GOLD if int(now * 3) % 2 else render.WHITE
+        colour = CELEBRATION_COLOURS[int(now * 3) % 2]
         pygame.draw.rect(self.screen, render.PANEL, banner, border_radius=16)
         pygame.draw.rect(self.screen, colour, banner, width=4, border_radius=16)
-        words = render.fitted(
-            _("JACKPOT! {amount}").format(amount=cash_for(self.terminal)(view.jackpot_won)),
+        words = self._banner_words(lay, view.jackpot_won, colour)
+        self.screen.blit(words, words.get_rect(center=banner.center))
+
+    def _banner_words(self, lay: Layout, won: int, colour: render.Colour) -> pygame.Surface:
+        banner = self.celebration_area(lay)
+        return render.fitted(
+            _("JACKPOT! {amount}").format(amount=cash_for(self.terminal)(won)),
             banner.h * 7 // 10,
             colour,
             banner.w - 20,
             bold=True,
             least=lay.floor,
         )
-        self.screen.blit(words, words.get_rect(center=banner.center))
 
     def _rules_pages(self, lay: Layout) -> tuple[int, int, rulebook.Pages]:
         """The rules of the active profile in the active language, paged for this screen."""
