@@ -74,13 +74,21 @@ def test_the_game_keeps_its_looks_in_the_same_surfaces_through_rounds(tmp_path: 
     assert surfaces() == made, "no new surface for a new look"
 
 
-def test_the_deck_is_drawn_ahead_in_quiet_frames_and_a_deal_then_draws_no_card(tmp_path: Path) -> None:
+def test_the_deck_and_the_chips_are_drawn_ahead_in_quiet_frames_and_a_deal_draws_neither(
+    tmp_path: Path,
+) -> None:
     app, clock = kiosk(tmp_path, (1111, 777))  # a size of its own: no other test drew its cards
     app.key("f8")
-    for _ in range(60):  # a second with nothing to paint: a card a frame, back and faces
+    for _ in range(60):  # a second with nothing to paint: a piece a frame, cards then chips
         clock.now += 1 / 60
         app.draw()
     drawn = render.card_piece.cache_info().misses
+    lay = app.table.layout
+    diameter = lay.spots(lay.boxes[0])[0].w
+    fonts = render.font.cache_info().misses
+    for size in render.fitting_sizes(diameter // 4, render.CHIP_TEXT_SIZE):  # a chip label's
+        render.font(size, True)
+    assert render.font.cache_info().misses == fonts, "every font a chip's label may take is made"
     app.key("return")
     while app.table.busy(clock.now):
         clock.now += 1 / 60

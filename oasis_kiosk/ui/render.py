@@ -10,7 +10,7 @@ do not jitter as they count.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 
 import pygame
@@ -65,9 +65,20 @@ def fitted(
     """The text at ``size`` or, if it is wider than ``width``, at the size that fits, but
     never under ``least``: text too small to read is no better than text cut off. The sizes
     tried are measured, not rendered (a font's ``size`` is its rendering's, to the pixel)."""
-    while text_width(content, size, bold) > width and size > least:
+    chosen = size
+    for chosen in fitting_sizes(size, least):  # the last one tried, if none fits
+        if text_width(content, chosen, bold) <= width:
+            break
+    return text(content, chosen, colour, bold)
+
+
+def fitting_sizes(size: int, least: int) -> Iterator[int]:
+    """The sizes ``fitted`` tries, largest first: ``size``, then nine tenths of the last
+    down to ``least``."""
+    yield size
+    while size > least:
         size = max(size * 9 // 10, least)
-    return text(content, size, colour, bold)
+        yield size
 
 
 def amount(
@@ -566,9 +577,24 @@ def chip(kind: str, label: str, diameter: int) -> pygame.Surface:
     """A chip on a bet spot with its amount written on it: a copy of the blank chip of its
     kind and size, drawn once, and the words (a new amount costs its words, not the chip)."""
     surface = _blank_chip(kind, diameter).copy()
-    words = fitted(label, max(diameter // 4, 8), WHITE, diameter * 6 // 10, bold=True, least=CHIP_TEXT_SIZE)
+    words = fitted(
+        label, _chip_label_size(diameter), WHITE, diameter * 6 // 10, bold=True, least=CHIP_TEXT_SIZE
+    )
     surface.blit(words, words.get_rect(center=(diameter // 2, diameter // 2)))
     return run_length(surface)
+
+
+def prepare_chips(diameter: int) -> None:
+    """What every chip of this size shares, drawn ahead: each kind's blank and the fonts
+    its label may be fitted in."""
+    for kind in CHIP_COLOURS:
+        _blank_chip(kind, diameter)
+    for size in fitting_sizes(_chip_label_size(diameter), CHIP_TEXT_SIZE):
+        font(size, True)
+
+
+def _chip_label_size(diameter: int) -> int:
+    return max(diameter // 4, 8)
 
 
 @cache

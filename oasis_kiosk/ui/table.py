@@ -156,8 +156,8 @@ class Table:
         self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
         """Where each chip on its way was last drawn: its old place is repainted too."""
         self._kept = KeptLooks(KEPT_LOOKS)
-        self._cards_ahead: tuple[tuple[int, int], Iterator[str | None]] | None = None
-        """The card size being drawn ahead, and the cards still to draw at it."""
+        self._pieces_ahead: tuple[Layout, Iterator[Callable[[], object]]] | None = None
+        """The layout whose pieces are being drawn ahead, and the pieces still to draw."""
         self._ahead_view: View | None = None
         self._words_ahead: Iterator[Callable[[], object]] = iter(())
         """The words of ``_ahead_view``'s end still to draw ahead."""
@@ -358,7 +358,7 @@ class Table:
         if painted * AHEAD_WHEN_UNDER > self.screen.get_width() * self.screen.get_height():
             return dirty
         if not self._draw_words_ahead() and not dirty and not self.busy(now):
-            self._draw_a_card_ahead()
+            self._draw_a_piece_ahead()
         return dirty
 
     def _draw_words_ahead(self) -> bool:
@@ -394,15 +394,23 @@ class Table:
             ]
         return words
 
-    def _draw_a_card_ahead(self) -> None:
-        """One card picture (the back, then each face) at the table's card size, drawn in a
-        frame with nothing to paint: a round's first sight of a card then costs a blit, not
-        the millisecond of drawing it, and the deck is ready after the first idle second."""
-        size = (self.layout.card_w, self.layout.card_h)
-        if self._cards_ahead is None or self._cards_ahead[0] != size:
-            self._cards_ahead = (size, iter([None, *shuffled_deck(bytes(32))]))
-        for name in itertools.islice(self._cards_ahead[1], 1):
-            render.card_piece(name, *size, False)  # as ``_hand`` asks: the cache's key
+    def _draw_a_piece_ahead(self) -> None:
+        """One piece every round shows, drawn at the table's size in a frame with nothing to
+        paint: the card back, then each face, then the chips' blanks and their labels' fonts.
+        A round's first sight of a card or a chip then costs a blit, not the millisecond of
+        drawing it, and every piece is ready after the first idle second."""
+        lay = self.layout
+        if self._pieces_ahead is None or self._pieces_ahead[0] is not lay:
+            card_w, card_h, chip = lay.card_w, lay.card_h, lay.spots(lay.boxes[0])[0].w
+            pieces: list[Callable[[], object]] = [
+                # as ``_hand`` asks for them: the cache knows a piece by these arguments
+                functools.partial(render.card_piece, name, card_w, card_h, False)
+                for name in [None, *shuffled_deck(bytes(32))]
+            ]
+            pieces.append(functools.partial(render.prepare_chips, chip))
+            self._pieces_ahead = (lay, iter(pieces))
+        for draw in itertools.islice(self._pieces_ahead[1], 1):
+            draw()
 
     def _draw_regions(self, view: View, now: float) -> list[pygame.Rect]:
         lay = self.layout
