@@ -8,11 +8,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_screen import kiosk
+from test_screen import Clock, kiosk
 
 from oasis_kiosk.ui import garbage
+from oasis_kiosk.ui.app import App
 
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"
+
+
+def dealing(tmp_path: Path) -> tuple[App, Clock]:
+    """A kiosk one frame into a deal: its cards on their way."""
+    app, clock = kiosk(tmp_path, (800, 480), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    clock.now += 1 / 60
+    app.advance(1 / 60)
+    assert app.table.busy(clock.now), "the cards are on their way"
+    return app, clock
 
 
 @pytest.fixture
@@ -32,12 +44,7 @@ def collections() -> Iterator[list[int]]:
 def test_young_objects_wait_while_the_screen_moves_and_are_collected_once_at_rest(
     tmp_path: Path, collections: list[int]
 ) -> None:
-    app, clock = kiosk(tmp_path, (800, 480), deck=FLUSH)
-    app.key("f8")
-    app.key("return")
-    clock.now += 1 / 60
-    app.advance(1 / 60)
-    assert app.table.busy(clock.now), "the cards are on their way"
+    app, clock = dealing(tmp_path)
     gc.collect()
     collections.clear()
     young = [[] for _ in range(garbage.YOUNG * 2)]  # more new objects than CPython lets wait
@@ -58,12 +65,7 @@ def test_young_objects_wait_while_the_screen_moves_and_are_collected_once_at_res
 def test_however_long_the_screen_moves_the_young_objects_waiting_are_bounded(
     tmp_path: Path, collections: list[int]
 ) -> None:
-    app, clock = kiosk(tmp_path, (800, 480), deck=FLUSH)
-    app.key("f8")
-    app.key("return")
-    clock.now += 1 / 60
-    app.advance(1 / 60)
-    assert app.table.busy(clock.now)
+    dealing(tmp_path)
     collections.clear()
     young = [[] for _ in range(garbage.WAITING + 1)]
     assert collections, "CPython collects once WAITING new objects wait"

@@ -103,6 +103,18 @@ def hit(t: Terminal) -> None:
     assert t.mode in {Mode.JACKPOT_PENDING, Mode.HANDPAY}, "a handpay of the round's own win comes first"
 
 
+def a_linked_hit(floor: FloorHub, tmp_path: Path) -> tuple[Terminal, Path, Path]:
+    """Cabinet c01, linked to the hub, with a bill in and its pool read, hits the jackpot:
+    the terminal, its books and its credentials."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    feed(t, "bill 5000")
+    contact(database, credentials, t)
+    hit(t)
+    return t, database, credentials
+
+
 def wait_for(condition: Callable[[], bool], seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -135,12 +147,7 @@ def test_the_meter_shown_is_the_hubs_pool_as_the_agent_last_read_it(floor: Floor
 
 
 def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub, tmp_path: Path) -> None:
-    credentials = floor.add_cabinet("c01")
-    database = tmp_path / "kiosk.db"
-    t = cabinet(database, credentials, deck=lambda number: ROYAL)
-    feed(t, "bill 5000")
-    contact(database, credentials, t)
-    hit(t)
+    t, database, credentials = a_linked_hit(floor, tmp_path)
     books_id = t.store.books.id if t.store.books else ""
     assert not t.live() & {"deal", "bill", "coin", "bonus"}, "no play while the award is confirmed"
     refused = t.handle("bonus")
@@ -276,12 +283,7 @@ def test_a_hit_pending_from_the_release_before_boxes_is_claimed_and_credited_onc
 ) -> None:
     """Its one hit is box 0, as the hub's migration made the awards of that release: sent
     and claimed after the upgrade, or already claimed and only to be credited."""
-    credentials = floor.add_cabinet("c01")
-    database = tmp_path / "kiosk.db"
-    t = cabinet(database, credentials, deck=lambda number: ROYAL)
-    feed(t, "bill 5000")
-    contact(database, credentials, t)
-    hit(t)
+    t, database, credentials = a_linked_hit(floor, tmp_path)
     credits = t.credits
     earlier_award = None
     if claimed_before:
@@ -354,12 +356,7 @@ class PowerCut(BaseException):
 def test_a_power_cut_anywhere_in_a_linked_hit_resumes_exactly(
     floor: FloorHub, tmp_path: Path, cut: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    credentials = floor.add_cabinet("c01")
-    database = tmp_path / "kiosk.db"
-    t = cabinet(database, credentials, deck=lambda number: ROYAL)
-    feed(t, "bill 5000")
-    contact(database, credentials, t)
-    hit(t)
+    t, database, credentials = a_linked_hit(floor, tmp_path)
     credits = t.credits
     if cut != "before_the_claim":
         contact(database, credentials)
@@ -411,12 +408,7 @@ def test_a_power_cut_anywhere_in_a_linked_hit_resumes_exactly(
 def test_an_agent_killed_between_its_claim_and_its_record_claims_again_for_the_same_award(
     floor: FloorHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    credentials = floor.add_cabinet("c01")
-    database = tmp_path / "kiosk.db"
-    t = cabinet(database, credentials, deck=lambda number: ROYAL)
-    feed(t, "bill 5000")
-    contact(database, credentials, t)
-    hit(t)
+    t, database, credentials = a_linked_hit(floor, tmp_path)
     credits = t.credits
 
     def killed(*args: Any) -> None:
