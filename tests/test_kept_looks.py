@@ -4,12 +4,19 @@ that kept the paytable four full-screen blits)."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
+from support import books
 from test_screen import kiosk
 
+from oasis_kiosk.config import Config
+from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
+from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.table import CELEBRATION_COLOURS, Table, overlay_panel
 
@@ -123,3 +130,33 @@ def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_
     for colour in CELEBRATION_COLOURS:
         table._banner_words(table.layout, view.jackpot_won, colour)
     assert render.text.cache_info().misses == written, "every word was written ahead"
+
+
+def test_forgetting_the_looks_keeps_their_surfaces_for_the_next(tmp_path: Path) -> None:
+    screen = painted(pygame.Surface((100, 60)), (9, 9, 9))
+    area = pygame.Rect(0, 0, 40, 10)
+    kept = KeptLooks({"message": 2})
+    kept.keep("message", "a", screen, area)
+    kept.keep("message", "b", screen, area)
+    surfaces = [kept.get("message", "a"), kept.get("message", "b")]
+    kept.clear()  # a LANGUAGE press: every look drawn again, into the same surfaces
+    kept.keep("message", "c", screen, area)
+    assert kept.get("message", "a") is None
+    assert any(kept.get("message", "c") is surface for surface in surfaces)
+
+
+def test_an_attract_demos_table_and_its_kept_surfaces_go_when_the_demo_ends(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    app = App(Terminal(replace(Config(database=database), attract_after=1), books(database)), size=(800, 480))
+    for _ in range(90):
+        app.update(1 / 60)
+    assert app.attract is not None
+    app.draw()
+    demo_table = weakref.ref(app.attract.table)
+    gc.disable()  # freed as it is let go, not by a later collection of cycles
+    try:
+        app.key("b")
+        assert app.attract is None
+        assert demo_table() is None
+    finally:
+        gc.enable()

@@ -8,6 +8,8 @@ input or coin."""
 
 from __future__ import annotations
 
+import functools
+
 import pygame
 
 from oasis_kiosk.i18n import _
@@ -36,6 +38,11 @@ FAN_DEGREES = 7
 """The turn between neighbouring cards of the title card's fan."""
 
 
+def _play_quietly(sounds: Sounds, cabinet_terminal: Terminal, name: str) -> None:
+    """A sound of the demo, at the operator's attract volume."""
+    sounds.play(name, volume=cabinet_terminal.config.attract_volume)
+
+
 class Attract:
     def __init__(self, cabinet_terminal: Terminal, screen: pygame.Surface, sounds: Sounds) -> None:
         self.cabinet_terminal = cabinet_terminal
@@ -43,7 +50,11 @@ class Attract:
         self._follow_jackpot()  # before the table reads it: the meter must not roll up from the demo's
         self.player = DemoPlayer(self.terminal)
         self.sounds = sounds
-        self.table = Table(self.terminal, screen, self._play, demo=True)
+        # Not a method of its own: the table would hold the demo, the demo the table, and
+        # both (with the table's kept surfaces) would wait for a full collection.
+        self.table = Table(
+            self.terminal, screen, functools.partial(_play_quietly, sounds, cabinet_terminal), demo=True
+        )
         self.screen = screen
         bonus = self.terminal.rules.get("bonus")
         has_jackpot = bool(bonus and bonus.get("jackpot"))
@@ -63,9 +74,6 @@ class Attract:
         """The demo is over: its strategy's worker ends."""
         self.player.advisor.close()
         self.table.close()
-
-    def _play(self, name: str) -> None:
-        self.sounds.play(name, volume=self.cabinet_terminal.config.attract_volume)
 
     def _follow_jackpot(self) -> None:
         """The meter on show is the cabinet's own, not the demo's."""

@@ -26,10 +26,12 @@ class KeptLooks:
         return region in self.looks
 
     def clear(self) -> None:
-        """Forgets every look and its surfaces (a new size or language)."""
-        self._kept.clear()
-        self._spare.clear()
-        self._size.clear()
+        """Forgets every look (a new language, an overlay underneath), keeping the surfaces
+        for the next: a region of the same size reuses them, so the full repaint after a
+        LANGUAGE press does not make and fill them all again."""
+        for region, kept in self._kept.items():
+            self._spare[region] += kept.values()
+            kept.clear()
 
     def get(self, region: str, key: Hashable) -> pygame.Surface | None:
         kept = self._kept.get(region)
