@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pygame
 import pytest
-from test_screen import ENDS, Clock, _texts_are_known, kiosk, settle
+from test_screen import ENDS, Clock, _texts_are_known, drawn, kiosk, settle
 
 from oasis_kiosk.ui.app import App
-from oasis_kiosk.ui.table import MOST_FRAMES_WAITED
+from oasis_kiosk.ui.kept import KeptLooks
+from oasis_kiosk.ui.table import KEPT_LOOKS, MOST_FRAMES_WAITED
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
@@ -31,7 +32,9 @@ def pictures_agree(app: App, clock: Clock) -> None:
         app.draw()
     painted = pygame.image.tobytes(app.screen, "RGB")
     app.table.jackpot_shown = rolled_from
+    kept, app.table._kept = app.table._kept, KeptLooks(KEPT_LOOKS)  # a stale look would stay kept
     app.repaint()
+    app.table._kept = kept
     assert painted == pygame.image.tobytes(app.screen, "RGB"), f"at {clock.now:.3f} s"
 
 
@@ -89,3 +92,35 @@ def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_one_blit
     assert len(first_looks) == 2
     assert all(area.h < column.h // 8 for frame in first_looks for area in frame), "only the rows"
     assert [column] in frames[2:], "the glow turned back to a look kept: the column in one blit"
+
+
+def test_helps_history_page_shows_the_rounds_played_since_it_was_last_kept(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), deck=FLUSH)
+    app.key("f8")
+    settle(app, clock, 1)
+
+    def a_round_then_the_history_page() -> None:
+        app.key("return")
+        app.key("p")
+        settle(app, clock, 15)
+        app.key("b")  # the next bets staged: no round on the table, as before the first
+        app.key("v")
+        settle(app, clock, 1)
+        app.key("h")
+        drawn(app)
+        app.key("h")  # HELP's second page: the last rounds
+        drawn(app)
+        assert app.table.showing_help
+        assert app.table.help_page == 1
+
+    a_round_then_the_history_page()
+    app.key("x")  # more boxes and back round to one: new backgrounds, whole frames, the page kept
+    drawn(app)
+    while app.table.terminal.boxes != 1:
+        app.key("x")
+        drawn(app)
+    while app.table.showing_help:
+        app.key("h")
+        drawn(app)
+    a_round_then_the_history_page()
+    pictures_agree(app, clock)

@@ -434,7 +434,8 @@ class Table:
                     view.dealer_verdict,
                     view.boxes,
                     view.overlay,
-                    (self.showing_help, self.help_page),
+                    # the rules' prices and the history under HELP change with the books
+                    (self.showing_help, self.help_page, self.showing_help and self.terminal.changes),
                     self.legend is not None,
                     # the rules cover the cards, their glow and the pieces in motion
                     glowing and not self.showing_help,
