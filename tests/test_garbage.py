@@ -70,3 +70,25 @@ def test_however_long_the_screen_moves_the_young_objects_waiting_are_bounded(
     young = [[] for _ in range(garbage.WAITING + 1)]
     assert collections, "CPython collects once WAITING new objects wait"
     del young
+
+
+def test_the_kiosk_sets_what_it_starts_with_apart_and_hands_collection_back_when_it_closes(
+    tmp_path: Path,
+) -> None:
+    app, _clock = kiosk(tmp_path, (800, 480))
+    frames = 0
+
+    def frame() -> None:
+        nonlocal frames
+        frames += 1
+        if frames == 1:
+            assert gc.get_freeze_count() == 0, "the first frame is drawn before"
+        else:
+            assert gc.get_freeze_count() > 0, "what the kiosk started with is set apart"
+            app.running = False
+
+    app.frame = frame  # type: ignore[method-assign]
+    app.run()
+    assert frames == 2
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == (garbage.YOUNG, garbage.MIDDLE, garbage.OLD)

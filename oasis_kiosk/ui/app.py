@@ -262,6 +262,8 @@ class App:
         return self.table.draw(now)
 
     def run(self) -> None:
+        self.frame()
+        garbage.settle_in()  # after the first frame: what it made lives as long as the kiosk
         while self.running:
             self.frame()
         self.close()
@@ -271,6 +273,7 @@ class App:
         if self.attract is not None:
             self._end_attract()
         self.table.close()
+        garbage.restore()
         pygame.quit()
 
     def repaint(self) -> list[pygame.Rect]:
