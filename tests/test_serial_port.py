@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from oasis_kiosk.hardware.serial_port import Line, open_serial
+from oasis_kiosk.hardware.serial_port import Line, SerialPortError, open_serial
 
 
 @pytest.fixture
@@ -47,7 +47,11 @@ def test_a_port_is_opened_with_the_line_its_protocol_names(
         port.close()
 
 
-def test_an_absent_port_is_an_error_that_names_it(tmp_path: Path) -> None:
-    absent = str(tmp_path / "ttyUSB9")
-    with pytest.raises(serial.SerialException, match="ttyUSB9"):
-        open_serial(absent, Line(9600, 1))
+def test_an_absent_port_or_a_file_that_is_no_port_is_an_error_that_names_it(tmp_path: Path) -> None:
+    absent = tmp_path / "ttyUSB9"
+    with pytest.raises(SerialPortError, match=f"serial port {absent}: .*No such file"):
+        open_serial(str(absent), Line(9600, 1))
+    not_a_port = tmp_path / "hostname"
+    not_a_port.write_text("kiosk\n")
+    with pytest.raises(SerialPortError, match=f"serial port {not_a_port}: "):
+        open_serial(str(not_a_port), Line(9600, 1))

@@ -11,7 +11,7 @@ from support import books
 
 from oasis_kiosk.config import ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
-from oasis_kiosk.hardware.serial_port import Line
+from oasis_kiosk.hardware.serial_port import Line, SerialPortError
 from oasis_kiosk.machine.terminal import Terminal
 
 WIRING = """
@@ -80,3 +80,16 @@ def test_wiring_errors_name_the_key(tmp_path: Path, wiring: str, message: str) -
     path.write_text(wiring)
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace("[", r"\[")):
         load_config(path)
+
+
+def test_a_validators_port_that_cannot_be_opened_is_named_with_its_key(tmp_path: Path) -> None:
+    not_a_port = tmp_path / "hostname"
+    not_a_port.write_text("kiosk\n")
+    path = tmp_path / "config.toml"
+    path.write_text(
+        f"[devices]\nbill_validator = {{ protocol = 'essp', port = '{not_a_port}', channels = {{ 1 = 500 }} }}\n"
+    )
+    config = load_config(path, database=tmp_path / "kiosk.db")
+    terminal = Terminal(config, books(config.database))
+    with pytest.raises(SerialPortError, match=f"^devices.bill_validator.port: serial port {not_a_port}: "):
+        build_cabinet(config, terminal, pin_factory=MockFactory())

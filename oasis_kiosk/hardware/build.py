@@ -15,7 +15,7 @@ from oasis_kiosk.hardware.hopper import Hopper
 from oasis_kiosk.hardware.money import MoneyIn
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.hardware.power import PowerFailInput
-from oasis_kiosk.hardware.serial_port import Line, Port, open_serial
+from oasis_kiosk.hardware.serial_port import Line, Port, SerialPortError, open_serial
 from oasis_kiosk.machine.terminal import Terminal
 
 
@@ -56,7 +56,11 @@ def build_cabinet(
         b = wiring.bill_pulse
         bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, b.timing, pin_factory=pin_factory, clock=clock)
     elif wiring.bill_port is not None:
-        validator = essp.EsspValidator(serial_opener(wiring.bill_port, essp.LINE), wiring.bill_channels)
+        try:
+            port = serial_opener(wiring.bill_port, essp.LINE)
+        except SerialPortError as error:
+            raise SerialPortError(f"devices.bill_validator.port: {error}") from None
+        validator = essp.EsspValidator(port, wiring.bill_channels)
         validator.start()
         bills = validator
     hopper = None

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol, cast
 
+from oasis_kiosk._core import OasisError
+
 
 class Port(Protocol):
     """What a driver needs of a serial port (a ``serial.Serial`` has it)."""
@@ -28,18 +30,25 @@ class Line:
     """Seconds a read waits for a byte: the driver's poll, not its fault time-out."""
 
 
+class SerialPortError(OSError, OasisError):
+    """A serial device's port cannot be opened: absent, busy, or not a serial port."""
+
+
 def open_serial(path: str, line: Line) -> Port:
-    """The port at ``path`` (``/dev/ttyUSB0``, ``/dev/serial0``) opened with ``line``.
-    An absent or busy port raises ``serial.SerialException`` naming it."""
+    """The port at ``path`` (``/dev/ttyUSB0``, ``/dev/serial0``) opened with ``line``;
+    ``SerialPortError`` naming it if it cannot be."""
     import serial  # pyserial, only where a serial device is wired
 
     stop_bits = serial.STOPBITS_ONE if line.stop_bits == 1 else serial.STOPBITS_TWO
-    port = serial.Serial(
-        path,
-        line.baud,
-        bytesize=serial.EIGHTBITS,
-        parity=serial.PARITY_NONE,
-        stopbits=stop_bits,
-        timeout=line.read_timeout,
-    )
+    try:
+        port = serial.Serial(
+            path,
+            line.baud,
+            bytesize=serial.EIGHTBITS,
+            parity=serial.PARITY_NONE,
+            stopbits=stop_bits,
+            timeout=line.read_timeout,
+        )
+    except (serial.SerialException, ValueError) as error:
+        raise SerialPortError(f"serial port {path}: {error}") from None
     return cast(Port, port)
