@@ -426,6 +426,8 @@ class Table:
     build: Callable[[dict[str, Any]], Any] = dict
     rules: tuple[Below, ...] = ()
     noun: str = "key"
+    also_known: tuple[str, ...] = ()
+    """Keys read before this table (a tagged table's tag), named among the known ones."""
 
     def check(self, value: Any, where: str, walk: Walk) -> Any:
         if not isinstance(value, dict):
@@ -433,9 +435,12 @@ class Table:
         checked: dict[str, Any] = {}
         for name, item in value.items():
             if name not in self.keys:
-                known = ", ".join(self.keys)
-                shown = f"section [{name}]" if self.noun == "section" else f"key {_join(where, name)}"
-                walk.fail("", f"unknown {shown} (known: {known})")
+                known = ", ".join((*self.also_known, *self.keys))
+                if self.noun != "section":
+                    walk.fail("", f"unknown key {_join(where, name)} (known: {known})")
+                if not isinstance(item, dict):
+                    walk.fail("", f"{name} is not in a section: settings go under one (known: {known})")
+                walk.fail("", f"unknown section [{name}] (known: {known})")
             checked[name] = self.keys[name].kind.check(item, _join(where, name), walk)
         for name, key in self.keys.items():
             if name not in checked:
@@ -473,7 +478,7 @@ class Tagged:
             walk.fail(_join(where, self.tag), f"missing ({choice.describe})")
         variant = choice.check(value.get(self.tag, self.default), _join(where, self.tag), walk)
         rest = {k: v for k, v in value.items() if k != self.tag}
-        return variant, self.variants[variant].check(rest, where, walk)
+        return variant, replace(self.variants[variant], also_known=(self.tag,)).check(rest, where, walk)
 
 
 @dataclass(frozen=True)

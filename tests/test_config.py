@@ -76,12 +76,13 @@ BAD_FILES: list[tuple[str, str, str]] = [
     ),
     # unknown sections and keys, at every depth
     ("[sound]\nvolume = 3", "[sound]", "unknown section"),
+    ("database = '/tmp/kiosk.db'", "database is not in a section", "known: terminal"),
     ("[terminal]\ncolour = 1", "terminal.colour", "unknown key"),
     ("[money]\ncredit_limit = 1", "money.credit_limit", "unknown key"),
     (
         "[devices.coin_acceptor]\npulse = 17\ninhibit = 27\npulses = { 1 = 50 }\ncolour = 1",
         "devices.coin_acceptor.colour",
-        "unknown key",
+        "(known: protocol, pulse, inhibit, pulses, ",
     ),
     (
         f"[devices]\ncoin_acceptor = {{ {COIN}, protocol = 'cctalk' }}",
