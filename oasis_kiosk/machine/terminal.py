@@ -42,6 +42,7 @@ from oasis_kiosk.store.outbox import BOX_OF_A_ROUNDS_HIT, hub_round_id
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _ProfileRules as ProfileRules
+    from oasis_kiosk.store.db import RoundSettlement
 
 log = logging.getLogger(__name__)
 
@@ -1050,18 +1051,17 @@ class Terminal:
         self.store.add_meter("games_played", 1)
         if settlement["net"] + awards > 0:
             self.store.add_meter("games_won", 1)
-        self.store.update_round(
-            round_id,
-            round_.record(),
-            {
-                **settlement,
-                "jackpot_awards": awards,
-                # What the screen shows: each box's award, and the meter as it stood before.
-                "jackpot_hits": [{"box": box_number, "award": award} for box_number, award, _ in hits],
-                "jackpot_before": meter_before,
-                **({"jackpot_pending": linked_hits} if linked_hits else {}),
-            },
-        )
+        stored: RoundSettlement = {
+            # mypy cannot tell that the core's settlement carries no "jackpot_pending" of its own
+            **settlement,  # type: ignore[typeddict-item]
+            "jackpot_awards": awards,
+            # What the screen shows: each box's award, and the meter as it stood before.
+            "jackpot_hits": [{"box": box_number, "award": award} for box_number, award, _ in hits],
+            "jackpot_before": meter_before,
+        }
+        if linked_hits:
+            stored["jackpot_pending"] = linked_hits
+        self.store.update_round(round_id, round_.record(), stored)
         self.round = None
         self.round_id = None
 

@@ -12,7 +12,7 @@ import json
 import secrets
 import sqlite3
 import uuid
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -777,9 +777,7 @@ class Store:
     def next_round_id(self) -> int:
         return int(self._read("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds")[0][0])
 
-    def update_round(
-        self, round_id: int, record: RoundRecord, settlement: Mapping[str, object] | None
-    ) -> None:
+    def update_round(self, round_id: int, record: RoundRecord, settlement: RoundSettlement | None) -> None:
         if settlement is None:
             self._write("UPDATE rounds SET record = ? WHERE id = ?", (json.dumps(record), round_id))
         else:
