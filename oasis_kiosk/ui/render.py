@@ -88,9 +88,11 @@ def amount(
     under ``least``), as kept single-character glyphs to blit side by side (``row``): a new
     value costs a few small blits, not a fresh render of the whole string. The digits are of
     one width, so nothing jitters."""
-    while sum(text_width(character, size, bold) for character in content) > width and size > least:
-        size = max(size * 9 // 10, least)
-    return [text(character, size, colour, bold) for character in content]
+    chosen = size
+    for chosen in fitting_sizes(size, least):  # the last one tried, if none fits
+        if sum(text_width(character, chosen, bold) for character in content) <= width:
+            break
+    return [text(character, chosen, colour, bold) for character in content]
 
 
 def row(surface: pygame.Surface, glyphs: list[pygame.Surface], x: int, y: int) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygame
 
@@ -88,6 +88,34 @@ def overlay_panel(view: View) -> tuple[tuple[str, ...], bool, int | None] | None
     return view.overlay[1:], view.overlay[0] == "tilt", 1 if view.overlay[0] == "handpay" else None
 
 
+class DrawnAhead:
+    """What is drawn ahead for one thing (a view, a layout), a piece a call; another thing
+    starts its own list."""
+
+    def __init__(self) -> None:
+        self._for: object = None
+        self._left: Iterator[Callable[[], object]] = iter(())
+
+    def draw_one(self, thing: object, pieces: Callable[[], list[Callable[[], object]]]) -> bool:
+        """Draws the next piece for ``thing`` (``pieces`` lists them the first time); False
+        when none is left."""
+        if thing is not self._for:
+            self._for, self._left = thing, iter(pieces())
+        for draw in itertools.islice(self._left, 1):
+            draw()
+            return True
+        return False
+
+
+class PaytableLook(NamedTuple):
+    """What the paytable region shows: the play bet's and the bonus's lit hands, the glow,
+    HELP's paytables instead."""
+
+    lit: tuple[str | None, str | None]
+    glowing: bool
+    help: bool
+
+
 @dataclass
 class FrameMemo:
     """What one frame works out more than once (its damage and its paint both ask), kept
@@ -156,11 +184,10 @@ class Table:
         self._chips_drawn: dict[ChipSpot, pygame.Rect] = {}
         """Where each chip on its way was last drawn: its old place is repainted too."""
         self._kept = KeptLooks(KEPT_LOOKS)
-        self._pieces_ahead: tuple[Layout, Iterator[Callable[[], object]]] | None = None
-        """The layout whose pieces are being drawn ahead, and the pieces still to draw."""
-        self._ahead_view: View | None = None
-        self._words_ahead: Iterator[Callable[[], object]] = iter(())
-        """The words of ``_ahead_view``'s end still to draw ahead."""
+        self._pieces_ahead = DrawnAhead()
+        """The cards and chips of a layout, drawn ahead."""
+        self._words_ahead = DrawnAhead()
+        """What a view's end writes large, drawn ahead."""
         self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     # The model.
@@ -367,15 +394,7 @@ class Table:
         frame that painted little: the frame that shows the outcome then only blits it.
         False when there is none left to draw."""
         view = self.view
-        if view is None:
-            return False
-        if self._ahead_view is not view:
-            self._ahead_view = view
-            self._words_ahead = iter(self._words_to_come(view))
-        for draw in itertools.islice(self._words_ahead, 1):
-            draw()
-            return True
-        return False
+        return view is not None and self._words_ahead.draw_one(view, lambda: self._words_to_come(view))
 
     def _words_to_come(self, view: View) -> list[Callable[[], object]]:
         lay = self.layout
@@ -400,17 +419,17 @@ class Table:
         A round's first sight of a card or a chip then costs a blit, not the millisecond of
         drawing it, and every piece is ready after the first idle second."""
         lay = self.layout
-        if self._pieces_ahead is None or self._pieces_ahead[0] is not lay:
-            card_w, card_h, chip = lay.card_w, lay.card_h, lay.spots(lay.boxes[0])[0].w
-            pieces: list[Callable[[], object]] = [
-                # as ``_hand`` asks for them: the cache knows a piece by these arguments
-                functools.partial(render.card_piece, name, card_w, card_h, False)
-                for name in [None, *shuffled_deck(bytes(32))]
-            ]
-            pieces.append(functools.partial(render.prepare_chips, chip))
-            self._pieces_ahead = (lay, iter(pieces))
-        for draw in itertools.islice(self._pieces_ahead[1], 1):
-            draw()
+        self._pieces_ahead.draw_one(lay, lambda: self._pieces_to_come(lay))
+
+    @staticmethod
+    def _pieces_to_come(lay: Layout) -> list[Callable[[], object]]:
+        pieces: list[Callable[[], object]] = [
+            # as ``_hand`` asks for them: the cache knows a piece by these arguments
+            functools.partial(render.card_piece, name, lay.card_w, lay.card_h, False)
+            for name in [None, *shuffled_deck(bytes(32))]
+        ]
+        pieces.append(functools.partial(render.prepare_chips, lay.spots(lay.boxes[0])[0].w))
+        return pieces
 
     def _draw_regions(self, view: View, now: float) -> list[pygame.Rect]:
         lay = self.layout
@@ -452,7 +471,7 @@ class Table:
             (
                 "paytable",
                 lay.paytable,
-                (view.lit_category, view.bonus_category, glowing, self.showing_help),
+                PaytableLook((view.lit_category, view.bonus_category), glowing, self.showing_help),
                 self._paytable,
             ),
             ("message", lay.message, (view.prompt,), self._message),
@@ -478,7 +497,7 @@ class Table:
                 name == "paytable"
                 and before is not None
                 and not lay.compact
-                and not (before[-1] or key[-1])
+                and not (before.help or key.help)
                 and self._kept.get(name, key) is None
             ):
                 # A new look of the lit rows: they alone are painted, then the column is
@@ -525,7 +544,7 @@ class Table:
         return dirty
 
     def _repaint_lit_rows(
-        self, lay: Layout, before: tuple[Any, ...], key: tuple[Any, ...], background: pygame.Surface
+        self, lay: Layout, before: PaytableLook, now: PaytableLook, background: pygame.Surface
     ) -> list[pygame.Rect]:
         """The paytable column's lit rows changed (a hand lit, its glow on or off): only the
         rows whose look changed are repainted, not the column."""
@@ -535,14 +554,13 @@ class Table:
             help.bonus_rows(self.terminal.rules, cash_for(self.terminal)),
         )
         size = paytable.column_size(lay, lines)
-        lit, pulse = (key[0], key[1]), key[2]
         damage = []
         for line in lines:
-            if line.look((before[0], before[1]), before[2]) != line.look(lit, pulse):
+            if line.look(before.lit, before.glowing) != line.look(now.lit, now.glowing):
                 area = render.rect(line.area)
                 self.screen.blit(background, area, area)
                 with self._clip(area):
-                    paytable.column_line(self.screen, lay, line, size, lit, pulse)
+                    paytable.column_line(self.screen, lay, line, size, now.lit, now.glowing)
                 damage.append(area)
         return damage
 
