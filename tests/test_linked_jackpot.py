@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from floor import ROYAL, SEEDS, FloorHub, play
@@ -728,3 +728,38 @@ def test_a_kiosk_process_killed_in_a_pending_linked_hit_resumes_it_exactly(
         timeout=60,
     )
     assert reconcile.returncode == 0, reconcile.stdout + reconcile.stderr
+
+
+class CutAt:
+    """A link file whose writer is cut (a power cut, a SIGKILL) before one statement."""
+
+    def __init__(self, db: sqlite3.Connection, statement: str) -> None:
+        self.db, self.statement = db, statement
+
+    def execute(self, sql: str, *parameters: Any) -> sqlite3.Cursor:
+        if sql.lstrip().startswith(self.statement):
+            raise PowerCut
+        return self.db.execute(sql, *parameters)
+
+
+@pytest.mark.parametrize(
+    "cut", ["CREATE TABLE IF NOT EXISTS awards", "INSERT INTO awards", "DROP TABLE awards_by_round", "COMMIT"]
+)
+def test_a_link_file_from_before_boxes_cut_in_its_conversion_keeps_its_awards_and_converts_next_time(
+    tmp_path: Path, cut: str
+) -> None:
+    path = tmp_path / "kiosk.db.link"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(
+        "CREATE TABLE awards (round_id TEXT PRIMARY KEY, amount INTEGER NOT NULL, claimed_at TEXT NOT NULL)"
+    )
+    db.execute("INSERT INTO awards VALUES ('books:7', 123456, '2026-11-30T10:00:00.000+00:00')")
+    with pytest.raises(PowerCut):
+        linked.create(cast(sqlite3.Connection, CutAt(db, cut)))
+    db.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    assert db.execute("SELECT round_id, amount FROM awards").fetchall() == [("books:7", 123456)], "as it was"
+    linked.create(db)
+    assert db.execute("SELECT round_id, box, amount FROM awards").fetchall() == [("books:7", 0, 123456)]
+    assert linked.awarded(db) == {("books:7", 0)}, "answered: never claimed again"
+    db.close()
