@@ -6,6 +6,7 @@ is the one a full repaint draws, MOST_FRAMES_WAITED frames later at most."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import astuple
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pygame
 import pytest
 from test_screen import ENDS, Clock, _texts_are_known, drawn, kiosk, settle
 
+from oasis_kiosk._core import SHIPPED_PROFILES
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.table import KEPT_LOOKS, MOST_FRAMES_WAITED
@@ -71,6 +73,31 @@ def test_a_round_drawn_by_parts_is_the_picture_a_full_repaint_draws(
         assert "count" in compared, "the glow turned on and off while the win counted"
     else:
         assert app.table.showing(clock.now).overlay[0] == "handpay"
+
+
+PLAYERS_KEYS = "bvtnxr" + "\r" * 6 + "pfesickg" + "12345" * 3 + "h"
+"""The game's keys, a deal and the card keys more often than the rest ("\r" is DEAL)."""
+
+
+@pytest.mark.parametrize("profile", SHIPPED_PROFILES)
+def test_every_press_of_a_player_drawn_by_parts_is_the_picture_a_full_repaint_draws(
+    tmp_path: Path, profile: str
+) -> None:
+    """Presses at random, legal or not, in each profile's actions (cards selected and
+    exchanged, boxes folded, insured, a card or the game bought, more boxes, HELP), each
+    followed by a few frames: whichever pieces a press changes, the frames paint the
+    picture a full repaint draws."""
+    app, clock = kiosk(tmp_path, (1280, 720), profile=profile)
+    presses = random.Random(profile)
+    for press in range(160):
+        if press % 40 == 0:
+            app.key("f8")
+        key = presses.choice(PLAYERS_KEYS)
+        app.key("return" if key == "\r" else key)
+        for _ in range(presses.randrange(1, 25)):
+            clock.now += 1 / 60
+            app.draw()
+        pictures_agree(app, clock)
 
 
 def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_one_blit(tmp_path: Path) -> None:

@@ -594,7 +594,9 @@ def test_a_jackpot_keeps_the_winning_hand_in_view_and_the_meter_resets_after_it(
         if app.table.celebrating(clock.now):
             banner = app.table.celebration_area(app.table.layout)
             cards = [
-                area for slot, area in app.table._card_areas(app.table.layout, clock.now) if slot[0] == "box"
+                area
+                for slot, (area, _shown) in app.table._card_poses(app.table.layout, clock.now).items()
+                if slot[0] == "box"
             ]
             assert cards
             assert not any(banner.colliderect(card) for card in cards), "the banner covers the hand"

@@ -34,6 +34,7 @@ from oasis_kiosk.ui.motion import (
     ChipPose,
     ChipSpot,
     CountUp,
+    Face,
     Motions,
     Slot,
     count_duration,
@@ -107,6 +108,37 @@ class DrawnAhead:
         return False
 
 
+class TableLook(NamedTuple):
+    """What the table region shows."""
+
+    round_key: tuple[int, str] | None
+    dealer: tuple[Face, ...]
+    verdict: str
+    boxes: tuple[BoxView, ...]
+    overlay: tuple[str, ...]
+    help: tuple[object, ...]
+    """HELP shown, its page and (the rules' prices and the history change with the books)
+    the terminal's changes."""
+    legend: bool
+    glowing: bool
+    """The winning hands' glow (the rules cover it)."""
+    moving: float | bool
+    """The moment while cards or chips are in motion (the rules cover them), else False."""
+
+    def same_deal(self, before: TableLook) -> bool:
+        """The same round's cards and boxes, under the same panel, legend and HELP: what
+        differs is a piece here and there (a card turned or selected, a caption, a bet), or
+        only the glow and the pieces in motion."""
+        return self[:-2] == before[:-2] or (
+            self.round_key is not None
+            and before.round_key is not None
+            and self.round_key[0] == before.round_key[0]
+            and len(self.boxes) == len(before.boxes)
+            and (self.overlay, self.help, self.legend) == (before.overlay, before.help, before.legend)
+            and not self.help[0]
+        )
+
+
 class PaytableLook(NamedTuple):
     """What the paytable region shows: the play bet's and the bonus's lit hands, the glow,
     HELP's paytables instead."""
@@ -114,6 +146,26 @@ class PaytableLook(NamedTuple):
     lit: tuple[str | None, str | None]
     glowing: bool
     help: bool
+
+
+CardShown = tuple[str | None, int]
+"""A card's face (None: its back) and the width it shows at (narrower while it turns)."""
+CardPose = tuple[pygame.Rect, CardShown | None]
+"""Where a card lies and how it shows (None: its empty place)."""
+SpotLook = tuple[Box, int | None]
+"""A bet spot's place and the chip lying there (None: an empty ring)."""
+
+
+@dataclass
+class ChangedPieces:
+    """What a frame repaints of one deal besides the pieces in motion."""
+
+    slots: set[Slot]
+    """The hands' places whose cards changed: where each was drawn and lies now."""
+    areas: list[pygame.Rect]
+    """Labels, captions, glows and bet spots whose look changed."""
+    glow: bool
+    """The winning hands' glow turned on or off."""
 
 
 @dataclass
@@ -125,6 +177,8 @@ class FrameMemo:
     """Each hand's poses."""
     spots: dict[ChipSpot, Box] | None = None
     """The bet spots' places."""
+    spot_looks: dict[ChipSpot, SpotLook] | None = None
+    """Each bet spot's place and chip."""
 
 
 class Table:
@@ -172,9 +226,11 @@ class Table:
         self._lit_in_play: str | None = None
         """The paytable row lit while the round was played, kept lit through the reveal."""
         self._keys: dict[str, Any] = {}
-        self._card_rects: dict[Slot, pygame.Rect] = {}
-        """Where each card was last drawn: a moving card's old place is repainted too."""
-        self._moving_before: set[Slot] = set()
+        self._cards_drawn: dict[Slot, CardPose] = {}
+        """Where and how each card was last drawn: a card that moved, turned or jumped to its
+        place (an animation hurried) is repainted where it was and where it is."""
+        self._spots_drawn: dict[ChipSpot, SpotLook] = {}
+        """How each bet spot was last drawn: a chip laid on it or taken away repaints it."""
         self._waiting: dict[str, int] = {}
         """The regions a frame left to the next, with how many frames each has waited."""
         self._table_waiting: pygame.Rect | None = None
@@ -447,16 +503,14 @@ class Table:
             (
                 "table",
                 lay.table,
-                (
+                TableLook(
                     view.round_key,
                     view.dealer,
                     view.dealer_verdict,
                     view.boxes,
                     view.overlay,
-                    # the rules' prices and the history under HELP change with the books
                     (self.showing_help, self.help_page, self.showing_help and self.terminal.changes),
                     self.legend is not None,
-                    # the rules cover the cards, their glow and the pieces in motion
                     glowing and not self.showing_help,
                     moving and not self.showing_help and now,
                 ),
@@ -487,9 +541,14 @@ class Table:
             before = self._keys.get(name)
             if before == key and not (name == "table" and self._table_waiting is not None):
                 continue
-            if name == "table" and before is not None and before[:-2] == key[:-2]:
+            if name == "table" and before is not None and key.same_deal(before):
+                # A card turned or selected, a caption, a bet, the glow, a piece in motion:
+                # only where they lie is painted, not the felt (an outcome shown is its
+                # verdict, captions and glow).
                 self._keys[name] = key
-                damage = self._repaint_moving_pieces(lay, now, background, glow=before[-2] != key[-2])
+                if before.boxes != key.boxes:
+                    self._card_hotspots(lay)
+                damage = self._repaint_pieces(lay, now, background, self._changed_pieces(lay, before, key))
                 painted += sum(area.w * area.h for area in damage)
                 dirty += damage
                 continue
@@ -532,7 +591,7 @@ class Table:
                     # A new deal, an outcome shown, a bet placed: the felt and everything on
                     # it, more than a frame's worth. The boxes' side (the player's bets and
                     # cards, a deal's first card) is painted now, the dealer's side a frame
-                    # later, with whatever moves there then (``_repaint_moving_pieces``).
+                    # later, with whatever moves there then (``_repaint_pieces``).
                     self._table_waiting = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
                     area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
                 self.screen.blit(background, area, area)
@@ -564,41 +623,87 @@ class Table:
                 damage.append(area)
         return damage
 
-    def _repaint_moving_pieces(
-        self, lay: Layout, now: float, background: pygame.Surface, *, glow: bool
+    def _changed_pieces(self, lay: Layout, before: TableLook, now: TableLook) -> ChangedPieces:
+        """What differs between two looks of one deal: the hands whose cards changed (a
+        card turned, selected, exchanged or greyed, a glow on or off), and the places of the
+        labels, captions, glows and bet spots that changed."""
+        changed = ChangedPieces(set(), [], glow=before.glowing != now.glowing)
+        if before.verdict != now.verdict:
+            changed.areas.append(render.rect(self._label_box(lay.dealer, lay)))
+        if before.dealer != now.dealer:
+            count = max(len(before.dealer), len(now.dealer), 5)
+            changed.slots.update(("dealer", 0, position) for position in range(count))
+        bonus = bool(self.terminal.rules.get("bonus"))
+        spots = [spot_places(lay, _insured(look.boxes), bonus) for look in (before, now)]
+        for index, (was, box, area) in enumerate(zip(before.boxes, now.boxes, lay.boxes, strict=False)):
+            if was == box:
+                continue
+            if (was.label, was.current, was.folded) != (box.label, box.current, box.folded):
+                changed.areas.append(render.rect(self._label_box(area, lay)))
+            if (was.cards, was.selected, was.folded, was.won) != (
+                box.cards,
+                box.selected,
+                box.folded,
+                box.won,
+            ):
+                count = max(len(was.cards), len(box.cards), 5)
+                changed.slots.update(("box", index, position) for position in range(count))
+                changed.areas += [self._glow(lay, area, hand) for hand in (was, box) if hand.won]
+            if (was.caption, was.won, was.folded) != (box.caption, box.won, box.folded):
+                changed.areas.append(render.rect(self._caption_box(area, lay)))
+            if was.bets != box.bets:
+                changed.areas += [
+                    render.rect(place)
+                    for places in spots
+                    for (at, _kind), place in places.items()
+                    if at == index
+                ]
+        return changed
+
+    def _repaint_pieces(
+        self, lay: Layout, now: float, background: pygame.Surface, changed: ChangedPieces
     ) -> list[pygame.Rect]:
-        """Nothing on the table changed but the cards and chips in motion, or the glow of a
-        winning hand turning on or off (``glow``): only where a card or a chip was and is now
-        (and the spot a chip leaves or reaches), and round the winning hands, the background,
-        then everything of the table that lies there, in the order the whole table is painted
-        (a panel or the keys' legend over them included, within the damage). A dealing frame
-        costs a few card-sized blits, not the felt."""
-        moving = {slot for slot, motion in self.motions.moving.items() if motion.start <= now < motion.end}
-        was = self._card_rects
-        now_at = {slot: area for slot, area in self._card_areas(lay, now)}
+        """Only where a changed piece lies, a card or a chip was and is now (and the spot a
+        chip leaves or reaches), and round the winning hands when their glow turns, the
+        background, then everything of the table that lies there, in the order the whole
+        table is painted (a panel or the keys' legend over them included, within the
+        damage). A dealing frame costs a few card-sized blits, not the felt."""
+        was = self._cards_drawn
+        now_at = self._card_poses(lay, now)
+        redrawn = changed.slots | {
+            slot for slot in was.keys() | now_at.keys() if was.get(slot) != now_at.get(slot)
+        }
         table = render.rect(lay.table)
         damage = [
-            area.clip(table)  # a card coming from the shoe starts above the felt
-            for slot in moving | self._moving_before
-            for area in (was.get(slot), now_at.get(slot))
-            if area is not None and area.colliderect(table)
+            pose[0].clip(table)  # a card coming from the shoe starts above the felt
+            for slot in redrawn
+            for pose in (was.get(slot), now_at.get(slot))
+            if pose is not None and pose[0].colliderect(table)
         ]
-        self._moving_before = moving
+        for slot in was.keys() - now_at.keys():
+            del was[slot]  # a hand of fewer cards, or gone: its place is repainted once
+        damage += changed.areas
+        spots_were, spots = self._spots_drawn, self._spot_looks(lay, now)
+        damage += [
+            render.rect(look[0])
+            for spot in spots_were.keys() | spots.keys()
+            if spots_were.get(spot) != spots.get(spot)
+            for look in (spots_were.get(spot), spots.get(spot))
+            if look is not None
+        ]
+        for spot in spots_were.keys() - spots.keys():
+            del spots_were[spot]
         chips = self._chip_areas(lay, now)
-        places = self._spot_places(lay)
         damage += [
             area.clip(table)  # a chip comes from below the felt and goes above it
             for area in (*self._chips_drawn.values(), *chips.values())
             if area.colliderect(table)
         ]
-        damage += [
-            render.rect(places[spot]) for spot in set(self._chips_drawn) | set(chips) if spot in places
-        ]
         self._chips_drawn = chips
         if self._table_waiting is not None:
             damage.append(self._table_waiting)
             self._table_waiting = None
-        if glow:
+        if changed.glow:
             damage += [self._glow(lay, area, box) for box, area in self._winning_hands(lay)]
         areas = _clusters(damage)
         for area in areas:
@@ -659,7 +764,9 @@ class Table:
             return only is None or only.colliderect(render.rect(box))
 
         if only is None:
-            self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
+            self._card_hotspots(lay)
+            self._cards_drawn.clear()
+            self._spots_drawn.clear()
         if self.showing_help:
             self._help(lay)
         else:
@@ -681,7 +788,6 @@ class Table:
         if there(self._label_box(dealer, lay)):
             self._label(label, dealer, lay, render.GOLD if view.dealer_verdict else render.WHITE)
         self._hand("dealer", 0, len(view.dealer) or 5, dealer, lay, now, frozenset(), only)
-        places = self._spot_places(lay)
         for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
             colour = render.DIM if box.folded else render.LIVE if box.current else render.WHITE
             if there(self._label_box(area, lay)):
@@ -692,10 +798,7 @@ class Table:
             if box.won and self.glowing(now):
                 for place in lay.cards(area, len(box.cards)):  # the winning hand glows while it counts
                     pygame.draw.rect(self.screen, render.GOLD, _glowing(place), width=3, border_radius=8)
-            if box.current and only is None:
-                for position, card in enumerate(lay.cards(area)):
-                    self.hotspots.append((render.rect(card), "card", position + 1))
-            self._bets(index, places, now, only)
+            self._bets(index, lay, now, only)
             if box.caption and there(self._caption_box(area, lay)):
                 caption_colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
                 words = render.fitted(
@@ -730,8 +833,9 @@ class Table:
         words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, True, lay.floor)
         self.screen.blit(words, (area.x + lay.small, area.y + lay.small // 2))
 
-    def _card_areas(self, lay: Layout, now: float) -> list[tuple[Slot, pygame.Rect]]:
-        """Where each card on the table lies at this moment (its selection bar included)."""
+    def _card_poses(self, lay: Layout, now: float) -> dict[Slot, CardPose]:
+        """Where each card on the table lies at this moment (its selection bar included) and
+        how it shows."""
         view = self._on_screen
         assert view is not None
         hands: list[tuple[str, int, int, Box, frozenset[int]]] = [
@@ -741,15 +845,15 @@ class Table:
             ("box", index, len(box.cards) or 5, area, box.selected)
             for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False))
         ]
-        return [
-            (slot, area)
+        return {
+            slot: (area, card)
             for where, index, count, box, selected in hands
-            for slot, area, _face in self._poses(where, index, count, box, lay, now, selected)
-        ]
+            for slot, area, card in self._poses(where, index, count, box, lay, now, selected)
+        }
 
     def _poses(
         self, where: str, index: int, count: int, area: Box, lay: Layout, now: float, selected: frozenset[int]
-    ) -> list[tuple[Slot, pygame.Rect, tuple[str | None, int] | None]]:
+    ) -> list[tuple[Slot, pygame.Rect, CardShown | None]]:
         """Each card of a hand: its slot, where it lies now and (face, shown width), or None
         for an empty place."""
         memo = self._frame.poses if self._frame is not None else None
@@ -758,7 +862,7 @@ class Table:
             return memo[key]
         shoe = (lay.table.right - lay.card_w * 2, lay.table.y - lay.card_h)
         marker = max(lay.small // 3, 3) + 2
-        poses: list[tuple[Slot, pygame.Rect, tuple[str | None, int] | None]] = []
+        poses: list[tuple[Slot, pygame.Rect, CardShown | None]] = []
         for position, place in enumerate(lay.cards(area, count)):
             slot = (where, index, position)
             pose = self.motions.pose(slot, now)
@@ -790,7 +894,7 @@ class Table:
     ) -> None:
         """``greyed``: a folded box's cards."""
         for slot, shown, card in self._poses(where, index, count, area, lay, now, selected):
-            self._card_rects[slot] = shown
+            self._cards_drawn[slot] = (shown, card)
             if only is not None and not only.colliderect(shown):
                 continue
             if card is None:
@@ -812,25 +916,40 @@ class Table:
         assert view is not None
         if self._frame is not None and self._frame.spots is not None:
             return self._frame.spots
-        insured = tuple(any(kind == "insure" for kind, _amount in box.bets) for box in view.boxes)
-        places = spot_places(lay, insured, bool(self.terminal.rules.get("bonus")))
+        places = spot_places(lay, _insured(view.boxes), bool(self.terminal.rules.get("bonus")))
         if self._frame is not None:
             self._frame.spots = places
         return places
 
-    def _bets(self, index: int, places: dict[ChipSpot, Box], now: float, only: pygame.Rect | None) -> None:
+    def _bets(self, index: int, lay: Layout, now: float, only: pygame.Rect | None) -> None:
         """A box's spots: each with its chip lying there, or an empty ring while its chip is
         still to come or on its way (``_moving_chips``)."""
         cash = cash_for(self.terminal)
-        for (box, kind), place in places.items():
-            if box != index or (only is not None and not only.colliderect(render.rect(place))):
+        for (box, kind), look in self._spot_looks(lay, now).items():
+            place, amount = look
+            if box != index:
                 continue
-            pose = self.chips.pose((box, kind), now)
-            if pose is not None and pose.end is None:
-                piece = render.chip(kind, self._chip_label(pose.amount, cash), place.w)
+            self._spots_drawn[box, kind] = look
+            if only is not None and not only.colliderect(render.rect(place)):
+                continue
+            if amount is not None:
+                piece = render.chip(kind, self._chip_label(amount, cash), place.w)
             else:
                 piece = render.spot(_(SPOT_LABELS[kind]), place.w)
             self.screen.blit(piece, (place.x, place.y))
+
+    def _spot_looks(self, lay: Layout, now: float) -> dict[ChipSpot, SpotLook]:
+        """Each bet spot's place and the amount of the chip lying there (None: an empty
+        ring, its chip still to come or on its way)."""
+        if self._frame is not None and self._frame.spot_looks is not None:
+            return self._frame.spot_looks
+        looks: dict[ChipSpot, SpotLook] = {}
+        for spot, place in self._spot_places(lay).items():
+            pose = self.chips.pose(spot, now)
+            looks[spot] = (place, pose.amount if pose is not None and pose.end is None else None)
+        if self._frame is not None:
+            self._frame.spot_looks = looks
+        return looks
 
     def _flying_chips(self, lay: Layout, now: float) -> list[tuple[ChipSpot, pygame.Rect, ChipPose]]:
         """The chips on their way at ``now``: each one's spot, where it is and its pose. The
@@ -1045,6 +1164,20 @@ class Table:
         for cell, (_name, label, live) in zip(cells, view.buttons, strict=True):
             render.button(self.screen, render.rect(cell), label, live, size)
 
+    def _card_hotspots(self, lay: Layout) -> None:
+        """The cards of the box in play, each where a touch or a click selects it."""
+        view = self._on_screen
+        assert view is not None
+        self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
+        if self.showing_help:
+            return
+        self.hotspots += [
+            (render.rect(card), "card", position + 1)
+            for box, area in zip(view.boxes, lay.boxes, strict=False)
+            if box.current
+            for position, card in enumerate(lay.cards(area))
+        ]
+
     def _button_hotspots(self, lay: Layout) -> None:
         assert self._on_screen is not None
         buttons = self._on_screen.buttons
@@ -1104,6 +1237,11 @@ def spot_places(lay: Layout, insured: tuple[bool, ...], bonus: bool) -> dict[Chi
             kinds.append("bonus")
         places |= {(index, kind): place for kind, place in zip(kinds, lay.spots(area), strict=False)}
     return places
+
+
+def _insured(boxes: tuple[BoxView, ...]) -> tuple[bool, ...]:
+    """Which boxes bet on insurance (its spot stands where the bonus's would)."""
+    return tuple(any(kind == "insure" for kind, _amount in box.bets) for box in boxes)
 
 
 def _clusters(damage: list[pygame.Rect]) -> list[pygame.Rect]:
