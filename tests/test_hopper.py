@@ -13,7 +13,8 @@ from support import books, memory_books
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
-from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone, PayoutStopped
+from oasis_kiosk.hardware.hopper import Hopper
+from oasis_kiosk.hardware.money import Fault, Glitch, MoneyEvent, Paid, PayoutEnded
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
@@ -33,7 +34,7 @@ def test_the_hopper_counts_coins_out_and_stops_at_the_count() -> None:
     assert factory.pin(MOTOR).state
     coin_leaves(factory)
     coin_leaves(factory)
-    assert hopper.poll() == [CoinOut(), CoinOut(), PayoutDone(2)]
+    assert hopper.money_events() == [Paid(), Paid(), PayoutEnded(paid=2, short=0)]
     assert not factory.pin(MOTOR).state
     with pytest.raises(ValueError, match="at least one coin"):
         hopper.start(0)
@@ -47,9 +48,9 @@ def test_stopping_the_hopper_stops_the_motor_and_a_late_coin_is_reported_after()
     hopper.stop()
     assert not factory.pin(MOTOR).state
     coin_leaves(factory)
-    assert hopper.poll() == [CoinOut(), PayoutStopped(coins=1, short=4), CoinOut()]
+    assert hopper.money_events() == [Paid(), PayoutEnded(paid=1, short=4), Paid()]
     hopper.stop()
-    assert hopper.poll() == [], "a stopped hopper stops once"
+    assert hopper.money_events() == [], "a stopped hopper stops once"
 
 
 def test_no_coin_within_the_timeout_means_empty() -> None:
@@ -59,9 +60,9 @@ def test_no_coin_within_the_timeout_means_empty() -> None:
     now[0] = 1.0
     coin_leaves(factory)
     now[0] = 2.9
-    assert hopper.poll() == [CoinOut()]
+    assert hopper.money_events() == [Paid()]
     now[0] = 3.1
-    assert hopper.poll() == [HopperEmpty(coins=1, short=4)]
+    assert hopper.money_events() == [PayoutEnded(paid=1, short=4)]
     assert not hopper.running
 
 
@@ -246,4 +247,56 @@ def test_the_attendants_key_before_the_motor_ever_ran_handpays_it_all() -> None:
     assert not mock.cabinet.hopper.running
     assert terminal.handpay == 200
     assert mock.press("attendant")[0].message == "handpay of 200 paid"
+    assert audit(terminal.store).ok
+
+
+class ScriptedPayout:
+    """A payout device that reports what its script says: the ``MoneyOut`` contract as a
+    ticket printer or another hopper would keep it."""
+
+    def __init__(self, events: list[MoneyEvent]) -> None:
+        self.events = events
+        self.started: list[int] = []
+        self.running = False
+
+    def start(self, items: int) -> None:
+        self.started.append(items)
+        self.running = True
+
+    def stop(self) -> None:
+        self.running = False
+
+    def money_events(self) -> list[MoneyEvent]:
+        events, self.events = self.events, []
+        if any(isinstance(event, PayoutEnded) for event in events):
+            self.running = False
+        return events
+
+    def close(self) -> None:
+        self.running = False
+
+
+def test_any_payout_device_is_booked_logged_and_tilted_by_the_one_event_vocabulary(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, cashout="hopper", hopper_coin=100), books(database))
+    device = ScriptedPayout([])
+    cabinet = Cabinet(terminal, hopper=device)
+    terminal.handle("bill", 500)
+    terminal.handle("cashout")
+    cabinet.step()
+    assert device.started == [5]
+    device.events = [
+        Paid(),
+        Glitch("hopper_exit_noise", {"pulse_ms": 1}),
+        Paid(),
+        PayoutEnded(paid=2, short=3),
+    ]
+    cabinet.step()
+    assert terminal.credits == 300, "each item paid is booked out, the rest stays"
+    assert terminal.tilts == {"hopper_empty": "the hopper stopped 3 coin(s) short"}
+    logged = [(event["kind"], event["detail"]) for event in terminal.store.events()]
+    assert ("hopper_exit_noise", {"pulse_ms": 1}) in logged, "a device's noise is logged"
+    device.events = [Fault("hopper_overpaid", "the hopper's sensor failed")]
+    cabinet.step()
+    assert "hopper_overpaid" in terminal.tilts, "a device fault tilts the terminal"
     assert audit(terminal.store).ok

@@ -20,8 +20,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from oasis_kiosk.hardware.hopper import CoinOut, Hopper, HopperEmpty, PayoutDone, PayoutStopped
-from oasis_kiosk.hardware.money import Credit, DeviceError, Fault, Glitch, Held, MoneyIn, Rejected, Report
+from oasis_kiosk.hardware.money import (
+    Credit,
+    DeviceError,
+    Fault,
+    Glitch,
+    Held,
+    MoneyIn,
+    MoneyOut,
+    Paid,
+    PayoutEnded,
+    Rejected,
+    Report,
+)
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
@@ -63,12 +74,12 @@ class Cabinet:
         panel: Panel | None = None,
         acceptor: MoneyIn | None = None,
         bills: MoneyIn | None = None,
-        hopper: Hopper | None = None,
+        hopper: MoneyOut | None = None,
         power: PowerFailInput | None = None,
     ) -> None:
         """``acceptor`` takes coins and ``bills`` notes, each whatever its wire
         (``hardware/money.py``);
-        ``hopper`` pays out when the terminal cashes out by hopper; ``power`` is the UPS's
+        ``hopper`` pays out when the terminal cashes out by hopper (a ``MoneyOut``); ``power`` is the UPS's
         power-fail signal."""
         self.terminal = terminal
         self.panel = panel
@@ -242,20 +253,22 @@ class Cabinet:
         if tilt not in self.terminal.tilts:
             self.terminal.device_fault(tilt, reason)
 
-    def _hopper_events(self, hopper: Hopper) -> None:
+    def _hopper_events(self, hopper: MoneyOut) -> None:
         """Books what the hopper reported, in order, and runs its motor as the terminal asks:
         stopped first when the attendant's key stops a payout, so that the terminal fixes the
         handpay only once no coin can follow but a late one, booked against it."""
         if self.terminal.stopping:
             hopper.stop()
-        for event in hopper.poll():
+        for event in hopper.money_events():
             match event:
-                case CoinOut():
+                case Paid():
                     self.terminal.hopper_coin_out()
-                case PayoutDone():
-                    self.terminal.hopper_stopped(short=0)
-                case HopperEmpty(short=short) | PayoutStopped(short=short):
+                case PayoutEnded(short=short):
                     self.terminal.hopper_stopped(short=short)
+                case Glitch(event=name, detail=detail) | Report(event=name, detail=detail):
+                    self.terminal.device_event(name, **detail)
+                case Fault(tilt=tilt, reason=reason):
+                    self._device_fault(tilt, reason)
         if self.terminal.payout and not hopper.running:
             if self.terminal.stopping:  # stopped before the motor ever ran
                 self.terminal.hopper_stopped(short=self.terminal.payout)

@@ -1,11 +1,12 @@
 """A coin hopper for cash-out: a motor output and a coin-exit sensor.
 
 ``start(coins)`` runs the motor; every coin that passes the exit sensor is reported at once
-(so that the terminal books each coin as it leaves, and a partial payout is recorded
-exactly); when the count is reached the motor stops. If no coin passes within
-``timeout`` while the motor runs, the hopper is empty or jammed: the motor stops and the
-payout ends short. ``stop()`` stops the motor at once (the attendant's key): the payout
-ends short, and a coin that still falls is reported after the stop.
+as ``Paid`` (so that the terminal books each coin as it leaves, and a partial payout is
+recorded exactly); when the count is reached the motor stops and the payout ends. If no coin
+passes within ``timeout`` while the motor runs, the hopper is empty or jammed: the motor
+stops and the payout ends short. ``stop()`` stops the motor at once (the attendant's key):
+the payout ends short, and a coin that still falls is reported after the end. Its events
+are the money devices' (``hardware/money.py``); it is a ``MoneyOut``.
 """
 
 from __future__ import annotations
@@ -13,39 +14,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
-
-@dataclass(frozen=True)
-class CoinOut:
-    """One coin passed the exit sensor."""
-
-
-@dataclass(frozen=True)
-class PayoutDone:
-    coins: int
-
-
-@dataclass(frozen=True)
-class HopperEmpty:
-    coins: int
-    """Coins paid before the hopper stopped delivering."""
-    short: int
-    """Coins still owed."""
-
-
-@dataclass(frozen=True)
-class PayoutStopped:
-    """The motor was stopped before the count was reached."""
-
-    coins: int
-    short: int
-
-
-HopperEvent = CoinOut | PayoutDone | HopperEmpty | PayoutStopped
+from oasis_kiosk.hardware.money import MoneyEvent, Paid, PayoutEnded
 
 
 class Hopper:
@@ -67,7 +40,7 @@ class Hopper:
         self._owed = 0
         self._paid = 0
         self._last_progress = 0.0
-        self._events: list[HopperEvent] = []
+        self._events: list[MoneyEvent] = []
 
     @property
     def running(self) -> bool:
@@ -85,27 +58,27 @@ class Hopper:
     def _coin_passed(self) -> None:
         with self._lock:
             if not self.running:
-                self._events.append(CoinOut())  # a coin falling after the stop still left
+                self._events.append(Paid())  # a coin falling after the stop still left
                 return
             self._paid += 1
             self._last_progress = self._clock()
-            self._events.append(CoinOut())
+            self._events.append(Paid())
             if self._paid >= self._owed:
                 self._motor.off()
-                self._events.append(PayoutDone(self._paid))
+                self._events.append(PayoutEnded(self._paid, short=0))
 
     def stop(self) -> None:
         with self._lock:
             if not self.running:
                 return
             self._motor.off()
-            self._events.append(PayoutStopped(self._paid, self._owed - self._paid))
+            self._events.append(PayoutEnded(self._paid, self._owed - self._paid))
 
-    def poll(self) -> list[HopperEvent]:
+    def money_events(self) -> list[MoneyEvent]:
         with self._lock:
             if self.running and self._clock() - self._last_progress > self.timeout:
-                self._motor.off()
-                self._events.append(HopperEmpty(self._paid, self._owed - self._paid))
+                self._motor.off()  # empty or jammed
+                self._events.append(PayoutEnded(self._paid, self._owed - self._paid))
             events, self._events = self._events, []
         return events
 

@@ -1,11 +1,13 @@
-"""The one protocol and event vocabulary of the devices that take money in.
+"""The protocols and the one event vocabulary of the cabinet's money devices.
 
 A coin acceptor or a bill validator, whatever its wire (a pulse line, SSP on a serial
-port, and next ccTalk), reports what happened as these events, and the cabinet acts on them
-the same way for every device: a ``Credit`` is booked, an item ``Held`` in escrow is taken
-or refused, a ``Rejected`` item and line noise (``Glitch``) are logged and counted, a
-``Report`` is logged, a ``Fault`` tilts the terminal. A new device is one module that
-implements ``MoneyIn`` and one configuration key that builds it (``hardware/build.py``).
+port, and next ccTalk), and the coin hopper that pays out, report what happened as these
+events, and the cabinet acts on them the same way for every device: a ``Credit`` is booked
+in, a ``Paid`` item booked out at once, an item ``Held`` in escrow is taken or refused, a
+payout's end (``PayoutEnded``) settles what it still owes, a ``Rejected`` item and line
+noise (``Glitch``) are logged and counted, a ``Report`` is logged, a ``Fault`` tilts the
+terminal. A new device is one module that implements ``MoneyIn`` (or ``MoneyOut``: a ticket
+printer) and one configuration key that builds it (``hardware/build.py``).
 """
 
 from __future__ import annotations
@@ -74,7 +76,24 @@ class Fault:
     reason: str
 
 
-MoneyEvent = Credit | Held | Rejected | Glitch | Report | Fault
+@dataclass(frozen=True)
+class Paid:
+    """One item of a payout (a coin) left the cabinet: the terminal books it at once, so that
+    a payout that ends short is booked exactly."""
+
+
+@dataclass(frozen=True)
+class PayoutEnded:
+    """The payout device stopped: complete (``short`` 0), stopped by the attendant's key, or
+    empty or jammed (no item came out in time)."""
+
+    paid: int
+    """Items paid out."""
+    short: int
+    """Items still owed."""
+
+
+MoneyEvent = Credit | Held | Rejected | Glitch | Report | Fault | Paid | PayoutEnded
 
 
 class MoneyIn(Protocol):
@@ -108,3 +127,26 @@ class MoneyIn(Protocol):
     def fault_tilt(self, kind: str) -> str:
         """The tilt a failed command to this device raises."""
         ...
+
+
+class MoneyOut(Protocol):
+    """A device that pays money out an item at a time (a coin hopper)."""
+
+    @property
+    def running(self) -> bool:
+        """Paying out now."""
+        ...
+
+    def start(self, items: int) -> None:
+        """Pays ``items`` out (ValueError for fewer than one, RuntimeError while running)."""
+        ...
+
+    def stop(self) -> None:
+        """Stops paying at once (the attendant's key): the payout ends short."""
+        ...
+
+    def money_events(self) -> list[MoneyEvent]:
+        """What happened since the last call, in order (called every frame)."""
+        ...
+
+    def close(self) -> None: ...
