@@ -179,6 +179,8 @@ class FrameMemo:
     """The bet spots' places."""
     spot_looks: dict[ChipSpot, SpotLook] | None = None
     """Each bet spot's place and chip."""
+    flying: list[tuple[ChipSpot, pygame.Rect, ChipPose]] | None = None
+    """The chips on their way."""
 
 
 class Table:
@@ -857,7 +859,7 @@ class Table:
         """Each card of a hand: its slot, where it lies now and (face, shown width), or None
         for an empty place."""
         memo = self._frame.poses if self._frame is not None else None
-        key = (where, index, count, area, selected)
+        key = (where, index, count, selected)  # a frame's layout places each hand in one area
         if memo is not None and key in memo:
             return memo[key]
         shoe = (lay.table.right - lay.card_w * 2, lay.table.y - lay.card_h)
@@ -955,6 +957,8 @@ class Table:
         """The chips on their way at ``now``: each one's spot, where it is and its pose. The
         player's end of the way is under the credit meter, below the felt; the dealer's above
         the dealer's cards, beyond the felt's top edge."""
+        if self._frame is not None and self._frame.flying is not None:
+            return self._frame.flying
         places = self._spot_places(lay)
         credit = lay.meters.split(3)[0]
         flying = []
@@ -974,6 +978,8 @@ class Table:
                 round(end[1] + (centre[1] - end[1]) * pose.nearness),
             )
             flying.append((spot, area, pose))
+        if self._frame is not None:
+            self._frame.flying = flying
         return flying
 
     def _chip_areas(self, lay: Layout, now: float) -> dict[ChipSpot, pygame.Rect]:
