@@ -7,13 +7,16 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from oasis_kiosk import Round
 from oasis_kiosk.machine.operator import OperatorMenu, hash_pin
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.rules import load_profile
 from oasis_kiosk.store.db import Store
+
+if TYPE_CHECKING:
+    from oasis_kiosk.store.db import RoundSettlement, StoredRound
 
 
 def snapshot(round_: Round) -> tuple[Any, ...]:
@@ -76,3 +79,10 @@ def books(path: Path | str, profile: str = "standard") -> Store:
 
 def memory_books(currency: str = "EUR") -> Store:
     return Store.in_memory(currency=currency, test=True)
+
+
+def settled(round_: StoredRound) -> RoundSettlement:
+    """The settlement of a round from the books (``Store.rounds``), which the test expects
+    to be settled: neither open nor voided."""
+    assert round_["state"] == "settled", f"round {round_['id']} is {round_['state']}"
+    return round_["settlement"]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from support import settled
 from test_screen import ENDS, Clock, _texts_are_known, drawn, kiosk, settle
 
 from oasis_kiosk.ui import render
@@ -132,7 +133,7 @@ def test_the_dealer_pays_each_won_bet_with_a_chip_from_his_end_before_they_go_to
 ) -> None:
     app, clock = played(tmp_path, size, FLUSH)
     chips = app.table.chips
-    settlement = app.terminal.store.rounds(1)[0]["settlement"]["boxes"][0]
+    settlement = settled(app.terminal.store.rounds(1)[0])["boxes"][0]
     won = {
         kind: settlement[kind]["returned"] - settlement[kind]["stake"] for kind in ("ante", "play", "bonus")
     }

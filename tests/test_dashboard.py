@@ -142,7 +142,7 @@ class Served:
         found = re.search(r"http://\S+/", line)
         if not found:
             self.process.kill()
-            _, err = self.process.communicate(10)
+            _, err = self.process.communicate(timeout=10)
             raise AssertionError(f"hub serve did not start: {line!r} {err}")
         self.url = found[0]
 

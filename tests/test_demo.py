@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from support import books
@@ -75,7 +75,6 @@ def test_the_attract_mode_starts_when_idle_plays_and_leaves_the_books_alone(tmp_
 def test_the_attract_mode_marks_its_meters_demo_and_shows_no_credit_of_its_own_as_money(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from oasis_kiosk.ui import render
     from oasis_kiosk.ui.app import STEP, App
 
     database = tmp_path / "kiosk.db"
@@ -85,9 +84,7 @@ def test_the_attract_mode_marks_its_meters_demo_and_shows_no_credit_of_its_own_a
     while app.attract is None:
         now[0] += STEP
         app.advance(STEP)
-    drawn: list[str] = []
-    text = render.text
-    monkeypatch.setattr(render, "text", lambda words, *a, **k: drawn.append(words) or text(words, *a, **k))
+    drawn = texts_drawn(monkeypatch)
     for _ in range(round(2 / STEP)):
         now[0] += STEP
         app.advance(STEP)
@@ -97,7 +94,22 @@ def test_the_attract_mode_marks_its_meters_demo_and_shows_no_credit_of_its_own_a
     assert "CREDIT" not in drawn, "no meter claims the demo's credits as the cabinet's"
 
 
-def idle_kiosk(tmp_path: Path, profile: str = "standard", **settings: int) -> tuple[App, list[float]]:
+def texts_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each text rendered from now on, in order."""
+    from oasis_kiosk.ui import render
+
+    drawn: list[str] = []
+    text = render.text
+
+    def noted(content: str, *rest: Any, **options: Any) -> object:
+        drawn.append(content)
+        return text(content, *rest, **options)
+
+    monkeypatch.setattr(render, "text", noted)
+    return drawn
+
+
+def idle_kiosk(tmp_path: Path, profile: str = "standard", **settings: Any) -> tuple[App, list[float]]:
     """A kiosk without credits whose attract mode starts after a second, on a clock the test
     moves."""
     from oasis_kiosk.ui.app import App
@@ -119,7 +131,6 @@ def idle_kiosk(tmp_path: Path, profile: str = "standard", **settings: int) -> tu
 def test_the_attract_mode_turns_a_demo_round_the_title_the_paytable_and_the_jackpot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, profile: str, cycle: list[str]
 ) -> None:
-    from oasis_kiosk.ui import render
     from oasis_kiosk.ui.app import STEP
     from oasis_kiosk.ui.attract import CARD_SECONDS
     from oasis_kiosk.ui.view import cash_for
@@ -127,9 +138,7 @@ def test_the_attract_mode_turns_a_demo_round_the_title_the_paytable_and_the_jack
     app, now = idle_kiosk(tmp_path, profile)
     terminal = app.terminal
     terminal.jackpot = replace(terminal.jackpot, value=terminal.jackpot.value + 12_345)  # not the demo's
-    drawn: list[str] = []
-    text = render.text
-    monkeypatch.setattr(render, "text", lambda words, *a, **k: drawn.append(words) or text(words, *a, **k))
+    drawn = texts_drawn(monkeypatch)
     turns: list[tuple[str, float]] = []
     shown: dict[str, list[str]] = {}
     while len(turns) < len(cycle) and now[0] < 120:

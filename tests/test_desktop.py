@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from support import books
 
@@ -13,11 +14,11 @@ from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Response, Terminal, seeds_from
 
 
-def cabinet(tmp_path: Path, **config: object) -> MockCabinet:
+def cabinet(tmp_path: Path, **config: Any) -> MockCabinet:
     database = tmp_path / "kiosk.db"
     terminal = Terminal(
         Config(database=database, **config), books(database), seed_for_round=seeds_from(bytes(32))
-    )  # type: ignore[arg-type]
+    )
     return MockCabinet(terminal)
 
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support import books, logged_in_menu
+from support import books, logged_in_menu, settled
 
 from oasis_kiosk import i18n
 from oasis_kiosk.config import Config
@@ -126,7 +126,7 @@ def test_the_log_says_the_money_taken_in_and_paid_out_among_the_events(tmp_path:
     terminal.handle("attendant")
     menu = logged_in_menu(terminal)
     said = [sentence(event, cash) for event in menu.events()]
-    staked = terminal.store.rounds()[-1]["settlement"]["collected"]
+    staked = settled(terminal.store.rounds()[-1])["collected"]
     credits = 7100 - staked
     expected = [
         "Coin of €1.00 credited",

@@ -184,8 +184,14 @@ def credit(cabinet: Cabinet) -> None:
     try:
         if t.mode is not Mode.JACKPOT_PENDING:
             return  # credited while the script played on
-        assert t.link is not None
-        wait_for(lambda: (t.link.refresh(force=True), t.follow_link())[1] is not None, 30, "the award")
+        link = t.link
+        assert link is not None
+
+        def awarded() -> bool:
+            link.refresh(force=True)
+            return t.follow_link() is not None
+
+        wait_for(awarded, 30, "the award")
         assert t.mode is not Mode.JACKPOT_PENDING
     finally:
         t.store.close()

@@ -47,7 +47,8 @@ def test_young_objects_wait_while_the_screen_moves_and_are_collected_once_at_res
     app, clock = dealing(tmp_path)
     gc.collect()
     collections.clear()
-    young = [[] for _ in range(garbage.YOUNG * 2)]  # more new objects than CPython lets wait
+    # More new objects than CPython lets wait:
+    young: list[list[object]] = [[] for _ in range(garbage.YOUNG * 2)]
     clock.now += 1 / 60
     app.advance(1 / 60)
     assert collections == [], "nothing collected in a frame of moving cards"
@@ -67,7 +68,7 @@ def test_however_long_the_screen_moves_the_young_objects_waiting_are_bounded(
 ) -> None:
     dealing(tmp_path)
     collections.clear()
-    young = [[] for _ in range(garbage.WAITING + 1)]
+    young: list[list[object]] = [[] for _ in range(garbage.WAITING + 1)]
     assert collections, "CPython collects once WAITING new objects wait"
     del young
 

@@ -45,9 +45,9 @@ def test_the_help_says_what_each_house_does() -> None:
     assert "Then one more exchange: 1 card(s) for RUB200.00." in stand_c
     assert "Maximum payout per box RUB200,000.00, counting the ante's and the play bet's wins." in stand_c
     czech = load_profile("czech").to_dict()
-    assert bonus_rows(czech, cash_in("czech"))[-1] == ("ThreeOfAKind", "Three of a kind", "CZK100.00")  # type: ignore[arg-type]
+    assert bonus_rows(czech, cash_in("czech"))[-1] == ("ThreeOfAKind", "Three of a kind", "CZK100.00")
     standard = load_profile("standard").to_dict()
-    assert bonus_rows(standard, cash_in("standard"))[0] == ("RoyalFlush", "Royal flush", "JACKPOT")  # type: ignore[arg-type]
+    assert bonus_rows(standard, cash_in("standard"))[0] == ("RoyalFlush", "Royal flush", "JACKPOT")
     assert paytable_rows(load_profile("stand-a").to_dict())[2] == ("FourOfAKind", "Four of a kind", "15:1")
 
 

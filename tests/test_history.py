@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support import books
+from support import books, settled
 from test_screen import kiosk, settle
 
 from oasis_kiosk.config import Config
@@ -33,7 +33,7 @@ def test_the_history_tells_each_round_from_the_deal_to_the_result(tmp_path: Path
     terminal = played(tmp_path, 1)
     (title, story) = history.history_lines(terminal.store, cash_for(terminal))
     assert title == "LAST ROUNDS"
-    settlement = terminal.store.rounds(last=1)[0]["settlement"]
+    settlement = settled(terminal.store.rounds(last=1)[0])
     final = settlement["boxes"][0]["cards"]
     assert story.startswith("Round 1, "), story
     assert "Box 1: dealt A♠ A♦ A♣ K♦ 2♥" in story

@@ -231,8 +231,7 @@ def test_two_boxes_hitting_in_one_round_are_two_claims_each_credited_once(
     response = t.follow_link()
     assert response is not None
     assert response.ok
-    assert t.mode is Mode.BETTING
-    assert t.credits == credits + 2040
+    assert (t.mode, t.credits) == (Mode.BETTING, credits + 2040)
     assert [(row.kind, row.amount, row.detail["box"]) for row in jackpot_rows(t)] == [
         ("jackpot_hit", 1040, 0),
         ("jackpot_hit", 1000, 1),
@@ -302,8 +301,7 @@ def test_a_hit_pending_from_the_release_before_boxes_is_claimed_and_credited_onc
     response = t.follow_link()
     assert response is not None
     assert response.ok, response.message
-    assert t.mode is Mode.BETTING
-    assert t.credits == credits + amount
+    assert (t.mode, t.credits) == (Mode.BETTING, credits + amount)
     assert [(row.kind, row.amount) for row in jackpot_rows(t)] == [("jackpot_hit", amount)]
     assert audit(t.store).problems == []
     contact(database, credentials, t)
@@ -333,12 +331,10 @@ def test_an_award_over_the_handpay_limit_is_handpaid(floor: FloorHub, tmp_path: 
     response = t.follow_link()
     assert response is not None
     assert response.ok
-    assert t.mode is Mode.HANDPAY
-    assert t.handpay == amount
+    assert (t.mode, t.handpay) == (Mode.HANDPAY, amount)
     assert t.credits == credits, "a handpay never goes on the credits"
     feed(t, "attendant")
-    assert t.handpay is None
-    assert t.mode is Mode.BETTING
+    assert (t.handpay, t.mode) == (None, Mode.BETTING)
     assert [row.detail["jackpot"] for row in jackpot_rows(t)][-1] == amount
     assert t.store.meters()["jackpots_paid"] == amount
     assert t.store.meters()["handpays"] == won + amount

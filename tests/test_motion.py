@@ -21,13 +21,15 @@ from oasis_kiosk.ui.motion import (
     ChipMotions,
     ChipPose,
     CountUp,
+    Face,
     Motions,
+    Slot,
     count_duration,
 )
 
 
 def dealt(motions: Motions, now: float = 0.0) -> None:
-    cards = {("box", 0, i): f"{'AKQJT'[i]}s" for i in range(5)}
+    cards: dict[Slot, Face] = {("box", 0, i): f"{'AKQJT'[i]}s" for i in range(5)}
     cards |= {("dealer", 0, i): None for i in range(4)} | {("dealer", 0, 4): "2c"}
     motions.show(cards, now, fresh=True)
 
@@ -62,7 +64,7 @@ def test_the_dealer_reveals_one_card_after_another() -> None:
     motions = Motions()
     dealt(motions)
     motions.skip()
-    revealed = {("box", 0, i): f"{'AKQJT'[i]}s" for i in range(5)}
+    revealed: dict[Slot, Face] = {("box", 0, i): f"{'AKQJT'[i]}s" for i in range(5)}
     revealed |= {("dealer", 0, i): card for i, card in enumerate(["3d", "4d", "5d", "6d", "2c"])}
     motions.show(revealed, 100.0)
     turning = sorted(motions.moving.values(), key=lambda motion: motion.start)
@@ -121,7 +123,9 @@ def test_the_fast_speed_halves_every_motion_and_count_and_keeps_the_reveals_orde
     assert midway.face is None
     for motions in (normal, fast):
         motions.skip()
-        revealed = {("dealer", 0, i): card for i, card in enumerate(["3d", "4d", "5d", "6d", "2c"])}
+        revealed: dict[Slot, Face] = {
+            ("dealer", 0, i): card for i, card in enumerate(["3d", "4d", "5d", "6d", "2c"])
+        }
         motions.show(revealed, 100.0)
     starts = [m.start - 100.0 for m in sorted(fast.moving.values(), key=lambda motion: motion.start)]
     assert starts == pytest.approx([i * REVEAL_GAP / 2 for i in range(4)]), "one after another, sooner"

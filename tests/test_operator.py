@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from support import books, logged_in_menu
+from support import books, logged_in_menu, settled
 
 from oasis_kiosk import load_profile, returns
 from oasis_kiosk.config import Config, ReturnBounds
@@ -266,7 +266,7 @@ def test_an_operator_credit_is_on_the_ledger_with_its_reason(menu: OperatorMenu)
     with pytest.raises(OperatorError, match="a positive whole amount and a reason"):
         menu.add_credit(500, " ")
     with pytest.raises(OperatorError, match="a positive whole amount"):
-        menu.add_credit(True, "refund")  # type: ignore[arg-type]
+        menu.add_credit(True, "refund")
     menu.add_credit(500, "refund: note jammed")
     assert menu.terminal.credits == 500
     (row,) = [row for row in menu.store.ledger() if row.kind == "operator_credit"]
@@ -388,7 +388,7 @@ def test_the_recall_replays_each_hand_from_the_deal_through_each_exchange(tmp_pa
         assert terminal.handle("play").ok
     menu = logged_in_menu(terminal)
     (recalled,) = menu.recall(1)
-    settlement = recalled["settlement"]
+    settlement = settled(recalled)
     dealer, first, second = menu.recalled_hands(recalled)
     assert (dealer.box, first.box, second.box) == (None, 0, 1)
     dealt, exchanged = first.steps

@@ -57,12 +57,12 @@ def test_a_players_game_is_computed_booked_and_refused(tmp_path: Path) -> None:
     again = Terminal(Config(database=database, profile_overrides=PLAYERS_GAME), books(database))
     assert returns.booked(again.store, again.profile) == figures
     findings = return_problems(again.config, again.store)
-    refused = [finding.split(" returns ")[0] for finding in findings]
-    assert refused[:2] == [
+    refused_at_start = [finding.split(" returns ")[0] for finding in findings]
+    assert refused_at_start[:2] == [
         "configuration: standard at an ante of 10.00 EUR",
         "configuration: standard at an ante of 100.00 EUR",
     ]
-    assert "configuration: standard at an ante of 10.00 EUR (without the bonus bet)" in refused
+    assert "configuration: standard at an ante of 10.00 EUR (without the bonus bet)" in refused_at_start
     main_game = [finding for finding in findings if "side bet" not in finding]
     assert [finding for finding in main_game if not finding.endswith("above the maximum of 100.00 %")] == []
     assert "returns_computed" in [event["kind"] for event in again.store.events()]

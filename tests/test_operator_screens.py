@@ -11,12 +11,13 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from itertools import combinations
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pygame
 import pytest
-from support import books, logged_in_menu
-from test_screen import ARTIFACTS
+from pygame.typing import Point, RectLike
+from support import books, logged_in_menu, settled
+from test_screen import ARTIFACTS, blitted_at
 
 from oasis_kiosk import i18n
 from oasis_kiosk.config import Config
@@ -45,12 +46,15 @@ class Drawn(pygame.Surface):
         self.placed: list[tuple[str, pygame.Rect]] = []
 
     def blit(
-        self, source: pygame.Surface, dest: Any, area: Any = None, special_flags: int = 0
+        self,
+        source: pygame.Surface,
+        dest: Point | RectLike = (0, 0),
+        area: RectLike | None = None,
+        special_flags: int = 0,
     ) -> pygame.Rect:
         made = self.made.get(id(source))
         if made is not None and made[0] is source:
-            topleft = dest.topleft if isinstance(dest, pygame.Rect) else dest
-            self.placed.append((made[1], source.get_rect(topleft=topleft)))
+            self.placed.append((made[1], source.get_rect(topleft=blitted_at(dest))))
         return super().blit(source, dest, area, special_flags)
 
 
@@ -217,7 +221,7 @@ def test_the_recall_shows_each_exchange_in_positions_1_to_5_and_local_time_pagin
     cards = [text for text in texts if text.startswith("card ")]
     first = cards.index(f"card {dealt.cards[0]}")
     assert cards[first : first + 10] == [f"card {card}" for card in (*dealt.cards, *exchanged.cards)]
-    assert hand_name(recalled["settlement"]["dealer_hand"]["category"]) in texts
+    assert hand_name(settled(recalled)["dealer_hand"]["category"]) in texts
     seen, pages, every = boxes_on(texts), 1, set(texts)
     for _ in range(3):  # EXCHANGE shows the next boxes, and the first after the last
         screen.press(Press("exchange"))
@@ -226,7 +230,7 @@ def test_the_recall_shows_each_exchange_in_positions_1_to_5_and_local_time_pagin
             break
         seen, pages, every = seen | boxes_on(texts), pages + 1, every | set(texts)
     assert seen == {"Box 1", "Box 2", "Box 3"}
-    results = [box_result(box, 0, cash_for(terminal)) for box in recalled["settlement"]["boxes"]]
+    results = [box_result(box, 0, cash_for(terminal)) for box in settled(recalled)["boxes"]]
     assert "Two pair: won, +$25.00" in results
     assert set(results) <= every, "each box's hand, outcome and net as the table says them"
     assert pages > 1 or size[1] > 480, "three boxes do not fit the small screen at once"

@@ -35,6 +35,11 @@ def play(decoder: PulseDecoder, edges: list[tuple[float, bool]], until: float) -
     return events
 
 
+def rounded(events: list[object]) -> list[object]:
+    """The events with each glitch's width to the microsecond, to compare them exactly."""
+    return [Glitch(round(event.width, 6)) if isinstance(event, Glitch) else event for event in events]
+
+
 def train(start: float, pulses: int, width: float = 0.05, gap: float = 0.05) -> list[tuple[float, bool]]:
     edges = []
     for i in range(pulses):
@@ -63,13 +68,13 @@ def test_back_to_back_coins_are_two_coins() -> None:
 
 def test_a_lone_spike_is_a_glitch_and_credits_nothing() -> None:
     edges = [(1.0, True), (1.003, False)]
-    assert play(PulseDecoder(TABLE), edges, until=5.0) == [Glitch(pytest.approx(0.003))]
+    assert rounded(play(PulseDecoder(TABLE), edges, until=5.0)) == [Glitch(0.003)]
 
 
 def test_a_spike_between_the_pulses_of_a_train_is_noise_not_a_pulse() -> None:
     edges = sorted([*train(0.0, 2), (0.070, True), (0.074, False)])  # pulses 0-50 and 100-150 ms
     events = play(PulseDecoder(TABLE), edges, until=5.0)
-    assert events == [Glitch(pytest.approx(0.004)), Credit(100, 2)]
+    assert rounded(events) == [Glitch(0.004), Credit(100, 2)]
 
 
 def test_a_short_dropout_inside_a_pulse_is_bridged_one_pulse_not_two() -> None:
@@ -230,7 +235,7 @@ def test_the_configured_window_reaches_the_decoder_and_the_cabinet_logs_what_it_
     factory, now = MockFactory(), [0.0]
     terminal = Terminal(config, books(config.database))
     cabinet = build_cabinet(config, terminal, pin_factory=factory, clock=lambda: now[0])
-    assert cabinet.acceptor is not None
+    assert isinstance(cabinet.acceptor, PulseAcceptor)
     assert cabinet.acceptor.timing == PulseTiming(
         pulse_min_ms=40, pulse_max_ms=130, gap_min_ms=60, gap_max_ms=130, quiet_ms=300
     )

@@ -102,7 +102,7 @@ def test_every_listed_bonus_stake_is_one_a_round_takes_and_no_other(profile_id: 
     for ante in profile.allowed_antes():
         stakes = profile.bonus_stakes(ante)
         assert stakes == sorted(set(stakes))
-        assert (stakes[:1] or [None]) == [profile.standard_bonus_stake(ante)]
+        assert (stakes[0] if stakes else None) == profile.standard_bonus_stake(ante)
         for stake in stakes:
             assert Round(profile, ante, bonus=stake).record()["bonus"] == [stake]
         unlisted = {stakes[0] - 1, stakes[-1] + 1, *(s + 1 for s in stakes)} if stakes else {100}
@@ -315,8 +315,7 @@ def test_a_blind_box_is_never_asked_to_buy() -> None:
     deck = "Qh Qd 9c 7s 5h / Kh Kd 8c 6s 4h / Jh 9d 7c 5s 3d"
     round_ = Round(profile, [1000, 1000], bonus=True, deck=deck)
     round_.play()
-    assert round_.phase == "purchase"
-    assert round_.current_box == 0
+    assert (round_.phase, round_.current_box) == ("purchase", 0)
     round_.decline()
     assert round_.phase == "settled"
 

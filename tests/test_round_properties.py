@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import snapshot
 
 from oasis_kiosk import IllegalAction, Profile, Round, load_profile, profile_names
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _LegalActions as LegalActions
 
 PROFILES = {name: load_profile(name) for name in profile_names()}
 PROFILE_FILES = sorted((Path(__file__).parent.parent / "oasis_kiosk" / "profiles").glob("*.toml"))
@@ -43,28 +46,28 @@ def bets(draw: st.DrawFn) -> tuple[Profile, list[int], list[bool], int | None]:
     return profile, antes, bonus, credit
 
 
-def attempt(round_: Round, name: str, box: int, draw: st.DrawFn) -> None:
+def attempt(round_: Round, name: str, box: int, data: st.DataObject) -> None:
     """Calls the action `name` on `box` with drawn arguments."""
     method = getattr(round_, name)
     if name == "exchange":
-        count = draw(st.integers(0, 6))
-        method(draw(st.lists(st.integers(0, 5), min_size=count, max_size=count)), box)
+        count = data.draw(st.integers(0, 6))
+        method(data.draw(st.lists(st.integers(0, 5), min_size=count, max_size=count)), box)
     elif name == "insure":
-        method(draw(st.integers(-10, 10**6)), box)
+        method(data.draw(st.integers(-10, 10**6)), box)
     else:
         method(box)
 
 
-def legal_arguments(round_: Round, name: str, legal: dict[str, Any], draw: st.DrawFn) -> None:
+def legal_arguments(round_: Round, name: str, legal: LegalActions, data: st.DataObject) -> None:
     """Calls a legal action with arguments it accepts."""
     box = round_.current_box
     assert box is not None
     if name == "exchange":
-        count = draw(st.sampled_from(sorted(legal["exchange"])))
-        positions = draw(st.permutations(range(5)))[:count]
+        count = data.draw(st.sampled_from(sorted(legal["exchange"])))
+        positions = data.draw(st.permutations(range(5)))[:count]
         round_.exchange(positions, box)
     elif name == "insure":
-        round_.insure(draw(st.integers(legal["insure"]["min"], legal["insure"]["max"])), box)
+        round_.insure(data.draw(st.integers(legal["insure"]["min"], legal["insure"]["max"])), box)
     else:
         getattr(round_, name)(box)
 
@@ -86,14 +89,14 @@ def test_any_round_settles_conserves_money_refuses_illegal_actions_and_replays(
             box = data.draw(st.integers(0, round_.box_count))
             before = snapshot(round_)
             try:
-                attempt(round_, name, box, data.draw)
+                attempt(round_, name, box, data)
             except IllegalAction:
                 assert snapshot(round_) == before, f"a refused {name} changed the round"
                 continue
             assert name in legal, f"{name} was not offered"
             assert box == before[2], f"{name} on box {box} acted out of turn"
             continue
-        legal_arguments(round_, data.draw(st.sampled_from(sorted(legal))), legal, data.draw)
+        legal_arguments(round_, data.draw(st.sampled_from(sorted(legal))), legal, data)
     assert round_.phase == "settled"
 
     settlement = round_.settlement()
@@ -148,6 +151,6 @@ def test_at_a_tight_credit_no_box_is_left_to_fold_for_want_of_credit(
         # Options first, so that the credit is spent as far as the rules let it.
         options = sorted(set(legal) - {"fold", "play", "decline"})
         name = data.draw(st.sampled_from(options or sorted(set(legal) - {"fold"})))
-        legal_arguments(round_, name, legal, data.draw)
+        legal_arguments(round_, name, legal, data)
     assert round_.credit is not None
     assert round_.credit >= 0

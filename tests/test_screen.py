@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 import pygame
 import pytest
+from pygame.typing import Point, RectLike
 from support import books
 
 from oasis_kiosk import i18n, profile_names
@@ -29,8 +30,9 @@ from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import help, render, screenshots
 from oasis_kiosk.ui.app import App
-from oasis_kiosk.ui.layout import SIZES, text_floor, window_size
-from oasis_kiosk.ui.screenshots import Clock
+from oasis_kiosk.ui.layout import SIZES as SIZES  # the other screen tests take it from here
+from oasis_kiosk.ui.layout import text_floor, window_size
+from oasis_kiosk.ui.screenshots import Clock as Clock  # and this
 from oasis_kiosk.ui.table import MOST_FRAMES_WAITED
 from oasis_kiosk.ui.view import cash_for, last_settlement
 
@@ -53,6 +55,16 @@ class Text:
     """The region it was drawn in."""
 
 
+def blitted_at(dest: Point | RectLike) -> tuple[float, float]:
+    """Where a blit at ``dest`` puts the source's top left corner: the screen blits at rects
+    and at (x, y) points."""
+    if isinstance(dest, pygame.Rect | pygame.FRect):
+        return dest.topleft
+    assert isinstance(dest, tuple | list), f"a blit at {dest!r}"
+    x, y = dest
+    return x, y
+
+
 class CheckedSurface(pygame.Surface):
     """Draws like the screen and notes each text it is given (render.text's, by identity),
     forgetting those painted over, and each button (render.button's), so that what the
@@ -73,9 +85,13 @@ class CheckedSurface(pygame.Surface):
         self.shown, self.buttons, self.torn = [], [], []
 
     def blit(
-        self, source: pygame.Surface, dest: Any, area: Any = None, special_flags: int = 0
+        self,
+        source: pygame.Surface,
+        dest: Point | RectLike = (0, 0),
+        area: RectLike | None = None,
+        special_flags: int = 0,
     ) -> pygame.Rect:
-        topleft = dest.topleft if isinstance(dest, pygame.Rect) else tuple(dest)
+        topleft = blitted_at(dest)
         known = self.texts.get(source)
         if known is not None:
             ink = source.get_bounding_rect().move(topleft)
@@ -478,6 +494,7 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
 
 def test_the_hardware_test_reports_presses_and_lights_their_lamps(tmp_path: Path) -> None:
     app, _clock = kiosk(tmp_path, (1280, 720), language="cs")
+    assert app.cabinet is not None
     logged_in(app)
     while app.operator.page_name != "test":
         app.key("b")

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support import books
+from support import books, settled
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.machine.audit import audit
@@ -60,7 +60,7 @@ def test_a_whole_session_in_three_profiles_with_a_jackpot_hit(
     contributions = [row.detail["to_meter"] for row in ledger if row.kind == "jackpot_contribution"]
     assert contributions == [20, 20], "a tenth of each 200 bonus stake, in both standard rounds"
     assert [row.amount for row in hits] == [1_000_000 + 40], "the meter as it stood: base plus contributions"
-    royal = rounds[1]["settlement"]
+    royal = settled(rounds[1])
     assert royal["boxes"][0]["jackpot"] == {"category": "RoyalFlush", "share": "1"}
     assert royal["net"] == 1000 + 2000 * 100 - 200, "ante, play at 100:1, the bonus stake gone to the jackpot"
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from support import books, logged_in_menu, memory_books
+from support import books, logged_in_menu, memory_books, settled
 
 from oasis_kiosk.config import Config, ConfigError, JackpotConfig, load_config
 from oasis_kiosk.machine.audit import audit
@@ -328,7 +328,7 @@ def test_bet_chooses_the_insurance_amount_and_insure_stakes_it(database: Path) -
     insured = [row for row in t.store.ledger() if row.kind == "wager" and row.detail.get("bet") == "insure"]
     assert [row.amount for row in insured] == [-amounts[1]]
     assert t.insurance is None
-    assert t.credits - credits == -amounts[1] + t.store.rounds(last=1)[-1]["settlement"]["paid"]
+    assert t.credits - credits == -amounts[1] + settled(t.store.rounds(last=1)[-1])["paid"]
 
 
 def test_several_boxes_take_the_profile_s_higher_minimum_ante(database: Path) -> None:

@@ -12,7 +12,8 @@ from support import books
 
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.machine.terminal import INTENTS, Terminal, seeds_from
+from oasis_kiosk.machine.intents import INTENTS
+from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.rules import profile_names
 
 VALUES = {"coin": [50, 100, 200, 500, 7], "bill": [500, 1000, 5000, 20], "card": [1, 2, 3, 4, 5, 9]}
@@ -36,7 +37,7 @@ counter = itertools.count()
 )
 @given(profile=st.sampled_from(profile_names()), steps=inputs, restart_at=st.integers(0, 80))
 def test_any_inputs_keep_the_books_straight(
-    tmp_path: Path, profile: str, steps: list, restart_at: int
+    tmp_path: Path, profile: str, steps: list[tuple[str, int | None]], restart_at: int
 ) -> None:
     database = tmp_path / f"kiosk-{next(counter)}.db"
     config = Config(database=database, profile=profile, credit_limit=20_000_000)

@@ -11,6 +11,7 @@ from support import books
 
 from oasis_kiosk.config import ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
+from oasis_kiosk.hardware.hopper import Hopper
 from oasis_kiosk.hardware.serial_port import Line, SerialPortError
 from oasis_kiosk.machine.terminal import Terminal
 
@@ -44,7 +45,7 @@ def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None
     assert opened == [("/dev/ttyUSB0", Line(baud=9600, stop_bits=2))], "SSP's 8N2 at 9600 baud"
     assert peer.synced
     assert peer.enabled, "bills are live with no credit"
-    assert cabinet.hopper is not None
+    assert isinstance(cabinet.hopper, Hopper)
     assert cabinet.hopper.timeout == 1.5
     factory.pin(5).drive_low()
     factory.pin(5).drive_high()
