@@ -499,9 +499,13 @@ def test_selecting_cards_says_the_bonus_bet_is_lost_by_exchanging_before_it_is_c
     terminal.handle("card", 5)
     assert warning in snapshot(terminal).prompt
     assert terminal.round is not None
-    assert terminal.round.stakes(0)["bonus"] > 0, "nothing is lost until EXCHANGE is pressed"
+    before = terminal.round.stakes(0)
+    assert before is not None
+    assert before["bonus"] > 0, "nothing is lost until EXCHANGE is pressed"
     terminal.handle("exchange")
-    assert terminal.round.stakes(0)["bonus"] == 0
+    after = terminal.round.stakes(0)
+    assert after is not None
+    assert after["bonus"] == 0
     assert warning not in snapshot(terminal).prompt
 
 
