@@ -552,6 +552,11 @@ class Table:
                     self._card_hotspots(lay)
                 damage = self._repaint_pieces(lay, now, background, self._changed_pieces(lay, before, key))
                 painted += sum(area.w * area.h for area in damage)
+                if before.boxes != key.boxes or before.verdict != key.verdict:
+                    # The round's news (an outcome, a new card) and the cabinet's lamps
+                    # that follow it take this frame: the message, meters and buttons
+                    # that change with it wait for the next.
+                    painted = max(painted, budget)
                 dirty += damage
                 continue
             if (
