@@ -132,7 +132,7 @@ def test_the_attract_mode_turns_a_demo_round_the_title_the_paytable_and_the_jack
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, profile: str, cycle: list[str]
 ) -> None:
     from oasis_kiosk.ui.app import STEP
-    from oasis_kiosk.ui.attract import CARD_SECONDS
+    from oasis_kiosk.ui.scenes.attract import CARD_SECONDS
     from oasis_kiosk.ui.view import cash_for
 
     app, now = idle_kiosk(tmp_path, profile)

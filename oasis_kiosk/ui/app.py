@@ -22,9 +22,9 @@ from oasis_kiosk.hardware.keyboard import SWITCH_KEYS, Keyboard
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import garbage, render
-from oasis_kiosk.ui.attract import Attract
 from oasis_kiosk.ui.layout import window_size
 from oasis_kiosk.ui.menu import OperatorScreen
+from oasis_kiosk.ui.scenes.attract import Attract
 from oasis_kiosk.ui.sound import Sounds
 from oasis_kiosk.ui.table import Table
 
