@@ -1,5 +1,5 @@
 """The paytables: the column beside the table (its row of the hand lit), the strip of a
-compact screen, and both tables under HELP. A row is (category, name, what it pays)."""
+compact screen, and both tables under HELP."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from oasis_kiosk.i18n import _
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box, Layout
 
-Row = tuple[str, str, str]
+PaytableRow = tuple[str, str, str]
+"""A row of a paytable: (category, its name, what it pays)."""
 
 
 def row(
@@ -44,7 +45,7 @@ def lit_row(
 
 
 @dataclass(frozen=True)
-class Line:
+class ColumnLine:
     """A line of the paytable column: a section's title, or a row of it."""
 
     area: Box
@@ -60,7 +61,7 @@ class Line:
         return shown, shown and pulse
 
 
-def column_lines(lay: Layout, rows: list[Row], bonus: list[Row]) -> list[Line]:
+def column_lines(lay: Layout, rows: list[PaytableRow], bonus: list[PaytableRow]) -> list[ColumnLine]:
     """Where each line of the paytable column (and the bonus's below it) stands."""
     area = lay.paytable
     count = len(rows) + 1 + (len(bonus) + 2 if bonus else 0)
@@ -71,23 +72,23 @@ def column_lines(lay: Layout, rows: list[Row], bonus: list[Row]) -> list[Line]:
     if bonus:
         sections.append((_("BONUS"), bonus))
     for section, (title, section_rows) in enumerate(sections):
-        lines.append(Line(Box(area.x, y, area.w, height), (title, ""), section, None))
+        lines.append(ColumnLine(Box(area.x, y, area.w, height), (title, ""), section, None))
         for category, name, pays in section_rows:
             y += height
-            lines.append(Line(Box(area.x + 4, y, area.w - 8, height), (name, pays), section, category))
+            lines.append(ColumnLine(Box(area.x + 4, y, area.w - 8, height), (name, pays), section, category))
         y += height * 2  # a blank line between the sections
     return lines
 
 
-def column_size(lay: Layout, lines: list[Line]) -> int:
+def column_size(lay: Layout, lines: list[ColumnLine]) -> int:
     return max(min(lay.small + 2, lines[0].area.h * 8 // 10), lay.floor)
 
 
 def column(
     screen: pygame.Surface,
     lay: Layout,
-    rows: list[Row],
-    bonus: list[Row],
+    rows: list[PaytableRow],
+    bonus: list[PaytableRow],
     lit: tuple[str | None, str | None],
     pulse: bool,
 ) -> None:
@@ -102,7 +103,7 @@ def column(
 def column_line(
     screen: pygame.Surface,
     lay: Layout,
-    line: Line,
+    line: ColumnLine,
     size: int,
     lit: tuple[str | None, str | None],
     pulse: bool,
@@ -114,7 +115,7 @@ def column_line(
         lit_row(screen, line.area, line.words, size, lay.floor, lit=shown, pulse=on_pulse)
 
 
-def strip(screen: pygame.Surface, lay: Layout, rows: list[Row], lit: str | None, pulse: bool) -> None:
+def strip(screen: pygame.Surface, lay: Layout, rows: list[PaytableRow], lit: str | None, pulse: bool) -> None:
     """The compact paytable: the current hand's row and its neighbours; before a hand is
     lit, the top rows (what a hand can win draws a player in)."""
     categories = [category for category, _name, _pays in rows]
@@ -133,20 +134,27 @@ def strip(screen: pygame.Surface, lay: Layout, rows: list[Row], lit: str | None,
         )
 
 
-def both_lines(rows: list[Row], bonus: list[Row]) -> list[Row]:
+def both_lines(rows: list[PaytableRow], bonus: list[PaytableRow]) -> list[PaytableRow]:
     """The lines of both paytables one under the other: titles, rows and a blank between."""
-    lines: list[Row] = [("", _("PAYTABLE (play bet)"), ""), *rows]
+    lines: list[PaytableRow] = [("", _("PAYTABLE (play bet)"), ""), *rows]
     if bonus:
         lines += [("", "", ""), ("", _("BONUS"), ""), *bonus]
     return lines
 
 
-def both_fit(height: int, rows: list[Row], bonus: list[Row], least: int) -> bool:
+def both_fit(height: int, rows: list[PaytableRow], bonus: list[PaytableRow], least: int) -> bool:
     """Both paytables fit ``height`` pixels with their text at ``least`` or larger."""
     return height // (len(both_lines(rows, bonus)) + 1) * 8 // 10 >= least
 
 
-def both(screen: pygame.Surface, area: Box, rows: list[Row], bonus: list[Row], size: int, least: int) -> None:
+def both(
+    screen: pygame.Surface,
+    area: Box,
+    rows: list[PaytableRow],
+    bonus: list[PaytableRow],
+    size: int,
+    least: int,
+) -> None:
     """Both paytables, one under the other, filling ``area`` (under HELP); no text under
     ``least``."""
     lines = both_lines(rows, bonus)
@@ -169,14 +177,19 @@ def _room(area: Box, columns: int, size: int) -> int:
     return (area.w - size * 2 * (columns - 1)) // columns
 
 
-def _widest(rows: list[Row], size: int) -> int:
+def _widest(rows: list[PaytableRow], size: int) -> int:
     """The width the widest row takes at ``size``, its name and odds padded as ``row`` does."""
     font = render.font(size)
     return max(font.size(name)[0] + font.size(pays)[0] + size // 2 * 3 for _c, name, pays in rows)
 
 
 def side_by_side(
-    screen: pygame.Surface, area: Box, rows: list[Row], bonus: list[Row], size: int, least: int
+    screen: pygame.Surface,
+    area: Box,
+    rows: list[PaytableRow],
+    bonus: list[PaytableRow],
+    size: int,
+    least: int,
 ) -> None:
     """The play bet's paytable and the bonus's, if any, in columns side by side, centred in
     ``area`` (the attract mode's card); every row at one size, ``size`` or as much smaller as
