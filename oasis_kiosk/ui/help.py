@@ -39,10 +39,23 @@ def _fees(fees: list[tuple[int, int]], cash: Callable[[int], str]) -> str:
 def rules_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
     """The rules of the profile as short sentences; fees as the core prices them for a box at
     the ante of `prices` (`Profile.prices`)."""
-    table, game, boxes = rules["table"], rules["game"], rules["boxes"]
-    qualifier = hand_name(game["qualifier"])
-    lines = [
+    return [
         rules["name"],
+        *_game_lines(rules, cash),
+        *_boxes_lines(rules, cash),
+        *_fee_lines(rules, cash, prices),
+        *_exchange_lines(rules),
+        *_bonus_lines(rules, cash, prices),
+        *_purchase_lines(rules, cash, prices),
+        *_cover_lines(rules),
+    ]
+
+
+def _game_lines(rules: ProfileRules, cash: Callable[[int], str]) -> list[str]:
+    """The table's antes, the play bet, the dealer's qualifier, how a box wins and its cap."""
+    table, game = rules["table"], rules["game"]
+    qualifier = hand_name(game["qualifier"])
+    return [
         _("Ante {low} to {high}. The play bet is {multiple} antes.").format(
             low=cash(table["ante_min"]), high=cash(table["ante_max"]), multiple=game["play_multiple"]
         ),
@@ -62,31 +75,44 @@ def rules_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceLi
             else _("Maximum payout per box {amount}, counting the ante's and the play bet's wins.")
         ).format(amount=cash(table["max_payout"])),
     ]
-    if boxes["max"] > 1:
-        blind = boxes["max"] - boxes["looked_at"]
+
+
+def _boxes_lines(rules: ProfileRules, cash: Callable[[int], str]) -> list[str]:
+    """How several boxes are played, where a player may take more than one."""
+    boxes = rules["boxes"]
+    if boxes["max"] <= 1:
+        return []
+    blind = boxes["max"] - boxes["looked_at"]
+    lines = [
+        (
+            _(
+                "Up to {boxes} boxes, the first {looked_at} decided one after another, the others blind (ante and play bet up front, no decision)."
+            )
+            if blind
+            else _("Up to {boxes} boxes, decided one after another.")
+        ).format(boxes=boxes["max"], looked_at=boxes["looked_at"])
+    ]
+    if boxes.get("min_ante_multi"):
         lines.append(
-            (
-                _(
-                    "Up to {boxes} boxes, the first {looked_at} decided one after another, the others blind (ante and play bet up front, no decision)."
-                )
-                if blind
-                else _("Up to {boxes} boxes, decided one after another.")
-            ).format(boxes=boxes["max"], looked_at=boxes["looked_at"])
+            _("With several boxes the ante is at least {amount}.").format(
+                amount=cash(boxes["min_ante_multi"])
+            )
         )
-        if boxes.get("min_ante_multi"):
-            lines.append(
-                _("With several boxes the ante is at least {amount}.").format(
-                    amount=cash(boxes["min_ante_multi"])
-                )
+    if boxes.get("identical_antes"):
+        lines.append(_("Every box has the same ante."))
+    if boxes.get("max_exchange_multi"):
+        lines.append(
+            _("With several boxes an exchange takes at most {count} card(s).").format(
+                count=boxes["max_exchange_multi"]
             )
-        if boxes.get("identical_antes"):
-            lines.append(_("Every box has the same ante."))
-        if boxes.get("max_exchange_multi"):
-            lines.append(
-                _("With several boxes an exchange takes at most {count} card(s).").format(
-                    count=boxes["max_exchange_multi"]
-                )
-            )
+        )
+    return lines
+
+
+def _fee_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
+    """The ante the prices are at, and what each exchange costs (cheaper with the bonus,
+    where it is)."""
+    lines = []
     if prices["exchanges"] or prices["sixth_card"] is not None or prices["redraw"] is not None:
         lines.append(_("Prices at an ante of {ante}:").format(ante=cash(prices["ante"])))
     for number, exchange_fees in enumerate(prices["exchanges"], start=1):
@@ -100,34 +126,50 @@ def rules_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceLi
         ]
         if rules.get("bonus") and cheaper:
             lines.append(_("With the bonus: {fees}.").format(fees=_fees(cheaper, cash)))
+    return lines
+
+
+def _exchange_lines(rules: ProfileRules) -> list[str]:
+    """What an exchange binds the box to."""
     exchange = rules.get("exchange")
+    lines = []
     if exchange:
         if exchange.get("must_play_after"):
             lines.append(_("After an exchange the play bet is compulsory."))
         if exchange.get("forfeits_bonus"):
             lines.append(_("Exchanging loses the bonus bet."))
+    return lines
+
+
+def _bonus_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
+    """The bonus: a privilege's fee, or the bet's stakes."""
     bonus = rules.get("bonus")
-    if bonus:
-        if bonus["kind"] == "privilege":
-            lines.append(
-                _("Bonus: a fee of {fee}, always kept; it opens the options below.").format(
-                    fee=cash(prices["bonus"] or 0)
-                )
+    if not bonus:
+        return []
+    if bonus["kind"] == "privilege":
+        return [
+            _("Bonus: a fee of {fee}, always kept; it opens the options below.").format(
+                fee=cash(prices["bonus"] or 0)
             )
-        elif bonus["stake_max"] != bonus["stake_min"]:
-            lines.append(
-                _("Bonus bet {low} to {high}, paid whatever the dealer holds; folding loses it.").format(
-                    low=cash(bonus["stake_min"]), high=cash(bonus["stake_max"])
-                )
+        ]
+    if bonus["stake_max"] != bonus["stake_min"]:
+        return [
+            _("Bonus bet {low} to {high}, paid whatever the dealer holds; folding loses it.").format(
+                low=cash(bonus["stake_min"]), high=cash(bonus["stake_max"])
             )
-        else:
-            lines.append(
-                _("Bonus bet {amount}, paid whatever the dealer holds; folding loses it.").format(
-                    amount=cash(bonus["stake_min"])
-                )
-            )
+        ]
+    return [
+        _("Bonus bet {amount}, paid whatever the dealer holds; folding loses it.").format(
+            amount=cash(bonus["stake_min"])
+        )
+    ]
+
+
+def _purchase_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
+    """What a box may buy (a sixth card, the dealer's redraw) and at what price."""
     # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
     redraw = N_("If the dealer does not qualify, pay {fee} for him to change his highest card.")
+    lines = []
     for option, sentence, fee in (
         (
             rules.get("sixth_card"),
@@ -142,6 +184,12 @@ def rules_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceLi
             lines.append(
                 _("{rule} (with the bonus)").format(rule=line) if option.get("needs_bonus") else line
             )
+    return lines
+
+
+def _cover_lines(rules: ProfileRules) -> list[str]:
+    """What covers a strong hand: the insurance a box may buy, the protection it is given."""
+    lines = []
     if rules.get("insurance"):
         lines.append(
             _(
