@@ -96,3 +96,14 @@ def said(response: Response) -> tuple[bool, str]:
 def message_of(response: Response | None) -> str:
     assert response is not None
     return response.message
+
+
+def test_every_button_of_the_intents_registry_has_one_desktop_key_and_every_key_a_button() -> None:
+    from oasis_kiosk.hardware.keyboard import BUTTON_KEYS
+    from oasis_kiosk.machine.intents import BUTTON_LABELS
+
+    pressed = [button for button in BUTTON_KEYS.values() if not button.startswith("card")]
+    assert sorted(pressed) == sorted(BUTTON_LABELS), "a button without a key, a key without a button, or two"
+    assert sorted(button for button in BUTTON_KEYS.values() if button.startswith("card")) == [
+        f"card{position}" for position in range(1, 6)
+    ]
