@@ -26,7 +26,7 @@ from oasis_kiosk.machine.meters import EVENT_METERS
 from oasis_kiosk.store.db import LedgerRow, Store, StoreError
 
 if TYPE_CHECKING:
-    from oasis_kiosk.store.db import StoredRound
+    from oasis_kiosk.store.db import RoundSettlement, StoredRound
 
 MONEY_IN = {"coin_in", "bill_in", "operator_credit"}
 MONEY_OUT = {"handpay", "cash_out"}
@@ -127,13 +127,22 @@ def _flag_known_decks(store: Store, rounds: list[StoredRound], report: AuditRepo
 
 
 def _audit_books(store: Store, report: AuditReport) -> None:
-    problems = report.problems
     ledger = store.ledger()
-    meters = store.meters()
+    report.meters = store.meters()
     rounds = store.rounds()
-    report.meters = meters
     _flag_known_decks(store, rounds, report)
+    report.credits = _check_credit_chain(ledger, report.problems)
+    _check_meters(report.meters, report.credits, ledger, rounds, report.problems)
+    state = store.get_state("terminal", {})
+    payments = _paid_by_hand_or_linked(ledger, state)
+    _check_jackpot_meter(ledger, state, payments, report.problems)
+    _add_stakes_and_returns(payments, ledger, state)
+    for round_ in rounds:
+        _check_round(store, round_, payments, ledger, report)
 
+
+def _check_credit_chain(ledger: list[LedgerRow], problems: list[str]) -> int:
+    """Each row's credits are the previous row's plus its amount; returns the credits."""
     credits = 0
     for row in ledger:
         credits += row.amount
@@ -142,7 +151,17 @@ def _audit_books(store: Store, report: AuditReport) -> None:
                 f"ledger row {row.id}: credits {row.credits_after}, the amounts add up to {credits}"
             )
             credits = row.credits_after
-    report.credits = credits
+    return credits
+
+
+def _check_meters(
+    meters: dict[str, int],
+    credits: int,
+    ledger: list[LedgerRow],
+    rounds: list[StoredRound],
+    problems: list[str],
+) -> None:
+    """The meters' identity holds, and every meter is what the ledger and the rounds give it."""
 
     def meter(name: str) -> int:
         return meters.get(name, 0)
@@ -155,14 +174,28 @@ def _audit_books(store: Store, report: AuditReport) -> None:
         if meter(name) != expected.get(name, 0):
             problems.append(f"meter {name} is {meter(name)}, the ledger says {expected.get(name, 0)}")
 
-    # A win at or above the handpay limit: paid by hand (its row), or pending in the state.
-    state = store.get_state("terminal", {})
+
+@dataclass
+class _RoundPayments:
+    """What the books took and paid per round, by round number."""
+
+    handpaid: dict[int, tuple[int, int]]
+    """A win at or above the handpay limit, paid by hand (its row) or pending in the state:
+    what was won and its jackpot part (not a linked jackpot's)."""
+    linked: Counter[int]
+    """A linked jackpot's award (``linked``: the floor's pool paid it, not this meter)."""
+    linked_rows: Counter[int]
+    """How many linked jackpot awards the round was paid (or has pending)."""
+    taken: Counter[int] = field(default_factory=Counter)
+    returned: Counter[int] = field(default_factory=Counter)
+
+
+def _paid_by_hand_or_linked(ledger: list[LedgerRow], state: dict[str, Any]) -> _RoundPayments:
     handpaid: dict[int, tuple[int, int]] = {
         r.round_id: (r.detail["won"], r.detail["jackpot"])
         for r in ledger
         if r.kind == "handpaid_win" and r.round_id is not None and not r.detail.get("linked")
     }
-    # A linked jackpot's award (``linked``: the floor's pool paid it, not this meter), by round.
     linked: Counter[int] = Counter()
     linked_rows: Counter[int] = Counter()
     for r in ledger:
@@ -175,84 +208,110 @@ def _audit_books(store: Store, report: AuditReport) -> None:
         linked_rows[pending["round_id"]] += 1
     elif pending is not None:
         handpaid[pending["round_id"]] = (state["handpay"], pending["jackpot"])
+    return _RoundPayments(handpaid, linked, linked_rows)
 
-    # The jackpot meter holds what was put on it, less what it paid.
+
+def _check_jackpot_meter(
+    ledger: list[LedgerRow], state: dict[str, Any], payments: _RoundPayments, problems: list[str]
+) -> None:
+    """The jackpot meter holds what was put on it, less what it paid."""
     put_on = sum(r.detail["to_meter"] for r in ledger if r.kind in {"jackpot_reset", "jackpot_contribution"})
     paid_off = sum(r.amount for r in ledger if r.kind == "jackpot_hit" and not r.detail.get("linked"))
-    paid_off += sum(jackpot for _, jackpot in handpaid.values())
+    paid_off += sum(jackpot for _, jackpot in payments.handpaid.values())
     if "jackpot" in state:
         on_meter = state["jackpot"]["value"] + state["jackpot"]["overflow"]
         if on_meter != put_on - paid_off:
             problems.append(f"the jackpot holds {on_meter}, its ledger rows say {put_on - paid_off}")
 
-    taken: Counter[int] = Counter()
-    returned: Counter[int] = Counter()
+
+def _add_stakes_and_returns(payments: _RoundPayments, ledger: list[LedgerRow], state: dict[str, Any]) -> None:
+    """What each round took in stakes and paid back, on the credits or by hand."""
+    taken, returned = payments.taken, payments.returned
     for row in ledger:
         if row.round_id is not None and row.kind in WAGERED:
             taken[row.round_id] -= row.amount
         if row.round_id is not None and row.kind in WON:
             returned[row.round_id] += row.amount
-    for number, (amount, _) in handpaid.items():
+    for number, (amount, _) in payments.handpaid.items():
         returned[number] += amount
     for r in ledger:
         if r.kind == "handpaid_win" and r.round_id is not None and r.detail.get("linked"):
             returned[r.round_id] += r.detail["won"]
     if state.get("handpay_win") is not None and state["handpay_win"].get("linked"):
         returned[state["handpay_win"]["round_id"]] += state["handpay"]
-    for round_ in rounds:
-        number = round_["id"]
-        if round_["state"] == "voided":
-            if taken[number] != returned[number]:
-                problems.append(f"voided round {number}: took {taken[number]}, refunded {returned[number]}")
-            continue
-        try:
-            replayed = Round.replay(store.profile(round_["record"]["profile_digest"]), round_["record"])
-        except (RecordError, StoreError) as error:
-            problems.append(f"round {number} does not replay: {error}")
-            continue
-        if taken[number] != replayed.collected:
+
+
+def _check_round(
+    store: Store, round_: StoredRound, payments: _RoundPayments, ledger: list[LedgerRow], report: AuditReport
+) -> None:
+    """A voided round refunded what it took; any other replays from its record to what the
+    ledger took, and an open one is the only one; a settled one is checked further."""
+    problems = report.problems
+    number = round_["id"]
+    taken, returned = payments.taken[number], payments.returned[number]
+    if round_["state"] == "voided":
+        if taken != returned:
+            problems.append(f"voided round {number}: took {taken}, refunded {returned}")
+        return
+    try:
+        replayed = Round.replay(store.profile(round_["record"]["profile_digest"]), round_["record"])
+    except (RecordError, StoreError) as error:
+        problems.append(f"round {number} does not replay: {error}")
+        return
+    if taken != replayed.collected:
+        problems.append(f"round {number}: the ledger took {taken}, the round {replayed.collected}")
+    if round_["state"] == "open":
+        if report.open_round is not None:
+            problems.append(f"rounds {report.open_round} and {number} are both open")
+        report.open_round = number
+        if replayed.phase == "settled":
+            problems.append(f"round {number} is open but its record is settled")
+        return
+    report.rounds_checked += 1
+    _check_settlement(number, round_["settlement"], replayed, payments, ledger, problems)
+
+
+def _check_settlement(
+    number: int,
+    settlement: RoundSettlement,
+    replayed: Round,
+    payments: _RoundPayments,
+    ledger: list[LedgerRow],
+    problems: list[str],
+) -> None:
+    """A settled round's stored settlement is the replayed one, and the books paid exactly
+    it and its jackpot: on the credits, by hand, or linked."""
+    awards = settlement.get("jackpot_awards", 0)
+    linked = payments.linked[number]
+    # What the terminal keeps for the screen beside the core's settlement (none in books
+    # of an earlier release): each box's award, which must add up to the round's.
+    shown_hits = settlement.get("jackpot_hits")
+    # A linked hit: each box's award is the hub's, credited once (or still pending), or
+    # the round's awards handpaid together.
+    linked_boxes = len(settlement.get("jackpot_pending", []))
+    if payments.linked_rows[number] > linked_boxes:
+        problems.append(f"round {number}: {payments.linked_rows[number]} linked jackpot awards")
+    core = {key: value for key, value in settlement.items() if key not in TERMINAL_KEYS}
+    if replayed.phase != "settled" or replayed.settlement() != core:
+        problems.append(f"round {number}: the replayed settlement differs from the stored one")
+        return
+    if shown_hits is not None and sum(hit["award"] for hit in shown_hits) != awards:
+        problems.append(f"round {number}: the boxes' jackpot awards do not add up to {awards}")
+    awards += linked
+    if payments.returned[number] != settlement["paid"] + awards:
+        problems.append(
+            f"round {number}: the ledger paid {payments.returned[number]}, the settlement "
+            f"{settlement['paid']} and the jackpot {awards}"
+        )
+    if number in payments.handpaid:
+        if payments.handpaid[number][1] != awards - linked:
             problems.append(
-                f"round {number}: the ledger took {taken[number]}, the round {replayed.collected}"
+                f"round {number}: handpaid a jackpot of {payments.handpaid[number][1]}, the round won {awards}"
             )
-        if round_["state"] == "open":
-            if report.open_round is not None:
-                problems.append(f"rounds {report.open_round} and {number} are both open")
-            report.open_round = number
-            if replayed.phase == "settled":
-                problems.append(f"round {number} is open but its record is settled")
-            continue
-        report.rounds_checked += 1
-        settlement = round_["settlement"]
-        awards = settlement.get("jackpot_awards", 0)
-        # What the terminal keeps for the screen beside the core's settlement (none in books
-        # of an earlier release): each box's award, which must add up to the round's.
-        shown_hits = settlement.get("jackpot_hits")
-        # A linked hit: each box's award is the hub's, credited once (or still pending), or
-        # the round's awards handpaid together.
-        linked_boxes = len(settlement.get("jackpot_pending", []))
-        if linked_rows[number] > linked_boxes:
-            problems.append(f"round {number}: {linked_rows[number]} linked jackpot awards")
-        core = {key: value for key, value in settlement.items() if key not in TERMINAL_KEYS}
-        if replayed.phase != "settled" or replayed.settlement() != core:
-            problems.append(f"round {number}: the replayed settlement differs from the stored one")
-            continue
-        if shown_hits is not None and sum(hit["award"] for hit in shown_hits) != awards:
-            problems.append(f"round {number}: the boxes' jackpot awards do not add up to {awards}")
-        awards += linked[number]
-        if returned[number] != settlement["paid"] + awards:
-            problems.append(
-                f"round {number}: the ledger paid {returned[number]}, the settlement {settlement['paid']} "
-                f"and the jackpot {awards}"
-            )
-        if number in handpaid:
-            if handpaid[number][1] != awards - linked[number]:
-                problems.append(
-                    f"round {number}: handpaid a jackpot of {handpaid[number][1]}, the round won {awards}"
-                )
-            continue
-        if linked_boxes:
-            continue
-        hits = sum(1 for box in settlement["boxes"] if box["jackpot"])
-        hit_rows = sum(1 for r in ledger if r.kind == "jackpot_hit" and r.round_id == number)
-        if hits != hit_rows:
-            problems.append(f"round {number}: {hits} jackpot award(s), {hit_rows} jackpot hit row(s)")
+        return
+    if linked_boxes:
+        return
+    hits = sum(1 for box in settlement["boxes"] if box["jackpot"])
+    hit_rows = sum(1 for r in ledger if r.kind == "jackpot_hit" and r.round_id == number)
+    if hits != hit_rows:
+        problems.append(f"round {number}: {hits} jackpot award(s), {hit_rows} jackpot hit row(s)")
