@@ -1,0 +1,149 @@
+"""The player's input: which intents are live now (the lamps lit), carrying one out in its
+transaction (``handle``), why a dead one is refused, and the buttons that touch neither
+money nor the round (help, language).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from oasis_kiosk._core import IllegalAction, Round
+from oasis_kiosk.config import LANGUAGES
+from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS
+from oasis_kiosk.machine.mode import Mode
+from oasis_kiosk.machine.response import Intent, Response
+from oasis_kiosk.machine.terminal.money_in import MoneyIn
+from oasis_kiosk.machine.terminal.round_play import RoundPlay
+
+# The largest value an input may carry (an amount in minor units).
+MAX_VALUE = 10**12
+
+
+class Inputs(RoundPlay, MoneyIn):
+    """Takes the player's intents."""
+
+    def live(self) -> set[str]:
+        """The intents that would do something now: the lamps that are lit. The door and the
+        operator's key always count, on the battery too: each is a physical fact, like money a
+        device took in (a key turned back unbooked would hold the cabinet in the operator's menu
+        when the power returns)."""
+        mode = self.mode
+        if mode is Mode.BOOKS_FAULT:
+            return set()  # nothing can be booked: no lamp lit, no money taken
+        door = {"door_close"} if "door" in self.tilts else {"door_open"}
+        switches = door | ({"operator_key_off"} if self.operator_key else {"operator_key_on"})
+        if mode in {Mode.POWERING_DOWN, Mode.OPERATOR, Mode.JACKPOT_PENDING}:
+            return switches
+        if mode.calls_attendant:
+            return switches | {"attendant"}
+        live = switches | {"help", "language"}
+        if self.round is None:
+            # No query for an open round: a round left open in the
+            # database without resuming carries the "resume" tilt, which only the operator's
+            # void clears (closing the round), so an untilted terminal has none.
+            credits = self.credits
+            room = self.room_for_money()
+            # An acceptor cannot know which coin or note comes next: it takes money only
+            # while the largest it accepts still fits under the limit.
+            for kind, accepted in (("coin", self.config.coins), ("bill", self.config.bills)):
+                if accepted and max(accepted) <= room:
+                    live.add(kind)
+            live |= self.betting.lit(self.bets, self.last_bets, credits)
+            if credits > 0:
+                live.add("cashout")
+            return live
+        legal = self.round.legal_actions()
+        live |= {intent for intent, name in ROUND_ACTIONS.items() if name in legal}
+        if "exchange" in legal:
+            live.add("card")
+            if len(self.selected) not in legal["exchange"]:
+                live.discard("exchange")  # lit only for a selection that may be exchanged
+        amounts = self.insurance_amounts()
+        if len(amounts) > 1:
+            live.add("bet")  # BET and BET − choose the amount to insure
+            if self.insurance_amount != amounts[0]:
+                live.add("bet_down")
+        return live
+
+    def handle(
+        self, intent: str, value: int | None = None, *, note: tuple[str, Any] | None = None
+    ) -> Response:
+        """Carries out one intent in one transaction. ``note``, a (key, value) pair, is saved
+        in the same transaction (the script runner's position)."""
+        if intent not in INTENTS:
+            return Response(False, N_("unknown input {intent!r}"), {"intent": intent})
+        if value is not None and (isinstance(value, bool) or not 0 <= value <= MAX_VALUE):
+            return Response(
+                False,
+                N_("{intent} {value}: a value is 0 to {limit}"),
+                {"intent": intent, "value": value, "limit": MAX_VALUE},
+            )
+        if self.power_failure and intent not in self.live():
+            # Refused without a word to the database, which stays closed.
+            return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
+
+        def carry_out() -> Response:
+            if intent not in self.live():
+                response = self.why_not(intent, value)
+            elif intent == "bonus" and self._bonus_closed():
+                response = self._bonus_off()
+            elif intent in ROUND_ACTIONS:
+                response = self._round_action(intent, value)
+            else:
+                handler: Callable[[int | None], Response] = getattr(self, f"_on_{intent}")
+                response = handler(value)
+            if not response.ok:
+                self.store.event("refused", intent=intent, value=value, reason=response.message)
+            return response
+
+        if note is not None:
+            self.note = note
+        return self._commit(carry_out)
+
+    def why_not(self, intent: str, value: int | None = None) -> Response:
+        """The reason a dead button gives: what holds the terminal, or the round's own reason
+        (asked of a copy of the round, so that asking changes nothing)."""
+        details = {"intent": Intent(intent)}
+        mode = self.mode
+        if mode is Mode.OPERATOR:
+            return Response(False, N_("{intent} is not possible while the operator key is turned"), details)
+        if mode in {Mode.PAYING, Mode.HANDPAY}:
+            return Response(False, N_("{intent} is not possible while the attendant is called"), details)
+        if mode is Mode.JACKPOT_PENDING:
+            return Response(
+                False, N_("{intent} is not possible while the jackpot is being confirmed"), details
+            )
+        if mode is Mode.TILTED:
+            return Response(
+                False,
+                N_("{intent} is not possible while the terminal is tilted ({tilts})"),
+                {**details, "tilts": ", ".join(sorted(self.tilts))},
+            )
+        if self.round is not None and intent in ROUND_ACTIONS:
+            copy = Round.replay(self.round.profile, self.round.record())
+            try:
+                self._act(copy, intent, value)
+            except IllegalAction as error:
+                return Response(False, N_("{intent} is not possible now"), details, str(error))
+        if intent in {"deal", "repeat_bet"} and "bet" in self.live():
+            bets = self.bets if intent == "deal" else self.last_bets
+            return self.betting.why_not_dealt(intent, bets, self.credits)
+        return Response(False, N_("{intent} is not live now"), details)
+
+    def _on_help(self, value: int | None) -> Response:
+        return Response(True, "help")
+
+    def _on_language(self, value: int | None) -> Response:
+        self.player_language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)]
+        return Response(True, N_("language {language}"), {"language": self.player_language})
+
+    def forget_player_language(self) -> None:
+        """The attract demo starts: the next player finds the house's language."""
+        if self.player_language is not None:
+            self._commit(self._forget_player_language)
+
+    def _forget_player_language(self) -> Response:
+        self.player_language = None
+        return Response(True, N_("language {language}"), {"language": self.config.language})

@@ -1,0 +1,145 @@
+"""The round in play: dealing it (its stakes booked, the jackpot's contribution), the cards
+the player selects, the game's actions, each journalled with the round's record and the
+settled round paid (``settlement.py``), and the amounts BET steps through to insure.
+"""
+
+from __future__ import annotations
+
+from oasis_kiosk._core import IllegalAction, Round
+from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.intents import ROUND_ACTIONS
+from oasis_kiosk.machine.jackpot import contribute
+from oasis_kiosk.machine.response import Intent, Response
+from oasis_kiosk.machine.terminal.settlement import RoundSettling
+
+
+class RoundPlay(RoundSettling):
+    """Deals and plays the round."""
+
+    def _on_deal(self, value: int | None) -> Response:
+        if self.link_offline() is not None and (self.bonus_stake or not self._bonus_closed()):
+            return self._offline()  # the linked jackpot is offline: no bonus, or no play
+        number = self.store.next_round_id()
+        deck = self._deck_for_round(number) if self._deck_for_round else None
+        seed = self._seed_for_round(number) if self._seed_for_round and deck is None else None
+        try:
+            round_ = Round(
+                self.profile,
+                [self.ante] * self.boxes,
+                bonus=self.bonus_stake,
+                seed=seed,
+                credit=self.credits,
+                deck=deck,
+            )
+        except ValueError as error:
+            return Response(False, N_("{intent} is not possible now"), {"intent": Intent("deal")}, str(error))
+        self.round = round_
+        self.last_bets = self.bets
+        self.bet_since_round = False
+        source = "stacked" if deck is not None else "derived" if seed is not None else "shuffled"
+        self.round_id = self.store.open_round(self.profile, round_.record(), deck=source)
+        self.selected.clear()
+        self._post_wagers(round_.collected, kind="wager", bet="stakes")
+        self._contribute_to_jackpot(round_)
+        self._after_action()
+        return Response(True, N_("round {round} dealt"), {"round": self.round_id})
+
+    def _contribute_to_jackpot(self, round_: Round) -> None:
+        bonus = self.rules.get("bonus")
+        if not bonus or not bonus["jackpot"]:
+            return
+        for stake in round_.record()["bonus"]:
+            if stake:
+                self.jackpot, whole = contribute(self.jackpot, self.config.jackpot, stake)
+                self.store.post(
+                    "jackpot_contribution",
+                    0,
+                    round_id=self.round_id,
+                    stake=stake,
+                    to_meter=whole,
+                    carry=str(self.jackpot.carry),
+                )
+                self.store.add_meter("jackpot_contributions", whole)
+
+    def _on_card(self, value: int | None) -> Response:
+        if value is None or not 1 <= value <= 5:
+            return Response(False, N_("card {card}: the cards are 1 to 5"), {"card": value})
+        position = value - 1
+        if position not in self.selected and self.round is not None:
+            # The selection is what EXCHANGE would take: never more than the rules let this
+            # box exchange now. The credit does not count here: EXCHANGE says so if it falls short.
+            unlimited = Round.replay(self.round.profile, {**self.round.record(), "credit": None})
+            most = max(unlimited.legal_actions().get("exchange") or {0: 0})
+            if len(self.selected) >= most:
+                return Response(False, N_("at most {count} card(s) may be exchanged"), {"count": most})
+        self.selected ^= {position}
+        if not self.selected:
+            return Response(True, N_("no card selected"))
+        return Response(
+            True,
+            N_("cards selected: {cards}"),
+            {"cards": ", ".join(str(p + 1) for p in sorted(self.selected))},
+        )
+
+    def _act(self, round_: Round, intent: str, value: int | None) -> None:
+        """Carries out a game action on ``round_``; IllegalAction if the round refuses it."""
+        method = getattr(round_, ROUND_ACTIONS[intent])
+        if intent == "exchange":
+            method(sorted(self.selected))
+        elif intent == "insure":
+            method(value if value is not None else self.insurance_amount or 0)
+        else:
+            method()
+
+    def _round_action(self, intent: str, value: int | None) -> Response:
+        round_ = self.round
+        if round_ is None:
+            return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
+        before = round_.collected
+        try:
+            self._act(round_, intent, value)
+        except IllegalAction as error:
+            return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, str(error))
+        if intent == "exchange":
+            self.selected.clear()
+        self.insurance = None
+        paid = round_.collected - before
+        if paid:
+            kind = "wager" if intent in {"play", "insure"} else "fee"
+            self._post_wagers(paid, kind=kind, bet=ROUND_ACTIONS[intent])
+        self._after_action()
+        return Response(True, intent)
+
+    def _post_wagers(self, amount: int, *, kind: str, bet: str) -> None:
+        self.store.post(kind, -amount, round_id=self.round_id, bet=bet)
+        self.store.add_meter("coin_in", amount)
+
+    def _after_action(self) -> None:
+        """Journals the round's record and, once it is settled, pays it."""
+        round_, round_id = self.round, self.round_id
+        if round_ is None or round_id is None:
+            raise RuntimeError("no round in play to journal")
+        if round_.phase != "settled":
+            self.store.update_round(round_id, round_.record(), None)
+            return
+        self._settle(round_, round_id)
+        self.round = None
+        self.round_id = None
+
+    def insurance_amounts(self) -> list[int]:
+        """The amounts BET steps through in the insurance phase: multiples of the smallest
+        amount, at most about ten steps, always ending with the largest."""
+        insure = self.round.legal_actions().get("insure") if self.round is not None else None
+        if insure is None:
+            return []
+        low, high = insure["min"], insure["max"]
+        step = max(low, -(-(high - low) // 10 // low) * low) if low > 0 else max(high // 10, 1)
+        return sorted({*range(low, high, step), high})
+
+    @property
+    def insurance_amount(self) -> int | None:
+        """What INSURE stakes now: the amount chosen with BET, the largest until then."""
+        amounts = self.insurance_amounts()
+        if not amounts:
+            return None
+        return self.insurance if self.insurance in amounts else amounts[-1]

@@ -1,0 +1,258 @@
+"""The terminal's state in memory: what it holds between inputs, how it is read from the
+books (``_load``, and the round left open: ``_resume``) and written back (``save_state``) in
+the transaction of each change, and what follows from it alone (the mode, the bets, the
+credits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from oasis_kiosk._core import Profile, RecordError, Round
+from oasis_kiosk.config import LANGUAGES, Config
+from oasis_kiosk.machine.betting import Bets, Betting
+from oasis_kiosk.machine.jackpot import JackpotState
+from oasis_kiosk.machine.linked import LinkState
+from oasis_kiosk.machine.mode import Mode
+from oasis_kiosk.machine.tilts import TILTS
+from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.store.outbox import BOX_OF_A_ROUNDS_HIT
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
+
+
+class TerminalState:
+    """What a terminal holds, as its books have it committed: the classes of the other
+    concerns (``machine/terminal/``) build on it."""
+
+    config: Config
+    store: Store
+    books_fault: str | None
+    """What is wrong with the books: while it is set nothing is written."""
+    _seed_for_round: Callable[[int], bytes] | None
+    _deck_for_round: Callable[[int], str | None] | None
+    """Each round's seed or stacked deck by its number, on test books (``Terminal``); None:
+    every deck comes from the OS."""
+    profile: Profile
+    rules: ProfileRules
+    betting: Betting
+    """What the profile in play takes of the bets, and the betting buttons' steps."""
+    round: Round | None
+    round_id: int | None
+    ante: int = 0
+    bonus_stake: int = 0
+    """Each box's bonus stake (0: no bonus bet), one the profile allows at the ante."""
+    boxes: int = 1
+    last_bets: Bets | None = None
+    """The last round's bets, which REPEAT BET deals again."""
+    player_language: str | None = None
+    """The language the player chose for this session (None: the house's, ``config``)."""
+    bet_since_round: bool = False
+    """A bet was placed since the last round: the screen clears that round's chips and cards."""
+    selected: set[int]
+    insurance: int | None
+    """The insurance amount the player chose with BET (None: not chosen)."""
+    handpay: int | None
+    """What the attendant is to pay by hand: credits cashed out, or a round's large win."""
+    handpay_win: dict[str, int] | None
+    """The handpay is a round's win at or above the handpay limit (``round_id``, its
+    ``jackpot`` part): it never went on the credits."""
+    payout: int | None
+    """Coins the hopper still owes in a payout under way."""
+    stopping: bool
+    """The attendant's key asked the hopper to stop: the handpay is fixed once it has."""
+    tilts: dict[str, str]
+    operator_key: bool
+    """The operator's key is turned: the game and money intake stand still for the menu."""
+    jackpot: JackpotState
+    jackpot_pending: dict[str, Any] | None = None
+    """A linked jackpot hit waiting for the hub's awards (``round_id``, ``hub_round_id`` and
+    the ``boxes`` that hit, each claimed on its own): the cabinet is locked up until
+    ``follow_link`` credits or handpays them (docs/floor.md)."""
+    link: LinkState | None = None
+    """What the link agent wrote for the kiosk (the hub's pool, the link, the awards), on a
+    cabinet whose jackpot is linked."""
+    power_failure: bool = False
+    """The UPS signals a power failure: the database is closed for writing, player input is
+    refused, and only what devices physically do (money taken, coins paid, the door) is
+    still booked, each in a transaction of its own."""
+    changes: int = 0
+    """Counts the inputs and device events taken: a screen redraws when it moves."""
+
+    def use_profile(self, profile: Profile) -> None:
+        """Plays from now on under ``profile`` (between rounds: the open round keeps its own)."""
+        self.profile = profile
+        self.rules = profile.to_dict()
+        self.betting = Betting(profile)
+        self._place(self.betting.fitted(self.bets))
+
+    def _load(self) -> dict[str, Any]:
+        """Takes the terminal's state as the database has it committed; a stored state that
+        is not what this terminal writes is a StoreError naming the field."""
+        self.round = None
+        self.round_id = None
+        state = self.store.get_state("terminal", {})
+        if not isinstance(state, dict):
+            raise StoreError(f"{self.store.path}: the stored terminal state is damaged: not a table")
+
+        def field(name: str, kinds: type | tuple[type, ...], default: Any) -> Any:
+            value = state.get(name, default)
+            if value is not None and (
+                not isinstance(value, kinds) or isinstance(value, bool) != (kinds is bool)
+            ):
+                raise StoreError(
+                    f"{self.store.path}: the stored terminal state is damaged: {name} is {value!r}"
+                )
+            return value
+
+        antes = self.profile.allowed_antes()
+        ante = field("ante", int, None)
+        self.ante = ante if ante in antes else antes[0]
+        stake = field("bonus_stake", int, None)
+        if stake is None:  # books of an earlier release kept the bonus as a switch
+            stake = (self.profile.standard_bonus_stake(self.ante) or 0) if field("bonus", bool, False) else 0
+        self.bonus_stake = self.betting.fitted_bonus(stake, self.ante)
+        self.boxes = field("boxes", int, 1)
+        try:
+            last = field("last_bets", dict, None)
+            self.last_bets = None if last is None else Bets.from_state(last)
+        except ValueError as error:
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: last_bets: {error}"
+            ) from None
+        selected = field("selected", list, [])
+        if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < 5 for p in selected):
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: selected is {selected!r}"
+            )
+        self.selected = set(selected)
+        self.insurance = field("insurance", int, None)
+        self.handpay = field("handpay", int, None)
+        self.handpay_win = field("handpay_win", dict, None)
+        pending = field("jackpot_pending", dict, None)
+        if pending is not None and "boxes" not in pending:
+            # Kept before hits were claimed per box: the round's one hit, as its outbox row.
+            pending = {**pending, "boxes": [BOX_OF_A_ROUNDS_HIT]}
+        self.jackpot_pending = pending
+        self.payout = field("payout", int, None)
+        self.stopping = bool(field("stopping", bool, False))
+        tilts = field("tilts", dict, {})
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in tilts.items()):
+            raise StoreError(f"{self.store.path}: the stored terminal state is damaged: tilts is {tilts!r}")
+        self.tilts = dict(tilts)
+        self.operator_key = bool(field("operator_key", bool, False))
+        chosen = field("player_language", str, None)
+        if chosen is not None and chosen not in LANGUAGES:
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: player_language is {chosen!r}"
+            )
+        self.player_language = chosen
+        try:
+            self.jackpot = (
+                JackpotState.from_json(state["jackpot"])
+                if "jackpot" in state
+                else JackpotState.fresh(self.config.jackpot)
+            )
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: jackpot: {error!r}"
+            ) from None
+        return state
+
+    @property
+    def credits(self) -> int:
+        return self.store.credits()
+
+    def save_state(self) -> None:
+        """Writes the terminal's own state; inside the transaction of the change it follows."""
+        self.store.set_state(
+            "terminal",
+            {
+                "ante": self.ante,
+                "bonus_stake": self.bonus_stake,
+                "boxes": self.boxes,
+                "last_bets": None if self.last_bets is None else vars(self.last_bets),
+                "selected": sorted(self.selected),
+                "insurance": self.insurance,
+                "handpay": self.handpay,
+                "handpay_win": self.handpay_win,
+                "jackpot_pending": self.jackpot_pending,
+                "payout": self.payout,
+                "stopping": self.stopping,
+                "tilts": self.tilts,
+                "operator_key": self.operator_key,
+                "player_language": self.player_language,
+                "jackpot": self.jackpot.to_json(),
+            },
+        )
+
+    def _resume(self) -> None:
+        unfinished = self.store.unfinished_round()
+        if unfinished is None:
+            return
+        round_id, digest, record = unfinished
+        try:
+            # Under the rules it was dealt with, even if the configuration changed since.
+            self.round = Round.replay(self.store.profile(digest), record)
+        except (RecordError, StoreError) as error:
+            with self.store.transaction():
+                self._tilt("resume", f"round {round_id} cannot resume: {error}")
+            return
+        self.round_id = round_id
+
+    def _tilt(self, kind: str, message: str) -> None:
+        if kind not in TILTS:
+            raise ValueError(f"{kind} is not a tilt of machine/tilts.py")
+        self.tilts[kind] = message
+        self.store.event("tilt", kind=kind, message=message)
+        self.save_state()
+
+    @property
+    def mode(self) -> Mode:
+        """What holds the terminal now (``machine/mode.py``)."""
+        if self.books_fault is not None:
+            return Mode.BOOKS_FAULT
+        if self.power_failure:
+            return Mode.POWERING_DOWN
+        if self.operator_key:
+            return Mode.OPERATOR
+        if self.payout:
+            return Mode.PAYING
+        if self.handpay is not None:
+            return Mode.HANDPAY
+        if self.jackpot_pending is not None:
+            return Mode.JACKPOT_PENDING
+        if self.tilts:
+            return Mode.TILTED
+        return Mode.BETTING if self.round is None else Mode.IN_ROUND
+
+    # Bets: the betting buttons' steps are ``machine/betting.py``'s; the terminal keeps the
+    # bets with the rest of its state and places what a press chose.
+
+    @property
+    def bets(self) -> Bets:
+        return Bets(self.ante, self.boxes, self.bonus_stake)
+
+    def upfront(self) -> int:
+        """The credit a deal with the current bets needs (``Betting.needs``)."""
+        return self.betting.needs(self.bets)
+
+    def _place(self, bets: Bets) -> None:
+        self.ante, self.boxes, self.bonus_stake = bets.ante, bets.boxes, bets.bonus_stake
+
+    @property
+    def language(self) -> str:
+        """The screen's language now: the player's choice for the session, else the house's."""
+        return self.player_language or self.config.language
+
+    def _in_session(self) -> bool:
+        """A player's money is in play: credits, a round, or a cash-out being paid."""
+        return bool(
+            self.credits
+            or self.round
+            or self.handpay is not None
+            or self.payout
+            or self.jackpot_pending is not None
+        )
