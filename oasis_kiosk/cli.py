@@ -55,7 +55,7 @@ from oasis_kiosk.ui.layout import SMALLEST
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _RecordedAction as RecordedAction
-    from oasis_kiosk.store.db import StoredRound
+    from oasis_kiosk.store.db.rounds import StoredRound
 
 CARDS_PER_HAND = 5
 DEMO_ATTRACT_AFTER = 10  # seconds: a shop window shows the game soon

@@ -16,7 +16,7 @@ from oasis_kiosk.rules import load_profile
 from oasis_kiosk.store.db import Store
 
 if TYPE_CHECKING:
-    from oasis_kiosk.store.db import RoundSettlement, StoredRound
+    from oasis_kiosk.store.db.rounds import RoundSettlement, StoredRound
 
 
 def snapshot(round_: Round) -> tuple[Any, ...]:

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import RecordError, Round
 from oasis_kiosk.machine.meters import EVENT_METERS
-from oasis_kiosk.store.db import LedgerRow, Store, StoreError
+from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.store.db.ledger import LedgerRow
 
 if TYPE_CHECKING:
-    from oasis_kiosk.store.db import RoundSettlement, StoredRound
+    from oasis_kiosk.store.db.rounds import RoundSettlement, StoredRound
 
 MONEY_IN = {"coin_in", "bill_in", "operator_credit"}
 MONEY_OUT = {"handpay", "cash_out"}

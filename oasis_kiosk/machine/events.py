@@ -20,7 +20,7 @@ from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.store.db import Store
 
 if TYPE_CHECKING:
-    from oasis_kiosk.store.db import SettledRound
+    from oasis_kiosk.store.db.rounds import SettledRound
 
 
 @dataclass(frozen=True)

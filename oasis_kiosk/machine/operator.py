@@ -38,7 +38,7 @@ from oasis_kiosk.rules import load_profile
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _ProfileRules as ProfileRules
-    from oasis_kiosk.store.db import StoredRound
+    from oasis_kiosk.store.db.rounds import StoredRound
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 PIN_DIGITS = "12345"

@@ -12,7 +12,7 @@ from oasis_kiosk.store.db import Store
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _RoundRecord as RoundRecord
-    from oasis_kiosk.store.db import StoredRound
+    from oasis_kiosk.store.db.rounds import StoredRound
 
 
 @dataclass(frozen=True)

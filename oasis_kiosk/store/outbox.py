@@ -47,7 +47,7 @@ SCHEMA = """
         committed_at TEXT NOT NULL
     );
 """
-"""The books' migration 3 (``store/db.py``)."""
+"""The books' migration 3 (``store/db/schema.py``)."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from oasis_kiosk.ui.view import OUTCOMES, box_result, button_name, dealer_verdic
 if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
     from oasis_kiosk._core import _RecordedAction as RecordedAction
-    from oasis_kiosk.store.db import SettledRound, VoidedRound
+    from oasis_kiosk.store.db.rounds import SettledRound, VoidedRound
 
 HISTORY_ROUNDS = 10
 SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}

@@ -15,7 +15,7 @@ from oasis_kiosk.machine.terminal.linked_jackpot import LinkedJackpot
 if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
     from oasis_kiosk._core import _Settlement as Settlement
-    from oasis_kiosk.store.db import RoundSettlement
+    from oasis_kiosk.store.db.rounds import RoundSettlement
 
 
 class RoundSettling(LinkedJackpot):

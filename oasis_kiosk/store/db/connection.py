@@ -1,4 +1,6 @@
-"""The terminal's SQLite database: ledger, meters, rounds, events, terminal state.
+"""The open database: finding, locking and opening the books (checked against their mark),
+the transaction every write goes inside, each written row sealed (and put in the hub's
+outbox on a linked cabinet), the checks of the books, and closing.
 
 One file, WAL journal, ``synchronous=FULL``: a transaction that returned is on disk. Every
 change of money is a ledger row written in the same transaction as the round action or
@@ -8,168 +10,33 @@ at any instant the database holds either all of a change or none of it.
 
 from __future__ import annotations
 
-import json
-import secrets
 import sqlite3
-import uuid
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
+from typing import Any
 
-from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.store import outbox as outboxes
 from oasis_kiosk.store import seals
 from oasis_kiosk.store.books import (
-    KEY_BYTES,
     BooksError,
     BooksFiles,
     LockHeldError,
     Mark,
     acquire_lock,
-    create_key,
     read_key,
     read_mark,
     release_lock,
     write_mark,
 )
-
-if TYPE_CHECKING:
-    from oasis_kiosk._core import _RoundRecord as RoundRecord
-    from oasis_kiosk._core import _Settlement as Settlement
-
-    class JackpotShown(TypedDict):
-        """A box's jackpot award, as the table shows it."""
-
-        box: int
-        award: int
-
-    class RoundSettlement(Settlement):
-        """A settled round's: the core's settlement and the jackpot the terminal paid on it."""
-
-        jackpot_awards: int
-        # What the screen shows (none in books of an earlier release): each box's award and
-        # the meter before the hit.
-        jackpot_hits: NotRequired[list[JackpotShown]]
-        jackpot_before: NotRequired[int]
-        jackpot_pending: NotRequired[list[int]]
-        """A linked hit's boxes, their awards the floor's to pay."""
-
-    class VoidSettlement(TypedDict):
-        """A round closed before its end (``Store.void_round``): why, its stakes refunded."""
-
-        void: str
-
-    class OpenRound(TypedDict):
-        id: int
-        started_at: str
-        finished_at: None
-        profile: str
-        record: RoundRecord
-        settlement: None
-        state: Literal["open"]
-        deck: str
-
-    class SettledRound(TypedDict):
-        id: int
-        started_at: str
-        finished_at: str
-        profile: str
-        record: RoundRecord
-        settlement: RoundSettlement
-        state: Literal["settled"]
-        deck: str
-
-    class VoidedRound(TypedDict):
-        id: int
-        started_at: str
-        finished_at: str
-        profile: str
-        record: RoundRecord
-        settlement: VoidSettlement
-        state: Literal["voided"]
-        deck: str
-
-    StoredRound = OpenRound | SettledRound | VoidedRound
-
-# Each entry upgrades the schema by one version (PRAGMA user_version); never edit a
-# released entry, append a new one.
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE ledger (
-        id INTEGER PRIMARY KEY,
-        at TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        amount INTEGER NOT NULL,
-        credits_after INTEGER NOT NULL CHECK (credits_after >= 0),
-        round_id INTEGER REFERENCES rounds (id),
-        detail TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE TABLE meters (name TEXT PRIMARY KEY, value INTEGER NOT NULL CHECK (value >= 0));
-    CREATE TABLE profiles (digest TEXT PRIMARY KEY, id TEXT NOT NULL, data TEXT NOT NULL);
-    CREATE TABLE rounds (
-        id INTEGER PRIMARY KEY,
-        started_at TEXT NOT NULL,
-        finished_at TEXT,
-        profile TEXT NOT NULL REFERENCES profiles (digest),
-        record TEXT NOT NULL,
-        settlement TEXT,
-        state TEXT NOT NULL CHECK (state IN ('open', 'settled', 'voided'))
-    );
-    CREATE TABLE events (id INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL);
-    CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE INDEX ledger_round ON ledger (round_id);
-    """,
-    # Sealed books (store/seals.py): their identity, currency and kind, the chain of seals,
-    # and where each round's deck came from.
-    """
-    CREATE TABLE books (
-        id TEXT PRIMARY KEY,
-        created_at TEXT NOT NULL,
-        currency TEXT NOT NULL,
-        test INTEGER NOT NULL CHECK (test IN (0, 1))
-    );
-    CREATE TABLE seals (
-        seq INTEGER PRIMARY KEY,
-        tbl TEXT NOT NULL,
-        row_key TEXT NOT NULL,
-        digest TEXT NOT NULL,
-        seal TEXT NOT NULL
-    );
-    CREATE INDEX seals_row ON seals (tbl, row_key, seq);
-    ALTER TABLE rounds ADD COLUMN deck TEXT NOT NULL DEFAULT 'shuffled'
-        CHECK (deck IN ('shuffled', 'derived', 'stacked'));
-    """,
-    # A linked cabinet's outbox for the floor's hub (store/outbox.py); empty when not linked.
-    outboxes.SCHEMA,
-]
-
+from oasis_kiosk.store.db.schema import MIGRATIONS, apply_migrations
+from oasis_kiosk.store.db.values import StoreError, now
 
 BUSY_TIMEOUT_MS = 10_000
 """How long a write waits for another process's (a command reading the meters)."""
 
 MEMORY = ":memory:"
-
-
-class StoreError(OasisError):
-    """The database cannot be opened, read or written: the terminal tilts on it."""
-
-
-LEDGER_COLUMNS = "id, at, kind, amount, credits_after, round_id, detail"
-"""The ledger's columns in the order of LedgerRow's fields."""
-
-
-@dataclass(frozen=True)
-class LedgerRow:
-    id: int
-    at: str
-    kind: str
-    amount: int
-    credits_after: int
-    round_id: int | None
-    detail: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -183,72 +50,13 @@ class Books:
     """Test books: only they may be played from stacked or derived decks."""
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _json(text: str, where: str) -> Any:
-    """A JSON value the database holds; a damaged one is a StoreError naming its place."""
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError) as error:
-        raise StoreError(f"{where} is damaged: not JSON ({error})") from None
-
-
 def _init_hint(path: Path) -> str:
     return f"create the books with `oasis-kiosk init --db {path}`"
 
 
-def _apply_migrations(db: sqlite3.Connection, path: Path) -> None:
-    """Brings the schema up to this terminal's version, one migration per transaction."""
-    version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    if version > len(MIGRATIONS):
-        raise StoreError(f"{path}: schema version {version} is newer than this terminal's {len(MIGRATIONS)}")
-    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in script.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            db.execute(f"PRAGMA user_version = {number}")
-            db.execute("COMMIT")
-        except sqlite3.Error:
-            db.execute("ROLLBACK")
-            raise
-
-
-def _start_books(
-    db: sqlite3.Connection, chain: tuple[int, str], secret: bytes, currency: str, test: bool
-) -> tuple[int, str]:
-    """Gives the books their identity and seals every row they hold (inside a transaction)."""
-    db.execute(
-        "INSERT INTO books (id, created_at, currency, test) VALUES (?, ?, ?, ?)",
-        (uuid.uuid4().hex, now(), currency, int(test)),
-    )
-    return seals.seal_every_row(db, secret, chain)
-
-
-def _seal_new_books(path: Path, secret: bytes, currency: str, test: bool) -> None:
-    """Makes (or takes over) the database at ``path`` as sealed books, then their mark."""
-    try:
-        db = sqlite3.connect(path, isolation_level=None)
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            _apply_migrations(db, path)
-            db.execute("BEGIN IMMEDIATE")
-            chain = _start_books(db, seals.last_entry(db), secret, currency, test)
-            db.execute("COMMIT")
-            books = db.execute("SELECT id FROM books").fetchone()[0]
-        finally:
-            db.close()
-        write_mark(BooksFiles(path), Mark(books, *chain))
-    except (sqlite3.Error, OSError) as error:
-        raise StoreError(f"{path}: cannot create the books: {error}") from None
-
-
-class Store:
-    """The open books. Write only inside ``transaction()``; read-only stores never write."""
+class Connection:
+    """The books' database, open: the tables' classes (``ledger.py``, ``rounds.py``,
+    ``events.py``) read and write through it."""
 
     writable: bool
     """False after ``close()`` (and for a read-only store): every write is refused."""
@@ -292,60 +100,6 @@ class Store:
             except BaseException:
                 self._drop_lock()
                 raise
-
-    @classmethod
-    def create(cls, path: Path | str, *, currency: str, test: bool = False) -> Store:
-        """New books (``oasis-kiosk init``): the database, its seal key and its mark. Never
-        over anything that is there: books are replaced only by a RAM clear (``init``)."""
-        path = Path(path)
-        if path == Path(MEMORY):
-            store = cls(MEMORY, _secret=secrets.token_bytes(KEY_BYTES))
-            with store.transaction():
-                store._chain = _start_books(store._db, store._chain, store._secret or b"", currency, test)
-            return store
-        files = BooksFiles(path)
-        present = [p for p in (path, files.key, files.mark, *files.journal) if p.exists()]
-        if present:
-            raise StoreError(f"{present[0]}: already there: new books are made only where none are")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            secret = create_key(files)
-        except (OSError, BooksError) as error:
-            raise StoreError(f"{path}: cannot create the books: {error}") from None
-        _seal_new_books(path, secret, currency, test)
-        return cls(path)
-
-    @classmethod
-    def in_memory(cls, *, currency: str, test: bool = False) -> Store:
-        """Books that live only as long as the process (free play, the attract demo)."""
-        return cls.create(MEMORY, currency=currency, test=test)
-
-    @classmethod
-    def seal_existing(cls, path: Path | str) -> Store:
-        """Takes books of schema 1 (written before sealing) into the chain as they stand."""
-        path = Path(path)
-        files = BooksFiles(path)
-        if files.key.exists() or files.mark.exists():
-            raise StoreError(f"{path}: these books already have a seal key or a mark")
-        probe = cls(path, read_only=True)
-        try:
-            version, currency = probe.schema_version, probe._first_currency()
-        finally:
-            probe.close()
-        if version != 1:
-            raise StoreError(f"{path}: schema {version}: only books of schema 1 are sealed afterwards")
-        try:
-            secret = create_key(files)
-        except BooksError as error:
-            raise StoreError(str(error)) from None
-        _seal_new_books(path, secret, currency, test=False)
-        return cls(path)
-
-    def _first_currency(self) -> str:
-        rows = self._read("SELECT data FROM profiles LIMIT 1")
-        if not rows:
-            raise StoreError(f"{self.path}: no round was played: nothing tells the books' currency")
-        return str(_json(rows[0][0], "a stored profile")["table"]["currency"])
 
     # Opening.
 
@@ -590,7 +344,7 @@ class Store:
         self._open()
 
     def _migrate(self) -> None:
-        _apply_migrations(self._db, self.path)
+        apply_migrations(self._db, self.path)
 
     def integrity_problems(self, limit: int = 10) -> list[str]:
         """What a full check finds wrong, at most ``limit`` findings (none: sound). Slower than
@@ -692,160 +446,3 @@ class Store:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:
             raise StoreError(f"{self.path}: cannot read: {error}") from None
-
-    # The ledger and the meters.
-
-    def credits(self) -> int:
-        rows = self._read("SELECT credits_after FROM ledger ORDER BY id DESC LIMIT 1")
-        return int(rows[0][0]) if rows else 0
-
-    def post(self, kind: str, amount: int, *, round_id: int | None = None, **detail: Any) -> int:
-        """Appends a ledger row changing the credits by ``amount``; returns the new credits."""
-        credits = self.credits() + amount
-        if credits < 0:
-            raise ValueError(f"{kind} of {amount} would take the credits below zero")
-        cursor = self._write(
-            "INSERT INTO ledger (at, kind, amount, credits_after, round_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
-            (now(), kind, amount, credits, round_id, json.dumps(detail, sort_keys=True)),
-        )
-        self._seal("ledger", cursor.lastrowid)
-        return credits
-
-    def ledger(self, since_id: int = 0) -> list[LedgerRow]:
-        return self._ledger_rows(f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE id > ? ORDER BY id", (since_id,))
-
-    def ledger_tail(self, kinds: Collection[str], last: int) -> list[LedgerRow]:
-        """The last ``last`` rows of these kinds, oldest first."""
-        marks = ", ".join("?" * len(kinds))
-        sql = f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE kind IN ({marks}) ORDER BY id DESC LIMIT ?"
-        return self._ledger_rows(sql, (*kinds, last))[::-1]
-
-    def _ledger_rows(self, sql: str, parameters: tuple[Any, ...]) -> list[LedgerRow]:
-        return [
-            LedgerRow(r[0], r[1], r[2], r[3], r[4], r[5], _json(r[6], f"ledger row {r[0]}'s detail"))
-            for r in self._read(sql, parameters)
-        ]
-
-    def add_meter(self, name: str, delta: int) -> None:
-        if delta < 0:
-            raise ValueError(f"meter {name} cannot go down by {-delta}")
-        self._write(
-            "INSERT INTO meters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + ?",
-            (name, delta, delta),
-        )
-        self._seal("meters", name)
-
-    def reset_meters(self) -> None:
-        """Only for the operator's logged reset."""
-        names = [name for (name,) in self._read("SELECT name FROM meters")]
-        self._write("DELETE FROM meters", ())
-        for name in names:
-            self._seal("meters", name)
-
-    def meters(self) -> dict[str, int]:
-        return {
-            name: int(value) for name, value in self._read("SELECT name, value FROM meters ORDER BY name")
-        }
-
-    # Rounds, each with the rules it was played under.
-
-    def open_round(self, profile: Profile, record: RoundRecord, deck: str = "shuffled") -> int:
-        """A new round; ``deck`` says where its cards came from: ``shuffled`` (the OS),
-        ``derived`` (from a base seed) or ``stacked`` (test books only)."""
-        stored = self._write(
-            "INSERT OR IGNORE INTO profiles (digest, id, data) VALUES (?, ?, ?)",
-            (profile.digest, profile.id, json.dumps(profile.to_dict())),
-        )
-        if stored.rowcount:
-            self._seal("profiles", profile.digest)
-        cursor = self._write(
-            "INSERT INTO rounds (started_at, profile, record, state, deck) VALUES (?, ?, ?, 'open', ?)",
-            (now(), profile.digest, json.dumps(record), deck),
-        )
-        round_id = int(cursor.lastrowid or 0)
-        self._seal("rounds", round_id)
-        return round_id
-
-    def profile(self, digest: str) -> Profile:
-        """The rules a round was played under, as stored with it."""
-        rows = self._read("SELECT id, data FROM profiles WHERE digest = ?", (digest,))
-        if not rows:
-            raise StoreError(f"{self.path}: no stored profile {digest}")
-        where = f"stored profile {rows[0][0]} ({digest})"
-        return Profile.from_toml("", where, _json(rows[0][1], where))
-
-    def next_round_id(self) -> int:
-        return int(self._read("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds")[0][0])
-
-    def update_round(self, round_id: int, record: RoundRecord, settlement: RoundSettlement | None) -> None:
-        if settlement is None:
-            self._write("UPDATE rounds SET record = ? WHERE id = ?", (json.dumps(record), round_id))
-        else:
-            self._write(
-                "UPDATE rounds SET record = ?, settlement = ?, state = 'settled', finished_at = ? WHERE id = ?",
-                (json.dumps(record), json.dumps(settlement), now(), round_id),
-            )
-        self._seal("rounds", round_id)
-
-    def void_round(self, round_id: int, reason: str) -> None:
-        """Closes an open round that cannot be played on (its refund is on the ledger)."""
-        self._write(
-            "UPDATE rounds SET state = 'voided', settlement = ?, finished_at = ? WHERE id = ? AND state = 'open'",
-            (json.dumps({"void": reason}), now(), round_id),
-        )
-        self._seal("rounds", round_id)
-
-    def unfinished_round(self) -> tuple[int, str, RoundRecord] | None:
-        """The round left open by a power cut: its id, profile digest and record."""
-        rows = self._read("SELECT id, profile, record FROM rounds WHERE state = 'open' ORDER BY id")
-        if len(rows) > 1:
-            raise StoreError(f"{self.path}: {len(rows)} rounds are open at once")
-        if not rows:
-            return None
-        return int(rows[0][0]), rows[0][1], _json(rows[0][2], f"round {rows[0][0]}'s record")
-
-    def rounds(self, last: int | None = None) -> list[StoredRound]:
-        """Rounds, oldest first; ``last`` keeps only the most recent ones."""
-        sql = "SELECT id, started_at, finished_at, profile, record, settlement, state, deck FROM rounds ORDER BY id DESC"
-        rows = self._read(sql + (" LIMIT ?" if last is not None else ""), (last,) if last is not None else ())
-        # Each state comes with its settlement (update_round, void_round): none while open.
-        return [
-            {
-                "id": r[0],
-                "started_at": r[1],
-                "finished_at": r[2],
-                "profile": r[3],
-                "record": _json(r[4], f"round {r[0]}'s record"),
-                "settlement": _json(r[5], f"round {r[0]}'s settlement") if r[5] else None,
-                "state": r[6],
-                "deck": r[7],
-            }
-            for r in reversed(rows)
-        ]
-
-    # Events and terminal state.
-
-    def event(self, name: str, **detail: Any) -> None:
-        cursor = self._write(
-            "INSERT INTO events (at, kind, detail) VALUES (?, ?, ?)",
-            (now(), name, json.dumps(detail, sort_keys=True)),
-        )
-        self._seal("events", cursor.lastrowid)
-
-    def events(self, last: int = 100) -> list[dict[str, Any]]:
-        rows = self._read("SELECT id, at, kind, detail FROM events ORDER BY id DESC LIMIT ?", (last,))
-        return [
-            {"id": r[0], "at": r[1], "kind": r[2], "detail": _json(r[3], f"event {r[0]}'s detail")}
-            for r in reversed(rows)
-        ]
-
-    def set_state(self, key: str, value: Any) -> None:
-        self._write(
-            "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, json.dumps(value)),
-        )
-        self._seal("state", key)
-
-    def get_state(self, key: str, default: Any = None) -> Any:
-        rows = self._read("SELECT value FROM state WHERE key = ?", (key,))
-        return _json(rows[0][0], f"the stored {key!r} state") if rows else default

@@ -1,0 +1,26 @@
+"""What every part of the database shares: its error, the time a row is stamped with, and
+the JSON a column holds."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from oasis_kiosk._core import OasisError
+
+
+class StoreError(OasisError):
+    """The database cannot be opened, read or written: the terminal tilts on it."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def read_json(text: str, where: str) -> Any:
+    """A JSON value the database holds; a damaged one is a StoreError naming its place."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as error:
+        raise StoreError(f"{where} is damaged: not JSON ({error})") from None
