@@ -14,14 +14,14 @@ from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.response import Intent, Response
-from oasis_kiosk.machine.terminal.money_in import MoneyIn
+from oasis_kiosk.machine.terminal.money_in import CreditsIn
 from oasis_kiosk.machine.terminal.round_play import RoundPlay
 
 # The largest value an input may carry (an amount in minor units).
 MAX_VALUE = 10**12
 
 
-class Inputs(RoundPlay, MoneyIn):
+class Inputs(RoundPlay, CreditsIn):
     """Takes the player's intents."""
 
     def live(self) -> set[str]:

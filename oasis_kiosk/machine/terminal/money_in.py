@@ -14,7 +14,7 @@ def credited(kind: str, value: int) -> Response:
     return Response(True, template, {"value": Amount(value)})
 
 
-class MoneyIn(Transactions):
+class CreditsIn(Transactions):
     """Credits money in."""
 
     def room_for_money(self) -> int:
