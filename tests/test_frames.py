@@ -17,7 +17,7 @@ from test_screen import ENDS, Clock, _texts_are_known, drawn, kiosk, settle
 from oasis_kiosk._core import SHIPPED_PROFILES
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
-from oasis_kiosk.ui.table import KEPT_LOOKS, MOST_FRAMES_WAITED
+from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 

@@ -18,7 +18,8 @@ from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
-from oasis_kiosk.ui.table import CELEBRATION_COLOURS, Table, overlay_panel
+from oasis_kiosk.ui.view import cash_for
+from oasis_kiosk.ui.widgets import jackpot, panel
 
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"
 ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"  # the jackpot, over the handpay limit
@@ -120,15 +121,15 @@ def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_
         app.draw()
     view = table.view
     assert view is not None
-    panel = overlay_panel(view)
-    assert panel is not None, "the jackpot is over the handpay limit: a handpay panel"
+    shown = panel.overlay_panel(view)
+    assert shown is not None, "the jackpot is over the handpay limit: a handpay panel"
     assert view.jackpot_won
     written = render.text.cache_info().misses
-    lines, _alarm, amount_line = panel
+    lines, _alarm, amount_line = shown
     for number, line in enumerate(lines):
-        Table._panel_words(table.layout, number, line, amount_line)
-    for colour in CELEBRATION_COLOURS:
-        table._banner_words(table.layout, view.jackpot_won, colour)
+        panel.words(table.layout, number, line, amount_line)
+    for colour in jackpot.BANNER_COLOURS:
+        jackpot.banner_words(table.layout, cash_for(table.terminal)(view.jackpot_won), colour)
     assert render.text.cache_info().misses == written, "every word was written ahead"
 
 

@@ -23,6 +23,7 @@ from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.motion import HURRIED_GAP
 from oasis_kiosk.ui.sound import TUNES, win_tune
 from oasis_kiosk.ui.view import before_reveal, cash_for, last_settlement, snapshot
+from oasis_kiosk.ui.widgets import jackpot
 
 TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # a dealt flush: won, and the bonus pays 60:1
@@ -596,7 +597,7 @@ def test_a_jackpot_keeps_the_winning_hand_in_view_and_the_meter_resets_after_it(
         held.append(app.table.jackpot_shown)
         clock.now += 0.1
         if app.table.celebrating(clock.now):
-            banner = app.table.celebration_area(app.table.layout)
+            banner = jackpot.banner_area(app.table.layout)
             cards = [
                 area
                 for slot, (area, _shown) in app.table._card_poses(app.table.layout, clock.now).items()

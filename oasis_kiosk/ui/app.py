@@ -25,8 +25,8 @@ from oasis_kiosk.ui import garbage, render
 from oasis_kiosk.ui.layout import window_size
 from oasis_kiosk.ui.menu import OperatorScreen
 from oasis_kiosk.ui.scenes.attract import Attract
+from oasis_kiosk.ui.scenes.game import GameScene
 from oasis_kiosk.ui.sound import Sounds
-from oasis_kiosk.ui.table import Table
 
 STEP = 1 / 60  # the fixed update step, seconds
 MAX_STEPS = 5  # catch-up steps per frame at most, so that a stall never snowballs
@@ -76,7 +76,7 @@ class App:
             devices = self.cabinet.cabinet
         self.devices = devices
         self.sounds = Sounds(terminal.config.volume)
-        self.table = Table(terminal, self.screen, self.sounds.play, demo=free_play)
+        self.table = GameScene(terminal, self.screen, self.sounds.play, demo=free_play)
         self.operator = OperatorScreen(terminal, devices, self.screen)
         devices.menu = self.operator.press
         self.attract: Attract | None = None

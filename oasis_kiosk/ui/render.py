@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache, lru_cache
 
 import pygame
@@ -40,6 +41,18 @@ RANK_TEXT = {"T": "10"}
 
 def rect(box: Box) -> pygame.Rect:
     return pygame.Rect(box.x, box.y, box.w, box.h)
+
+
+@contextmanager
+def clipped(surface: pygame.Surface, area: pygame.Rect) -> Iterator[None]:
+    """Drawing within ``area`` and within the clip already set: a panel's words repainted
+    for a moving piece under it go no further than the piece's damage."""
+    previous = surface.get_clip()
+    surface.set_clip(area.clip(previous))
+    try:
+        yield
+    finally:
+        surface.set_clip(previous)
 
 
 @cache

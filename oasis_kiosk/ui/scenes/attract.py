@@ -18,8 +18,8 @@ from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import help, render
 from oasis_kiosk.ui.layout import Box
 from oasis_kiosk.ui.render import rect
+from oasis_kiosk.ui.scenes.game import GameScene
 from oasis_kiosk.ui.sound import Sounds
-from oasis_kiosk.ui.table import Table
 from oasis_kiosk.ui.view import cash_for
 from oasis_kiosk.ui.widgets import jackpot, paytable
 
@@ -52,7 +52,7 @@ class Attract:
         self.sounds = sounds
         # Not a method of its own: the table would hold the demo, the demo the table, and
         # both (with the table's kept surfaces) would wait for a full collection.
-        self.table = Table(
+        self.table = GameScene(
             self.terminal, screen, functools.partial(_play_quietly, sounds, cabinet_terminal), demo=True
         )
         self.screen = screen

@@ -1,4 +1,5 @@
-"""The progressive jackpot meter, odometer style: each digit in its own cell."""
+"""The progressive jackpot meter, odometer style (each digit in its own cell), and the banner
+that celebrates a hit over it."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pygame
 
 from oasis_kiosk.i18n import _
 from oasis_kiosk.ui import render
-from oasis_kiosk.ui.layout import Box
+from oasis_kiosk.ui.layout import Box, Layout
 
 
 def cell_width(character: str, size: int) -> int:
@@ -48,3 +49,34 @@ def odometer(screen: pygame.Surface, area: Box, amount: str, least: int) -> None
     x = area.x + max((area.w - total) // 2, size // 3)
     screen.blit(title, (x, area.y + (area.h - title.get_height()) // 2))
     cells(screen, amount, size, x + title.get_width() + size, area.y + (area.h - size * 5 // 4) // 2)
+
+
+BANNER_COLOURS = (render.WHITE, render.GOLD)
+"""The jackpot banner's words and frame flash between these, three times a second."""
+
+
+def banner_area(lay: Layout) -> pygame.Rect:
+    """Where the jackpot banner flashes: over the jackpot meter, never over a hand."""
+    return render.rect(lay.jackpot).inflate(-4, -4)
+
+
+def banner_words(lay: Layout, amount: str, colour: render.Colour) -> pygame.Surface:
+    """``amount``: the jackpot won, as money."""
+    area = banner_area(lay)
+    return render.fitted(
+        _("JACKPOT! {amount}").format(amount=amount),
+        area.h * 7 // 10,
+        colour,
+        area.w - 20,
+        bold=True,
+        least=lay.floor,
+    )
+
+
+def banner(surface: pygame.Surface, lay: Layout, amount: str, now: float) -> None:
+    area = banner_area(lay)
+    colour = BANNER_COLOURS[int(now * 3) % 2]
+    pygame.draw.rect(surface, render.PANEL, area, border_radius=16)
+    pygame.draw.rect(surface, colour, area, width=4, border_radius=16)
+    words = banner_words(lay, amount, colour)
+    surface.blit(words, words.get_rect(center=area.center))

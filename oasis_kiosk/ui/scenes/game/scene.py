@@ -1,0 +1,661 @@
+"""The game scene: the model of what the screen shows at a moment (the dealer's reveal,
+the outcome, the win counted up, the chips' travels) and its drawing by region.
+
+Drawing is by region. The felt, panels and fixed labels are painted once per size into a
+background; each frame, a region is repainted (background first, then its content) only
+when what it shows changed or something in it moves, and only those rectangles go to the
+display. A screen where nothing moves costs next to nothing (``repaint.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from oasis_kiosk import i18n, shuffled_deck
+from oasis_kiosk.i18n import _
+from oasis_kiosk.machine.advisor import Advisor
+from oasis_kiosk.machine.terminal import Response, Terminal
+from oasis_kiosk.ui import help, render
+from oasis_kiosk.ui.kept import KeptLooks
+from oasis_kiosk.ui.layout import Box, Layout, layout
+from oasis_kiosk.ui.motion import (
+    DEALER,
+    PACES,
+    PLAYER,
+    ChipSpot,
+    Slot,
+)
+from oasis_kiosk.ui.scenes.game.help import HelpPages
+from oasis_kiosk.ui.scenes.game.repaint import (
+    ChangedPieces,
+    DrawnAhead,
+    PaytableLook,
+    TableLook,
+    changed_pieces,
+    clusters,
+)
+from oasis_kiosk.ui.scenes.game.story import RoundStory
+from oasis_kiosk.ui.view import (
+    BoxView,
+    View,
+    cash_for,
+    snapshot,
+)
+from oasis_kiosk.ui.view import legend as legend_rows
+from oasis_kiosk.ui.widgets import buttons, hand, jackpot, legend, meters, panel, paytable
+from oasis_kiosk.ui.widgets.chips import BetSpots, chips_on, insured, spot_places
+from oasis_kiosk.ui.widgets.hand import CardPose, Hand, Hands
+
+JACKPOT_ROLL = 8
+"""The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
+KEPT_LOOKS = {"paytable": 4, "message": 8, "buttons": 8, "table": 3}
+"""The regions whose looks recur (the paytable with a row lit, the buttons of a moment, a
+prompt, the rules under HELP), and how many looks of each are kept painted: about 30 MB at
+1920x1080."""
+AHEAD_WHEN_UNDER = 10
+"""A frame that painted less than a tenth of the screen draws a piece of what is to come."""
+MOST_FRAMES_WAITED = 3
+"""A region left by a frame over its budget is painted at most this many frames later."""
+Region = tuple[str, Box, Any, Callable[[Layout, float], None]]
+"""A region of the screen: its name, its box, its look now and what paints it."""
+
+
+@dataclass
+class FrameBudget:
+    """How much of the screen a frame may paint and has painted (in pixels)."""
+
+    whole_screen: bool
+    """A new background: every region is painted on it now, whatever the budget."""
+    budget: int
+    painted: int = 0
+
+
+class GameScene(RoundStory):
+    """The game screen, drawn by region (see the module's docstring) from the terminal's view."""
+
+    def __init__(
+        self,
+        terminal: Terminal,
+        screen: pygame.Surface,
+        play_sound: Callable[[str], None],
+        *,
+        demo: bool = False,
+    ) -> None:
+        """``demo``: the terminal plays for free (the attract mode, ``run --demo``); its meters
+        say DEMO, since no money on them is on the cabinet's books."""
+        super().__init__(terminal, play_sound)
+        self.demo = demo
+        self.screen = screen
+        self._on_screen: View | None = None
+        """What the frame being drawn shows of it (``showing``)."""
+        self.message: Response | None = None
+        """A refused press or a notice (a handpay paid), said beside the prompt (in the language
+        of the moment)."""
+        self.showing_help = False
+        self.help_page = 0
+        """Which page of the rules HELP shows, when they take more than one."""
+        self._help = HelpPages(terminal)
+        self.legend: list[tuple[str, str, int | None]] | None = None
+        """The desktop's keys (``Keyboard.legend()``), when shown."""
+        self.hotspots: list[buttons.Hotspot] = []
+        """Where a click or touch presses a button or selects a card."""
+        self._advisor: Advisor | None = None
+        self._keys: dict[str, Any] = {}
+        self.hands = Hands(self.motions)
+        self.bets = BetSpots(self.chips)
+        self._waiting: dict[str, int] = {}
+        """The regions a frame left to the next, with how many frames each has waited."""
+        self._table_waiting: pygame.Rect | None = None
+        """The part of the table a frame left to the next (the dealer's side of a new deal)."""
+        self._kept = KeptLooks(KEPT_LOOKS)
+        self._pieces_ahead = DrawnAhead()
+        """The cards and chips of a layout, drawn ahead."""
+        self._words_ahead = DrawnAhead()
+        """What a view's end writes large, drawn ahead."""
+        self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
+
+    # The scene's own model (the round's story is ``RoundStory``'s).
+
+    @property
+    def advisor(self) -> Advisor:
+        """Hints, when the operator turns them on, come from here without holding a frame."""
+        if self._advisor is None:
+            self._advisor = Advisor()
+        return self._advisor
+
+    def close(self) -> None:
+        if self._advisor is not None:
+            self._advisor.close()
+
+    @property
+    def layout(self) -> Layout:
+        width, height = self.screen.get_size()
+        boxes = max(self.terminal.boxes, len(self.view.boxes) if self.view else 1, 1)
+        hand = 6 if self.terminal.rules.get("sixth_card") else 5
+        return layout(width, height, boxes, hand)
+
+    def refresh(self, now: float) -> None:
+        """Reads the terminal again (after an input or a device event)."""
+        hints = bool(self.terminal.round) and bool(self.terminal.store.get_state("hints", False))
+        self.motions.pace = self.chips.pace = PACES[self.terminal.config.speed]  # the operator's setting
+        view = snapshot(self.terminal, self.message, self.advisor if hints else None)
+        old = self.view
+        cards: dict[Slot, str | None] = {("dealer", 0, i): face for i, face in enumerate(view.dealer)}
+        for b, box in enumerate(view.boxes):
+            cards |= {("box", b, i): face for i, face in enumerate(box.cards)}
+        dealt = view.round_key is not None and view.round_key[1] == "open"
+        fresh = dealt and (old is None or old.round_key != view.round_key)
+        self.motions.show(cards, now, fresh=fresh)
+        settled = view.round_key is not None and view.round_key[1] == "settled"
+        if not settled or (old is not None and old.round_key != view.round_key):
+            # A settled round's chips lie as played until its outcome shows (_present_outcome);
+            # a bet gone from a round in play was forfeited, one gone before the deal taken back.
+            self.chips.place(chips_on(view), now, DEALER if view.round_key is not None else PLAYER)
+        if old is None:
+            self.motions.skip()  # what was on the table at power-up lies there already
+            self.chips.skip()
+        elif fresh:
+            self.play_sound("deal")
+            self.count, self._win_sound, self.revealed_at = None, None, 0.0
+            self.showing_help = False  # a new deal shows its cards
+        elif old.round_key != view.round_key and view.round_key is not None:
+            # The round settled: the dealer's reveal, then the outcome and the win counted up.
+            self._lit_in_play = old.lit_category
+            self._present_outcome(view, max(self.motions.settled_at(), now))
+            self.showing_help = False  # HELP's history would tell the outcome before the cards
+        elif old.bet != view.bet or old.credits < view.credits:
+            self.play_sound("chip")
+        if view.overlay:
+            self.showing_help = False  # a tilt or a handpay is what the screen must show
+        self.view = view
+
+    def next_help_page(self) -> None:
+        """HELP shows the rules, then their next page each press, then the game again."""
+        if not self.showing_help:
+            self.showing_help, self.help_page = True, 0
+        elif self.help_page + 1 < len(self._help.pages(self.layout)):
+            self.help_page += 1
+        else:
+            self.showing_help = False
+
+    # Drawing.
+
+    def invalidate(self) -> None:
+        """Everything is drawn again (a new size, language or overlay underneath)."""
+        self._keys.clear()
+        self._kept.clear()
+        self._background = None
+        self._table_waiting = None
+
+    def draw(self, now: float) -> list[pygame.Rect]:
+        """Repaints what changed; returns the rectangles to put on the display."""
+        if self.view is None or (self.view.thinking and self.advisor.ready()):
+            self.refresh(now)
+        if self._win_sound is not None and now >= self._win_sound[0]:
+            self.play_sound(self._win_sound[1])
+            self._win_sound = None
+        view = self._on_screen = self.showing(now)
+        with self.hands.one_frame(), self.bets.one_frame():
+            dirty = self._draw_regions(view, now)
+        painted = sum(area.w * area.h for area in dirty)
+        if painted * AHEAD_WHEN_UNDER > self.screen.get_width() * self.screen.get_height():
+            return dirty
+        if not self._draw_words_ahead() and not dirty and not self.busy(now):
+            self._draw_a_piece_ahead()
+        return dirty
+
+    def _draw_words_ahead(self) -> bool:
+        """One line of what the round's end writes large (a handpay's or a tilt's panel, the
+        jackpot's banner in each of its colours), drawn while the dealer's cards turn, in a
+        frame that painted little: the frame that shows the outcome then only blits it.
+        False when there is none left to draw."""
+        view = self.view
+        return view is not None and self._words_ahead.draw_one(view, lambda: self._words_to_come(view))
+
+    def _words_to_come(self, view: View) -> list[Callable[[], object]]:
+        lay = self.layout
+        words: list[Callable[[], object]] = []
+        shown = panel.overlay_panel(view)
+        if shown is not None:
+            lines, _alarm, amount_line = shown
+            words += [
+                functools.partial(panel.words, lay, number, line, amount_line)
+                for number, line in enumerate(lines)
+            ]
+        if view.jackpot_won and self._has_jackpot:
+            won = cash_for(self.terminal)(view.jackpot_won)
+            words += [
+                functools.partial(jackpot.banner_words, lay, won, colour) for colour in jackpot.BANNER_COLOURS
+            ]
+        return words
+
+    def _draw_a_piece_ahead(self) -> None:
+        """One piece every round shows, drawn at the table's size in a frame with nothing to
+        paint: the card back, then each face, then the chips' blanks and their labels' fonts.
+        A round's first sight of a card or a chip then costs a blit, not the millisecond of
+        drawing it, and every piece is ready after the first idle second."""
+        lay = self.layout
+        self._pieces_ahead.draw_one(lay, lambda: self._pieces_to_come(lay))
+
+    @staticmethod
+    def _pieces_to_come(lay: Layout) -> list[Callable[[], object]]:
+        pieces: list[Callable[[], object]] = [
+            # as ``_hand`` asks for them: the cache knows a piece by these arguments
+            functools.partial(render.card_piece, name, lay.card_w, lay.card_h, False)
+            for name in [None, *shuffled_deck(bytes(32))]
+        ]
+        pieces.append(functools.partial(render.prepare_chips, lay.spots(lay.boxes[0])[0].w))
+        return pieces
+
+    def _regions(self, view: View, lay: Layout, now: float) -> list[Region]:
+        """Each region in the order a frame paints them, with its look at ``now``."""
+        celebrating = self.celebrating(now)
+        # The meter stands at its value before the hit until the celebration is over, then
+        # rolls (up with contributions, down to its reset value after a hit).
+        target = view.jackpot_before if celebrating else view.jackpot
+        gap = target - self.jackpot_shown
+        self.jackpot_shown += gap // JACKPOT_ROLL if abs(gap) >= JACKPOT_ROLL else gap
+        glowing = self.glowing(now)
+        moving = self.motions.busy(now) or self.chips.busy(now)
+        table = TableLook(
+            view.round_key,
+            view.dealer,
+            view.dealer_verdict,
+            view.boxes,
+            view.overlay,
+            (self.showing_help, self.help_page, self.showing_help and self.terminal.changes),
+            self.legend is not None,
+            glowing and not self.showing_help,
+            moving and not self.showing_help and now,
+        )
+        lit = PaytableLook((view.lit_category, view.bonus_category), glowing, self.showing_help)
+        return [
+            ("table", lay.table, table, self._table),
+            (
+                "jackpot",
+                lay.jackpot,
+                (self.jackpot_shown, self._has_jackpot, celebrating and int(now * 3)),
+                self._jackpot,
+            ),
+            ("paytable", lay.paytable, lit, self._paytable),
+            ("message", lay.message, (view.prompt,), self._message),
+            ("meters", lay.meters, self.meters(now), self._meters),
+            ("buttons", lay.buttons, (view.buttons,), self._buttons),
+        ]
+
+    def _draw_regions(self, view: View, now: float) -> list[pygame.Rect]:
+        """Each region whose look changed, whole or only its changed pieces, within the
+        frame's budget; returns the rectangles painted."""
+        lay = self.layout
+        background = self._painted_background(lay)
+        frame = FrameBudget(
+            whole_screen=not self._keys,  # a new background: every region is painted on it now
+            budget=self.screen.get_width() * self.screen.get_height() // 3,
+        )
+        waited, self._waiting = self._waiting, {}
+        dirty: list[pygame.Rect] = []
+        for name, box, key, paint in self._regions(view, lay, now):
+            before = self._keys.get(name)
+            if before == key and not (name == "table" and self._table_waiting is not None):
+                continue
+            if name == "table" and before is not None and key.same_deal(before):
+                damage = self._repaint_deal(lay, now, background, before, key)
+                frame.painted += sum(area.w * area.h for area in damage)
+                if before.boxes != key.boxes or before.verdict != key.verdict:
+                    # The round's news (an outcome, a new card) and the cabinet's lamps
+                    # that follow it take this frame: the message, meters and buttons
+                    # that change with it wait for the next.
+                    frame.painted = max(frame.painted, frame.budget)
+            elif (
+                name == "paytable"
+                and before is not None
+                and not lay.compact
+                and not (before.help or key.help)
+                and self._kept.get(name, key) is None
+            ):
+                # A new look of the lit rows: they alone are painted, then the column is
+                # kept, so that the glow's next turn is one blit.
+                self._keys[name] = key
+                damage = self._repaint_lit_rows(lay, before, key, background)
+                self._kept.keep(name, key, self.screen, render.rect(box))
+                frame.painted += sum(area.w * area.h for area in damage)
+            else:
+                area = render.rect(box)
+                overdue = waited.get(name, 0) >= MOST_FRAMES_WAITED
+                if (
+                    frame.painted
+                    and frame.painted + area.w * area.h > frame.budget
+                    and not frame.whole_screen
+                    and not overdue
+                ):
+                    # The frame has painted a third of the screen's worth: the rest waits for
+                    # the next one, a sixtieth of a second later, so that no frame costs the
+                    # table, the paytable and the meters at once (a winning hand's glow, its
+                    # paytable row and the counting meters change together; a new deal
+                    # changes everything).
+                    self._waiting[name] = waited.get(name, 0) + 1
+                    continue
+                frame.painted += area.w * area.h
+                damage = [self._paint_region((name, box, key, paint), lay, now, background, frame)]
+            dirty += damage
+        return dirty
+
+    def _repaint_deal(
+        self, lay: Layout, now: float, background: pygame.Surface, before: TableLook, key: TableLook
+    ) -> list[pygame.Rect]:
+        """A card turned or selected, a caption, a bet, the glow, a piece in motion: only
+        where they lie is painted, not the felt (an outcome shown is its verdict, captions
+        and glow)."""
+        self._keys["table"] = key
+        if before.boxes != key.boxes:
+            self._card_hotspots(lay)
+        return self._repaint_pieces(lay, now, background, changed_pieces(lay, before, key, self._has_bonus))
+
+    def _paint_region(
+        self, region: Region, lay: Layout, now: float, background: pygame.Surface, frame: FrameBudget
+    ) -> pygame.Rect:
+        """A region painted whole (or shown from its kept look); a table too big for the
+        frame's budget leaves its dealer's side to the next frame. Returns what was painted."""
+        name, box, key, paint = region
+        self._keys[name] = key
+        if name == "buttons":
+            self._button_hotspots(lay)
+        if name == "table":
+            self._table_waiting = None
+        area = render.rect(box)
+        kept = self._kept.get(name, key)
+        if kept is not None:
+            self.screen.blit(kept, area)
+            return area
+        whole = area
+        if name == "table" and not frame.whole_screen and area.w * area.h > frame.budget:
+            # A new deal, an outcome shown, a bet placed: the felt and everything on it, more
+            # than a frame's worth. The boxes' side (the player's bets and cards, a deal's
+            # first card) is painted now, the dealer's side a frame later, with whatever
+            # moves there then (``_repaint_pieces``).
+            self._table_waiting = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
+            area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
+        self.screen.blit(background, area, area)
+        with render.clipped(self.screen, area):
+            paint(lay, now)
+        if area == whole and name in self._kept and (name != "table" or self.showing_help):
+            self._kept.keep(name, key, self.screen, area)
+        return area
+
+    def _repaint_lit_rows(
+        self, lay: Layout, before: PaytableLook, now: PaytableLook, background: pygame.Surface
+    ) -> list[pygame.Rect]:
+        """The paytable column's lit rows changed (a hand lit, its glow on or off): only the
+        rows whose look changed are repainted, not the column."""
+        lines = paytable.column_lines(
+            lay,
+            help.paytable_rows(self.terminal.rules),
+            help.bonus_rows(self.terminal.rules, cash_for(self.terminal)),
+        )
+        size = paytable.column_size(lay, lines)
+        damage = []
+        for line in lines:
+            if line.look(before.lit, before.glowing) != line.look(now.lit, now.glowing):
+                area = render.rect(line.area)
+                self.screen.blit(background, area, area)
+                with render.clipped(self.screen, area):
+                    paytable.column_line(self.screen, lay, line, size, now.lit, now.glowing)
+                damage.append(area)
+        return damage
+
+    def _repaint_pieces(
+        self, lay: Layout, now: float, background: pygame.Surface, changed: ChangedPieces
+    ) -> list[pygame.Rect]:
+        """Only where a changed piece lies, a card or a chip was and is now (and the spot a
+        chip leaves or reaches), and round the winning hands when their glow turns, the
+        background, then everything of the table that lies there, in the order the whole
+        table is painted (a panel or the keys' legend over them included, within the
+        damage). A dealing frame costs a few card-sized blits, not the felt."""
+        was = self.hands.drawn
+        now_at = self._card_poses(lay, now)
+        redrawn = changed.slots | {
+            slot for slot in was.keys() | now_at.keys() if was.get(slot) != now_at.get(slot)
+        }
+        table = render.rect(lay.table)
+        damage = [
+            pose[0].clip(table)  # a card coming from the shoe starts above the felt
+            for slot in redrawn
+            for pose in (was.get(slot), now_at.get(slot))
+            if pose is not None and pose[0].colliderect(table)
+        ]
+        for slot in was.keys() - now_at.keys():
+            del was[slot]  # a hand of fewer cards, or gone: its place is repainted once
+        damage += changed.areas
+        places = self._spot_places(lay)
+        spots_were, spots = self.bets.drawn, self.bets.looks(places, now)
+        damage += [
+            render.rect(look[0])
+            for spot in spots_were.keys() | spots.keys()
+            if spots_were.get(spot) != spots.get(spot)
+            for look in (spots_were.get(spot), spots.get(spot))
+            if look is not None
+        ]
+        for spot in spots_were.keys() - spots.keys():
+            del spots_were[spot]
+        chips = {spot: area for spot, area, _pose in self.bets.flights(places, lay, now)}
+        damage += [
+            area.clip(table)  # a chip comes from below the felt and goes above it
+            for area in (*self.bets.flights_drawn.values(), *chips.values())
+            if area.colliderect(table)
+        ]
+        self.bets.flights_drawn = chips
+        if self._table_waiting is not None:
+            damage.append(self._table_waiting)
+            self._table_waiting = None
+        if changed.glow:
+            damage += [hand.glow(lay, area, len(box.cards)) for box, area in self._winning_hands(lay)]
+        areas = clusters(damage)
+        for area in areas:
+            self.screen.blit(background, area, area)
+            with render.clipped(self.screen, area):
+                self._table(lay, now, only=area)
+        return areas
+
+    def _painted_background(self, lay: Layout) -> pygame.Surface:
+        key = (self.screen.get_size(), self.terminal.profile.digest, lay.compact, len(lay.boxes), _("DEALER"))
+        if self._background is not None and self._background[0] == key:
+            return self._background[1]
+        surface = pygame.Surface(self.screen.get_size())
+        surface.fill(render.FELT)
+        table = render.rect(lay.table)
+        pygame.draw.ellipse(surface, render.FELT_LINE, table.inflate(-table.w // 12, -table.h // 10), width=2)
+        for box in (lay.paytable, lay.jackpot):
+            pygame.draw.rect(surface, render.FELT_DARK, render.rect(box))
+        for box in (lay.message, lay.meters, lay.buttons):
+            pygame.draw.rect(surface, render.PANEL, render.rect(box))
+        self._background = (key, surface)
+        self._keys.clear()
+        self.screen.blit(surface, (0, 0))
+        return surface
+
+    @property
+    def _has_bonus(self) -> bool:
+        return bool(self.terminal.rules.get("bonus"))
+
+    @property
+    def _has_jackpot(self) -> bool:
+        bonus = self.terminal.rules.get("bonus")
+        return bool(bonus and bonus.get("jackpot"))
+
+    def _jackpot(self, lay: Layout, now: float) -> None:
+        """The progressive meter, odometer style: each digit in its own cell; nothing for a
+        profile without a jackpot."""
+        if not self._has_jackpot:
+            return
+        if self.celebrating(now):
+            assert self._on_screen is not None
+            jackpot.banner(self.screen, lay, cash_for(self.terminal)(self._on_screen.jackpot_won), now)
+            return
+        jackpot.odometer(self.screen, lay.jackpot, cash_for(self.terminal)(self.jackpot_shown), lay.floor)
+
+    def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
+        """The table; with ``only``, just what lies in that rectangle (a moving piece's)."""
+        view = self._on_screen
+        assert view is not None
+
+        def there(box: Box) -> bool:
+            return only is None or only.colliderect(render.rect(box))
+
+        if only is None:
+            self._card_hotspots(lay)
+            self.hands.drawn.clear()
+            self.bets.drawn.clear()
+        if self.showing_help:
+            self._help.draw(self.screen, lay, self.help_page)
+        else:
+            self._cards_and_bets(lay, now, there, only)
+        shown = panel.overlay_panel(view)
+        if shown is not None:
+            panel.draw(self.screen, lay, shown)
+        if self.legend is not None:
+            legend.draw(self.screen, lay, legend_rows(self.legend, cash_for(self.terminal)))
+
+    def _cards_and_bets(
+        self, lay: Layout, now: float, there: Callable[[Box], bool], only: pygame.Rect | None
+    ) -> None:
+        view = self._on_screen
+        assert view is not None
+        dealer = lay.dealer
+        label = _("DEALER") + (f"   {view.dealer_verdict}" if view.dealer_verdict else "")
+        if there(lay.label(dealer)):
+            self._label(label, dealer, lay, render.GOLD if view.dealer_verdict else render.WHITE)
+        hands = self._hands(lay)
+        self.hands.draw(self.screen, hands[0], lay, now, only)
+        places = self._spot_places(lay)
+        looks = self.bets.looks(places, now)
+        for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
+            colour = render.DIM if box.folded else render.LIVE if box.current else render.WHITE
+            if there(lay.label(area)):
+                self._label(box.label, area, lay, colour)
+            self.hands.draw(self.screen, hands[index + 1], lay, now, only, greyed=box.folded)
+            if box.won and self.glowing(now):  # the winning hand glows while it counts
+                hand.draw_glow(self.screen, lay, area, len(box.cards))
+            self.bets.draw_box(self.screen, index, looks, self._chip_label, only)
+            if box.caption and there(lay.caption(area)):
+                caption_colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
+                words = render.fitted(
+                    box.caption, lay.medium, caption_colour, area.w - lay.small, least=lay.floor
+                )
+                self.screen.blit(
+                    words,
+                    words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2)),
+                )
+        self.bets.draw_flights(self.screen, self.bets.flights(places, lay, now), self._chip_label, only)
+
+    def _winning_hands(self, lay: Layout) -> list[tuple[BoxView, Box]]:
+        view = self._on_screen
+        assert view is not None
+        return [(box, area) for box, area in zip(view.boxes, lay.boxes, strict=False) if box.won]
+
+    def _label(self, content: str, area: Box, lay: Layout, colour: render.Colour) -> None:
+        words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, True, lay.floor)
+        self.screen.blit(words, (area.x + lay.small, area.y + lay.small // 2))
+
+    def _hands(self, lay: Layout) -> list[Hand]:
+        """The dealer's hand, then each box's."""
+        view = self._on_screen
+        assert view is not None
+        hands: list[Hand] = [("dealer", 0, len(view.dealer) or 5, lay.dealer, frozenset())]
+        hands += [
+            ("box", index, len(box.cards) or 5, area, box.selected)
+            for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False))
+        ]
+        return hands
+
+    def _card_poses(self, lay: Layout, now: float) -> dict[Slot, CardPose]:
+        """Where each card on the table lies at this moment and how it shows."""
+        return self.hands.all_poses(self._hands(lay), lay, now)
+
+    def _spot_places(self, lay: Layout) -> dict[ChipSpot, Box]:
+        view = self._on_screen
+        assert view is not None
+        return spot_places(lay, insured(view.boxes), self._has_bonus)
+
+    def _chip_label(self, amount: int) -> str:
+        """What a chip says: whole units without the currency, as a casino's chips do (the
+        meters name it), so that it can be read on a touchscreen's small chip."""
+        minor = self.terminal.rules["table"]["minor_units"]
+        return i18n.number(amount // minor) if amount % minor == 0 else cash_for(self.terminal)(amount)
+
+    def help_pages(self, lay: Layout) -> list[tuple[str, ...]]:
+        """Every page HELP steps through: the rules, then the last rounds."""
+        return self._help.pages(lay)
+
+    def _paytable(self, lay: Layout, now: float) -> None:
+        view = self._on_screen
+        assert view is not None
+        pulse = self.glowing(now)
+        rows = help.paytable_rows(self.terminal.rules)
+        bonus = help.bonus_rows(self.terminal.rules, cash_for(self.terminal))
+        if lay.compact:
+            paytable.strip(self.screen, lay, rows, view.lit_category, pulse)
+        elif self.showing_help:
+            paytable.both(self.screen, lay.paytable, rows, bonus, lay.small, lay.floor)
+        else:
+            paytable.column(self.screen, lay, rows, bonus, (view.lit_category, view.bonus_category), pulse)
+
+    def _message(self, lay: Layout, now: float) -> None:
+        view = self._on_screen
+        assert view is not None
+        box = lay.message
+        # A long sentence (Czech, Russian, a refusal's reason) takes two lines, not a size
+        # under the floor.
+        size, pieces = render.lines_that_fit(view.prompt, lay.medium, box.w - lay.medium, box.h, lay.floor)
+        step = render.font(size).get_linesize()
+        y = box.y + (box.h - step * len(pieces)) // 2
+        for piece in pieces:
+            self.screen.blit(render.text(piece, size, render.WHITE), (box.x + lay.medium // 2, y))
+            y += step
+
+    def _meters(self, lay: Layout, now: float) -> None:
+        view = self._on_screen
+        assert view is not None
+        credit, bet, win = self.meters(now)
+        values = (
+            (_("DEMO CREDIT") if self.demo else _("CREDIT"), credit),
+            (_("DEMO BET") if self.demo else _("BET"), bet),
+            (_("DEMO WIN") if self.demo else _("WIN"), win),
+        )
+        meters.draw(self.screen, lay, values, cash_for(self.terminal))
+
+    def _buttons(self, lay: Layout, now: float) -> None:
+        assert self._on_screen is not None
+        buttons.draw(self.screen, lay, self._on_screen.buttons)
+
+    def _card_hotspots(self, lay: Layout) -> None:
+        """The cards of the box in play, each where a touch or a click selects it."""
+        view = self._on_screen
+        assert view is not None
+        self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
+        if self.showing_help:
+            return
+        self.hotspots += [
+            (render.rect(card), "card", position + 1)
+            for box, area in zip(view.boxes, lay.boxes, strict=False)
+            if box.current
+            for position, card in enumerate(lay.cards(area))
+        ]
+
+    def _button_hotspots(self, lay: Layout) -> None:
+        assert self._on_screen is not None
+        self.hotspots = [spot for spot in self.hotspots if spot[1] == "card"]
+        self.hotspots += buttons.hotspots(lay, self._on_screen.buttons)
+
+    def hit(self, x: int, y: int) -> tuple[str, int | None] | None:
+        """The button (and card number) under a click or touch; the cards only while they
+        show (not under HELP, a panel or the key legend)."""
+        covered = self.showing_help or self.legend is not None or bool(self.view and self.view.overlay)
+        for area, name, card in self.hotspots:
+            if area.collidepoint(x, y) and not (covered and name == "card"):
+                return name, card
+        return None
