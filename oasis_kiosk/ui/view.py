@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
     from oasis_kiosk._core import _RoundRecord as RoundRecord
     from oasis_kiosk._core import _Settlement as Settlement
-    from oasis_kiosk.store.db import RoundSettlement
+    from oasis_kiosk.store.db.rounds import RoundSettlement
 
     class ShownSettlement(RoundSettlement):
         """The last round's settlement as the table shows it, with the round it settled."""
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
         record: RoundRecord
 
 
-# The cabinet buttons by their label, in the order the bar shows them.
 OUTCOMES = {
     "folded": N_("folded"),
     "dealer_not_qualified": N_("dealer does not qualify"),
@@ -43,6 +42,7 @@ OUTCOMES = {
     "protected": N_("protected"),
     "void": N_("void: stakes returned"),
 }
+"""A settled box's outcome in the words its caption says it."""
 SettledBet = Literal["ante", "play", "bonus", "insurance"]
 """A settled box's bet (its key in the box's settlement)."""
 
@@ -234,117 +234,177 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
     round_ = terminal.round
     last = None if round_ is not None or terminal.bet_since_round else last_settlement(terminal)
     live = terminal.live()
-    boxes_max = int(terminal.rules["boxes"]["max"])
+    table = _table_shown(terminal, last, cash)
+    shown = terminal.jackpot_shown
+    advised = hint(terminal, cash, advisor)
+    return View(
+        round_key=table.key,
+        dealer=table.dealer,
+        dealer_verdict=table.verdict,
+        boxes=table.boxes,
+        lit_category=table.lit,
+        prompt=_message_line(terminal, live, cash, advised, message),
+        credits=terminal.credits,
+        bet=round_.collected if round_ is not None else terminal.upfront(),
+        win=last_win(last),
+        returned=paid_back(last),
+        bonus_category=table.bonus_category,
+        jackpot=shown,
+        jackpot_won=int(last.get("jackpot_awards", 0)) if last else 0,
+        jackpot_before=_jackpot_before(terminal, last, shown),
+        buttons=buttons(terminal, live, cash),
+        overlay=overlay(terminal, cash),
+        ante_unit=table.ante_unit,
+        thinking=advisor is not None and bool(advised) and not advisor.ready(),
+    )
+
+
+def _jackpot_before(terminal: Terminal, last: ShownSettlement | None, shown: int) -> int:
+    """The cabinet's meter before the last round's hit, as its settlement kept it; the meter
+    ``shown`` where no round is settled or the jackpot is the hub's."""
+    if terminal.linked_jackpot or not last:
+        return shown
+    return int(last.get("jackpot_before", terminal.jackpot.value))
+
+
+@dataclass(frozen=True)
+class _TableShown:
+    """The table's part of a view: the round in play's, the last settled round's, or none;
+    and the boxes staged for the next deal."""
+
+    ante_unit: int
+    key: tuple[int, str] | None = None
+    dealer: tuple[Face, ...] = ()
+    verdict: str = ""
+    boxes: tuple[BoxView, ...] = ()
+    lit: str | None = None
+    bonus_category: str | None = None
+
+
+def _table_shown(terminal: Terminal, last: ShownSettlement | None, cash: Callable[[int], str]) -> _TableShown:
     looked_at = int(terminal.rules["boxes"]["looked_at"])
+    if terminal.round is not None:
+        return _round_in_play(terminal, terminal.round, looked_at)
+    if last is None:
+        table = _TableShown(ante_unit=terminal.ante)
+    else:
+        table = _settled_round(terminal, last, looked_at, cash)
+    return replace(table, boxes=_with_staged_boxes(terminal, table.boxes, looked_at))
+
+
+def _round_in_play(terminal: Terminal, round_: Round, looked_at: int) -> _TableShown:
+    """The round being played: each box's cards and hand, the current box's cards selected
+    and its hand lit in the paytable."""
+    assert terminal.round_id is not None
+    folded = _folded_boxes(round_.record())
+    boxes: list[BoxView] = []
+    lit = None
+    for index in range(round_.box_count):
+        current = round_.current_box == index
+        hand = round_.hand(index)
+        cards = round_.box_cards(index)
+        name = hand_name(hand.category) if hand is not None else ""
+        boxes.append(
+            BoxView(
+                label=_box_label(index, looked_at),
+                cards=tuple(cards) if cards else (None,) * 5,
+                selected=frozenset(terminal.selected) if current else frozenset(),
+                current=current,
+                hand=name,
+                caption=name,
+                bets=_bets_in_play(terminal, index),
+                won=False,
+                folded=index in folded,
+            )
+        )
+        if current and hand is not None:
+            lit = hand.category
+    return _TableShown(
+        ante_unit=terminal.ante,
+        key=(terminal.round_id, "open"),
+        dealer=tuple(round_.dealer_cards),
+        boxes=tuple(boxes),
+        lit=lit,
+    )
+
+
+def _settled_round(
+    terminal: Terminal, last: ShownSettlement, looked_at: int, cash: Callable[[int], str]
+) -> _TableShown:
+    """The last round settled, shown until the next bet: each box's result, the winning
+    hand lit in the paytable (a box that won money before one paid only its jackpot), and
+    the bonus table's row a bonus won on."""
+    awards = jackpot_awards(last)
     boxes: list[BoxView] = []
     lit = None
     bonus_category: str | None = None
-    ante_unit = terminal.ante
-    verdict = ""
-    dealer: tuple[Face, ...] = ()
-    if round_ is not None:
-        assert terminal.round_id is not None
-        key: tuple[int, str] | None = (terminal.round_id, "open")
-        dealer = tuple(round_.dealer_cards)
-        folded = _folded_boxes(round_.record())
-        for index in range(round_.box_count):
-            current = round_.current_box == index
-            hand = round_.hand(index)
-            cards = round_.box_cards(index)
-            name = hand_name(hand.category) if hand is not None else ""
-            boxes.append(
-                BoxView(
-                    label=_box_label(index, looked_at),
-                    cards=tuple(cards) if cards else (None,) * 5,
-                    selected=frozenset(terminal.selected) if current else frozenset(),
-                    current=current,
-                    hand=name,
-                    caption=name,
-                    bets=_bets_in_play(terminal, index),
-                    won=False,
-                    folded=index in folded,
-                )
-            )
-            if current and hand is not None:
-                lit = hand.category
-    elif last is not None:
-        key = (int(last["round"]), "settled")
-        dealer = tuple(last["dealer_cards"])
-        verdict = dealer_verdict(last)
-        ante_unit = min((settled["ante"]["stake"] for settled in last["boxes"]), default=ante_unit)
-        awards = jackpot_awards(last)
-        for settled in last["boxes"]:
-            won = settled["net"] > 0 or bool(settled["jackpot"])
-            name = hand_name(settled["hand"]["category"])
-            boxes.append(
-                BoxView(
-                    label=_box_label(settled["box"], looked_at),
-                    cards=tuple(settled["cards"]),
-                    selected=frozenset(),
-                    current=False,
-                    hand=name,
-                    caption=box_result(settled, awards.get(settled["box"], 0), cash),
-                    bets=_settled_bets(settled),
-                    won=won,
-                    folded=settled["outcome"] == "folded",
-                )
-            )
-            if won and settled["outcome"] != "folded" and (lit is None or settled["net"] > 0):
-                lit = settled["hand"]["category"]
-            bonus_category = bonus_category or _bonus_category(terminal, last, settled)
-    else:
-        key = None
-    while len(boxes) < max(terminal.boxes, 1) and len(boxes) < boxes_max and round_ is None:
+    for settled in last["boxes"]:
+        won = settled["net"] > 0 or bool(settled["jackpot"])
+        name = hand_name(settled["hand"]["category"])
         boxes.append(
             BoxView(
-                _box_label(len(boxes), looked_at),
+                label=_box_label(settled["box"], looked_at),
+                cards=tuple(settled["cards"]),
+                selected=frozenset(),
+                current=False,
+                hand=name,
+                caption=box_result(settled, awards.get(settled["box"], 0), cash),
+                bets=_settled_bets(settled),
+                won=won,
+                folded=settled["outcome"] == "folded",
+            )
+        )
+        if won and settled["outcome"] != "folded" and (lit is None or settled["net"] > 0):
+            lit = settled["hand"]["category"]
+        bonus_category = bonus_category or _bonus_category(terminal, last, settled)
+    return _TableShown(
+        ante_unit=min((settled["ante"]["stake"] for settled in last["boxes"]), default=terminal.ante),
+        key=(int(last["round"]), "settled"),
+        dealer=tuple(last["dealer_cards"]),
+        verdict=dealer_verdict(last),
+        boxes=tuple(boxes),
+        lit=lit,
+        bonus_category=bonus_category,
+    )
+
+
+def _with_staged_boxes(terminal: Terminal, boxes: tuple[BoxView, ...], looked_at: int) -> tuple[BoxView, ...]:
+    """The boxes shown, then each further box bet on for the next deal, empty, with the
+    stakes it will take."""
+    staged = list(boxes)
+    boxes_max = int(terminal.rules["boxes"]["max"])
+    while len(staged) < max(terminal.boxes, 1) and len(staged) < boxes_max:
+        staged.append(
+            BoxView(
+                _box_label(len(staged), looked_at),
                 (),
                 frozenset(),
                 False,
                 "",
                 "",
-                _staged_bets(terminal, blind=len(boxes) >= looked_at),
+                _staged_bets(terminal, blind=len(staged) >= looked_at),
                 False,
                 False,
             )
         )
-    jackpot_won = int(last.get("jackpot_awards", 0)) if last else 0
-    shown = terminal.jackpot_shown
-    jackpot_before = (
-        shown
-        if terminal.linked_jackpot or not last
-        else int(last.get("jackpot_before", terminal.jackpot.value))
-    )
+    return tuple(staged)
+
+
+def _message_line(
+    terminal: Terminal, live: set[str], cash: Callable[[int], str], advised: str, message: Response | None
+) -> str:
+    """The prompt, then what else there is to say: the linked jackpot offline, a hint, a
+    refused press or a notice."""
     offline = terminal.link_offline()
-    advised = hint(terminal, cash, advisor)
-    return View(
-        round_key=key,
-        dealer=dealer,
-        dealer_verdict=verdict,
-        boxes=tuple(boxes),
-        lit_category=lit,
-        prompt="   ".join(
-            part
-            for part in (
-                prompt(terminal, live, cash),
-                offline and offline.text(cash, button_name),
-                advised,
-                message and message.text(cash, button_name),
-            )
-            if part
-        ),
-        credits=terminal.credits,
-        bet=round_.collected if round_ is not None else terminal.upfront(),
-        win=last_win(last),
-        returned=paid_back(last),
-        bonus_category=bonus_category,
-        jackpot=shown,
-        jackpot_won=jackpot_won,
-        jackpot_before=jackpot_before,
-        buttons=buttons(terminal, live, cash),
-        overlay=overlay(terminal, cash),
-        ante_unit=ante_unit,
-        thinking=advisor is not None and bool(advised) and not advisor.ready(),
+    return "   ".join(
+        part
+        for part in (
+            prompt(terminal, live, cash),
+            offline and offline.text(cash, button_name),
+            advised,
+            message and message.text(cash, button_name),
+        )
+        if part
     )
 
 
