@@ -30,7 +30,7 @@ from oasis_kiosk.machine.operator import (
     pin_matches,
 )
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.ui.menu import OperatorScreen
+from oasis_kiosk.ui.scenes.operator.screen import OperatorScreen
 
 PIN = "243512"
 
@@ -358,7 +358,7 @@ def test_the_jackpot_is_reset_only_upwards_and_its_hits_are_listed(menu: Operato
 def test_the_meters_page_lists_the_registry_in_its_order_and_money_as_money() -> None:
     from oasis_kiosk.i18n import money
     from oasis_kiosk.machine.meters import METERS, page_order
-    from oasis_kiosk.ui.menu import meter_row
+    from oasis_kiosk.ui.scenes.operator.meters import meter_row
 
     meters = {"coins_in_200": 3, "power_ups": 2, "bills_in_1000": 1, "coins_in_50": 4, "total_in": 1150}
     ordered = sorted(meters, key=page_order)

@@ -23,9 +23,9 @@ from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import garbage, render
 from oasis_kiosk.ui.layout import window_size
-from oasis_kiosk.ui.menu import OperatorScreen
 from oasis_kiosk.ui.scenes.attract import Attract
 from oasis_kiosk.ui.scenes.game import GameScene
+from oasis_kiosk.ui.scenes.operator.screen import OperatorScreen
 from oasis_kiosk.ui.sound import Sounds
 
 STEP = 1 / 60  # the fixed update step, seconds

@@ -1,0 +1,55 @@
+"""The PIN that opens the menu: typed on the card buttons, the keypad drawn on the screen
+or a keyboard, DEAL trying it."""
+
+from __future__ import annotations
+
+import pygame
+
+from oasis_kiosk.hardware.cabinet import Cabinet
+from oasis_kiosk.hardware.panel import Press
+from oasis_kiosk.i18n import _
+from oasis_kiosk.machine.operator import MAX_PIN_LENGTH, PIN_DIGITS
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.scenes.operator.page import OperatorPage
+
+
+class PinPage(OperatorPage):
+    """The PIN being typed, and its page: the keypad under the dots typed so far."""
+
+    def __init__(self, terminal: Terminal, cabinet: Cabinet, screen: pygame.Surface) -> None:
+        super().__init__(terminal, cabinet, screen)
+        self.pin = ""
+
+    def _pin_button(self, press: Press) -> None:
+        if not self.menu.pin_is_set:
+            return  # the page says so: no PIN typed would open the menu
+        if press.intent in {"card", "digit"} and press.value is not None and len(self.pin) < MAX_PIN_LENGTH:
+            self.pin += str(press.value)
+        elif press.intent == "fold":
+            self.pin = ""
+        elif press.intent == "deal":
+            pin, self.pin = self.pin, ""
+            self.menu.login(pin)
+            self.notice = ""
+
+    def _draw_pin(self, width: int, height: int) -> None:
+        size = self.size
+        if not self.menu.pin_is_set:  # said at once: no PIN typed would open the menu
+            missing = _("No PIN is set: stop the kiosk and set one with oasis-kiosk set-pin.")
+            self._paragraph(missing, render.GOLD, size * 4)
+            return
+        prompt = _("Enter the PIN (card buttons 1-5 or the keypad), then DEAL.")
+        below = self._paragraph(prompt, render.WHITE, size * 4)
+        shown = render.text("•" * len(self.pin) or "_", size * 2, render.GOLD, True)
+        self.screen.blit(shown, (size, below + size // 2))
+        labels = {digit: digit for digit in PIN_DIGITS} | {"clear": _("CLEAR"), "enter": _("OK")}
+        key = min(width // 8, height // 8)
+        widest = max(render.font(size, True).size(words)[0] for words in labels.values())
+        key_w = max(key, widest + 2 * render.BUTTON_PAD)  # a word on a key stays inside it
+        left, top = size, below + size * 4
+        for number, (label, words) in enumerate(labels.items()):
+            row, column = divmod(number, 4)
+            area = pygame.Rect(left + column * (key_w + 8), top + row * (key + 8), key_w, key)
+            render.button(self.screen, area, words, True, size)
+            self.hotspots.append((area, label))
