@@ -1,0 +1,155 @@
+"""``[devices]``: the cabinet's wiring, its buttons, lamps and money devices (BCM pins)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from oasis_kiosk.config.kinds import Counts, Names, OneOf, Pin, PinOrTable, Seconds, Tagged, Text, Whole
+from oasis_kiosk.config.schema import REQUIRED, Key, TomlTable
+from oasis_kiosk.hardware.pulses import PulseTiming
+
+
+@dataclass(frozen=True)
+class PulseDevice:
+    """A pulse-mode acceptor: its pulse and inhibit pins, its pulse table and the timing
+    window of a valid train."""
+
+    pulse: int
+    inhibit: int
+    pulses: dict[int, int]
+    timing: PulseTiming = field(default_factory=PulseTiming)
+
+
+@dataclass(frozen=True)
+class DevicesConfig:
+    """The cabinet's wiring (BCM pin numbers); empty on a desktop."""
+
+    buttons: dict[str, int] = field(default_factory=dict)
+    lamps: dict[str, int] = field(default_factory=dict)
+    coin_acceptor: PulseDevice | None = None
+    bill_pulse: PulseDevice | None = None
+    """A bill validator in pulse mode, or:"""
+    bill_port: str | None = None
+    """a bill validator on ITL SSP at this serial port, with:"""
+    bill_channels: dict[int, int] = field(default_factory=dict)
+    hopper_motor: int | None = None
+    hopper_exit: int | None = None
+    hopper_timeout: float = 2.0
+    power_fail: int | None = None
+    """The UPS's power-fail signal: while it is active the terminal takes no money and no
+    play, and its database is closed."""
+    power_fail_active_high: bool = False
+    """The signal is active when the line is high (pulled down); by default it is active
+    low, an open-collector output pulling the line down as the cabinet's switches do."""
+
+
+WINDOW_DEFAULTS = PulseTiming()
+
+MILLISECONDS = Whole("a whole number of milliseconds, 1 to 1000", 1, 1000)
+WINDOW: dict[str, Key] = {
+    "pulse_min_ms": Key(MILLISECONDS, WINDOW_DEFAULTS.pulse_min_ms, "narrower: noise"),
+    "pulse_max_ms": Key(
+        MILLISECONDS,
+        WINDOW_DEFAULTS.pulse_max_ms,
+        "wider, or the line held active so long: a fault (a tilt)",
+    ),
+    "dropout_ms": Key(
+        MILLISECONDS,
+        WINDOW_DEFAULTS.dropout_ms,
+        "a shorter dropout inside a pulse is bridged: one pulse",
+    ),
+    "gap_min_ms": Key(MILLISECONDS, WINDOW_DEFAULTS.gap_min_ms, "the shortest gap inside a train"),
+    "gap_max_ms": Key(MILLISECONDS, WINDOW_DEFAULTS.gap_max_ms, "the longest gap inside a train"),
+    "quiet_ms": Key(
+        Whole("a whole number of milliseconds, 1 to 5000", 1, 5000),
+        WINDOW_DEFAULTS.quiet_ms,
+        "so long without a pulse ends the train",
+    ),
+}
+
+
+def _pulse_device(values: dict[str, Any]) -> PulseDevice:
+    timing = PulseTiming(**{name: values[name] for name in WINDOW})
+    return PulseDevice(values["pulse"], values["inhibit"], values["pulses"], timing)
+
+
+def _pulse_acceptor(what: str) -> TomlTable:
+    keys = {
+        "pulse": Key(Pin(), REQUIRED, f"the pin the {what} pulses"),
+        "inhibit": Key(Pin(), REQUIRED, f"the pin that inhibits the {what}"),
+        "pulses": Key(Counts("pulse count", 100), REQUIRED, "pulses per coin or note -> its value"),
+    }
+    return TomlTable(keys | WINDOW, build=_pulse_device)
+
+
+POWER_FAIL = TomlTable(
+    {
+        "pin": Key(Pin(), REQUIRED, "the UPS's power-fail line"),
+        "active": Key(OneOf(("low", "high")), "low", "the line's level while the power fails"),
+    },
+    build=lambda v: {"power_fail": v["pin"], "power_fail_active_high": v["active"] == "high"},
+)
+
+
+BILL_VALIDATOR = Tagged(
+    "protocol",
+    {
+        "essp": TomlTable(
+            {
+                "port": Key(
+                    Text("a serial port such as /dev/ttyUSB0"), REQUIRED, "the validator's serial port"
+                ),
+                "channels": Key(Counts("channel", 16), REQUIRED, "channel n -> its note's value"),
+            },
+            build=lambda v: {"bill_port": v["port"], "bill_channels": v["channels"]},
+        ),
+        "pulse": _pulse_acceptor("bill validator"),
+    },
+)
+
+
+COIN_ACCEPTOR = Tagged("protocol", {"pulse": _pulse_acceptor("coin acceptor")}, default="pulse")
+
+
+def _devices(values: dict[str, Any]) -> DevicesConfig:
+    wired: dict[str, Any] = {"buttons": values["buttons"], "lamps": values["lamps"]}
+    if values["coin_acceptor"] is not None:
+        _protocol, wired["coin_acceptor"] = values["coin_acceptor"]
+    if values["bill_validator"] is not None:
+        protocol, bill = values["bill_validator"]
+        wired |= {"bill_pulse": bill} if protocol == "pulse" else bill
+    if values["hopper"] is not None:
+        wired |= values["hopper"]
+    if values["power_fail"] is not None:
+        wired |= values["power_fail"]
+    return DevicesConfig(**wired)
+
+
+DEVICES: dict[str, Key] = {
+    "buttons": Key(Names(), {}, "button or switch name -> the pin it pulls low"),
+    "lamps": Key(Names(), {}, "button name -> the pin of its lamp"),
+    "coin_acceptor": Key(
+        COIN_ACCEPTOR, None, "a coin acceptor in pulse mode (protocol 'pulse', the default)"
+    ),
+    "bill_validator": Key(BILL_VALIDATOR, None, "a bill validator on SSP ('essp') or in pulse mode"),
+    "hopper": Key(
+        TomlTable(
+            {
+                "motor": Key(Pin(), REQUIRED, "the hopper motor's output"),
+                "exit": Key(Pin(), REQUIRED, "the coin-exit sensor's input"),
+                "timeout": Key(Seconds(0.1, 30), DevicesConfig().hopper_timeout, "no coin so long: empty"),
+            },
+            build=lambda v: {
+                "hopper_motor": v["motor"],
+                "hopper_exit": v["exit"],
+                "hopper_timeout": v["timeout"],
+            },
+        ),
+        None,
+        "the hopper that pays coins out",
+    ),
+    "power_fail": Key(PinOrTable(POWER_FAIL), None, "the UPS's power-fail line, active low unless told"),
+}
+
+DEVICES_SECTION = TomlTable(DEVICES, build=_devices)

@@ -1,0 +1,36 @@
+"""``[jackpot]``: the progressive jackpot meter's parameters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from oasis_kiosk.config.kinds import Money, Share
+from oasis_kiosk.config.schema import Below, Key, TomlTable
+
+
+@dataclass(frozen=True)
+class JackpotConfig:
+    """The progressive jackpot meter (RULES.md §3.6)."""
+
+    base: int = 1_000_000
+    """The value the meter restarts from after a full hit (minor units)."""
+    rate: Fraction = Fraction(1, 10)
+    """The share of every bonus stake that feeds the meter."""
+    maximum: int = 6_000_000
+    """Above this, contributions go to an overflow that seeds the next base."""
+
+
+DEFAULTS = JackpotConfig()
+JACKPOT: dict[str, Key] = {
+    "base": Key(Money(), DEFAULTS.base, "the meter's value after a full hit"),
+    "rate": Key(Share(), DEFAULTS.rate, "the share of every bonus stake fed to the meter"),
+    "maximum": Key(Money(), DEFAULTS.maximum, "above it contributions go to an overflow"),
+}
+
+JACKPOT_SECTION = TomlTable(
+    JACKPOT,
+    describe="a table of base, rate and maximum",
+    build=lambda v: JackpotConfig(**v),
+    rules=(Below("base", "maximum"),),
+)
