@@ -13,13 +13,13 @@ from oasis_kiosk.config import load_config
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.pulses import (
-    Ambiguous,
-    Credit,
-    Fault,
-    Glitch,
+    AmbiguousTrain,
+    KnownTrain,
     PulseDecoder,
     PulseTiming,
-    Rejected,
+    ShortPulse,
+    StuckLine,
+    UnknownTrain,
 )
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
@@ -37,7 +37,7 @@ def play(decoder: PulseDecoder, edges: list[tuple[float, bool]], until: float) -
 
 def rounded(events: list[object]) -> list[object]:
     """The events with each glitch's width to the microsecond, to compare them exactly."""
-    return [Glitch(round(event.width, 6)) if isinstance(event, Glitch) else event for event in events]
+    return [ShortPulse(round(event.width, 6)) if isinstance(event, ShortPulse) else event for event in events]
 
 
 def train(start: float, pulses: int, width: float = 0.05, gap: float = 0.05) -> list[tuple[float, bool]]:
@@ -50,40 +50,40 @@ def train(start: float, pulses: int, width: float = 0.05, gap: float = 0.05) -> 
 
 @pytest.mark.parametrize(("pulses", "value"), sorted(TABLE.items()))
 def test_each_coin_is_its_pulse_count(pulses: int, value: int) -> None:
-    assert play(PulseDecoder(TABLE), train(0.0, pulses), until=5.0) == [Credit(value, pulses)]
+    assert play(PulseDecoder(TABLE), train(0.0, pulses), until=5.0) == [KnownTrain(value, pulses)]
 
 
 def test_nothing_is_credited_before_the_train_ends() -> None:
     decoder = PulseDecoder(TABLE)
     events = play(decoder, train(0.0, 2), until=0.15 + 0.1)
     assert events == []
-    assert decoder.tick(0.15 + 0.25) == [Credit(100, 2)]
+    assert decoder.tick(0.15 + 0.25) == [KnownTrain(100, 2)]
     assert decoder.tick(10.0) == [], "never credited twice"
 
 
 def test_back_to_back_coins_are_two_coins() -> None:
     edges = train(0.0, 4) + train(0.35 + 0.25, 1)
-    assert play(PulseDecoder(TABLE), edges, until=5.0) == [Credit(200, 4), Credit(50, 1)]
+    assert play(PulseDecoder(TABLE), edges, until=5.0) == [KnownTrain(200, 4), KnownTrain(50, 1)]
 
 
 def test_a_lone_spike_is_a_glitch_and_credits_nothing() -> None:
     edges = [(1.0, True), (1.003, False)]
-    assert rounded(play(PulseDecoder(TABLE), edges, until=5.0)) == [Glitch(0.003)]
+    assert rounded(play(PulseDecoder(TABLE), edges, until=5.0)) == [ShortPulse(0.003)]
 
 
 def test_a_spike_between_the_pulses_of_a_train_is_noise_not_a_pulse() -> None:
     edges = sorted([*train(0.0, 2), (0.070, True), (0.074, False)])  # pulses 0-50 and 100-150 ms
     events = play(PulseDecoder(TABLE), edges, until=5.0)
-    assert rounded(events) == [Glitch(0.004), Credit(100, 2)]
+    assert rounded(events) == [ShortPulse(0.004), KnownTrain(100, 2)]
 
 
 def test_a_short_dropout_inside_a_pulse_is_bridged_one_pulse_not_two() -> None:
     """The first pulse (0-50 ms) drops out from 20 to 21.5 ms: still one pulse."""
     edges = sorted([*train(0.0, 2), (0.020, False), (0.0215, True)])
-    assert play(PulseDecoder(TABLE), edges, until=5.0) == [Credit(100, 2)]
+    assert play(PulseDecoder(TABLE), edges, until=5.0) == [KnownTrain(100, 2)]
     # The same coin with two dropouts in each pulse.
     edges = sorted([*train(0.0, 4), *[(at + d, up) for at in (0.0, 0.1, 0.2, 0.3) for d, up in DROPS]])
-    assert play(PulseDecoder(TABLE), edges, until=5.0) == [Credit(200, 4)]
+    assert play(PulseDecoder(TABLE), edges, until=5.0) == [KnownTrain(200, 4)]
 
 
 DROPS = [(0.010, False), (0.012, True), (0.030, False), (0.0335, True)]
@@ -96,7 +96,7 @@ def test_a_dropout_longer_than_bridged_is_ambiguous_never_an_extra_pulse() -> No
     timing = PulseTiming(dropout_ms=1)
     edges = sorted([*train(0.0, 1), (0.020, False), (0.0215, True)])
     assert play(PulseDecoder(TABLE, timing), edges, until=5.0) == [
-        Ambiguous(2, "a gap of 1.5 ms after pulse 1, outside 10 to 150 ms")
+        AmbiguousTrain(2, "a gap of 1.5 ms after pulse 1, outside 10 to 150 ms")
     ]
 
 
@@ -105,37 +105,37 @@ def test_two_trains_closer_than_the_end_of_coin_quiet_are_ambiguous_not_a_third_
     inside a train, shorter than the quiet that ends one. Never credited as a 4-pulse 200."""
     edges = train(0.0, 2) + train(0.15 + 0.17, 1)
     assert play(PulseDecoder(TABLE), edges, until=5.0) == [
-        Ambiguous(3, "a gap of 170 ms after pulse 2, outside 10 to 150 ms")
+        AmbiguousTrain(3, "a gap of 170 ms after pulse 2, outside 10 to 150 ms")
     ]
     two_hundreds = train(0.0, 2) + train(0.15 + 0.18, 2)
     assert play(PulseDecoder(TABLE), two_hundreds, until=5.0) == [
-        Ambiguous(4, "a gap of 180 ms after pulse 2, outside 10 to 150 ms")
+        AmbiguousTrain(4, "a gap of 180 ms after pulse 2, outside 10 to 150 ms")
     ]
     # 210 ms apart, the quiet has ended the first train: two coins.
     apart = train(0.0, 2) + train(0.15 + 0.21, 2)
-    assert play(PulseDecoder(TABLE), apart, until=5.0) == [Credit(100, 2), Credit(100, 2)]
+    assert play(PulseDecoder(TABLE), apart, until=5.0) == [KnownTrain(100, 2), KnownTrain(100, 2)]
 
 
 def test_a_train_cut_by_a_held_line_is_ambiguous_and_the_line_a_fault() -> None:
     edges = [(0.0, True), (0.05, False), (0.1, True), (0.4, False)]
     assert play(PulseDecoder(TABLE), edges, until=5.0) == [
-        Ambiguous(1, "the line was held active after pulse 1"),
-        Fault("the line is held active: jammed or tampered"),
+        AmbiguousTrain(1, "the line was held active after pulse 1"),
+        StuckLine("the line is held active: jammed or tampered"),
     ]
 
 
 def test_a_train_that_matches_no_coin_is_rejected_not_guessed() -> None:
-    assert play(PulseDecoder(TABLE), train(0.0, 3), until=5.0) == [Rejected(3)]
+    assert play(PulseDecoder(TABLE), train(0.0, 3), until=5.0) == [UnknownTrain(3)]
 
 
 def test_a_held_line_is_a_fault_reported_once() -> None:
     decoder = PulseDecoder(TABLE)
     assert decoder.edge(True, 0.0) == []
     assert decoder.tick(0.1) == []
-    assert decoder.tick(0.2) == [Fault("the line is held active: jammed or tampered")]
+    assert decoder.tick(0.2) == [StuckLine("the line is held active: jammed or tampered")]
     assert decoder.tick(3.0) == []
     assert decoder.edge(False, 3.5) == []
-    assert play(decoder, train(4.0, 1), until=9.0) == [Credit(50, 1)], "it works again once released"
+    assert play(decoder, train(4.0, 1), until=9.0) == [KnownTrain(50, 1)], "it works again once released"
 
 
 def test_recorded_style_trains_with_jitter() -> None:
@@ -151,7 +151,7 @@ def test_recorded_style_trains_with_jitter() -> None:
             at += width + rng.uniform(0.03, 0.09)
         at += rng.uniform(0.25, 0.6)
     events = play(PulseDecoder(TABLE), edges, until=at + 5)
-    assert events == [Credit(TABLE[p], p) for p in coins]
+    assert events == [KnownTrain(TABLE[p], p) for p in coins]
 
 
 def test_recorded_style_trains_with_noise_and_dropouts() -> None:
@@ -172,8 +172,8 @@ def test_recorded_style_trains_with_noise_and_dropouts() -> None:
             at += width + gap
         at += rng.uniform(0.25, 0.6)
     events = play(PulseDecoder(TABLE), edges, until=at + 5)
-    assert [e for e in events if not isinstance(e, Glitch)] == [Credit(TABLE[p], p) for p in coins]
-    assert sum(isinstance(e, Glitch) for e in events) == spikes
+    assert [e for e in events if not isinstance(e, ShortPulse)] == [KnownTrain(TABLE[p], p) for p in coins]
+    assert sum(isinstance(e, ShortPulse) for e in events) == spikes
 
 
 def test_timing_must_make_sense() -> None:
@@ -205,7 +205,7 @@ def test_the_acceptor_decodes_mock_pin_edges_and_drives_its_inhibit() -> None:
         now[0] += 0.05
     assert acceptor.poll() == []
     now[0] += 0.3
-    assert acceptor.poll() == [Credit(100, 2)]
+    assert acceptor.poll() == [KnownTrain(100, 2)]
     assert acceptor.poll() == []
     acceptor.close()
 
@@ -215,9 +215,9 @@ def test_merged_coins_at_the_trains_own_spacing_are_one_train() -> None:
     any decoder: its count is credited if it is a coin, rejected otherwise, never split by
     guessing. (An acceptor finishes one coin's train before the next: docs/cabinet.md.)"""
     one_and_two = train(0.0, 1) + train(0.1, 2)  # a 50 and a 100 back to back: 3 pulses
-    assert play(PulseDecoder(TABLE), one_and_two, until=5.0) == [Rejected(3)]
+    assert play(PulseDecoder(TABLE), one_and_two, until=5.0) == [UnknownTrain(3)]
     two_and_two = train(0.0, 2) + train(0.2, 2)  # two 100s run together: 4 pulses, a 200
-    assert play(PulseDecoder(TABLE), two_and_two, until=5.0) == [Credit(200, 4)]
+    assert play(PulseDecoder(TABLE), two_and_two, until=5.0) == [KnownTrain(200, 4)]
 
 
 def test_the_configured_window_reaches_the_decoder_and_the_cabinet_logs_what_it_rejects(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from oasis_kiosk.hardware.serial_port import Line, SerialPortError, open_serial
+from oasis_kiosk.hardware.serial_port import LineSettings, SerialPortError, open_serial
 
 
 @pytest.fixture
@@ -22,10 +22,11 @@ def tty() -> Iterator[tuple[int, str]]:
 
 
 @pytest.mark.parametrize(
-    ("line", "stop_bits"), [(Line(9600, 2), serial.STOPBITS_TWO), (Line(9600, 1), serial.STOPBITS_ONE)]
+    ("line", "stop_bits"),
+    [(LineSettings(9600, 2), serial.STOPBITS_TWO), (LineSettings(9600, 1), serial.STOPBITS_ONE)],
 )
 def test_a_port_is_opened_with_the_line_its_protocol_names(
-    tty: tuple[int, str], line: Line, stop_bits: float
+    tty: tuple[int, str], line: LineSettings, stop_bits: float
 ) -> None:
     device, path = tty
     port = open_serial(path, line)
@@ -50,8 +51,8 @@ def test_a_port_is_opened_with_the_line_its_protocol_names(
 def test_an_absent_port_or_a_file_that_is_no_port_is_an_error_that_names_it(tmp_path: Path) -> None:
     absent = tmp_path / "ttyUSB9"
     with pytest.raises(SerialPortError, match=f"serial port {absent}: .*No such file"):
-        open_serial(str(absent), Line(9600, 1))
+        open_serial(str(absent), LineSettings(9600, 1))
     not_a_port = tmp_path / "hostname"
     not_a_port.write_text("kiosk\n")
     with pytest.raises(SerialPortError, match=f"serial port {not_a_port}: "):
-        open_serial(str(not_a_port), Line(9600, 1))
+        open_serial(str(not_a_port), LineSettings(9600, 1))

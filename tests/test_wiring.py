@@ -12,7 +12,7 @@ from support import books
 from oasis_kiosk.config import ConfigError, load_config
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.hopper import Hopper
-from oasis_kiosk.hardware.serial_port import Line, SerialPortError
+from oasis_kiosk.hardware.serial_port import LineSettings, SerialPortError
 from oasis_kiosk.machine.terminal import Terminal
 
 WIRING = """
@@ -32,17 +32,17 @@ def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None
     assert config.devices.coin_acceptor is not None
     assert config.devices.coin_acceptor.pulses == {1: 50, 2: 100, 4: 200, 10: 500}
     assert config.devices.bill_channels == {1: 500, 2: 1000}
-    opened: list[tuple[str, Line]] = []
+    opened: list[tuple[str, LineSettings]] = []
     peer = FakeValidator()
 
-    def opener(port: str, line: Line) -> FakeValidator:
+    def opener(port: str, line: LineSettings) -> FakeValidator:
         opened.append((port, line))
         return peer
 
     factory = MockFactory()
     terminal = Terminal(config, books(config.database))
     cabinet = build_cabinet(config, terminal, pin_factory=factory, serial_opener=opener)
-    assert opened == [("/dev/ttyUSB0", Line(baud=9600, stop_bits=2))], "SSP's 8N2 at 9600 baud"
+    assert opened == [("/dev/ttyUSB0", LineSettings(baud=9600, stop_bits=2))], "SSP's 8N2 at 9600 baud"
     assert peer.synced
     assert peer.enabled, "bills are live with no credit"
     assert isinstance(cabinet.hopper, Hopper)

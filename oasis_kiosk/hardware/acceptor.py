@@ -18,7 +18,7 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
 from oasis_kiosk.hardware import money, pulses
-from oasis_kiosk.hardware.pulses import Event, PulseDecoder, PulseTiming
+from oasis_kiosk.hardware.pulses import PulseDecoder, PulseEvent, PulseTiming
 
 
 class PulseAcceptor:
@@ -38,7 +38,7 @@ class PulseAcceptor:
         self._decoder = PulseDecoder(pulses_to_value, timing)
         self._clock = clock
         self._lock = threading.Lock()
-        self._pending: list[Event] = []
+        self._pending: list[PulseEvent] = []
         self._line.when_activated = lambda: self._edge(True)
         self._line.when_deactivated = lambda: self._edge(False)
 
@@ -46,7 +46,7 @@ class PulseAcceptor:
         with self._lock:
             self._pending += self._decoder.edge(active, self._clock())
 
-    def poll(self) -> list[Event]:
+    def poll(self) -> list[PulseEvent]:
         """The events decoded since the last poll, in order (call it every frame)."""
         with self._lock:
             events = self._pending + self._decoder.tick(self._clock())
@@ -58,15 +58,15 @@ class PulseAcceptor:
         events: list[money.MoneyEvent] = []
         for event in self.poll():
             match event:
-                case pulses.Credit(value=value):
+                case pulses.KnownTrain(value=value):
                     events.append(money.Credit(value))
-                case pulses.Rejected(pulses=count):
+                case pulses.UnknownTrain(pulses=count):
                     events.append(money.Rejected(f"{kind}_rejected", {"pulses": count}))
-                case pulses.Ambiguous(pulses=count, reason=reason):
+                case pulses.AmbiguousTrain(pulses=count, reason=reason):
                     events.append(money.Rejected(f"{kind}_ambiguous", {"pulses": count, "reason": reason}))
-                case pulses.Glitch(width=width):
+                case pulses.ShortPulse(width=width):
                     events.append(money.Glitch(f"{kind}_line_noise", {"width_ms": round(width * 1000, 1)}))
-                case pulses.Fault(reason=reason):
+                case pulses.StuckLine(reason=reason):
                     events.append(money.Fault(self.fault_tilt(kind), reason))
         return events
 

@@ -15,7 +15,7 @@ from oasis_kiosk.hardware.hopper import Hopper
 from oasis_kiosk.hardware.money import MoneyIn
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.hardware.power import PowerFailInput
-from oasis_kiosk.hardware.serial_port import Line, Port, SerialPortError, open_serial
+from oasis_kiosk.hardware.serial_port import LineSettings, Port, SerialPortError, open_serial
 from oasis_kiosk.machine.terminal import Terminal
 
 
@@ -25,7 +25,7 @@ def build_cabinet(
     *,
     pin_factory: Factory | None = None,
     lamp_factory: Factory | None = None,
-    serial_opener: Callable[[str, Line], Port] = open_serial,
+    serial_opener: Callable[[str, LineSettings], Port] = open_serial,
     clock: Callable[[], float] = time.monotonic,
     bounce_time: float | None = 0.02,
 ) -> Cabinet:

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from oasis_kiosk.hardware import money
 from oasis_kiosk.hardware.money import DeviceError
-from oasis_kiosk.hardware.serial_port import Line, Port
+from oasis_kiosk.hardware.serial_port import LineSettings, Port
 
-LINE = Line(baud=9600, stop_bits=2)
+LINE = LineSettings(baud=9600, stop_bits=2)
 """ITL's units talk 8N2 at 9600 baud."""
 STX = 0x7F
 

@@ -7,14 +7,15 @@ configuration) says what a valid train looks like:
 
 - the line going inactive for less than ``dropout_ms`` inside a pulse is bridged: one
   pulse, not two;
-- a pulse narrower than ``pulse_min_ms`` is noise (a ``Glitch``): counted and logged, never
-  a pulse, wherever it falls;
-- a pulse wider than ``pulse_max_ms``, or a line held active that long, is a ``Fault`` (a
-  jammed or tampered acceptor): the machine tilts and inhibits the acceptor;
+- a pulse narrower than ``pulse_min_ms`` is noise (a ``ShortPulse``): counted and logged,
+  never a pulse, wherever it falls;
+- a pulse wider than ``pulse_max_ms``, or a line held active that long, is a ``StuckLine``
+  (a jammed or tampered acceptor): the machine tilts and inhibits the acceptor;
 - the pulses of one train are ``gap_min_ms`` to ``gap_max_ms`` apart; ``quiet_ms`` without
-  a pulse ends the train. A train is credited only if every gap was in the window and its
-  count is in the table: a gap outside it (two trains run together, a pulse split by a
-  long dropout) makes the train ``Ambiguous``, a count the table lacks is ``Rejected``.
+  a pulse ends the train. A train is credited (a ``KnownTrain``) only if every gap was in
+  the window and its count is in the table: a gap outside it (two trains run together, a
+  pulse split by a long dropout) makes the train an ``AmbiguousTrain``, a count the table
+  lacks an ``UnknownTrain``.
   Neither is ever credited as some other coin.
 """
 
@@ -72,7 +73,7 @@ ORDER = (
 
 
 @dataclass(frozen=True)
-class Credit:
+class KnownTrain:
     """A complete train that matches the table."""
 
     value: int
@@ -80,14 +81,14 @@ class Credit:
 
 
 @dataclass(frozen=True)
-class Rejected:
+class UnknownTrain:
     """A complete, well-formed train whose count matches nothing."""
 
     pulses: int
 
 
 @dataclass(frozen=True)
-class Ambiguous:
+class AmbiguousTrain:
     """A complete train that is not one well-formed train: never credited."""
 
     pulses: int
@@ -95,20 +96,20 @@ class Ambiguous:
 
 
 @dataclass(frozen=True)
-class Glitch:
+class ShortPulse:
     """A pulse too short to be one (seconds)."""
 
     width: float
 
 
 @dataclass(frozen=True)
-class Fault:
+class StuckLine:
     """The line stayed active too long."""
 
     reason: str
 
 
-Event = Credit | Rejected | Ambiguous | Glitch | Fault
+PulseEvent = KnownTrain | UnknownTrain | AmbiguousTrain | ShortPulse | StuckLine
 
 
 class PulseDecoder:
@@ -128,7 +129,7 @@ class PulseDecoder:
         """Why the train under way is not a well-formed one (None: it is, so far)."""
         self._faulted = False
 
-    def edge(self, active: bool, at: float) -> list[Event]:
+    def edge(self, active: bool, at: float) -> list[PulseEvent]:
         """The line became active (a pulse starts) or inactive (it ends) at time ``at``."""
         events = self.tick(at)
         if active:
@@ -141,11 +142,11 @@ class PulseDecoder:
         # An end without a start: the start came before power-up.
         return events
 
-    def tick(self, now: float) -> list[Event]:
+    def tick(self, now: float) -> list[PulseEvent]:
         """Time has passed: ends a pulse once its dropout outlasts ``dropout_ms``, reports a
         stuck line, ends a train after ``quiet_ms`` without a pulse."""
         timing = self.timing
-        events: list[Event] = []
+        events: list[PulseEvent] = []
         start, dropped = self._pulse_start, self._dropped_at
         if start is not None and dropped is not None and now - dropped >= timing.dropout_ms * MS:
             events += self._pulse_ended(start, dropped)
@@ -158,13 +159,13 @@ class PulseDecoder:
         ):
             self._faulted = True
             events += self._train_lost("the line was held active")
-            events.append(Fault("the line is held active: jammed or tampered"))
+            events.append(StuckLine("the line is held active: jammed or tampered"))
         quiet = self._last_end is not None and now - self._last_end >= timing.quiet_ms * MS
         if quiet and self._pulse_start is None and self._count:
             events.append(self._train_ended())
         return events
 
-    def _pulse_ended(self, start: float, end: float) -> list[Event]:
+    def _pulse_ended(self, start: float, end: float) -> list[PulseEvent]:
         self._pulse_start, self._dropped_at = None, None
         width = end - start
         if self._faulted:
@@ -172,10 +173,13 @@ class PulseDecoder:
             return []
         timing = self.timing
         if width < timing.pulse_min_ms * MS:
-            return [Glitch(width)]
+            return [ShortPulse(width)]
         if width > timing.pulse_max_ms * MS:
             lost = self._train_lost(f"a pulse of {width / MS:.0f} ms")
-            return [*lost, Fault(f"a pulse of {width / MS:.0f} ms is wider than {timing.pulse_max_ms} ms")]
+            return [
+                *lost,
+                StuckLine(f"a pulse of {width / MS:.0f} ms is wider than {timing.pulse_max_ms} ms"),
+            ]
         if self._count and self._last_end is not None and self._irregular is None:
             gap = start - self._last_end
             if not timing.gap_min_ms * MS <= gap <= timing.gap_max_ms * MS:
@@ -187,18 +191,18 @@ class PulseDecoder:
         self._last_end = end
         return []
 
-    def _train_ended(self) -> Credit | Rejected | Ambiguous:
+    def _train_ended(self) -> KnownTrain | UnknownTrain | AmbiguousTrain:
         count, irregular = self._count, self._irregular
         self._count, self._last_end, self._irregular = 0, None, None
         if irregular is not None:
-            return Ambiguous(count, irregular)
+            return AmbiguousTrain(count, irregular)
         value = self.table.get(count)
-        return Credit(value, count) if value is not None else Rejected(count)
+        return KnownTrain(value, count) if value is not None else UnknownTrain(count)
 
-    def _train_lost(self, why: str) -> list[Event]:
+    def _train_lost(self, why: str) -> list[PulseEvent]:
         """The train under way cannot be read any more (a fault in it)."""
         if not self._count:
             return []
         count = self._count
         self._count, self._last_end, self._irregular = 0, None, None
-        return [Ambiguous(count, f"{why} after pulse {count}")]
+        return [AmbiguousTrain(count, f"{why} after pulse {count}")]

@@ -54,16 +54,18 @@ class ScriptStoppedError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Step:
+class ScriptStep:
+    """One line of a script: the intent it sends (``wait``: none, it waits) and its value."""
+
     line: int
     intent: str
     value: int | None
     wait: float = 0.0
 
 
-def parse(text: str, source: str = "<script>") -> list[Step]:
+def parse(text: str, source: str = "<script>") -> list[ScriptStep]:
     """Every step of a script, or a ScriptError naming the first bad line."""
-    steps: list[Step] = []
+    steps: list[ScriptStep] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip().lower()
         if not line:
@@ -76,7 +78,7 @@ def parse(text: str, source: str = "<script>") -> list[Step]:
                 seconds = -1.0
             if not 0 <= seconds <= 3600:
                 raise ScriptError(f"{source}:{number}: wait takes seconds, 0 to 3600: {raw.strip()!r}")
-            steps.append(Step(number, "wait", None, seconds))
+            steps.append(ScriptStep(number, "wait", None, seconds))
             continue
         numbers = [w for w in words if w.isascii() and w.isdigit()]
         phrase = " ".join(w for w in words if w not in numbers)
@@ -93,14 +95,14 @@ def parse(text: str, source: str = "<script>") -> list[Step]:
             raise ScriptError(f"{source}:{number}: {numbers[0]} is more than any amount: {raw.strip()!r}")
         if intent == "card" and not 1 <= int(numbers[0]) <= CARDS:
             raise ScriptError(f"{source}:{number}: select takes a card 1 to {CARDS}: {raw.strip()!r}")
-        steps.append(Step(number, intent, int(numbers[0]) if numbers else None))
+        steps.append(ScriptStep(number, intent, int(numbers[0]) if numbers else None))
     return steps
 
 
 @dataclass(frozen=True)
 class Script:
     path: Path
-    steps: list[Step]
+    steps: list[ScriptStep]
     digest: str
     """Of the file's text: a run resumes only the same script."""
 
@@ -159,7 +161,7 @@ def run(
     return refused
 
 
-def play(cabinet: MockCabinet, step: Step) -> tuple[bool, str]:
+def play(cabinet: MockCabinet, step: ScriptStep) -> tuple[bool, str]:
     """One input on the cabinet's devices; what it did."""
     if step.intent in {"coin", "bill"}:
         assert step.value is not None

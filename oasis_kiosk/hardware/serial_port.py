@@ -1,7 +1,8 @@
 """A serial device's port: what its driver reads and writes, and how the port is opened.
 
-Each serial protocol names its own line (ITL's SSP talks 8N2 at 9600 baud, ccTalk 8N1), so
-a new serial device is its driver plus its ``Line``; the port is opened here for all of them.
+Each serial protocol names its own line settings (ITL's SSP talks 8N2 at 9600 baud, ccTalk
+8N1), so a new serial device is its driver plus its ``LineSettings``; the port is opened here
+for all of them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class Port(Protocol):
 
 
 @dataclass(frozen=True)
-class Line:
+class LineSettings:
     """A protocol's line settings: eight data bits, no parity, and these."""
 
     baud: int
@@ -34,7 +35,7 @@ class SerialPortError(OSError, OasisError):
     """A serial device's port cannot be opened: absent, busy, or not a serial port."""
 
 
-def open_serial(path: str, line: Line) -> Port:
+def open_serial(path: str, line: LineSettings) -> Port:
     """The port at ``path`` (``/dev/ttyUSB0``, ``/dev/serial0``) opened with ``line``;
     ``SerialPortError`` naming it if it cannot be."""
     import serial  # pyserial, only where a serial device is wired
