@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from oasis_kiosk import AnalysisError, EntropyError, Shoe, evaluate, notify, par, returns
 from oasis_kiosk.config import Config, ConfigError, load_config
@@ -420,77 +420,106 @@ def open_terminal(config: Config, *, demo: bool, video_driver: str | None) -> Te
     return terminal
 
 
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""The subcommands' parsers, to which each command adds its own."""
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="oasis-kiosk", description="Oasis Stud Poker kiosk terminal.")
     commands = main.add_subparsers(dest="command", required=True)
-    demo_command = commands.add_parser("demo", help="deal and evaluate a few hands in the terminal")
-    demo_command.add_argument("--rounds", type=positive, default=3, help="rounds to deal (default 3)")
-    demo_command.add_argument(
+    add_demo_command(commands)
+    add_run_command(commands)
+    add_books_commands(commands)
+    add_par_command(commands)
+    add_returns_command(commands)
+    floor_cli.add_commands(commands.add_parser("hub", help="the floor's hub on PostgreSQL (docs/floor.md)"))
+    return main
+
+
+def add_configured(command: argparse.ArgumentParser) -> None:
+    """The options of a command that reads the configuration (and the books it names)."""
+    command.add_argument("--config", type=Path, help="configuration file (TOML)")
+    command.add_argument("--db", type=Path, help="database file (default: from the configuration)")
+
+
+def add_demo_command(commands: Commands) -> None:
+    command = commands.add_parser("demo", help="deal and evaluate a few hands in the terminal")
+    command.add_argument("--rounds", type=positive, default=3, help="rounds to deal (default 3)")
+    command.add_argument(
         "--seed", type=seed_argument, help="64 hex digits: replay the deck of a round (the same each round)"
     )
-    for name, text in [
-        ("run", "run the terminal"),
-        ("meters", "print the meters"),
-        ("audit", "check that the ledger, the meters and the rounds add up (exit 1 if not)"),
-        ("recall", "print the last rounds"),
-        ("set-pin", "set the operator PIN (read from standard input)"),
-        ("init", "create the terminal's books (the only command that does)"),
-        ("link", "push a linked cabinet's outbox to the floor's hub until stopped (docs/floor.md)"),
-    ]:
-        command = commands.add_parser(name, help=text)
-        command.add_argument("--config", type=Path, help="configuration file (TOML)")
-        command.add_argument("--db", type=Path, help="database file (default: from the configuration)")
-        if name in {"meters", "audit", "recall"}:
-            command.add_argument("--json", action="store_true", help="print JSON")
-    init_command = commands.choices["init"]
-    init_how = init_command.add_mutually_exclusive_group()
-    init_how.add_argument(
-        "--ram-clear",
-        action="store_true",
-        help="replace books that are there (or lost) with new ones; the old files are kept aside",
-    )
-    init_how.add_argument(
-        "--seal-existing", action="store_true", help="seal books written before sealing, as they stand"
-    )
-    init_how.add_argument(
-        "--if-missing", action="store_true", help="do nothing where books are (or were) already"
-    )
-    init_command.add_argument(
-        "--test", action="store_true", help="test books: rounds may be dealt from stacked or derived decks"
-    )
-    run_command = commands.choices["run"]
-    run_command.add_argument("--headless", action="store_true", help="no screen: take input from --script")
-    view = run_command.add_mutually_exclusive_group()
+
+
+def add_run_command(commands: Commands) -> None:
+    command = commands.add_parser("run", help="run the terminal")
+    add_configured(command)
+    command.add_argument("--headless", action="store_true", help="no screen: take input from --script")
+    view = command.add_mutually_exclusive_group()
     view.add_argument("--fullscreen", action="store_true", help="full screen (the cabinet)")
     view.add_argument("--windowed", action="store_true", help="in a window (the default on a desktop)")
-    run_command.add_argument(
+    command.add_argument(
         "--size",
         type=screen_size,
         metavar="WxH",
         help="the window's size in pixels, such as 1280x720 (default: the largest that fits the display)",
     )
-    run_command.add_argument(
+    command.add_argument(
         "--demo", action="store_true", help="attract mode and free play; the books are never touched"
     )
-    run_command.add_argument("--script", type=Path, help="a file of inputs, one per line")
-    run_command.add_argument(
+    command.add_argument("--script", type=Path, help="a file of inputs, one per line")
+    command.add_argument(
         "--seed-base", type=seed_argument, help="derive every round's deck from this seed (tests, soak runs)"
     )
-    run_command.add_argument(
+    command.add_argument(
         "--decks",
         type=Path,
         help="tests only: line N stacks round N's deck (top card first; blank: shuffled)",
     )
+
+
+def add_books_commands(commands: Commands) -> None:
+    """The commands that read or write the terminal's books, and the link agent's."""
+    for name, text in [
+        ("meters", "print the meters"),
+        ("audit", "check that the ledger, the meters and the rounds add up (exit 1 if not)"),
+        ("recall", "print the last rounds"),
+    ]:
+        command = commands.add_parser(name, help=text)
+        add_configured(command)
+        command.add_argument("--json", action="store_true", help="print JSON")
     commands.choices["recall"].add_argument("count", nargs="?", type=positive, default=25, help="rounds (25)")
-    par_command = commands.add_parser(
+    add_configured(commands.add_parser("set-pin", help="set the operator PIN (read from standard input)"))
+    init = commands.add_parser("init", help="create the terminal's books (the only command that does)")
+    add_configured(init)
+    how = init.add_mutually_exclusive_group()
+    how.add_argument(
+        "--ram-clear",
+        action="store_true",
+        help="replace books that are there (or lost) with new ones; the old files are kept aside",
+    )
+    how.add_argument(
+        "--seal-existing", action="store_true", help="seal books written before sealing, as they stand"
+    )
+    how.add_argument("--if-missing", action="store_true", help="do nothing where books are (or were) already")
+    init.add_argument(
+        "--test", action="store_true", help="test books: rounds may be dealt from stacked or derived decks"
+    )
+    link = commands.add_parser(
+        "link", help="push a linked cabinet's outbox to the floor's hub until stopped (docs/floor.md)"
+    )
+    add_configured(link)
+
+
+def add_par_command(commands: Commands) -> None:
+    command = commands.add_parser(
         "par",
         help="the return of a rule profile: return table and PAR sheet; "
         "without one, the configured rules' return against [rules]",
     )
-    par_command.add_argument(
+    command.add_argument(
         "profile", nargs="?", help="a shipped profile's id or a profile file (none: the configured rules)"
     )
-    method = par_command.add_mutually_exclusive_group()
+    method = command.add_mutually_exclusive_group()
     method.add_argument(
         "--exact", action="store_true", help="count every deal (the default where the profile allows it)"
     )
@@ -499,25 +528,25 @@ def parser() -> argparse.ArgumentParser:
         type=positive,
         help=f"simulate N rounds (the default, {par.DEFAULT_ROUNDS:,}, for profiles with exchanges or purchases)",
     )
-    par_command.add_argument("--json", action="store_true", help="print JSON")
-    par_command.add_argument("--out", type=Path, help="also write a Markdown PAR sheet and the JSON to DIR")
-    par_command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
-    par_command.add_argument(
+    command.add_argument("--json", action="store_true", help="print JSON")
+    command.add_argument("--out", type=Path, help="also write a Markdown PAR sheet and the JSON to DIR")
+    command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
+    command.add_argument(
         "--ante", type=positive, help="minor units (default: the table's least and greatest ante)"
     )
-    returns_command = commands.add_parser(
+    add_configured(command)
+
+
+def add_returns_command(commands: Commands) -> None:
+    command = commands.add_parser(
         "returns", help="compute the configured rules' return where it is not known and keep it in the books"
     )
-    returns_command.add_argument(
+    command.add_argument(
         "--rounds", type=positive, help=f"rounds simulated per ante (default {returns.ROUNDS:,})"
     )
-    returns_command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
-    returns_command.add_argument("--json", action="store_true", help="print JSON")
-    for command in (par_command, returns_command):
-        command.add_argument("--config", type=Path, help="configuration file (TOML)")
-        command.add_argument("--db", type=Path, help="database file (default: from the configuration)")
-    floor_cli.add_commands(commands.add_parser("hub", help="the floor's hub on PostgreSQL (docs/floor.md)"))
-    return main
+    command.add_argument("--seed", type=seed_argument, help="64 hex digits: the simulation's seed")
+    command.add_argument("--json", action="store_true", help="print JSON")
+    add_configured(command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -168,12 +168,24 @@ def bonus_section(result: Simulation, rules: ProfileRules) -> list[str]:
 
 
 def markdown_report(result: SimulatedSheet, rules: ProfileRules, command: str, chart: str | None) -> str:
-    cap = (
-        "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
-        if result["cap_binds"]
-        else "the maximum payout cuts no win"
-    )
     out = [
+        *title_section(result, rules, command),
+        *rules_section(rules, skip="bonus bet is a separate bet"),
+        "",
+        *ante_section(result["by_ante"], rules),
+        *other_bets_section(result, rules),
+        *play_section(result, rules),
+        *figures_section(result),
+        *return_table_section(result),
+        *options_section(result),
+        *bonus_section(result, rules),
+        *chart_section(chart),
+    ]
+    return "\n".join(out)
+
+
+def title_section(result: SimulatedSheet, rules: ProfileRules, command: str) -> list[str]:
+    return [
         f"# PAR sheet: {rules['name']} (`{result['profile']}`), simulated",
         "",
         f"Regenerate: `{command}`",
@@ -182,10 +194,17 @@ def markdown_report(result: SimulatedSheet, rules: ProfileRules, command: str, c
         + (f", from {rules['source']}" if rules.get("source") else "")
         + f". {result['rounds']:,} rounds simulated by oasis-kiosk from seed `{result['seed']}`.",
         "",
-        *rules_section(rules, skip="bonus bet is a separate bet"),
-        "",
-        *ante_section(result["by_ante"], rules),
-        *other_bets_section(result, rules),
+    ]
+
+
+def play_section(result: Simulation, rules: ProfileRules) -> list[str]:
+    """How the simulation plays the rounds the figures count."""
+    cap = (
+        "the maximum payout cuts the win of: " + ", ".join(hand_name(c) for c in result["cap_binds"])
+        if result["cap_binds"]
+        else "the maximum payout cuts no win"
+    )
+    return [
         "## How it is played",
         "",
         f"The figures below are at an ante of {money(result['ante'], rules)}: one box ({cap} there)"
@@ -200,6 +219,11 @@ def markdown_report(result: SimulatedSheet, rules: ProfileRules, command: str, c
         "the estimate is unbiased and its interval narrow (docs/simulation.md). The return table, the options "
         "and the distribution count the rounds as they were played.",
         "",
+    ]
+
+
+def figures_section(result: Simulation) -> list[str]:
+    return [
         "## Figures",
         "",
         *[f"- **{label}**: {text}" for label, text in figure_lines(result)],
@@ -207,6 +231,11 @@ def markdown_report(result: SimulatedSheet, rules: ProfileRules, command: str, c
         "House edge: the house's expected win per ante in the main game (ante, play bet, insurance and every "
         "fee; not a side bet). Element of risk: the same per unit wagered (ante, play bet, fees and insurance).",
         "",
+    ]
+
+
+def return_table_section(result: Simulation) -> list[str]:
+    return [
         "## Return table",
         "",
         "| outcome | rounds | probability | return (antes) |",
@@ -221,34 +250,37 @@ def markdown_report(result: SimulatedSheet, rules: ProfileRules, command: str, c
         "the total is the plain mean, which the house edge above estimates more precisely.",
         "",
     ]
-    if result["options"]:
+
+
+def options_section(result: Simulation) -> list[str]:
+    """The options taken and what each contributed, and the exchanges by round and card count."""
+    if not result["options"]:
+        return []
+    out = [
+        "## Options",
+        "",
+        "| option | taken | frequency | paid (antes/round) | contribution (antes/round) |",
+        "|---|---:|---:|---:|---:|",
+        *[
+            f"| {name} | {taken:,} | {frequency:.6f} | {paid:.6f} | {contribution:+.6f} |"
+            for name, taken, frequency, paid, contribution in option_rows(result)
+        ],
+        "",
+        "Contribution: the box's net with the option, less the net it would have had on the same cards "
+        "without it (for an exchange or the sixth card: the dealt hand played or folded by the strategy, "
+        "against the same dealer hand; for a purchase: declining; for insurance: its own result), per "
+        "round. Paid: the fees (insurance: the stakes) per round.",
+        "",
+    ]
+    if result["exchanges"]:
         out += [
-            "## Options",
-            "",
-            "| option | taken | frequency | paid (antes/round) | contribution (antes/round) |",
-            "|---|---:|---:|---:|---:|",
+            "| exchange | rounds | frequency |",
+            "|---|---:|---:|",
             *[
-                f"| {name} | {taken:,} | {frequency:.6f} | {paid:.6f} | {contribution:+.6f} |"
-                for name, taken, frequency, paid, contribution in option_rows(result)
+                f"| {name.replace('round_', 'round ').replace('_cards_', ', ')} card(s) | {count:,} | "
+                f"{count / result['rounds']:.6f} |"
+                for name, count in result["exchanges"].items()
             ],
             "",
-            "Contribution: the box's net with the option, less the net it would have had on the same cards "
-            "without it (for an exchange or the sixth card: the dealt hand played or folded by the strategy, "
-            "against the same dealer hand; for a purchase: declining; for insurance: its own result), per "
-            "round. Paid: the fees (insurance: the stakes) per round.",
-            "",
         ]
-        if result["exchanges"]:
-            out += [
-                "| exchange | rounds | frequency |",
-                "|---|---:|---:|",
-                *[
-                    f"| {name.replace('round_', 'round ').replace('_cards_', ', ')} card(s) | {count:,} | "
-                    f"{count / result['rounds']:.6f} |"
-                    for name, count in result["exchanges"].items()
-                ],
-                "",
-            ]
-    out += bonus_section(result, rules)
-    out += chart_section(chart)
-    return "\n".join(out)
+    return out
