@@ -85,3 +85,28 @@ def test_the_kiosks_own_refusals_are_oasis_errors(tmp_path: Path) -> None:
     for raised in (config.value, script.value):
         assert isinstance(raised, OasisError)
         assert isinstance(raised, ValueError)
+
+
+SIGNALS = {"oasis_kiosk.ui.scenes.operator.settings.CancelledError"}
+"""Exceptions that carry no refusal: a worker told to stop (the operator left the page)."""
+
+
+def test_every_exception_class_the_package_defines_is_an_oasis_error() -> None:
+    """A new exception anywhere in the package (a device's, the hub's, the link's) derives
+    from OasisError, so that one ``except OasisError`` catches every refusal of the kiosk."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    defined = {}
+    for module_info in pkgutil.walk_packages(oasis_kiosk.__path__, "oasis_kiosk."):
+        if module_info.name.endswith("__main__"):
+            continue  # running it is the command line
+        module = importlib.import_module(module_info.name)
+        for name, value in inspect.getmembers(module, inspect.isclass):
+            if issubclass(value, BaseException) and value.__module__ == module.__name__:
+                defined[f"{module.__name__}.{name}"] = value
+    assert len(defined) > 10, "the walk found the package's exceptions"
+    assert set(SIGNALS) <= set(defined), "a signal named here is still defined"
+    outside = sorted(name for name, error in defined.items() if not issubclass(error, OasisError))
+    assert set(outside) == SIGNALS, "exceptions that are not OasisErrors"

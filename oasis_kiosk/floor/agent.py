@@ -49,6 +49,7 @@ from typing import Any
 
 import psycopg
 
+from oasis_kiosk import OasisError
 from oasis_kiosk.floor import access, hub
 from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
 from oasis_kiosk.machine import linked
@@ -74,7 +75,7 @@ CONNECTION_OPTIONS: dict[str, Any] = {
 }
 
 
-class LinkError(Exception):
+class LinkError(OasisError):
     """The link cannot go on as configured (the books and the hub disagree): it says why."""
 
 

@@ -3,8 +3,10 @@ None of them leaves a change behind: the transaction that raised it is rolled ba
 
 from __future__ import annotations
 
+from oasis_kiosk import OasisError
 
-class HubError(Exception):
+
+class HubError(OasisError):
     """Anything the hub refuses or cannot do."""
 
 

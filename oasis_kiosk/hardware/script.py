@@ -49,7 +49,7 @@ class ScriptError(ValueError, OasisError):
     """A script that cannot be read, or a line of it that is not an input."""
 
 
-class ScriptStoppedError(RuntimeError):
+class ScriptStoppedError(OasisError, RuntimeError):
     """The terminal could not commit an input: the run stops at that line."""
 
 
