@@ -75,7 +75,9 @@ class Options:
 
 
 @dataclass(frozen=True)
-class Cabinet:
+class CabinetRow:
+    """One cabinet as the page shows it."""
+
     name: str
     online: bool
     last_seen: datetime | None
@@ -118,7 +120,7 @@ class Day:
 @dataclass(frozen=True)
 class Page:
     at: datetime
-    cabinets: list[Cabinet]
+    cabinets: list[CabinetRow]
     pool: hub.Pool
     hits: list[Hit]
     days: list[Day] = field(default_factory=list)
@@ -173,7 +175,7 @@ def read_page(connection: psycopg.Connection[Any], options: Options) -> Page:
         ):
             tilts.setdefault(int(cabinet_id), []).append((str(kind), str(message)))
         cabinets = [
-            Cabinet(
+            CabinetRow(
                 name=str(name),
                 online=bool(online),
                 last_seen=last_seen,
@@ -315,7 +317,18 @@ ul.diff { margin: .2em 0 0 1em; padding: 0; color: #9b1c12; font-size: .9em; }
 
 def render(page: Page, options: Options) -> str:
     d = options.decimals
-    out = [
+    sections = [
+        *_head(page, options),
+        *_cabinets_table(page, d),
+        *_pool_section(page.pool, d),
+        *_hits_table(page.hits, d),
+        *_days_table(page.days, d),
+    ]
+    return "\n".join(sections) + "</body></html>"
+
+
+def _head(page: Page, options: Options) -> list[str]:
+    return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="refresh" content="{int(options.refresh)}">',
@@ -324,6 +337,11 @@ def render(page: Page, options: Options) -> str:
         f'<p class="when">The hub at {_e(page.at.strftime("%Y-%m-%d %H:%M:%S %Z"))}; '
         f"a cabinet is online when it sent something in the last {int(options.online_seconds)} s. "
         f"Amounts in the cabinets' currency.</p>",
+    ]
+
+
+def _cabinets_table(page: Page, d: int) -> list[str]:
+    out = [
         '<h2>Cabinets</h2><table id="cabinets"><thead><tr><th>Cabinet</th><th>Link</th><th>Last seen</th>'
         '<th class="n">Credits</th><th class="n">Coin in</th><th class="n">Coin out</th>'
         '<th class="n">Games</th><th>Open tilts</th><th>Books</th></tr></thead><tbody>',
@@ -341,31 +359,37 @@ def render(page: Page, options: Options) -> str:
             )
             or "—"
         )
-        if cabinet.faulty is None:
-            books = '<span class="chip none">not reconciled</span>'
-        elif cabinet.faulty:
-            items = "".join(f"<li>{_e(sentence)}</li>" for sentence in cabinet.differences[:5])
-            more = len(cabinet.differences) - 5
-            if more > 0:
-                items += f"<li>and {more} more</li>"
-            books = (
-                f'<span class="chip bad">FAULTY</span> {_ago(cabinet.checked_at, page.at)}'
-                f'<ul class="diff">{items}</ul>'
-            )
-        else:
-            books = f'<span class="chip ok">agree</span> {_ago(cabinet.checked_at, page.at)}'
         out.append(
             f'<tr class="cabinet" data-cabinet="{_e(cabinet.name)}"><td><b>{_e(cabinet.name)}</b></td>'
             f"<td>{link}</td><td>{_ago(cabinet.last_seen, page.at)}</td>"
             f'<td class="n">{_e(money(cabinet.credits, d))}</td><td class="n">{_e(money(cabinet.coin_in, d))}</td>'
             f'<td class="n">{_e(money(cabinet.coin_out, d))}</td><td class="n">{_e(_count(cabinet.games))}</td>'
-            f'<td>{tilts}</td><td class="books">{books}</td></tr>'
+            f'<td>{tilts}</td><td class="books">{_books(cabinet, page.at)}</td></tr>'
         )
     if not page.cabinets:
         out.append('<tr><td colspan="9">No cabinet yet: hub add-cabinet adds one.</td></tr>')
-    pool, parameters = page.pool, page.pool.parameters
-    out += [
-        "</tbody></table>",
+    out.append("</tbody></table>")
+    return out
+
+
+def _books(cabinet: CabinetRow, now: datetime) -> str:
+    """The cabinet's books' latest reconciliation: never, faulty (its first differences) or agreeing."""
+    if cabinet.faulty is None:
+        return '<span class="chip none">not reconciled</span>'
+    if not cabinet.faulty:
+        return f'<span class="chip ok">agree</span> {_ago(cabinet.checked_at, now)}'
+    items = "".join(f"<li>{_e(sentence)}</li>" for sentence in cabinet.differences[:5])
+    more = len(cabinet.differences) - 5
+    if more > 0:
+        items += f"<li>and {more} more</li>"
+    return (
+        f'<span class="chip bad">FAULTY</span> {_ago(cabinet.checked_at, now)}<ul class="diff">{items}</ul>'
+    )
+
+
+def _pool_section(pool: hub.Pool, d: int) -> list[str]:
+    parameters = pool.parameters
+    return [
         '<h2>Linked jackpot</h2><div class="pool" id="pool">',
         f'<span class="value">{_e(money(pool.value, d))}</span>',
         f"<span>reserve {_e(money(pool.reserve, d))}</span>"
@@ -373,25 +397,34 @@ def render(page: Page, options: Options) -> str:
         f"<span>resets to {_e(money(parameters.reset, d))}, at most {_e(money(parameters.maximum, d))}</span>",
         f"<span>{_e(f'{parameters.rate_ppm / 10_000:g}')} % of a stake to the pool, "
         f"{_e(f'{parameters.reserve_rate_ppm / 10_000:g}')} % to the reserve</span></div>",
+    ]
+
+
+def _hits_table(hits: list[Hit], d: int) -> list[str]:
+    out = [
         f'<h2>Last {HITS} hits</h2><table id="hits"><thead><tr><th>When</th><th>Cabinet</th><th>Round</th>'
         '<th class="n">Box</th><th class="n">Award</th></tr></thead><tbody>',
     ]
-    for hit in page.hits:
+    for hit in hits:
         out.append(
             f"<tr><td>{_e(hit.claimed_at.strftime('%Y-%m-%d %H:%M:%S'))}</td><td>{_e(hit.cabinet)}</td>"
             f'<td>{_e(hit.round_id)}</td><td class="n">{hit.box + 1}</td>'
             f'<td class="n">{_e(money(hit.amount, d))}</td></tr>'
         )
-    if not page.hits:
+    if not hits:
         out.append('<tr><td colspan="5">No hit yet.</td></tr>')
-    out += [
-        "</tbody></table>",
+    out.append("</tbody></table>")
+    return out
+
+
+def _days_table(days: list[Day], d: int) -> list[str]:
+    out = [
         '<h2>Totals per day</h2><table id="days"><thead><tr><th>Day</th><th class="n">Games</th>'
         '<th class="n">Played</th><th class="n">Won</th><th class="n">Money in</th><th class="n">Money out</th>'
         '<th class="n">Stakes fed</th><th class="n">To the pool</th><th class="n">Hits</th>'
         '<th class="n">Awarded</th></tr></thead><tbody>',
     ]
-    for day in page.days:
+    for day in days:
         figures = [
             _count(day.games),
             money(day.played, d),
@@ -405,8 +438,8 @@ def render(page: Page, options: Options) -> str:
         ]
         cells = "".join(f'<td class="n">{_e(figure)}</td>' for figure in figures)
         out.append(f"<tr><td>{_e(day.day.isoformat())}</td>{cells}</tr>")
-    out.append("</tbody></table></body></html>")
-    return "\n".join(out)
+    out.append("</tbody></table>")
+    return out
 
 
 def error_page(message: str, options: Options) -> str:
