@@ -31,6 +31,7 @@ from oasis_kiosk.floor.errors import (
     MigrationError,
     ParametersError,
     UnknownCabinetError,
+    UnknownHitError,
 )
 from oasis_kiosk.floor.hub import Event
 
@@ -91,6 +92,10 @@ def floor(bare: Hub) -> Hub:
         bare.owner, "tests", reset=1000, rate_ppm=100_000, maximum=2000, reserve_rate_ppm=10_000
     )
     return bare
+
+
+def hit(seq: int, round_id: str, box: int = 0) -> Event:
+    return Event(seq, "jackpot_hit", {"round_id": round_id, "box": box}, NOW)
 
 
 def contributions(first: int, stakes: list[int], round_prefix: str = "r") -> list[Event]:
@@ -297,7 +302,7 @@ def test_contributions_are_exact_and_overflow_to_the_reserve(floor: Hub) -> None
 def test_a_claim_awards_the_pool_once(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
     # The pool 1 000 + 500 + 800 capped at 2 000; the reserve 50 + 80 and the 300 over.
-    hub.ingest(cabinet, contributions(1, [5000, 8000]))
+    hub.ingest(cabinet, [*contributions(1, [5000, 8000]), hit(3, "round-7")])
     before = hub.pool(floor.owner)
     assert before.value == 2000
     award = hub.claim(cabinet, "round-7", 0)
@@ -311,6 +316,21 @@ def test_a_claim_awards_the_pool_once(floor: Hub) -> None:
     assert hub.pool_value(cabinet).value == after.value
     with pytest.raises(BatchError, match="a claim names its round"):
         hub.claim(cabinet, "", 0)
+
+
+def test_a_claim_of_a_hit_the_cabinet_never_sent_is_refused_and_changes_nothing(floor: Hub) -> None:
+    cabinet, other = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "r2", box=1)])
+    hub.ingest(other, [hit(1, "theirs")])
+    before = hub.pool(floor.owner)
+    for round_id, box in (("never", 0), ("r2", 0), ("theirs", 0), ("r1", 0)):
+        with pytest.raises(
+            UnknownHitError, match=f"cabinet c01 has sent no jackpot hit of round {round_id}, box {box}"
+        ):
+            hub.claim(cabinet, round_id, box)
+    assert hub.pool(floor.owner) == before
+    assert count(floor.owner, "SELECT count(*) FROM hub.awards") == 0
+    assert hub.claim(cabinet, "r2", 1).amount == before.value, "its own hit is paid"
 
 
 def test_two_hits_in_one_round_are_two_claims_each_answered_the_same_again(floor: Hub) -> None:
@@ -349,7 +369,7 @@ def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, 
             [seq, json.dumps({"round_id": round_id})],
         )
     cabinet.execute("SELECT * FROM hub.claim('r1')")
-    assert [m.version for m in migrate.migrate(bare.owner)] == [6]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7]
     assert hub.pending_hits(bare.owner) == [("c01", "r2", 0)], "r1 was claimed; r2 waits, as box 0"
     assert hub.claim(cabinet, "r1", 0).amount == 1000, "the award r1 had"
     assert hub.claim(cabinet, "r2", 0).amount == 1000
@@ -359,7 +379,7 @@ def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, 
 
 def test_the_reserve_refills_the_pool_only_up_to_its_maximum(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
-    hub.ingest(cabinet, contributions(1, [200_000]))  # pool capped at 2 000, reserve 2 000 + 19 000
+    hub.ingest(cabinet, [*contributions(1, [200_000]), hit(2, "r")])  # pool 2 000, reserve 2 000 + 19 000
     reserve = hub.pool(floor.owner).reserve
     award = hub.claim(cabinet, "r", 0)
     assert (award.amount, award.from_reserve, award.pool_after) == (2000, 1000, 2000)
@@ -405,8 +425,8 @@ def claim_at_once(
 
 def test_of_two_hits_at_once_the_first_committed_wins_the_pool(floor: Hub, postgres: Postgres) -> None:
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
-    hub.ingest(first, contributions(1, [3000]))
-    hub.ingest(second, contributions(1, [4000], round_prefix="s"))
+    hub.ingest(first, [*contributions(1, [3000]), hit(2, "a")])
+    hub.ingest(second, [*contributions(1, [4000], round_prefix="s"), hit(2, "b")])
     before = hub.pool(floor.owner)
     assert before.value == 1000 + 300 + 400
     with postgres.connect(autocommit=True) as superuser:
@@ -430,7 +450,7 @@ def test_of_two_hits_at_once_the_first_committed_wins_the_pool(floor: Hub, postg
 def test_one_round_claimed_twice_at_once_gets_one_award(floor: Hub, postgres: Postgres) -> None:
     cabinet = floor.cabinet("c01")
     again = floor.login("c01")
-    hub.ingest(cabinet, contributions(1, [3000]))
+    hub.ingest(cabinet, [*contributions(1, [3000]), hit(2, "r9")])
     value = hub.pool(floor.owner).value
     with postgres.connect(autocommit=True) as superuser:
         one, other = claim_at_once(
@@ -448,7 +468,7 @@ def test_one_round_claimed_twice_at_once_gets_one_award(floor: Hub, postgres: Po
 def test_a_cabinet_sends_and_reads_only_its_own_rows(floor: Hub) -> None:
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
     hub.ingest(first, contributions(1, [100, 100]))
-    hub.ingest(second, contributions(1, [100]))
+    hub.ingest(second, [*contributions(1, [100]), hit(2, "won")])
     hub.claim(second, "won", 0)
     other = floor.owner.execute("SELECT id FROM hub.cabinets WHERE name = 'c02'").fetchone()
     assert other is not None
@@ -461,7 +481,7 @@ def test_a_cabinet_sends_and_reads_only_its_own_rows(floor: Hub) -> None:
     assert count(first, "SELECT count(*) FROM hub.contributions") == 2
     assert count(first, "SELECT count(*) FROM hub.awards") == 0
     assert first.execute("SELECT name FROM hub.cabinets").fetchall() == [("c01",)]
-    assert count(floor.owner, "SELECT count(*) FROM hub.events") == 3
+    assert count(floor.owner, "SELECT count(*) FROM hub.events") == 4, "c01's two, c02's stake and hit"
 
 
 @pytest.mark.parametrize(
@@ -513,10 +533,10 @@ def test_a_cabinet_cannot_set_the_pools_parameters(floor: Hub) -> None:
 )
 def test_the_dashboard_reads_everything_and_writes_nothing(floor: Hub, statement: str) -> None:
     cabinet = floor.cabinet("c01")
-    hub.ingest(cabinet, contributions(1, [100]))
+    hub.ingest(cabinet, [*contributions(1, [100]), hit(2, "r1")])
     hub.claim(cabinet, "r1", 0)
     dashboard = floor.dashboard()
-    assert count(dashboard, "SELECT count(*) FROM hub.events") == 1
+    assert count(dashboard, "SELECT count(*) FROM hub.events") == 2
     assert count(dashboard, "SELECT count(*) FROM hub.awards") == 1
     assert count(dashboard, "SELECT count(*) FROM hub.cabinets") == 1
     assert count(dashboard, "SELECT count(*) FROM hub.parameter_changes") == 1

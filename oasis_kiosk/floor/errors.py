@@ -30,6 +30,10 @@ class BatchError(HubError):
     """An event or a claim that is malformed, or an event sent again with other contents."""
 
 
+class UnknownHitError(HubError):
+    """A claim of the jackpot for a hit the cabinet never reported to the hub."""
+
+
 class GapError(HubError):
     """A batch that does not follow what the hub holds: the events between are missing."""
 

@@ -10,8 +10,9 @@ the hub takes the cabinet from the role logged in, never from the data sent.
   then holds for the cabinet: everything up to it may leave the outbox. A
   ``jackpot_contribution`` feeds the pool as it is received, so exactly once.
 - ``claim(connection, round_id, box)``: the jackpot for a box's hit in a round of the
-  cabinet (``hub.claim`` in 0006_hits_by_box.sql, one transaction holding the pool FOR
-  UPDATE). The award is the pool's value then; the pool starts again at its reset value
+  cabinet (``hub.claim`` in 0007_claims_need_a_hit.sql, one transaction holding the pool
+  FOR UPDATE), paid only for a ``jackpot_hit`` the cabinet sent (``UnknownHitError``
+  otherwise). The award is the pool's value then; the pool starts again at its reset value
   plus its reserve. Claiming the same hit again returns the same award. Of two hits at once
   (two cabinets', or two boxes of one round) the first committed wins the pool and the
   second is awarded what the pool holds after it.
@@ -40,7 +41,14 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from oasis_kiosk.floor.errors import BatchError, GapError, HubError, ParametersError, UnknownCabinetError
+from oasis_kiosk.floor.errors import (
+    BatchError,
+    GapError,
+    HubError,
+    ParametersError,
+    UnknownCabinetError,
+    UnknownHitError,
+)
 
 PPM = 1_000_000
 KIND = re.compile(r"[a-z][a-z0-9_]{0,62}")
@@ -124,6 +132,8 @@ def _database_error(error: psycopg.Error) -> HubError | None:
         return GapError(message, held=held, first=first)
     if state == "OA002":
         return UnknownCabinetError(message)
+    if state == "OA006":
+        return UnknownHitError(message)
     if state in {"OA003", "OA005"}:
         detail = error.diag.message_detail
         return BatchError(f"{message} ({detail})" if detail else message)
