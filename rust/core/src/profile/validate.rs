@@ -4,6 +4,32 @@ use super::*;
 
 impl Profile {
     pub(super) fn validate(&self) -> Result<(), (String, String)> {
+        self.validate_table()?;
+        self.validate_game()?;
+        self.validate_boxes()?;
+        if let Some(exchange) = &self.exchange {
+            self.validate_exchange(exchange)?;
+        }
+        if let Some(bonus) = &self.bonus {
+            self.validate_bonus(bonus)?;
+        }
+        self.validate_purchases()?;
+        if let Some(insurance) = &self.insurance {
+            if insurance.min_category < self.game.qualifier {
+                return Err((
+                    "insurance.min_category".into(),
+                    "an insured hand must have a paytable row: at least the qualifier".into(),
+                ));
+            }
+        }
+        if let Some(protection) = &self.protection {
+            self.validate_protection(protection)?;
+        }
+        Ok(())
+    }
+
+    /// The currency, the ante ladder and the largest payout.
+    fn validate_table(&self) -> Result<(), (String, String)> {
         let fail = |field: &str, reason: String| Err((field.to_string(), reason));
         let t = &self.table;
         if t.currency.len() != 3 || !t.currency.bytes().all(|b| b.is_ascii_uppercase()) {
@@ -35,6 +61,12 @@ impl Profile {
                 format!("the ante ladder would have more than {MAX_LADDER} steps"),
             );
         }
+        Ok(())
+    }
+
+    /// The play bet, and a paytable row for exactly the hands that can beat a qualifying dealer.
+    fn validate_game(&self) -> Result<(), (String, String)> {
+        let fail = |field: &str, reason: String| Err((field.to_string(), reason));
         if !(1..=MAX_MULTIPLE).contains(&self.game.play_multiple) {
             return fail("game.play_multiple", format!("the play bet is 1 to {MAX_MULTIPLE} antes"));
         }
@@ -64,13 +96,13 @@ impl Profile {
                 _ => {}
             }
         }
-        self.validate_boxes()?;
-        if let Some(exchange) = &self.exchange {
-            self.validate_exchange(exchange)?;
-        }
-        if let Some(bonus) = &self.bonus {
-            self.validate_bonus(bonus)?;
-        }
+        Ok(())
+    }
+
+    /// The purchases (the sixth card, buying the game, buying the dealer's card): their fees,
+    /// the bonus bet they may need, and which of them go together.
+    fn validate_purchases(&self) -> Result<(), (String, String)> {
+        let fail = |field: &str, reason: String| Err((field.to_string(), reason));
         for (field, purchase) in [
             ("sixth_card", &self.sixth_card),
             ("buy_game", &self.buy_game),
@@ -110,26 +142,21 @@ impl Profile {
                 );
             }
         }
-        if let Some(insurance) = &self.insurance {
-            if insurance.min_category < self.game.qualifier {
-                return fail(
-                    "insurance.min_category",
-                    "an insured hand must have a paytable row: at least the qualifier".into(),
-                );
-            }
+        Ok(())
+    }
+
+    fn validate_protection(&self, protection: &Protection) -> Result<(), (String, String)> {
+        let fail = |field: &str, reason: String| Err((field.to_string(), reason));
+        if protection.categories.is_empty() {
+            return fail("protection.categories", "name at least one category".into());
         }
-        if let Some(protection) = &self.protection {
-            if protection.categories.is_empty() {
-                return fail("protection.categories", "name at least one category".into());
-            }
-            // Half the expected payment (ante + play bet × odds) must be whole.
-            for &category in &protection.categories {
-                let Some(odds) = self.odds(category).map(|odds| odds as u64) else {
-                    return fail("protection.categories", format!("{} has no paytable row", category.name()));
-                };
-                let half = Ratio { numerator: 1 + u64::from(self.game.play_multiple) * odds, denominator: 2 };
-                self.check_price("protection.categories", half)?;
-            }
+        // Half the expected payment (ante + play bet × odds) must be whole.
+        for &category in &protection.categories {
+            let Some(odds) = self.odds(category).map(|odds| odds as u64) else {
+                return fail("protection.categories", format!("{} has no paytable row", category.name()));
+            };
+            let half = Ratio { numerator: 1 + u64::from(self.game.play_multiple) * odds, denominator: 2 };
+            self.check_price("protection.categories", half)?;
         }
         Ok(())
     }
