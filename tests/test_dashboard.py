@@ -28,12 +28,16 @@ import psycopg
 import pytest
 from floor import ROYAL, FloorHub, linked_terminal, new_hub, play, push
 from postgres import Postgres
+from support import books
 
 from oasis_kiosk.cli import main
+from oasis_kiosk.config import Config, LinkConfig
 from oasis_kiosk.floor import access, dashboard, hub, migrate, reconcile
 from oasis_kiosk.floor.errors import HubUnavailableError
 from oasis_kiosk.floor.hub import Event
-from oasis_kiosk.store.outbox import hub_round_id
+from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.db import Store
+from oasis_kiosk.store.outbox import Outbox, hub_round_id
 
 ROOT = Path(__file__).resolve().parent.parent
 NOW = datetime.now(UTC)
@@ -222,6 +226,41 @@ def test_the_dashboard_shows_the_floor_in_a_real_browser(floor: FloorHub, tmp_pa
 
 
 INJECTED = "<script>document.title='owned'</script><img src=x onerror=alert(1)>"
+
+
+def test_a_real_cabinets_tilts_and_handpaid_wins_reach_the_page_as_its_meters_count_them(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """What a terminal books, not rows written for the test: a door left open is an open
+    tilt (one opened and closed before is not), and a win paid by hand counts in the day's
+    won and money out as the cabinet's coin out and total out meters count it."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "c01" / "kiosk.db"
+    database.parent.mkdir()
+    books(database).close()
+    config = Config(
+        database=database,
+        link=LinkConfig(database.with_name("hub.toml"), jackpot="local"),
+        handpay_limit=2000,
+    )
+    t = Terminal(
+        config, Store(database, outbox=Outbox(linked_jackpot=False)), deck_for_round=lambda _n: ROYAL
+    )
+    for intent, value in (("bill", 5000), ("deal", None), ("play", None)):
+        assert t.handle(intent, value).ok, intent
+    assert t.handpay_win is not None, "the royal flush's win is over the handpay limit"
+    for intent in ("attendant", "door_open", "door_close", "door_open"):
+        assert t.handle(intent).ok, intent
+    meters = t.store.meters()
+    t.store.close()
+    push(database, credentials)
+    page = dashboard.read_page(floor.owner, dashboard.Options())
+    (cabinet,) = page.cabinets
+    assert [kind for kind, _message in cabinet.tilts] == ["door"]
+    today = page.days[0]
+    assert (today.played, today.won) == (meters["coin_in"], meters["coin_out"])
+    assert (today.money_in, today.money_out) == (meters["total_in"], meters["total_out"])
+    assert today.money_out >= 2000, "the handpaid win is money out"
 
 
 def test_no_text_a_cabinet_sends_can_inject_html(floor: FloorHub, tmp_path: Path) -> None:

@@ -40,14 +40,11 @@ import psycopg
 
 from oasis_kiosk.floor import hub, migrate
 from oasis_kiosk.floor.errors import HubError, MigrationError
+from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, PAID_BY_HAND, WAGERED, WON
 
 log = logging.getLogger("oasis_kiosk.dashboard")
 
 HITS = 25
-MONEY_IN = ("bill_in", "coin_in", "operator_credit")
-MONEY_OUT = ("cash_out", "handpay")
-PLAYED = ("wager", "fee")
-WON = ("win", "bonus_win", "jackpot_hit")
 SESSION_OPTIONS = "-c default_transaction_read_only=on -c statement_timeout=10000"
 """The dashboard's sessions: read-only whatever its role may do, and never stuck on a query."""
 HEADERS = {
@@ -230,6 +227,15 @@ def _amount(kinds: tuple[str, ...], sign: int) -> str:
     )
 
 
+def _paid_by_hand() -> str:
+    """The wins paid by hand: coin out and money out, though no credit moved."""
+    return (
+        f"coalesce(sum(CASE WHEN payload ->> 'kind' = '{PAID_BY_HAND}'"
+        " AND jsonb_typeof(payload -> 'detail' -> 'won') = 'number'"
+        " THEN (payload -> 'detail' ->> 'won')::numeric END), 0)"
+    )
+
+
 def _days(connection: psycopg.Connection[Any], options: Options) -> list[tuple[Any, ...]]:
     query = f"""
         WITH days AS (
@@ -237,8 +243,8 @@ def _days(connection: psycopg.Connection[Any], options: Options) -> list[tuple[A
         since AS (SELECT (current_date - %(back)s)::timestamptz AS at),
         ledger AS (
             SELECT committed_at::date AS day,
-                   {_amount(PLAYED, -1)} AS played, {_amount(WON, 1)} AS won,
-                   {_amount(MONEY_IN, 1)} AS money_in, {_amount(MONEY_OUT, -1)} AS money_out
+                   {_amount(WAGERED, -1)} AS played, {_amount(WON, 1)} + {_paid_by_hand()} AS won,
+                   {_amount(MONEY_IN, 1)} AS money_in, {_amount(MONEY_OUT, -1)} + {_paid_by_hand()} AS money_out
               FROM hub.events WHERE kind = 'ledger' AND committed_at >= (SELECT at FROM since) GROUP BY 1),
         games AS (
             SELECT committed_at::date AS day, count(*) AS games FROM hub.events

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import RecordError, Round
+from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, PAID_BY_HAND, WAGERED, WON
 from oasis_kiosk.machine.meters import EVENT_METERS
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.db.ledger import LedgerRow
@@ -29,10 +30,6 @@ from oasis_kiosk.store.db.ledger import LedgerRow
 if TYPE_CHECKING:
     from oasis_kiosk.store.db.rounds import RoundSettlement, StoredRound
 
-MONEY_IN = {"coin_in", "bill_in", "operator_credit"}
-MONEY_OUT = {"handpay", "cash_out"}
-WAGERED = {"wager", "fee"}
-WON = {"win", "bonus_win", "void_refund", "jackpot_hit"}
 TERMINAL_KEYS = {"jackpot_awards", "jackpot_hits", "jackpot_before", "jackpot_pending"}
 """What the terminal keeps in a settled round's settlement beside the core's."""
 
@@ -89,7 +86,7 @@ def expected_meters(ledger: list[LedgerRow], rounds: list[StoredRound]) -> dict[
             sums["hopper_overpaid"] += row.detail["coin"]
         if row.kind == "operator_credit":
             sums["operator_credits"] += row.amount
-        if row.kind == "handpaid_win":
+        if row.kind == PAID_BY_HAND:
             # The game paid it (coin out) and the attendant paid it out by hand (total out).
             for name in ("coin_out", "total_out", "handpays"):
                 sums[name] += row.detail["won"]

@@ -274,7 +274,7 @@ class OperatorMenu:
                 self.store.add_meter("coin_out", taken)
             self.store.void_round(round_id, reason)
             self.store.event("round_voided", round_id=round_id, refund=taken, reason=reason)
-            self.terminal.tilts.pop("resume", None)
+            self.terminal._clear_tilt("resume")
             self.terminal.save_state()
 
     # Settings.

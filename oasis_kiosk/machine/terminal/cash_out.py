@@ -90,7 +90,7 @@ class CashOut(Transactions):
         if not cleared:
             return Response(False, N_("nothing for the attendant to clear"))
         for kind in cleared:
-            self.store.event("tilt_cleared", kind=kind, message=self.tilts.pop(kind))
+            self._clear_tilt(kind)
         return Response(True, N_("cleared: {tilts}"), {"tilts": ", ".join(cleared)})
 
     def _pay_handpay(self, amount: int) -> Response:

@@ -88,7 +88,7 @@ class Devices(Inputs, CashOut):
 
         def clear() -> Response:
             self.store.event("power_restored", credits=self.credits)
-            self.store.event("tilt_cleared", kind="power_fail", message=self.tilts.pop("power_fail"))
+            self._clear_tilt("power_fail")
             return Response(True, "power restored")
 
         return self._commit(clear)
@@ -103,8 +103,7 @@ class Devices(Inputs, CashOut):
             if problems:
                 self._tilt("self_test", "self-test failed: " + "; ".join(problems))
                 return Response(False, "self-test failed")
-            if "self_test" in self.tilts:
-                self.store.event("tilt_cleared", kind="self_test", message=self.tilts.pop("self_test"))
+            self._clear_tilt("self_test")
             return Response(True, "self-test passed")
 
         return self._commit(record)
@@ -126,11 +125,11 @@ class Devices(Inputs, CashOut):
     def _on_door_open(self, value: int | None) -> Response:
         self.store.add_meter("door_opens", 1)
         self.store.event("door_open")
-        self.tilts["door"] = "the door is open"
+        self._tilt("door", "the door is open")
         return Response(True, N_("door open"))
 
     def _on_door_close(self, value: int | None) -> Response:
-        self.tilts.pop("door", None)
+        self._clear_tilt("door")
         self.store.event("door_close")
         return Response(True, N_("door closed"))
 

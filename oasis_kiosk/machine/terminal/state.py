@@ -203,11 +203,19 @@ class TerminalState:
         self.round_id = round_id
 
     def _tilt(self, kind: str, message: str) -> None:
+        """Raises a tilt, logged (``tilt``) with the state in this transaction: the books
+        and the floor's hub see every tilt begin, as ``_clear_tilt`` logs it end."""
         if kind not in TILTS:
             raise ValueError(f"{kind} is not a tilt of machine/tilts.py")
         self.tilts[kind] = message
         self.store.event("tilt", kind=kind, message=message)
         self.save_state()
+
+    def _clear_tilt(self, kind: str) -> None:
+        """Ends a standing tilt, logged (``tilt_cleared``); nothing for one not standing."""
+        if kind in self.tilts:
+            self.store.event("tilt_cleared", kind=kind, message=self.tilts.pop(kind))
+            self.save_state()
 
     @property
     def mode(self) -> Mode:
