@@ -307,8 +307,9 @@ else
 	if [ -n "$identity" ] && [ -f "$PREFIX$stamp" ] && [ "$(cat "$PREFIX$stamp")" = "$identity" ]; then
 		same "the package ($identity)"
 	else
-		# The cabinet extra brings lgpio, the unit's pin factory.
-		system "$PREFIX$VENV/bin/pip" install --quiet --upgrade "$package[cabinet]"
+		# The cabinet extra brings lgpio, the unit's pin factory; the floor extra psycopg, which
+		# the link agent (oasis-kiosk-link.service) of a linked cabinet needs to reach its hub.
+		system "$PREFIX$VENV/bin/pip" install --quiet --upgrade "$package[cabinet,floor]"
 		if [ -z "$PREFIX" ]; then
 			put "$identity" "$stamp"
 		fi

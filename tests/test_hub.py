@@ -152,6 +152,18 @@ def test_a_failed_migration_leaves_nothing_and_a_changed_one_is_refused(bare: Hu
         migrate.migrate(bare.owner, directory)
 
 
+def test_a_server_older_than_postgresql_15_is_refused_before_anything_is_made(
+    bare: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(MigrationError, match=r"needs PostgreSQL 15 or later, and this server is 14\.11"):
+        migrate.check_server(140011)
+    migrate.check_server(bare.owner.info.server_version)  # the test's own server, 15 or later
+    monkeypatch.setattr(migrate, "OLDEST_SERVER", bare.owner.info.server_version + 1)
+    with pytest.raises(MigrationError, match="needs PostgreSQL 15 or later"):
+        migrate.migrate(bare.owner)
+    assert count(bare.owner, "SELECT count(*) FROM pg_namespace WHERE nspname = 'hub'") == 0
+
+
 def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:
     (tmp_path / "0001_a.sql").write_text("SELECT 1;", encoding="utf-8")
     (tmp_path / "0003_c.sql").write_text("SELECT 1;", encoding="utf-8")

@@ -116,8 +116,22 @@ def check_history(known: list[Migration], recorded: dict[int, tuple[str, str]]) 
             )
 
 
+OLDEST_SERVER = 150000
+"""PostgreSQL 15: before it, every role may create objects in the schema ``public``, which
+the hub's privileges (0003_privileges.sql) take for granted no cabinet can."""
+
+
+def check_server(version: int) -> None:
+    """``version`` as libpq gives it (``150004`` for 15.4): 15 or later, or MigrationError."""
+    if version < OLDEST_SERVER:
+        shown = f"{version // 10000}.{version % 10000}" if version >= 100000 else str(version)
+        raise MigrationError(f"the hub needs PostgreSQL 15 or later, and this server is {shown}")
+
+
 def prepare(connection: psycopg.Connection[Any]) -> None:
-    """The schema, the record table and the group roles, made where missing."""
+    """The schema, the record table and the group roles, made where missing, on a server
+    the hub can trust (``check_server``)."""
+    check_server(connection.info.server_version)
     owner = connection.execute(
         "SELECT pg_get_userbyid(datdba), current_user FROM pg_database WHERE datname = current_database()"
     ).fetchone()
