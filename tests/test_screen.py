@@ -32,8 +32,8 @@ from oasis_kiosk.ui import help, render, screenshots
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.layout import SIZES as SIZES  # the other screen tests take it from here
 from oasis_kiosk.ui.layout import text_floor, window_size
-from oasis_kiosk.ui.screenshots import Clock as Clock  # and this
 from oasis_kiosk.ui.scenes.game.scene import MOST_FRAMES_WAITED
+from oasis_kiosk.ui.screenshots import Clock as Clock  # and this
 from oasis_kiosk.ui.view import cash_for, last_settlement
 
 ARTIFACTS = (
