@@ -381,7 +381,7 @@ def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, 
             [seq, json.dumps({"round_id": round_id})],
         )
     cabinet.execute("SELECT * FROM hub.claim('r1')")
-    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8]
     assert hub.pending_hits(bare.owner) == [("c01", "r2", 0)], "r1 was claimed; r2 waits, as box 0"
     assert hub.claim(cabinet, "r1", 0).amount == 1000, "the award r1 had"
     assert hub.claim(cabinet, "r2", 0).amount == 1000

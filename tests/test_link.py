@@ -20,13 +20,16 @@ from typing import Any, cast
 
 import psycopg
 import pytest
-from floor import ROYAL, SEEDS, Relay, linked_terminal, new_hub, play
+from floor import ROYAL, SEEDS, Relay, linked_terminal, new_hub, play, push
 from postgres import Postgres
 from support import books
 
+from oasis_kiosk.cli import clear_books
 from oasis_kiosk.config import Config
 from oasis_kiosk.floor import access, agent, hub
+from oasis_kiosk.floor.errors import OtherBooksError
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.outbox import Row, hub_round_id
 
@@ -419,6 +422,157 @@ def test_a_second_link_agent_on_the_same_books_refuses_to_start(floor: Floor, tm
             first.kill()
             first.wait()
     assert first.returncode == 0, log.read_text()
+
+
+# New books (a RAM clear) under a cabinet whose events the hub holds.
+
+
+def books_id(t: Terminal) -> str:
+    assert t.store.books is not None
+    return t.store.books.id
+
+
+def hub_books(floor: Floor, name: str = "c01") -> str | None:
+    row = floor.owner.execute("SELECT books_id FROM hub.cabinets WHERE name = %s", [name]).fetchone()
+    assert row is not None
+    return cast(str | None, row[0])
+
+
+def contact_at(database: Path) -> float:
+    """When the agent last told the kiosk that it reached the hub (the link is up)."""
+    own = sqlite3.connect(agent.confirm_path(database))
+    try:
+        row = own.execute("SELECT contact_at FROM pool").fetchone()
+    finally:
+        own.close()
+    return float(row[0])
+
+
+def test_an_agent_that_goes_on_across_a_ram_clear_sends_nothing_of_the_new_books_to_the_old_cabinet(
+    floor: Floor, tmp_path: Path
+) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 3)
+    old = books_id(t)
+    link = agent.Agent(database, floor.credentials, batch=10)
+    link.push_all()
+    sent = floor.cabinet_events()
+    assert hub_books(floor) == old, "the hub records the books of the cabinet's events"
+    play(t, 1)  # not sent yet when the books are moved aside
+    t.store.close()
+    clear_books(BooksFiles(database))
+    with pytest.raises(agent.LinkError, match="there are no books here yet"):
+        link.push_once()
+    assert floor.cabinet_events() == sent, "the old books, moved aside, are read no more"
+    # New books, with at least as many rows as the hub holds and a jackpot hit among them.
+    t = linked_terminal(database)
+    play(t, 4)
+    t.store.close()
+    t = linked_terminal(database, deck=lambda number: ROYAL)
+    feed(t, "bill 5000", "deal", "play")
+    assert t.jackpot_pending is not None
+    new = books_id(t)
+    t.store.close()
+    rows = outbox(database)
+    assert new != old
+    assert len(rows) >= len(sent), "as many rows as the hub holds of the old books, or more"
+    contact = contact_at(database)
+    with pytest.raises(
+        agent.BooksRefusedError,
+        match=f"cabinet c01: the hub holds the events of books {old}, not of books {new}: .*hub add-cabinet",
+    ):
+        link.push_once()
+    assert floor.cabinet_events() == sent, "no row of the new books skipped or mixed with the old"
+    assert floor.count("SELECT count(*) FROM hub.awards") == 0
+    assert contact_at(database) == contact, "the kiosk sees the link down"
+    link.close()
+    # The operator adds the new books to the hub as a new cabinet: they go whole, hit included.
+    access.add_cabinet(floor.owner, "c02", tmp_path / "c02.toml")
+    link = agent.Agent(database, tmp_path / "c02.toml", batch=10)
+    assert link.push_all() == len(rows)
+    link.close()
+    held = floor.owner.execute(
+        "SELECT e.seq, e.kind, e.payload, e.committed_at FROM hub.events e"
+        " JOIN hub.cabinets c ON c.id = e.cabinet_id WHERE c.name = 'c02' ORDER BY e.seq"
+    ).fetchall()
+    assert [tuple(row) for row in held] == expected(rows)
+    assert hub_books(floor, "c02") == new
+    assert floor.count("SELECT count(*) FROM hub.awards") == 1, "the new books' hit is claimed"
+    assert floor.cabinet_events() == sent
+
+
+def test_the_link_stops_at_new_books_with_more_rows_than_the_hub_holds(floor: Floor, tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 1)
+    old = books_id(t)
+    t.store.close()
+    push(database, floor.credentials)
+    sent = floor.cabinet_events()
+    clear_books(BooksFiles(database))
+    t = linked_terminal(database)
+    play(t, 3)
+    new = books_id(t)
+    t.store.close()
+    assert agent.outbox_last(database) > len(sent)
+    command, environment = link_command(tmp_path, database, floor.credentials)
+    stopped = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
+    assert stopped.returncode == agent.EXIT_OTHER_BOOKS, stopped.stderr
+    assert f"cabinet c01: the hub holds the events of books {old}, not of books {new}" in stopped.stderr
+    assert "hub add-cabinet" in stopped.stderr
+    assert floor.cabinet_events() == sent
+    assert hub_books(floor) == old
+
+
+def test_a_cabinet_whose_books_the_hub_never_recorded_adopts_the_first_sent(
+    floor: Floor, tmp_path: Path
+) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 2)
+    old = books_id(t)
+    push(database, floor.credentials)
+    sent = floor.cabinet_events()
+    floor.owner.execute("UPDATE hub.cabinets SET books_id = NULL")  # as a hub before migration 0008
+    play(t, 1)
+    t.store.close()
+    push(database, floor.credentials)
+    assert hub_books(floor) == old
+    assert floor.cabinet_events() == expected(outbox(database))
+    # New books with fewer rows than the hub holds, at a hub that recorded no books: refused.
+    floor.owner.execute("UPDATE hub.cabinets SET books_id = NULL")
+    sent = floor.cabinet_events()
+    clear_books(BooksFiles(database))
+    t = linked_terminal(database)
+    play(t, 1)
+    t.store.close()
+    link = agent.Agent(database, floor.credentials)
+    with pytest.raises(agent.BooksRefusedError, match=r"these are other books \(a RAM clear"):
+        link.push_once()
+    link.close()
+    assert floor.cabinet_events() == sent
+    assert hub_books(floor) is None, "nothing adopted"
+
+
+def test_the_hub_refuses_a_batch_of_other_books(floor: Floor, tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 2)
+    t.store.close()
+    rows = outbox(database)
+    batch = [hub.Event(seq, kind, payload, at) for seq, kind, payload, at in expected(rows)]
+    with access.connect(floor.credentials) as cabinet:
+        assert hub.ingest(cabinet, batch[:5], books_id="books-a") == 5
+        with pytest.raises(
+            OtherBooksError, match="the hub holds the events of books books-a, not of books b"
+        ):
+            hub.ingest(cabinet, batch, books_id="books-b")
+        assert floor.count("SELECT last_seq FROM hub.cabinets WHERE name = 'c01'") == 5
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            cabinet.execute("UPDATE hub.cabinets SET books_id = 'books-b'")
+        assert hub.ingest(cabinet, batch, books_id="books-a") == len(rows)
+    assert hub_books(floor) == "books-a"
 
 
 def test_the_link_command_needs_a_link_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

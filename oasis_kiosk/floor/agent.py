@@ -19,6 +19,15 @@ restarting, the network cut) the agent waits and tries again, the wait doubling 
 agent pushes a books' outbox: a second on the same books refuses to start
 (``kiosk.db.link.lock``, held with ``flock`` as the kiosk holds the books' own lock).
 
+The hub's numbers are those of one set of books: new books (``oasis-kiosk init
+--ram-clear`` moves the old ones aside) number their outbox from 1 again. The agent notices
+new books at the next pass (the file at ``database`` is another file: its device and inode,
+one ``stat`` a pass), stops reading the old file, and goes on with the new books only if the
+hub holds no other books' events for this cabinet: the hub records the books id of the
+cabinet's events (adopted from the first batch) and checks it with every batch. Other books
+stop the agent (``BooksRefusedError``, exit ``EXIT_OTHER_BOOKS``) until the operator adds them
+to the hub as a new cabinet (``hub add-cabinet``) and points ``[link] credentials`` at it.
+
 For a cabinet whose jackpot is linked, the agent is also the kiosk's only way to the hub's
 pool (``oasis_kiosk/machine/linked.py``): at every pass it claims each jackpot hit (a box of
 a round) the hub holds and has not answered here (``hub.claim``: the same award however
@@ -36,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import sqlite3
 import threading
@@ -51,7 +61,7 @@ import psycopg
 
 from oasis_kiosk import OasisError
 from oasis_kiosk.floor import access, hub
-from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
+from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError, OtherBooksError
 from oasis_kiosk.machine import linked
 from oasis_kiosk.store import outbox as outboxes
 from oasis_kiosk.store.books import LockHeldError, acquire_lock, release_lock
@@ -73,10 +83,24 @@ CONNECTION_OPTIONS: dict[str, Any] = {
     "tcp_user_timeout": 15_000,
     "options": "-c statement_timeout=30000",
 }
+EXIT_OTHER_BOOKS = 4
+"""``oasis-kiosk link``'s exit status when the hub holds another books' events for the cabinet."""
 
 
 class LinkError(OasisError):
     """The link cannot go on as configured (the books and the hub disagree): it says why."""
+
+
+class BooksRefusedError(LinkError):
+    """These books are not those whose events the hub holds for the cabinet: the agent stops
+    (no retry can mend it) until the operator adds them to the hub as a new cabinet."""
+
+
+def _refused(books: str, error: OtherBooksError) -> BooksRefusedError:
+    return BooksRefusedError(
+        f"{books}: {error}: new books (a RAM clear) are added to the hub as a new cabinet "
+        "(hub add-cabinet NAME --out FILE) and [link] credentials pointed at its file"
+    )
 
 
 def confirm_path(database: Path) -> Path:
@@ -165,9 +189,13 @@ class Agent:
         self._hub: psycopg.Connection[Any] | None = None
         self._books: sqlite3.Connection | None = None
         self._books_id: str | None = None
+        self._books_file: tuple[int, int] | None = None
+        """The device and inode of the books' file the agent opened."""
         self._confirm_db: sqlite3.Connection | None = None
         self._hits_after = 0
         """The outbox's jackpot hits up to this number are claimed and answered."""
+        self.refused: str | None = None
+        """Why ``run`` stopped at books the hub refuses (None: it did not)."""
 
     # The books, read only.
 
@@ -175,6 +203,7 @@ class Agent:
         if self._books is None:
             if not self.database.exists():
                 raise LinkError(f"{self.database}: there are no books here yet")
+            books_file = _file_identity(self.database)
             uri = f"{self.database.resolve().as_uri()}?mode=ro"
             books = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
             try:
@@ -189,8 +218,28 @@ class Agent:
             except BaseException:
                 books.close()
                 raise
-            self._books, self._books_id = books, str(row[0])
+            self._books, self._books_id, self._books_file = books, str(row[0]), books_file
         return self._books
+
+    def _notice_new_books(self) -> None:
+        """Stops reading books that are no longer at ``database`` (moved aside by a RAM clear):
+        the books there now are opened, and checked with the hub, at the next connection."""
+        if self._books is None:
+            return
+        try:
+            now = _file_identity(self.database)
+        except FileNotFoundError:
+            now = None
+        if now == self._books_file:
+            return
+        log.warning(
+            "the books %s are no longer at %s (a RAM clear?): the agent stops reading them",
+            self._books_id,
+            self.database,
+        )
+        self._disconnect()
+        self._close_books()
+        self._hits_after = 0
 
     def _read_outbox(self, after: int) -> tuple[list[outboxes.Row], int]:
         books = self._open_books()
@@ -222,20 +271,11 @@ class Agent:
             self._hub = access.connect(self.credentials, **CONNECTION_OPTIONS)
             self.status.connected = True
             try:
-                held = hub.held(self._hub)
-                self._open_books()
+                held = self._check_books_at_hub(self._hub)
                 recorded = confirmed(self.database, self._books_id)
-                last = outboxes.last_seq(self._open_books())
             except BaseException:
                 self._disconnect()
                 raise
-            if held > last:
-                self._disconnect()
-                raise LinkError(
-                    f"the hub holds {held} events of this cabinet but these books' outbox has {last}: "
-                    "these are other books (a RAM clear, or another cabinet's credentials): "
-                    "new books are added to the hub as a new cabinet"
-                )
             if held < recorded:
                 log.warning(
                     "the hub holds %d events of this cabinet, it had confirmed %d: sending them again "
@@ -246,6 +286,30 @@ class Agent:
             self._record(held)
         return self._hub
 
+    def _check_books_at_hub(self, connection: psycopg.Connection[Any]) -> int:
+        """The hub's number for the cabinet, once the hub has these books as the cabinet's
+        (adopting them if it recorded none yet); ``BooksRefusedError`` for other books."""
+        held = hub.held(connection)
+        hub_books = hub.books(connection)
+        last = outboxes.last_seq(self._open_books())
+        assert self._books_id is not None
+        if held > last and hub_books in {None, self._books_id}:
+            message = (
+                f"{self.database}: the hub holds {held} events of this cabinet but the outbox of books "
+                f"{self._books_id} has {last}: "
+            )
+            if hub_books is None:  # books the hub never recorded: new ones, or another cabinet's
+                raise BooksRefusedError(
+                    message + "these are other books (a RAM clear, or another cabinet's credentials): "
+                    "new books are added to the hub as a new cabinet (hub add-cabinet NAME --out FILE)"
+                )
+            raise LinkError(message + "the books are older than the hub's (restored from a backup?)")
+        try:
+            hub.check_books(connection, self._books_id)
+        except OtherBooksError as error:
+            raise _refused(str(self.database), error) from error
+        return held
+
     def _disconnect(self) -> None:
         hub_connection, self._hub = self._hub, None
         self.status.connected = False
@@ -255,6 +319,7 @@ class Agent:
 
     def push_once(self) -> int:
         """Sends one batch of what the hub does not hold; returns how many rows were sent."""
+        self._notice_new_books()
         connection = self._connect()
         rows, last = self._read_outbox(self.status.held)
         self.status.waiting = last - self.status.held
@@ -268,7 +333,10 @@ class Agent:
             hub.Event(row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at))
             for row in rows
         ]
-        held = hub.ingest(connection, events)
+        try:
+            held = hub.ingest(connection, events, books_id=self._books_id)
+        except OtherBooksError as error:
+            raise _refused(str(self.database), error) from error
         self._seen_at = time.monotonic()
         self._record(held)
         self.status.waiting = last - held
@@ -309,7 +377,8 @@ class Agent:
 
     def run(self) -> None:
         """Pushes until ``stop()``: a batch whenever there are rows, a look every ``poll``
-        seconds when there are none, a growing wait after each failure."""
+        seconds when there are none, a growing wait after each failure; stops at books the hub
+        refuses (``refused`` says why)."""
         wait = FIRST_WAIT
         while not self.stop_event.is_set():
             try:
@@ -321,6 +390,10 @@ class Agent:
                 psycopg.InterfaceError,
             ) as error:
                 self._failed(f"the hub cannot be reached: {error}")
+            except BooksRefusedError as error:
+                self._failed(str(error), error=True)
+                self.refused = str(error)
+                break
             except HubError as error:
                 self._failed(f"the hub refused the outbox: {error}", error=True)
                 wait = self.retry_max
@@ -366,6 +439,11 @@ class Agent:
             self._confirm_db = None
 
 
+def _file_identity(path: Path) -> tuple[int, int]:
+    status = os.stat(path)
+    return status.st_dev, status.st_ino
+
+
 def lock_path(database: Path) -> Path:
     """The lock the agent holds while it runs, beside its own file: one agent per books."""
     own = confirm_path(database)
@@ -375,7 +453,7 @@ def lock_path(database: Path) -> Path:
 def run_agent(database: Path, credentials: Path, *, batch: int, retry_max: float) -> int:
     """``oasis-kiosk link``: runs until SIGTERM or SIGINT; refuses to start while another
     agent pushes the same books (two would send the same batches and write the same file
-    side by side)."""
+    side by side); stops with ``EXIT_OTHER_BOOKS`` at books the hub refuses."""
     try:
         access.read_credentials(credentials)  # a bad file is said at once, not retried
     except CredentialsError as error:
@@ -406,4 +484,4 @@ def run_agent(database: Path, credentials: Path, *, batch: int, retry_max: float
         agent.run()
     finally:
         release_lock(lock)
-    return 0
+    return 0 if agent.refused is None else EXIT_OTHER_BOOKS

@@ -30,6 +30,11 @@ class BatchError(HubError):
     """An event or a claim that is malformed, or an event sent again with other contents."""
 
 
+class OtherBooksError(HubError):
+    """A batch of books other than those whose events the hub holds for the cabinet (new
+    books after a RAM clear are a new cabinet)."""
+
+
 class UnknownHitError(HubError):
     """A claim of the jackpot for a hit the cabinet never reported to the hub."""
 

@@ -3,8 +3,10 @@
 A cabinet's connection (``access.connect`` with its credentials) says which cabinet it is:
 the hub takes the cabinet from the role logged in, never from the data sent.
 
-- ``ingest(connection, events)``: a batch of the cabinet's outbox, in one transaction.
-  Rows the hub holds already are skipped (a batch sent twice changes nothing; a row sent
+- ``ingest(connection, events, books_id=…)``: a batch of the cabinet's outbox, in one
+  transaction, from the books ``books_id`` (``check_books``: the hub records the books of a
+  cabinet's events and refuses other books', ``OtherBooksError``). Rows the hub holds already
+  are skipped (a batch sent twice changes nothing; a row sent
   again with other contents is refused), the rest must follow the last row held without a
   gap (``GapError`` names the missing numbers). Returns the highest sequence number the hub
   then holds for the cabinet: everything up to it may leave the outbox. A
@@ -45,6 +47,7 @@ from oasis_kiosk.floor.errors import (
     BatchError,
     GapError,
     HubError,
+    OtherBooksError,
     ParametersError,
     UnknownCabinetError,
     UnknownHitError,
@@ -134,6 +137,8 @@ def _database_error(error: psycopg.Error) -> HubError | None:
         return UnknownCabinetError(message)
     if state == "OA006":
         return UnknownHitError(message)
+    if state == "OA007":
+        return OtherBooksError(message)
     if state in {"OA003", "OA005"}:
         detail = error.diag.message_detail
         return BatchError(f"{message} ({detail})" if detail else message)
@@ -187,12 +192,39 @@ def held(connection: psycopg.Connection[Any]) -> int:
     return int(row[0])
 
 
-def ingest(connection: psycopg.Connection[Any], events: Sequence[Event]) -> int:
+def books(connection: psycopg.Connection[Any]) -> str | None:
+    """The id of the books whose events the hub holds for the connection's cabinet (None:
+    not recorded yet, the first books sent are adopted)."""
+    row = connection.execute("SELECT books_id FROM hub.cabinets WHERE role_name = session_user").fetchone()
+    if row is None:
+        raise UnknownCabinetError(f"role {connection.info.user} is not a cabinet of this hub")
+    return None if row[0] is None else str(row[0])
+
+
+def check_books(connection: psycopg.Connection[Any], books_id: str) -> None:
+    """The connection's cabinet sends the events of the books ``books_id``: recorded at the hub
+    if it recorded none yet; ``OtherBooksError`` naming both if it holds other books'."""
+    try:
+        connection.execute("SELECT hub.check_books(%s)", [books_id])
+    except psycopg.Error as error:
+        mapped = _database_error(error)
+        if mapped is None:
+            raise
+        raise mapped from error
+
+
+def ingest(
+    connection: psycopg.Connection[Any], events: Sequence[Event], *, books_id: str | None = None
+) -> int:
     """Sends a batch of the connection's cabinet in one transaction; returns the highest
-    sequence number the hub then holds for it."""
+    sequence number the hub then holds for it. With ``books_id`` (the link agent's), the
+    hub checks in the same transaction that the batch is of the books it holds for the
+    cabinet (``check_books``)."""
     check_batch(events)
     try:
         with connection.transaction():
+            if books_id is not None:
+                check_books(connection, books_id)
             last = held(connection)
             if events and events[0].seq > last + 1:
                 missing = (
