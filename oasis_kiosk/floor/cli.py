@@ -5,8 +5,9 @@
 - ``add-dashboard NAME --out FILE``: a read-only login, its credentials in FILE;
 - ``pool``: the pool, its parameters and their last changes;
 - ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]``;
-- ``reconcile --books NAME=PATH …``: each cabinet's books against the hub (exit 1 listing
-  each difference; a cabinet whose books disagree is marked faulty);
+- ``reconcile --books NAME=PATH … [--skip NAME …]``: each cabinet's books against the hub
+  (exit 1 listing each difference, and when a cabinet of the hub was not compared without
+  ``--skip`` naming it; a cabinet whose books disagree or cannot be read is marked faulty);
 - ``serve [--host H] [--port N]``: the owner's read-only dashboard, as a dashboard's login.
 
 Each connects as the hub's owner (``serve`` as a dashboard's login) with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     import psycopg
 
     from oasis_kiosk.config import Config
+    from oasis_kiosk.floor import reconcile
     from oasis_kiosk.floor.hub import ParameterChange, Pool
 
 
@@ -80,7 +82,7 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     )
     reconcile = commands.add_parser(
         "reconcile",
-        help="compare each cabinet's books with the hub (exit 1 on a difference; marks it faulty)",
+        help="compare every cabinet's books with the hub (exit 1 on a difference, or a cabinet not compared)",
     )
     reconcile.add_argument(
         "--books",
@@ -89,6 +91,13 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         action="append",
         required=True,
         help="a cabinet's name at the hub and its books (kiosk.db, or a copy), read read-only; repeat for each",
+    )
+    reconcile.add_argument(
+        "--skip",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="a cabinet of the hub deliberately not compared this time (listed, not a failure); repeat for each",
     )
     serve = commands.add_parser(
         "serve", help="serve the owner's read-only dashboard (as a dashboard's login)"
@@ -155,7 +164,7 @@ def run(arguments: argparse.Namespace) -> int:
         with access.connect(target) as connection:
             command = arguments.hub_command
             if command == "reconcile":
-                return run_reconcile(connection, arguments.books)
+                return run_reconcile(connection, arguments.books, arguments.skip)
             if command == "migrate":
                 applied = migrate.migrate(connection)
                 for migration in applied:
@@ -212,7 +221,9 @@ def run(arguments: argparse.Namespace) -> int:
         return 3
 
 
-def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Path]]) -> int:
+def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Path]], skip: list[str]) -> int:
+    """Every cabinet of the hub is compared, or named with ``--skip``: one left out silently
+    fails the run, as a difference does."""
     from oasis_kiosk.floor import reconcile
     from oasis_kiosk.floor.errors import HubError
 
@@ -221,17 +232,39 @@ def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Pa
         if name in books:
             raise HubError(f"cabinet {name}: its books are given twice (--books {name}=…)")
         books[name] = path
+    for name in skip:
+        if name in books:
+            raise HubError(
+                f"cabinet {name}: its books are given and it is skipped: drop --books or --skip {name}"
+            )
+    reconcile.require_cabinets(connection, skip)
     verdicts = reconcile.reconcile(connection, books)
     for verdict in verdicts:
-        flight = f", {verdict.in_flight} in flight" if verdict.in_flight else ""
-        state = "agree" if verdict.agrees else f"DISAGREE ({len(verdict.differences)}): marked faulty"
-        print(f"cabinet {verdict.cabinet}: the hub holds events 1 to {verdict.held}{flight}: {state}")
-        for difference in verdict.differences:
-            print(f"  {difference.sentence()}")
-    unchecked = [name for name in reconcile.cabinets(connection) if name not in books]
+        print(verdict_line(verdict))
+        for sentence in verdict.sentences():
+            print(f"  {sentence}")
+    skipped = sorted(set(skip))
+    unchecked = [name for name in reconcile.cabinets(connection) if name not in books and name not in skipped]
+    if skipped:
+        print(f"skipped on purpose (--skip), not compared: {', '.join(skipped)}")
     if unchecked:
-        print(f"not compared (no --books given): {', '.join(unchecked)}")
-    return 0 if all(verdict.agrees for verdict in verdicts) else 1
+        print(
+            f"not compared (no --books given): {', '.join(unchecked)}: a reconciliation compares every "
+            f"cabinet of the hub; give each one's books (--books {unchecked[0]}=PATH …), or name one "
+            f"left out on purpose (--skip {unchecked[0]} …)"
+        )
+    return 0 if all(verdict.agrees for verdict in verdicts) and not unchecked else 1
+
+
+def verdict_line(verdict: reconcile.Verdict) -> str:
+    if verdict.unreadable is not None:
+        return f"cabinet {verdict.cabinet}: its books cannot be read: marked faulty"
+    flight = f", {verdict.in_flight} in flight" if verdict.in_flight else ""
+    if verdict.hits_pending:
+        hits = "hit" if verdict.hits_pending == 1 else "hits"
+        flight += f", {verdict.hits_pending} linked jackpot {hits} not yet awarded on the cabinet"
+    state = "agree" if verdict.agrees else f"DISAGREE ({len(verdict.differences)}): marked faulty"
+    return f"cabinet {verdict.cabinet}: the hub holds events 1 to {verdict.held}{flight}: {state}"
 
 
 def run_serve(arguments: argparse.Namespace, target: Path | str) -> int:

@@ -14,18 +14,25 @@ What is compared, for a cabinet whose hub holds its events 1..``held``:
   each (a meter missing on either side counts as 0); a meter whose newer value is still in
   the outbox (a row after ``held``) is compared at the value the books sent last;
 - **the jackpot contributions**: each ``jackpot_contribution`` row of the outbox up to
-  ``held`` with the hub's ``hub.contributions`` (its round and stake), both ways.
+  ``held`` with the hub's ``hub.contributions`` (its round and stake), both ways;
+- **the linked jackpot's awards**: each of the hub's ``hub.awards`` (round, box, amount)
+  with what the books booked for that hit (``LinkedBooks``), both ways.
 
 Rows after ``held`` are **in flight** (the link agent has not sent them yet, or the hub has
-not answered): not a difference. The verdict on each cabinet is kept in
-``hub.reconciliations`` (migration 0004): a cabinet whose latest reconciliation found a
-difference is faulty, and the dashboard shows it so.
+not answered): not a difference. So is a linked hit the cabinet still shows pending (its
+terminal state's ``jackpot_pending``: the kiosk has not taken the hub's award yet). The hub's
+awards are read after the books, so that every award the books credited was made by then.
+Books that cannot be read get a verdict of their own (``unreadable``) and the others are
+still compared. The verdict on each cabinet is kept in ``hub.reconciliations`` (migration
+0004): a cabinet whose latest reconciliation found a difference, or whose books could not
+be read, is faulty, and the dashboard shows it so.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -37,7 +44,7 @@ from psycopg.types.json import Jsonb
 from oasis_kiosk.floor import migrate
 from oasis_kiosk.floor.errors import HubError, UnknownCabinetError
 from oasis_kiosk.store.db import Store, StoreError
-from oasis_kiosk.store.outbox import Row
+from oasis_kiosk.store.outbox import Row, hub_round_id
 
 PAGE = 5000
 """Outbox rows and hub events compared at a time."""
@@ -47,6 +54,10 @@ LISTED = 20
 
 class BooksUnreadableError(HubError):
     """A cabinet's books cannot be read, or are not a linked cabinet's."""
+
+    def __init__(self, cabinet: str, reason: str) -> None:
+        super().__init__(f"cabinet {cabinet}: {reason}")
+        self.cabinet, self.reason = cabinet, reason
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,11 @@ class Verdict:
     written: int
     """The books' last outbox row."""
     differences: list[Difference] = field(default_factory=list)
+    hits_pending: int = 0
+    """Linked jackpot hits the cabinet still shows pending: their awards are in flight."""
+    unreadable: str | None = None
+    """Why the books could not be read (then nothing of them was compared)."""
+    path: Path | None = None
 
     @property
     def in_flight(self) -> int:
@@ -80,7 +96,34 @@ class Verdict:
 
     @property
     def agrees(self) -> bool:
-        return not self.differences
+        return not self.differences and self.unreadable is None
+
+    def sentences(self) -> list[str]:
+        """What was found, each a sentence naming the cabinet (none: the books agree)."""
+        if self.unreadable is not None:
+            return [
+                f"cabinet {self.cabinet}: its books {self.path} cannot be read ({self.unreadable}): "
+                "nothing of them was compared; give a readable copy of the cabinet's books and reconcile again"
+            ]
+        return [difference.sentence() for difference in self.differences]
+
+
+@dataclass
+class LinkedBooks:
+    """What the books booked of the linked jackpot, by the round's id at the hub."""
+
+    hits: set[tuple[str, int]] = field(default_factory=set)
+    """(round, box) of each ``jackpot_hit`` row of the outbox, sent or in flight."""
+    credited: dict[tuple[str, int], int] = field(default_factory=dict)
+    """Each box's award credited (the ledger's ``jackpot_hit`` rows marked ``linked``)."""
+    accepted: dict[tuple[str, int], int] = field(default_factory=dict)
+    """Each box's award as the kiosk took it from the agent (its ``jackpot_awarded`` event)."""
+    handpaid: dict[str, int] = field(default_factory=dict)
+    """A round's linked awards paid by hand, all boxes together (``handpaid_win`` rows)."""
+    pending: set[str] = field(default_factory=set)
+    """Rounds whose hits the terminal still waits on (its state's ``jackpot_pending``)."""
+    owed_by_hand: set[str] = field(default_factory=set)
+    """Rounds whose awards wait for the attendant (its state's ``handpay_win``, linked)."""
 
 
 @dataclass
@@ -185,41 +228,65 @@ def _books_rows(store: Store) -> Iterator[Row]:
         after = rows[-1].seq
 
 
+def _reason(path: Path, error: StoreError) -> str:
+    text = str(error)
+    return text.removeprefix(f"{path}: ")
+
+
+@contextmanager
+def _books(name: str, path: Path) -> Iterator[Store]:
+    """The books, read-only; whatever stops reading them is a ``BooksUnreadableError``."""
+    if not path.is_file():
+        raise BooksUnreadableError(name, "there is no file there" if not path.exists() else "not a file")
+    try:
+        store = Store(path, read_only=True)
+    except StoreError as error:
+        raise BooksUnreadableError(name, _reason(path, error)) from error
+    try:
+        yield store
+    except StoreError as error:
+        raise BooksUnreadableError(name, _reason(path, error)) from error
+    finally:
+        store.close()
+
+
 def compare(connection: psycopg.Connection[Any], name: str, books: Path) -> Verdict:
     """One cabinet's books (read-only) against the hub (``connection``, the owner's or a
     dashboard's): the verdict, not yet recorded."""
     with connection.transaction():
         connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         hub_side = _hub_side(connection, name)
-        try:
-            store = Store(books, read_only=True)
-        except StoreError as error:
-            raise BooksUnreadableError(f"cabinet {name}: {error}") from error
-        try:
-            with store.snapshot():
-                return _compare(connection, name, books, hub_side, store)
-        except StoreError as error:
-            raise BooksUnreadableError(f"cabinet {name}: {error}") from error
-        finally:
-            store.close()
+        with _books(name, books) as store, store.snapshot():
+            verdict, linked = _compare(connection, name, hub_side, store)
+    # Read after the books: an award they credited was made by then, and one made since finds
+    # them still showing the hit pending (in flight).
+    _compare_awards(verdict, linked, _hub_awards(connection, hub_side.cabinet_id))
+    return verdict
+
+
+def _unreadable(connection: psycopg.Connection[Any], error: BooksUnreadableError, path: Path) -> Verdict:
+    """The verdict on a cabinet whose books could not be read: faulty, with the reason."""
+    held = _hub_side(connection, error.cabinet).held
+    return Verdict(error.cabinet, "", held, 0, unreadable=error.reason, path=path)
 
 
 def _compare(
-    connection: psycopg.Connection[Any], name: str, path: Path, hub_side: _Hub, store: Store
-) -> Verdict:
+    connection: psycopg.Connection[Any], name: str, hub_side: _Hub, store: Store
+) -> tuple[Verdict, LinkedBooks]:
     identity = store.books
     if identity is None:
-        raise BooksUnreadableError(f"cabinet {name}: {path}: the books have no identity")
+        raise BooksUnreadableError(name, "the books have no identity")
     try:
         store.outbox_rows(0, 1)
     except StoreError as error:
         if "no such table" not in str(error):
             raise
         raise BooksUnreadableError(
-            f"cabinet {name}: {path}: these books keep no outbox: they were never opened linked ([link])"
+            name, "these books keep no outbox: they were never opened linked ([link])"
         ) from error
     held = hub_side.held
     verdict = Verdict(name, identity.id, held, 0)
+    linked = _linked_state(store, identity.id)
     events = _Limited(verdict, "events")
     hub_rows = _hub_events(connection, hub_side.cabinet_id, 0, held)
     sent_meters: dict[str, int] = {}
@@ -227,6 +294,7 @@ def _compare(
     contributions: dict[int, tuple[str, int]] = {}
     for row in _books_rows(store):
         verdict.written = row.seq
+        _note_linked(linked, identity.id, row)
         if row.seq > held:
             if row.kind == "meter":
                 in_flight_meters.add(str(row.payload.get("name")))
@@ -269,7 +337,7 @@ def _compare(
         )
     _compare_meters(verdict, store.meters(), sent_meters, in_flight_meters, hub_side.meters)
     _compare_contributions(verdict, contributions, hub_side.contributions)
-    return verdict
+    return verdict, linked
 
 
 def _unwritten(name: str, seq: int, kind: str, payload: Any, committed_at: datetime) -> Difference:
@@ -324,9 +392,113 @@ def _compare_contributions(
         )
 
 
+def _linked_state(store: Store, books_id: str) -> LinkedBooks:
+    """The terminal's own marks of a linked hit still open: waiting for the hub's award
+    (``jackpot_pending``), or awarded and waiting for the attendant (``handpay_win``)."""
+    linked = LinkedBooks()
+    terminal = store.get_state("terminal", {})
+    if not isinstance(terminal, dict):
+        return linked
+    pending = terminal.get("jackpot_pending")
+    if isinstance(pending, dict) and pending.get("hub_round_id") is not None:
+        linked.pending.add(str(pending["hub_round_id"]))
+    elif isinstance(pending, dict) and _is_whole(pending.get("round_id")):
+        linked.pending.add(hub_round_id(books_id, pending["round_id"]))
+    won = terminal.get("handpay_win")
+    if isinstance(won, dict) and won.get("linked") and _is_whole(won.get("round_id")):
+        linked.owed_by_hand.add(hub_round_id(books_id, won["round_id"]))
+    return linked
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _note_linked(linked: LinkedBooks, books_id: str, row: Row) -> None:
+    """What an outbox row books of the linked jackpot, if anything."""
+    payload = row.payload
+    detail = payload.get("detail")
+    if row.kind == "jackpot_hit":
+        linked.hits.add((str(payload.get("round_id")), _whole(payload.get("box"))))
+    elif row.kind == "ledger" and isinstance(detail, dict) and detail.get("linked"):
+        if not _is_whole(payload.get("round_id")):
+            return
+        round_id = hub_round_id(books_id, payload["round_id"])
+        if payload.get("kind") == "jackpot_hit":
+            key = (round_id, _whole(detail.get("box")))
+            linked.credited[key] = linked.credited.get(key, 0) + _whole(payload.get("amount"))
+        elif payload.get("kind") == "handpaid_win":
+            linked.handpaid[round_id] = linked.handpaid.get(round_id, 0) + _whole(detail.get("jackpot"))
+    elif row.kind == "event" and payload.get("kind") == "jackpot_awarded" and isinstance(detail, dict):
+        for award in detail.get("boxes") or ():
+            if isinstance(award, dict):
+                key = (str(detail.get("hub_round_id")), _whole(award.get("box")))
+                linked.accepted[key] = _whole(award.get("award"))
+
+
+def _hub_awards(connection: psycopg.Connection[Any], cabinet_id: int) -> dict[tuple[str, int], int]:
+    with connection.transaction():
+        return {
+            (str(round_id), int(box)): int(amount)
+            for round_id, box, amount in connection.execute(
+                "SELECT round_id, box, amount FROM hub.awards WHERE cabinet_id = %s", [cabinet_id]
+            )
+        }
+
+
+def _booked(linked: LinkedBooks, hit: tuple[str, int]) -> tuple[int | None, str]:
+    """What the books booked for a box's hit: the amount (None: nothing) and how, said."""
+    if hit in linked.credited:
+        return linked.credited[hit], f"{linked.credited[hit]} credited"
+    if hit in linked.accepted and hit[0] in linked.owed_by_hand:
+        return linked.accepted[hit], f"{linked.accepted[hit]} awarded, to be paid by hand"
+    if linked.accepted.get(hit) == 0:
+        return 0, "an award of 0 taken, nothing to credit"
+    if hit in linked.hits:
+        return None, "a hit, neither pending nor credited"
+    return None, "no hit and nothing credited"
+
+
+def _compare_awards(verdict: Verdict, linked: LinkedBooks, awards: dict[tuple[str, int], int]) -> None:
+    """Each of the hub's awards with what the books booked for that hit, and each hit or
+    linked award of the books with the hub's; a hit the cabinet still shows pending is in flight."""
+    listed = _Limited(verdict, "linked jackpot awards")
+    hits = set(awards) | linked.hits | set(linked.credited) | set(linked.accepted)
+    verdict.hits_pending = len({hit for hit in linked.hits if hit[0] in linked.pending})
+    for round_id in sorted({round_id for round_id, _ in hits} | set(linked.handpaid)):
+        if round_id in linked.pending:
+            continue
+        if round_id in linked.handpaid:
+            # Paid by hand, a round's boxes are booked as one sum.
+            awarded = sum(amount for (their_round, _), amount in awards.items() if their_round == round_id)
+            if awarded != linked.handpaid[round_id]:
+                listed.add(
+                    Difference(
+                        verdict.cabinet,
+                        f"linked jackpot of round {round_id}",
+                        f"{linked.handpaid[round_id]} paid by hand",
+                        f"awards of {awarded} in all",
+                    )
+                )
+            continue
+        for hit in sorted(hit for hit in hits if hit[0] == round_id):
+            amount, said = _booked(linked, hit)
+            if hit in awards and amount == awards[hit]:
+                continue
+            listed.add(
+                Difference(
+                    verdict.cabinet,
+                    f"linked jackpot award of round {round_id} box {hit[1]}",
+                    said,
+                    f"an award of {awards[hit]}" if hit in awards else "no award",
+                )
+            )
+    listed.close()
+
+
 def record(connection: psycopg.Connection[Any], verdicts: Sequence[Verdict]) -> None:
     """Keeps the verdicts at the hub (the owner's connection), in one transaction: a cabinet
-    whose latest verdict found a difference is faulty."""
+    whose latest verdict found a difference, or could not read its books, is faulty."""
     with connection.transaction():
         for verdict in verdicts:
             connection.execute(
@@ -336,7 +508,7 @@ def record(connection: psycopg.Connection[Any], verdicts: Sequence[Verdict]) -> 
                     verdict.books_id,
                     verdict.held,
                     verdict.written,
-                    Jsonb([difference.sentence() for difference in verdict.differences]),
+                    Jsonb(verdict.sentences()),
                     verdict.cabinet,
                 ],
             )
@@ -346,10 +518,24 @@ def cabinets(connection: psycopg.Connection[Any]) -> list[str]:
     return [str(name) for (name,) in connection.execute("SELECT name FROM hub.cabinets ORDER BY name")]
 
 
+def require_cabinets(connection: psycopg.Connection[Any], names: Sequence[str]) -> None:
+    known = set(cabinets(connection))
+    for name in names:
+        if name not in known:
+            raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
+
+
 def reconcile(connection: psycopg.Connection[Any], books: dict[str, Path]) -> list[Verdict]:
     """Compares each cabinet's books (name -> books file) with the hub and records the
-    verdicts; returns them, in the order given."""
+    verdicts; returns them, in the order given. Books that cannot be read make their
+    cabinet's verdict faulty, with the reason; the others are compared all the same."""
     migrate.require_current(connection)
-    verdicts = [compare(connection, name, path) for name, path in books.items()]
+    require_cabinets(connection, list(books))
+    verdicts = []
+    for name, path in books.items():
+        try:
+            verdicts.append(compare(connection, name, path))
+        except BooksUnreadableError as error:
+            verdicts.append(_unreadable(connection, error, path))
     record(connection, verdicts)
     return verdicts
