@@ -251,7 +251,7 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
     dealing: list[float] = []
     for _ in range(FRAMES // 20):  # each deal animates for about a third of a second
         app.key("return")
-        while app.table.motions.busy(now[0]):
+        while app.game.motions.busy(now[0]):
             dealing += frames(1)
         app.key("f")
         frames(5)
@@ -260,9 +260,9 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
         app.key("return")
         frames(30)
         app.key("p")
-        while app.table.revealing(now[0]) or app.table.counting(now[0]):
+        while app.game.revealing(now[0]) or app.game.counting(now[0]):
             frames_counted = frames(1)
-            if app.table.counting(now[0]):  # the reveal's frames before it are dealing's kind
+            if app.game.counting(now[0]):  # the reveal's frames before it are dealing's kind
                 counting += frames_counted
         frames(int(1 / STEP))
     frames(int(5 / STEP))  # the count and everything after it ends
@@ -272,9 +272,9 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
     frames(30)
     app.key("p")
     celebrating: list[float] = []
-    while app.table.revealing(now[0]) or app.table.celebrating(now[0]):
+    while app.game.revealing(now[0]) or app.game.celebrating(now[0]):
         frames_counted = frames(1)
-        if app.table.celebrating(now[0]):
+        if app.game.celebrating(now[0]):
             celebrating += frames_counted
     blits()
     blit = statistics.median(yardstick)

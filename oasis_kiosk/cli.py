@@ -45,7 +45,7 @@ from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.meters import every_meter
-from oasis_kiosk.machine.operator import OperatorError, hash_pin
+from oasis_kiosk.machine.operator import OperatorError, store_pin
 from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
 from oasis_kiosk.store.books import BooksFiles
@@ -244,13 +244,10 @@ def set_pin(config: Config) -> int:
         else:
             first = sys.stdin.readline().strip()
         try:
-            hashed = hash_pin(first)
+            store_pin(store, first, by="command line")
         except OperatorError as error:
             print(f"oasis-kiosk: {error}; nothing changed", file=sys.stderr)
             return 2
-        with store.transaction():
-            store.set_state("operator_pin", hashed)
-            store.event("operator_pin_changed", by="command line")
     finally:
         store.close()
     print("operator PIN set")

@@ -25,7 +25,7 @@ EARLY = 0.2
 
 def chip_pixels(app: App, kind: str) -> list[tuple[int, int]]:
     """Where the felt shows the colour of a ``kind`` chip."""
-    felt = render.rect(app.table.layout.table)
+    felt = render.rect(app.game.layout.table)
     colour = render.CHIP_COLOURS[kind]
     return [
         (x, y)
@@ -50,18 +50,18 @@ def between(point: tuple[float, float], start: tuple[float, float], end: tuple[f
 
 
 def spot(app: App, kind: str) -> pygame.Rect:
-    places = app.table._spot_places(app.table.layout)
+    places = app.game._spot_places(app.game.layout)
     return render.rect(places[(0, kind)])
 
 
 def credit_end(app: App) -> tuple[int, int]:
-    lay = app.table.layout
+    lay = app.game.layout
     credit = lay.meters.split(3)[0]
     return (credit.x + credit.w // 2, lay.table.bottom + spot(app, "ante").h)
 
 
 def dealer_end(app: App) -> tuple[int, int]:
-    lay = app.table.layout
+    lay = app.game.layout
     return (lay.dealer.x + lay.dealer.w // 2, lay.table.y - spot(app, "ante").h)
 
 
@@ -74,7 +74,7 @@ def test_a_bet_placed_slides_its_chip_from_the_credit_meter_to_its_spot(
     settle(app, clock, 1)
     assert not chip_pixels(app, "bonus")
     app.key("n")  # a bonus stake: its chip comes
-    assert app.table.chips.pose((0, "bonus"), clock.now).end == PLAYER  # type: ignore[union-attr]
+    assert app.game.chips.pose((0, "bonus"), clock.now).end == PLAYER  # type: ignore[union-attr]
     clock.now += CHIP_SLIDE * EARLY
     drawn(app)
     bonus = spot(app, "bonus")
@@ -94,12 +94,12 @@ def test_a_settled_rounds_chips_leave_only_after_the_reveal_won_to_the_player_lo
     tmp_path: Path, deck: str, towards: str
 ) -> None:
     app, clock = played(tmp_path, (1920, 1080), deck)
-    revealed_at = app.table.revealed_at
+    revealed_at = app.game.revealed_at
     assert revealed_at > clock.now, "the dealer's cards are still to turn"
     pressed = clock.now
     while clock.now < revealed_at - 1 / 60:
         for kind in ("ante", "play", "bonus"):
-            pose = app.table.chips.pose((0, kind), clock.now)
+            pose = app.game.chips.pose((0, kind), clock.now)
             assert pose is not None
             if kind == "play" and clock.now < pressed + CHIP_SLIDE:
                 assert pose.end == PLAYER, "the play bet comes first"
@@ -108,12 +108,12 @@ def test_a_settled_rounds_chips_leave_only_after_the_reveal_won_to_the_player_lo
         clock.now += 1 / 60
         app.draw()
     for kind in ("ante", "play", "bonus"):
-        leaves_at = app.table.chips.leaving[(0, kind)].start
+        leaves_at = app.game.chips.leaving[(0, kind)].start
         assert leaves_at >= revealed_at
-        pose = app.table.chips.pose((0, kind), leaves_at + CHIP_SLIDE / 2)
+        pose = app.game.chips.pose((0, kind), leaves_at + CHIP_SLIDE / 2)
         assert pose is not None
         assert pose.end == towards, kind
-    clock.now = app.table.chips.leaving[(0, "ante")].start + CHIP_SLIDE * EARLY
+    clock.now = app.game.chips.leaving[(0, "ante")].start + CHIP_SLIDE * EARLY
     drawn(app)
     ante = spot(app, "ante")
     end = credit_end(app) if towards == PLAYER else dealer_end(app)
@@ -122,8 +122,8 @@ def test_a_settled_rounds_chips_leave_only_after_the_reveal_won_to_the_player_lo
     along = between(centre_of(going), ante.center, end)
     assert 0.2 < along < 0.9, f"{along} of the way"
     settle(app, clock, 3)
-    assert not app.table.chips.busy(clock.now)
-    assert all(app.table.chips.pose((0, kind), clock.now) is None for kind in ("ante", "play", "bonus"))
+    assert not app.game.chips.busy(clock.now)
+    assert all(app.game.chips.pose((0, kind), clock.now) is None for kind in ("ante", "play", "bonus"))
     assert not chip_pixels(app, "ante"), "the spots are empty: the chips have gone"
 
 
@@ -132,7 +132,7 @@ def test_the_dealer_pays_each_won_bet_with_a_chip_from_his_end_before_they_go_to
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
     app, clock = played(tmp_path, size, FLUSH)
-    chips = app.table.chips
+    chips = app.game.chips
     settlement = settled(app.terminal.store.rounds(1)[0])["boxes"][0]
     won = {
         kind: settlement[kind]["returned"] - settlement[kind]["stake"] for kind in ("ante", "play", "bonus")
@@ -140,7 +140,7 @@ def test_the_dealer_pays_each_won_bet_with_a_chip_from_his_end_before_they_go_to
     assert all(amount > 0 for amount in won.values()), won
     assert {spot[1]: move.amount for spot, move in chips.paying.items()} == won
     pay = chips.paying[(0, "play")]
-    assert pay.start >= app.table.revealed_at, "nothing is paid before the dealer's last card has turned"
+    assert pay.start >= app.game.revealed_at, "nothing is paid before the dealer's last card has turned"
     clock.now = pay.start + CHIP_SLIDE * EARLY
     drawn(app)
     play = spot(app, "play")
@@ -157,7 +157,7 @@ def test_the_dealer_pays_each_won_bet_with_a_chip_from_his_end_before_they_go_to
 
 def test_a_lost_round_is_paid_nothing(tmp_path: Path) -> None:
     app, _clock = played(tmp_path, (1280, 720), LOST)
-    assert app.table.chips.paying == {}
+    assert app.game.chips.paying == {}
 
 
 def played(tmp_path: Path, size: tuple[int, int], deck: str) -> tuple[App, Clock]:
@@ -177,16 +177,16 @@ def test_repainting_only_around_moving_chips_gives_the_same_picture_as_a_full_re
     tmp_path: Path, size: tuple[int, int]
 ) -> None:
     app, clock = played(tmp_path, size, FLUSH)
-    felt = render.rect(app.table.layout.table)
+    felt = render.rect(app.game.layout.table)
     frames = compared = 0
-    while app.table.busy(clock.now):
+    while app.game.busy(clock.now):
         clock.now += 1 / 60
         app.draw()
         frames += 1
-        if app.table.chips.moving(clock.now) and frames % 3 == 0:
+        if app.game.chips.moving(clock.now) and frames % 3 == 0:
             drawn(app)
             painted = pygame.image.tobytes(app.screen.subsurface(felt), "RGB")
-            app.table.invalidate()
+            app.game.invalidate()
             app.draw()
             assert painted == pygame.image.tobytes(app.screen.subsurface(felt), "RGB"), (
                 f"frame {frames}: the partial repaint differs from a full one"

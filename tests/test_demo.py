@@ -149,7 +149,7 @@ def test_the_attract_mode_turns_a_demo_round_the_title_the_paytable_and_the_jack
             continue
         part = app.attract.part
         if not turns:
-            assert app.attract.table.jackpot_shown == terminal.jackpot.value, (
+            assert app.attract.game.jackpot_shown == terminal.jackpot.value, (
                 "the cabinet's meter from the first frame, not rolling up from the demo's"
             )
         if not turns or turns[-1][0] != part:

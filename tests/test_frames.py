@@ -30,13 +30,13 @@ def pictures_agree(app: App, clock: Clock) -> None:
     waited, against the screen drawn afresh. The jackpot meter rolls a step each frame: the
     repaint's frame rolls the same step."""
     for _ in range(MOST_FRAMES_WAITED + 1):
-        rolled_from = app.table.jackpot_shown
+        rolled_from = app.game.jackpot_shown
         app.draw()
     painted = pygame.image.tobytes(app.screen, "RGB")
-    app.table.jackpot_shown = rolled_from
-    kept, app.table._kept = app.table._kept, KeptLooks(KEPT_LOOKS)  # a stale look would stay kept
+    app.game.jackpot_shown = rolled_from
+    kept, app.game._kept = app.game._kept, KeptLooks(KEPT_LOOKS)  # a stale look would stay kept
     app.repaint()
-    app.table._kept = kept
+    app.game._kept = kept
     assert painted == pygame.image.tobytes(app.screen, "RGB"), f"at {clock.now:.3f} s"
 
 
@@ -57,7 +57,7 @@ def test_a_round_drawn_by_parts_is_the_picture_a_full_repaint_draws(
         frames += 1
         if frames == 90:
             app.key("p")
-        table = app.table
+        table = app.game
         moment = (
             "count" if table.counting(clock.now) else "reveal" if table.revealing(clock.now) else "moving"
         )
@@ -72,7 +72,7 @@ def test_a_round_drawn_by_parts_is_the_picture_a_full_repaint_draws(
     if deck == FLUSH:
         assert "count" in compared, "the glow turned on and off while the win counted"
     else:
-        assert app.table.showing(clock.now).overlay[0] == "handpay"
+        assert app.game.showing(clock.now).overlay[0] == "handpay"
 
 
 PLAYERS_KEYS = "bvtnxr" + "\r" * 6 + "pfesickg" + "12345" * 3 + "h"
@@ -106,13 +106,13 @@ def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_one_blit
     app.key("f8")
     app.key("return")
     app.key("p")
-    column = pygame.Rect(*astuple(app.table.layout.paytable))
+    column = pygame.Rect(*astuple(app.game.layout.paytable))
     frames: list[list[pygame.Rect]] = []  # each frame's repaints in the paytable column
     for _ in range(60 * 20):
-        if frames and not app.table.busy(clock.now):
+        if frames and not app.game.busy(clock.now):
             break
         clock.now += 1 / 60
-        in_column = [area for area in app.table.draw(clock.now) if column.contains(area)]
+        in_column = [area for area in app.game.draw(clock.now) if column.contains(area)]
         if in_column:
             frames.append(in_column)
     first_looks = frames[:2]  # the hand's row lit, then its glow: each a look not seen yet
@@ -137,16 +137,16 @@ def test_helps_history_page_shows_the_rounds_played_since_it_was_last_kept(tmp_p
         drawn(app)
         app.key("h")  # HELP's second page: the last rounds
         drawn(app)
-        assert app.table.showing_help
-        assert app.table.help_page == 1
+        assert app.game.showing_help
+        assert app.game.help_page == 1
 
     a_round_then_the_history_page()
     app.key("x")  # more boxes and back round to one: new backgrounds, whole frames, the page kept
     drawn(app)
-    while app.table.terminal.boxes != 1:
+    while app.game.terminal.boxes != 1:
         app.key("x")
         drawn(app)
-    while app.table.showing_help:
+    while app.game.showing_help:
         app.key("h")
         drawn(app)
     a_round_then_the_history_page()

@@ -23,7 +23,7 @@ def dealing(tmp_path: Path) -> tuple[App, Clock]:
     app.key("return")
     clock.now += 1 / 60
     app.advance(1 / 60)
-    assert app.table.busy(clock.now), "the cards are on their way"
+    assert app.game.busy(clock.now), "the cards are on their way"
     return app, clock
 
 
@@ -53,10 +53,10 @@ def test_young_objects_wait_while_the_screen_moves_and_are_collected_once_at_res
     app.advance(1 / 60)
     assert collections == [], "nothing collected in a frame of moving cards"
     assert gc.get_count()[0] >= garbage.YOUNG
-    while app.table.busy(clock.now):
+    while app.game.busy(clock.now):
         clock.now += 1 / 60
         app.advance(1 / 60)
-        if app.table.busy(clock.now):
+        if app.game.busy(clock.now):
             assert collections == [], "nor in any frame until the cards lie"
     assert collections, "the first frame at rest collected them"
     assert gc.get_count()[0] < garbage.YOUNG

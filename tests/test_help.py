@@ -8,7 +8,7 @@ import pytest
 
 from oasis_kiosk import BetError, Round, load_profile, profile_names
 from oasis_kiosk.i18n import money
-from oasis_kiosk.ui.help import bonus_rows, paytable_rows, rules_lines
+from oasis_kiosk.ui.rules_text import bonus_rows, paytable_rows, rules_lines
 
 
 def cash_in(profile: str) -> Callable[[int], str]:

@@ -31,7 +31,7 @@ def played(tmp_path: Path, rounds: int) -> Terminal:
 
 def test_the_history_tells_each_round_from_the_deal_to_the_result(tmp_path: Path) -> None:
     terminal = played(tmp_path, 1)
-    (title, story) = history.history_lines(terminal.store, cash_for(terminal))
+    (title, story) = history.history_lines(terminal, cash_for(terminal))
     assert title == "LAST ROUNDS"
     settlement = settled(terminal.store.rounds(last=1)[0])
     final = settlement["boxes"][0]["cards"]
@@ -46,7 +46,7 @@ def test_the_history_tells_each_round_from_the_deal_to_the_result(tmp_path: Path
 
 def test_the_history_holds_the_last_ten_rounds_newest_first(tmp_path: Path) -> None:
     terminal = played(tmp_path, 12)
-    lines = history.history_lines(terminal.store, cash_for(terminal))
+    lines = history.history_lines(terminal, cash_for(terminal))
     assert len(lines) == 1 + 10
     assert lines[1].startswith("Round 12, ")
     assert lines[-1].startswith("Round 3, ")
@@ -62,11 +62,11 @@ def test_help_shows_the_history_after_the_rules(tmp_path: Path) -> None:
     settle(app, clock, 4)
     seen = []
     app.key("h")
-    while app.table.showing_help:
-        seen.append(app.table.help_page)
+    while app.game.showing_help:
+        seen.append(app.game.help_page)
         app.draw()
         app.key("h")
-    pages = app.table.help_pages(app.table.layout)
+    pages = app.game.help_pages(app.game.layout)
     assert len(seen) == len(pages)
     assert any(page and page[0] == "LAST ROUNDS" for page in pages), "a page of the last rounds"
     assert pages[-1][-1].startswith("Round 1, ")

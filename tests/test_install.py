@@ -143,8 +143,9 @@ def test_a_dry_run_shows_every_step_and_changes_nothing(tmp_path: Path) -> None:
     assert f"python3 -m venv {root}/opt/oasis-kiosk/venv" in made
     assert f"systemctl --root={root} enable oasis-kiosk.service" in made
     assert f"systemctl --root={root} mask getty@tty1.service" in made
-    assert f"{root}/opt/oasis-kiosk/venv/bin/pip install --quiet --upgrade '{REPOSITORY}[cabinet,floor]'" in steps(
-        result.stdout, "!"
+    assert (
+        f"{root}/opt/oasis-kiosk/venv/bin/pip install --quiet --upgrade '{REPOSITORY}[cabinet,floor]'"
+        in steps(result.stdout, "!")
     )
     assert result.stdout.splitlines()[-1] == "# dry run: nothing was changed"
 

@@ -66,8 +66,8 @@ def test_the_game_keeps_its_looks_in_the_same_surfaces_through_rounds(tmp_path: 
     app.key("f8")
 
     def surfaces() -> set[int]:
-        return {id(surface) for region in app.table._kept._kept.values() for surface in region.values()} | {
-            id(surface) for spare in app.table._kept._spare.values() for surface in spare
+        return {id(surface) for region in app.game._kept._kept.values() for surface in region.values()} | {
+            id(surface) for spare in app.game._kept._spare.values() for surface in spare
         }
 
     app.advance(1 / 60)
@@ -91,18 +91,18 @@ def test_the_deck_and_the_chips_are_drawn_ahead_in_quiet_frames_and_a_deal_draws
         clock.now += 1 / 60
         app.draw()
     drawn = render.card_piece.cache_info().misses
-    lay = app.table.layout
+    lay = app.game.layout
     diameter = lay.spots(lay.boxes[0])[0].w
     fonts = render.font.cache_info().misses
     for size in render.fitting_sizes(diameter // 4, render.CHIP_TEXT_SIZE):  # a chip label's
         render.font(size, True)
     assert render.font.cache_info().misses == fonts, "every font a chip's label may take is made"
     app.key("return")
-    while app.table.busy(clock.now):
+    while app.game.busy(clock.now):
         clock.now += 1 / 60
         app.draw()
-    assert app.table.view is not None
-    assert app.table.view.boxes[0].cards, "cards were dealt"
+    assert app.game.view is not None
+    assert app.game.view.boxes[0].cards, "cards were dealt"
     assert render.card_piece.cache_info().misses == drawn, "every card dealt was drawn ahead"
 
 
@@ -114,7 +114,7 @@ def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_
     app.key("n")
     app.key("return")
     app.key("p")
-    table = app.table
+    table = app.game
     assert table.revealing(clock.now)
     while table.revealing(clock.now + 1 / 60):
         clock.now += 1 / 60
@@ -153,7 +153,7 @@ def test_an_attract_demos_table_and_its_kept_surfaces_go_when_the_demo_ends(tmp_
         app.update(1 / 60)
     assert app.attract is not None
     app.draw()
-    demo_table = weakref.ref(app.attract.table)
+    demo_table = weakref.ref(app.attract.game)
     gc.disable()  # freed as it is let go, not by a later collection of cycles
     try:
         app.key("b")

@@ -72,7 +72,7 @@ def menu_kiosk(tmp_path: Path, size: tuple[int, int], language: str = "en", **co
     database = tmp_path / "kiosk.db"
     terminal = Terminal(Config(database=database, language=language, **config), books(database))
     app = App(terminal, size=size, clock=Clock())
-    app.screen = app.table.screen = app.operator.screen = CheckedSurface(size)
+    app.screen = app.game.screen = app.operator.screen = CheckedSurface(size)
     logged_in(app)
     while app.operator.page_name != "settings":
         app.key("b")

@@ -27,7 +27,7 @@ from oasis_kiosk.machine.meters import every_meter
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render
-from oasis_kiosk.ui.help import hand_name
+from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.operator.meters import meter_row
 from oasis_kiosk.ui.scenes.operator.screen import PAGES, OperatorScreen
 from oasis_kiosk.ui.view import box_result, cash_for

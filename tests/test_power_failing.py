@@ -113,7 +113,9 @@ def test_a_power_failure_stops_money_and_play_and_closes_the_books(tmp_path: Pat
     cab.step()
     assert terminal.store.meters()["door_opens"] == 1
     assert terminal.credits == 300
-    assert cab.events()[-3:] == ["credited_while_inhibited", "door_open", "tilt"], "money first, then the switches"
+    assert cab.events()[-3:] == ["credited_while_inhibited", "door_open", "tilt"], (
+        "money first, then the switches"
+    )
     assert not terminal.store.writable, "closed again after each of them"
     assert not wal(cab.database).exists()
 

@@ -28,7 +28,7 @@ from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.ui import help, render, screenshots
+from oasis_kiosk.ui import render, rules_text, screenshots
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.layout import SIZES as SIZES  # the other screen tests take it from here
 from oasis_kiosk.ui.layout import text_floor, window_size
@@ -184,7 +184,7 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def checked(app: App) -> CheckedSurface:
     """The kiosk draws on a checked surface instead of its window."""
     surface = CheckedSurface(app.screen.get_size())
-    app.screen = app.table.screen = app.operator.screen = surface
+    app.screen = app.game.screen = app.operator.screen = surface
     return surface
 
 
@@ -280,11 +280,11 @@ def test_the_key_screens_render_and_keep_their_text_in_place(tmp_path: Path, siz
     shown = last_settlement(terminal)
     assert shown is not None
     assert shown["boxes"][0]["outcome"] == "won"
-    assert app.table.view is not None
-    assert app.table.counted(clock.now) == app.table.view.win > 0
+    assert app.game.view is not None
+    assert app.game.counted(clock.now) == app.game.view.win > 0
     shot(app, "win")
     app.key("h")
-    assert app.table.showing_help
+    assert app.game.showing_help
     shot(app, "help")
     app.key("h")
     app.key("l")
@@ -352,14 +352,14 @@ def test_a_jackpot_is_counted_up_and_celebrated(tmp_path: Path, size: tuple[int,
     assert shown is not None
     assert shown["jackpot_awards"] > 0
     settle(app, clock, 2)
-    assert app.table.busy(clock.now), "still counting and celebrating"
-    assert app.table.view is not None
-    assert 0 < app.table.counted(clock.now) < app.table.view.win
+    assert app.game.busy(clock.now), "still counting and celebrating"
+    assert app.game.view is not None
+    assert 0 < app.game.counted(clock.now) < app.game.view.win
     shot(app, "jackpot")
     app.key("h")  # any press ends the presentation at once
     app.key("h")
-    assert not app.table.busy(clock.now)
-    assert app.table.counted(clock.now) == app.table.view.win
+    assert not app.game.busy(clock.now)
+    assert app.game.counted(clock.now) == app.game.view.win
 
 
 def test_the_mouse_presses_the_buttons_and_picks_cards(tmp_path: Path) -> None:
@@ -367,15 +367,15 @@ def test_the_mouse_presses_the_buttons_and_picks_cards(tmp_path: Path) -> None:
     terminal = app.terminal
     app.key("f8")
     settle(app, clock, 1)
-    deal = next(area for area, name, _card in app.table.hotspots if name == "deal")
+    deal = next(area for area, name, _card in app.game.hotspots if name == "deal")
     app.click(*deal.center)
     assert terminal.round is not None
     settle(app, clock, 2)
-    card = next(area for area, name, number in app.table.hotspots if name == "card" and number == 2)
+    card = next(area for area, name, number in app.game.hotspots if name == "card" and number == 2)
     app.click(*card.center)
     assert terminal.selected == {1}
     settle(app, clock, 1)
-    fold = next(area for area, name, _card in app.table.hotspots if name == "fold")
+    fold = next(area for area, name, _card in app.game.hotspots if name == "fold")
     app.click(*fold.center)
     assert terminal.round is None
     assert audit(terminal.store).ok
@@ -408,21 +408,21 @@ def test_every_profile_plays_whole_rounds_through_the_keyboard(tmp_path: Path, p
         app.key("f8")
     for number in range(1, 4):
         app.key("return")
-        assert terminal.round is not None, f"round {number} was not dealt: {app.table.view}"
+        assert terminal.round is not None, f"round {number} was not dealt: {app.game.view}"
         for key in plays(app):
             before = terminal.changes
             app.key(key)
             assert terminal.changes > before, f"{key} did nothing"
             settle(app, clock, 0.3)
-            while app.table.revealing(clock.now):  # what the dealer's cards bring waits for them
+            while app.game.revealing(clock.now):  # what the dealer's cards bring waits for them
                 settle(app, clock, 0.1)
         settle(app, clock, 3)  # the reveal ends first: a DEAL pressed during it only hurries it
         shown = last_settlement(terminal)
         assert shown is not None
         assert shown["round"] == number
     assert audit(terminal.store).ok
-    assert app.table.view is not None
-    assert app.table.view.round_key == (3, "settled")
+    assert app.game.view is not None
+    assert app.game.view.round_key == (3, "settled")
 
 
 def test_a_window_without_a_size_takes_the_largest_layout_that_fits_the_display(tmp_path: Path) -> None:
@@ -482,10 +482,10 @@ def test_the_operator_switches_language_volume_and_rules_from_the_settings(tmp_p
     app.key("m")
     app.draw()
     assert app.sounds.volume == 7
-    assert app.table.motions.pace == 2.0, "the cards move twice as fast"
-    assert app.table.view is not None
+    assert app.game.motions.pace == 2.0, "the cards move twice as fast"
+    assert app.game.view is not None
     english = "Insert coins or notes to play."
-    assert app.table.view.prompt == i18n._(english) != english, "the screen speaks Czech"
+    assert app.game.view.prompt == i18n._(english) != english, "the screen speaks Czech"
     changes = [
         e["detail"]["setting"] for e in terminal.store.events(50) if e["kind"] == "configuration_changed"
     ]
@@ -539,15 +539,15 @@ def test_bet_chooses_the_insurance_amount_on_screen(tmp_path: Path) -> None:
     app.key("p")
     assert terminal.round is not None
     assert terminal.round.phase == "insurance"
-    view = app.table.view
+    view = app.game.view
     assert view is not None
     largest = terminal.insurance_amounts()[-1]
     assert "€" in view.prompt
     assert ("bet", f"BET €{largest / 100:,.2f}", True) in view.buttons
     app.key("b")
     smallest = terminal.insurance_amounts()[0]
-    assert app.table.view is not None
-    assert ("bet", f"BET €{smallest / 100:,.2f}", True) in app.table.view.buttons
+    assert app.game.view is not None
+    assert ("bet", f"BET €{smallest / 100:,.2f}", True) in app.game.view.buttons
     app.key("i")
     shown = last_settlement(terminal)
     assert shown is not None
@@ -559,8 +559,8 @@ def test_hints_are_off_until_the_operator_turns_them_on(tmp_path: Path) -> None:
     terminal = app.terminal
     app.key("f8")
     app.key("return")
-    assert app.table.view is not None
-    assert "Hint" not in app.table.view.prompt, "staff may not advise the player: off by default"
+    assert app.game.view is not None
+    assert "Hint" not in app.game.view.prompt, "staff may not advise the player: off by default"
     app.key("f")
     settle(app, clock, 3)  # the dealer's reveal ends before the next deal
     logged_in(app)
@@ -571,10 +571,10 @@ def test_hints_are_off_until_the_operator_turns_them_on(tmp_path: Path) -> None:
     app.key("m")
     app.key("return")
     assert terminal.round is not None
-    app.table.advisor.wait(terminal.round)
+    app.game.advisor.wait(terminal.round)
     settle(app, clock, 0.2)
-    assert app.table.view is not None
-    assert app.table.view.prompt.endswith("Hint: PLAY"), app.table.view.prompt
+    assert app.game.view is not None
+    assert app.game.view.prompt.endswith("Hint: PLAY"), app.game.view.prompt
 
 
 def test_on_the_cabinet_its_own_buttons_and_the_touchscreen_play_and_a_keyboard_does_nothing(
@@ -604,7 +604,7 @@ def test_on_the_cabinet_its_own_buttons_and_the_touchscreen_play_and_a_keyboard_
     app.draw()
     app.key("return")
     assert terminal.round is None, "a keyboard on the cabinet presses nothing"
-    deal = next(area for area, name, _card in app.table.hotspots if name == "deal")
+    deal = next(area for area, name, _card in app.game.hotspots if name == "deal")
     app.click(*deal.center)
     assert terminal.round is not None, "a touch presses DEAL"
     fold = factory.pin(wiring.buttons["fold"])
@@ -643,9 +643,9 @@ def test_repainting_only_the_moving_cards_gives_the_same_picture_as_a_full_repai
     app, clock = kiosk(tmp_path, size, deck="As Ad Ac Kd 2h / Ks Kh 4c 5c 9d")
     app.key("f8")
     app.key("return")
-    felt = app.table.layout.table
+    felt = app.game.layout.table
     frames = 0
-    while app.table.motions.busy(clock.now) or frames < 3:
+    while app.game.motions.busy(clock.now) or frames < 3:
         clock.now += 1 / 60
         repainted = app.draw()
         frames += 1
@@ -653,7 +653,7 @@ def test_repainting_only_the_moving_cards_gives_the_same_picture_as_a_full_repai
             assert all(area.w * area.h < felt.w * felt.h // 2 for area in repainted)
         if frames % 7 == 0:
             painted = app.screen.copy()
-            app.table.invalidate()
+            app.game.invalidate()
             app.draw()
             assert pygame.image.tobytes(painted, "RGB") == pygame.image.tobytes(app.screen, "RGB"), (
                 f"frame {frames}: the partial repaint differs from a full one"
@@ -666,7 +666,7 @@ def test_a_touch_presses_once_though_sdl_also_reports_it_as_a_click(tmp_path: Pa
     terminal = app.terminal
     app.key("f8")
     settle(app, clock, 0.2)
-    bet = next(area for area, name, _card in app.table.hotspots if name == "bet")
+    bet = next(area for area, name, _card in app.game.hotspots if name == "bet")
     ante = terminal.ante
     width, height = app.screen.get_size()
     pygame.event.post(
@@ -692,13 +692,13 @@ def test_every_house_rules_are_on_the_help_pages_in_every_language(tmp_path: Pat
             folder.mkdir()
             app, _clock = kiosk(folder, size, profile=profile, language=language)
             terminal = app.terminal
-            sentences = help.rules_lines(
+            sentences = rules_text.rules_lines(
                 terminal.rules, cash_for(terminal), terminal.profile.prices(terminal.ante)
             )
             app.key("h")
             shown = []
             pages = 0
-            while app.table.showing_help:
+            while app.game.showing_help:
                 pages += 1
                 shot(app, f"help-{profile}-{language}-{pages}")
                 assert isinstance(app.screen, CheckedSurface)
@@ -723,7 +723,7 @@ def test_before_a_hand_is_lit_the_touchscreens_paytable_strip_shows_its_top_rows
     app.key("f8")
     shot(app, "strip-before-the-deal")
     assert isinstance(app.screen, CheckedSurface)
-    strip = render.rect(app.table.layout.paytable)
+    strip = render.rect(app.game.layout.paytable)
     names = [text.content for text in app.screen.shown if strip.contains(text.ink)]
     assert {"Royal flush", "Straight flush", "Four of a kind"} <= set(names), names
 
@@ -735,13 +735,13 @@ def test_help_gives_way_to_a_tilt_and_its_text_is_not_a_card(tmp_path: Path) -> 
     app.key("return")
     settle(app, clock, 1)
     app.key("h")
-    assert app.table.showing_help
-    card = next(area for area, name, number in app.table.hotspots if name == "card" and number == 2)
+    assert app.game.showing_help
+    card = next(area for area, name, number in app.game.hotspots if name == "card" and number == 2)
     app.click(*card.center)
     assert terminal.selected == set(), "under HELP the rules are not the cards"
     app.key("d")
     assert "door" in terminal.tilts
-    assert not app.table.showing_help, "the tilt's panel is what shows"
+    assert not app.game.showing_help, "the tilt's panel is what shows"
     shot(app, "tilt-over-help")
 
 
@@ -790,5 +790,5 @@ def test_a_handpay_shows_its_amount_large_and_the_attendants_payment_is_confirme
     assert sizes[amount] >= max(sizes.values()), "the amount is the largest text on the screen"
     app.key("a")  # the attendant's key: paid
     assert terminal.handpay is None
-    assert app.table.view is not None
-    assert f"handpay of {amount} paid" in app.table.view.prompt
+    assert app.game.view is not None
+    assert f"handpay of {amount} paid" in app.game.view.prompt

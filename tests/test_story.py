@@ -44,14 +44,14 @@ def dealer_faces(app: App, now: float) -> list[str | None]:
     """What each of the dealer's cards shows at ``now`` (None: its back, or mid-turn)."""
     faces = []
     for position in range(5):
-        pose = app.table.motions.pose(("dealer", 0, position), now)
+        pose = app.game.motions.pose(("dealer", 0, position), now)
         faces.append(None if pose is None or pose.width < 1 else pose.face)
     return faces
 
 
 def played(app: App) -> list[str]:
     sounds: list[str] = []
-    app.table.play_sound = sounds.append
+    app.game.play_sound = sounds.append
     return sounds
 
 
@@ -82,14 +82,14 @@ def test_the_outcome_shows_only_after_the_last_dealer_card_has_turned(tmp_path: 
     assert settlement is not None
     credits_before_the_outcome = app.terminal.credits - settlement["paid"]
     frames = []
-    while app.table.busy(clock.now):
+    while app.game.busy(clock.now):
         clock.now += 1 / 60
         app.draw()
         frames.append(
             (
                 dealer_faces(app, clock.now),
-                app.table.showing(clock.now),
-                app.table.meters(clock.now),
+                app.game.showing(clock.now),
+                app.game.meters(clock.now),
                 len(sounds),
             )
         )
@@ -120,18 +120,18 @@ def test_nothing_on_the_screen_tells_the_outcome_while_the_dealers_cards_turn(
     app, clock = dealt(tmp_path, deck, bonus=bonus)
     app.key("p")
     hidden = []
-    while app.table.busy(clock.now):
+    while app.game.busy(clock.now):
         clock.now += 1 / 60
         app.draw()
         if None in dealer_faces(app, clock.now):
-            hidden.append(app.table.showing(clock.now))
-            assert not app.table.celebrating(clock.now), "no jackpot banner"
+            hidden.append(app.game.showing(clock.now))
+            assert not app.game.celebrating(clock.now), "no jackpot banner"
     assert hidden, "the hole cards turn after the PLAY"
     for shown in hidden:
         assert shown.overlay == ()
         assert shown.prompt == ""
         assert shown.buttons == ()
-    settled = app.table.showing(clock.now)
+    settled = app.game.showing(clock.now)
     assert settled.prompt, "the settled round's prompt follows the reveal"
     assert settled.buttons, "and so do its buttons"
     if deck == ROYAL:
@@ -149,14 +149,14 @@ def test_a_dealer_who_does_not_qualify_is_said_only_once_his_cards_have_turned(t
     app.key("p")
     assert app.terminal.round is not None, "the round waits for BUY CARD or DECLINE"
     hidden = []
-    while app.table.motions.busy(clock.now):
+    while app.game.motions.busy(clock.now):
         clock.now += 1 / 60
         app.draw()
         if None in dealer_faces(app, clock.now):
-            hidden.append(app.table.showing(clock.now))
+            hidden.append(app.game.showing(clock.now))
     assert hidden, "the hole cards turn after the PLAY"
     assert all((shown.prompt, shown.buttons) == ("", ()) for shown in hidden)
-    offer = app.table.showing(clock.now)
+    offer = app.game.showing(clock.now)
     assert "does not qualify" in offer.prompt
     assert "decline" in {name for name, _label, live in offer.buttons if live}
 
@@ -181,7 +181,7 @@ def test_the_cabinets_lamps_are_dark_while_the_dealers_cards_turn(tmp_path: Path
     assert "play" in lit()
     app.key("p")
     hidden = 0
-    while app.table.busy(clock.now):
+    while app.game.busy(clock.now):
         clock.now += 1 / 60
         app.advance(1 / 60)
         if None in dealer_faces(app, clock.now):
@@ -196,32 +196,32 @@ def test_a_play_pressed_under_help_shows_the_reveal_not_the_history(tmp_path: Pa
     settled round's outcome while the dealer's cards are still to turn."""
     app, clock = dealt(tmp_path, TRIPS)
     app.key("h")
-    assert app.table.showing_help
+    assert app.game.showing_help
     app.key("p")
     assert app.terminal.round is None
-    assert not app.table.showing_help, "the reveal is what the screen shows"
+    assert not app.game.showing_help, "the reveal is what the screen shows"
     assert None in dealer_faces(app, clock.now + 1 / 60)
 
 
 def test_a_press_hurries_the_reveal_but_keeps_its_order(tmp_path: Path) -> None:
     app, clock = dealt(tmp_path, TRIPS)
     app.key("p")
-    unhurried_end = app.table.motions.settled_at()
+    unhurried_end = app.game.motions.settled_at()
     clock.now += 0.35  # the first hole card has turned, three are still down
     app.draw()
     assert dealer_faces(app, clock.now)[:4] == ["Ks", None, None, None]
     app.key("b")  # any press
     assert dealer_faces(app, clock.now)[:4] == ["Ks", None, None, None], "nothing skipped"
-    assert app.table.showing(clock.now).dealer_verdict == ""
+    assert app.game.showing(clock.now).dealer_verdict == ""
     turns = sorted(
-        (motion.start, slot[2]) for slot, motion in app.table.motions.moving.items() if motion.end > clock.now
+        (motion.start, slot[2]) for slot, motion in app.game.motions.moving.items() if motion.end > clock.now
     )
     assert [position for _start, position in turns] == [1, 2, 3], "still one after another"
     gaps = [round(b[0] - a[0], 6) for a, b in itertools.pairwise(turns)]
     assert gaps == [HURRIED_GAP, HURRIED_GAP]
-    assert app.table.motions.settled_at() < unhurried_end
+    assert app.game.motions.settled_at() < unhurried_end
     settle(app, clock, 3)
-    assert app.table.showing(clock.now).dealer_verdict == "One pair: the dealer qualifies"
+    assert app.game.showing(clock.now).dealer_verdict == "One pair: the dealer qualifies"
 
 
 @pytest.mark.parametrize(
@@ -246,12 +246,12 @@ def test_a_round_that_wins_nothing_counts_up_nothing_and_plays_no_win(
     for _ in range(300):
         clock.now += 1 / 60
         app.draw()
-        wins.add(app.table.meters(clock.now)[2])
+        wins.add(app.game.meters(clock.now)[2])
     assert wins == {0}
     assert "win" not in sounds
     assert "big_win" not in sounds
-    assert app.table.meters(clock.now)[0] == app.terminal.credits >= credits_during_round
-    assert app.table.showing(clock.now).boxes[0].caption.endswith(net)
+    assert app.game.meters(clock.now)[0] == app.terminal.credits >= credits_during_round
+    assert app.game.showing(clock.now).boxes[0].caption.endswith(net)
 
 
 @pytest.mark.parametrize(
@@ -267,16 +267,16 @@ def test_a_winning_round_counts_up_its_net_gain_in_a_time_and_a_tune_of_its_size
     settlement = last_settlement(app.terminal)
     assert settlement is not None
     assert settlement["paid"] - settlement["collected"] == gain
-    assert app.table.view is not None
-    assert app.table.view.win == gain
-    assert app.table.count is not None
-    assert app.table.count.amount == gain
+    assert app.game.view is not None
+    assert app.game.view.win == gain
+    assert app.game.count is not None
+    assert app.game.count.amount == gain
     settle(app, clock, 6)
-    credit, _bet, win = app.table.meters(clock.now)
+    credit, _bet, win = app.game.meters(clock.now)
     assert win == gain
     assert credit == app.terminal.credits
     assert sounds == [tune]
-    caption = app.table.showing(clock.now).boxes[0].caption
+    caption = app.game.showing(clock.now).boxes[0].caption
     assert caption.endswith("+" + i18n.money(settlement["boxes"][0]["net"], "EUR", 100))
 
 
@@ -297,21 +297,21 @@ def test_the_bonus_win_lights_its_row_in_the_bonus_table(tmp_path: Path) -> None
     settlement = last_settlement(app.terminal)
     assert settlement is not None
     assert settlement["boxes"][0]["bonus"]["returned"] > settlement["boxes"][0]["bonus"]["stake"]
-    assert app.table.showing(clock.now).bonus_category is None, "not before the reveal"
+    assert app.game.showing(clock.now).bonus_category is None, "not before the reveal"
     settle(app, clock, 6)
-    assert app.table.showing(clock.now).bonus_category == "Flush"
+    assert app.game.showing(clock.now).bonus_category == "Flush"
 
 
 def test_a_round_that_loses_the_bonus_lights_no_bonus_row(tmp_path: Path) -> None:
     app, clock = dealt(tmp_path, TRIPS, bonus=True)
     app.key("p")
     settle(app, clock, 6)
-    assert app.table.showing(clock.now).bonus_category is None
+    assert app.game.showing(clock.now).bonus_category is None
 
 
 def card_colour(app: App, box: int, position: int = 0) -> tuple[int, int, int]:
     """The colour of a card's face near its top right corner, clear of rank and suit."""
-    lay = app.table.layout
+    lay = app.game.layout
     place = lay.cards(lay.boxes[box], 5)[position]
     colour = app.screen.get_at((place.x + place.w * 4 // 5, place.y + place.h // 10))
     return (colour.r, colour.g, colour.b)
@@ -328,7 +328,7 @@ def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
     app.key("f")  # the first box folds, the second is in play
     assert app.terminal.round is not None
     settle(app, clock, 1)
-    view = app.table.view
+    view = app.game.view
     assert view is not None
     assert [box.folded for box in view.boxes] == [True, False]
     assert card_colour(app, 1) == render.CARD_FACE
@@ -337,7 +337,7 @@ def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
     assert max(grey) - min(grey) < 12, "grey, not tinted"
     app.key("p")
     settle(app, clock, 6)
-    view = app.table.view
+    view = app.game.view
     assert view is not None
     assert [box.folded for box in view.boxes] == [True, False]
     assert card_colour(app, 0) == grey
@@ -379,9 +379,9 @@ def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus
     app.key("return")
     assert app.terminal.round is not None
     settle(app, clock, 2)
-    app.table.invalidate()
+    app.game.invalidate()
     app.draw()
-    jackpot = app.table.layout.jackpot
+    jackpot = app.game.layout.jackpot
     assert region_colours(app, pygame.Rect(jackpot.x, jackpot.y, jackpot.w, jackpot.h)) == {render.FELT_DARK}
     assert "PLAY" in spots
     assert "BONUS" not in spots
@@ -394,9 +394,9 @@ def test_a_profile_with_a_jackpot_and_a_bonus_shows_both(
 ) -> None:
     spots = spots_drawn(monkeypatch)
     app, _clock = dealt(tmp_path, TRIPS, size=size)
-    app.table.invalidate()
+    app.game.invalidate()
     app.draw()
-    jackpot = app.table.layout.jackpot
+    jackpot = app.game.layout.jackpot
     assert len(region_colours(app, pygame.Rect(jackpot.x, jackpot.y, jackpot.w, jackpot.h))) > 3
     assert "BONUS" in spots
 
@@ -406,12 +406,12 @@ def test_no_more_cards_can_be_selected_than_the_profile_exchanges(tmp_path: Path
     terminal = app.terminal
     assert terminal.round is not None
     assert terminal.round.legal_actions()["exchange"] == {1: 1000}
-    before = app.table.view
+    before = app.game.view
     assert before is not None
     assert ("exchange", "EXCHANGE", False) in before.buttons, "nothing selected: nothing to exchange"
     app.key("5")
     assert terminal.selected == {4}
-    view = app.table.view
+    view = app.game.view
     assert view is not None
     assert ("exchange", "EXCHANGE €10.00", True) in view.buttons
     assert "EXCHANGE 1 card(s) for €10.00" in view.prompt
@@ -437,7 +437,7 @@ def test_exchange_is_lit_only_for_a_count_that_may_be_exchanged(tmp_path: Path) 
     for number in range(1, 6):
         app.key(str(number))
         assert terminal.selected == set(range(number))
-        view = app.table.view
+        view = app.game.view
         assert view is not None
         (label, live) = next((label, live) for name, label, live in view.buttons if name == "exchange")
         lit[number] = live
@@ -462,11 +462,11 @@ def test_the_reveal_is_drawn_mid_way_and_after_in_every_language(
     app.draw()
     assert None in dealer_faces(app, clock.now)
     shot(app, f"reveal-mid-{language}")
-    assert app.table.showing(clock.now).dealer_verdict == ""
+    assert app.game.showing(clock.now).dealer_verdict == ""
     settle(app, clock, 1.5)
     shot(app, f"reveal-counting-{language}")
     settle(app, clock, 6)
-    assert app.table.showing(clock.now).dealer_verdict
+    assert app.game.showing(clock.now).dealer_verdict
     shot(app, f"reveal-after-{language}")
 
 
@@ -559,7 +559,7 @@ def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:
         dealt_at = clock.now
         app.key("return")
         app.draw()
-        took[speed] = app.table.motions.settled_at() - dealt_at
+        took[speed] = app.game.motions.settled_at() - dealt_at
     assert took["fast"] == pytest.approx(took["normal"] / 2)
 
 
@@ -577,7 +577,7 @@ def test_a_press_during_the_reveal_only_hurries_it(tmp_path: Path, key: str) -> 
     assert app.terminal.bets == bets, "no bet changed under it"
     assert dealer_faces(app, clock.now)[:4] == ["Ks", None, None, None]
     settle(app, clock, 3)
-    assert app.table.showing(clock.now).dealer_verdict == "One pair: the dealer qualifies"
+    assert app.game.showing(clock.now).dealer_verdict == "One pair: the dealer qualifies"
     assert app.terminal.store.rounds(last=1)[-1]["id"] == settled
     app.key(key)
     assert app.terminal.round is not None or app.terminal.bets != bets, "after the reveal it acts"
@@ -592,15 +592,15 @@ def test_a_jackpot_keeps_the_winning_hand_in_view_and_the_meter_resets_after_it(
     assert settlement is not None
     assert settlement["jackpot_awards"] > 0
     held: list[int] = []
-    while app.table.revealing(clock.now) or app.table.celebrating(clock.now):
+    while app.game.revealing(clock.now) or app.game.celebrating(clock.now):
         app.draw()
-        held.append(app.table.jackpot_shown)
+        held.append(app.game.jackpot_shown)
         clock.now += 0.1
-        if app.table.celebrating(clock.now):
-            banner = jackpot.banner_area(app.table.layout)
+        if app.game.celebrating(clock.now):
+            banner = jackpot.banner_area(app.game.layout)
             cards = [
                 area
-                for slot, (area, _shown) in app.table._card_poses(app.table.layout, clock.now).items()
+                for slot, (area, _shown) in app.game._card_poses(app.game.layout, clock.now).items()
                 if slot[0] == "box"
             ]
             assert cards
@@ -609,7 +609,7 @@ def test_a_jackpot_keeps_the_winning_hand_in_view_and_the_meter_resets_after_it(
     after = []
     for _ in range(120):
         app.draw()
-        after.append(app.table.jackpot_shown)
+        after.append(app.game.jackpot_shown)
         clock.now += 1 / 30
     assert after[-1] == terminal.jackpot.value < meter_before
     assert len(set(after)) > 3, "the meter rolls down to its reset value, not in one jump"

@@ -31,10 +31,11 @@ from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.events import event_log
-from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
+from oasis_kiosk.machine.recall import RecalledHand
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
+from oasis_kiosk.store.db import Store
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _ProfileRules as ProfileRules
@@ -106,6 +107,16 @@ def hash_pin(pin: str) -> str:
         )
     salt = secrets.token_bytes(16)
     return f"scrypt${salt.hex()}${_digest(pin, salt).hex()}"
+
+
+def store_pin(store: Store, pin: str, **by: str) -> None:
+    """Keeps ``pin`` (its hash) as the operator's PIN, logged (``by``: who, where not the
+    menu's operator), in one transaction: the menu, ``oasis-kiosk set-pin`` and the
+    screenshots' tour alike."""
+    hashed = hash_pin(pin)
+    with store.transaction():
+        store.set_state("operator_pin", hashed)
+        store.event("operator_pin_changed", **by)
 
 
 def _digest(pin: str, salt: bytes) -> bytes:
@@ -281,9 +292,7 @@ class OperatorMenu:
 
     def set_pin(self, new_pin: str) -> None:
         self._require()
-        with self.store.transaction():
-            self.store.set_state("operator_pin", hash_pin(new_pin))
-            self.store.event("operator_pin_changed")
+        store_pin(self.store, new_pin)
 
     def set_jackpot(self, *, base: int, rate: str, maximum: int) -> None:
         """New jackpot parameters, from the next contribution on; the meter keeps its value."""
@@ -463,13 +472,13 @@ class OperatorMenu:
 
     def recall(self, count: int = 25) -> list[StoredRound]:
         self._require()
-        return self.store.rounds(last=count)
+        return self.terminal.last_rounds(count)
 
     def recalled_hands(self, round_: StoredRound) -> list[RecalledHand]:
         """A round's hands through its play (``replayed_hands``), under the rules it was
         played by."""
         self._require()
-        return recalled_hands(self.store, round_)
+        return self.terminal.recalled_hands(round_)
 
     def events(self, count: int = 100) -> list[dict[str, Any]]:
         """The last ``count`` entries of the event log, the money in and out among them."""

@@ -76,7 +76,7 @@ class App:
             devices = self.cabinet.cabinet
         self.devices = devices
         self.sounds = Sounds(terminal.config.volume)
-        self.table = GameScene(terminal, self.screen, self.sounds.play, demo=free_play)
+        self.game = GameScene(terminal, self.screen, self.sounds.play, demo=free_play)
         self.operator = OperatorScreen(terminal, devices, self.screen)
         devices.menu = self.operator.press
         self.attract: Attract | None = None
@@ -104,7 +104,7 @@ class App:
         if name not in SWITCH_KEYS and self._interrupt():
             return
         if name == LEGEND_KEY:
-            self.table.legend = None if self.table.legend is not None else self.keyboard.legend()
+            self.game.legend = None if self.game.legend is not None else self.keyboard.legend()
             return
         if self.terminal.mode is Mode.OPERATOR and name in TYPED and not ("1" <= name <= "5"):
             self.operator.type(TYPED[name])
@@ -118,7 +118,7 @@ class App:
         if self.terminal.mode is Mode.OPERATOR:
             self.operator.click(x, y)
             return
-        hit = self.table.hit(x, y)
+        hit = self.game.hit(x, y)
         if hit is not None:
             button, card = hit
             name = f"card{card}" if card else button
@@ -133,8 +133,8 @@ class App:
             self._end_attract()
             return True
         now = self.now()
-        if self.scene == "game" and self.table.revealing(now):
-            self.table.skip(now)
+        if self.scene == "game" and self.game.revealing(now):
+            self.game.skip(now)
             return True
         return False
 
@@ -143,18 +143,18 @@ class App:
         self.attract.close()
         self.attract = None
         self.devices.waking = None
-        self.table.invalidate()
+        self.game.invalidate()
 
     def _answer(self, response: Response | None) -> None:
         if response is None:
             return
         if response.template == "help":
-            self.table.next_help_page()
-            self.table.message = None
+            self.game.next_help_page()
+            self.game.message = None
         else:
-            self.table.message = None if response.ok and not response.notice else response
-        self.table.skip(self.now())  # a press never waits for an animation (the reveal hurries)
-        self.table.refresh(self.now())
+            self.game.message = None if response.ok and not response.notice else response
+        self.game.skip(self.now())  # a press never waits for an animation (the reveal hurries)
+        self.game.refresh(self.now())
         self._changes = self.terminal.changes
         self._follow_scene()
 
@@ -178,7 +178,7 @@ class App:
                 width, height = self.screen.get_size()
                 self.click(int(event.x * width), int(event.y * height))
             elif event.type in {pygame.WINDOWEXPOSED, pygame.VIDEORESIZE}:
-                self.table.invalidate()
+                self.game.invalidate()
                 self.operator.dirty = True
         self._lag = min(self._lag + elapsed, MAX_STEPS * STEP)
         if self._lag < STEP:
@@ -187,7 +187,7 @@ class App:
             self.update(STEP)
             self._lag -= STEP
         pygame.display.update(self.draw())
-        if not (self.scene == "game" and self.table.busy(self.now())):
+        if not (self.scene == "game" and self.game.busy(self.now())):
             garbage.collect_due()
         notify.frame_drawn()  # systemd: READY=1 after the first frame, then the watchdog's ping
 
@@ -208,7 +208,7 @@ class App:
     def _poll(self, seconds: float) -> list[Response]:
         """The devices, ``seconds`` on: presses, money, the hopper, the power."""
         # While the attract demo runs or the dealer's reveal plays, a press only ends or hurries it.
-        revealing = self.scene == "game" and self.table.revealing(self.now())
+        revealing = self.scene == "game" and self.game.revealing(self.now())
         self.devices.waking = self._interrupt if self.attract is not None or revealing else None
         self.devices.revealing = revealing
         return self.cabinet.advance(seconds) if self.cabinet else self.devices.step()
@@ -232,8 +232,8 @@ class App:
         self._settings = settings
         i18n.use(settings[0])
         self.sounds.set_volume(settings[1])
-        self.table.invalidate()
-        self.table.refresh(self.now())
+        self.game.invalidate()
+        self.game.refresh(self.now())
         self.operator.dirty = True
 
     def _follow_scene(self) -> None:
@@ -243,9 +243,9 @@ class App:
             return
         if self.scene == "operator":
             self.operator.close()
-            self.table.refresh(self.now())
+            self.game.refresh(self.now())
         self.scene = scene
-        self.table.invalidate()
+        self.game.invalidate()
         self.operator.dirty = True
 
     def draw(self) -> list[pygame.Rect]:
@@ -256,10 +256,10 @@ class App:
             return self.operator.draw()
         if self.terminal.changes != self._changes:  # a device moved something (the hopper, say)
             self._changes = self.terminal.changes
-            self.table.refresh(now)
+            self.game.refresh(now)
         if self.attract is not None:
             return self.attract.draw(now)
-        return self.table.draw(now)
+        return self.game.draw(now)
 
     def run(self) -> None:
         self.frame()
@@ -272,13 +272,13 @@ class App:
         """The screen ends, and with it the workers of the demo and of the hints."""
         if self.attract is not None:
             self._end_attract()
-        self.table.close()
+        self.game.close()
         garbage.restore()
         pygame.quit()
 
     def repaint(self) -> list[pygame.Rect]:
         """Everything drawn afresh, not only what changed (a screenshot, a checked screen)."""
-        self.table.invalidate()
+        self.game.invalidate()
         if self.attract is not None:
             self.attract.invalidate()
         self.operator.dirty = True

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from oasis_kiosk.i18n import _, local_time
 from oasis_kiosk.machine.intents import ACTION_INTENTS
-from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
-from oasis_kiosk.store.db import Store
+from oasis_kiosk.machine.recall import RecalledHand
+from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui.view import OUTCOMES, box_result, button_name, dealer_verdict, jackpot_awards
 
 if TYPE_CHECKING:
@@ -31,19 +31,19 @@ def _cards(cards: Sequence[str | None]) -> str:
     return " ".join(card_text(card) for card in cards)
 
 
-def history_lines(store: Store, cash: Callable[[int], str], count: int = HISTORY_ROUNDS) -> list[str]:
+def history_lines(terminal: Terminal, cash: Callable[[int], str], count: int = HISTORY_ROUNDS) -> list[str]:
     """A title and a sentence for each of the last ``count`` settled rounds, newest first."""
-    settled = [round_ for round_ in store.rounds(last=count + 1) if round_["state"] != "open"][-count:]
-    return [_("LAST ROUNDS"), *(_round_line(store, round_, cash) for round_ in reversed(settled))]
+    settled = [round_ for round_ in terminal.last_rounds(count + 1) if round_["state"] != "open"][-count:]
+    return [_("LAST ROUNDS"), *(_round_line(terminal, round_, cash) for round_ in reversed(settled))]
 
 
-def _round_line(store: Store, round_: SettledRound | VoidedRound, cash: Callable[[int], str]) -> str:
+def _round_line(terminal: Terminal, round_: SettledRound | VoidedRound, cash: Callable[[int], str]) -> str:
     head = _("Round {number}, {time}").format(number=round_["id"], time=local_time(round_["started_at"]))
     if round_["state"] == "voided" or round_["settlement"]["void"]:
         void = _(OUTCOMES["void"])
         return f"{head}: {void}"
     settlement = round_["settlement"]
-    hands = recalled_hands(store, round_)
+    hands = terminal.recalled_hands(round_)
     awards = jackpot_awards(settlement)
     boxes = [
         _box_story(hand, round_["record"]["actions"], box, awards.get(box["box"], 0), cash)

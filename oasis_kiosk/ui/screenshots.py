@@ -16,7 +16,7 @@ from pathlib import Path
 
 from oasis_kiosk import i18n
 from oasis_kiosk.config import Config
-from oasis_kiosk.machine.operator import hash_pin
+from oasis_kiosk.machine.operator import store_pin
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 from oasis_kiosk.ui.app import STEP, App
@@ -71,15 +71,14 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
     yield "settled"
     keys("h")
     page = 1
-    while app.table.showing_help:
+    while app.game.showing_help:
         yield f"help-{page}"
         keys("h")
         page += 1
     keys("d")
     yield "tilt"
     keys("d")
-    with terminal.store.transaction():
-        terminal.store.set_state("operator_pin", hash_pin(PIN))
+    store_pin(terminal.store, PIN, by="screenshots")
     keys("m", *PIN[:3])
     yield "operator-pin"
     keys(*PIN[3:], "return")

@@ -16,8 +16,8 @@ from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.machine.tilts import TILTS
-from oasis_kiosk.ui.help import hand_name
 from oasis_kiosk.ui.motion import Face
+from oasis_kiosk.ui.rules_text import hand_name
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
@@ -98,7 +98,7 @@ class View:
 
 def last_settlement(terminal: Terminal) -> ShownSettlement | None:
     """The last round's settlement, shown until the next deal."""
-    rounds = terminal.store.rounds(last=1)
+    rounds = terminal.last_rounds(1)
     if not rounds:
         return None
     last = rounds[-1]
@@ -174,7 +174,7 @@ def _bonus_category(terminal: Terminal, last: ShownSettlement, settled: BoxSettl
         action.get("box") == settled["box"] and action["action"] in ("exchange", "buy_sixth_card")
         for action in record["actions"]
     )
-    profile = terminal.store.profile(record["profile_digest"]) if changed else None
+    profile = terminal.profile_of(record["profile_digest"]) if changed else None
     if profile is None or profile.to_dict()["bonus"].get("judged_on") != "dealt":
         return str(settled["hand"]["category"])
     dealt = Round.replay(profile, {**record, "actions": []}).box_cards(settled["box"])

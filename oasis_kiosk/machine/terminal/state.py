@@ -15,12 +15,14 @@ from oasis_kiosk.machine.betting import Bets, Betting
 from oasis_kiosk.machine.jackpot import JackpotState
 from oasis_kiosk.machine.linked import LinkState
 from oasis_kiosk.machine.mode import Mode
+from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
 from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.outbox import BOX_OF_A_ROUNDS_HIT
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _ProfileRules as ProfileRules
+    from oasis_kiosk.store.db.rounds import StoredRound
 
 
 class TerminalState:
@@ -216,6 +218,25 @@ class TerminalState:
         if kind in self.tilts:
             self.store.event("tilt_cleared", kind=kind, message=self.tilts.pop(kind))
             self.save_state()
+
+    # What the screen reads of the books: it never opens the store itself.
+
+    @property
+    def hints(self) -> bool:
+        """The operator turned the strategy's hints on (``OperatorMenu.set_hints``)."""
+        return bool(self.store.get_state("hints", False))
+
+    def last_rounds(self, count: int) -> list[StoredRound]:
+        """The books' last ``count`` rounds, oldest first (one in play included)."""
+        return self.store.rounds(last=count)
+
+    def recalled_hands(self, round_: StoredRound) -> list[RecalledHand]:
+        """A round's hands through its play, under the rules it was played by."""
+        return recalled_hands(self.store, round_)
+
+    def profile_of(self, digest: str) -> Profile | None:
+        """The rules a round was dealt under, by their digest (None: not in these books)."""
+        return self.store.profile(digest)
 
     @property
     def mode(self) -> Mode:

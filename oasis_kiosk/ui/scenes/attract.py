@@ -15,7 +15,7 @@ import pygame
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.demo import DemoPlayer, free_play_terminal
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.ui import help, render
+from oasis_kiosk.ui import render, rules_text
 from oasis_kiosk.ui.layout import Box
 from oasis_kiosk.ui.render import rect
 from oasis_kiosk.ui.scenes.game import GameScene
@@ -52,7 +52,7 @@ class Attract:
         self.sounds = sounds
         # Not a method of its own: the table would hold the demo, the demo the table, and
         # both (with the table's kept surfaces) would wait for a full collection.
-        self.table = GameScene(
+        self.game = GameScene(
             self.terminal, screen, functools.partial(_play_quietly, sounds, cabinet_terminal), demo=True
         )
         self.screen = screen
@@ -73,7 +73,7 @@ class Attract:
     def close(self) -> None:
         """The demo is over: its strategy's worker ends."""
         self.player.advisor.close()
-        self.table.close()
+        self.game.close()
 
     def _follow_jackpot(self) -> None:
         """The meter on show is the cabinet's own, not the demo's."""
@@ -91,7 +91,7 @@ class Attract:
             if now >= self.part_ends:
                 self.turn(now)
             return
-        if self.table.busy(now):
+        if self.game.busy(now):
             return
         self.wait -= seconds
         if self.wait > 0:
@@ -106,14 +106,14 @@ class Attract:
         self.terminal.handle(intent, value)
         self.dealt = self.dealt or intent == "deal"
         self._follow_jackpot()
-        self.table.refresh(now)
+        self.game.refresh(now)
         self.wait = BETWEEN_ROUNDS if self.terminal.round is None and intent != "deal" else PACE
 
     # Drawing.
 
     def invalidate(self) -> None:
         """Everything is drawn again (a screenshot, a checked screen)."""
-        self.table.invalidate()
+        self.game.invalidate()
         self._painted = None
 
     def draw(self, now: float) -> list[pygame.Rect]:
@@ -121,14 +121,14 @@ class Attract:
         if whole:
             self._painted = self.part
             self._call_key = None
-            self.table.invalidate()
+            self.game.invalidate()
         dirty = self._round(now) if self.part == ROUND else self._card(now, whole)
         return [self.screen.get_rect()] if whole else dirty
 
     def _round(self, now: float) -> list[pygame.Rect]:
         """The demo's table, its message line a call for money that says DEMO."""
-        dirty = self.table.draw(now)
-        lay = self.table.layout
+        dirty = self.game.draw(now)
+        lay = self.game.layout
         blink = int(now * BLINK_RATE) % 2
         if dirty or self._call_key != blink:
             self._call_key = blink
@@ -140,7 +140,7 @@ class Attract:
 
     def _call(self, words: str, area: pygame.Rect, size: int, blink: int) -> None:
         shown = render.fitted(
-            words, size, render.GOLD if blink else render.WHITE, area.w - size, True, self.table.layout.floor
+            words, size, render.GOLD if blink else render.WHITE, area.w - size, True, self.game.layout.floor
         )
         self.screen.blit(shown, shown.get_rect(center=area.center))
 
@@ -163,7 +163,7 @@ class Attract:
 
     def _title(self, body: Box) -> None:
         """The game's name, a royal flush fanned out, and the rules' name."""
-        floor = self.table.layout.floor
+        floor = self.game.layout.floor
         name = render.fitted(TITLE, body.h * 15 // 100, render.GOLD, body.w * 9 // 10, True, floor)
         self.screen.blit(name, name.get_rect(center=(body.w // 2, body.h * 16 // 100)))
         card_h = body.h * 40 // 100
@@ -190,15 +190,15 @@ class Attract:
         paytable.side_by_side(
             self.screen,
             body.shrink(margin),
-            help.paytable_rows(rules),
-            help.bonus_rows(rules, cash_for(self.terminal)),
+            rules_text.paytable_rows(rules),
+            rules_text.bonus_rows(rules, cash_for(self.terminal)),
             body.h * 8 // 100,
-            self.table.layout.floor,
+            self.game.layout.floor,
         )
 
     def _jackpot(self, body: Box) -> None:
         """The cabinet's progressive jackpot meter, large, under its name."""
-        floor = self.table.layout.floor
+        floor = self.game.layout.floor
         title = render.fitted(
             _("PROGRESSIVE JACKPOT"), body.h * 10 // 100, render.GOLD, body.w * 9 // 10, True, floor
         )

@@ -9,7 +9,7 @@ import pygame
 from oasis_kiosk import i18n
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.ui import help, history, render
+from oasis_kiosk.ui import history, render, rules_text
 from oasis_kiosk.ui.layout import Box, Layout
 from oasis_kiosk.ui.view import cash_for
 from oasis_kiosk.ui.widgets import paytable, rulebook
@@ -25,9 +25,9 @@ class HelpPages:
     def _rules(self, lay: Layout) -> tuple[int, int, rulebook.Pages]:
         """The rules, paged for this screen."""
         rules, cash = self.terminal.rules, cash_for(self.terminal)
-        lines = help.rules_lines(rules, cash, self.terminal.profile.prices(self.terminal.ante))
+        lines = rules_text.rules_lines(rules, cash, self.terminal.profile.prices(self.terminal.ante))
         beside = paytable.both_fit(
-            lay.table.h, help.paytable_rows(rules), help.bonus_rows(rules, cash), lay.floor
+            lay.table.h, rules_text.paytable_rows(rules), rules_text.bonus_rows(rules, cash), lay.floor
         )
         return rulebook.pages(tuple(lines), lay, beside)
 
@@ -36,7 +36,7 @@ class HelpPages:
         the first round."""
         written_at = (self.terminal.changes, i18n.active())
         if self._history is None or self._history[0] != written_at:
-            self._history = (written_at, history.history_lines(self.terminal.store, cash_for(self.terminal)))
+            self._history = (written_at, history.history_lines(self.terminal, cash_for(self.terminal)))
         lines = self._history[1]
         return rulebook.pages(tuple(lines), lay, False) if len(lines) > 1 else (lay.small, lay.table.w, ())
 
@@ -67,8 +67,8 @@ class HelpPages:
             paytable.both(
                 surface,
                 Box(table.x + width, table.y, table.w - width, table.h),
-                help.paytable_rows(rules),
-                help.bonus_rows(rules, cash_for(self.terminal)),
+                rules_text.paytable_rows(rules),
+                rules_text.bonus_rows(rules, cash_for(self.terminal)),
                 lay.small,
                 lay.floor,
             )

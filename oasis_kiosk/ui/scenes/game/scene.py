@@ -20,7 +20,7 @@ from oasis_kiosk import i18n, shuffled_deck
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import Response, Terminal
-from oasis_kiosk.ui import help, render
+from oasis_kiosk.ui import render, rules_text
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Box, Layout, layout
 from oasis_kiosk.ui.motion import (
@@ -141,7 +141,7 @@ class GameScene(RoundStory):
 
     def refresh(self, now: float) -> None:
         """Reads the terminal again (after an input or a device event)."""
-        hints = bool(self.terminal.round) and bool(self.terminal.store.get_state("hints", False))
+        hints = bool(self.terminal.round) and self.terminal.hints
         self.motions.pace = self.chips.pace = PACES[self.terminal.config.speed]  # the operator's setting
         view = snapshot(self.terminal, self.message, self.advisor if hints else None)
         old = self.view
@@ -394,8 +394,8 @@ class GameScene(RoundStory):
         rows whose look changed are repainted, not the column."""
         lines = paytable.column_lines(
             lay,
-            help.paytable_rows(self.terminal.rules),
-            help.bonus_rows(self.terminal.rules, cash_for(self.terminal)),
+            rules_text.paytable_rows(self.terminal.rules),
+            rules_text.bonus_rows(self.terminal.rules, cash_for(self.terminal)),
         )
         size = paytable.column_size(lay, lines)
         damage = []
@@ -595,8 +595,8 @@ class GameScene(RoundStory):
         view = self._on_screen
         assert view is not None
         pulse = self.glowing(now)
-        rows = help.paytable_rows(self.terminal.rules)
-        bonus = help.bonus_rows(self.terminal.rules, cash_for(self.terminal))
+        rows = rules_text.paytable_rows(self.terminal.rules)
+        bonus = rules_text.bonus_rows(self.terminal.rules, cash_for(self.terminal))
         if lay.compact:
             paytable.strip(self.screen, lay, rows, view.lit_category, pulse)
         elif self.showing_help:

@@ -15,7 +15,7 @@ from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
 from oasis_kiosk.machine.recall import RecalledHand, Step
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
-from oasis_kiosk.ui.help import hand_name
+from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.operator.page import OperatorPage
 from oasis_kiosk.ui.view import box_result, cash_for, jackpot_awards
 

@@ -113,7 +113,7 @@ class SettingsPage(OperatorPage):
             languages = list(i18n.LANGUAGES)
             self.menu.set_language(languages[(languages.index(config.language) + 1) % len(languages)])
         elif card == 3:
-            self.menu.set_hints(not self.terminal.store.get_state("hints", False))
+            self.menu.set_hints(not self.terminal.hints)
         elif card == 4:
             self.menu.set_volume((config.volume + 1) % (MAX_VOLUME + 1))
         elif card == 5:
@@ -191,7 +191,7 @@ class SettingsPage(OperatorPage):
 
     def _draw_settings(self, top: int) -> None:
         config = self.terminal.config
-        hints = self.terminal.store.get_state("hints", False)
+        hints = self.terminal.hints
         lines = [
             (_("CARD 1  Rules (DEAL twice applies)"), self._rules_name(self.rules_choice)),
             *self._return_lines(self.rules_choice),

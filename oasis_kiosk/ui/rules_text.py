@@ -1,5 +1,7 @@
-"""The help screen's text, written from the active profile itself, so that it can never
-disagree with the rules the terminal plays; in the active language. Pure: no pygame."""
+"""The rules in words, written from the active profile itself, so that they can never
+disagree with the rules the terminal plays, in the active language: HELP's sentences, the
+paytable's and the bonus's rows, the hands' names (the game, the attract mode and the
+operator's recall read them). Pure: no pygame."""
 
 from __future__ import annotations
 
