@@ -29,6 +29,7 @@ from oasis_kiosk.floor.errors import (
     HubError,
     HubUnavailableError,
     MigrationError,
+    OtherBooksError,
     ParametersError,
     UnknownCabinetError,
     UnknownHitError,
@@ -364,6 +365,24 @@ def test_two_hits_in_one_round_are_two_claims_each_answered_the_same_again(floor
     assert hub.pending_hits(floor.owner) == []
     with pytest.raises(BatchError, match="a claim names its box: a whole number from 0"):
         hub.claim(cabinet, "r2", -1)
+
+
+def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded_by_it(
+    bare: Hub, tmp_path: Path
+) -> None:
+    before = tmp_path / "migrations"
+    before.mkdir()
+    for path in sorted(migrate.MIGRATIONS.glob("*.sql"))[:7]:
+        shutil.copy(path, before)
+    migrate.migrate(bare.owner, before)
+    cabinet, quiet = bare.cabinet("c01"), bare.cabinet("c02")
+    hub.ingest(cabinet, contributions(1, [100], round_prefix="books-a:"))
+    assert [m.version for m in migrate.migrate(bare.owner)] == [8]
+    books = dict(bare.owner.execute("SELECT name, books_id FROM hub.cabinets").fetchall())
+    assert books == {"c01": "books-a", "c02": None}, "a cabinet that sent no round adopts its first books"
+    with pytest.raises(OtherBooksError, match="holds the events of books books-a, not of books books-b"):
+        hub.ingest(cabinet, contributions(2, [100], round_prefix="books-b:"), books_id="books-b")
+    assert hub.ingest(quiet, contributions(1, [100], round_prefix="books-c:"), books_id="books-c") == 1
 
 
 def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, tmp_path: Path) -> None:

@@ -39,3 +39,13 @@ $$;
 
 REVOKE ALL ON FUNCTION hub.check_books(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION hub.check_books(text) TO {{cabinets}};
+
+-- A cabinet that sent stakes or hits before this migration named its books in their rounds'
+-- ids (`<books id>:<round>`, store/outbox.py's hub_round_id): its books are recorded now,
+-- so that new books are refused from their first batch rather than adopted.
+UPDATE hub.cabinets c
+   SET books_id = (SELECT split_part(e.payload ->> 'round_id', ':', 1) FROM hub.events e
+                    WHERE e.cabinet_id = c.id AND e.kind IN ('jackpot_contribution', 'jackpot_hit')
+                      AND position(':' IN e.payload ->> 'round_id') > 1
+                    ORDER BY e.seq DESC LIMIT 1)
+ WHERE c.books_id IS NULL;
