@@ -26,6 +26,7 @@ from oasis_kiosk.hardware.money import (
     Fault,
     Glitch,
     Held,
+    MoneyEvent,
     MoneyIn,
     MoneyOut,
     Paid,
@@ -197,29 +198,39 @@ class Cabinet:
         return [(kind, device) for kind, device in wired if device is not None]
 
     def _money_events(self, kind: str, device: MoneyIn) -> list[Response]:
-        credited = []
+        """What a device that takes money in reported, booked; returns the credits' responses."""
         held = device.held
         if held is not None and not self._may_take(kind, held.value):
             self._refuse_held(kind, device, held)  # money came in, or stopped, since
-        for event in device.money_events(kind):
-            match event:
-                case Credit(value=value):
-                    credited.append(
-                        self.terminal.accept_money(kind, value, opened=kind in self._money_live())
-                    )
-                    self._saw(Taken(kind, value))
-                case Held(value=value, event=name, detail=detail):
-                    self.terminal.device_event(name, **detail)
-                    if not self._may_take(kind, value):
-                        self._refuse_held(kind, device, event)
-                case Rejected(event=name, detail=detail):
-                    self.terminal.device_event(name, **detail)
-                    self._saw(Reported(name, detail))
-                case Glitch(event=name, detail=detail) | Report(event=name, detail=detail):
-                    self.terminal.device_event(name, **detail)
-                case Fault(tilt=tilt, reason=reason):
-                    self.terminal.device_fault(tilt, reason)
-        return credited
+        booked = [self._book(kind, event, device) for event in device.money_events(kind)]
+        return [response for response in booked if response is not None]
+
+    def _book(self, kind: str, event: MoneyEvent, escrow: MoneyIn | None) -> Response | None:
+        """One event of any money device, in and out alike (``hardware/money.py``): the
+        vocabulary is acted on here and nowhere else. ``escrow``: the device that holds an
+        item it reports ``Held``, to give it back if it may not be taken. Returns a
+        credit's response."""
+        match event:
+            case Credit(value=value):
+                response = self.terminal.accept_money(kind, value, opened=kind in self._money_live())
+                self._saw(Taken(kind, value))
+                return response
+            case Held(value=value, event=name, detail=detail):
+                self.terminal.device_event(name, **detail)
+                if escrow is not None and not self._may_take(kind, value):
+                    self._refuse_held(kind, escrow, event)
+            case Rejected(event=name, detail=detail):
+                self.terminal.device_event(name, **detail)
+                self._saw(Reported(name, detail))
+            case Glitch(event=name, detail=detail) | Report(event=name, detail=detail):
+                self.terminal.device_event(name, **detail)
+            case Fault(tilt=tilt, reason=reason):
+                self._device_fault(tilt, reason)
+            case Paid():
+                self.terminal.hopper_coin_out()
+            case PayoutEnded(short=short):
+                self.terminal.hopper_stopped(short=short)
+        return None
 
     def _may_take(self, kind: str, value: int) -> bool:
         return kind in self._money_live() and value <= self.terminal.room_for_money()
@@ -260,15 +271,7 @@ class Cabinet:
         if self.terminal.stopping:
             hopper.stop()
         for event in hopper.money_events():
-            match event:
-                case Paid():
-                    self.terminal.hopper_coin_out()
-                case PayoutEnded(short=short):
-                    self.terminal.hopper_stopped(short=short)
-                case Glitch(event=name, detail=detail) | Report(event=name, detail=detail):
-                    self.terminal.device_event(name, **detail)
-                case Fault(tilt=tilt, reason=reason):
-                    self._device_fault(tilt, reason)
+            self._book("coin_out", event, None)
         if self.terminal.payout and not hopper.running:
             if self.terminal.stopping:  # stopped before the motor ever ran
                 self.terminal.hopper_stopped(short=self.terminal.payout)
