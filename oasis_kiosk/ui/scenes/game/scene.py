@@ -30,7 +30,6 @@ from oasis_kiosk.ui.motion import (
     ChipSpot,
     Slot,
 )
-from oasis_kiosk.ui.scenes.game.help import HelpPages
 from oasis_kiosk.ui.scenes.game.repaint import (
     ChangedPieces,
     DrawnAhead,
@@ -40,6 +39,7 @@ from oasis_kiosk.ui.scenes.game.repaint import (
     clusters,
 )
 from oasis_kiosk.ui.scenes.game.story import RoundStory
+from oasis_kiosk.ui.scenes.help import HelpPages
 from oasis_kiosk.ui.view import (
     BoxView,
     View,

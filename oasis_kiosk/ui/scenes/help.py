@@ -1,6 +1,7 @@
-"""HELP over the game's table: the rules of the active profile in the active language,
-then the player's last rounds, a page a press; the paytables in their column, or beside the
-rules on a compact screen where there is room."""
+"""The HELP scene: the rules of the active profile in the active language, then the
+player's last rounds, a page a press; the paytables in their column, or beside the rules on
+a compact screen where there is room. It is drawn over the game's table, whose regions,
+meters and buttons stay: the game scene shows it while the player pages through it."""
 
 from __future__ import annotations
 
