@@ -377,7 +377,7 @@ def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded
     migrate.migrate(bare.owner, before)
     cabinet, quiet = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(cabinet, contributions(1, [100], round_prefix="books-a:"))
-    assert [m.version for m in migrate.migrate(bare.owner)] == [8]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9]
     books = dict(bare.owner.execute("SELECT name, books_id FROM hub.cabinets").fetchall())
     assert books == {"c01": "books-a", "c02": None}, "a cabinet that sent no round adopts its first books"
     with pytest.raises(OtherBooksError, match="holds the events of books books-a, not of books books-b"):
@@ -400,7 +400,7 @@ def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, 
             [seq, json.dumps({"round_id": round_id})],
         )
     cabinet.execute("SELECT * FROM hub.claim('r1')")
-    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9]
     assert hub.pending_hits(bare.owner) == [("c01", "r2", 0)], "r1 was claimed; r2 waits, as box 0"
     assert hub.claim(cabinet, "r1", 0).amount == 1000, "the award r1 had"
     assert hub.claim(cabinet, "r2", 0).amount == 1000
@@ -632,6 +632,31 @@ def test_parameters_out_of_range_are_refused(floor: Hub, changes: dict[str, int]
     assert hub.pool(floor.owner) == before
     with pytest.raises(ParametersError, match="says who makes it"):
         hub.set_parameters(floor.owner, "  ", rate_ppm=0)
+
+
+def test_a_hit_received_waits_for_a_parameter_change_under_way(floor: Hub, postgres: Postgres) -> None:
+    """A change holds the pool and then looks for hits waiting: a batch of a hit alone waits
+    for the pool too, so the change either sees it or commits before it is received."""
+    cabinet = floor.cabinet("c01")
+    done: list[int] = []
+    with postgres.connect(autocommit=True) as superuser, floor.owner.transaction():
+        floor.owner.execute("SELECT value FROM hub.pool FOR UPDATE")  # a change under way
+        sending = threading.Thread(target=lambda: done.append(hub.ingest(cabinet, [hit(1, "r1")])))
+        sending.start()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not done:
+            row = superuser.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'",
+                [floor.dbname],
+            ).fetchone()
+            if row and row[0] == 1:
+                break
+            time.sleep(0.02)
+        assert not done, "the hit was received while the pool was held"
+        assert hub.pending_hits(floor.owner) == [], "not yet received: the change sees no hit"
+    sending.join(10)
+    assert done == [1]
+    assert hub.pending_hits(floor.owner) == [("c01", "r1", 0)]
 
 
 def test_parameters_wait_for_a_reported_hit_to_be_claimed(floor: Hub) -> None:
