@@ -28,6 +28,7 @@ from oasis_kiosk.cli import clear_books
 from oasis_kiosk.config import Config
 from oasis_kiosk.floor import access, agent, hub
 from oasis_kiosk.floor.errors import OtherBooksError
+from oasis_kiosk.machine import linked
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import Store, StoreError
@@ -582,3 +583,74 @@ def test_the_link_command_needs_a_link_section(tmp_path: Path, capsys: pytest.Ca
     config.write_text(f'[terminal]\ndatabase = "{tmp_path / "kiosk.db"}"\n', encoding="utf-8")
     assert main(["link", "--config", str(config)]) == 2
     assert "no [link] section" in capsys.readouterr().err
+
+
+# What the agent writes for the kiosk: only what changed, so the card is not worn by idle passes.
+
+
+class Ticking:
+    """A wall clock that moves only when told: the agent's passes at a known pace."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_idle_agent_writes_the_link_file_only_when_the_kiosk_needs_it(
+    floor: Floor, tmp_path: Path
+) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 1)
+    clock = Ticking()
+    link = agent.Agent(database, floor.credentials, clock=clock, offline_after=5.0)
+    link.push_all()
+    kiosk = linked.LinkState(database, offline_after=5.0, clock=clock)
+    kiosk.refresh(force=True)
+    assert kiosk.online
+    assert kiosk.pool == hub.pool(floor.owner).value
+    assert link._confirm_db is not None
+    before = link._confirm_db.total_changes
+    # 50 idle passes, 5 a second (the agent's pace when idle), over 10 seconds: the contact
+    # time is written about once a second, the pool (which stands still) not at all.
+    for _ in range(50):
+        clock.now += agent.POLL
+        assert link.push_once() == 0
+        kiosk.refresh(force=True)
+        assert kiosk.online, "the kiosk sees the link up at every pass"
+    writes = link._confirm_db.total_changes - before
+    assert 8 <= writes <= 11, f"{writes} writes in 10 seconds of idle passes"
+    # Another cabinet's stake moves the pool: written at the next pass.
+    other = tmp_path / "c02" / "kiosk.db"
+    other.parent.mkdir()
+    access.add_cabinet(floor.owner, "c02", tmp_path / "c02.toml")
+    play(linked_terminal(other), 1)
+    push(other, tmp_path / "c02.toml")
+    clock.now += agent.POLL
+    link.push_once()
+    kiosk.refresh(force=True)
+    assert kiosk.pool == hub.pool(floor.owner).value
+    # The agent stops reaching the hub: the kiosk sees the link down after offline_after.
+    clock.now += 5.5
+    kiosk.refresh(force=True)
+    assert not kiosk.online
+    link.close()
+    t.store.close()
+
+
+def test_an_agent_of_a_local_jackpot_writes_nothing_of_the_pool(floor: Floor, tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database, jackpot="local")
+    play(t, 1)
+    link = agent.Agent(database, floor.credentials, linked_jackpot=False)
+    link.push_all()
+    assert link._confirm_db is not None
+    before = link._confirm_db.total_changes
+    for _ in range(10):
+        assert link.push_once() == 0
+    assert link._confirm_db.total_changes == before, "an idle pass writes nothing"
+    assert link._confirm_db.execute("SELECT count(*) FROM pool").fetchone() == (0,)
+    link.close()
+    t.store.close()

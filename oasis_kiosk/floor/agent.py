@@ -33,7 +33,10 @@ pool (``oasis_kiosk/machine/linked.py``): at every pass it claims each jackpot h
 a round) the hub holds and has not answered here (``hub.claim``: the same award however
 often it is asked),
 writes the award in its file, then the pool's value and the time of this contact, which the
-kiosk reads for its meter and to know that the link is up.
+kiosk reads for its meter and to know that the link is up: the value when it changes, the
+time at most every ``CONTACT_EVERY`` seconds while it does not (idle passes would otherwise
+write the cabinet's card five times a second). The agent of a cabinet whose jackpot is local
+(``[link] jackpot``) writes nothing of the pool.
 
 The outbox's rows are kept after the hub confirms them, as the books keep their ledger and
 their seal chain: the books can feed a hub restored from an older backup again, and
@@ -72,6 +75,10 @@ FIRST_WAIT = 0.1
 """Seconds before the first retry; each failure doubles it, up to ``retry_max``."""
 POLL = 0.2
 """Seconds between looks at the outbox when the hub holds all of it."""
+CONTACT_EVERY = 1.0
+"""The longest, in seconds, between the agent's records of its contact with the hub while
+the pool stands still (less with an ``offline_after`` under 5 s): enough for the kiosk to see
+the link up, and a write of the cabinet's card a second rather than one at every pass."""
 HEARTBEAT = 10.0
 """Seconds between the hub's reminders that an idle cabinet is there (``hub.heartbeat``)."""
 CONNECTION_OPTIONS: dict[str, Any] = {
@@ -174,6 +181,9 @@ class Agent:
         poll: float = POLL,
         heartbeat: float = HEARTBEAT,
         sleep: Callable[[float], bool] | None = None,
+        linked_jackpot: bool = True,
+        offline_after: float = 5.0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.database = Path(database)
         self.credentials = credentials
@@ -181,6 +191,12 @@ class Agent:
         self.retry_max = retry_max
         self.poll = poll
         self.heartbeat = heartbeat
+        self.linked_jackpot = linked_jackpot
+        """The cabinet's jackpot is the hub's pool (``[link] jackpot``): the agent follows it."""
+        self.contact_every = min(CONTACT_EVERY, offline_after / 5)
+        self._clock = clock
+        self._pool_written: tuple[int, float] | None = None
+        """The pool's value and the contact time this agent last wrote for the kiosk."""
         self._seen_at = 0.0
         """When the hub last heard from this agent (a batch or a heartbeat), monotonic."""
         self.stop_event = threading.Event()
@@ -347,7 +363,10 @@ class Agent:
         """The linked jackpot, for the kiosk: claims each hit (a box of a round) the hub holds
         and has not answered here yet, records each award, then the pool's value and the time
         of this contact (the kiosk's sign that the link is up). A claim made again (the agent
-        killed before its record) gets the same award from the hub."""
+        killed before its record) gets the same award from the hub. Nothing for a cabinet
+        whose jackpot is its own."""
+        if not self.linked_jackpot:
+            return
         if self._confirm_db is None:
             self._confirm_db = _open_confirmations(confirm_path(self.database))
         books = self._open_books()
@@ -364,7 +383,19 @@ class Agent:
                 )
                 log.info("jackpot hit %s box %d: the hub awarded %d", round_id, box, award.amount)
         self._hits_after = self.status.held
-        linked.write_pool(self._confirm_db, hub.pool_value(connection).value, time.time())
+        self._write_pool(self._confirm_db, hub.pool_value(connection).value)
+
+    def _write_pool(self, own: sqlite3.Connection, value: int) -> None:
+        """The pool's value and the time of this contact, written only when the kiosk would
+        otherwise miss something: a new value, or a contact time ``contact_every`` old (the
+        kiosk counts the link up for ``offline_after`` after it), so that idle passes do not
+        wear the card."""
+        now = self._clock()
+        written = self._pool_written
+        if written is not None and written[0] == value and 0 <= now - written[1] < self.contact_every:
+            return
+        linked.write_pool(own, value, now)
+        self._pool_written = (value, now)
 
     def push_all(self) -> int:
         """Sends batches until the hub holds the whole outbox; returns the rows sent."""
@@ -450,7 +481,15 @@ def lock_path(database: Path) -> Path:
     return own.with_name(own.name + ".lock")
 
 
-def run_agent(database: Path, credentials: Path, *, batch: int, retry_max: float) -> int:
+def run_agent(
+    database: Path,
+    credentials: Path,
+    *,
+    batch: int,
+    retry_max: float,
+    linked_jackpot: bool,
+    offline_after: float,
+) -> int:
     """``oasis-kiosk link``: runs until SIGTERM or SIGINT; refuses to start while another
     agent pushes the same books (two would send the same batches and write the same file
     side by side); stops with ``EXIT_OTHER_BOOKS`` at books the hub refuses."""
@@ -472,7 +511,14 @@ def run_agent(database: Path, credentials: Path, *, batch: int, retry_max: float
     except OSError as error:
         log.error("%s: cannot take the link agent's lock: %s", lock, error)
         return 2
-    agent = Agent(database, credentials, batch=batch, retry_max=retry_max)
+    agent = Agent(
+        database,
+        credentials,
+        batch=batch,
+        retry_max=retry_max,
+        linked_jackpot=linked_jackpot,
+        offline_after=offline_after,
+    )
 
     def stop(signum: int, frame: FrameType | None) -> None:
         agent.stop()

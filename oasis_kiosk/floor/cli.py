@@ -349,5 +349,10 @@ def run_link(config: Config) -> int:
 
     logging.basicConfig(level=logging.INFO, format="oasis-kiosk link: %(message)s")
     return agent.run_agent(
-        config.database, config.link.credentials, batch=config.link.batch, retry_max=config.link.retry_max
+        config.database,
+        config.link.credentials,
+        batch=config.link.batch,
+        retry_max=config.link.retry_max,
+        linked_jackpot=config.link.jackpot == "linked",
+        offline_after=config.link.offline_after,
     )
