@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from floor import ROYAL, SEEDS, FloorHub, play
+from floor import ROYAL, SEEDS, FloorHub, linked_terminal, play, push
 from support import books
 from test_screen import CheckedSurface, checked, settle
 from test_screen import _texts_are_known as _texts_are_known  # the screen's texts are noted
@@ -34,6 +34,7 @@ from oasis_kiosk.store.db import Store
 from oasis_kiosk.store.outbox import Outbox, hub_round_id
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.screenshots import Clock as ScreenClock
+from oasis_kiosk.ui.view import snapshot
 
 PENDING = "Jackpot pending: the award is being confirmed"
 BONUS_CLOSED = "the linked jackpot is offline: the bonus bet is closed"
@@ -759,3 +760,74 @@ def test_a_link_file_from_before_boxes_cut_in_its_conversion_keeps_its_awards_an
     assert db.execute("SELECT round_id, box, amount FROM awards").fetchall() == [("books:7", 0, 123456)]
     assert linked.awarded(db) == {("books:7", 0)}, "answered: never claimed again"
     db.close()
+
+
+def test_another_cabinets_stake_reaches_the_meter_shown_within_a_second(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """With the agent running at its own pace and the kiosk reading its file as the frame loop
+    does (never forced), the hub's pool moved by another cabinet is shown within a second."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials)
+    link = agent.Agent(database, credentials, batch=50)
+    pushing = threading.Thread(target=link.run)
+    pushing.start()
+    try:
+        wait_for(lambda: t.jackpot_shown == hub.pool(floor.owner).value and t.link_offline() is None)
+        other_credentials = floor.add_cabinet("c02")
+        other = tmp_path / "c02" / "kiosk.db"
+        other.parent.mkdir()
+        other_cabinet = linked_terminal(other)  # its own link is not this test's
+        play(other_cabinet, 3)
+        other_cabinet.store.close()
+        before = t.jackpot_shown
+        for _ in range(3):  # each a move of the pool by the other cabinet's stakes
+            push(other, other_credentials)
+            pool = hub.pool(floor.owner).value
+            pushed_at = time.monotonic()
+            while t.jackpot_shown != pool:  # a frame's look, ~60 a second
+                assert time.monotonic() - pushed_at < 1.0, "the meter shown is a second behind the hub"
+                time.sleep(1 / 60)
+            assert pool > before
+            other_cabinet = linked_terminal(other)  # its own link is not this test's
+            play(other_cabinet, 1)
+            other_cabinet.store.close()
+            before = pool
+    finally:
+        link.stop()
+        pushing.join(30)
+    t.store.close()
+
+
+def test_before_the_agents_first_contact_the_cabinet_says_the_link_is_down(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """No agent has reached the hub yet: the cabinet offers no linked jackpot and says so, as
+    when the link goes down later, rather than show a pool that is not the hub's."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    clock = Clock()
+    t = cabinet(database, credentials, clock=clock, offline_after=5.0)
+    feed(t, "bill 5000")
+    assert t.link is not None
+    t.link.refresh(force=True)
+    before_contact = t.link_offline()
+    assert before_contact is not None
+    assert before_contact.message == BONUS_CLOSED
+    shown = snapshot(t)
+    assert BONUS_CLOSED in shown.prompt
+    refused = t.handle("bonus")
+    assert not refused.ok
+    assert refused.message == BONUS_CLOSED
+    # The link up, then down: the same words.
+    contact(database, credentials, t)
+    assert t.link_offline() is None
+    assert BONUS_CLOSED not in snapshot(t).prompt
+    clock.now += 6
+    t.link.refresh(force=True)
+    down = t.link_offline()
+    assert down is not None
+    assert down.message == before_contact.message
+    assert BONUS_CLOSED in snapshot(t).prompt
+    t.store.close()
