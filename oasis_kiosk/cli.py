@@ -351,12 +351,18 @@ def run_headless(
             return 3  # nothing may be booked on these books: the script is not run
         refused = run(MockCabinet(terminal), inputs)
         print(
-            f"script done: credits {terminal.credits}, jackpot {terminal.jackpot_shown}, "
+            f"script done: credits {terminal.credits}, jackpot {_meter(terminal.jackpot_shown)}, "
             f"{refused} input(s) skipped as not live"
         )
         return 0
     finally:
         terminal.store.close()
+
+
+def _meter(shown: int | None) -> str:
+    """The jackpot meter in the headless run's last line: its value, or that the hub has not
+    told it yet."""
+    return "not known yet" if shown is None else str(shown)
 
 
 def run_window(config: Config, fullscreen: bool, demo: bool, size: tuple[int, int] | None = None) -> int:

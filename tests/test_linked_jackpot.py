@@ -782,6 +782,7 @@ def test_another_cabinets_stake_reaches_the_meter_shown_within_a_second(
         play(other_cabinet, 3)
         other_cabinet.store.close()
         before = t.jackpot_shown
+        assert before is not None, "the agent has read the pool"
         for _ in range(3):  # each a move of the pool by the other cabinet's stakes
             push(other, other_credentials)
             pool = hub.pool(floor.owner).value
@@ -817,6 +818,10 @@ def test_before_the_agents_first_contact_the_cabinet_says_the_link_is_down(
     assert before_contact.message == BONUS_CLOSED
     shown = snapshot(t)
     assert BONUS_CLOSED in shown.prompt
+    assert shown.jackpot is None, "no meter value the hub never had"
+    app = App(t, size=(800, 480), clock=lambda: clock.now)
+    app.draw()
+    assert app.game.jackpot_shown is None
     refused = t.handle("bonus")
     assert not refused.ok
     assert refused.message == BONUS_CLOSED
@@ -824,6 +829,9 @@ def test_before_the_agents_first_contact_the_cabinet_says_the_link_is_down(
     contact(database, credentials, t)
     assert t.link_offline() is None
     assert BONUS_CLOSED not in snapshot(t).prompt
+    assert snapshot(t).jackpot == hub.pool(floor.owner).value
+    app.draw()
+    assert app.game.jackpot_shown == hub.pool(floor.owner).value, "the meter starts at the hub's pool"
     clock.now += 6
     t.link.refresh(force=True)
     down = t.link_offline()

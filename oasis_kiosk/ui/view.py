@@ -82,9 +82,10 @@ class View:
     outcome shows."""
     bonus_category: str | None
     """The bonus table's row a settled box's bonus won on."""
-    jackpot: int
+    jackpot: int | None
+    """The meter shown (None: a linked jackpot whose pool the hub has not told yet)."""
     jackpot_won: int
-    jackpot_before: int
+    jackpot_before: int | None
     """The meter as it stood before the settled round's jackpot hit (else the meter): shown
     until the outcome, so that no drop of the meter tells it first."""
     buttons: tuple[tuple[str, str, bool], ...]
@@ -259,7 +260,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
     )
 
 
-def _jackpot_before(terminal: Terminal, last: ShownSettlement | None, shown: int) -> int:
+def _jackpot_before(terminal: Terminal, last: ShownSettlement | None, shown: int | None) -> int | None:
     """The cabinet's meter before the last round's hit, as its settlement kept it; the meter
     ``shown`` where no round is settled or the jackpot is the hub's."""
     if terminal.linked_jackpot or not last:

@@ -23,11 +23,11 @@ class LinkedJackpot(Transactions):
         return link is not None and link.jackpot == "linked"
 
     @property
-    def jackpot_shown(self) -> int:
-        """The meter the screen shows: the hub's pool on a linked cabinet (0 until the agent
-        has read it), else the cabinet's own meter."""
+    def jackpot_shown(self) -> int | None:
+        """The meter the screen shows: the hub's pool on a linked cabinet (None until the
+        agent has read it: no value the hub never had), else the cabinet's own meter."""
         if self.linked_jackpot and self.link is not None:
-            return self.link.pool or 0
+            return self.link.pool
         return self.jackpot.value
 
     def link_offline(self) -> Response | None:

@@ -9,6 +9,10 @@ from oasis_kiosk.i18n import _
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box, Layout
 
+NO_VALUE = "—"
+"""The meter with no value to show (a linked jackpot the hub has not told yet): a dash, not
+a 0 the pool never held."""
+
 
 def cell_width(character: str, size: int) -> int:
     """The width of the cell of one character of a meter of ``size`` pixels: every digit's

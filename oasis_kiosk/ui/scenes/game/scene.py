@@ -258,8 +258,11 @@ class GameScene(RoundStory):
         # The meter stands at its value before the hit until the celebration is over, then
         # rolls (up with contributions, down to its reset value after a hit).
         target = view.jackpot_before if celebrating else view.jackpot
-        gap = target - self.jackpot_shown
-        self.jackpot_shown += gap // JACKPOT_ROLL if abs(gap) >= JACKPOT_ROLL else gap
+        if target is None or self.jackpot_shown is None:
+            self.jackpot_shown = target  # no value yet, or the first: nothing to roll from
+        else:
+            gap = target - self.jackpot_shown
+            self.jackpot_shown += gap // JACKPOT_ROLL if abs(gap) >= JACKPOT_ROLL else gap
         glowing = self.glowing(now)
         moving = self.motions.busy(now) or self.chips.busy(now)
         table = TableLook(
@@ -496,7 +499,9 @@ class GameScene(RoundStory):
             assert self._on_screen is not None
             jackpot.banner(self.screen, lay, cash_for(self.terminal)(self._on_screen.jackpot_won), now)
             return
-        jackpot.odometer(self.screen, lay.jackpot, cash_for(self.terminal)(self.jackpot_shown), lay.floor)
+        shown = self.jackpot_shown
+        amount = jackpot.NO_VALUE if shown is None else cash_for(self.terminal)(shown)
+        jackpot.odometer(self.screen, lay.jackpot, amount, lay.floor)
 
     def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
         """The table; with ``only``, just what lies in that rectangle (a moving piece's)."""

@@ -32,7 +32,7 @@ class RoundStory:
         """What the terminal holds now."""
         self.count: CountUp | None = None
         self.celebrate_until = 0.0
-        self.jackpot_shown = terminal.jackpot.value
+        self.jackpot_shown: int | None = terminal.jackpot_shown
         self._win_sound: tuple[float, str] | None = None
         """When the win's tune plays, and which."""
         self.revealed_at = 0.0
@@ -70,7 +70,7 @@ class RoundStory:
         self.celebrate_until = 0.0
         self.revealed_at = 0.0
         # The meter as the screen stands (the books may have moved on with this very press).
-        self.jackpot_shown = self.view.jackpot if self.view is not None else self.terminal.jackpot.value
+        self.jackpot_shown = self.view.jackpot if self.view is not None else self.terminal.jackpot_shown
 
     def celebrating(self, now: float) -> bool:
         """A jackpot won by the settled round is being celebrated: from the moment the
