@@ -85,9 +85,9 @@ BAD_FILES: list[tuple[str, str, str]] = [
         "(known: protocol, pulse, inhibit, pulses, ",
     ),
     (
-        f"[devices]\ncoin_acceptor = {{ {COIN}, protocol = 'cctalk' }}",
+        f"[devices]\ncoin_acceptor = {{ {COIN}, protocol = 'smoke-signals' }}",
         "devices.coin_acceptor.protocol",
-        "'pulse', not 'cctalk'",
+        "'pulse', not 'smoke-signals'",
     ),
     ("[devices]\nhopper = { motor = 1, exit = 2, speed = 3 }", "devices.hopper.speed", "unknown key"),
     ("[devices]\npower_fail = { pin = 25, edge = 'low' }", "devices.power_fail.edge", "unknown key"),
