@@ -199,6 +199,8 @@ JACKPOT_DECK = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"
 """A royal flush with the bonus bet on: the jackpot's count and its celebration."""
 
 
+# Long: the frames of one size are measured in one sequence of play (idle, presses, deals,
+# counts), each scene taking the table as the one before left it.
 def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any]]:
     """One size's frames: idle, dealing, counting a win, against a full-screen blit."""
     from oasis_kiosk.config import Config
@@ -398,6 +400,8 @@ def exact_figures() -> dict[str, Any]:
     }
 
 
+# Long: one run of the floor (its server, its cabinets' threads and their timings) from
+# start to stop, with the server's clean-up in its finally.
 def floor_figures(
     seconds: float = FLOOR_SECONDS,
     cabinets: int = FLOOR_CABINETS,

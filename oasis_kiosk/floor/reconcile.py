@@ -43,6 +43,7 @@ from psycopg.types.json import Jsonb
 
 from oasis_kiosk.floor import migrate
 from oasis_kiosk.floor.errors import HubError, UnknownCabinetError
+from oasis_kiosk.machine.ledger_kinds import PAID_BY_HAND
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.outbox import Row, hub_round_id
 
@@ -427,7 +428,7 @@ def _note_linked(linked: LinkedBooks, books_id: str, row: Row) -> None:
         if payload.get("kind") == "jackpot_hit":
             key = (round_id, _whole(detail.get("box")))
             linked.credited[key] = linked.credited.get(key, 0) + _whole(payload.get("amount"))
-        elif payload.get("kind") == "handpaid_win":
+        elif payload.get("kind") == PAID_BY_HAND:
             linked.handpaid[round_id] = linked.handpaid.get(round_id, 0) + _whole(detail.get("jackpot"))
     elif row.kind == "event" and payload.get("kind") == "jackpot_awarded" and isinstance(detail, dict):
         for award in detail.get("boxes") or ():

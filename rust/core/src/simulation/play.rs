@@ -190,7 +190,7 @@ impl FastPlayer<'_> {
     }
 
     /// Plays one round with up card `stratum.up`, drawing from `deck`.
-    // Long as a round is: every step draws from one deck and trace and adds to one luck, in order.
+    // Long: as a round is, every step draws from one deck and trace and adds to one luck, in order.
     pub(super) fn play_round(
         &self,
         stratum: &Stratum,

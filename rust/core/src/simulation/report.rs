@@ -127,7 +127,7 @@ fn outcome_name(slot: usize) -> String {
 }
 
 /// The report of a simulation from its tally, at the player's ante and stake.
-// Long as the report is: each of its figures takes a few lines from the tally.
+// Long: as the report is, each of its figures takes a few lines from the tally.
 pub(super) fn report(
     player: &FastPlayer<'_>,
     options: &SimulationOptions,
