@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -63,6 +64,13 @@ REFUSALS: list[tuple[type[OasisError], Callable[[], object], str]] = [
     (AnalysisError, lambda: exact_analysis("standard"), "standard"),
     (SimulationError, lambda: simulate("standard", 0), "at least one round"),
     (SimulationError, lambda: simulate("standard", 10, ante=3), "ante"),
+    (
+        AnalysisError,
+        lambda: exact_analysis("caribbean", play=cast(Any, "nope")),
+        'play: "nope" is not one of',
+    ),
+    (SimulationError, lambda: simulate("standard", 10, play=cast(Any, "nope")), 'play: "nope" is not one of'),
+    (CardError, lambda: oasis_kiosk.HandValue(99_999), "0..7461"),
 ]
 
 

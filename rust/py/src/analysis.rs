@@ -2,11 +2,10 @@
 
 use oasis_core::analysis::{self, AnalysisError as CoreAnalysisError, BoxPlay};
 use oasis_core::profile::Money;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::background::{profile_argument, run_reporting};
-use crate::errors::to_py_err;
+use crate::errors::{to_py_err, Kind, ANALYSIS_ERROR};
 use crate::json::to_python;
 
 /// The exact return of a profile whose only decision is to play or fold, under optimal
@@ -27,7 +26,7 @@ fn exact_analysis<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = profile.py();
     let profile = profile_argument(profile)?;
-    let play = box_play(play)?;
+    let play = box_play(play, &ANALYSIS_ERROR)?;
     // Refused at once, without starting the work.
     let features = analysis::unsupported_features(&analysis::counted_profile(&profile, play));
     if !features.is_empty() {
@@ -49,10 +48,11 @@ fn exact_analysis<'py>(
 /// fee, weighed in every decision as a player who bets it would), `without_bonus` (no bonus
 /// bet, no privilege fee), `for_main` (the standard stake, every decision made for the main
 /// game alone), `blind` (a blind box: no decision, exact analysis only).
-pub(crate) fn box_play(name: &str) -> PyResult<BoxPlay> {
+/// `refused`: the kind of error a name that is none of them raises (the caller's).
+pub(crate) fn box_play(name: &str, refused: &Kind) -> PyResult<BoxPlay> {
     BoxPlay::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = BoxPlay::ALL.iter().map(|play| play.name()).collect();
-        PyValueError::new_err(format!("play: {name:?} is not one of {}", names.join(", ")))
+        refused.err(format!("play: {name:?} is not one of {}", names.join(", ")))
     })
 }
 

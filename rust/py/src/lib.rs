@@ -8,7 +8,7 @@ use oasis_core::error::CardError as CoreCardError;
 use oasis_core::eval::{batch_len, evaluator, Category, HandValue as CoreHandValue};
 use oasis_core::shuffle::{self, Seed};
 use pyo3::buffer::PyBuffer;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -19,7 +19,7 @@ mod game;
 mod json;
 mod simulation;
 
-use errors::to_py_err;
+use errors::{to_py_err, CARD_ERROR};
 
 /// The strength of a poker hand: compare two values to compare the hands.
 #[pyclass(frozen, eq, ord, hash, module = "oasis_kiosk._core")]
@@ -35,7 +35,7 @@ impl HandValue {
             .ok()
             .and_then(CoreHandValue::from_strength)
             .map(HandValue)
-            .ok_or_else(|| PyValueError::new_err(format!("a hand strength is 0..7461, not {strength}")))
+            .ok_or_else(|| CARD_ERROR.err(format!("a hand strength is 0..7461, not {strength}")))
     }
 
     /// The category's name, e.g. "AceKing".

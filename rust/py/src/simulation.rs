@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 
 use crate::analysis::box_play;
 use crate::background::{profile_argument, run_reporting};
-use crate::errors::to_py_err;
+use crate::errors::{to_py_err, SIMULATION_ERROR};
 use crate::json::to_python;
 use crate::seed_or_fresh;
 
@@ -31,7 +31,12 @@ fn simulate<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = profile.py();
     let profile = profile_argument(profile)?;
-    let options = SimulationOptions { rounds, seed: seed_or_fresh(seed)?, ante, play: box_play(play)? };
+    let options = SimulationOptions {
+        rounds,
+        seed: seed_or_fresh(seed)?,
+        ante,
+        play: box_play(play, &SIMULATION_ERROR)?,
+    };
     if rounds == 0 {
         return Err(to_py_err(SimulationError::NoRounds));
     }
