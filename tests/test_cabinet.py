@@ -401,3 +401,28 @@ def test_a_desktop_cabinet_starts_with_the_switches_where_the_terminal_left_them
     assert mock.closed("door")
     assert mock.closed("operator_key")
     assert MockCabinet(terminal, switches={"door": False}).terminal.tilts == {}
+
+
+def test_every_event_a_pulse_acceptor_names_is_said_in_the_log_and_every_refusal_counted(
+    monkeypatch: Any,
+) -> None:
+    """An acceptor names its events after what it is wired as (``coin_rejected``): each name
+    it can make has a sentence in the event log (machine/events.py), and each refusal and
+    glitch a meter of its name (machine/meters.py), for a coin acceptor and a note one alike."""
+    from oasis_kiosk.hardware import pulses
+    from oasis_kiosk.hardware.money import Glitch, Rejected
+    from oasis_kiosk.machine.events import SENTENCES
+    from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
+
+    seen = [
+        pulses.UnknownTrain(pulses=3),
+        pulses.AmbiguousTrain(pulses=2, reason="a gap too long"),
+        pulses.ShortPulse(width=0.001),
+    ]
+    acceptor = PulseAcceptor(COIN_PIN, INHIBIT_PIN, {1: 50}, pin_factory=MockFactory())
+    monkeypatch.setattr(acceptor, "poll", lambda: list(seen))
+    for kind in ("coin", "bill"):
+        named = [event for event in acceptor.money_events(kind) if isinstance(event, Rejected | Glitch)]
+        assert len(named) == len(seen)
+        assert [event.event for event in named if event.event not in SENTENCES] == [], "said in words"
+        assert [event.event for event in named if event.event not in COUNTED_DEVICE_EVENTS] == [], "counted"
