@@ -469,3 +469,24 @@ def test_a_second_store_in_the_process_shares_the_lock_and_gives_it_back(tmp_pat
     while subprocess.run([sys.executable, "-c", code], capture_output=True).returncode:
         assert time.monotonic() < deadline
     assert os.path.exists(BooksFiles(database).lock)
+
+
+def test_a_row_that_would_take_the_credits_below_zero_or_a_meter_down_is_refused_and_writes_nothing() -> None:
+    """The terminal checks first; the books refuse all the same, with a refusal of the kiosk's
+    own (an OasisError), so that a fault in the terminal never books a negative credit."""
+    from oasis_kiosk import OasisError
+    from oasis_kiosk.store.db import Store
+
+    store = Store.in_memory(currency="EUR", test=True)
+    with store.transaction():
+        store.post("bill_in", 500)
+        store.add_meter("total_in", 500)
+    for refused, words in (
+        (lambda: store.post("cash_out", -501), "cash_out of -501 would take the credits below zero"),
+        (lambda: store.add_meter("total_in", -1), "meter total_in cannot go down by 1"),
+    ):
+        with pytest.raises(OasisError, match=words) as raised, store.transaction():
+            refused()
+        assert isinstance(raised.value, ValueError)
+    assert (store.credits(), store.meters()["total_in"]) == (500, 500)
+    store.close()

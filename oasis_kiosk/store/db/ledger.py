@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from oasis_kiosk.store.db.connection import Connection
-from oasis_kiosk.store.db.values import now, read_json
+from oasis_kiosk.store.db.values import LedgerRefusedError, now, read_json
 
 LEDGER_COLUMNS = "id, at, kind, amount, credits_after, round_id, detail"
 """The ledger's columns in the order of LedgerRow's fields."""
@@ -37,7 +37,7 @@ class LedgerTables(Connection):
         """Appends a ledger row changing the credits by ``amount``; returns the new credits."""
         credits = self.credits() + amount
         if credits < 0:
-            raise ValueError(f"{kind} of {amount} would take the credits below zero")
+            raise LedgerRefusedError(f"{kind} of {amount} would take the credits below zero")
         cursor = self._write(
             "INSERT INTO ledger (at, kind, amount, credits_after, round_id, detail) VALUES (?, ?, ?, ?, ?, ?)",
             (now(), kind, amount, credits, round_id, json.dumps(detail, sort_keys=True)),
@@ -62,7 +62,7 @@ class LedgerTables(Connection):
 
     def add_meter(self, name: str, delta: int) -> None:
         if delta < 0:
-            raise ValueError(f"meter {name} cannot go down by {-delta}")
+            raise LedgerRefusedError(f"meter {name} cannot go down by {-delta}")
         self._write(
             "INSERT INTO meters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + ?",
             (name, delta, delta),

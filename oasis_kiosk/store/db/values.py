@@ -1,4 +1,4 @@
-"""What every part of the database shares: its error, the time a row is stamped with, and
+"""What every part of the database shares: its errors, the time a row is stamped with, and
 the JSON a column holds."""
 
 from __future__ import annotations
@@ -12,6 +12,11 @@ from oasis_kiosk._core import OasisError
 
 class StoreError(OasisError):
     """The database cannot be opened, read or written: the terminal tilts on it."""
+
+
+class LedgerRefusedError(OasisError, ValueError):
+    """A write the books refuse because it would break them (credits below zero, a meter
+    going down). The terminal checks first: reaching it is a fault, rolled back whole."""
 
 
 def now() -> str:
