@@ -426,3 +426,12 @@ def test_every_event_a_pulse_acceptor_names_is_said_in_the_log_and_every_refusal
         assert len(named) == len(seen)
         assert [event.event for event in named if event.event not in SENTENCES] == [], "said in words"
         assert [event.event for event in named if event.event not in COUNTED_DEVICE_EVENTS] == [], "counted"
+
+
+def test_every_event_the_note_validator_and_the_cabinet_name_is_said_in_the_log() -> None:
+    """The SSP validator's reports, the note it reads into escrow and the one the cabinet
+    gives back each have a sentence in the event log (machine/events.py)."""
+    from oasis_kiosk.machine.events import SENTENCES
+
+    named = {*essp.NAMES.values(), *essp.NOTE_GONE, "note_read", "note_returned"}
+    assert sorted(named - set(SENTENCES)) == []
