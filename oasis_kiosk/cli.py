@@ -165,7 +165,7 @@ def clear_books(files: BooksFiles) -> list[Path]:
 
 def show_meters(config: Config, as_json: bool) -> int:
     with reading(config) as store:
-        meters = every_meter({"credits": store.credits(), **store.meters()}, config.coins, config.bills)
+        meters = every_meter({"credits": store.credits(), **store.meters()}, config)
     if as_json:
         print(json.dumps(meters, indent=2))
     else:

@@ -17,6 +17,7 @@ from oasis_kiosk.hardware.desktop import MockCabinet, SwitchPin
 from oasis_kiosk.hardware.essp import EsspValidator
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.money_kinds import BILL, COIN
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 
 COIN_PIN, INHIBIT_PIN = 17, 27
@@ -137,7 +138,7 @@ def test_the_hardware_test_reports_inputs_and_lights_lamps_without_playing(tmp_p
     cabinet.step()
     press(factory, 5)
     cabinet.step()
-    assert cabinet.end_test() == [Taken("coin", 100), Press("card", 2), Press("deal")]
+    assert cabinet.end_test() == [Taken(COIN, 100), Press("card", 2), Press("deal")]
     assert terminal.round is None, "DEAL in the test deals nothing"
     assert terminal.credits == 100, "a coin taken in the test is still money"
     assert not factory.pin(21).state, "after the test the lamps follow the game again: FOLD is dark"
@@ -162,7 +163,7 @@ def test_the_hardware_test_opens_the_acceptor_in_the_operator_menu_and_books_eac
     cabinet.step()
     coin(factory, now, 4)
     cabinet.step()
-    assert cabinet.seen == [Taken("coin", 100), Taken("coin", 200)]
+    assert cabinet.seen == [Taken(COIN, 100), Taken(COIN, 200)]
     assert terminal.credits == 300, "money taken in the test is money"
     assert [(row.kind, row.amount) for row in terminal.store.ledger()][-2:] == [
         ("coin_in", 100),
@@ -186,7 +187,7 @@ def test_a_note_held_in_escrow_during_the_hardware_test_is_stacked_and_credited(
     for _ in range(4):
         cabinet.step()
     assert essp.REJECT not in peer.commands
-    assert cabinet.seen == [Taken("bill", 1000)]
+    assert cabinet.seen == [Taken(BILL, 1000)]
     assert terminal.credits == 1000
     cabinet.end_test()
     assert not peer.enabled

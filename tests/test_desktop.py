@@ -11,6 +11,7 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import run
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.money_kinds import BILL, COIN
 from oasis_kiosk.machine.terminal import Response, Terminal, seeds_from
 
 
@@ -24,18 +25,18 @@ def cabinet(tmp_path: Path, **config: Any) -> MockCabinet:
 
 def test_money_goes_through_the_acceptors_and_the_inhibit_hands_it_back(tmp_path: Path) -> None:
     cab = cabinet(tmp_path, credit_limit=1000, bills=(500,))  # the largest note fits the limit
-    assert said(cab.insert("coin", 500)) == (True, "coin 500 credited")
-    assert said(cab.insert("bill", 500)) == (True, "bill 500 credited")
+    assert said(cab.insert(COIN, 500)) == (True, "coin 500 credited")
+    assert said(cab.insert(BILL, 500)) == (True, "bill 500 credited")
     assert cab.terminal.credits == 1000
-    assert said(cab.insert("coin", 50)) == (False, "the coin acceptor is inhibited: the coin comes back")
-    assert said(cab.insert("coin", 7)) == (False, "a coin of 7 is not accepted: it comes back")
+    assert said(cab.insert(COIN, 50)) == (False, "the coin acceptor is inhibited: the coin comes back")
+    assert said(cab.insert(COIN, 7)) == (False, "a coin of 7 is not accepted: it comes back")
     assert cab.terminal.credits == 1000
 
 
 def test_buttons_press_through_the_panel_and_the_lamps_follow(tmp_path: Path) -> None:
     cab = cabinet(tmp_path)
     assert not cab.lamp("deal")
-    cab.insert("bill", 5000)
+    cab.insert(BILL, 5000)
     assert cab.lamp("deal")
     (dealt,) = cab.press("deal")
     assert dealt.ok

@@ -11,7 +11,11 @@ from support import books, logged_in_menu
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config
-from oasis_kiosk.machine.meters import METERS, every_meter
+from oasis_kiosk.machine.events import MONEY_IN_AND_OUT, SENTENCES
+from oasis_kiosk.machine.intents import INTENTS
+from oasis_kiosk.machine.ledger_kinds import MONEY_IN
+from oasis_kiosk.machine.meters import METERS, denomination, every_meter
+from oasis_kiosk.machine.money_kinds import MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.terminal import Terminal
 
 LAB_ORDER = ["credits", "coin_in", "coin_out", "games_won", "jackpots_paid", "handpays"]
@@ -33,7 +37,7 @@ def test_every_registered_meter_is_listed_in_the_labs_order_with_zero_where_unto
 
 
 def test_the_denominations_taken_are_listed_with_zero_until_one_comes_in() -> None:
-    listed = every_meter({"coins_in_200": 3}, coins=(50, 200), bills=(1000, 500))
+    listed = every_meter({"coins_in_200": 3}, Config(coins=(50, 200), bills=(1000, 500)))
     denominations = [name for name in listed if name.startswith(("coins_in_", "bills_in_"))]
     assert denominations == ["bills_in_500", "bills_in_1000", "coins_in_50", "coins_in_200"]
     assert listed["coins_in_50"] == 0
@@ -51,9 +55,7 @@ def test_the_command_lists_the_meters_as_the_menu_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     terminal = played(tmp_path)
-    listed = list(
-        every_meter(logged_in_menu(terminal).meters(), terminal.config.coins, terminal.config.bills)
-    )
+    listed = list(every_meter(logged_in_menu(terminal).meters(), terminal.config))
     assert main(["meters", "--db", str(tmp_path / "kiosk.db")]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == listed
@@ -73,3 +75,16 @@ def test_both_columns_of_the_menu_list_every_meter_from_zero(tmp_path: Path) -> 
     assert every_meter(period)["total_in"] == 0
     assert every_meter(lifetime)["total_in"] == 2000
     assert period["credits"] == lifetime["credits"] == 2000, "the credits on now, whatever the period"
+
+
+@pytest.mark.parametrize("kind", MONEY_KINDS.values(), ids=lambda kind: kind.name)
+def test_each_kind_of_money_is_an_intent_a_ledger_row_and_a_meter_the_listings_and_the_log_know(
+    kind: MoneyKind,
+) -> None:
+    assert INTENTS[kind.name].takes_value, "its intent carries the value taken in"
+    assert kind.ledger_kind in MONEY_IN, "its ledger row counts as money in"
+    assert kind.ledger_kind in MONEY_IN_AND_OUT, "the event log shows its row"
+    assert kind.ledger_kind in SENTENCES, "in a sentence"
+    value = kind.accepted(Config())[0]
+    assert denomination(kind.meter(value)) == (kind.meter_label, value), "the meters page labels its meter"
+    assert kind.meter(value) in every_meter({}, Config()), "every listing shows its meters"

@@ -166,7 +166,7 @@ def test_the_meters_page_lists_every_meter_in_the_labs_order_in_both_columns(
     screen.menu.reset_period()
     cash = cash_for(terminal)
     config = terminal.config
-    lifetime = every_meter(screen.menu.meters(), config.coins, config.bills)
+    lifetime = every_meter(screen.menu.meters(), config)
     rows = [meter_row(name, value, cash)[0] for name, value in lifetime.items()]
     screen.press(Press("deal"))  # asks to confirm a new period: a notice under the meters
     assert screen.notice

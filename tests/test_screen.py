@@ -26,6 +26,7 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.cabinet import Taken
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.money_kinds import BILL, COIN
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render, rules_text, screenshots
@@ -508,8 +509,8 @@ def test_the_hardware_test_reports_presses_and_lights_their_lamps(tmp_path: Path
     assert app.cabinet.cabinet.seen == [
         Press("play"),
         Press("card", 3),
-        Taken("coin", 200),
-        Taken("bill", 500),
+        Taken(COIN, 200),
+        Taken(BILL, 500),
     ]
     assert app.terminal.credits == 700, "money taken in the test is credited"
     surface = app.screen

@@ -16,6 +16,7 @@ from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.money_kinds import COIN
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def test_money_arriving_during_a_round_is_credited_and_the_round_still_settles(t
     t = terminal(tmp_path / "kiosk.db")
     t.handle("bill", 5000)
     t.handle("deal")
-    assert t.accept_money("coin", 100).ok
+    assert t.accept_money(COIN, 100).ok
     assert t.handle("fold").ok
     assert t.round is None
     assert t.credits == 5000 - 1000 + 100

@@ -38,19 +38,17 @@ from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
 from oasis_kiosk.machine.mode import Mode
+from oasis_kiosk.machine.money_kinds import BILL, COIN, MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.terminal import Response, Terminal
 
 SWITCH_INTENTS = {intent for edges in SWITCHES.values() for intent in edges}
-MONEY = ("coin", "bill")
-"""What the cabinet wires a money device as: what the terminal credits it as."""
 
 
 @dataclass(frozen=True)
 class Taken:
-    """Money a device took in during the hardware test: a ``kind`` ("coin" or "bill") of
-    ``value`` minor units."""
+    """Money a device took in during the hardware test: a ``kind`` of ``value`` minor units."""
 
-    kind: str
+    kind: MoneyKind
     value: int
 
 
@@ -104,7 +102,7 @@ class Cabinet:
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
-        self._outputs_for: tuple[set[str], dict[str, bool]] | None = None
+        self._outputs_for: tuple[set[str], dict[MoneyKind, bool]] | None = None
         """What was live, and whether coins and notes were taken, when the lamps and inhibit
         lines were last set."""
         self._outputs_at: tuple[int, tuple[int | None, ...], bool] | None = None
@@ -192,32 +190,33 @@ class Cabinet:
         self.update_outputs()
         return self.seen
 
-    def _money_devices(self) -> list[tuple[str, MoneyIn]]:
+    def _money_devices(self) -> list[tuple[MoneyKind, MoneyIn]]:
         """Each device that takes money in, with what it is wired as."""
-        wired = (("coin", self.acceptor), ("bill", self.bills))
+        wired = ((COIN, self.acceptor), (BILL, self.bills))
         return [(kind, device) for kind, device in wired if device is not None]
 
-    def _money_events(self, kind: str, device: MoneyIn) -> list[Response]:
+    def _money_events(self, kind: MoneyKind, device: MoneyIn) -> list[Response]:
         """What a device that takes money in reported, booked; returns the credits' responses."""
         held = device.held
         if held is not None and not self._may_take(kind, held.value):
             self._refuse_held(kind, device, held)  # money came in, or stopped, since
-        booked = [self._book(kind, event, device) for event in device.money_events(kind)]
+        booked = [self._book(kind, event, device) for event in device.money_events(kind.name)]
         return [response for response in booked if response is not None]
 
-    def _book(self, kind: str, event: MoneyEvent, escrow: MoneyIn | None) -> Response | None:
+    def _book(self, kind: MoneyKind | None, event: MoneyEvent, escrow: MoneyIn | None) -> Response | None:
         """One event of any money device, in and out alike (``hardware/money.py``): the
-        vocabulary is acted on here and nowhere else. ``escrow``: the device that holds an
+        vocabulary is acted on here and nowhere else. ``kind``: what a device that takes
+        money in is wired as (None: one that pays out); ``escrow``: the device that holds an
         item it reports ``Held``, to give it back if it may not be taken. Returns a
         credit's response."""
         match event:
-            case Credit(value=value):
+            case Credit(value=value) if kind is not None:
                 response = self.terminal.accept_money(kind, value, opened=kind in self._money_live())
                 self._saw(Taken(kind, value))
                 return response
             case Held(value=value, event=name, detail=detail):
                 self.terminal.device_event(name, **detail)
-                if escrow is not None and not self._may_take(kind, value):
+                if kind is not None and escrow is not None and not self._may_take(kind, value):
                     self._refuse_held(kind, escrow, event)
             case Rejected(event=name, detail=detail):
                 self.terminal.device_event(name, **detail)
@@ -232,28 +231,31 @@ class Cabinet:
                 self.terminal.hopper_stopped(short=short)
         return None
 
-    def _may_take(self, kind: str, value: int) -> bool:
+    def _may_take(self, kind: MoneyKind, value: int) -> bool:
         return kind in self._money_live() and value <= self.terminal.room_for_money()
 
-    def _money_live(self) -> set[str]:
+    def _money_live(self) -> set[MoneyKind]:
         """The money the devices may take in now: what the game takes, and during the
         hardware test what the terminal lists and has room for, in the operator menu too,
         as long as its books are open."""
         if not self.testing:
-            return self.terminal.live() & set(MONEY)
+            live = self.terminal.live()
+            return {kind for name, kind in MONEY_KINDS.items() if name in live}
         if self.terminal.mode in {Mode.BOOKS_FAULT, Mode.POWERING_DOWN}:
             return set()
         room = self.terminal.room_for_money()
-        listed = {"coin": self.terminal.config.coins, "bill": self.terminal.config.bills}
+        listed = {kind: kind.accepted(self.terminal.config) for kind in MONEY_KINDS.values()}
         return {kind for kind, values in listed.items() if values and max(values) <= room}
 
-    def _refuse_held(self, kind: str, device: MoneyIn, held: Held) -> None:
+    def _refuse_held(self, kind: MoneyKind, device: MoneyIn, held: Held) -> None:
         """Gives the item held in escrow back to the customer before it is taken."""
         item, value = held.item, held.value
         try:
             device.refuse_held()
         except DeviceError as error:  # if the device takes it after all, it is credited
-            self._device_fault(device.fault_tilt(kind), f"a {item} of {value} could not be returned: {error}")
+            self._device_fault(
+                device.fault_tilt(kind.name), f"a {item} of {value} could not be returned: {error}"
+            )
             return
         room = self.terminal.room_for_money()
         self.terminal.device_event(f"{item}_returned", value=value, room=room)
@@ -271,7 +273,7 @@ class Cabinet:
         if self.terminal.stopping:
             hopper.stop()
         for event in hopper.money_events():
-            self._book("coin_out", event, None)
+            self._book(None, event, None)
         if self.terminal.payout and not hopper.running:
             if self.terminal.stopping:  # stopped before the motor ever ran
                 self.terminal.hopper_stopped(short=self.terminal.payout)
@@ -303,7 +305,7 @@ class Cabinet:
         accepting = {
             kind: kind in money
             and (device.largest is None or device.largest <= room)
-            and not (kind == "coin" and holding)
+            and not (kind is COIN and holding)
             for kind, device in devices
         }
         outputs = (live, accepting)
@@ -316,4 +318,4 @@ class Cabinet:
             try:
                 device.set_accepting(accepting[kind])
             except DeviceError as error:
-                self._device_fault(device.fault_tilt(kind), str(error))
+                self._device_fault(device.fault_tilt(kind.name), str(error))

@@ -22,6 +22,7 @@ from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.money_kinds import BILL, COIN, MoneyKind
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 
 PULSE_WIDTH = 0.05
@@ -119,28 +120,21 @@ class MockCabinet:
         """Is the switch closed (a closed switch pulls its line low)?"""
         return not self.factory.pin(self.wiring.buttons[switch]).state
 
-    def insert(self, kind: str, value: int) -> Response:
+    def insert(self, kind: MoneyKind, value: int) -> Response:
         """Feeds a coin or a note: its pulse train on the acceptor's line. An inhibited
         acceptor, or a denomination it does not know, hands the money back."""
-        device = self.cabinet.acceptor if kind == "coin" else self.cabinet.bills
-        spec = self.wiring.coin_acceptor if kind == "coin" else self.wiring.bill_pulse
+        wired = {
+            COIN: (self.cabinet.acceptor, self.wiring.coin_acceptor),
+            BILL: (self.cabinet.bills, self.wiring.bill_pulse),
+        }
+        device, spec = wired[kind]
         assert isinstance(device, PulseAcceptor)
         assert spec is not None
         pulses = next((n for n, v in spec.pulses.items() if v == value), None)
         if pulses is None:
-            template = (
-                N_("a coin of {value} is not accepted: it comes back")
-                if kind == "coin"
-                else N_("a bill of {value} is not accepted: it comes back")
-            )
-            return Response(False, template, {"value": Amount(value)})
+            return Response(False, kind.comes_back, {"value": Amount(value)})
         if device.inhibited:
-            return Response(
-                False,
-                N_("the coin acceptor is inhibited: the coin comes back")
-                if kind == "coin"
-                else N_("the bill acceptor is inhibited: the bill comes back"),
-            )
+            return Response(False, kind.inhibited)
         line = self.factory.pin(spec.pulse)
         for _ in range(pulses):
             line.drive_low()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.money_kinds import BILL, COIN
 from oasis_kiosk.machine.terminal import Response
 
 # Key -> cabinet button.
@@ -44,8 +45,8 @@ class Keyboard:
     def __init__(self, cabinet: MockCabinet) -> None:
         self.cabinet = cabinet
         config = cabinet.terminal.config
-        self.money = {key: ("coin", value) for key, value in zip(COIN_KEYS, config.coins, strict=False)}
-        self.money |= {key: ("bill", value) for key, value in zip(BILL_KEYS, config.bills, strict=False)}
+        self.money = {key: (COIN, value) for key, value in zip(COIN_KEYS, config.coins, strict=False)}
+        self.money |= {key: (BILL, value) for key, value in zip(BILL_KEYS, config.bills, strict=False)}
 
     def key(self, name: str) -> Response | None:
         """Presses what the key stands for; returns what happened, or None for a key that
@@ -65,7 +66,7 @@ class Keyboard:
         """(key, what it presses, the amount for money) for the on-screen legend: a cabinet
         button's name, "coin", "bill", "door" or "operator_key"."""
         rows: list[tuple[str, str, int | None]] = [(key, button, None) for key, button in BUTTON_KEYS.items()]
-        rows += [(key, kind, value) for key, (kind, value) in self.money.items()]
+        rows += [(key, kind.name, value) for key, (kind, value) in self.money.items()]
         return [*rows, (DOOR_KEY, "door", None), (OPERATOR_KEY, "operator_key", None)]
 
 

@@ -25,14 +25,14 @@ from pathlib import Path
 from oasis_kiosk._core import OasisError
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.machine.intents import BUTTON_LABELS, INTENTS
+from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 
 # Script words and the intent each sends: a button's intent with its underscores as spaces
 # (``buy card``, ``repeat bet``), money, a card, the keys and the door. ``key operator`` turns
 # the switch; a number after a word is the intent's value, for an intent that takes one
 # (machine/intents.py).
 WORDS: dict[str, str] = {
-    "coin": "coin",
-    "bill": "bill",
+    **{kind: kind for kind in MONEY_KINDS},
     "select": "card",
     **{name.replace("_", " "): name for name in BUTTON_LABELS if name != "attendant"},
     "key attendant": "attendant",
@@ -163,9 +163,9 @@ def run(
 
 def play(cabinet: MockCabinet, step: ScriptStep) -> tuple[bool, str]:
     """One input on the cabinet's devices; what it did."""
-    if step.intent in {"coin", "bill"}:
+    if step.intent in MONEY_KINDS:
         assert step.value is not None
-        response = cabinet.insert(step.intent, step.value)
+        response = cabinet.insert(MONEY_KINDS[step.intent], step.value)
         return response.ok, response.message
     if step.intent == "insure" and step.value is not None:
         response = cabinet.terminal.handle("insure", step.value)

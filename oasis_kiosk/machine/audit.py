@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from oasis_kiosk._core import RecordError, Round
 from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, PAID_BY_HAND, WAGERED, WON
 from oasis_kiosk.machine.meters import EVENT_METERS
+from oasis_kiosk.machine.money_kinds import BY_LEDGER_KIND
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.db.ledger import LedgerRow
 
@@ -66,8 +67,8 @@ def expected_meters(ledger: list[LedgerRow], rounds: list[StoredRound]) -> dict[
     for row in ledger:
         if row.kind in MONEY_IN:
             sums["total_in"] += row.amount
-        if row.kind in {"coin_in", "bill_in"}:
-            sums[f"{row.kind.removesuffix('_in')}s_in_{row.detail['denomination']}"] += 1
+        if row.kind in BY_LEDGER_KIND:
+            sums[BY_LEDGER_KIND[row.kind].meter(row.detail["denomination"])] += 1
         if row.kind in MONEY_OUT:
             sums["total_out"] -= row.amount
         if row.kind == "handpay":

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.intents import BUTTON_LABELS
+from oasis_kiosk.machine.money_kinds import BILL, BY_LEDGER_KIND, COIN
 from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.store.db import Store
 
@@ -46,8 +47,8 @@ SETTING_WORDS = {"normal": N_("normal"), "fast": N_("fast")}
 
 SENTENCES: dict[str, Sentence] = {
     # Money in and out.
-    "coin_in": _said(N_("Coin of {amount} credited"), "amount"),
-    "bill_in": _said(N_("Note of {amount} credited"), "amount"),
+    COIN.ledger_kind: _said(N_("Coin of {amount} credited"), "amount"),
+    BILL.ledger_kind: _said(N_("Note of {amount} credited"), "amount"),
     "cash_out": _said(N_("Coin of {amount} paid out by the hopper"), "amount"),
     "operator_credit": _said(N_("Operator credit of {amount}: {reason}"), "amount"),
     "credited_while_inhibited": _said(N_("{value} credited while the money devices were closed"), "value"),
@@ -127,7 +128,7 @@ SENTENCES: dict[str, Sentence] = {
     ),
 }
 
-MONEY_IN_AND_OUT = {"coin_in", "bill_in", "cash_out"}
+MONEY_IN_AND_OUT = {*BY_LEDGER_KIND, "cash_out"}
 """The ledger's rows the log shows: the rest of the money moves with an event or a round."""
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 
 
 @dataclass(frozen=True)
@@ -23,8 +24,7 @@ class IntentKind:
 
 # In the panel's order: the buttons are wired to mock pins in this order on the desktop.
 INTENTS: dict[str, IntentKind] = {
-    "coin": IntentKind(takes_value=True),
-    "bill": IntentKind(takes_value=True),
+    **{kind: IntentKind(takes_value=True) for kind in MONEY_KINDS},
     "bet": IntentKind(N_("BET")),
     "bet_down": IntentKind(N_("BET −")),
     "max_bet": IntentKind(N_("MAX BET")),

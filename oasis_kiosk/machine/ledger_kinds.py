@@ -2,7 +2,9 @@
 recount of the meters (``machine/audit.py``) and the floor's totals per day
 (``floor/dashboard.py``) add the same rows to the same figures."""
 
-MONEY_IN = ("coin_in", "bill_in", "operator_credit")
+from oasis_kiosk.machine.money_kinds import BY_LEDGER_KIND
+
+MONEY_IN = (*BY_LEDGER_KIND, "operator_credit")
 """Money put on the credits (total in)."""
 MONEY_OUT = ("handpay", "cash_out")
 """Credits paid out, by the hopper or by hand (total out; the rows' amounts are negative)."""

@@ -6,10 +6,12 @@ menu, the command line and the audit read the rest from here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from oasis_kiosk.config import Config
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.money_kinds import BILL, COIN, MONEY_KINDS
 
 
 @dataclass(frozen=True)
@@ -53,9 +55,9 @@ METERS: dict[str, Meter] = {
     "bill_rejected": _device(N_("Notes refused")),
 }
 
-DENOMINATIONS = {"bills_in_": N_("Notes of {value}"), "coins_in_": N_("Coins of {value}")}
+DENOMINATIONS = {kind.meter_prefix: kind.meter_label for kind in (BILL, COIN)}
 """Meters of each note and coin taken in, one a denomination (``coins_in_200``): counts,
-listed in this order, each by value."""
+listed in this order (notes first, as a lab reads them), each by value."""
 DENOMINATIONS_AFTER = "handpays"
 
 COUNTED_DEVICE_EVENTS = frozenset(name for name, meter in METERS.items() if meter.device_event)
@@ -87,12 +89,15 @@ def page_order(name: str) -> tuple[int, int, int, str]:
     return (len(METERS), 0, 0, name)
 
 
-def every_meter(
-    meters: Mapping[str, int], coins: Iterable[int] = (), bills: Iterable[int] = ()
-) -> dict[str, int]:
+def every_meter(meters: Mapping[str, int], config: Config | None = None) -> dict[str, int]:
     """The meters as every listing shows them: each registered one and each denomination of
-    ``coins`` and ``bills`` taken, 0 where nothing moved it yet, and any other the books
-    hold, in page order."""
-    untouched = [*METERS, *(f"coins_in_{coin}" for coin in coins), *(f"bills_in_{bill}" for bill in bills)]
+    coins and notes the ``config`` takes, 0 where nothing moved it yet, and any other the
+    books hold, in page order."""
+    taken = [
+        kind.meter(value)
+        for kind in MONEY_KINDS.values()
+        for value in (kind.accepted(config) if config else ())
+    ]
+    untouched = [*METERS, *taken]
     filled = {**dict.fromkeys(untouched, 0), **meters}
     return {name: filled[name] for name in sorted(filled, key=page_order)}

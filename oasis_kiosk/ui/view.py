@@ -14,6 +14,7 @@ from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
 from oasis_kiosk.machine.mode import Mode
+from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.machine.tilts import TILTS
 from oasis_kiosk.ui.motion import Face
@@ -643,10 +644,8 @@ def legend(rows: list[tuple[str, str, int | None]], cash: Callable[[int], str]) 
             meaning = _(BUTTON_LABELS[name])
         elif name.startswith("card"):
             meaning = _("CARD {number}").format(number=name[4:])
-        elif name == "coin":
-            meaning = _("coin {amount}").format(amount=cash(value or 0))
-        elif name == "bill":
-            meaning = _("note {amount}").format(amount=cash(value or 0))
+        elif name in MONEY_KINDS:
+            meaning = _(MONEY_KINDS[name].said).format(amount=cash(value or 0))
         elif name == "door":
             meaning = _("door open / closed")
         else:

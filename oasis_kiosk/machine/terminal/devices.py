@@ -10,6 +10,7 @@ from typing import Any
 
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
+from oasis_kiosk.machine.money_kinds import MoneyKind
 from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.terminal.cash_out import CashOut
 from oasis_kiosk.machine.terminal.inputs import Inputs
@@ -21,7 +22,7 @@ POWER_FAIL = "the power is failing: play and money stop until it returns"
 class Devices(Inputs, CashOut):
     """Books what the devices report, each report in a transaction of its own."""
 
-    def accept_money(self, kind: str, value: int, opened: bool = False) -> Response:
+    def accept_money(self, kind: MoneyKind, value: int, opened: bool = False) -> Response:
         """Money a device has taken in (a coin in the cashbox, a stacked note): it is credited
         whatever the state, since the player has paid it. The inhibit lines keep this rare
         while money is not live; when it happens anyway it is logged, unless the cabinet
@@ -29,10 +30,10 @@ class Devices(Inputs, CashOut):
         during a round is there for the next one."""
 
         def credit() -> Response:
-            if kind not in {"coin", "bill"} or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"{kind} {value} is not money a device takes in")
-            if kind not in self.live() and not opened:
-                self.store.event("credited_while_inhibited", kind=kind, value=value)
+            if isinstance(value, bool) or value <= 0:
+                raise ValueError(f"{kind.name} {value} is not money a device takes in")
+            if kind.name not in self.live() and not opened:
+                self.store.event("credited_while_inhibited", kind=kind.name, value=value)
             self._credit(kind, value)
             return credited(kind, value)
 

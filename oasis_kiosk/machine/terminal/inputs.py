@@ -13,6 +13,7 @@ from oasis_kiosk.config import LANGUAGES
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS
 from oasis_kiosk.machine.mode import Mode
+from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 from oasis_kiosk.machine.response import Intent, Response
 from oasis_kiosk.machine.terminal.money_in import CreditsIn
 from oasis_kiosk.machine.terminal.round_play import RoundPlay
@@ -47,9 +48,10 @@ class Inputs(RoundPlay, CreditsIn):
             room = self.room_for_money()
             # An acceptor cannot know which coin or note comes next: it takes money only
             # while the largest it accepts still fits under the limit.
-            for kind, accepted in (("coin", self.config.coins), ("bill", self.config.bills)):
+            for kind in MONEY_KINDS.values():
+                accepted = kind.accepted(self.config)
                 if accepted and max(accepted) <= room:
-                    live.add(kind)
+                    live.add(kind.name)
             live |= self.betting.lit(self.bets, self.last_bets, credits)
             if credits > 0:
                 live.add("cashout")

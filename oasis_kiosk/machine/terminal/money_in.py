@@ -5,13 +5,13 @@ credit limit), and credits the operator or free play puts on.
 from __future__ import annotations
 
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.money_kinds import BILL, COIN, MoneyKind
 from oasis_kiosk.machine.response import Amount, Response
 from oasis_kiosk.machine.terminal.transactions import Transactions
 
 
-def credited(kind: str, value: int) -> Response:
-    template = N_("coin {value} credited") if kind == "coin" else N_("bill {value} credited")
-    return Response(True, template, {"value": Amount(value)})
+def credited(kind: MoneyKind, value: int) -> Response:
+    return Response(True, kind.credited, {"value": Amount(value)})
 
 
 class CreditsIn(Transactions):
@@ -23,19 +23,17 @@ class CreditsIn(Transactions):
         return max(self.config.credit_limit - self.credits, 0)
 
     def _on_coin(self, value: int | None) -> Response:
-        return self._money_in("coin", value, self.config.coins)
+        return self._money_in(COIN, value)
 
     def _on_bill(self, value: int | None) -> Response:
-        return self._money_in("bill", value, self.config.bills)
+        return self._money_in(BILL, value)
 
-    def _money_in(self, kind: str, value: int | None, accepted: tuple[int, ...]) -> Response:
+    def _money_in(self, kind: MoneyKind, value: int | None) -> Response:
+        accepted = kind.accepted(self.config)
         if value not in accepted:
-            template = (
-                N_("a coin of {value} is not accepted (accepted: {accepted})")
-                if kind == "coin"
-                else N_("a bill of {value} is not accepted (accepted: {accepted})")
+            return Response(
+                False, kind.not_accepted, {"value": value, "accepted": ", ".join(map(str, accepted))}
             )
-            return Response(False, template, {"value": value, "accepted": ", ".join(map(str, accepted))})
         if self.credits + value > self.config.credit_limit:
             return Response(
                 False,
@@ -54,7 +52,7 @@ class CreditsIn(Transactions):
             self.store.add_meter("operator_credits", amount)
             self.store.event("operator_credit", amount=amount, reason=reason)
 
-    def _credit(self, kind: str, value: int) -> None:
-        self.store.post(f"{kind}_in", value, denomination=value)
+    def _credit(self, kind: MoneyKind, value: int) -> None:
+        self.store.post(kind.ledger_kind, value, denomination=value)
         self.store.add_meter("total_in", value)
-        self.store.add_meter(f"{kind}s_in_{value}", 1)
+        self.store.add_meter(kind.meter(value), 1)

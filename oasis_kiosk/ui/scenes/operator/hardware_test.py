@@ -83,10 +83,8 @@ def seen_said(seen: Seen, cash: Callable[[int], str]) -> str:
     """An input of the hardware test in the screen's language: a button by the name on it,
     money as money, a switch or a device's report as the event log says it."""
     match seen:
-        case Taken(kind="coin", value=value):
-            return _("coin {amount}").format(amount=cash(value))
-        case Taken(value=value):
-            return _("note {amount}").format(amount=cash(value))
+        case Taken(kind=kind, value=value):
+            return _(kind.said).format(amount=cash(value))
         case Press(intent="card", value=number):
             return _("CARD {number}").format(number=number)
         case Press(intent=intent) if intent in BUTTON_LABELS:

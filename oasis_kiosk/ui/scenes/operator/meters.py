@@ -21,8 +21,8 @@ class MetersPages(OperatorPage):
         """Every meter, with its lifetime and this period's value side by side, PLAY and
         FOLD scrolling where they do not fit."""
         config, cash = self.terminal.config, cash_for(self.terminal)
-        lifetime = every_meter(self.menu.meters(), config.coins, config.bills)
-        period = every_meter(self.menu.period_meters(), config.coins, config.bills)
+        lifetime = every_meter(self.menu.meters(), config)
+        period = every_meter(self.menu.period_meters(), config)
         rows = [
             (*meter_row(name, value, cash), meter_row(name, period[name], cash)[1])
             for name, value in lifetime.items()

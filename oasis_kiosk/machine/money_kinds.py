@@ -1,0 +1,75 @@
+"""Each kind of money a device takes in, in one registry: the intent that credits it (what the
+cabinet wires a device as, and the prefix of that device's event names), the configuration's
+list of what the cabinet takes, the ledger row and the denomination meters it is booked on,
+and what the screen says of it. The terminal, the audit, the meters, the cabinet, the
+keyboard and the scripts read it from here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from oasis_kiosk.i18n import N_
+
+if TYPE_CHECKING:  # the configuration names the intents' buttons, which list these kinds
+    from oasis_kiosk.config import Config
+
+
+@dataclass(frozen=True)
+class MoneyKind:
+    name: str
+    """The intent that credits it ("coin"), and what a device's events are named after
+    (``coin_rejected``)."""
+    ledger_kind: str
+    """The ledger's row for one taken in (and the event log's sentence of that row)."""
+    meter_prefix: str
+    """The prefix of its denomination meters, a count each (``coins_in_200``)."""
+    meter_label: str
+    """The meters page's label of a denomination meter (a message id with ``{value}``)."""
+    credited: str
+    """The prompt for one credited (a message id with ``{value}``)."""
+    not_accepted: str
+    """The prompt for a value the cabinet does not take (``{value}``, ``{accepted}``)."""
+    said: str
+    """One of them in a list (the hardware test, the desktop's key legend): ``{amount}``."""
+    comes_back: str
+    """The desktop's prompt for one its acceptor does not know (``{value}``)."""
+    inhibited: str
+    """The desktop's prompt for one offered to an inhibited acceptor."""
+    accepted: Callable[[Config], tuple[int, ...]]
+    """The values of this kind the cabinet takes (minor units), from its configuration."""
+
+    def meter(self, value: int) -> str:
+        """The denomination meter that counts one of ``value`` taken in."""
+        return f"{self.meter_prefix}{value}"
+
+
+COIN = MoneyKind(
+    "coin",
+    ledger_kind="coin_in",
+    meter_prefix="coins_in_",
+    meter_label=N_("Coins of {value}"),
+    credited=N_("coin {value} credited"),
+    not_accepted=N_("a coin of {value} is not accepted (accepted: {accepted})"),
+    said=N_("coin {amount}"),
+    comes_back=N_("a coin of {value} is not accepted: it comes back"),
+    inhibited=N_("the coin acceptor is inhibited: the coin comes back"),
+    accepted=lambda config: config.coins,
+)
+BILL = MoneyKind(
+    "bill",
+    ledger_kind="bill_in",
+    meter_prefix="bills_in_",
+    meter_label=N_("Notes of {value}"),
+    credited=N_("bill {value} credited"),
+    not_accepted=N_("a bill of {value} is not accepted (accepted: {accepted})"),
+    said=N_("note {amount}"),
+    comes_back=N_("a bill of {value} is not accepted: it comes back"),
+    inhibited=N_("the bill acceptor is inhibited: the bill comes back"),
+    accepted=lambda config: config.bills,
+)
+
+MONEY_KINDS: dict[str, MoneyKind] = {kind.name: kind for kind in (COIN, BILL)}
+"""By name, coins first: the order the cabinet polls its devices and the keyboard's keys."""
+BY_LEDGER_KIND: dict[str, MoneyKind] = {kind.ledger_kind: kind for kind in MONEY_KINDS.values()}
