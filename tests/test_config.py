@@ -14,8 +14,7 @@ import pytest
 from support import books
 
 from oasis_kiosk.cli import main
-from oasis_kiosk.config import SCHEMA, Config, ConfigError, load_config
-from oasis_kiosk.hardware.pulses import PulseTiming
+from oasis_kiosk.config import SCHEMA, Config, ConfigError, PulseTiming, load_config
 from oasis_kiosk.machine.terminal import Terminal
 
 COIN = "pulse = 17, inhibit = 27, pulses = { 1 = 50, 2 = 100 }"

@@ -16,9 +16,9 @@ from support import books, logged_in_menu, settled
 from oasis_kiosk import load_profile, returns
 from oasis_kiosk.config import Config, ReturnBounds
 from oasis_kiosk.hardware.cabinet import Cabinet
-from oasis_kiosk.hardware.names import BUTTONS
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.intents import BUTTONS
 from oasis_kiosk.machine.operator import (
     MIN_PIN_LENGTH,
     PIN_DIGITS,

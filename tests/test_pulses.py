@@ -9,14 +9,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from support import books
 
-from oasis_kiosk.config import load_config
+from oasis_kiosk.config import PulseTiming, load_config
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.pulses import (
     AmbiguousTrain,
     KnownTrain,
     PulseDecoder,
-    PulseTiming,
     ShortPulse,
     StuckLine,
     UnknownTrain,

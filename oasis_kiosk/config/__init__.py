@@ -16,7 +16,7 @@ cabinet.
 each other, ``stored.py`` checks the operator menu's settings.
 """
 
-from oasis_kiosk.config.devices import DevicesConfig, PulseDevice
+from oasis_kiosk.config.devices import DevicesConfig, PulseDevice, PulseTiming
 from oasis_kiosk.config.jackpot import JackpotConfig
 from oasis_kiosk.config.link import LinkConfig
 from oasis_kiosk.config.load import SCHEMA, load_config, validate
@@ -36,6 +36,7 @@ __all__ = [
     "JackpotConfig",
     "LinkConfig",
     "PulseDevice",
+    "PulseTiming",
     "ReturnBounds",
     "check_setting",
     "check_stored",

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from oasis_kiosk.config.schema import TomlTable, Walk, is_whole, join
-from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
+from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
 
 MAX_AMOUNT = 10**12
 """No amount in minor units above this: far above any cabinet's money, far below overflow."""

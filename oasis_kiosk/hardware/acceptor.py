@@ -17,8 +17,9 @@ from collections.abc import Callable
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
+from oasis_kiosk.config import PulseTiming
 from oasis_kiosk.hardware import money, pulses
-from oasis_kiosk.hardware.pulses import PulseDecoder, PulseEvent, PulseTiming
+from oasis_kiosk.hardware.pulses import PulseDecoder, PulseEvent
 
 
 class PulseAcceptor:

@@ -34,9 +34,9 @@ from oasis_kiosk.hardware.money import (
     Rejected,
     Report,
 )
-from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
+from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import BILL, COIN, MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.terminal import Response, Terminal

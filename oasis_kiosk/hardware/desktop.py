@@ -20,8 +20,8 @@ from oasis_kiosk.config import DevicesConfig, PulseDevice
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.cabinet import Cabinet
-from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
 from oasis_kiosk.machine.money_kinds import BILL, COIN, MoneyKind
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 

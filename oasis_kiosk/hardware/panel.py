@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from gpiozero import LED, DigitalInputDevice
 from gpiozero.pins import Factory
 
-from oasis_kiosk.hardware.names import BUTTONS, SWITCHES
+from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ coin as a train of N pulses on one line; the pulse count says which coin.
 
 The decoder is pure logic fed with line edges and the passing of time, so that recorded
 and synthetic trains test it exactly. Its window (``PulseTiming``, per acceptor in the
-configuration) says what a valid train looks like:
+configuration: ``config/devices.py``) says what a valid train looks like:
 
 - the line going inactive for less than ``dropout_ms`` inside a pulse is bridged: one
   pulse, not two;
@@ -21,55 +21,11 @@ configuration) says what a valid train looks like:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+
+from oasis_kiosk.config import PulseTiming
 
 MS = 0.001
-
-
-@dataclass(frozen=True)
-class PulseTiming:
-    """The window of a valid train, in milliseconds. The defaults take the 20 to 100 ms
-    pulses, spaced about a pulse width apart, that common acceptors (CH-926, NRI G-13,
-    Comestero RM5) send at their fast, medium and slow settings, with room for jitter."""
-
-    pulse_min_ms: int = 10
-    """Narrower than this: noise."""
-    pulse_max_ms: int = 150
-    """Wider than this, or the line held active this long: a fault."""
-    dropout_ms: int = 5
-    """The line inactive for less than this inside a pulse: bridged, still one pulse."""
-    gap_min_ms: int = 10
-    """The shortest gap between two pulses of a train (a longer dropout than is bridged
-    but shorter than this: ambiguous)."""
-    gap_max_ms: int = 150
-    """The longest gap between two pulses of a train."""
-    quiet_ms: int = 200
-    """This long without a pulse ends the train (a gap between ``gap_max_ms`` and this:
-    ambiguous)."""
-
-    def __post_init__(self) -> None:
-        for name in (f.name for f in fields(self)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}: a whole number of milliseconds, 1 or more, not {value!r}")
-        for shorter, longer, strict in ORDER:
-            low, high = getattr(self, shorter), getattr(self, longer)
-            if high < low or (strict and high == low):
-                relation = "<" if strict else "<="
-                raise ValueError(
-                    f"the pulse window needs {shorter} {relation} {longer}, and {shorter} {low} "
-                    f"{relation} {longer} {high} is false"
-                )
-
-
-# The window's keys that must be shorter (True: strictly) than others.
-ORDER = (
-    ("pulse_min_ms", "pulse_max_ms", True),
-    ("dropout_ms", "gap_min_ms", True),
-    ("dropout_ms", "pulse_min_ms", True),
-    ("gap_min_ms", "gap_max_ms", False),
-    ("gap_max_ms", "quiet_ms", True),
-)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Every intent the terminal takes, in one registry: the name on its button (if it has a
 button of its own), the round's action it carries out, and whether it carries a value. The
-panel's buttons, the terminal's dispatch, the screen's labels and the strategy's advice
-read it from here."""
+panel's buttons and switches (their names, which the configuration wires to pins), the
+terminal's dispatch, the screen's labels and the strategy's advice read it from here."""
 
 from __future__ import annotations
 
@@ -57,3 +57,15 @@ ACTION_INTENTS = {action: intent for intent, action in ROUND_ACTIONS.items()}
 """The intent that carries out each of the round's actions (``legal_actions``' names)."""
 BUTTON_LABELS = {name: kind.label for name, kind in INTENTS.items() if kind.label}
 """The buttons of the panel and the screen by intent, and the name on each."""
+
+# Panel button names and the intent each sends: a button for each intent with a label, and
+# "card1".."card5", which send ``card`` with 1..5.
+BUTTONS: dict[str, tuple[str, int | None]] = {
+    **{name: (name, None) for name in BUTTON_LABELS},
+    **{f"card{n}": ("card", n) for n in range(1, 6)},
+}
+# Switches: (intent when it closes, intent when it opens).
+SWITCHES: dict[str, tuple[str, str]] = {
+    "door": ("door_open", "door_close"),
+    "operator_key": ("operator_key_on", "operator_key_off"),
+}

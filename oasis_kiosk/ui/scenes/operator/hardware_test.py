@@ -9,11 +9,10 @@ from collections.abc import Callable
 import pygame
 
 from oasis_kiosk.hardware.cabinet import Cabinet, Reported, Seen, Taken
-from oasis_kiosk.hardware.names import BUTTONS
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.events import sentence
-from oasis_kiosk.machine.intents import BUTTON_LABELS
+from oasis_kiosk.machine.intents import BUTTON_LABELS, BUTTONS
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.scenes.operator.page import OperatorPage
