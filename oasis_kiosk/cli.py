@@ -25,7 +25,6 @@ import argparse
 import getpass
 import json
 import logging
-import os
 import signal
 import sys
 import time
@@ -369,19 +368,10 @@ def run_window(config: Config, fullscreen: bool, demo: bool, size: tuple[int, in
     """The game in a window (or full screen), the keyboard and mouse standing in for the
     cabinet; ``demo``: free play on an in-memory terminal, the attract mode soon after;
     ``size``: the window's, else it fits the display."""
-    import pygame  # only the screen needs it
+    from oasis_kiosk.ui.app import App, screen_problem  # only the screen needs pygame
 
-    from oasis_kiosk.ui.app import App
-
-    try:
-        pygame.display.init()
-        driver = pygame.display.get_driver()
-    except pygame.error as error:
-        driver, problem = "", str(error)
-    else:
-        problem = f"SDL found only its {driver!r} video driver"
-    # With no display SDL falls back to drawing nowhere; a window nobody sees is no kiosk.
-    if not driver or (driver in {"dummy", "offscreen"} and os.environ.get("SDL_VIDEODRIVER") != driver):
+    driver, problem = screen_problem()
+    if problem is not None:
         print(f"oasis-kiosk: no screen to open: {problem}.", file=sys.stderr)
         print(
             "Start it where a display is (or under Xvfb), or run --headless --script FILE.", file=sys.stderr

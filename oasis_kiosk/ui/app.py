@@ -9,6 +9,7 @@ touch is a click. The screen only reads the terminal.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,20 @@ LEGEND_KEY = "l"
 TYPED = {**{str(n): str(n) for n in range(10)}, "return": "enter", "backspace": "clear"}
 """Keys the operator's PIN pad takes straight from a keyboard (1-5 also reach it as the
 card buttons, through the cabinet)."""
+
+
+def screen_problem() -> tuple[str, str | None]:
+    """SDL's video driver and, when it draws on no screen, why not: with no display SDL
+    falls back to drawing nowhere, and a window nobody sees is no kiosk. The dummy and
+    offscreen drivers count as a screen only when asked for by name (tests, screenshots)."""
+    try:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+    except pygame.error as error:
+        return "", str(error)
+    if driver in {"dummy", "offscreen"} and os.environ.get("SDL_VIDEODRIVER") != driver:
+        return driver, f"SDL found only its {driver!r} video driver"
+    return driver, None
 
 
 class App:
