@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -309,6 +310,110 @@ def test_the_agent_catches_up_after_the_hub_was_unreachable(floor: Floor, tmp_pa
     ]
     assert floor.count("SELECT count(*) FROM hub.contributions") == len(stakes) == 6
     t.store.close()
+
+
+IN_A_NETWORK_OF_ITS_OWN = "OASIS_TEST_PRIVATE_NETWORK"
+"""Set in a pytest run inside a network namespace of its own, where a packet filter may drop
+the hub's packets without touching the machine's network."""
+
+
+SYSTEM_PATH = "/usr/sbin:/sbin:/usr/bin:/bin"
+
+
+def system_tool(name: str, package: str) -> str:
+    """A system tool from Debian's ``package``, installed when missing (as root, as the hub's
+    server is)."""
+    from debian import apt_install
+
+    found = shutil.which(name, path=SYSTEM_PATH)
+    if found is None:
+        apt_get = shutil.which("apt-get")
+        if apt_get is None or os.geteuid() != 0:
+            raise RuntimeError(f"the dropped-packets test needs {name}: install Debian's `{package}` package")
+        apt_install(apt_get, package, RuntimeError)
+        found = shutil.which(name, path=SYSTEM_PATH)
+    assert found is not None, f"Debian's {package} installed, but no {name}"
+    return found
+
+
+@pytest.mark.slow
+def test_the_agent_notices_a_hub_whose_packets_are_silently_dropped_and_catches_up(tmp_path: Path) -> None:
+    """A cut cable or a firewall that drops packets closes nothing: no reset, no end of file.
+    The agent's TCP timeouts must find the hub gone (not hang with the batch in the air), and
+    once packets pass again it sends what was played meanwhile, each row once. The test runs
+    itself in a network namespace of its own (``unshare --net``), its hub's server too, so
+    that its packet filter touches nothing of the machine."""
+    if os.environ.get(IN_A_NETWORK_OF_ITS_OWN):
+        dropped_packets_inside_a_network_of_its_own(tmp_path)
+        return
+    unshare = shutil.which("unshare")
+    if unshare is None or subprocess.run([unshare, "--net", "true"], capture_output=True).returncode != 0:
+        pytest.skip("this kernel lets no process make a network namespace of its own (unshare --net)")
+    ip, nft = system_tool("ip", "iproute2"), system_tool("nft", "nftables")
+    test = f"{Path(__file__)}::test_the_agent_notices_a_hub_whose_packets_are_silently_dropped_and_catches_up"
+    command = f"{ip} link set lo up && exec {sys.executable} -m pytest -p no:cacheprovider -q -x {test}"
+    result = subprocess.run(
+        [unshare, "--net", "sh", "-c", command],
+        env={
+            **os.environ,
+            IN_A_NETWORK_OF_ITS_OWN: "1",
+            "OASIS_TEST_NFT": nft,
+        },
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "1 passed" in result.stdout
+
+
+def dropped_packets_inside_a_network_of_its_own(tmp_path: Path) -> None:
+    server = Postgres.start()
+    state = new_hub(server, tmp_path, prefix="drop")
+    database = tmp_path / "kiosk.db"
+    credentials = tmp_path / "hub.toml"
+    access.add_cabinet(state.owner, "c01", credentials)
+    t = linked_terminal(database)
+    link = agent.Agent(database, credentials, batch=5, retry_max=0.5, poll=0.05)
+    runner = threading.Thread(target=link.run)
+    runner.start()
+    tool = os.environ["OASIS_TEST_NFT"]
+    port = server.port
+    try:
+        play(t, 2)
+        wait_for(lambda: link.status.held == agent.outbox_last(database))
+        rules = (
+            "table inet hub_gone {\n chain out {\n  type filter hook output priority 0;\n"
+            f"  tcp dport {port} drop\n  tcp sport {port} drop\n }}\n}}\n"
+        )
+        subprocess.run([tool, "-f", "-"], input=rules, text=True, check=True)
+        play(t, 3)  # the kiosk plays on while the agent's batch goes nowhere
+        wait_for(lambda: link.status.last_error is not None, seconds=60)
+        subprocess.run([tool, "delete table inet hub_gone"], check=True)
+        play(t, 1)
+        wait_for(
+            lambda: link.status.held == agent.outbox_last(database) and link.status.last_error is None,
+            seconds=60,
+        )
+    finally:
+        link.stop()
+        runner.join(30)
+        subprocess.run([tool, "delete table inet hub_gone"], capture_output=True, check=False)
+    assert not runner.is_alive(), "the agent ended when asked"
+    rows = t.store.outbox_rows(0, 100_000)
+    held = state.owner.execute(
+        "SELECT e.seq FROM hub.events e JOIN hub.cabinets c ON c.id = e.cabinet_id WHERE c.name = 'c01' ORDER BY e.seq"
+    ).fetchall()
+    assert [seq for (seq,) in held] == [row.seq for row in rows], "every row once, none lost"
+    stakes = [row for row in rows if row.kind == "jackpot_contribution"]
+    contributions = state.owner.execute("SELECT count(*) FROM hub.contributions").fetchone()
+    assert contributions is not None
+    assert contributions[0] == len(stakes) == 6
+    link.close()
+    t.store.close()
+    state.close()
+    server.stop()
 
 
 def test_an_agent_stopped_between_the_hubs_commit_and_its_record_resumes_exactly(
