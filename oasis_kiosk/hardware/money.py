@@ -6,8 +6,9 @@ events, and the cabinet acts on them the same way for every device: a ``Credit``
 in, a ``Paid`` item booked out at once, an item ``Held`` in escrow is taken or refused, a
 payout's end (``PayoutEnded``) settles what it still owes, a ``Rejected`` item and line
 noise (``Glitch``) are logged and counted, a ``Report`` is logged, a ``Fault`` tilts the
-terminal. A new device is one module that implements ``MoneyIn`` (or ``MoneyOut``: a ticket
-printer) and one configuration key that builds it (``hardware/build.py``).
+terminal. A new device that takes money in is one module that implements ``MoneyIn`` and one
+configuration key that builds it (``hardware/build.py``); a ``MoneyOut`` pays out items of
+the hopper's coin (see "What is not yet in one place" in ``docs/architecture.md``).
 """
 
 from __future__ import annotations
