@@ -15,14 +15,18 @@ import pytest
 from test_screen import ENDS, Clock, _texts_are_known, drawn, kiosk, settle
 
 from oasis_kiosk._core import SHIPPED_PROFILES
+from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
+from oasis_kiosk.ui.layout import Layout
 from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
+from oasis_kiosk.ui.widgets import hand
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # every bet won: chips move, the win counts and glows
 ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"  # the jackpot over the handpay limit: a panel over moving chips
+QUADS = "As Ad Ac Ah 2h / Ks Kh 4c 5c 9d"  # a win counted for three seconds, the chips long settled
 
 
 def pictures_agree(app: App, clock: Clock) -> None:
@@ -151,3 +155,37 @@ def test_helps_history_page_shows_the_rounds_played_since_it_was_last_kept(tmp_p
         drawn(app)
     a_round_then_the_history_page()
     pictures_agree(app, clock)
+
+
+def test_a_winning_hands_glow_turned_to_a_look_seen_again_is_one_blit(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), deck=QUADS)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    glow = hand.glow(table.layout, table.layout.boxes[0], 5)
+    painted: list[pygame.Rect] = []  # what the frame drew afresh on the table
+    paint_table = table._table
+
+    def table_painted(lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
+        painted.append(render.rect(lay.table) if only is None else only)
+        paint_table(lay, now, only)
+
+    table._table = table_painted  # type: ignore[method-assign]
+    glowing = table.glowing(clock.now)
+    seen = set()  # the glow's looks shown by a turn while nothing else moved
+    again = []  # for each later turn to a look seen: whether the frame drew the hand afresh
+    while table.busy(clock.now):
+        clock.now += 1 / 60
+        painted.clear()
+        dirty = table.draw(clock.now)
+        if table.glowing(clock.now) == glowing:
+            continue
+        glowing = not glowing
+        assert any(area.contains(glow) for area in dirty), "the glow's turn is on the screen"
+        if not (table.chips.busy(clock.now) or table.motions.busy(clock.now)):
+            if glowing in seen:
+                again.append(glow.collidelist(painted) >= 0)
+            seen.add(glowing)
+    assert len(again) >= 4, "the glow turned on and off again and again while the win counted"
+    assert not any(again), "each turn to a look seen shows it kept: the hand in one blit"

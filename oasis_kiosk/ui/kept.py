@@ -37,13 +37,18 @@ class KeptLooks:
         kept = self._kept.get(region)
         return None if kept is None else kept.get(key)
 
+    def prepare(self, region: str, screen: pygame.Surface, size: tuple[int, int]) -> None:
+        """Makes ``region``'s surfaces for looks of ``size`` now, unless it has them: a region
+        first kept in a busy frame (a winning hand's glow) would pay for them there."""
+        if region not in self._kept or self._size[region] != size:
+            self._kept[region] = OrderedDict()
+            self._size[region] = size
+            self._spare[region] = [self._surface(screen, size) for _ in range(self.looks[region])]
+
     def keep(self, region: str, key: Hashable, screen: pygame.Surface, area: pygame.Rect) -> None:
         """Keeps what ``screen`` shows in ``area`` as ``region``'s look ``key``."""
-        kept = self._kept.get(region)
-        if kept is None or self._size[region] != area.size:
-            kept = self._kept[region] = OrderedDict()
-            self._size[region] = area.size
-            self._spare[region] = [self._surface(screen, area.size) for _ in range(self.looks[region])]
+        self.prepare(region, screen, area.size)
+        kept = self._kept[region]
         spare = self._spare[region]
         if key in kept:
             surface = kept.pop(key)

@@ -10,7 +10,7 @@ display. A screen where nothing moves costs next to nothing (``repaint.py``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,15 +48,15 @@ from oasis_kiosk.ui.view import (
 )
 from oasis_kiosk.ui.view import legend as legend_rows
 from oasis_kiosk.ui.widgets import buttons, hand, jackpot, legend, meters, panel, paytable
-from oasis_kiosk.ui.widgets.chips import BetSpots, chips_on, insured, spot_places
+from oasis_kiosk.ui.widgets.chips import BetSpots, SpotLook, chips_on, insured, spot_places
 from oasis_kiosk.ui.widgets.hand import CardPose, Hand, Hands
 
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
-KEPT_LOOKS = {"paytable": 4, "message": 8, "buttons": 8, "table": 3}
+KEPT_LOOKS = {"paytable": 4, "message": 8, "buttons": 8, "table": 3, "glow": 4}
 """The regions whose looks recur (the paytable with a row lit, the buttons of a moment, a
-prompt, the rules under HELP), and how many looks of each are kept painted: about 30 MB at
-1920x1080."""
+prompt, the rules under HELP, a winning hand glowing and not), and how many looks of each are
+kept painted: about 32 MB at 1920x1080."""
 AHEAD_WHEN_UNDER = 10
 """A frame that painted less than a tenth of the screen draws a piece of what is to come."""
 MOST_FRAMES_WAITED = 3
@@ -455,14 +455,52 @@ class GameScene(RoundStory):
         if self._table_waiting is not None:
             damage.append(self._table_waiting)
             self._table_waiting = None
-        if changed.glow:
-            damage += [hand.glow(lay, area, len(box.cards)) for box, area in self._winning_hands(lay)]
+        winning = self._winning_hands(lay) if changed.glow else []
+        turned = [hand.glow(lay, area, len(box.cards)) for box, area in winning]
         areas = clusters(damage)
+        alone = [glow for glow in turned if glow.collidelist(areas) < 0]
+        if len(alone) < len(turned):  # a glow that a repainted area reaches is painted with it
+            areas = clusters(damage + [glow for glow in turned if glow not in alone])
         for area in areas:
-            self.screen.blit(background, area, area)
-            with render.clipped(self.screen, area):
-                self._table(lay, now, only=area)
-        return areas
+            self._repaint_area(lay, now, background, area)
+        for glow in alone:
+            self._turn_glow(lay, now, background, glow, self._glow_look(glow, now_at, spots))
+        return areas + alone
+
+    def _repaint_area(self, lay: Layout, now: float, background: pygame.Surface, area: pygame.Rect) -> None:
+        self.screen.blit(background, area, area)
+        with render.clipped(self.screen, area):
+            self._table(lay, now, only=area)
+
+    def _turn_glow(
+        self, lay: Layout, now: float, background: pygame.Surface, area: pygame.Rect, look: Hashable
+    ) -> None:
+        """A winning hand's glow turned with nothing else changing round it: a look kept is
+        one blit of the hand; a look not seen yet is painted, then kept (the glow turns on
+        and off four times a second while the win counts: from its third turn on, each
+        is a blit)."""
+        kept = self._kept.get("glow", look)
+        if kept is not None:
+            self.screen.blit(kept, area)
+            return
+        self._repaint_area(lay, now, background, area)
+        self._kept.keep("glow", look, self.screen, area)
+
+    def _glow_look(
+        self, area: pygame.Rect, poses: dict[Slot, CardPose], spots: dict[ChipSpot, SpotLook]
+    ) -> Hashable:
+        """What a winning hand's glow area shows: the table's look but its round's number and
+        what moves (nothing moves there: it would be repainted with it), and the cards and
+        chips lying in it, on this background."""
+        assert self._background is not None
+        table = self._keys["table"]
+        return (
+            self._background[0],
+            tuple(area),
+            table._replace(round_key=None, moving=False),
+            tuple((tuple(place), shown) for place, shown in poses.values() if place.colliderect(area)),
+            tuple(look for look in spots.values() if area.colliderect(render.rect(look[0]))),
+        )
 
     def _painted_background(self, lay: Layout) -> pygame.Surface:
         key = (self.screen.get_size(), self.terminal.profile.digest, lay.compact, len(lay.boxes), _("DEALER"))
@@ -478,6 +516,7 @@ class GameScene(RoundStory):
             pygame.draw.rect(surface, render.PANEL, render.rect(box))
         self._background = (key, surface)
         self._keys.clear()
+        self._kept.prepare("glow", self.screen, hand.glow(lay, lay.boxes[0], 5).size)
         self.screen.blit(surface, (0, 0))
         return surface
 
