@@ -87,7 +87,7 @@ def test_the_deck_and_the_chips_are_drawn_ahead_in_quiet_frames_and_a_deal_draws
 ) -> None:
     app, clock = kiosk(tmp_path, (1111, 777))  # a size of its own: no other test drew its cards
     app.key("f8")
-    for _ in range(60):  # a second with nothing to paint: a piece a frame, cards then chips
+    for _ in range(150):  # 2.5 seconds with nothing to paint: a step a frame, cards then chips
         clock.now += 1 / 60
         app.draw()
     drawn = render.card_piece.cache_info().misses

@@ -76,7 +76,6 @@ def _drawings_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return surface
 
     remembered_text.cache_clear = text.cache_clear  # type: ignore[attr-defined]
-    remembered_card.cache_clear = card.cache_clear  # type: ignore[attr-defined]
     monkeypatch.setattr(render, "text", remembered_text)
     monkeypatch.setattr(render, "card", remembered_card)
     i18n.use("en")

@@ -10,7 +10,7 @@ do not jitter as they count.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache, lru_cache
 
@@ -439,12 +439,34 @@ def _sharpness(width: int) -> int:
     return scale
 
 
-@cache
+_cards: dict[tuple[str | None, int, int], pygame.Surface] = {}
+"""Every card drawn, by face and size (``card``)."""
+
+
 def card(name: str | None, width: int, height: int) -> pygame.Surface:
     """A card face (``"As"``) or, for None, the house's back; drawn once per size. The rank
     and suit stand in the top left corner and, turned round, in the bottom right."""
+    key = (name, width, height)
+    if key not in _cards:
+        for _step in drawing_card(name, width, height):
+            pass
+    return _cards[key]
+
+
+def drawing_card(name: str | None, width: int, height: int) -> Iterator[None]:
+    """``card`` drawn a step at a time (a fifth of a millisecond or so each at 1920x1080; two
+    for a number card, three for a court, four for the back), yielding between steps, kept
+    after the last: a frame drawing ahead takes one step, not the millisecond of a whole card."""
+    if (name, width, height) in _cards:
+        return
     if name is None:
-        return _back(width, height)
+        surface = yield from _drawing_back(width, height)
+    else:
+        surface = yield from _drawing_face(name, width, height)
+    _cards.setdefault((name, width, height), surface)  # a deal may have drawn it meanwhile
+
+
+def _drawing_face(name: str, width: int, height: int) -> Generator[None, None, pygame.Surface]:
     rank, suit = name[:-1], name[-1]
     scale = _sharpness(width)
     big = _blank(width, height, scale)
@@ -460,10 +482,12 @@ def card(name: str | None, width: int, height: int) -> pygame.Surface:
         index * scale,
         upside_down=True,
     )
-    if rank in COURTS:
+    if rank in COURTS:  # a court's figure costs as much as the rest of its card
+        yield
         _court(big, rank, suit)
     else:
         _pips(big, rank, suit)
+    yield
     surface = pygame.transform.smoothscale(big, (width, height))
     surface.blit(label, corner)
     turned = pygame.transform.rotate(label, 180)
@@ -500,7 +524,7 @@ def _frond(
     pygame.draw.polygon(surface, GOLD, [point.xy for point in edge])
 
 
-def _back(width: int, height: int) -> pygame.Surface:
+def _drawing_back(width: int, height: int) -> Generator[None, None, pygame.Surface]:
     """The house's back: a gold lattice on the house's red inside a white border, and in the
     middle a green medallion with two oasis palms, the lower the upper turned round (a back
     looks the same either way up, as a real one does)."""
@@ -522,6 +546,7 @@ def _back(width: int, height: int) -> pygame.Surface:
             through = middle + pygame.math.Vector2(number * step, 0)
             reach = pygame.math.Vector2(inner.h, slope * inner.h)
             pygame.draw.line(big, LATTICE, through - reach, through + reach, line)
+    yield
     rows, columns = int(inner.h / step) + 1, int(inner.w / step) + 1
     for row in range(-rows, rows + 1):  # a gold stud where the lines cross, none on the edge
         for column in range(-columns, columns + 1):
@@ -529,6 +554,7 @@ def _back(width: int, height: int) -> pygame.Surface:
             if (row + column) % 2 == 0 and inner.inflate(-step / 2, -step / 2).collidepoint(stud):
                 pygame.draw.circle(big, GOLD, stud, line * 1.5)
     big.set_clip(previous)
+    yield
     pygame.draw.rect(big, GOLD, inner, width=line * 2, border_radius=radius)
     medallion = pygame.Rect(0, 0, inner.w * 62 // 100, inner.h * 56 // 100 // 2 * 2)
     medallion.center = inner.center
@@ -539,6 +565,7 @@ def _back(width: int, height: int) -> pygame.Surface:
     big.blit(pygame.transform.rotate(half, 180), (medallion.x, medallion.centery))
     pygame.draw.ellipse(big, GOLD, medallion, width=line * 2)
     pygame.draw.ellipse(big, GOLD, medallion.inflate(-line * 6, -line * 6), width=line)
+    yield
     return pygame.transform.smoothscale(big, (width, height))
 
 
@@ -599,12 +626,15 @@ def chip(kind: str, label: str, diameter: int) -> pygame.Surface:
     return run_length(surface)
 
 
-def prepare_chips(diameter: int) -> None:
-    """What every chip of this size shares, drawn ahead: each kind's blank and the fonts
-    its label may be fitted in."""
+def preparing_chips(diameter: int) -> Iterator[None]:
+    """What every chip of this size shares, drawn ahead a step at a time: each kind's blank,
+    then each font its label may be fitted in (a font read from its file takes a tenth of a
+    millisecond or more)."""
     for kind in CHIP_COLOURS:
         _blank_chip(kind, diameter)
-    for size in fitting_sizes(_chip_label_size(diameter), CHIP_TEXT_SIZE):
+    for number, size in enumerate(fitting_sizes(_chip_label_size(diameter), CHIP_TEXT_SIZE)):
+        if number % 2 == 0:
+            yield
         font(size, True)
 
 
@@ -674,7 +704,6 @@ def forget() -> None:
         text_width,
         wrap,
         lines_that_fit,
-        card,
         card_piece,
         greyed_card,
         card_slot,
@@ -683,3 +712,4 @@ def forget() -> None:
         spot,
     ):
         kept.cache_clear()
+    _cards.clear()

@@ -124,19 +124,18 @@ def clusters(damage: list[pygame.Rect]) -> list[pygame.Rect]:
 
 
 class DrawnAhead:
-    """What is drawn ahead for one thing (a view, a layout), a piece a call; another thing
-    starts its own list."""
+    """What is drawn ahead for one thing (a view, a layout), a step a call; another thing
+    starts its own steps."""
 
     def __init__(self) -> None:
         self._for: object = None
-        self._left: Iterator[Callable[[], object]] = iter(())
+        self._left: Iterator[object] = iter(())
 
-    def draw_one(self, thing: object, pieces: Callable[[], list[Callable[[], object]]]) -> bool:
-        """Draws the next piece for ``thing`` (``pieces`` lists them the first time); False
-        when none is left."""
+    def draw_one(self, thing: object, steps: Callable[[], Iterator[object]]) -> bool:
+        """Takes the next step for ``thing`` (``steps`` starts them the first time), each
+        drawing as it is taken; False when none is left."""
         if thing is not self._for:
-            self._for, self._left = thing, iter(pieces())
-        for draw in itertools.islice(self._left, 1):
-            draw()
+            self._for, self._left = thing, steps()
+        for _step in itertools.islice(self._left, 1):
             return True
         return False

@@ -9,8 +9,7 @@ display. A screen where nothing moves costs next to nothing (``repaint.py``).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -217,40 +216,35 @@ class GameScene(RoundStory):
         view = self.view
         return view is not None and self._words_ahead.draw_one(view, lambda: self._words_to_come(view))
 
-    def _words_to_come(self, view: View) -> list[Callable[[], object]]:
+    def _words_to_come(self, view: View) -> Iterator[object]:
         lay = self.layout
-        words: list[Callable[[], object]] = []
         shown = panel.overlay_panel(view)
         if shown is not None:
             lines, _alarm, amount_line = shown
-            words += [
-                functools.partial(panel.words, lay, number, line, amount_line)
-                for number, line in enumerate(lines)
-            ]
+            for number, line in enumerate(lines):
+                yield panel.words(lay, number, line, amount_line)
         if view.jackpot_won and self._has_jackpot:
             won = cash_for(self.terminal)(view.jackpot_won)
-            words += [
-                functools.partial(jackpot.banner_words, lay, won, colour) for colour in jackpot.BANNER_COLOURS
-            ]
-        return words
+            for colour in jackpot.BANNER_COLOURS:
+                yield jackpot.banner_words(lay, won, colour)
 
     def _draw_a_piece_ahead(self) -> None:
-        """One piece every round shows, drawn at the table's size in a frame with nothing to
-        paint: the card back, then each face, then the chips' blanks and their labels' fonts.
-        A round's first sight of a card or a chip then costs a blit, not the millisecond of
-        drawing it, and every piece is ready after the first idle second."""
+        """A step of one piece every round shows, drawn at the table's size in a frame with
+        nothing to paint: the card back, then each face, then the chips' blanks and their
+        labels' fonts. A round's first sight of a card or a chip then costs a blit, not the
+        millisecond of drawing it, and every piece is ready within two and a half idle
+        seconds; a card is drawn in steps (``render.drawing_card``), a chip's fonts one by
+        one, so that no frame pays for a whole millisecond."""
         lay = self.layout
         self._pieces_ahead.draw_one(lay, lambda: self._pieces_to_come(lay))
 
     @staticmethod
-    def _pieces_to_come(lay: Layout) -> list[Callable[[], object]]:
-        pieces: list[Callable[[], object]] = [
-            # as ``_hand`` asks for them: the cache knows a piece by these arguments
-            functools.partial(render.card_piece, name, lay.card_w, lay.card_h, False)
-            for name in [None, *shuffled_deck(bytes(32))]
-        ]
-        pieces.append(functools.partial(render.prepare_chips, lay.spots(lay.boxes[0])[0].w))
-        return pieces
+    def _pieces_to_come(lay: Layout) -> Iterator[object]:
+        for name in [None, *shuffled_deck(bytes(32))]:
+            yield from render.drawing_card(name, lay.card_w, lay.card_h)
+            # as ``_hand`` asks for it: the cache knows a piece by these arguments
+            yield render.card_piece(name, lay.card_w, lay.card_h, False)
+        yield from render.preparing_chips(lay.spots(lay.boxes[0])[0].w)
 
     def _regions(self, view: View, lay: Layout, now: float) -> list[Region]:
         """Each region in the order a frame paints them, with its look at ``now``."""
