@@ -13,6 +13,7 @@ import pygame
 from support import books
 from test_screen import kiosk
 
+from oasis_kiosk import shuffled_deck
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
@@ -104,6 +105,18 @@ def test_the_deck_and_the_chips_are_drawn_ahead_in_quiet_frames_and_a_deal_draws
     assert app.game.view is not None
     assert app.game.view.boxes[0].cards, "cards were dealt"
     assert render.card_piece.cache_info().misses == drawn, "every card dealt was drawn ahead"
+
+
+def test_the_deck_drawn_ahead_is_encoded_for_the_screen_before_a_deal_blits_it(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1115, 781))
+    app.key("f8")
+    for _ in range(150):  # every piece drawn ahead
+        clock.now += 1 / 60
+        app.draw()
+    lay = app.game.layout
+    faces = [None, *shuffled_deck(bytes(32))]
+    deck = [render.card_piece(name, lay.card_w, lay.card_h, False) for name in faces]
+    assert all(piece.get_flags() & pygame.RLEACCEL for piece in deck), "a deal's first blit only copies"
 
 
 def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_cards_turn(
