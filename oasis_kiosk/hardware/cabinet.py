@@ -234,12 +234,14 @@ class Cabinet:
     def _may_take(self, kind: MoneyKind, value: int) -> bool:
         return kind in self._money_live() and value <= self.terminal.room_for_money()
 
-    def _money_live(self) -> set[MoneyKind]:
+    def _money_live(self, live: set[str] | None = None) -> set[MoneyKind]:
         """The money the devices may take in now: what the game takes, and during the
         hardware test what the terminal lists and has room for, in the operator menu too,
-        as long as its books are open."""
+        as long as its books are open. ``live``: the terminal's live intents, when the caller
+        has asked for them already (each asking reads the books)."""
         if not self.testing:
-            live = self.terminal.live()
+            if live is None:
+                live = self.terminal.live()
             return {kind for name, kind in MONEY_KINDS.items() if name in live}
         if self.terminal.mode in {Mode.BOOKS_FAULT, Mode.POWERING_DOWN}:
             return set()
@@ -295,8 +297,9 @@ class Cabinet:
         if (self.terminal.changes, held, self.revealing) == self._outputs_at:
             return  # nothing was taken since: what is live is what it was
         self._outputs_at = (self.terminal.changes, held, self.revealing)
-        live = set() if self.revealing else self.terminal.live()
-        money = self._money_live()
+        live_now = self.terminal.live()
+        live = set() if self.revealing else live_now
+        money = self._money_live(live_now)
         room = self.terminal.room_for_money()
         # What is live follows the terminal's own lists of coins and notes; a device that
         # takes money straight in may know a larger one, which must fit too. While a note is
