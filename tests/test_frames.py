@@ -20,7 +20,7 @@ from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
 from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
-from oasis_kiosk.ui.widgets import hand
+from oasis_kiosk.ui.widgets import hand, jackpot
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
@@ -189,3 +189,27 @@ def test_a_winning_hands_glow_turned_to_a_look_seen_again_is_one_blit(tmp_path: 
             seen.add(glowing)
     assert len(again) >= 4, "the glow turned on and off again and again while the win counted"
     assert not any(again), "each turn to a look seen shows it kept: the hand in one blit"
+
+
+def test_the_jackpot_banners_flash_to_a_colour_seen_again_is_one_blit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, clock = kiosk(tmp_path, (1280, 720), deck=ROYAL)
+    app.key("f8")
+    app.key("n")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    flashes = []  # for each colour the banner turned to: whether the frame drew it afresh
+    drawn = []
+    monkeypatch.setattr(jackpot, "banner", lambda *shown: drawn.append(shown))
+    colour = None
+    while table.busy(clock.now):
+        clock.now += 1 / 60
+        drawn.clear()
+        table.draw(clock.now)
+        if table.celebrating(clock.now) and jackpot.banner_colour(clock.now) != colour:
+            colour = jackpot.banner_colour(clock.now)
+            flashes.append(bool(drawn))
+    assert len(flashes) > 6, "the banner flashed for seconds"
+    assert flashes.count(True) == 2, "each colour drawn once: every other flash shows a look kept"

@@ -59,6 +59,11 @@ BANNER_COLOURS = (render.WHITE, render.GOLD)
 """The jackpot banner's words and frame flash between these, three times a second."""
 
 
+def banner_colour(now: float) -> render.Colour:
+    """The colour the banner flashes in at ``now``."""
+    return BANNER_COLOURS[int(now * 3) % 2]
+
+
 def banner_area(lay: Layout) -> pygame.Rect:
     """Where the jackpot banner flashes: over the jackpot meter, never over a hand."""
     return render.rect(lay.jackpot).inflate(-4, -4)
@@ -79,7 +84,7 @@ def banner_words(lay: Layout, amount: str, colour: render.Colour) -> pygame.Surf
 
 def banner(surface: pygame.Surface, lay: Layout, amount: str, now: float) -> None:
     area = banner_area(lay)
-    colour = BANNER_COLOURS[int(now * 3) % 2]
+    colour = banner_colour(now)
     pygame.draw.rect(surface, render.PANEL, area, border_radius=16)
     pygame.draw.rect(surface, colour, area, width=4, border_radius=16)
     words = banner_words(lay, amount, colour)
