@@ -146,6 +146,22 @@ def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_
     assert render.text.cache_info().misses == written, "every word was written ahead"
 
 
+def test_the_chips_an_outcome_moves_are_drawn_while_the_dealers_cards_turn(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1117, 783), deck=FLUSH)  # a size of its own: no chip drawn yet
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    while table.revealing(clock.now + 1 / 60):
+        clock.now += 1 / 60
+        app.draw()
+    drawn = render.chip.cache_info().misses
+    while table.busy(clock.now):  # the dealer's pay slides in, the chips go back with it
+        clock.now += 1 / 60
+        app.draw()
+    assert render.chip.cache_info().misses == drawn, "every chip was drawn ahead"
+
+
 def test_forgetting_the_looks_keeps_their_surfaces_for_the_next(tmp_path: Path) -> None:
     screen = painted(pygame.Surface((100, 60)), (9, 9, 9))
     area = pygame.Rect(0, 0, 40, 10)

@@ -114,8 +114,8 @@ class GameScene(RoundStory):
         self._kept = KeptLooks(KEPT_LOOKS)
         self._pieces_ahead = DrawnAhead()
         """The cards and chips of a layout, drawn ahead."""
-        self._words_ahead = DrawnAhead()
-        """What a view's end writes large, drawn ahead."""
+        self._outcome_ahead = DrawnAhead()
+        """What a view's end writes large and the chips it moves, drawn ahead."""
         self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
 
     # The scene's own model (the round's story is ``RoundStory``'s).
@@ -204,19 +204,20 @@ class GameScene(RoundStory):
         painted = sum(area.w * area.h for area in dirty)
         if painted * AHEAD_WHEN_UNDER > self.screen.get_width() * self.screen.get_height():
             return dirty
-        if not self._draw_words_ahead() and not dirty and not self.busy(now):
+        if not self._draw_outcome_ahead() and not dirty and not self.busy(now):
             self._draw_a_piece_ahead()
         return dirty
 
-    def _draw_words_ahead(self) -> bool:
+    def _draw_outcome_ahead(self) -> bool:
         """One line of what the round's end writes large (a handpay's or a tilt's panel, the
-        jackpot's banner in each of its colours), drawn while the dealer's cards turn, in a
-        frame that painted little: the frame that shows the outcome then only blits it.
-        False when there is none left to draw."""
+        jackpot's banner in each of its colours) or one chip it moves (the dealer's pay, a
+        stake going back with its pay), drawn while the dealer's cards turn, in a frame that
+        painted little: the frames that show the outcome then only blit them. False when
+        there is none left to draw."""
         view = self.view
-        return view is not None and self._words_ahead.draw_one(view, lambda: self._words_to_come(view))
+        return view is not None and self._outcome_ahead.draw_one(view, lambda: self._outcome_to_come(view))
 
-    def _words_to_come(self, view: View) -> Iterator[object]:
+    def _outcome_to_come(self, view: View) -> Iterator[object]:
         lay = self.layout
         shown = panel.overlay_panel(view)
         if shown is not None:
@@ -227,6 +228,11 @@ class GameScene(RoundStory):
             won = cash_for(self.terminal)(view.jackpot_won)
             for colour in jackpot.BANNER_COLOURS:
                 yield jackpot.banner_words(lay, won, colour)
+        places = spot_places(lay, insured(view.boxes), self._has_bonus)
+        for spot, move in [*self.chips.paying.items(), *self.chips.leaving.items()]:
+            if spot in places:
+                # as ``BetSpots`` asks for it: the cache knows a chip by these arguments
+                yield self._encoded(render.chip(spot[1], self._chip_label(move.amount), places[spot].w))
 
     def _draw_a_piece_ahead(self) -> None:
         """A step of one piece every round shows, drawn at the table's size in a frame with
