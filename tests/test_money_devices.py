@@ -20,6 +20,7 @@ from oasis_kiosk.hardware.money import (
     Rejected,
     Report,
 )
+from oasis_kiosk.machine.money_kinds import BY_LEDGER_KIND
 from oasis_kiosk.machine.terminal import Terminal
 
 
@@ -122,3 +123,41 @@ def test_a_device_that_fails_a_command_tilts_once(tmp_path: Path) -> None:
     cabinet.step()
     cabinet.step()
     assert kinds(terminal).count("tilt") == tilts
+
+
+class ScriptedPayout:
+    """A payout device whose events the test sends."""
+
+    running = False
+
+    def __init__(self) -> None:
+        self.queue: list[MoneyEvent] = []
+
+    def start(self, items: int) -> None:
+        raise AssertionError("nothing is paid out here")
+
+    def stop(self) -> None:
+        """Nothing runs, so nothing stops."""
+
+    def money_events(self) -> list[MoneyEvent]:
+        events, self.queue = self.queue, []
+        return events
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def test_money_a_payout_device_says_it_took_in_is_never_credited_and_tilts_the_terminal(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, cashout="hopper"), books(database))
+    payout = ScriptedPayout()
+    cabinet = Cabinet(terminal, hopper=payout)
+    payout.queue.append(Credit(500))
+    cabinet.step()
+    assert terminal.credits == 0
+    assert "fault" in terminal.tilts, (
+        "a payout device that reports money in is a fault, not money lost in silence"
+    )
+    assert not [row for row in terminal.store.ledger() if row.kind in BY_LEDGER_KIND], "nothing booked in"

@@ -210,7 +210,10 @@ class Cabinet:
         item it reports ``Held``, to give it back if it may not be taken. Returns a
         credit's response."""
         match event:
-            case Credit(value=value) if kind is not None:
+            case Credit(value=value):
+                if kind is None:  # a payout device cannot take money in: never booked, never lost
+                    self._device_fault("fault", f"the payout device reported {value} taken in")
+                    return None
                 response = self.terminal.accept_money(kind, value, opened=kind in self._money_live())
                 self._saw(Taken(kind, value))
                 return response
@@ -246,8 +249,7 @@ class Cabinet:
         if self.terminal.mode in {Mode.BOOKS_FAULT, Mode.POWERING_DOWN}:
             return set()
         room = self.terminal.room_for_money()
-        listed = {kind: kind.accepted(self.terminal.config) for kind in MONEY_KINDS.values()}
-        return {kind for kind, values in listed.items() if values and max(values) <= room}
+        return {kind for kind in MONEY_KINDS.values() if kind.fits(self.terminal.config, room)}
 
     def _refuse_held(self, kind: MoneyKind, device: MoneyIn, held: Held) -> None:
         """Gives the item held in escrow back to the customer before it is taken."""

@@ -31,6 +31,16 @@ AFTER_TRAIN = 0.3  # longer than the decoder's train gap: the train is complete
 UNLIT = {"attendant", "help"}
 """Buttons without a lamp on the desktop: the attendant's key has none, and HELP is lit
 whenever the game is."""
+COMES_BACK = {
+    COIN: N_("a coin of {value} is not accepted: it comes back"),
+    BILL: N_("a bill of {value} is not accepted: it comes back"),
+}
+"""The prompt for money the desktop's acceptor does not know (``{value}``)."""
+INHIBITED = {
+    COIN: N_("the coin acceptor is inhibited: the coin comes back"),
+    BILL: N_("the bill acceptor is inhibited: the bill comes back"),
+}
+"""The prompt for money offered to an inhibited acceptor."""
 HOPPER_COIN_EVERY = 0.05  # a mock hopper pays 20 coins a second, as a fast real one does
 
 
@@ -132,9 +142,9 @@ class MockCabinet:
         assert spec is not None
         pulses = next((n for n, v in spec.pulses.items() if v == value), None)
         if pulses is None:
-            return Response(False, kind.comes_back, {"value": Amount(value)})
+            return Response(False, COMES_BACK[kind], {"value": Amount(value)})
         if device.inhibited:
-            return Response(False, kind.inhibited)
+            return Response(False, INHIBITED[kind])
         line = self.factory.pin(spec.pulse)
         for _ in range(pulses):
             line.drive_low()

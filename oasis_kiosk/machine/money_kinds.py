@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the configuration names the intents' buttons, which list th
     from oasis_kiosk.config import Config
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # each kind is one object: compared and hashed by identity
 class MoneyKind:
     name: str
     """The intent that credits it ("coin"), and what a device's events are named after
@@ -33,12 +33,15 @@ class MoneyKind:
     """The prompt for a value the cabinet does not take (``{value}``, ``{accepted}``)."""
     said: str
     """One of them in a list (the hardware test, the desktop's key legend): ``{amount}``."""
-    comes_back: str
-    """The desktop's prompt for one its acceptor does not know (``{value}``)."""
-    inhibited: str
-    """The desktop's prompt for one offered to an inhibited acceptor."""
     accepted: Callable[[Config], tuple[int, ...]]
     """The values of this kind the cabinet takes (minor units), from its configuration."""
+
+    def fits(self, config: Config, room: int) -> bool:
+        """May a device of this kind be open with ``room`` minor units left under the credit
+        limit? An acceptor cannot know which coin or note comes next, so only while the
+        largest the cabinet takes still fits."""
+        accepted = self.accepted(config)
+        return bool(accepted) and max(accepted) <= room
 
     def meter(self, value: int) -> str:
         """The denomination meter that counts one of ``value`` taken in."""
@@ -53,8 +56,6 @@ COIN = MoneyKind(
     credited=N_("coin {value} credited"),
     not_accepted=N_("a coin of {value} is not accepted (accepted: {accepted})"),
     said=N_("coin {amount}"),
-    comes_back=N_("a coin of {value} is not accepted: it comes back"),
-    inhibited=N_("the coin acceptor is inhibited: the coin comes back"),
     accepted=lambda config: config.coins,
 )
 BILL = MoneyKind(
@@ -65,11 +66,9 @@ BILL = MoneyKind(
     credited=N_("bill {value} credited"),
     not_accepted=N_("a bill of {value} is not accepted (accepted: {accepted})"),
     said=N_("note {amount}"),
-    comes_back=N_("a bill of {value} is not accepted: it comes back"),
-    inhibited=N_("the bill acceptor is inhibited: the bill comes back"),
     accepted=lambda config: config.bills,
 )
 
 MONEY_KINDS: dict[str, MoneyKind] = {kind.name: kind for kind in (COIN, BILL)}
-"""By name, coins first: the order the cabinet polls its devices and the keyboard's keys."""
+"""By name, coins first (the intents' order)."""
 BY_LEDGER_KIND: dict[str, MoneyKind] = {kind.ledger_kind: kind for kind in MONEY_KINDS.values()}

@@ -47,7 +47,7 @@ def screen_problem() -> tuple[str, str | None]:
         driver = pygame.display.get_driver()
     except pygame.error as error:
         return "", str(error)
-    if driver in {"dummy", "offscreen"} and os.environ.get("SDL_VIDEODRIVER") != driver:
+    if not driver or (driver in {"dummy", "offscreen"} and os.environ.get("SDL_VIDEODRIVER") != driver):
         return driver, f"SDL found only its {driver!r} video driver"
     return driver, None
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
-from oasis_kiosk.machine.money_kinds import MoneyKind
+from oasis_kiosk.machine.money_kinds import MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.terminal.cash_out import CashOut
 from oasis_kiosk.machine.terminal.inputs import Inputs
@@ -30,8 +30,8 @@ class Devices(Inputs, CashOut):
         during a round is there for the next one."""
 
         def credit() -> Response:
-            if isinstance(value, bool) or value <= 0:
-                raise ValueError(f"{kind.name} {value} is not money a device takes in")
+            if kind not in MONEY_KINDS.values() or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"{kind!r} {value} is not money a device takes in")
             if kind.name not in self.live() and not opened:
                 self.store.event("credited_while_inhibited", kind=kind.name, value=value)
             self._credit(kind, value)

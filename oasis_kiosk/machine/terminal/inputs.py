@@ -48,10 +48,7 @@ class Inputs(RoundPlay, CreditsIn):
             room = self.room_for_money()
             # An acceptor cannot know which coin or note comes next: it takes money only
             # while the largest it accepts still fits under the limit.
-            for kind in MONEY_KINDS.values():
-                accepted = kind.accepted(self.config)
-                if accepted and max(accepted) <= room:
-                    live.add(kind.name)
+            live |= {name for name, kind in MONEY_KINDS.items() if kind.fits(self.config, room)}
             live |= self.betting.lit(self.bets, self.last_bets, credits)
             if credits > 0:
                 live.add("cashout")
