@@ -314,7 +314,7 @@ def test_the_agent_catches_up_after_the_hub_was_unreachable(floor: Floor, tmp_pa
 
 IN_A_NETWORK_OF_ITS_OWN = "OASIS_TEST_PRIVATE_NETWORK"
 """Set in a pytest run inside a network namespace of its own, where a packet filter may drop
-the hub's packets without touching the machine's network."""
+the hub's packets without touching the machine's network: the namespace it was started from."""
 
 
 SYSTEM_PATH = "/usr/sbin:/sbin:/usr/bin:/bin"
@@ -341,24 +341,24 @@ def test_the_agent_notices_a_hub_whose_packets_are_silently_dropped_and_catches_
     """A cut cable or a firewall that drops packets closes nothing: no reset, no end of file.
     The agent's TCP timeouts must find the hub gone (not hang with the batch in the air), and
     once packets pass again it sends what was played meanwhile, each row once. The test runs
-    itself in a network namespace of its own (``unshare --net``), its hub's server too, so
-    that its packet filter touches nothing of the machine."""
+    itself in a network namespace of its own (``unshare --net``, which takes root, as the
+    hub's server set-up does), its hub's server too, so that its packet filter touches
+    nothing of the machine."""
     if os.environ.get(IN_A_NETWORK_OF_ITS_OWN):
+        outside = os.environ[IN_A_NETWORK_OF_ITS_OWN]
+        assert os.readlink("/proc/self/ns/net") != outside, "not in a network namespace of its own"
         dropped_packets_inside_a_network_of_its_own(tmp_path)
         return
     unshare = shutil.which("unshare")
-    if unshare is None or subprocess.run([unshare, "--net", "true"], capture_output=True).returncode != 0:
-        pytest.skip("this kernel lets no process make a network namespace of its own (unshare --net)")
+    if os.geteuid() != 0 or unshare is None:
+        pytest.skip("a network namespace of the test's own (unshare --net) takes root")
     ip, nft = system_tool("ip", "iproute2"), system_tool("nft", "nftables")
     test = f"{Path(__file__)}::test_the_agent_notices_a_hub_whose_packets_are_silently_dropped_and_catches_up"
-    command = f"{ip} link set lo up && exec {sys.executable} -m pytest -p no:cacheprovider -q -x {test}"
+    # -P: the package as installed, not a source folder the working directory happens to hold.
+    command = f"{ip} link set lo up && exec {sys.executable} -P -m pytest -p no:cacheprovider -q -x {test}"
     result = subprocess.run(
         [unshare, "--net", "sh", "-c", command],
-        env={
-            **os.environ,
-            IN_A_NETWORK_OF_ITS_OWN: "1",
-            "OASIS_TEST_NFT": nft,
-        },
+        env={**os.environ, IN_A_NETWORK_OF_ITS_OWN: os.readlink("/proc/self/ns/net"), "OASIS_TEST_NFT": nft},
         capture_output=True,
         text=True,
         timeout=600,
@@ -369,23 +369,28 @@ def test_the_agent_notices_a_hub_whose_packets_are_silently_dropped_and_catches_
 
 
 def dropped_packets_inside_a_network_of_its_own(tmp_path: Path) -> None:
-    server = Postgres.start()
-    state = new_hub(server, tmp_path, prefix="drop")
+    tool = os.environ["OASIS_TEST_NFT"]
     database = tmp_path / "kiosk.db"
     credentials = tmp_path / "hub.toml"
-    access.add_cabinet(state.owner, "c01", credentials)
-    t = linked_terminal(database)
-    link = agent.Agent(database, credentials, batch=5, retry_max=0.5, poll=0.05)
-    runner = threading.Thread(target=link.run)
-    runner.start()
-    tool = os.environ["OASIS_TEST_NFT"]
-    port = server.port
-    try:
+    with contextlib.ExitStack() as cleanup:
+        server = Postgres.start()
+        cleanup.callback(server.stop)
+        state = new_hub(server, tmp_path, prefix="drop")
+        cleanup.callback(state.close)
+        access.add_cabinet(state.owner, "c01", credentials)
+        t = linked_terminal(database)
+        cleanup.callback(t.store.close)
+        link = agent.Agent(database, credentials, batch=5, retry_max=0.5, poll=0.05)
+        cleanup.callback(link.close)
+        runner = threading.Thread(target=link.run)
+        runner.start()
+        cleanup.callback(runner.join, 30)
+        cleanup.callback(link.stop)
         play(t, 2)
         wait_for(lambda: link.status.held == agent.outbox_last(database))
         rules = (
             "table inet hub_gone {\n chain out {\n  type filter hook output priority 0;\n"
-            f"  tcp dport {port} drop\n  tcp sport {port} drop\n }}\n}}\n"
+            f"  tcp dport {server.port} drop\n  tcp sport {server.port} drop\n }}\n}}\n"
         )
         subprocess.run([tool, "-f", "-"], input=rules, text=True, check=True)
         play(t, 3)  # the kiosk plays on while the agent's batch goes nowhere
@@ -396,24 +401,19 @@ def dropped_packets_inside_a_network_of_its_own(tmp_path: Path) -> None:
             lambda: link.status.held == agent.outbox_last(database) and link.status.last_error is None,
             seconds=60,
         )
-    finally:
         link.stop()
         runner.join(30)
-        subprocess.run([tool, "delete table inet hub_gone"], capture_output=True, check=False)
-    assert not runner.is_alive(), "the agent ended when asked"
-    rows = t.store.outbox_rows(0, 100_000)
-    held = state.owner.execute(
-        "SELECT e.seq FROM hub.events e JOIN hub.cabinets c ON c.id = e.cabinet_id WHERE c.name = 'c01' ORDER BY e.seq"
-    ).fetchall()
-    assert [seq for (seq,) in held] == [row.seq for row in rows], "every row once, none lost"
-    stakes = [row for row in rows if row.kind == "jackpot_contribution"]
-    contributions = state.owner.execute("SELECT count(*) FROM hub.contributions").fetchone()
-    assert contributions is not None
-    assert contributions[0] == len(stakes) == 6
-    link.close()
-    t.store.close()
-    state.close()
-    server.stop()
+        assert not runner.is_alive(), "the agent ended when asked"
+        rows = t.store.outbox_rows(0, 100_000)
+        held = state.owner.execute(
+            "SELECT e.seq FROM hub.events e JOIN hub.cabinets c ON c.id = e.cabinet_id"
+            " WHERE c.name = 'c01' ORDER BY e.seq"
+        ).fetchall()
+        assert [seq for (seq,) in held] == [row.seq for row in rows], "every row once, none lost"
+        stakes = [row for row in rows if row.kind == "jackpot_contribution"]
+        contributions = state.owner.execute("SELECT count(*) FROM hub.contributions").fetchone()
+        assert contributions is not None
+        assert contributions[0] == len(stakes) == 6
 
 
 def test_an_agent_stopped_between_the_hubs_commit_and_its_record_resumes_exactly(
