@@ -135,6 +135,31 @@ def test_a_power_cut_during_a_payout_leaves_the_rest_owed_once_as_a_handpay(tmp_
     assert audit(again.store).ok
 
 
+def test_a_power_cut_after_the_last_coin_before_the_payout_ended_still_handpays_the_rest(
+    tmp_path: Path,
+) -> None:
+    """The last coin owed is booked the moment it leaves; the handpay of what is left below a
+    coin is called for in the same transaction, so a cut before the hopper reports the end
+    cannot leave a cash-out half done with credits on the meter."""
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    cabinet = cabinet_with_hopper(database, factory, now)
+    cabinet.terminal.handle("bill", 1000)
+    cabinet.terminal.handle("coin", 50)
+    cabinet.terminal.handle("cashout")
+    cabinet.step()
+    assert cabinet.terminal.payout == 10
+    for _ in range(10):  # each coin booked as it leaves; the power goes before the end is read
+        assert cabinet.terminal.hopper_coin_out().ok
+    cabinet.terminal.store.close()
+    again = Terminal(Config(database=database, cashout="hopper"), books(database))
+    assert again.payout is None
+    assert again.handpay == 50, "the 50 below a coin is owed, by hand, as without the cut"
+    assert again.handle("attendant").message == "handpay of 50 paid"
+    assert again.credits == 0
+    assert audit(again.store).ok
+
+
 OWED = 4
 """Coins the cash-out in the walk below owes (with or without 50 below a coin)."""
 CASHOUT, ATTENDANT = 5, 6

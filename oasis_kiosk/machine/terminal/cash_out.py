@@ -29,7 +29,11 @@ class CashOut(Transactions):
     def _request_handpay(self) -> Response:
         self.handpay = self.credits
         self.store.event("handpay_requested", amount=self.handpay)
-        return Response(True, N_("handpay of {amount}: call the attendant"), {"amount": Amount(self.handpay)})
+        return self._handpay_called(self.handpay)
+
+    @staticmethod
+    def _handpay_called(amount: int) -> Response:
+        return Response(True, N_("handpay of {amount}: call the attendant"), {"amount": Amount(amount)})
 
     def hopper_coin_out(self) -> Response:
         """One coin left the hopper: booked at once, so a payout that stops short is exact. A
@@ -47,6 +51,11 @@ class CashOut(Transactions):
                 self.store.add_meter("hopper_out", coin)
                 if self.payout:
                     self.payout = self.payout - 1 or None
+                    if self.payout is None and self.credits:
+                        # The last coin owed: what is left below a coin is handpaid, called for
+                        # with the coin so that a power cut before the hopper reports its end
+                        # cannot leave the cash-out half done.
+                        self._request_handpay()
                 else:
                     self.handpay = self.credits or None
                     self.store.event("handpay_reduced", coin=coin, amount=self.handpay or 0)
@@ -69,8 +78,10 @@ class CashOut(Transactions):
             if short and not by_attendant:
                 self._tilt("hopper_empty", f"the hopper stopped {short} coin(s) short")
                 return Response(False, N_("{short} coin(s) short"), {"short": short})
-            if self.credits:
+            if self.credits and self.handpay is None:
                 return self._request_handpay()
+            if self.handpay is not None:  # called for with the last coin
+                return self._handpay_called(self.handpay)
             return Response(True, N_("payout complete"))
 
         return self._commit(stop)
