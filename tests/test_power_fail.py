@@ -1,5 +1,6 @@
 """Power cuts: the headless terminal is killed with SIGKILL at random instants across a whole
-scripted session and started again each time on the same database.
+scripted session and started again each time on the same database; and, in this process,
+the power is cut after each of the session's commits in turn.
 
 After every restart the audit must pass, and at the end the database must hold exactly
 what an uninterrupted run of the same script holds: every coin, wager, win and round
@@ -11,20 +12,26 @@ handpay, never its sum. Sessions are repeated until 25 kills have landed.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support import books
 
+from oasis_kiosk import cli
+from oasis_kiosk.config import load_config
+from oasis_kiosk.hardware.script import run as script_run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.store.db import Store
+from oasis_kiosk.store.db.connection import Connection
 
 SEED_BASE = "5a" * 32
 KILLS = 25
@@ -143,3 +150,60 @@ def test_no_kill_loses_or_doubles_money_or_a_round(tmp_path: Path) -> None:
                 break
             assert process.returncode == -signal.SIGKILL, errors.decode()
         assert contents(database) == expected, f"session {sessions} differs from the uninterrupted run"
+
+
+class PowerCut(BaseException):
+    """The power going at a chosen instant: nothing after it runs, as under SIGKILL."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("books_mark", "every"), [("after", 1), ("before", 5)])
+def test_a_power_cut_after_any_commit_of_a_session_resumes_to_the_same_books(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, books_mark: str, every: int
+) -> None:
+    """Where the random kills above may miss a narrow window, this cuts the power after each
+    commit of the whole session in turn (``every`` one: each commit, or each fifth), either
+    once the books mark has followed it or before it could, starts again on the same books
+    and finishes the script: every such session must end with the books the uninterrupted
+    one has. The session runs in this process, its waits taking no time."""
+    script = tmp_path / "session.txt"
+    script.write_text(session_script(rounds=16))
+    script.with_suffix(".toml").write_text(CONFIG)
+    commits, cut_at = [0], [0]
+    write_mark = Connection._write_mark
+
+    def commit_then_maybe_cut(connection: Connection) -> None:
+        if books_mark == "after":
+            write_mark(connection)
+        commits[0] += 1
+        if commits[0] == cut_at[0]:
+            raise PowerCut
+        if books_mark == "before":
+            write_mark(connection)
+
+    monkeypatch.setattr(Connection, "_write_mark", commit_then_maybe_cut)
+    monkeypatch.setattr(cli, "run", functools.partial(script_run, sleep=lambda seconds: None))
+
+    def session(database: Path, cut: int = 0) -> None:
+        commits[0], cut_at[0] = 0, cut
+        config = replace(load_config(script.with_suffix(".toml")), database=database)
+        assert cli.run_headless(config, script, bytes.fromhex(SEED_BASE), None, demo=False) == 0
+
+    reference = tmp_path / "reference.db"
+    books(reference).close()
+    session(reference)
+    expected, total = contents(reference), commits[0]
+    assert [kind for kind, *_ in expected["ledger"]].count("paid out") == 2, "two cash-outs"
+    for cut in range(1, total + 1, every):
+        database = tmp_path / f"cut-{cut}.db"
+        books(database).close()
+        with pytest.raises(PowerCut):
+            session(database, cut)
+        session(database)
+        reading = Store(database, read_only=True)
+        report = audit(reading)
+        reading.close()
+        assert report.ok, (cut, report.problems)
+        assert contents(database) == expected, (
+            f"the power cut after commit {cut} of {total} changed the books"
+        )
