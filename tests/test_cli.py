@@ -109,3 +109,19 @@ def test_set_pin_reads_standard_input(
     monkeypatch.setattr("sys.stdin", io.StringIO("531253\n"))
     assert main(["set-pin", "--db", str(database)]) == 0
     assert pin_matches("531253", books(database).get_state("operator_pin"))
+
+
+def test_the_screenshots_command_says_its_usage_and_refuses_a_second_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oasis_kiosk.ui import screenshots
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as help_asked:
+        screenshots.main(["--help"])
+    assert help_asked.value.code == 0
+    assert "usage: python -m oasis_kiosk.ui.screenshots [-h] [out]" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as two_folders:
+        screenshots.main(["one", "two"])
+    assert two_folders.value.code == 2
+    assert list(tmp_path.iterdir()) == [], "nothing written, no folder made"

@@ -9,6 +9,7 @@ their text (size, clipping, overlaps), so what is looked at is what is tested.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Iterator
@@ -104,7 +105,14 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
 
 
 def main(arguments: list[str]) -> int:
-    out = Path(arguments[0]) if arguments else OUT
+    command_line = argparse.ArgumentParser(
+        prog="python -m oasis_kiosk.ui.screenshots",
+        description="Every screen of the kiosk at the four sizes and in the three languages, as PNGs.",
+    )
+    command_line.add_argument(
+        "out", nargs="?", type=Path, default=OUT, help=f"the folder to write (default: {OUT})"
+    )
+    out: Path = command_line.parse_args(arguments).out
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # pictures, not windows
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     out.mkdir(parents=True, exist_ok=True)
