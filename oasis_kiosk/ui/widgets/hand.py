@@ -8,9 +8,11 @@ from contextlib import contextmanager
 
 import pygame
 
+from oasis_kiosk.i18n import _
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box, Layout
 from oasis_kiosk.ui.motion import AT_REST, Motions, Slot
+from oasis_kiosk.ui.view import BoxView
 
 CardShown = tuple[str | None, int]
 """A card's face (None: its back) and the width it shows at (narrower while it turns)."""
@@ -19,6 +21,34 @@ CardPose = tuple[pygame.Rect, CardShown | None]
 Hand = tuple[str, int, int, Box, frozenset[int]]
 """A hand as the table holds it: the dealer's or a box's, its index, how many places,
 its area and the positions selected."""
+
+
+Words = tuple[pygame.Surface, pygame.Rect]
+"""Words on the table and where they lie: only there does a change of them repaint."""
+
+
+def dealer_label(lay: Layout, verdict: str) -> Words:
+    """The dealer's label, with the verdict on the hand once it is known, in gold."""
+    content = _("DEALER") + (f"   {verdict}" if verdict else "")
+    return _label(lay, lay.dealer, content, render.GOLD if verdict else render.WHITE)
+
+
+def box_label(lay: Layout, area: Box, box: BoxView) -> Words:
+    colour = render.DIM if box.folded else render.LIVE if box.current else render.WHITE
+    return _label(lay, area, box.label, colour)
+
+
+def _label(lay: Layout, area: Box, content: str, colour: render.Colour) -> Words:
+    """A hand's label: along the top of its area, from the left."""
+    words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, True, lay.floor)
+    return words, words.get_rect(topleft=(area.x + lay.small, area.y + lay.small // 2))
+
+
+def caption(lay: Layout, area: Box, box: BoxView) -> Words:
+    """A box's caption (its hand and outcome): along the bottom of its area, centred."""
+    colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
+    words = render.fitted(box.caption, lay.medium, colour, area.w - lay.small, least=lay.floor)
+    return words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
 
 
 def glowing(place: Box) -> pygame.Rect:

@@ -80,7 +80,7 @@ def changed_pieces(lay: Layout, before: TableLook, now: TableLook, bonus: bool) 
     captions, glows and bet spots that changed. ``bonus``: the profile has a bonus spot."""
     changed = ChangedPieces(set(), [], glow=before.glowing != now.glowing)
     if before.verdict != now.verdict:
-        changed.areas.append(render.rect(lay.label(lay.dealer)))
+        changed.areas += [hand.dealer_label(lay, look.verdict)[1] for look in (before, now)]
     if before.dealer != now.dealer:
         count = max(len(before.dealer), len(now.dealer), 5)
         changed.slots.update(("dealer", 0, position) for position in range(count))
@@ -89,13 +89,13 @@ def changed_pieces(lay: Layout, before: TableLook, now: TableLook, bonus: bool) 
         if was == box:
             continue
         if (was.label, was.current, was.folded) != (box.label, box.current, box.folded):
-            changed.areas.append(render.rect(lay.label(area)))
+            changed.areas += [hand.box_label(lay, area, shown)[1] for shown in (was, box)]
         if (was.cards, was.selected, was.folded, was.won) != (box.cards, box.selected, box.folded, box.won):
             count = max(len(was.cards), len(box.cards), 5)
             changed.slots.update(("box", index, position) for position in range(count))
             changed.areas += [hand.glow(lay, area, len(shown.cards)) for shown in (was, box) if shown.won]
         if (was.caption, was.won, was.folded) != (box.caption, box.won, box.folded):
-            changed.areas.append(render.rect(lay.caption(area)))
+            changed.areas += [hand.caption(lay, area, shown)[1] for shown in (was, box) if shown.caption]
         if was.bets != box.bets:
             changed.areas += [
                 render.rect(place) for places in spots for (at, _kind), place in places.items() if at == index

@@ -578,41 +578,27 @@ class GameScene(RoundStory):
     ) -> None:
         view = self._on_screen
         assert view is not None
-        dealer = lay.dealer
-        label = _("DEALER") + (f"   {view.dealer_verdict}" if view.dealer_verdict else "")
-        if there(lay.label(dealer)):
-            self._label(label, dealer, lay, render.GOLD if view.dealer_verdict else render.WHITE)
+        if there(lay.label(lay.dealer)):
+            self.screen.blit(*hand.dealer_label(lay, view.dealer_verdict))
         hands = self._hands(lay)
         self.hands.draw(self.screen, hands[0], lay, now, only)
         places = self._spot_places(lay)
         looks = self.bets.looks(places, now)
         for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
-            colour = render.DIM if box.folded else render.LIVE if box.current else render.WHITE
             if there(lay.label(area)):
-                self._label(box.label, area, lay, colour)
+                self.screen.blit(*hand.box_label(lay, area, box))
             self.hands.draw(self.screen, hands[index + 1], lay, now, only, greyed=box.folded)
             if box.won and self.glowing(now):  # the winning hand glows while it counts
                 hand.draw_glow(self.screen, lay, area, len(box.cards))
             self.bets.draw_box(self.screen, index, looks, self._chip_label, only)
             if box.caption and there(lay.caption(area)):
-                caption_colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
-                words = render.fitted(
-                    box.caption, lay.medium, caption_colour, area.w - lay.small, least=lay.floor
-                )
-                self.screen.blit(
-                    words,
-                    words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2)),
-                )
+                self.screen.blit(*hand.caption(lay, area, box))
         self.bets.draw_flights(self.screen, self.bets.flights(places, lay, now), self._chip_label, only)
 
     def _winning_hands(self, lay: Layout) -> list[tuple[BoxView, Box]]:
         view = self._on_screen
         assert view is not None
         return [(box, area) for box, area in zip(view.boxes, lay.boxes, strict=False) if box.won]
-
-    def _label(self, content: str, area: Box, lay: Layout, colour: render.Colour) -> None:
-        words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, True, lay.floor)
-        self.screen.blit(words, (area.x + lay.small, area.y + lay.small // 2))
 
     def _hands(self, lay: Layout) -> list[Hand]:
         """The dealer's hand, then each box's."""
