@@ -1,7 +1,7 @@
 """The screen is drawn by parts: only the regions whose content changed, only the damage of
 the pieces in motion (under a panel too), a winning hand's glow by itself, and a region left
-to a later frame when a frame has painted a third of the screen already (the boxes' side of a
-new deal, the paytable and meters beside a repainted table). Whatever the parts, the picture
+to a later frame when a frame has painted a third of the screen already (the dealer's side of
+a table under a new panel, the paytable and meters beside a repainted table). Whatever the parts, the picture
 is the one a full repaint draws, MOST_FRAMES_WAITED frames later at most."""
 
 from __future__ import annotations
@@ -213,3 +213,25 @@ def test_the_jackpot_banners_flash_to_a_colour_seen_again_is_one_blit(
             flashes.append(bool(drawn))
     assert len(flashes) > 6, "the banner flashed for seconds"
     assert flashes.count(True) == 2, "each colour drawn once: every other flash shows a look kept"
+
+
+def test_a_new_deal_and_its_outcome_repaint_their_pieces_not_the_felt_across_the_table(
+    tmp_path: Path,
+) -> None:
+    """From the second deal on, a deal's cards, the labels, captions and bet spots that
+    change, the verdict and the glow are repainted where they lie: no frame repaints a strip
+    of felt as wide as the table."""
+    app, clock = kiosk(tmp_path, (1280, 720), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    settle(app, clock)
+    table = pygame.Rect(*astuple(app.game.layout.table))
+    widest = 0
+    for key in ("return", "p"):
+        app.key(key)
+        for _ in range(60 * 12):
+            clock.now += 1 / 60
+            in_table = [area for area in app.game.draw(clock.now) if table.contains(area)]
+            widest = max([widest, *(area.w for area in in_table)])
+    assert widest < table.w

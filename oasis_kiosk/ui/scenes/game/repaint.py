@@ -1,5 +1,5 @@
 """How the game's frames repaint little: what each region shows (its look, compared with
-the look last painted), what changed within one deal, the damage as few rectangles, and the
+the look last painted), what changed on the table, the damage as few rectangles, and the
 pieces drawn ahead in frames that painted next to nothing."""
 
 from __future__ import annotations
@@ -39,15 +39,13 @@ class TableLook(NamedTuple):
     moving: float | bool
     """The moment while cards or chips are in motion (the rules cover them), else False."""
 
-    def same_deal(self, before: TableLook) -> bool:
-        """The same round's cards and boxes, under the same panel, legend and HELP: what
-        differs is a piece here and there (a card turned or selected, a caption, a bet), or
-        only the glow and the pieces in motion."""
+    def same_table(self, before: TableLook) -> bool:
+        """The same boxes under the same panel, legend and HELP: what differs is a piece here
+        and there (a card turned, selected or dealt, a label, a caption, a bet), or only the
+        glow and the pieces in motion. A new deal too: its cards, labels, captions and spots
+        are what it changes, not the felt between them."""
         return self[:-2] == before[:-2] or (
-            self.round_key is not None
-            and before.round_key is not None
-            and self.round_key[0] == before.round_key[0]
-            and len(self.boxes) == len(before.boxes)
+            len(self.boxes) == len(before.boxes)
             and (self.overlay, self.help, self.legend) == (before.overlay, before.help, before.legend)
             and not self.help[0]
         )
@@ -64,7 +62,7 @@ class PaytableLook(NamedTuple):
 
 @dataclass
 class ChangedPieces:
-    """What a frame repaints of one deal besides the pieces in motion."""
+    """What a frame repaints of the table besides the pieces in motion."""
 
     slots: set[Slot]
     """The hands' places whose cards changed: where each was drawn and lies now."""
@@ -75,7 +73,7 @@ class ChangedPieces:
 
 
 def changed_pieces(lay: Layout, before: TableLook, now: TableLook, bonus: bool) -> ChangedPieces:
-    """What differs between two looks of one deal: the hands whose cards changed (a card
+    """What differs between two looks of the table: the hands whose cards changed (a card
     turned, selected, exchanged or greyed, a glow on or off), and the places of the labels,
     captions, glows and bet spots that changed. ``bonus``: the profile has a bonus spot."""
     changed = ChangedPieces(set(), [], glow=before.glowing != now.glowing)

@@ -110,7 +110,8 @@ class GameScene(RoundStory):
         self._waiting: dict[str, int] = {}
         """The regions a frame left to the next, with how many frames each has waited."""
         self._table_waiting: pygame.Rect | None = None
-        """The part of the table a frame left to the next (the dealer's side of a new deal)."""
+        """The part of the table a frame left to the next (the dealer's side of a table
+        repainted whole)."""
         self._kept = KeptLooks(KEPT_LOOKS)
         self._pieces_ahead = DrawnAhead()
         """The cards and chips of a layout, drawn ahead."""
@@ -315,7 +316,7 @@ class GameScene(RoundStory):
             before = self._keys.get(name)
             if before == key and not (name == "table" and self._table_waiting is not None):
                 continue
-            if name == "table" and before is not None and key.same_deal(before):
+            if name == "table" and before is not None and key.same_table(before):
                 damage = self._repaint_deal(lay, now, background, before, key)
                 frame.painted += sum(area.w * area.h for area in damage)
                 if before.boxes != key.boxes or before.verdict != key.verdict:
@@ -348,7 +349,7 @@ class GameScene(RoundStory):
                     # The frame has painted a third of the screen's worth: the rest waits for
                     # the next one, a sixtieth of a second later, so that no frame costs the
                     # table, the paytable and the meters at once (a winning hand's glow, its
-                    # paytable row and the counting meters change together; a new deal
+                    # paytable row and the counting meters change together; a panel shown
                     # changes everything).
                     self._waiting[name] = waited.get(name, 0) + 1
                     continue
@@ -360,9 +361,9 @@ class GameScene(RoundStory):
     def _repaint_deal(
         self, lay: Layout, now: float, background: pygame.Surface, before: TableLook, key: TableLook
     ) -> list[pygame.Rect]:
-        """A card turned or selected, a caption, a bet, the glow, a piece in motion: only
-        where they lie is painted, not the felt (an outcome shown is its verdict, captions
-        and glow)."""
+        """A card dealt, turned or selected, a caption, a bet, the glow, a piece in motion:
+        only where they lie is painted, not the felt (an outcome shown is its verdict,
+        captions and glow; a new deal, the last round's pieces gone and its own come)."""
         self._keys["table"] = key
         if before.boxes != key.boxes:
             self._card_hotspots(lay)
@@ -386,10 +387,10 @@ class GameScene(RoundStory):
             return area
         whole = area
         if name == "table" and not frame.whole_screen and area.w * area.h > frame.budget:
-            # A new deal, an outcome shown, a bet placed: the felt and everything on it, more
-            # than a frame's worth. The boxes' side (the player's bets and cards, a deal's
-            # first card) is painted now, the dealer's side a frame later, with whatever
-            # moves there then (``_repaint_pieces``).
+            # A panel shown or gone, HELP, more boxes: the felt and everything on it, more
+            # than a frame's worth. The boxes' side (the player's bets and cards) is painted
+            # now, the dealer's side a frame later, with whatever moves there then
+            # (``_repaint_pieces``).
             self._table_waiting = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
             area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
         self.screen.blit(background, area, area)
