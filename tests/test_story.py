@@ -191,6 +191,36 @@ def test_the_cabinets_lamps_are_dark_while_the_dealers_cards_turn(tmp_path: Path
     assert "deal" in lit(), "the won credit deals again once the cards have turned"
 
 
+def test_the_lamps_lit_as_the_dealers_last_card_turns_are_the_answer_the_terminal_gave_at_the_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing was taken since the PLAY: the frame that turns the last card, already the
+    busiest, lights the lamps without reading the books again."""
+    app, clock = kiosk(tmp_path, (800, 480), deck=TRIPS)
+    app.key("f6")
+    app.key("f7")  # the ante and the play bet
+    app.key("return")
+    settle(app, clock, 2)
+    app.key("p")
+    clock.now += 1 / 60
+    app.advance(1 / 60)
+    asked: list[float] = []
+    live = app.terminal.live
+
+    def asking() -> set[str]:
+        asked.append(clock.now)
+        return live()
+
+    monkeypatch.setattr(app.terminal, "live", asking)
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        app.advance(1 / 60)
+    assert app.cabinet is not None
+    lamps, wiring = app.cabinet.lamp_factory, app.cabinet.wiring
+    assert any(lamps.pin(pin).state for pin in wiring.lamps.values()), "lit once the cards have turned"
+    assert asked == []
+
+
 def test_a_play_pressed_under_help_shows_the_reveal_not_the_history(tmp_path: Path) -> None:
     """HELP ends with the last rounds' results: left open over a PLAY, it would give the
     settled round's outcome while the dealer's cards are still to turn."""

@@ -108,6 +108,9 @@ class Cabinet:
         self._outputs_at: tuple[int, tuple[int | None, ...], bool] | None = None
         """The terminal's count of changes and what the devices held in escrow when they were
         last set."""
+        self._answers: tuple[int, set[str], set[MoneyKind], int] | None = None
+        """The terminal's count of changes when it was last asked what is live, and its
+        answers (``_answers_now``)."""
         self._read_switches()
         self.update_outputs()
 
@@ -176,7 +179,8 @@ class Cabinet:
         self.testing, self.seen = True, []
         if self.panel is not None:
             self.panel.show(set())
-        self._outputs_for, self._outputs_at = None, None  # the acceptors open for the test
+        # the acceptors open for the test (and take money in the operator menu: ask again)
+        self._outputs_for, self._outputs_at, self._answers = None, None, None
         self.update_outputs()
 
     def light(self, lamps: set[str]) -> None:
@@ -186,7 +190,8 @@ class Cabinet:
 
     def end_test(self) -> list[Seen]:
         self.testing = False
-        self._outputs_for, self._outputs_at = None, None  # the test set the lamps its own way
+        # the test set the lamps its own way
+        self._outputs_for, self._outputs_at, self._answers = None, None, None
         self.update_outputs()
         return self.seen
 
@@ -299,10 +304,8 @@ class Cabinet:
         if (self.terminal.changes, held, self.revealing) == self._outputs_at:
             return  # nothing was taken since: what is live is what it was
         self._outputs_at = (self.terminal.changes, held, self.revealing)
-        live_now = self.terminal.live()
+        live_now, money, room = self._answers_now()
         live = set() if self.revealing else live_now
-        money = self._money_live(live_now)
-        room = self.terminal.room_for_money()
         # What is live follows the terminal's own lists of coins and notes; a device that
         # takes money straight in may know a larger one, which must fit too. While a note is
         # held in escrow no coin may take its room.
@@ -324,3 +327,14 @@ class Cabinet:
                 device.set_accepting(accepting[kind])
             except DeviceError as error:
                 self._device_fault(device.fault_tilt(kind.name), str(error))
+
+    def _answers_now(self) -> tuple[set[str], set[MoneyKind], int]:
+        """What is live, the money the devices may take and the room for it: asked of the
+        terminal once for each change it took. The reveal ending, or a note held in escrow,
+        moves the lines but not the answers, and each asking reads the books (a quarter of
+        a millisecond in the frame that turns the dealer's last card)."""
+        changes = self.terminal.changes
+        if self._answers is None or self._answers[0] != changes:
+            live = self.terminal.live()
+            self._answers = (changes, live, self._money_live(live), self.terminal.room_for_money())
+        return self._answers[1:]
