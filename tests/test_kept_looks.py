@@ -8,8 +8,10 @@ import gc
 import weakref
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pygame
+import pytest
 from support import books
 from test_screen import kiosk
 
@@ -144,6 +146,36 @@ def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_
     for colour in jackpot.BANNER_COLOURS:
         jackpot.banner_words(table.layout, cash_for(table.terminal)(view.jackpot_won), colour)
     assert render.text.cache_info().misses == written, "every word was written ahead"
+
+
+def test_the_dealers_verdict_and_the_boxes_captions_are_written_while_the_dealers_cards_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, clock = kiosk(tmp_path, (1119, 787), deck=FLUSH)  # a size of its own: nothing written yet
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    while table.revealing(clock.now + 1 / 60):
+        clock.now += 1 / 60
+        app.draw()
+    text = render.text
+    written: list[str] = []
+
+    def writing(content: str, *how: Any) -> pygame.Surface:
+        misses = text.cache_info().misses
+        words = text(content, *how)
+        if text.cache_info().misses > misses:
+            written.append(content)
+        return words
+
+    monkeypatch.setattr(render, "text", writing)
+    clock.now += 1 / 60
+    app.draw()  # the last card turned: the verdict, the captions, the win counting
+    view = table.showing(clock.now)
+    assert view.dealer_verdict, "the outcome shows"
+    outcome = {f"DEALER   {view.dealer_verdict}", *(box.caption for box in view.boxes)}
+    assert not outcome & set(written), written
 
 
 def test_the_chips_an_outcome_moves_are_drawn_while_the_dealers_cards_turn(tmp_path: Path) -> None:

@@ -210,16 +210,21 @@ class GameScene(RoundStory):
         return dirty
 
     def _draw_outcome_ahead(self) -> bool:
-        """One line of what the round's end writes large (a handpay's or a tilt's panel, the
-        jackpot's banner in each of its colours) or one chip it moves (the dealer's pay, a
-        stake going back with its pay), drawn while the dealer's cards turn, in a frame that
-        painted little: the frames that show the outcome then only blit them. False when
-        there is none left to draw."""
+        """One line of what the round's end writes (the dealer's verdict, a box's label and
+        caption, a handpay's or a tilt's panel, the jackpot's banner in each of its colours)
+        or one chip it moves (the dealer's pay, a stake going back with its pay), drawn while
+        the dealer's cards turn, in a frame that painted little: the frames that show the
+        outcome then only blit them. False when there is none left to draw."""
         view = self.view
         return view is not None and self._outcome_ahead.draw_one(view, lambda: self._outcome_to_come(view))
 
     def _outcome_to_come(self, view: View) -> Iterator[object]:
         lay = self.layout
+        yield hand.dealer_label(lay, view.dealer_verdict)
+        for box, area in zip(view.boxes, lay.boxes, strict=False):
+            yield hand.box_label(lay, area, box)
+            if box.caption:
+                yield hand.caption(lay, area, box)
         shown = panel.overlay_panel(view)
         if shown is not None:
             lines, _alarm, amount_line = shown
