@@ -220,11 +220,12 @@ class GameScene(RoundStory):
 
     def _outcome_to_come(self, view: View) -> Iterator[object]:
         lay = self.layout
-        yield hand.dealer_label(lay, view.dealer_verdict)
-        for box, area in zip(view.boxes, lay.boxes, strict=False):
-            yield hand.box_label(lay, area, box)
-            if box.caption:
-                yield hand.caption(lay, area, box)
+        if self._on_screen is not view:  # the dealer's cards still hide some of it
+            yield hand.dealer_label(lay, view.dealer_verdict)
+            for box, area in zip(view.boxes, lay.boxes, strict=False):
+                yield hand.box_label(lay, area, box)
+                if box.caption:
+                    yield hand.caption(lay, area, box)
         shown = panel.overlay_panel(view)
         if shown is not None:
             lines, _alarm, amount_line = shown
