@@ -179,7 +179,7 @@ class Cabinet:
         self.testing, self.seen = True, []
         if self.panel is not None:
             self.panel.show(set())
-        # the acceptors open for the test (and take money in the operator menu: ask again)
+        # the acceptors open for the test, which has money rules of its own (``_money_live``)
         self._outputs_for, self._outputs_at, self._answers = None, None, None
         self.update_outputs()
 
