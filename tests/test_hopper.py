@@ -109,14 +109,20 @@ def test_an_empty_hopper_tilts_and_the_credits_left_stay(tmp_path: Path) -> None
     assert audit(terminal.store).ok
 
 
-def test_a_power_cut_during_a_payout_leaves_the_rest_owed_once_as_a_handpay(tmp_path: Path) -> None:
-    factory, now = MockFactory(), [0.0]
-    database = tmp_path / "kiosk.db"
-    cabinet = cabinet_with_hopper(database, factory, now)
+def cashing_out_1050(database: Path, factory: MockFactory) -> Cabinet:
+    """A cabinet paying out 10 coins of 100 for credits of 1 050, its hopper started."""
+    cabinet = cabinet_with_hopper(database, factory, [0.0])
     cabinet.terminal.handle("bill", 1000)
     cabinet.terminal.handle("coin", 50)
     cabinet.terminal.handle("cashout")
     cabinet.step()
+    return cabinet
+
+
+def test_a_power_cut_during_a_payout_leaves_the_rest_owed_once_as_a_handpay(tmp_path: Path) -> None:
+    factory = MockFactory()
+    database = tmp_path / "kiosk.db"
+    cabinet = cashing_out_1050(database, factory)
     for _ in range(3):
         coin_leaves(factory)
     cabinet.step()
@@ -141,13 +147,9 @@ def test_a_power_cut_after_the_last_coin_before_the_payout_ended_still_handpays_
     """The last coin owed is booked the moment it leaves; the handpay of what is left below a
     coin is called for in the same transaction, so a cut before the hopper reports the end
     cannot leave a cash-out half done with credits on the meter."""
-    factory, now = MockFactory(), [0.0]
+    factory = MockFactory()
     database = tmp_path / "kiosk.db"
-    cabinet = cabinet_with_hopper(database, factory, now)
-    cabinet.terminal.handle("bill", 1000)
-    cabinet.terminal.handle("coin", 50)
-    cabinet.terminal.handle("cashout")
-    cabinet.step()
+    cabinet = cashing_out_1050(database, factory)
     assert cabinet.terminal.payout == 10
     for _ in range(10):  # each coin booked as it leaves; the power goes before the end is read
         assert cabinet.terminal.hopper_coin_out().ok

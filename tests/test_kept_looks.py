@@ -13,7 +13,7 @@ from typing import Any
 import pygame
 import pytest
 from support import books
-from test_screen import kiosk
+from test_screen import Clock, kiosk
 
 from oasis_kiosk import shuffled_deck
 from oasis_kiosk.config import Config
@@ -148,17 +148,23 @@ def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_
     assert render.text.cache_info().misses == written, "every word was written ahead"
 
 
-def test_the_dealers_verdict_and_the_boxes_captions_are_written_while_the_dealers_cards_turn(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    app, clock = kiosk(tmp_path, (1119, 787), deck=FLUSH)  # a size of its own: nothing written yet
+def before_the_last_card_turns(tmp_path: Path, size: tuple[int, int]) -> tuple[App, Clock]:
+    """A flush played, drawn frame by frame until the dealer's last card is about to turn."""
+    app, clock = kiosk(tmp_path, size, deck=FLUSH)
     app.key("f8")
     app.key("return")
     app.key("p")
-    table = app.game
-    while table.revealing(clock.now + 1 / 60):
+    while app.game.revealing(clock.now + 1 / 60):
         clock.now += 1 / 60
         app.draw()
+    return app, clock
+
+
+def test_the_dealers_verdict_and_the_boxes_captions_are_written_while_the_dealers_cards_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, clock = before_the_last_card_turns(tmp_path, (1119, 787))  # a size of its own: nothing written yet
+    table = app.game
     text = render.text
     written: list[str] = []
 
@@ -179,14 +185,8 @@ def test_the_dealers_verdict_and_the_boxes_captions_are_written_while_the_dealer
 
 
 def test_the_chips_an_outcome_moves_are_drawn_while_the_dealers_cards_turn(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1117, 783), deck=FLUSH)  # a size of its own: no chip drawn yet
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = before_the_last_card_turns(tmp_path, (1117, 783))  # a size of its own: no chip drawn yet
     table = app.game
-    while table.revealing(clock.now + 1 / 60):
-        clock.now += 1 / 60
-        app.draw()
     drawn = render.chip.cache_info().misses
     while table.busy(clock.now):  # the dealer's pay slides in, the chips go back with it
         clock.now += 1 / 60
