@@ -180,7 +180,6 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(pygame.draw, "rect", filled)
     yield
     pygame.quit()
-    render.forget()  # the fonts kept die with pygame: no later test may draw with them
 
 
 def checked(app: App) -> CheckedSurface:
