@@ -4,6 +4,7 @@ back with a pattern; at every card size the screens use."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pygame
@@ -142,3 +143,20 @@ def test_the_back_is_a_drawn_house_pattern_not_a_flat_fill(size: tuple[int, int]
     turned = pygame.image.tobytes(pygame.transform.rotate(back, 180), "RGB")
     differing = sum(abs(a - b) > 40 for a, b in zip(pygame.image.tobytes(back, "RGB"), turned, strict=True))
     assert differing < len(turned) // 20, "a back looks the same either way up: it tells nothing"
+
+
+def test_a_font_dropped_after_pygame_quit_leaves_no_file_open() -> None:
+    """A screen test quits pygame with its fonts kept, and the next drops them: a font read
+    from its file keeps the file open when dropped after the quit, and a whole run of such
+    tests came near the 1 024 descriptors ``select`` can watch."""
+
+    def open_descriptors() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    before = open_descriptors()
+    for size in range(20, 40):
+        render.text("Flush", size, render.WHITE, bold=size % 2 == 0)
+        pygame.quit()
+        render.forget()
+        pygame.init()
+    assert open_descriptors() - before < 5

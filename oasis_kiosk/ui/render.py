@@ -9,6 +9,7 @@ do not jitter as they count.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
@@ -56,8 +57,15 @@ def clipped(surface: pygame.Surface, area: pygame.Rect) -> Iterator[None]:
 
 
 @cache
+def _font_file(bold: bool) -> bytes:
+    return FONTS[bold].read_bytes()
+
+
+@cache
 def font(size: int, bold: bool = False) -> pygame.font.Font:
-    return pygame.font.Font(FONTS[bold], size)
+    # Read from memory, not opened as a file: a font dropped after pygame has quit is never
+    # closed by SDL, and from a file it would keep a descriptor open for good.
+    return pygame.font.Font(io.BytesIO(_font_file(bold)), size)
 
 
 # Bounded: a counting meter renders a new string every frame.
