@@ -356,3 +356,18 @@ def test_serve_says_clearly_what_stops_it(
         assert "run hub migrate" in err
     finally:
         old.close()
+
+
+def test_a_hit_awarded_at_once_is_shown_as_the_reset_value(floor: FloorHub) -> None:
+    for name in ("c01", "c02"):
+        floor.add_cabinet(name)
+    first, second = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(first, [Event(1, "jackpot_hit", {"round_id": "a", "box": 0}, NOW)])
+    hub.ingest(second, [Event(1, "jackpot_hit", {"round_id": "b", "box": 0}, NOW)])
+    hub.claim(first, "a", 0)
+    hub.claim(second, "b", 0)
+    page = dashboard.read_page(floor.owner, dashboard.Options())
+    assert [(hit.cabinet, hit.at_once) for hit in page.hits] == [("c02", True), ("c01", False)]
+    rows = re.findall(r"<tr><td>.*?</tr>", dashboard.render(page, dashboard.Options()))
+    assert "reset value: hit at once" in rows[0]
+    assert "at once" not in rows[1]

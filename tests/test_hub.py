@@ -355,12 +355,13 @@ def test_two_hits_in_one_round_are_two_claims_each_answered_the_same_again(floor
     assert (first.box, first.amount, first.pool_after) == (0, 2000, 1430)
     assert hub.pending_hits(floor.owner) == [("c01", "r2", 1)], "the second box still waits"
     second = hub.claim(cabinet, "r2", 1)
-    assert (second.box, second.amount, second.pool_after) == (1, 1430, 1000), "the reset plus the reserve"
+    assert (second.box, second.amount, second.pool_after) == (1, 1000, 1430), "the reset value, by the house"
+    assert (first.at_once, second.at_once) == (False, True)
     # Claimed again (the agent killed before it wrote an answer down): each hit's own answer.
     assert hub.claim(cabinet, "r2", 1) == second
     assert hub.claim(cabinet, "r2", 0) == first
     pool = hub.pool(floor.owner)
-    assert (pool.value, pool.reserve, pool.hits) == (1000, 0, 2)
+    assert (pool.value, pool.reserve, pool.hits) == (1430, 0, 2)
     assert count(floor.owner, "SELECT count(*) FROM hub.awards") == 2
     assert hub.pending_hits(floor.owner) == []
     with pytest.raises(BatchError, match="a claim names its box: a whole number from 0"):
@@ -377,7 +378,7 @@ def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded
     migrate.migrate(bare.owner, before)
     cabinet, quiet = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(cabinet, contributions(1, [100], round_prefix="books-a:"))
-    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9, 10]
     books = dict(bare.owner.execute("SELECT name, books_id FROM hub.cabinets").fetchall())
     assert books == {"c01": "books-a", "c02": None}, "a cabinet that sent no round adopts its first books"
     with pytest.raises(OtherBooksError, match="holds the events of books books-a, not of books books-b"):
@@ -400,7 +401,7 @@ def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, 
             [seq, json.dumps({"round_id": round_id})],
         )
     cabinet.execute("SELECT * FROM hub.claim('r1')")
-    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9, 10]
     assert hub.pending_hits(bare.owner) == [("c01", "r2", 0)], "r1 was claimed; r2 waits, as box 0"
     assert hub.claim(cabinet, "r1", 0).amount == 1000, "the award r1 had"
     assert hub.claim(cabinet, "r2", 0).amount == 1000
@@ -472,10 +473,47 @@ def test_of_two_hits_at_once_the_first_committed_wins_the_pool(floor: Hub, postg
     }
     winner, later = sorted(awards, key=lambda award: ids[award.cabinet_id, award.round_id])
     assert winner.amount == before.value
-    assert later.amount == winner.pool_after == 1000 + before.reserve
-    assert later.pool_after == 1000
+    assert winner.pool_after == 1000 + before.reserve
+    assert (later.amount, later.at_once) == (1000, True), "the reset value"
+    assert later.pool_after == winner.pool_after, "paid by the house: the pool goes on from its reset"
     after = hub.pool(floor.owner)
-    assert (after.value, after.reserve, after.hits) == (1000, 0, 2)
+    assert (after.value, after.reserve, after.hits) == (1000 + before.reserve, 0, 2)
+
+
+def test_a_hit_received_before_another_is_awarded_the_reset_value_however_late_it_is_claimed(
+    floor: Hub,
+) -> None:
+    first, second, third = floor.cabinet("c01"), floor.cabinet("c02"), floor.cabinet("c03")
+    hub.ingest(first, [*contributions(1, [3000]), hit(2, "a")])
+    hub.ingest(second, [hit(1, "b")])  # waiting for the same pool as c01's hit
+    won = hub.claim(first, "a", 0)
+    assert won.amount == 1300
+    hub.ingest(third, [*contributions(1, [2000], round_prefix="t"), hit(2, "c")])  # after the award
+    assert hub.claim(second, "b", 0).amount == 1000, "the pool it hit was won first"
+    # c03 hit the pool that started again after c01's award: an award at once changed nothing of it.
+    pool = hub.pool(floor.owner)
+    assert pool.value == won.pool_after + 200
+    third_award = hub.claim(third, "c", 0)
+    assert (third_award.amount, third_award.at_once) == (pool.value, False)
+    assert hub.pool(floor.owner).hits == 3
+
+
+def test_a_hit_waiting_when_the_hub_learns_the_rule_of_hits_at_once_takes_its_turn(
+    bare: Hub, tmp_path: Path
+) -> None:
+    before = tmp_path / "migrations"
+    before.mkdir()
+    for path in sorted(migrate.MIGRATIONS.glob("*.sql"))[:9]:
+        shutil.copy(path, before)
+    migrate.migrate(bare.owner, before)
+    bare.owner.execute("UPDATE hub.pool SET value = 1500, reset = 1000, maximum = 2000")
+    first, second = bare.cabinet("c01"), bare.cabinet("c02")
+    hub.ingest(first, [hit(1, "a")])
+    hub.ingest(second, [hit(1, "b")])
+    assert [m.version for m in migrate.migrate(bare.owner)] == [10]
+    assert hub.claim(second, "b", 0).amount == 1500, "the first claimed wins the pool"
+    assert hub.claim(first, "a", 0).amount == 1000, "the other waited for the same pool"
+    assert hub.pool(bare.owner).value == 1000
 
 
 def test_one_round_claimed_twice_at_once_gets_one_award(floor: Hub, postgres: Postgres) -> None:

@@ -98,6 +98,8 @@ class Hit:
     box: int
     """The box that hit, from 0 (a hit from before boxes were claimed on their own: 0)."""
     amount: int
+    at_once: bool
+    """Awarded the reset value: another hit of the same pool won it first."""
 
 
 @dataclass(frozen=True)
@@ -207,9 +209,9 @@ def read_page(connection: psycopg.Connection[Any], options: Options) -> Page:
         ]
         pool = hub.pool(connection)
         hits = [
-            Hit(claimed_at, str(name), str(round_id), int(box), int(amount))
-            for claimed_at, name, round_id, box, amount in connection.execute(
-                """SELECT a.claimed_at, c.name, a.round_id, a.box, a.amount
+            Hit(claimed_at, str(name), str(round_id), int(box), int(amount), bool(at_once))
+            for claimed_at, name, round_id, box, amount, at_once in connection.execute(
+                """SELECT a.claimed_at, c.name, a.round_id, a.box, a.amount, a.at_once
                      FROM hub.awards a JOIN hub.cabinets c ON c.id = a.cabinet_id
                     ORDER BY a.id DESC LIMIT %s""",
                 [HITS],
@@ -415,7 +417,7 @@ def _hits_table(hits: list[Hit], d: int) -> list[str]:
         out.append(
             f"<tr><td>{_e(hit.claimed_at.strftime('%Y-%m-%d %H:%M:%S'))}</td><td>{_e(hit.cabinet)}</td>"
             f'<td>{_e(hit.round_id)}</td><td class="n">{hit.box + 1}</td>'
-            f'<td class="n">{_e(money(hit.amount, d))}</td></tr>'
+            f'<td class="n">{_e(money(hit.amount, d))}{" (reset value: hit at once)" if hit.at_once else ""}</td></tr>'
         )
     if not hits:
         out.append('<tr><td colspan="5">No hit yet.</td></tr>')

@@ -114,6 +114,9 @@ class Award:
     from_reserve: int
     pool_after: int
     claimed_at: datetime
+    at_once: bool
+    """The reset value, paid by the house: the hub received another hit of the same pool
+    first, and that hit's claim won it (migration 0010)."""
 
 
 @dataclass(frozen=True)
@@ -266,8 +269,8 @@ def claim(connection: psycopg.Connection[Any], round_id: str, box: int) -> Award
     try:
         with connection.transaction(), connection.cursor(row_factory=dict_row) as cursor:
             row = cursor.execute(
-                "SELECT cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, claimed_at"
-                " FROM hub.claim(%s, %s)",
+                "SELECT cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, claimed_at,"
+                " at_once FROM hub.claim(%s, %s)",
                 [round_id, box],
             ).fetchone()
     except psycopg.Error as error:
