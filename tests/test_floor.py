@@ -143,6 +143,15 @@ class Cabinet:
     def start_link(self) -> None:
         self.link = self._spawn("link")
 
+    def link_listens(self) -> bool:
+        """Its agent has set its SIGTERM handler (the kernel's mask of caught signals says
+        so): a SIGTERM sooner, to an agent started again a moment ago, would end it before
+        it could stop cleanly."""
+        assert self.link is not None
+        status = Path(f"/proc/{self.link.pid}/status").read_text(encoding="ascii")
+        caught = int(next(line for line in status.splitlines() if line.startswith("SigCgt:")).split()[1], 16)
+        return bool(caught & 1 << (signal.SIGTERM - 1))
+
     def look_after(self) -> None:
         """Notes a kiosk that finished its script; starts again what a SIGKILL stopped; any
         other end is a failure."""
@@ -350,6 +359,9 @@ def test_a_floor_of_twenty_cabinets_survives_the_hub_a_cut_link_and_kills(
             if cabinet.name in HITS:
                 credit(cabinet)
         wait_for(caught_up, 60, "every agent sends the awards' rows")
+        wait_for(
+            lambda: all(c.link_listens() for c in cabinets), 30, "every agent started listens for SIGTERM"
+        )
         for cabinet in cabinets:
             assert cabinet.link is not None
             cabinet.link.send_signal(signal.SIGTERM)
