@@ -5,8 +5,8 @@ the same random hands, ``oasis_kiosk.evaluate_many`` against the public Python e
 that install here (phevaluator's C extension and eval7 called hand by hand, treys in pure
 Python), the game screen's frames against a full-screen blit, and the exact analysis of the
 ``caribbean`` profile (wall time and peak memory, in fresh processes), and the floor's hub
-taking in the outboxes of 50 cabinets at once (``--floor`` alone: a PostgreSQL server of its
-own, docs/floor.md). Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
+taking in the outboxes of 50 cabinets at once, then 50 terminals playing through their own
+link agents (``--floor`` alone: a PostgreSQL server of its own, docs/floor.md). Writes ``bench/results.json`` and prints a table; ``--json`` prints the JSON instead.
 Figures are medians over repeated runs; ratios compare figures from the same run.
 """
 
@@ -38,6 +38,9 @@ HANDS = 1_000_000
 REPEATS = 7
 FLOOR_CABINETS = 50
 FLOOR_BATCH = 100
+FLOOR_ROUND_EVERY = 2.0
+"""Seconds between one cabinet's rounds when real terminals play through their link agents:
+a quick player's pace (a folded round with its animations takes about 5 s on the screen)."""
 FLOOR_SECONDS = 10.0
 # The outbox rows of a folded round of a linked cabinet, in proportion (docs/floor.md): one
 # feeds the pool, the others the hub only keeps.
@@ -422,23 +425,13 @@ def floor_figures(
     sys.path.insert(0, str(ROOT / "tests"))
     import psycopg
     from postgres import Postgres
-    from psycopg import sql
 
-    from oasis_kiosk.floor import access, hub, migrate
+    from oasis_kiosk.floor import access, hub
 
     server = Postgres.start(durable=durable)
     try:
         with tempfile.TemporaryDirectory() as tmp, server.connect(autocommit=True) as admin:
-            admin.execute(sql.SQL("CREATE ROLE bench_owner LOGIN CREATEROLE PASSWORD 'bench'"))
-            admin.execute(sql.SQL("CREATE DATABASE bench OWNER bench_owner"))
-            owner = access.connect(server.conninfo("bench", "bench_owner", "bench"))
-            migrate.migrate(owner)
-            hub.set_parameters(
-                owner, "bench", reset=1000, rate_ppm=20_000, maximum=10**12, reserve_rate_ppm=5000
-            )
-            names = [f"b{number:02d}" for number in range(cabinets)]
-            for name in names:
-                access.add_cabinet(owner, name, Path(tmp) / f"{name}.toml")
+            owner, names = _bench_hub(server, admin, Path(tmp), cabinets)
             connections = [access.connect(Path(tmp) / f"{name}.toml") for name in names]
             start = threading.Barrier(cabinets + 1)
             stop = threading.Event()
@@ -533,13 +526,136 @@ def floor_figures(
     }
 
 
+def _bench_hub(server: Any, admin: Any, directory: Path, cabinets: int) -> tuple[Any, list[str]]:
+    """A migrated hub in the database ``bench`` of ``server``, with ``cabinets`` cabinets
+    whose credentials are ``directory/NAME.toml``: its owner's connection and the names."""
+    from psycopg import sql
+
+    from oasis_kiosk.floor import access, hub, migrate
+
+    admin.execute(sql.SQL("CREATE ROLE bench_owner LOGIN CREATEROLE PASSWORD 'bench'"))
+    admin.execute(sql.SQL("CREATE DATABASE bench OWNER bench_owner"))
+    owner = access.connect(server.conninfo("bench", "bench_owner", "bench"))
+    migrate.migrate(owner)
+    hub.set_parameters(owner, "bench", reset=1000, rate_ppm=20_000, maximum=10**12, reserve_rate_ppm=5000)
+    names = [f"b{number:02d}" for number in range(cabinets)]
+    for name in names:
+        access.add_cabinet(owner, name, directory / f"{name}.toml")
+    return owner, names
+
+
+# Long: one run of the floor through its agents (its server, the terminals' pace, the
+# agents' threads, the catching up and the hub's timings), read top to bottom.
+def floor_agents_figures(
+    seconds: float = FLOOR_SECONDS,
+    cabinets: int = FLOOR_CABINETS,
+    round_every: float = FLOOR_ROUND_EVERY,
+) -> dict[str, Any]:
+    """The floor end to end: ``cabinets`` real terminals, each on books of its own (SQLite,
+    linked, with the linked jackpot), play folded rounds with the bonus bet, together a
+    round every ``round_every / cabinets`` seconds, for ``seconds``; each cabinet's own link
+    agent (``floor/agent.py``, as ``oasis-kiosk link`` runs it, default batch and polling)
+    pushes its outbox to a durable PostgreSQL started here and follows the pool; play begins
+    once every agent has reached the hub. Terminals
+    and agents are threads of this one process: on a floor each cabinet has its own
+    computer, so the figures are a bound from below. The delay is from the cabinet's commit
+    (the outbox row's ``committed_at``) to the hub's ``received_at`` (the start of the
+    transaction that took it in) for the rows of the rounds played (not the money put in
+    before the agents started); every row is checked to reach the hub exactly once."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from floor import linked_terminal, play
+    from postgres import Postgres
+
+    from oasis_kiosk.floor import agent
+
+    server = Postgres.start(durable=True)
+    try:
+        with tempfile.TemporaryDirectory() as tmp, server.connect(autocommit=True) as admin:
+            directory = Path(tmp)
+            owner, names = _bench_hub(server, admin, directory, cabinets)
+            terminals = [linked_terminal(directory / f"{name}.db") for name in names]
+            for terminal in terminals:
+                play(terminal, 0)  # money in and the bonus bet on
+            agents = [agent.Agent(directory / f"{name}.db", directory / f"{name}.toml") for name in names]
+            threads = [threading.Thread(target=link.run) for link in agents]
+            for thread in threads:
+                thread.start()
+            try:
+                # Steady play, not 50 logins at once: every agent has reached the hub first.
+                deadline = time.monotonic() + 60
+                while not all(link.status.connected for link in agents):
+                    assert time.monotonic() < deadline, "the agents never all reached the hub"
+                    time.sleep(0.05)
+                gap = round_every / cabinets
+                play_began = datetime.now(UTC)
+                began = time.perf_counter()
+                rounds = 0
+                while (now := time.perf_counter()) - began < seconds:
+                    play(terminals[rounds % cabinets], 1)
+                    rounds += 1
+                    time.sleep(max(0.0, began + rounds * gap - time.perf_counter()))
+                played = now - began
+                deadline = time.monotonic() + 120
+                while (
+                    any(link.status.held < agent.outbox_last(link.database) for link in agents)
+                    and time.monotonic() < deadline
+                ):
+                    time.sleep(0.05)
+                caught_up = time.perf_counter() - began - played
+            finally:
+                for link in agents:
+                    link.stop()
+                for thread in threads:
+                    thread.join()
+                for terminal in terminals:
+                    terminal.store.close()
+            written = sum(agent.outbox_last(directory / f"{name}.db") for name in names)
+            row = owner.execute(
+                """SELECT count(*),
+                          percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP
+                              (ORDER BY extract(epoch FROM received_at - committed_at)),
+                          max(extract(epoch FROM received_at - committed_at)),
+                          count(*) FILTER (WHERE kind = 'jackpot_contribution')
+                   FROM hub.events WHERE committed_at >= %s""",
+                [play_began],
+            ).fetchone()
+            everything = owner.execute("SELECT count(*) FROM hub.events").fetchone()
+            owner.close()
+    finally:
+        server.stop()
+    assert row is not None
+    assert everything is not None
+    held, (median, p99), worst, contributions = int(row[0]), row[1], float(row[2]), int(row[3])
+    assert everything[0] == written, f"the hub holds {everything[0]} rows of the {written} the cabinets wrote"
+    return {
+        "cabinets": cabinets,
+        "how": "real terminals on their own books, each with its own link agent; threads of one process",
+        "seconds": played,
+        "rounds": rounds,
+        "rounds_per_second": rounds / played,
+        "rows": held,
+        "rows_per_second": held / played,
+        "contributions_per_second": contributions / played,
+        "caught_up_after_s": caught_up,
+        "received_delay": {"median_ms": median * 1e3, "p99_ms": p99 * 1e3, "max_ms": worst * 1e3},
+    }
+
+
 def floor_scenarios() -> dict[str, dict[str, Any]]:
     """The hub's intake from FLOOR_CABINETS cabinets: every row a contribution (the pool's
-    lock taken by each), then the rows of whole rounds."""
-    return {"contributions": floor_figures(), "rounds": floor_figures(mix=True)}
+    lock taken by each), then the rows of whole rounds; then the floor end to end, real
+    terminals playing through their own link agents."""
+    return {
+        "contributions": floor_figures(),
+        "rounds": floor_figures(mix=True),
+        "agents": floor_agents_figures(),
+    }
 
 
 def print_floor(floor: dict[str, Any]) -> None:
+    if "rounds_per_second" in floor:
+        print_floor_agents(floor)
+        return
     received, acknowledged = floor["received_delay"], floor["acknowledged_delay"]
     print(
         f"\nthe hub ({floor['cabinets']} cabinets as threads, batches of {floor['batch']} rows: {floor['mix']}, "
@@ -552,6 +668,18 @@ def print_floor(floor: dict[str, Any]) -> None:
         f"p99 {acknowledged['p99_ms']:.1f} ms, max {acknowledged['max_ms']:.1f} ms\n"
         f"  server {floor['server']}; the pool's one row left {floor['pool_pages']} pages "
         f"behind, the cabinets' {floor['cabinets']} rows {floor['cabinet_pages']}"
+    )
+
+
+def print_floor_agents(floor: dict[str, Any]) -> None:
+    received = floor["received_delay"]
+    print(
+        f"\nthe floor through its link agents ({floor['cabinets']} {floor['how']}, {floor['seconds']:.1f} s)\n"
+        f"  {floor['rounds_per_second']:,.1f} rounds/s played, {floor['rows_per_second']:,.0f} rows/s and "
+        f"{floor['contributions_per_second']:,.1f} contributions/s taken in ({floor['rows']:,} rows, "
+        f"all held once; caught up {floor['caught_up_after_s']:.1f} s after the last round)\n"
+        f"  cabinet's commit to the hub's received_at: median {received['median_ms']:.1f} ms, "
+        f"p99 {received['p99_ms']:.1f} ms, max {received['max_ms']:.1f} ms"
     )
 
 
@@ -639,7 +767,7 @@ def main() -> int:
     options.add_argument(
         "--floor",
         action="store_true",
-        help="only the hub's intake from 50 cabinets (starts its own PostgreSQL)",
+        help="only the hub's intake from 50 cabinets, and 50 through their agents (starts its own PostgreSQL)",
     )
     arguments = options.parse_args()
     if arguments.floor:
