@@ -781,6 +781,41 @@ def test_the_hub_command(bare: Hub, capsys: pytest.CaptureFixture[str]) -> None:
     assert shown["changes"][0]["changed_by"] == "Petr"
     assert main(["hub", "set-parameters", "--by", "Petr", "--reset", "1000", *dsn]) == 2
     assert "reset value 1000 is above the maximum 900" in capsys.readouterr().err
+    with access.connect(out) as cabinet:
+        hub.ingest(cabinet, [Event(1, "jackpot_contribution", {"stake": 100, "round_id": "r1"}, NOW)])
+    bare.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '1 minute'")
+    assert main(["hub", "set-parameters", "--by", "Petr", "--rate-ppm", "5", *dsn]) == 2
+    assert "cabinet c07 feeds the pool and has not reached the hub for 60 s" in capsys.readouterr().err
+    changed = ["hub", "set-parameters", "--by", "Petr", "--rate-ppm", "5", "--despite-silent", "c07", *dsn]
+    assert main(changed) == 0
+    assert '"despite_silent": ["c07"]' in capsys.readouterr().out
     wrong = bare.server.conninfo(bare.dbname, bare.owner_role, "wrong")
     assert main(["hub", "pool", "--dsn", wrong]) == 2
     assert "wrong password" in capsys.readouterr().err
+
+
+def test_parameters_wait_for_a_cabinet_that_feeds_the_pool_and_fell_silent(floor: Hub) -> None:
+    """A hit made just before a cabinet's link went down waits in its outbox, unseen by the
+    hub: the change is refused while such a cabinet is silent, unless named."""
+    feeding, local = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(feeding, contributions(1, [100]))
+    hub.ingest(local, [Event(1, "meter", {"name": "coin_in", "value": 5}, NOW)])
+    assert hub.set_parameters(floor.owner, "someone", rate_ppm=50_000).new["rate_ppm"] == 50_000
+    floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '5 minutes'")
+    before = hub.pool(floor.owner)
+    with pytest.raises(
+        ParametersError,
+        match=r"only between hits, and cabinet c01 feeds the pool and has not reached the hub for 300 s",
+    ) as refused:
+        hub.set_parameters(floor.owner, "someone", rate_ppm=60_000)
+    assert "c02" not in str(refused.value), "a cabinet that never fed the pool holds no hit of it"
+    assert hub.pool(floor.owner) == before
+    assert hub.agents_silent(floor.owner) == [("c01", 300)]
+    change = hub.set_parameters(floor.owner, "someone", rate_ppm=60_000, despite_silent=["c01"])
+    assert change.new["rate_ppm"] == 60_000
+    assert change.new["despite_silent"] == ["c01"], "the log says whose hits it did not wait for"
+    with pytest.raises(ParametersError, match="no cabinet c09 is silent"):
+        hub.set_parameters(floor.owner, "someone", rate_ppm=70_000, despite_silent=["c01", "c09"])
+    hub.heartbeat(feeding)
+    assert hub.agents_silent(floor.owner) == []
+    assert "despite_silent" not in hub.set_parameters(floor.owner, "someone", rate_ppm=70_000).new

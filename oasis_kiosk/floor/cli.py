@@ -4,7 +4,8 @@
 - ``add-cabinet NAME --out FILE``: a cabinet's login and row, its credentials in FILE;
 - ``add-dashboard NAME --out FILE``: a read-only login, its credentials in FILE;
 - ``pool``: the pool, its parameters and their last changes;
-- ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]``;
+- ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]
+  [--despite-silent NAME …]``;
 - ``reconcile --books NAME=PATH … [--skip NAME …]``: each cabinet's books against the hub
   (exit 1 listing each difference, and when a cabinet of the hub was not compared without
   ``--skip`` naming it; a cabinet whose books disagree or cannot be read is marked faulty);
@@ -79,6 +80,14 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     )
     parameters.add_argument(
         "--reserve-rate-ppm", type=natural, help="parts per million of a stake fed to the reserve"
+    )
+    parameters.add_argument(
+        "--despite-silent",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="change them though this cabinet, which feeds the pool, has not reached the hub for 30 s "
+        "(a hit of it may wait unseen; logged)",
     )
     reconcile = commands.add_parser(
         "reconcile",
@@ -199,6 +208,7 @@ def run(arguments: argparse.Namespace) -> int:
                 rate_ppm=arguments.rate_ppm,
                 maximum=arguments.maximum,
                 reserve_rate_ppm=arguments.reserve_rate_ppm,
+                despite_silent=arguments.despite_silent,
             )
             print(f"parameters changed by {change.changed_by} at {change.changed_at:%Y-%m-%d %H:%M:%S %Z}")
             print(f"  before: {json.dumps(change.old, sort_keys=True)}")

@@ -33,7 +33,7 @@ The events a cabinet sends, by kind (any other kind is kept as it came):
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from itertools import pairwise
@@ -335,6 +335,27 @@ def pending_hits(connection: psycopg.Connection[Any]) -> list[tuple[str, str, in
     return [(str(name), str(round_id), int(box)) for name, round_id, box in rows]
 
 
+SILENT_AFTER = 30
+"""Seconds after which a cabinet's agent that has not reached the hub is silent: it sends a
+heartbeat every 10 s when idle (``floor/agent.py``), so three missed mean its link is down."""
+
+
+def agents_silent(connection: psycopg.Connection[Any]) -> list[tuple[str, int]]:
+    """(cabinet, whole seconds since it last reached the hub) of every cabinet that has fed
+    the pool or reported a hit and has not reached the hub for SILENT_AFTER seconds: a hit it
+    made as its link went down may wait in its outbox, unseen here."""
+    rows = connection.execute(
+        """SELECT c.name, floor(extract(epoch FROM now() - c.last_seen))::bigint
+             FROM hub.cabinets c
+            WHERE c.last_seen < now() - make_interval(secs => %s)
+              AND (EXISTS (SELECT 1 FROM hub.contributions k WHERE k.cabinet_id = c.id)
+                   OR EXISTS (SELECT 1 FROM hub.events e WHERE e.cabinet_id = c.id AND e.kind = 'jackpot_hit'))
+            ORDER BY c.name""",
+        [SILENT_AFTER],
+    ).fetchall()
+    return [(str(name), int(seconds)) for name, seconds in rows]
+
+
 def check_parameters(parameters: Parameters, value: int) -> None:
     for name in ("reset", "maximum", "rate_ppm", "reserve_rate_ppm"):
         number = getattr(parameters, name)
@@ -363,10 +384,13 @@ def set_parameters(
     rate_ppm: int | None = None,
     maximum: int | None = None,
     reserve_rate_ppm: int | None = None,
+    despite_silent: Collection[str] = (),
 ) -> ParameterChange:
     """Changes the pool's parameters between hits and logs who changed what. A reset value
     above the pool's value brings the pool up to it (the house adds the difference, logged
-    as ``topped_up``); a maximum below the pool's value is refused."""
+    as ``topped_up``); a maximum below the pool's value is refused. A hit the hub holds and
+    has not awarded, or a silent cabinet (``agents_silent``) that may hold one, refuses the
+    change; the cabinets named in ``despite_silent`` are not waited for (the log says so)."""
     if not isinstance(who, str) or not who.strip():
         raise ParametersError("a change of the pool's parameters says who makes it")
     try:
@@ -381,6 +405,23 @@ def set_parameters(
                 )
                 raise ParametersError(
                     f"the pool's parameters change only between hits, and a hit waits for its award ({hits})"
+                )
+            silent = dict(agents_silent(connection))
+            unknown = sorted(set(despite_silent) - set(silent))
+            if unknown:
+                raise ParametersError(
+                    f"no cabinet {', '.join(unknown)} is silent: name only the cabinets the change is "
+                    f"refused for ({', '.join(sorted(silent)) or 'none now'})"
+                )
+            waited_for = {name: seconds for name, seconds in silent.items() if name not in despite_silent}
+            if waited_for:
+                names = ", ".join(
+                    f"cabinet {name} feeds the pool and has not reached the hub for {seconds} s"
+                    for name, seconds in waited_for.items()
+                )
+                raise ParametersError(
+                    f"the pool's parameters change only between hits, and {names}: a hit it made may "
+                    "wait in its outbox; bring its link back, or change them despite it (--despite-silent NAME)"
                 )
             old = before.parameters
             new = Parameters(
@@ -398,6 +439,8 @@ def set_parameters(
             )
             logged_old = {**asdict(old), "value": before.value}
             logged_new = {**asdict(new), "value": value, "topped_up": value - before.value}
+            if despite_silent:
+                logged_new["despite_silent"] = sorted(despite_silent)
             logged = connection.execute(
                 """INSERT INTO hub.parameter_changes (changed_by, old, new) VALUES (%s, %s, %s)
                    RETURNING changed_at, changed_by, role_name, old, new""",
