@@ -662,7 +662,7 @@ def test_parameter_changes_are_logged_with_who_and_when(floor: Hub) -> None:
         ({"maximum": 1100}, "the maximum 1100 is below the pool's value 1500"),
     ],
 )
-def test_parameters_out_of_range_are_refused(floor: Hub, changes: dict[str, int], message: str) -> None:
+def test_parameters_out_of_range_are_refused(floor: Hub, changes: dict[str, Any], message: str) -> None:
     hub.ingest(floor.cabinet("c01"), contributions(1, [5000]))
     before = hub.pool(floor.owner)
     with pytest.raises(ParametersError, match=message):
