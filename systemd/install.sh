@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Oasis Stud Poker kiosk on a Raspberry Pi OS (Bookworm) cabinet, so that it
 # boots straight into the game: the system user, its data directory, the configuration,
+# the link agent's own user and directory (for a cabinet linked to a floor's hub),
 # the package in its own virtual environment, the systemd unit, and the console handed
 # over from the login prompt to the game. docs/cabinet.md walks through it.
 #
@@ -69,6 +70,11 @@ done
 
 USER_NAME=oasis
 DATA_DIR=/var/lib/oasis-kiosk
+# The link agent of a linked cabinet (oasis-kiosk-link.service, enabled by hand): a user of
+# its own, who alone reads the hub's credentials, may read the books through the group
+# oasis, and writes only its own directory, which passes that group on to its file.
+LINK_USER=oasis-link
+LINK_DIR=/var/lib/oasis-kiosk-link
 CONFIG_DIR=/etc/oasis-kiosk
 CONFIG=$CONFIG_DIR/config.toml
 APP_DIR=/opt/oasis-kiosk
@@ -259,11 +265,26 @@ for group in $DEVICE_GROUPS; do
 	fi
 done
 
+echo "# the link agent's user: reads the books through the group $USER_NAME, never writes them"
+if [ -z "$PREFIX" ] && getent passwd "$LINK_USER" >/dev/null; then
+	same "user $LINK_USER"
+else
+	system useradd --system --user-group --home-dir "$LINK_DIR" --no-create-home \
+		--shell /usr/sbin/nologin --comment "Oasis Stud Poker kiosk: link agent" "$LINK_USER"
+fi
+if [ -z "$PREFIX" ] && id -nG "$LINK_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$USER_NAME"; then
+	same "$LINK_USER in group $USER_NAME"
+else
+	system usermod --append --groups "$USER_NAME" "$LINK_USER"
+fi
+
 echo "# the data directory and the configuration"
 ensure_base_dir /var
 ensure_base_dir /var/lib
 ensure_dir "$DATA_DIR" 750
 ensure_owner "$DATA_DIR" "$USER_NAME:$USER_NAME"
+ensure_dir "$LINK_DIR" 2750
+ensure_owner "$LINK_DIR" "$LINK_USER:$USER_NAME"
 ensure_base_dir /etc
 ensure_dir "$CONFIG_DIR" 755
 if [ -e "$PREFIX$CONFIG" ]; then
@@ -319,6 +340,13 @@ fi
 echo "# the books"
 if [ -z "$PREFIX" ] && [ -e "$DATA_DIR/kiosk.db.books" ]; then
 	same "books in $DATA_DIR"
+	# Books made while the kiosk's files were its alone (UMask=0077): its group, the link
+	# agent, may read them now (SQLite gives their -wal and -shm the database's mode).
+	if [ "$(mode_of "$DATA_DIR/kiosk.db")" = 600 ]; then
+		change chmod 640 "$DATA_DIR/kiosk.db"
+	else
+		same "books readable by the group $USER_NAME"
+	fi
 else
 	# Made once, as the kiosk's user, so that only it reads the seal key; init never makes
 	# books where there are (or were) books: lost ones stay lost until the operator decides.

@@ -100,9 +100,19 @@ def test_an_install_under_a_test_root_makes_everything_there(root: Path) -> None
         "--shell /usr/sbin/nologin --comment 'Oasis Stud Poker kiosk' oasis"
     ) in shown
     assert [f"usermod --append --groups {group} oasis" for group in GROUPS] == [
-        line for line in shown if line.startswith("usermod")
+        line for line in shown if line.startswith("usermod") and line.endswith(" oasis")
     ]
     assert f"chown oasis:oasis {data}" in shown
+    # The link agent: a user of its own in the kiosk's group, and a directory of its own
+    # whose files the kiosk's group may read.
+    assert (
+        "useradd --system --user-group --home-dir /var/lib/oasis-kiosk-link --no-create-home "
+        "--shell /usr/sbin/nologin --comment 'Oasis Stud Poker kiosk: link agent' oasis-link"
+    ) in shown
+    assert "usermod --append --groups oasis oasis-link" in shown
+    link = root / "var/lib/oasis-kiosk-link"
+    assert oct(link.stat().st_mode & 0o7777) == "0o2750"
+    assert f"chown oasis-link:oasis {link}" in shown
     assert any(line.startswith("apt-get install -y --no-install-recommends python3-venv") for line in shown)
     assert f"{root}{VENV}/bin/pip install --quiet lgpio" in shown, "the checkout's environment lacks lgpio"
     assert "systemctl daemon-reload" in shown

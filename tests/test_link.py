@@ -264,7 +264,7 @@ def test_a_batch_sent_twice_changes_nothing(floor: Floor, tmp_path: Path) -> Non
     assert floor.cabinet_events() == before
     assert hub.pool(floor.owner) == pool
     # An agent that lost its record sends from what the hub holds: nothing.
-    agent.confirm_path(database).unlink(missing_ok=True)
+    linked.link_path(database).unlink(missing_ok=True)
     link = agent.Agent(database, floor.credentials)
     assert link.push_all() == 0
     assert floor.cabinet_events() == before
@@ -546,7 +546,7 @@ def hub_books(floor: Floor, name: str = "c01") -> str | None:
 
 def contact_at(database: Path) -> float:
     """When the agent last told the kiosk that it reached the hub (the link is up)."""
-    own = sqlite3.connect(agent.confirm_path(database))
+    own = sqlite3.connect(linked.link_path(database))
     try:
         row = own.execute("SELECT contact_at FROM pool").fetchone()
     finally:

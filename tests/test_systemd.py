@@ -170,3 +170,30 @@ def test_the_sandbox_is_rated_ok(unit: Path, capsys: pytest.CaptureFixture[str])
     missing = [name for name in PROTECTIONS if not checks[name]]
     assert not missing, f"protections lost: {missing}"
     assert not checks["PrivateDevices="], "the devices must stay reachable"
+
+
+def test_the_link_agent_is_a_user_of_its_own_who_may_read_the_books() -> None:
+    """The agent alone reads the hub's credentials; it reads the books through the group of
+    the kiosk's user and writes only its own directory (tests/test_link_users.py runs the
+    two users against a hub)."""
+    kiosk = directives(UNIT.read_text())
+    link = directives((SYSTEMD / "oasis-kiosk-link.service").read_text())
+    assert kiosk["Service.User"] == ["oasis"]
+    assert kiosk["Service.UMask"] == ["0027"], "the books readable by the kiosk's group"
+    assert link["Service.User"] == ["oasis-link"]
+    assert link["Service.Group"] == ["oasis-link"]
+    assert link["Service.SupplementaryGroups"] == ["oasis"]
+    assert link["Service.UMask"] == ["0027"], "its file readable by the kiosk"
+    assert link["Service.ReadWritePaths"] == ["/var/lib/oasis-kiosk-link"]
+    assert link["Service.ProtectSystem"] == ["strict"]
+    assert link["Service.CapabilityBoundingSet"] == [""]
+    assert link["Service.ExecStart"] == [f"{SHIPPED_KIOSK} link --config /etc/oasis-kiosk/config.toml"]
+
+
+def test_the_link_unit_verifies(tmp_path: Path) -> None:
+    kiosk = Path(sys.executable).with_name("oasis-kiosk")
+    text = (SYSTEMD / "oasis-kiosk-link.service").read_text()
+    assert text.count(f"ExecStart={SHIPPED_KIOSK} ") == 1
+    rendered = tmp_path / "oasis-kiosk-link.service"
+    rendered.write_text(text.replace(f"ExecStart={SHIPPED_KIOSK} ", f"ExecStart={kiosk} "))
+    assert verify(rendered) == []

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from oasis_kiosk.config.schema import TomlTable, Walk, is_whole, join
+from oasis_kiosk.config.schema import Kind, TomlTable, Walk, is_whole, join
 from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
 
 MAX_AMOUNT = 10**12
@@ -119,6 +119,21 @@ class Text:
         if not isinstance(value, str) or not self.valid(value):
             walk.fail(where, f"{self.describe}, not {value!r}")
         return self.convert(value)
+
+
+@dataclass(frozen=True)
+class Unset:
+    """``kind``, or left unset (None: the key's default is to have none, as a configuration
+    object built in code may say)."""
+
+    kind: Kind
+
+    @property
+    def describe(self) -> str:
+        return self.kind.describe
+
+    def check(self, value: Any, where: str, walk: Walk) -> Any:
+        return None if value is None else self.kind.check(value, where, walk)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from oasis_kiosk.config.kinds import OneOf, Seconds, Text, Whole
+from oasis_kiosk.config.kinds import OneOf, Seconds, Text, Unset, Whole
 from oasis_kiosk.config.schema import REQUIRED, Key, TomlTable
 
 LINK_JACKPOTS = ("local", "linked")
@@ -34,6 +34,10 @@ class LinkConfig:
     offline: str = "bonus"
     """With the jackpot linked and the link down: ``bonus``, the bonus bet that feeds the
     jackpot is refused and the rest plays on; ``stop``, the cabinet takes no play."""
+    agent_file: Path | None = None
+    """The link agent's own file (what the hub confirmed, the pool, the awards), which the
+    kiosk reads; None: beside the books (``kiosk.db.link``). A directory of the agent's own
+    when the agent runs as a user of its own, who may only read the books."""
 
 
 LINK_DEFAULTS = LinkConfig(Path())
@@ -66,10 +70,15 @@ LINK: dict[str, Key] = {
         LINK_DEFAULTS.offline,
         "the linked jackpot offline: 'bonus', the bonus bet is closed; 'stop', no play at all",
     ),
+    "agent_file": Key(
+        Unset(Text("a file's path", convert=Path)),
+        LINK_DEFAULTS.agent_file,
+        "the link agent's own file, read by the kiosk (default: beside the books, kiosk.db.link)",
+    ),
 }
 
 LINK_SECTION = TomlTable(
     LINK,
-    describe="a table of credentials, jackpot, batch, retry_max, offline_after and offline",
+    describe="a table of credentials, jackpot, batch, retry_max, offline_after, offline and agent_file",
     build=lambda v: LinkConfig(**v),
 )

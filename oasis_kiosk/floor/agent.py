@@ -9,7 +9,7 @@ network at all (its unit denies every IP address); only this service reaches the
 Each pass reads the outbox rows after what the hub holds and sends them as one batch
 (``hub.ingest``, one transaction at the hub, as the cabinet's own role). The hub's answer,
 the highest sequence number it then holds, is recorded in the agent's own SQLite file
-beside the books (``<database>.link``): the hub is the truth, and at every (re)connection
+(``[link] agent_file``, by default beside the books: ``<database>.link``): the hub is the truth, and at every (re)connection
 the agent asks it again and goes on from there, so a batch cut off before its answer, or an
 agent killed between the hub's commit and its own record, is sent again from the hub's
 number and nothing is lost or doubled (a row the hub holds is skipped, and a row sent
@@ -17,7 +17,8 @@ again with other contents is refused). While the hub cannot be reached (stopped,
 restarting, the network cut) the agent waits and tries again, the wait doubling from
 ``FIRST_WAIT`` up to ``[link] retry_max``; the kiosk plays on and its outbox grows. One
 agent pushes a books' outbox: a second on the same books refuses to start
-(``kiosk.db.link.lock``, held with ``flock`` as the kiosk holds the books' own lock).
+(``kiosk.db.link.lock`` beside its own file, held with ``flock`` as the kiosk holds the
+books' own lock).
 
 The hub's numbers are those of one set of books: new books (``oasis-kiosk init
 --ram-clear`` moves the old ones aside) number their outbox from 1 again. The agent notices
@@ -110,11 +111,6 @@ def _refused(books: str, error: OtherBooksError) -> BooksRefusedError:
     )
 
 
-def confirm_path(database: Path) -> Path:
-    """The agent's own file beside the books: the highest sequence number the hub confirmed."""
-    return database.with_name(database.name + ".link")
-
-
 def _open_confirmations(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, timeout=10)
     db.execute("PRAGMA journal_mode = WAL")
@@ -130,10 +126,10 @@ def _open_confirmations(path: Path) -> sqlite3.Connection:
     return db
 
 
-def confirmed(database: Path, books: str | None = None) -> int:
+def confirmed(database: Path, books: str | None = None, agent_file: Path | None = None) -> int:
     """The highest sequence number the hub confirmed for the books at ``database`` (0: none
-    yet, or no agent ran)."""
-    path = confirm_path(database)
+    yet, or no agent ran), from the agent's own file (``[link] agent_file``)."""
+    path = linked.link_path(database, agent_file)
     if not path.exists():
         return 0
     db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
@@ -184,8 +180,11 @@ class Agent:
         linked_jackpot: bool = True,
         offline_after: float = 5.0,
         clock: Callable[[], float] = time.time,
+        agent_file: Path | None = None,
     ) -> None:
         self.database = Path(database)
+        self.agent_file = linked.link_path(self.database, agent_file)
+        """The agent's own file (``[link] agent_file``), which the kiosk reads."""
         self.credentials = credentials
         self.batch = batch
         self.retry_max = retry_max
@@ -231,6 +230,17 @@ class Agent:
                 row = books.execute("SELECT id FROM books").fetchone()
                 if row is None:
                     raise LinkError(f"{self.database}: the books have no identity")
+            except sqlite3.OperationalError as error:
+                books.close()
+                if "readonly" not in str(error):
+                    raise
+                # An agent that may only read the books (a user of its own) reads SQLite's
+                # write-ahead log through the kiosk's shared-memory file, which the kiosk
+                # removes when it stops; the kiosk's rows wait in the outbox until it runs.
+                raise LinkError(
+                    f"{self.database}: the books can be read only while the kiosk has them open "
+                    f"(the agent may not make their {self.database.name}-shm file): waiting for the kiosk"
+                ) from error
             except BaseException:
                 books.close()
                 raise
@@ -271,7 +281,7 @@ class Agent:
 
     def _record(self, held: int) -> None:
         if self._confirm_db is None:
-            self._confirm_db = _open_confirmations(confirm_path(self.database))
+            self._confirm_db = _open_confirmations(self.agent_file)
         assert self._books_id is not None
         self._confirm_db.execute(
             """INSERT INTO confirmed (books, seq, at) VALUES (?, ?, ?)
@@ -288,7 +298,7 @@ class Agent:
             self.status.connected = True
             try:
                 held = self._check_books_at_hub(self._hub)
-                recorded = confirmed(self.database, self._books_id)
+                recorded = confirmed(self.database, self._books_id, self.agent_file)
             except BaseException:
                 self._disconnect()
                 raise
@@ -368,7 +378,7 @@ class Agent:
         if not self.linked_jackpot:
             return
         if self._confirm_db is None:
-            self._confirm_db = _open_confirmations(confirm_path(self.database))
+            self._confirm_db = _open_confirmations(self.agent_file)
         books = self._open_books()
         answered = linked.awarded(self._confirm_db)
         for round_id, box in outboxes.hits(books, self._hits_after, self.status.held):
@@ -475,10 +485,9 @@ def _file_identity(path: Path) -> tuple[int, int]:
     return status.st_dev, status.st_ino
 
 
-def lock_path(database: Path) -> Path:
+def lock_path(agent_file: Path) -> Path:
     """The lock the agent holds while it runs, beside its own file: one agent per books."""
-    own = confirm_path(database)
-    return own.with_name(own.name + ".lock")
+    return agent_file.with_name(agent_file.name + ".lock")
 
 
 def run_agent(
@@ -489,6 +498,7 @@ def run_agent(
     retry_max: float,
     linked_jackpot: bool,
     offline_after: float,
+    agent_file: Path | None = None,
 ) -> int:
     """``oasis-kiosk link``: runs until SIGTERM or SIGINT; refuses to start while another
     agent pushes the same books (two would send the same batches and write the same file
@@ -498,7 +508,16 @@ def run_agent(
     except CredentialsError as error:
         log.error("%s", error)
         return 2
-    lock = lock_path(database)
+    own_file = linked.link_path(database, agent_file)
+    if not os.access(own_file.parent, os.W_OK | os.X_OK):
+        log.error(
+            "%s: the link agent may not write its own file here (%s): set [link] agent_file to a "
+            "file in a directory the agent's user may write",
+            own_file.parent,
+            own_file.name,
+        )
+        return 2
+    lock = lock_path(own_file)
     try:
         acquire_lock(lock)
     except LockHeldError as held:
@@ -518,6 +537,7 @@ def run_agent(
         retry_max=retry_max,
         linked_jackpot=linked_jackpot,
         offline_after=offline_after,
+        agent_file=own_file,
     )
 
     def stop(signum: int, frame: FrameType | None) -> None:

@@ -365,4 +365,5 @@ def run_link(config: Config) -> int:
         retry_max=config.link.retry_max,
         linked_jackpot=config.link.jackpot == "linked",
         offline_after=config.link.offline_after,
+        agent_file=config.link.agent_file,
     )

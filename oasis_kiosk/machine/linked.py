@@ -1,8 +1,8 @@
 """What the link agent tells a cabinet whose jackpot is linked (docs/floor.md).
 
 The kiosk never talks to the hub: the link agent (``oasis-kiosk link``, a process of its
-own) writes what the kiosk needs into its own SQLite file beside the books
-(``kiosk.db.link``), and the kiosk only reads it:
+own) writes what the kiosk needs into its own SQLite file (``[link] agent_file``, by default
+beside the books: ``kiosk.db.link``), and the kiosk only reads it:
 
 - ``pool``: the hub's pool as the agent last read it, and when the agent last reached the
   hub (``contact_at``, seconds since the epoch): the meter shown, and whether the link is up;
@@ -45,9 +45,10 @@ REREAD = 0.25
 """Seconds between reads of the file: the meter follows the hub within a second."""
 
 
-def link_path(database: Path) -> Path:
-    """The agent's own file beside the books."""
-    return database.with_name(database.name + ".link")
+def link_path(database: Path, agent_file: Path | None = None) -> Path:
+    """The agent's own file: ``agent_file`` as configured (``[link] agent_file``), or beside
+    the books."""
+    return agent_file if agent_file is not None else database.with_name(database.name + ".link")
 
 
 def create(db: sqlite3.Connection) -> None:
@@ -105,6 +106,8 @@ class LinkState:
     offline_after: float = 5.0
     """Seconds without the agent's contact with the hub before the link counts as down."""
     clock: Callable[[], float] = time.time
+    agent_file: Path | None = None
+    """``[link] agent_file``: None, beside the books."""
     _read_at: float | None = field(default=None, repr=False)
     _pool: int | None = field(default=None, repr=False)
     _contact_at: float | None = field(default=None, repr=False)
@@ -115,7 +118,7 @@ class LinkState:
         if not force and self._read_at is not None and now - self._read_at < REREAD:
             return
         self._read_at = now
-        path = link_path(self.database)
+        path = link_path(self.database, self.agent_file)
         if not path.exists():
             return
         try:
@@ -158,4 +161,4 @@ def link_state(config: Config) -> LinkState | None:
     link = config.link
     if link is None or link.jackpot != "linked":
         return None
-    return LinkState(config.database, link.offline_after)
+    return LinkState(config.database, link.offline_after, agent_file=link.agent_file)
