@@ -95,6 +95,15 @@ def floor(bare: Hub) -> Hub:
     return bare
 
 
+def migrate_up_to(last: int, bare: Hub, directory: Path) -> None:
+    """The hub as a release with migrations 1 to ``last`` left it."""
+    before = directory / "migrations"
+    before.mkdir()
+    for path in sorted(migrate.MIGRATIONS.glob("*.sql"))[:last]:
+        shutil.copy(path, before)
+    migrate.migrate(bare.owner, before)
+
+
 def hit(seq: int, round_id: str, box: int = 0) -> Event:
     return Event(seq, "jackpot_hit", {"round_id": round_id, "box": box}, NOW)
 
@@ -371,11 +380,7 @@ def test_two_hits_in_one_round_are_two_claims_each_answered_the_same_again(floor
 def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded_by_it(
     bare: Hub, tmp_path: Path
 ) -> None:
-    before = tmp_path / "migrations"
-    before.mkdir()
-    for path in sorted(migrate.MIGRATIONS.glob("*.sql"))[:7]:
-        shutil.copy(path, before)
-    migrate.migrate(bare.owner, before)
+    migrate_up_to(7, bare, tmp_path)
     cabinet, quiet = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(cabinet, contributions(1, [100], round_prefix="books-a:"))
     assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9, 10]
@@ -387,11 +392,7 @@ def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded
 
 
 def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, tmp_path: Path) -> None:
-    before = tmp_path / "migrations"
-    before.mkdir()
-    for path in sorted(migrate.MIGRATIONS.glob("*.sql"))[:5]:
-        shutil.copy(path, before)
-    migrate.migrate(bare.owner, before)
+    migrate_up_to(5, bare, tmp_path)
     bare.owner.execute("UPDATE hub.pool SET value = 1000, reset = 1000, maximum = 2000")
     cabinet = bare.cabinet("c01")
     # A hub and a cabinet of 0005: a hit names no box, and its round is claimed.
@@ -501,11 +502,7 @@ def test_a_hit_received_before_another_is_awarded_the_reset_value_however_late_i
 def test_a_hit_waiting_when_the_hub_learns_the_rule_of_hits_at_once_takes_its_turn(
     bare: Hub, tmp_path: Path
 ) -> None:
-    before = tmp_path / "migrations"
-    before.mkdir()
-    for path in sorted(migrate.MIGRATIONS.glob("*.sql"))[:9]:
-        shutil.copy(path, before)
-    migrate.migrate(bare.owner, before)
+    migrate_up_to(9, bare, tmp_path)
     bare.owner.execute("UPDATE hub.pool SET value = 1500, reset = 1000, maximum = 2000")
     first, second = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(first, [hit(1, "a")])
