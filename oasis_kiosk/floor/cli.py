@@ -49,6 +49,7 @@ def natural(text: str) -> int:
     return number
 
 
+# Long: every hub command's arguments, one after another, as ``--help`` lists them.
 def add_commands(hub_command: argparse.ArgumentParser) -> None:
     commands = hub_command.add_subparsers(dest="hub_command", required=True)
     migrate = commands.add_parser("migrate", help="bring the hub's schema up to date (as its owner)")
