@@ -102,7 +102,7 @@ class App:
         self.clock = pygame.time.Clock()
         self._lag = 0.0
         self._settings = (terminal.language, terminal.config.volume)
-        self._changes = terminal.changes
+        self._read_at = self._terminal_read()
         garbage.defer()
 
     # Input.
@@ -170,7 +170,7 @@ class App:
             self.game.message = None if response.ok and not response.notice else response
         self.game.skip(self.now())  # a press never waits for an animation (the reveal hurries)
         self.game.refresh(self.now())
-        self._changes = self.terminal.changes
+        self._read_at = self._terminal_read()
         self._follow_scene()
 
     # The loop.
@@ -228,6 +228,13 @@ class App:
         self.devices.revealing = revealing
         return self.cabinet.advance(seconds) if self.cabinet else self.devices.step()
 
+    def _terminal_read(self) -> tuple[int, int | None, bool]:
+        """What the screen shows of the terminal moves with: its books (each commit), and a
+        linked jackpot's pool and link, which the agent moves without a commit here (the
+        terminal reads the agent's file a few times a second at most)."""
+        terminal = self.terminal
+        return terminal.changes, terminal.jackpot_shown, terminal.link_offline() is None
+
     def _take(self, responses: list[Response]) -> None:
         if responses:
             self._interrupt()
@@ -269,8 +276,9 @@ class App:
         self._follow_scene()
         if self.scene == "operator":
             return self.operator.draw()
-        if self.terminal.changes != self._changes:  # a device moved something (the hopper, say)
-            self._changes = self.terminal.changes
+        read = self._terminal_read()
+        if read != self._read_at:  # a device moved something (the hopper, say), or the hub's pool
+            self._read_at = read
             self.game.refresh(now)
         if self.attract is not None:
             return self.attract.draw(now)

@@ -24,10 +24,11 @@ class LinkedJackpot(Transactions):
 
     @property
     def jackpot_shown(self) -> int | None:
-        """The meter the screen shows: the hub's pool on a linked cabinet (None until the
-        agent has read it: no value the hub never had), else the cabinet's own meter."""
+        """The meter the screen shows: the hub's pool on a linked cabinet (None while the
+        link is down, or until the agent has read it: no value the hub never had or may have
+        moved on from), else the cabinet's own meter."""
         if self.linked_jackpot and self.link is not None:
-            return self.link.pool
+            return self.link.pool if self.link.online else None
         return self.jackpot.value
 
     def link_offline(self) -> Response | None:
