@@ -5,6 +5,7 @@ claims (concurrent ones included) and parameters."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import stat
 import threading
@@ -172,6 +173,21 @@ def test_a_server_older_than_postgresql_15_is_refused_before_anything_is_made(
     with pytest.raises(MigrationError, match="needs PostgreSQL 15 or later"):
         migrate.migrate(bare.owner)
     assert count(bare.owner, "SELECT count(*) FROM pg_namespace WHERE nspname = 'hub'") == 0
+
+
+def test_a_migration_waits_for_its_lock_only_so_long_and_names_who_holds_it(floor: Hub) -> None:
+    """Any login may take an advisory lock: one held by a cabinet stops ``hub migrate`` with
+    a message naming it, not for ever."""
+    cabinet = floor.cabinet("c01")
+    cabinet.execute("SELECT pg_advisory_lock(%s)", [migrate.LOCK])
+    began = time.monotonic()
+    with pytest.raises(
+        MigrationError, match=r"the migration lock is held by role \S+_cabinet_c01 \(pid \d+\)"
+    ):
+        migrate.migrate(floor.owner, lock_wait=1.0)
+    assert time.monotonic() - began < 10
+    cabinet.execute("SELECT pg_advisory_unlock(%s)", [migrate.LOCK])
+    assert migrate.migrate(floor.owner, lock_wait=1.0) == []
 
 
 def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:
@@ -383,7 +399,7 @@ def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded
     migrate_up_to(7, bare, tmp_path)
     cabinet, quiet = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(cabinet, contributions(1, [100], round_prefix="books-a:"))
-    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9, 10]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9, 10, 11]
     books = dict(bare.owner.execute("SELECT name, books_id FROM hub.cabinets").fetchall())
     assert books == {"c01": "books-a", "c02": None}, "a cabinet that sent no round adopts its first books"
     with pytest.raises(OtherBooksError, match="holds the events of books books-a, not of books books-b"):
@@ -402,7 +418,7 @@ def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, 
             [seq, json.dumps({"round_id": round_id})],
         )
     cabinet.execute("SELECT * FROM hub.claim('r1')")
-    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9, 10]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9, 10, 11]
     assert hub.pending_hits(bare.owner) == [("c01", "r2", 0)], "r1 was claimed; r2 waits, as box 0"
     assert hub.claim(cabinet, "r1", 0).amount == 1000, "the award r1 had"
     assert hub.claim(cabinet, "r2", 0).amount == 1000
@@ -507,7 +523,7 @@ def test_a_hit_waiting_when_the_hub_learns_the_rule_of_hits_at_once_takes_its_tu
     first, second = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(first, [hit(1, "a")])
     hub.ingest(second, [hit(1, "b")])
-    assert [m.version for m in migrate.migrate(bare.owner)] == [10]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [10, 11]
     assert hub.claim(second, "b", 0).amount == 1500, "the first claimed wins the pool"
     assert hub.claim(first, "a", 0).amount == 1000, "the other waited for the same pool"
     assert hub.pool(bare.owner).value == 1000
@@ -816,3 +832,94 @@ def test_parameters_wait_for_a_cabinet_that_feeds_the_pool_and_fell_silent(floor
     hub.heartbeat(feeding)
     assert hub.agents_silent(floor.owner) == []
     assert "despite_silent" not in hub.set_parameters(floor.owner, "someone", rate_ppm=70_000).new
+
+
+# A cabinet's login cannot stop the floor
+
+
+def test_a_hit_whose_box_is_not_a_whole_number_as_written_is_refused(floor: Hub) -> None:
+    cabinet = floor.cabinet("c01")
+    # jsonb keeps a number's scale as written: 1.0 reads back as "1.0", not as a box number.
+    for box in ("1.0", "3.00"):
+        with pytest.raises(
+            psycopg.Error, match=rf'"box" must be a whole number from 0, not {re.escape(box)}'
+        ):
+            cabinet.execute(
+                "INSERT INTO hub.events (seq, kind, payload, committed_at)"
+                f' VALUES (1, \'jackpot_hit\', \'{{"round_id": "x", "box": {box}}}\', now())'
+            )
+    assert hub.pending_hits(floor.owner) == []
+    assert hub.set_parameters(floor.owner, "someone", rate_ppm=5).new["rate_ppm"] == 5
+
+
+def test_a_number_no_cabinet_could_mean_is_refused_before_it_reaches_the_owners_pages(floor: Hub) -> None:
+    """A number too large for the owner's pages to read back stopped the dashboard and
+    ``hub reconcile``: the hub refuses it as it arrives."""
+    cabinet = floor.cabinet("c01")
+    for payload in ('{"name": "coin_in", "value": 1e5000}', '{"detail": {"x": [-1e16]}}'):
+        with pytest.raises(psycopg.Error, match=r"cabinet c01, event 1 \(meter\): a number beyond ±10\^15"):
+            cabinet.execute(
+                "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (1, 'meter', %s, now())",
+                [payload],
+            )
+    assert hub.ingest(cabinet, [Event(1, "meter", {"name": "coin_in", "value": 10**15}, NOW)]) == 1
+
+
+def test_a_cabinets_login_is_limited_and_cannot_hold_the_pool_idle(floor: Hub) -> None:
+    floor.cabinet("c01")
+    (role,) = [name for (name,) in floor.owner.execute("SELECT role_name FROM hub.cabinets")]
+    row = floor.owner.execute(
+        "SELECT rolconnlimit, rolconfig FROM pg_roles WHERE rolname = %s", [role]
+    ).fetchone()
+    assert row is not None
+    limit, settings = row
+    assert limit == 3
+    assert "idle_in_transaction_session_timeout=10s" in settings
+    stuck = floor.login("c01")
+    stuck.execute("BEGIN")
+    stuck.execute(
+        "INSERT INTO hub.events (seq, kind, payload, committed_at)"
+        ' VALUES (1, \'jackpot_contribution\', \'{"stake": 100, "round_id": "r1"}\', now())'
+    )
+    other = floor.cabinet("c02")
+    began = time.monotonic()
+    assert hub.ingest(other, contributions(1, [100])) == 1, "the stuck transaction was ended"
+    assert time.monotonic() - began < 30
+    with pytest.raises(psycopg.Error, match="idle-in-transaction timeout"):
+        stuck.execute("SELECT 1")
+
+
+def test_two_batches_each_with_a_hit_then_a_stake_do_not_deadlock(floor: Hub) -> None:
+    first, second = floor.cabinet("c01"), floor.cabinet("c02")
+    errors: list[BaseException] = []
+
+    def send(connection: psycopg.Connection[Any], prefix: str) -> None:
+        try:
+            for round_number in range(1, 20):
+                seq = 2 * round_number - 1
+                hub.ingest(
+                    connection,
+                    [
+                        hit(seq, f"{prefix}{round_number}"),
+                        Event(seq + 1, "jackpot_contribution", {"stake": 10, "round_id": f"{prefix}x"}, NOW),
+                    ],
+                )
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=send, args=pair) for pair in ((first, "a"), (second, "b"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+
+
+def test_a_change_of_nothing_is_refused_and_not_logged(floor: Hub) -> None:
+    before = len(hub.parameter_log(floor.owner))
+    pool = hub.pool(floor.owner)
+    with pytest.raises(ParametersError, match="nothing to change"):
+        hub.set_parameters(floor.owner, "someone")
+    with pytest.raises(ParametersError, match="nothing to change"):
+        hub.set_parameters(floor.owner, "someone", reset=pool.parameters.reset)
+    assert len(hub.parameter_log(floor.owner)) == before

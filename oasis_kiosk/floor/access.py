@@ -255,6 +255,14 @@ def add_cabinet(
         if taken:
             raise HubError(f"cabinet {name} exists already")
         create_login(connection, credentials.user, groups.cabinets, credentials.password)
+        # A few connections, no transaction left idle, a dead link noticed: one cabinet's
+        # login cannot hold the pool or the server's connections (migration 0011).
+        # (A hub not yet migrated so far gets them, for every cabinet, when it is.)
+        limits = connection.execute(
+            "SELECT to_regprocedure('hub.limit_cabinet_login(text)') IS NOT NULL"
+        ).fetchone()
+        if limits and limits[0]:
+            connection.execute("SELECT hub.limit_cabinet_login(%s::text)", [credentials.user])
         connection.execute(
             "INSERT INTO hub.cabinets (name, role_name) VALUES (%s, %s)", [name, credentials.user]
         )

@@ -87,7 +87,7 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="change them though this cabinet, which feeds the pool, has not reached the hub for 30 s "
+        help="change them though this cabinet, which feeds the pool, has fallen silent "
         "(a hit of it may wait unseen; logged)",
     )
     reconcile = commands.add_parser(
@@ -119,8 +119,8 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     serve.add_argument(
         "--online-seconds",
         type=positive,
-        default=120,
-        help="a cabinet is online when it sent something within this many seconds (default 120)",
+        help="a cabinet is online when it sent something within this many seconds "
+        "(default: until the hub counts it silent, and the pool's parameters wait for it)",
     )
     serve.add_argument("--days", type=positive, default=7, help="days of totals shown (default 7)")
     serve.add_argument(
@@ -282,7 +282,7 @@ def run_serve(arguments: argparse.Namespace, target: Path | str) -> int:
     from oasis_kiosk.floor import access, dashboard
 
     options = dashboard.Options(
-        online_seconds=arguments.online_seconds,
+        online_seconds=arguments.online_seconds or dashboard.Options.online_seconds,
         days=arguments.days,
         decimals=arguments.decimals,
         title=arguments.title,

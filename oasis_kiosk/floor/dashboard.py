@@ -60,8 +60,9 @@ HEADERS = {
 
 @dataclass(frozen=True)
 class Options:
-    online_seconds: int = 120
-    """A cabinet is online when its link agent sent something within this many seconds."""
+    online_seconds: int = hub.SILENT_AFTER
+    """A cabinet is online when its link agent sent something within this many seconds: by
+    default until the hub counts it silent (and the pool's parameters wait for it)."""
     days: int = 7
     """Days of totals shown, today included."""
     decimals: int = 2

@@ -12,15 +12,17 @@ the hub takes the cabinet from the role logged in, never from the data sent.
   then holds for the cabinet: everything up to it may leave the outbox. A
   ``jackpot_contribution`` feeds the pool as it is received, so exactly once.
 - ``claim(connection, round_id, box)``: the jackpot for a box's hit in a round of the
-  cabinet (``hub.claim`` in 0007_claims_need_a_hit.sql, one transaction holding the pool
-  FOR UPDATE), paid only for a ``jackpot_hit`` the cabinet sent (``UnknownHitError``
+  cabinet (``hub.claim`` in 0010_hits_at_once.sql, one transaction holding the pool FOR
+  UPDATE), paid only for a ``jackpot_hit`` the cabinet sent (``UnknownHitError``
   otherwise). The award is the pool's value then; the pool starts again at its reset value
   plus its reserve. Claiming the same hit again returns the same award. Of two hits at once
-  (two cabinets', or two boxes of one round) the first committed wins the pool and the
-  second is awarded what the pool holds after it.
+  (two cabinets', or two boxes of one round: the hub received the second before the first's
+  award) the first claimed wins the pool and the second is awarded the reset value, paid by
+  the house (``Award.at_once``).
 - ``set_parameters(connection, who, …)``: the owner's change of the pool's reset value,
   rates and maximum, only between hits (the pool's lock makes a change wait for a claim
-  under way, and a hit reported but not yet claimed refuses it), logged with who and when.
+  under way; a hit reported but not yet claimed refuses it, and so does a cabinet that
+  feeds the pool and has fallen silent, unless named), logged with who and when.
 
 The events a cabinet sends, by kind (any other kind is kept as it came):
 
@@ -335,9 +337,9 @@ def pending_hits(connection: psycopg.Connection[Any]) -> list[tuple[str, str, in
     return [(str(name), str(round_id), int(box)) for name, round_id, box in rows]
 
 
-SILENT_AFTER = 30
+SILENT_AFTER = 6
 """Seconds after which a cabinet's agent that has not reached the hub is silent: it sends a
-heartbeat every 10 s when idle (``floor/agent.py``), so three missed mean its link is down."""
+heartbeat every 2 s when idle (``floor/agent.py``), so three missed mean its link is down."""
 
 
 def agents_silent(connection: psycopg.Connection[Any]) -> list[tuple[str, int]]:
@@ -393,6 +395,7 @@ def set_parameters(
     change; the cabinets named in ``despite_silent`` are not waited for (the log says so)."""
     if not isinstance(who, str) or not who.strip():
         raise ParametersError("a change of the pool's parameters says who makes it")
+    asked = {"reset": reset, "rate_ppm": rate_ppm, "maximum": maximum, "reserve_rate_ppm": reserve_rate_ppm}
     try:
         with connection.transaction():
             row = connection.execute(_POOL + " FOR UPDATE").fetchone()
@@ -430,6 +433,11 @@ def set_parameters(
                 old.maximum if maximum is None else maximum,
                 old.reserve_rate_ppm if reserve_rate_ppm is None else reserve_rate_ppm,
             )
+            if new == old:
+                given = {name: value for name, value in asked.items() if value is not None}
+                raise ParametersError(
+                    f"nothing to change: the pool's parameters are already {asdict(old)} ({given or 'none given'})"
+                )
             check_parameters(new, before.value)
             value = max(before.value, new.reset)
             connection.execute(

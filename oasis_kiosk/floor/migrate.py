@@ -169,18 +169,45 @@ def prepare(connection: psycopg.Connection[Any]) -> None:
     )
 
 
-def migrate(connection: psycopg.Connection[Any], directory: Path = MIGRATIONS) -> list[Migration]:
+LOCK_WAIT = 60.0
+"""Seconds a migration waits for the lock another holds (a second ``hub migrate``)."""
+
+
+def _take_lock(connection: psycopg.Connection[Any], wait: float) -> None:
+    """The migrations' lock for this transaction. Any login may take an advisory lock, so the
+    wait is bounded, and a lock held too long is named."""
+    connection.execute(f"SET LOCAL lock_timeout = {int(wait * 1000)}")
+    try:
+        with connection.transaction():  # a savepoint: the lookup below still runs
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK])
+    except psycopg.errors.LockNotAvailable as error:
+        holders = connection.execute(
+            """SELECT a.usename, a.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objid = %s""",
+            [LOCK],
+        ).fetchall()
+        named = ", ".join(f"role {role} (pid {pid})" for role, pid in holders) or "a session gone since"
+        raise MigrationError(
+            f"the migration lock is held by {named}, {wait:g} s and counting: another hub migrate, "
+            "or a login that took it; nothing was applied"
+        ) from error
+    connection.execute("SET LOCAL lock_timeout = 0")
+
+
+def migrate(
+    connection: psycopg.Connection[Any], directory: Path = MIGRATIONS, *, lock_wait: float = LOCK_WAIT
+) -> list[Migration]:
     """Applies the migrations the hub has not had, in order, each in one transaction; returns
     those applied (none when the schema is up to date)."""
     known = migrations(directory)
     done = []
     with connection.transaction():
-        connection.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK])
+        _take_lock(connection, lock_wait)
         prepare(connection)
         check_history(known, applied(connection))
     for migration in known:
         with connection.transaction():
-            connection.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK])
+            _take_lock(connection, lock_wait)
             recorded = applied(connection)
             check_history(known, recorded)
             if migration.version in recorded:
