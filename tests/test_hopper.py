@@ -10,6 +10,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from support import books, memory_books
 
+from oasis_kiosk import i18n
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -18,6 +19,7 @@ from oasis_kiosk.hardware.money import Fault, Glitch, MoneyEvent, Paid, PayoutEn
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.ui.view import cash_for, overlay, prompt
 
 MOTOR, EXIT = 23, 24
 
@@ -29,47 +31,48 @@ def coin_leaves(factory: MockFactory) -> None:
 
 def test_the_hopper_counts_coins_out_and_stops_at_the_count() -> None:
     factory, now = MockFactory(), [0.0]
-    hopper = Hopper(MOTOR, EXIT, pin_factory=factory, clock=lambda: now[0])
-    hopper.start(2)
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
+    hopper.start(200)
     assert factory.pin(MOTOR).state
     coin_leaves(factory)
     coin_leaves(factory)
-    assert hopper.money_events() == [Paid(), Paid(), PayoutEnded(paid=2, short=0)]
+    assert hopper.money_events() == [Paid(100), Paid(100), PayoutEnded(paid=200, short=0)]
     assert not factory.pin(MOTOR).state
-    with pytest.raises(ValueError, match="at least one coin"):
-        hopper.start(0)
+    for amount in (0, 50, 150):
+        with pytest.raises(ValueError, match=f"whole coins of 100, at least one, not {amount}"):
+            hopper.start(amount)
 
 
 def test_stopping_the_hopper_stops_the_motor_and_a_late_coin_is_reported_after() -> None:
     factory, now = MockFactory(), [0.0]
-    hopper = Hopper(MOTOR, EXIT, pin_factory=factory, clock=lambda: now[0])
-    hopper.start(5)
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
+    hopper.start(500)
     coin_leaves(factory)
     hopper.stop()
     assert not factory.pin(MOTOR).state
     coin_leaves(factory)
-    assert hopper.money_events() == [Paid(), PayoutEnded(paid=1, short=4), Paid()]
+    assert hopper.money_events() == [Paid(100), PayoutEnded(paid=100, short=400), Paid(100)]
     hopper.stop()
     assert hopper.money_events() == [], "a stopped hopper stops once"
 
 
 def test_no_coin_within_the_timeout_means_empty() -> None:
     factory, now = MockFactory(), [0.0]
-    hopper = Hopper(MOTOR, EXIT, timeout=2.0, pin_factory=factory, clock=lambda: now[0])
-    hopper.start(5)
+    hopper = Hopper(MOTOR, EXIT, coin=100, timeout=2.0, pin_factory=factory, clock=lambda: now[0])
+    hopper.start(500)
     now[0] = 1.0
     coin_leaves(factory)
     now[0] = 2.9
-    assert hopper.money_events() == [Paid()]
+    assert hopper.money_events() == [Paid(100)]
     now[0] = 3.1
-    assert hopper.money_events() == [PayoutEnded(paid=1, short=4)]
+    assert hopper.money_events() == [PayoutEnded(paid=100, short=400)]
     assert not hopper.running
 
 
 def cabinet_with_hopper(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
     config = Config(database=database, cashout="hopper", hopper_coin=100)
     terminal = Terminal(config, books(database))
-    hopper = Hopper(MOTOR, EXIT, pin_factory=factory, clock=lambda: now[0])
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
     return Cabinet(terminal, hopper=hopper)
 
 
@@ -150,9 +153,9 @@ def test_a_power_cut_after_the_last_coin_before_the_payout_ended_still_handpays_
     factory = MockFactory()
     database = tmp_path / "kiosk.db"
     cabinet = cashing_out_1050(database, factory)
-    assert cabinet.terminal.payout == 10
+    assert cabinet.terminal.payout_items == 10
     for _ in range(10):  # each coin booked as it leaves; the power goes before the end is read
-        assert cabinet.terminal.hopper_coin_out().ok
+        assert cabinet.terminal.payout_item_paid(100).ok
     cabinet.terminal.store.close()
     again = Terminal(Config(database=database, cashout="hopper"), books(database))
     assert again.payout is None
@@ -177,7 +180,7 @@ def test_every_interleaving_of_coins_and_the_attendants_key_pays_exactly_what_wa
     overpaid, on its meter and a tilt."""
     factory = MockFactory()
     panel = Panel({"cashout": CASHOUT, "attendant": ATTENDANT}, {}, bounce_time=None, pin_factory=factory)
-    hopper = Hopper(MOTOR, EXIT, pin_factory=factory, clock=lambda: 0.0)
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: 0.0)
     dropped, as_stopped = [0], [0]
 
     def drop(coins: int) -> None:
@@ -286,8 +289,8 @@ class ScriptedPayout:
         self.started: list[int] = []
         self.running = False
 
-    def start(self, items: int) -> None:
-        self.started.append(items)
+    def start(self, amount: int) -> None:
+        self.started.append(amount)
         self.running = True
 
     def stop(self) -> None:
@@ -311,12 +314,12 @@ def test_any_payout_device_is_booked_logged_and_tilted_by_the_one_event_vocabula
     terminal.handle("bill", 500)
     terminal.handle("cashout")
     cabinet.step()
-    assert device.started == [5]
+    assert device.started == [500]
     device.events = [
-        Paid(),
+        Paid(100),
         Glitch("hopper_exit_noise", {"pulse_ms": 1}),
-        Paid(),
-        PayoutEnded(paid=2, short=3),
+        Paid(100),
+        PayoutEnded(paid=200, short=300),
     ]
     cabinet.step()
     assert terminal.credits == 300, "each item paid is booked out, the rest stays"
@@ -327,3 +330,78 @@ def test_any_payout_device_is_booked_logged_and_tilted_by_the_one_event_vocabula
     cabinet.step()
     assert "hopper_overpaid" in terminal.tilts, "a device fault tilts the terminal"
     assert audit(terminal.store).ok
+
+
+def test_a_payout_owes_the_amount_its_coins_are_worth(tmp_path: Path) -> None:
+    cabinet = cashing_out_1050(tmp_path / "kiosk.db", MockFactory())
+    assert cabinet.terminal.payout == 1000, "10 coins of 100, in minor units"
+    assert cabinet.terminal.payout_items == 10
+
+
+def test_the_screen_and_the_log_count_the_coins_a_payout_owes(tmp_path: Path) -> None:
+    i18n.use("en")
+    factory = MockFactory()
+    cabinet = cashing_out_1050(tmp_path / "kiosk.db", factory)
+    terminal = cabinet.terminal
+    cash = cash_for(terminal)
+    assert overlay(terminal, cash) == ("payout", "PAYING OUT", "10 coin(s) to come")
+    for _ in range(3):
+        coin_leaves(factory)
+    cabinet.step()
+    assert prompt(terminal, terminal.live(), cash) == "Paying out: 7 coin(s) to come."
+    assert terminal.handle("attendant").ok
+    logged = {e["kind"]: e["detail"] for e in terminal.store.events() if e["kind"].startswith("payout_")}
+    assert logged == {
+        "payout_requested": {"coins": 10, "coin": 100},
+        "payout_stop_requested": {"coins_owed": 7},
+    }
+
+
+def test_books_of_the_release_that_counted_the_payout_in_coins_resume_it_as_its_amount(
+    tmp_path: Path,
+) -> None:
+    """That release kept the coins still owed under ``payout``: a restart reads them as
+    coins of the hopper's coin, handpays them once and logs the same count."""
+    factory = MockFactory()
+    database = tmp_path / "kiosk.db"
+    cabinet = cashing_out_1050(database, factory)
+    for _ in range(3):
+        coin_leaves(factory)
+    cabinet.step()
+    store = cabinet.terminal.store
+    with store.transaction():
+        state = {key: value for key, value in store.get_state("terminal").items() if key != "payout_owed"}
+        store.set_state("terminal", {**state, "payout": 7})
+    store.close()
+    again = Terminal(Config(database=database, cashout="hopper", hopper_coin=100), books(database))
+    interrupted = [e["detail"] for e in again.store.events() if e["kind"] == "payout_interrupted"]
+    assert interrupted == [{"coins_owed": 7}]
+    assert (again.payout, again.handpay) == (None, 750)
+    assert "payout" not in again.store.get_state("terminal"), "converted once, on load"
+    assert again.handle("attendant").message == "handpay of 750 paid"
+    meters = again.store.meters()
+    assert (meters["hopper_out"], meters["handpays"], meters["total_out"]) == (300, 750, 1050)
+    assert audit(again.store).ok
+
+
+@pytest.mark.parametrize("value", [50, 150, 600], ids=["below a coin", "not whole coins", "more than owed"])
+def test_an_item_whose_value_the_payout_does_not_owe_is_overpaid_and_tilts(value: int) -> None:
+    terminal = Terminal(Config(cashout="hopper", hopper_coin=100), memory_books())
+    device = ScriptedPayout([])
+    cabinet = Cabinet(terminal, hopper=device)
+    terminal.handle("bill", 500)
+    terminal.handle("cashout")
+    cabinet.step()
+    device.events = [Paid(value)]
+    cabinet.step()
+    assert (terminal.credits, terminal.payout) == (500, 500), "nothing owed is paid by it"
+    assert terminal.store.meters()["hopper_overpaid"] == value
+    assert terminal.tilts["hopper_overpaid"] == f"the hopper paid a coin of {value} it did not owe"
+    assert audit(terminal.store).ok
+
+
+def test_an_item_paid_out_is_worth_something() -> None:
+    with pytest.raises(ValueError, match="at least 1 minor unit, not 0"):
+        Paid(0)
+    with pytest.raises(ValueError, match="the hopper's coin is worth at least 1 minor unit, not 0"):
+        Hopper(MOTOR, EXIT, coin=0, pin_factory=MockFactory())

@@ -133,7 +133,7 @@ class ScriptedPayout:
     def __init__(self) -> None:
         self.queue: list[MoneyEvent] = []
 
-    def start(self, items: int) -> None:
+    def start(self, amount: int) -> None:
         raise AssertionError("nothing is paid out here")
 
     def stop(self) -> None:

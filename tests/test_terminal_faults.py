@@ -86,9 +86,9 @@ def test_a_coin_the_hopper_did_not_owe_is_booked_and_tilts(tmp_path: Path) -> No
     t.handle("coin", 50)
     t.handle("cashout")
     for _ in range(5):
-        assert t.hopper_coin_out().ok
-    assert t.hopper_stopped(short=0).message == "handpay of 50: call the attendant"
-    late = t.hopper_coin_out()
+        assert t.payout_item_paid(100).ok
+    assert t.payout_ended(short=0).message == "handpay of 50: call the attendant"
+    late = t.payout_item_paid(100)
     assert not late.ok
     assert t.store.meters()["hopper_overpaid"] == 100
     assert "hopper_overpaid" in t.tilts
@@ -101,7 +101,7 @@ def test_the_attendant_can_stop_a_payout_and_hopper_cashout_needs_a_hopper(tmp_p
     t.handle("bill", 500)
     t.handle("cashout")
     assert t.handle("attendant").message == "A payout stopped before it was complete."
-    assert t.hopper_stopped(short=5).message == "handpay of 500: call the attendant"
+    assert t.payout_ended(short=500).message == "handpay of 500: call the attendant"
     assert t.handle("attendant").message == "handpay of 500 paid"
     path = tmp_path / "config.toml"
     path.write_text("[terminal]\ncashout = 'hopper'\n")

@@ -16,6 +16,7 @@ from oasis_kiosk.config.kinds import Denominations, Money, OneOf, Text, Whole
 from oasis_kiosk.config.link import LinkConfig
 from oasis_kiosk.config.rules import ReturnBounds
 from oasis_kiosk.config.schema import Key
+from oasis_kiosk.machine.cash_out_kinds import CASH_OUT_KINDS
 from oasis_kiosk.rules import load_profile
 
 MAX_VOLUME = 10
@@ -88,7 +89,7 @@ TERMINAL: dict[str, Key] = {
         "the terminal's database, the only file it writes",
     ),
     "credit_limit": Key(Money(), DEFAULTS.credit_limit, "no coin or note is taken that would pass it"),
-    "cashout": Key(OneOf(("handpay", "hopper")), DEFAULTS.cashout, "how credits are paid out"),
+    "cashout": Key(OneOf(tuple(CASH_OUT_KINDS)), DEFAULTS.cashout, "how credits are paid out"),
     "language": Key(OneOf(LANGUAGES), DEFAULTS.language, "the screen's language"),
     "volume": Key(Whole(f"0 to {MAX_VOLUME}", 0, MAX_VOLUME), DEFAULTS.volume, "sound volume, 0: silent"),
     "attract_volume": Key(

@@ -68,6 +68,7 @@ def build_cabinet(
         hopper = Hopper(
             wiring.hopper_motor,
             wiring.hopper_exit,
+            coin=config.hopper_coin,
             timeout=wiring.hopper_timeout,
             pin_factory=pin_factory,
             clock=clock,

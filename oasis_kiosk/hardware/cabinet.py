@@ -77,8 +77,8 @@ class Cabinet:
         power: PowerFailInput | None = None,
     ) -> None:
         """``acceptor`` takes coins and ``bills`` notes, each whatever its wire
-        (``hardware/money.py``);
-        ``hopper`` pays out when the terminal cashes out by hopper (a ``MoneyOut``); ``power`` is the UPS's
+        (``hardware/money.py``); ``hopper`` is the payout device (a ``MoneyOut``), started
+        with the amount the terminal's cash-out owes through it; ``power`` is the UPS's
         power-fail signal."""
         self.terminal = terminal
         self.panel = panel
@@ -233,10 +233,10 @@ class Cabinet:
                 self.terminal.device_event(name, **detail)
             case Fault(tilt=tilt, reason=reason):
                 self._device_fault(tilt, reason)
-            case Paid():
-                self.terminal.hopper_coin_out()
+            case Paid(value=value):
+                self.terminal.payout_item_paid(value)
             case PayoutEnded(short=short):
-                self.terminal.hopper_stopped(short=short)
+                self.terminal.payout_ended(short=short)
         return None
 
     def _may_take(self, kind: MoneyKind, value: int) -> bool:
@@ -276,16 +276,17 @@ class Cabinet:
             self.terminal.device_fault(tilt, reason)
 
     def _hopper_events(self, hopper: MoneyOut) -> None:
-        """Books what the hopper reported, in order, and runs its motor as the terminal asks:
-        stopped first when the attendant's key stops a payout, so that the terminal fixes the
-        handpay only once no coin can follow but a late one, booked against it."""
+        """Books what the payout device reported, in order, and runs it as the terminal asks:
+        started with the amount owed, stopped first when the attendant's key stops a payout,
+        so that the terminal fixes the handpay only once no item can follow but a late one,
+        booked against it."""
         if self.terminal.stopping:
             hopper.stop()
         for event in hopper.money_events():
             self._book(None, event, None)
         if self.terminal.payout and not hopper.running:
             if self.terminal.stopping:  # stopped before the motor ever ran
-                self.terminal.hopper_stopped(short=self.terminal.payout)
+                self.terminal.payout_ended(short=self.terminal.payout)
             else:
                 hopper.start(self.terminal.payout)
 

@@ -7,8 +7,11 @@ in, a ``Paid`` item booked out at once, an item ``Held`` in escrow is taken or r
 payout's end (``PayoutEnded``) settles what it still owes, a ``Rejected`` item and line
 noise (``Glitch``) are logged and counted, a ``Report`` is logged, a ``Fault`` tilts the
 terminal. A new device that takes money in is one module that implements ``MoneyIn`` and one
-configuration key that builds it (``hardware/build.py``); a ``MoneyOut`` pays out items of
-the hopper's coin (see "What is not yet in one place" in ``docs/architecture.md``).
+configuration key that builds it (``hardware/build.py``). A ``MoneyOut`` is started with the
+amount a payout owes and reports each item by the value that left, so it may pay in coins
+(the hopper) or in one item (a ticket printer); the terminal knows what each device pays
+from ``machine/cash_out_kinds.py`` (see "What is not yet in one place" in
+``docs/architecture.md`` for the payout's words, still the hopper's).
 """
 
 from __future__ import annotations
@@ -79,8 +82,15 @@ class Fault:
 
 @dataclass(frozen=True)
 class Paid:
-    """One item of a payout (a coin) left the cabinet: the terminal books it at once, so that
-    a payout that ends short is booked exactly."""
+    """One item of a payout (a coin, a ticket) left the cabinet: the terminal books its value
+    at once, so that a payout that ends short is booked exactly."""
+
+    value: int
+    """What it is worth (minor units)."""
+
+    def __post_init__(self) -> None:
+        if self.value < 1:
+            raise ValueError(f"an item paid out is worth at least 1 minor unit, not {self.value}")
 
 
 @dataclass(frozen=True)
@@ -89,9 +99,9 @@ class PayoutEnded:
     empty or jammed (no item came out in time)."""
 
     paid: int
-    """Items paid out."""
+    """The amount paid out (minor units)."""
     short: int
-    """Items still owed."""
+    """The amount still owed (minor units)."""
 
 
 MoneyEvent = Credit | Held | Rejected | Glitch | Report | Fault | Paid | PayoutEnded
@@ -131,15 +141,17 @@ class MoneyIn(Protocol):
 
 
 class MoneyOut(Protocol):
-    """A device that pays money out an item at a time (a coin hopper)."""
+    """A device that pays an amount out an item at a time (a coin hopper: coins of its coin;
+    a ticket printer would pay it in one ticket)."""
 
     @property
     def running(self) -> bool:
         """Paying out now."""
         ...
 
-    def start(self, items: int) -> None:
-        """Pays ``items`` out (ValueError for fewer than one, RuntimeError while running)."""
+    def start(self, amount: int) -> None:
+        """Pays ``amount`` (minor units) out (ValueError for an amount it cannot pay in its
+        items, RuntimeError while running)."""
         ...
 
     def stop(self) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import RecordError, Round
+from oasis_kiosk.machine.cash_out_kinds import PAYOUT_DEVICES
 from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, PAID_BY_HAND, WAGERED, WON
 from oasis_kiosk.machine.meters import EVENT_METERS
 from oasis_kiosk.machine.money_kinds import BY_LEDGER_KIND
@@ -73,8 +74,8 @@ def expected_meters(ledger: list[LedgerRow], rounds: list[StoredRound]) -> dict[
             sums["total_out"] -= row.amount
         if row.kind == "handpay":
             sums["handpays"] -= row.amount
-        if row.kind == "cash_out" and row.detail.get("device") == "hopper":
-            sums["hopper_out"] -= row.amount
+        if row.kind == "cash_out" and row.detail.get("device") in PAYOUT_DEVICES:
+            sums[PAYOUT_DEVICES[row.detail["device"]].meter] -= row.amount
         if row.kind in WAGERED:
             sums["coin_in"] -= row.amount
         if row.kind in WON:

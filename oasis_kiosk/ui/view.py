@@ -511,7 +511,7 @@ def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
     if mode is Mode.OPERATOR:
         return ("operator",)
     if mode is Mode.PAYING:
-        return ("payout", _("PAYING OUT"), _("{coins} coin(s) to come").format(coins=terminal.payout))
+        return ("payout", _("PAYING OUT"), _("{coins} coin(s) to come").format(coins=terminal.payout_items))
     if mode is Mode.HANDPAY and terminal.handpay is not None:
         return (
             "handpay",
@@ -567,7 +567,7 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
     if mode is Mode.OPERATOR:
         return _("Operator menu: the game stands still until the key is turned back.")
     if mode is Mode.PAYING:
-        return _("Paying out: {coins} coin(s) to come.").format(coins=terminal.payout)
+        return _("Paying out: {coins} coin(s) to come.").format(coins=terminal.payout_items)
     if mode is Mode.HANDPAY and terminal.handpay is not None:
         return _("Handpay of {amount}: please wait for the attendant.").format(amount=cash(terminal.handpay))
     if mode is Mode.JACKPOT_PENDING:

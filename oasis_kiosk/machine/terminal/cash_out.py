@@ -1,11 +1,12 @@
-"""Money out: the cash-out (a hopper payout in coins, or a handpay), the hopper's reports coin
-by coin, and the attendant's key, which stops a payout, pays a handpay (credits cashed out,
-or a round's large win) or clears the tilts it may.
+"""Money out: the cash-out (a payout device's amount, such as the hopper's coins, or a
+handpay), the device's reports item by item, and the attendant's key, which stops a payout,
+pays a handpay (credits cashed out, or a round's large win) or clears the tilts it may.
 """
 
 from __future__ import annotations
 
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.cash_out_kinds import CASH_OUT_KINDS, payout_device
 from oasis_kiosk.machine.response import Amount, Response
 from oasis_kiosk.machine.terminal.transactions import Transactions
 from oasis_kiosk.machine.tilts import attendant_clears
@@ -15,14 +16,14 @@ class CashOut(Transactions):
     """Pays money out."""
 
     def _on_cashout(self, value: int | None) -> Response:
-        coins = self.credits // self.config.hopper_coin if self.config.cashout == "hopper" else 0
-        if coins:
-            self.payout = coins
-            self.store.event("payout_requested", coins=coins, coin=self.config.hopper_coin)
+        kind = CASH_OUT_KINDS[self.config.cashout]
+        owed = kind.by_device(self.config, self.credits)
+        if owed:
+            self.payout = owed
+            coins, coin = self.payout_items, payout_device(self.config).unit(self.config)
+            self.store.event("payout_requested", coins=coins, coin=coin)
             return Response(
-                True,
-                N_("paying out {coins} coin(s) of {coin}"),
-                {"coins": coins, "coin": Amount(self.config.hopper_coin)},
+                True, N_("paying out {coins} coin(s) of {coin}"), {"coins": coins, "coin": Amount(coin)}
             )
         return self._request_handpay()
 
@@ -35,22 +36,30 @@ class CashOut(Transactions):
     def _handpay_called(amount: int) -> Response:
         return Response(True, N_("handpay of {amount}: call the attendant"), {"amount": Amount(amount)})
 
-    def hopper_coin_out(self) -> Response:
-        """One coin left the hopper: booked at once, so a payout that stops short is exact. A
-        coin that falls after the hopper stopped is booked against the handpay still to be
-        paid (the attendant pays that much less). A coin nothing owed (no payout, the handpay
-        already paid) is paid money all the same: on the ledger at no credit, on its own
-        meter, and a tilt for the attendant."""
-        coin = self.config.hopper_coin
+    def payout_item_paid(self, value: int) -> Response:
+        """An item of ``value`` (a coin) left the payout device: booked at once, so a payout
+        that stops short is exact. One that falls after the device stopped is booked against
+        the handpay still to be paid (the attendant pays that much less). One nothing owed
+        (no payout, the handpay already paid, or more than either, or not whole items of the
+        device) is paid money all the same: on the ledger at no credit, on its own meter, and
+        a tilt for the attendant."""
+        if value < 1:
+            raise ValueError(f"an item paid out is worth at least 1 minor unit, not {value}")
+        device = payout_device(self.config)
 
         def book() -> Response:
-            cashing_out = self.payout or (self.handpay is not None and self.handpay_win is None)
-            if cashing_out and self.credits >= coin:
-                self.store.post("cash_out", -coin, device="hopper")
-                self.store.add_meter("total_out", coin)
-                self.store.add_meter("hopper_out", coin)
+            if self.payout:
+                owed = self.payout
+            elif self.handpay is not None and self.handpay_win is None:
+                owed = self.credits
+            else:
+                owed = 0
+            if value <= min(owed, self.credits) and device.whole_items(self.config, value) == value:
+                self.store.post("cash_out", -value, device=device.name)
+                self.store.add_meter("total_out", value)
+                self.store.add_meter(device.meter, value)
                 if self.payout:
-                    self.payout = self.payout - 1 or None
+                    self.payout = self.payout - value or None
                     if self.payout is None and self.credits:
                         # The last coin owed: what is left below a coin is handpaid, called for
                         # with the coin so that a power cut before the hopper reports its end
@@ -58,26 +67,28 @@ class CashOut(Transactions):
                         self._request_handpay()
                 else:
                     self.handpay = self.credits or None
-                    self.store.event("handpay_reduced", coin=coin, amount=self.handpay or 0)
-                return Response(True, N_("coin {coin} paid out"), {"coin": Amount(coin)})
-            self.store.post("hopper_overpaid", 0, coin=coin)
-            self.store.add_meter("hopper_overpaid", coin)
-            self._tilt("hopper_overpaid", f"the hopper paid a coin of {coin} it did not owe")
+                    self.store.event("handpay_reduced", coin=value, amount=self.handpay or 0)
+                return Response(True, N_("coin {coin} paid out"), {"coin": Amount(value)})
+            self.store.post("hopper_overpaid", 0, coin=value)
+            self.store.add_meter("hopper_overpaid", value)
+            self._tilt("hopper_overpaid", f"the hopper paid a coin of {value} it did not owe")
             return Response(False, N_("a coin the payout did not owe"))
 
         return self._commit(book)
 
-    def hopper_stopped(self, short: int) -> Response:
-        """The payout ended: complete (``short`` 0; what is left below a coin is handpaid),
-        stopped by the attendant's key (the rest is handpaid), or short because the hopper is
-        empty or jammed (a tilt; the credits stay)."""
+    def payout_ended(self, short: int) -> Response:
+        """The payout device stopped with ``short`` (minor units) of the payout still owed:
+        complete (0; what is left below an item is handpaid), stopped by the attendant's key
+        (the rest is handpaid), or short because the device is empty or jammed (a tilt; the
+        credits stay)."""
 
         def stop() -> Response:
             by_attendant = self.stopping
             self.payout, self.stopping = None, False
             if short and not by_attendant:
-                self._tilt("hopper_empty", f"the hopper stopped {short} coin(s) short")
-                return Response(False, N_("{short} coin(s) short"), {"short": short})
+                coins = payout_device(self.config).items(self.config, short)
+                self._tilt("hopper_empty", f"the hopper stopped {coins} coin(s) short")
+                return Response(False, N_("{short} coin(s) short"), {"short": coins})
             if self.credits and self.handpay is None:
                 return self._request_handpay()
             if self.handpay is not None:  # called for with the last coin
@@ -93,7 +104,7 @@ class CashOut(Transactions):
             # The motor stops first (the cabinet sees ``stopping``); the handpay is fixed only
             # once the hopper reports it has stopped, so no coin can fall on both.
             self.stopping = True
-            self.store.event("payout_stop_requested", coins_owed=self.payout)
+            self.store.event("payout_stop_requested", coins_owed=self.payout_items)
             return Response(True, N_("A payout stopped before it was complete."))
         if self.handpay is not None:
             return self._pay_handpay(self.handpay)

@@ -106,9 +106,9 @@ class Terminal(BetButtons, Devices):
             if "jackpot" not in state:
                 store.post("jackpot_reset", 0, to_meter=self.config.jackpot.base)
             if self.payout:
-                # The power went during a payout: the coins counted out are booked and the
-                # motor stands; what is still owed is handpaid, once (the credits go with it).
-                self.store.event("payout_interrupted", coins_owed=self.payout)
+                # The power went during a payout: the items paid are booked and the device
+                # stands; what is still owed is handpaid, once (the credits go with it).
+                self.store.event("payout_interrupted", coins_owed=self.payout_items)
                 self.payout, self.stopping = None, False
                 self._request_handpay()
             self.save_state()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from oasis_kiosk._core import Profile, RecordError, Round
 from oasis_kiosk.config import LANGUAGES, Config
 from oasis_kiosk.machine.betting import Bets, Betting
+from oasis_kiosk.machine.cash_out_kinds import HOPPER, payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
 from oasis_kiosk.machine.linked import LinkState
 from oasis_kiosk.machine.mode import Mode
@@ -62,7 +63,8 @@ class TerminalState:
     """The handpay is a round's win at or above the handpay limit (``round_id``, its
     ``jackpot`` part): it never went on the credits."""
     payout: int | None
-    """Coins the hopper still owes in a payout under way."""
+    """What the payout device still owes in a payout under way (minor units, whole items of
+    the device: ``machine/cash_out_kinds.py``)."""
     stopping: bool
     """The attendant's key asked the hopper to stop: the handpay is fixed once it has."""
     tilts: dict[str, str]
@@ -138,7 +140,10 @@ class TerminalState:
             # Kept before hits were claimed per box: the round's one hit, as its outbox row.
             pending = {**pending, "boxes": [BOX_OF_A_ROUNDS_HIT]}
         self.jackpot_pending = pending
-        self.payout = field("payout", int, None)
+        self.payout = field("payout_owed", int, None)
+        if "payout" in state:  # books of an earlier release counted it in the hopper's coins
+            coins = field("payout", int, None)
+            self.payout = None if coins is None else coins * HOPPER.unit(self.config)
         self.stopping = bool(field("stopping", bool, False))
         tilts = field("tilts", dict, {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in tilts.items()):
@@ -167,6 +172,11 @@ class TerminalState:
     def credits(self) -> int:
         return self.store.credits()
 
+    @property
+    def payout_items(self) -> int:
+        """The payout device's items (the hopper's coins) still owed."""
+        return payout_device(self.config).items(self.config, self.payout or 0)
+
     def save_state(self) -> None:
         """Writes the terminal's own state; inside the transaction of the change it follows."""
         self.store.set_state(
@@ -181,7 +191,7 @@ class TerminalState:
                 "handpay": self.handpay,
                 "handpay_win": self.handpay_win,
                 "jackpot_pending": self.jackpot_pending,
-                "payout": self.payout,
+                "payout_owed": self.payout,
                 "stopping": self.stopping,
                 "tilts": self.tilts,
                 "operator_key": self.operator_key,
