@@ -832,6 +832,18 @@ def test_parameters_wait_for_a_cabinet_that_feeds_the_pool_and_fell_silent(floor
     hub.heartbeat(feeding)
     assert hub.agents_silent(floor.owner) == []
     assert "despite_silent" not in hub.set_parameters(floor.owner, "someone", rate_ppm=70_000).new
+    # A hit the hub holds of a cabinet that fell silent before it claimed it (its books
+    # cleared, the cabinet retired) waits for ever, unless the cabinet is named.
+    hub.ingest(feeding, [hit(2, "never-claimed")])
+    floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '1 day'")
+    with pytest.raises(
+        ParametersError, match=r"a hit waits for its award \(cabinet c01 round never-claimed box 0\)"
+    ):
+        hub.set_parameters(floor.owner, "someone", rate_ppm=80_000)
+    assert (
+        hub.set_parameters(floor.owner, "someone", rate_ppm=80_000, despite_silent=["c01"]).new["rate_ppm"]
+        == 80_000
+    )
 
 
 # A cabinet's login cannot stop the floor

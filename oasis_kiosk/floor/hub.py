@@ -401,20 +401,22 @@ def set_parameters(
             row = connection.execute(_POOL + " FOR UPDATE").fetchone()
             assert row is not None
             before = _pool(row)
-            waiting = pending_hits(connection)
-            if waiting:
-                hits = ", ".join(
-                    f"cabinet {name} round {round_id} box {box}" for name, round_id, box in waiting
-                )
-                raise ParametersError(
-                    f"the pool's parameters change only between hits, and a hit waits for its award ({hits})"
-                )
             silent = dict(agents_silent(connection))
             unknown = sorted(set(despite_silent) - set(silent))
             if unknown:
                 raise ParametersError(
                     f"no cabinet {', '.join(unknown)} is silent: name only the cabinets the change is "
                     f"refused for ({', '.join(sorted(silent)) or 'none now'})"
+                )
+            # A silent cabinet named is not waited for, nor are the hits the hub holds of it
+            # (a cabinet retired, or its books cleared, before it claimed them).
+            waiting = [hit for hit in pending_hits(connection) if hit[0] not in despite_silent]
+            if waiting:
+                hits = ", ".join(
+                    f"cabinet {name} round {round_id} box {box}" for name, round_id, box in waiting
+                )
+                raise ParametersError(
+                    f"the pool's parameters change only between hits, and a hit waits for its award ({hits})"
                 )
             waited_for = {name: seconds for name, seconds in silent.items() if name not in despite_silent}
             if waited_for:
