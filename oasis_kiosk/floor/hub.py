@@ -378,6 +378,39 @@ def check_parameters(parameters: Parameters, value: int) -> None:
         )
 
 
+def _refuse_while_a_hit_may_wait(
+    connection: psycopg.Connection[Any], despite_silent: Collection[str]
+) -> None:
+    """Parameters change only between hits: refused while the hub holds a hit not yet
+    awarded, or a cabinet that feeds the pool is silent (a hit of it may wait unseen in its
+    outbox), except the silent cabinets named."""
+    silent = dict(agents_silent(connection))
+    unknown = sorted(set(despite_silent) - set(silent))
+    if unknown:
+        raise ParametersError(
+            f"no cabinet {', '.join(unknown)} is silent: name only the cabinets the change is "
+            f"refused for ({', '.join(sorted(silent)) or 'none now'})"
+        )
+    # A silent cabinet named is not waited for, nor are the hits the hub holds of it
+    # (a cabinet retired, or its books cleared, before it claimed them).
+    waiting = [hit for hit in pending_hits(connection) if hit[0] not in despite_silent]
+    if waiting:
+        hits = ", ".join(f"cabinet {name} round {round_id} box {box}" for name, round_id, box in waiting)
+        raise ParametersError(
+            f"the pool's parameters change only between hits, and a hit waits for its award ({hits})"
+        )
+    waited_for = {name: seconds for name, seconds in silent.items() if name not in despite_silent}
+    if waited_for:
+        names = ", ".join(
+            f"cabinet {name} feeds the pool and has not reached the hub for {seconds} s"
+            for name, seconds in waited_for.items()
+        )
+        raise ParametersError(
+            f"the pool's parameters change only between hits, and {names}: a hit it made may "
+            "wait in its outbox; bring its link back, or change them despite it (--despite-silent NAME)"
+        )
+
+
 def set_parameters(
     connection: psycopg.Connection[Any],
     who: str,
@@ -401,33 +434,7 @@ def set_parameters(
             row = connection.execute(_POOL + " FOR UPDATE").fetchone()
             assert row is not None
             before = _pool(row)
-            silent = dict(agents_silent(connection))
-            unknown = sorted(set(despite_silent) - set(silent))
-            if unknown:
-                raise ParametersError(
-                    f"no cabinet {', '.join(unknown)} is silent: name only the cabinets the change is "
-                    f"refused for ({', '.join(sorted(silent)) or 'none now'})"
-                )
-            # A silent cabinet named is not waited for, nor are the hits the hub holds of it
-            # (a cabinet retired, or its books cleared, before it claimed them).
-            waiting = [hit for hit in pending_hits(connection) if hit[0] not in despite_silent]
-            if waiting:
-                hits = ", ".join(
-                    f"cabinet {name} round {round_id} box {box}" for name, round_id, box in waiting
-                )
-                raise ParametersError(
-                    f"the pool's parameters change only between hits, and a hit waits for its award ({hits})"
-                )
-            waited_for = {name: seconds for name, seconds in silent.items() if name not in despite_silent}
-            if waited_for:
-                names = ", ".join(
-                    f"cabinet {name} feeds the pool and has not reached the hub for {seconds} s"
-                    for name, seconds in waited_for.items()
-                )
-                raise ParametersError(
-                    f"the pool's parameters change only between hits, and {names}: a hit it made may "
-                    "wait in its outbox; bring its link back, or change them despite it (--despite-silent NAME)"
-                )
+            _refuse_while_a_hit_may_wait(connection, despite_silent)
             old = before.parameters
             new = Parameters(
                 old.reset if reset is None else reset,
