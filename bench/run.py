@@ -13,6 +13,7 @@ Figures are medians over repeated runs; ratios compare figures from the same run
 from __future__ import annotations
 
 import argparse
+import bisect
 import importlib
 import json
 import platform
@@ -544,6 +545,41 @@ def _bench_hub(server: Any, admin: Any, directory: Path, cabinets: int) -> tuple
     return owner, names
 
 
+def _hold_timed_agent() -> type:
+    from oasis_kiosk.floor import agent
+    from oasis_kiosk.store.db import Store
+
+    class HoldTimedAgent(agent.Agent):
+        """A link agent that notes when the hub confirmed it holds each row: the hub's commit
+        is done by then, so a row's delay to it is the delay to the hub holding it."""
+
+        def __init__(self, *arguments: Any, **options: Any) -> None:
+            super().__init__(*arguments, **options)
+            self.held_at: list[tuple[int, float]] = []
+
+        def _record(self, held: int) -> None:
+            super()._record(held)
+            self.held_at.append((held, time.time()))
+
+        def delays_since(self, since: datetime) -> list[float]:
+            """Seconds from each row's commit (at ``since`` or later) to the hub's answer."""
+            store = Store(self.database, read_only=True)
+            try:
+                rows = store.outbox_rows(0, 10**9)
+            finally:
+                store.close()
+            helds = [held for held, _ in self.held_at]
+            delays = []
+            for row in rows:
+                committed = datetime.fromisoformat(row.committed_at)
+                if committed >= since:
+                    answered = self.held_at[bisect.bisect_left(helds, row.seq)][1]
+                    delays.append(answered - committed.timestamp())
+            return delays
+
+    return HoldTimedAgent
+
+
 # Long: one run of the floor through its agents (its server, the terminals' pace, the
 # agents' threads, the catching up and the hub's timings), read top to bottom.
 def floor_agents_figures(
@@ -568,6 +604,7 @@ def floor_agents_figures(
 
     from oasis_kiosk.floor import agent
 
+    hold_timed_agent = _hold_timed_agent()
     server = Postgres.start(durable=True)
     try:
         with tempfile.TemporaryDirectory() as tmp, server.connect(autocommit=True) as admin:
@@ -576,7 +613,9 @@ def floor_agents_figures(
             terminals = [linked_terminal(directory / f"{name}.db") for name in names]
             for terminal in terminals:
                 play(terminal, 0)  # money in and the bonus bet on
-            agents = [agent.Agent(directory / f"{name}.db", directory / f"{name}.toml") for name in names]
+            agents = [
+                hold_timed_agent(directory / f"{name}.db", directory / f"{name}.toml") for name in names
+            ]
             threads = [threading.Thread(target=link.run) for link in agents]
             for thread in threads:
                 thread.start()
@@ -610,6 +649,7 @@ def floor_agents_figures(
                 for terminal in terminals:
                     terminal.store.close()
             written = sum(agent.outbox_last(directory / f"{name}.db") for name in names)
+            held_after = [delay for link in agents for delay in link.delays_since(play_began)]
             row = owner.execute(
                 """SELECT count(*),
                           percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP
@@ -638,6 +678,7 @@ def floor_agents_figures(
         "contributions_per_second": contributions / played,
         "caught_up_after_s": caught_up,
         "received_delay": {"median_ms": median * 1e3, "p99_ms": p99 * 1e3, "max_ms": worst * 1e3},
+        "held_delay": percentiles(held_after),
     }
 
 
@@ -672,14 +713,16 @@ def print_floor(floor: dict[str, Any]) -> None:
 
 
 def print_floor_agents(floor: dict[str, Any]) -> None:
-    received = floor["received_delay"]
+    received, held = floor["received_delay"], floor["held_delay"]
     print(
         f"\nthe floor through its link agents ({floor['cabinets']} {floor['how']}, {floor['seconds']:.1f} s)\n"
         f"  {floor['rounds_per_second']:,.1f} rounds/s played, {floor['rows_per_second']:,.0f} rows/s and "
         f"{floor['contributions_per_second']:,.1f} contributions/s taken in ({floor['rows']:,} rows, "
         f"all held once; caught up {floor['caught_up_after_s']:.1f} s after the last round)\n"
         f"  cabinet's commit to the hub's received_at: median {received['median_ms']:.1f} ms, "
-        f"p99 {received['p99_ms']:.1f} ms, max {received['max_ms']:.1f} ms"
+        f"p99 {received['p99_ms']:.1f} ms, max {received['max_ms']:.1f} ms\n"
+        f"  cabinet's commit to the hub holding it (its answer to the agent): median {held['median_ms']:.1f} ms, "
+        f"p99 {held['p99_ms']:.1f} ms, max {held['max_ms']:.1f} ms"
     )
 
 
