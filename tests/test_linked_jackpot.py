@@ -147,6 +147,32 @@ def test_the_meter_shown_is_the_hubs_pool_as_the_agent_last_read_it(floor: Floor
     t.store.close()
 
 
+def test_a_linked_cabinets_own_meter_stands_still_while_its_stakes_feed_the_hubs_pool(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """Stakes that fed the floor's pool do not also grow the cabinet's own meter, which a
+    cabinet set back to its own jackpot would then pay from a second time."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials)
+    contact(database, credentials, t)
+    own_before = t.jackpot
+    contributions_before = t.store.meters().get("jackpot_contributions", 0)
+    play(t, 5)
+    contact(database, credentials, t)
+    assert hub.pool(floor.owner).value > 1000, "the stakes fed the floor's pool"
+    assert t.jackpot == own_before
+    assert t.store.meters().get("jackpot_contributions", 0) == contributions_before
+    fed = [row for row in t.store.ledger() if row.kind == "jackpot_contribution"]
+    assert len(fed) == 5, "each stake is on the books, as the hub's reconciliation reads it"
+    assert all(row.detail["to_meter"] == 0 for row in fed)
+    assert audit(t.store).problems == []
+    t.store.close()
+    alone = Terminal(Config(database=database), Store(database), seed_for_round=SEEDS)
+    assert alone.jackpot_shown == own_before.value, "set back to its own jackpot: as it stood"
+    alone.store.close()
+
+
 def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub, tmp_path: Path) -> None:
     t, database, credentials = a_linked_hit(floor, tmp_path)
     books_id = t.store.books.id if t.store.books else ""

@@ -50,7 +50,12 @@ class RoundPlay(RoundSettling):
             return
         for stake in round_.record()["bonus"]:
             if stake:
-                self.jackpot, whole = contribute(self.jackpot, self.config.jackpot, stake)
+                # A linked cabinet's stake feeds the floor's pool (its outbox row carries the
+                # stake): its own meter, which it would pay from if set back to its own
+                # jackpot, stands still.
+                whole = 0
+                if not self.linked_jackpot:
+                    self.jackpot, whole = contribute(self.jackpot, self.config.jackpot, stake)
                 self.store.post(
                     "jackpot_contribution",
                     0,
