@@ -122,13 +122,19 @@ def cashing_out_1050(database: Path, factory: MockFactory) -> Cabinet:
     return cabinet
 
 
-def test_a_power_cut_during_a_payout_leaves_the_rest_owed_once_as_a_handpay(tmp_path: Path) -> None:
-    factory = MockFactory()
-    database = tmp_path / "kiosk.db"
+def three_coins_paid_of_1050(database: Path, factory: MockFactory) -> Cabinet:
+    """The cash-out of 1 050 with 3 of its 10 coins out and booked: 7 coins and 50 owed."""
     cabinet = cashing_out_1050(database, factory)
     for _ in range(3):
         coin_leaves(factory)
     cabinet.step()
+    return cabinet
+
+
+def test_a_power_cut_during_a_payout_leaves_the_rest_owed_once_as_a_handpay(tmp_path: Path) -> None:
+    factory = MockFactory()
+    database = tmp_path / "kiosk.db"
+    cabinet = three_coins_paid_of_1050(database, factory)
     cabinet.terminal.store.close()  # the power goes with 7 coins and the 50 below a coin owed
     again = Terminal(Config(database=database, cashout="hopper"), books(database))
     assert again.payout is None
@@ -364,10 +370,7 @@ def test_books_of_the_release_that_counted_the_payout_in_coins_resume_it_as_its_
     coins of the hopper's coin, handpays them once and logs the same count."""
     factory = MockFactory()
     database = tmp_path / "kiosk.db"
-    cabinet = cashing_out_1050(database, factory)
-    for _ in range(3):
-        coin_leaves(factory)
-    cabinet.step()
+    cabinet = three_coins_paid_of_1050(database, factory)
     store = cabinet.terminal.store
     with store.transaction():
         state = {key: value for key, value in store.get_state("terminal").items() if key != "payout_owed"}
