@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import astuple
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -19,6 +20,7 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
+from oasis_kiosk.ui.scenes.game.repaint import COLUMN
 from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
 from oasis_kiosk.ui.widgets import hand, jackpot
 
@@ -235,3 +237,57 @@ def test_a_new_deal_and_its_outcome_repaint_their_pieces_not_the_felt_across_the
             in_table = [area for area in app.game.draw(clock.now) if table.contains(area)]
             widest = max([widest, *(area.w for area in in_table)])
     assert widest < table.w
+
+
+@pytest.mark.parametrize("size", ENDS)
+def test_the_background_put_back_by_fills_and_pieces_of_its_line_is_the_background(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app, _clock = kiosk(tmp_path, size)
+    app.draw()
+    assert app.game._background is not None
+    background = app.game._background[1]
+    scratch = pygame.Surface(size)
+    places = random.Random(size[0])
+    for number in range(400):
+        x, y = places.randrange(size[0]), places.randrange(size[1])
+        area = pygame.Rect(x, y, places.randrange(1, size[0] - x + 1), places.randrange(1, size[1] - y + 1))
+        if number % 2:  # in whole columns: filled where plain
+            columns = max(area.w // COLUMN, 1) * COLUMN
+            area = pygame.Rect(x // COLUMN * COLUMN, y, columns, area.h).clip(scratch.get_rect())
+        scratch.fill((255, 0, 255))
+        background.paint(scratch, area)
+        shown = pygame.image.tobytes(scratch.subsurface(area), "RGB")
+        assert shown == pygame.image.tobytes(background.surface.subsurface(area), "RGB"), area
+
+
+def test_a_new_deal_repaints_whole_columns_and_copies_of_the_background_only_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Clearing the last round's cards puts the felt back by fills (a copy also reads the
+    background, rarely in the cache then), in rectangles of whole columns (filled and copied
+    several times faster than others)."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    settle(app, clock)
+    copied = []  # the areas copied from the background (the only surface of the screen's size)
+    screen_blit = type(app.screen).blit
+
+    def blit(screen: pygame.Surface, source: pygame.Surface, *where: Any) -> pygame.Rect:
+        if source.get_size() == screen.get_size():
+            copied.append(pygame.Rect(where[1]).clip(screen.get_clip()))
+        return screen_blit(screen, source, *where)
+
+    monkeypatch.setattr(type(app.screen), "blit", blit)
+    table = pygame.Rect(*astuple(app.game.layout.table))
+    repainted = []
+    app.key("return")
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        repainted += [area for area in app.game.draw(clock.now) if table.contains(area)]
+    assert repainted
+    assert all(area.x % COLUMN == 0 and area.w % COLUMN == 0 for area in repainted), repainted
+    copies, repaints = (sum(area.w * area.h for area in areas) for areas in (copied, repainted))
+    assert copies < repaints / 20

@@ -30,12 +30,14 @@ from oasis_kiosk.ui.motion import (
     Slot,
 )
 from oasis_kiosk.ui.scenes.game.repaint import (
+    Background,
     ChangedPieces,
     DrawnAhead,
     PaytableLook,
     TableLook,
     changed_pieces,
     clusters,
+    in_columns,
 )
 from oasis_kiosk.ui.scenes.game.story import RoundStory
 from oasis_kiosk.ui.scenes.help import HelpPages
@@ -117,7 +119,7 @@ class GameScene(RoundStory):
         """The cards and chips of a layout, drawn ahead."""
         self._outcome_ahead = DrawnAhead()
         """What a view's end writes large and the chips it moves, drawn ahead."""
-        self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
+        self._background: tuple[tuple[Any, ...], Background] | None = None
 
     # The scene's own model (the round's story is ``RoundStory``'s).
 
@@ -365,7 +367,7 @@ class GameScene(RoundStory):
         return dirty
 
     def _repaint_deal(
-        self, lay: Layout, now: float, background: pygame.Surface, before: TableLook, key: TableLook
+        self, lay: Layout, now: float, background: Background, before: TableLook, key: TableLook
     ) -> list[pygame.Rect]:
         """A card dealt, turned or selected, a caption, a bet, the glow, a piece in motion:
         only where they lie is painted, not the felt (an outcome shown is its verdict,
@@ -376,7 +378,7 @@ class GameScene(RoundStory):
         return self._repaint_pieces(lay, now, background, changed_pieces(lay, before, key, self._has_bonus))
 
     def _paint_region(
-        self, region: Region, lay: Layout, now: float, background: pygame.Surface, frame: FrameBudget
+        self, region: Region, lay: Layout, now: float, background: Background, frame: FrameBudget
     ) -> pygame.Rect:
         """A region painted whole (or shown from its kept look); a table too big for the
         frame's budget leaves its dealer's side to the next frame. Returns what was painted."""
@@ -399,7 +401,7 @@ class GameScene(RoundStory):
             # (``_repaint_pieces``).
             self._table_waiting = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
             area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
-        self.screen.blit(background, area, area)
+        background.paint(self.screen, area)
         with render.clipped(self.screen, area):
             paint(lay, now)
         if area == whole and name in self._kept and (name != "table" or self.showing_help):
@@ -407,7 +409,7 @@ class GameScene(RoundStory):
         return area
 
     def _repaint_lit_rows(
-        self, lay: Layout, before: PaytableLook, now: PaytableLook, background: pygame.Surface
+        self, lay: Layout, before: PaytableLook, now: PaytableLook, background: Background
     ) -> list[pygame.Rect]:
         """The paytable column's lit rows changed (a hand lit, its glow on or off): only the
         rows whose look changed are repainted, not the column."""
@@ -420,15 +422,15 @@ class GameScene(RoundStory):
         damage = []
         for line in lines:
             if line.look(before.lit, before.glowing) != line.look(now.lit, now.glowing):
-                area = render.rect(line.area)
-                self.screen.blit(background, area, area)
+                area = in_columns(render.rect(line.area), render.rect(lay.paytable))
+                background.paint(self.screen, area)
                 with render.clipped(self.screen, area):
                     paytable.column_line(self.screen, lay, line, size, now.lit, now.glowing)
                 damage.append(area)
         return damage
 
     def _repaint_pieces(
-        self, lay: Layout, now: float, background: pygame.Surface, changed: ChangedPieces
+        self, lay: Layout, now: float, background: Background, changed: ChangedPieces
     ) -> list[pygame.Rect]:
         """Only where a changed piece lies, a card or a chip was and is now (and the spot a
         chip leaves or reaches), and round the winning hands when their glow turns, the
@@ -473,23 +475,23 @@ class GameScene(RoundStory):
             self._table_waiting = None
         winning = self._winning_hands(lay) if changed.glow else []
         turned = [hand.glow(lay, area, len(box.cards)) for box, area in winning]
-        areas = clusters(damage)
+        areas = clusters(damage, table)
         alone = [glow for glow in turned if glow.collidelist(areas) < 0]
         if len(alone) < len(turned):  # a glow that a repainted area reaches is painted with it
-            areas = clusters(damage + [glow for glow in turned if glow not in alone])
+            areas = clusters(damage + [glow for glow in turned if glow not in alone], table)
         for area in areas:
             self._repaint_area(lay, now, background, area)
         for glow in alone:
             self._turn_glow(lay, now, background, glow, self._glow_look(glow, now_at, spots))
         return areas + alone
 
-    def _repaint_area(self, lay: Layout, now: float, background: pygame.Surface, area: pygame.Rect) -> None:
-        self.screen.blit(background, area, area)
+    def _repaint_area(self, lay: Layout, now: float, background: Background, area: pygame.Rect) -> None:
+        background.paint(self.screen, area)
         with render.clipped(self.screen, area):
             self._table(lay, now, only=area)
 
     def _turn_glow(
-        self, lay: Layout, now: float, background: pygame.Surface, area: pygame.Rect, look: Hashable
+        self, lay: Layout, now: float, background: Background, area: pygame.Rect, look: Hashable
     ) -> None:
         """A winning hand's glow turned with nothing else changing round it: a look kept is
         one blit of the hand; a look not seen yet is painted, then kept (the glow turns on
@@ -518,23 +520,20 @@ class GameScene(RoundStory):
             tuple(look for look in spots.values() if area.colliderect(render.rect(look[0]))),
         )
 
-    def _painted_background(self, lay: Layout) -> pygame.Surface:
+    def _painted_background(self, lay: Layout) -> Background:
         key = (self.screen.get_size(), self.terminal.profile.digest, lay.compact, len(lay.boxes), _("DEALER"))
         if self._background is not None and self._background[0] == key:
             return self._background[1]
-        surface = pygame.Surface(self.screen.get_size())
-        surface.fill(render.FELT)
+        plain = [(self.screen.get_rect(), render.FELT)]
+        plain += [(render.rect(box), render.FELT_DARK) for box in (lay.paytable, lay.jackpot)]
+        plain += [(render.rect(box), render.PANEL) for box in (lay.message, lay.meters, lay.buttons)]
         table = render.rect(lay.table)
-        pygame.draw.ellipse(surface, render.FELT_LINE, table.inflate(-table.w // 12, -table.h // 10), width=2)
-        for box in (lay.paytable, lay.jackpot):
-            pygame.draw.rect(surface, render.FELT_DARK, render.rect(box))
-        for box in (lay.message, lay.meters, lay.buttons):
-            pygame.draw.rect(surface, render.PANEL, render.rect(box))
-        self._background = (key, surface)
+        line = table.inflate(-table.w // 12, -table.h // 10)
+        self._background = (key, Background(self.screen.get_size(), plain, line))
         self._keys.clear()
         self._kept.prepare("glow", self.screen, hand.glow(lay, lay.boxes[0], 5).size)
-        self.screen.blit(surface, (0, 0))
-        return surface
+        self.screen.blit(self._background[1].surface, (0, 0))
+        return self._background[1]
 
     @property
     def _has_bonus(self) -> bool:
