@@ -291,3 +291,22 @@ def test_a_new_deal_repaints_whole_columns_and_copies_of_the_background_only_its
     assert all(area.x % COLUMN == 0 and area.w % COLUMN == 0 for area in repainted), repainted
     copies, repaints = (sum(area.w * area.h for area in areas) for areas in (copied, repainted))
     assert copies < repaints / 20
+
+
+def test_a_win_counted_up_repaints_the_meters_digits_that_change_not_the_bet(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    meters = pygame.Rect(*astuple(app.game.layout.meters))
+    bet = pygame.Rect(*astuple(app.game.layout.meters.split(3)[1]))
+    repaints = []
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        dirty = app.game.draw(clock.now)
+        if app.game.counting(clock.now):
+            repaints += [area for area in dirty if meters.colliderect(area)]
+    assert len(repaints) > 100, "CREDIT and WIN counted up frame after frame"
+    assert not any(area.colliderect(bet) for area in repaints)
+    widths = sorted(area.w for area in repaints)
+    assert widths[len(widths) // 2] < bet.w // 2, "most frames repaint a meter's last digits"

@@ -362,7 +362,11 @@ class GameScene(RoundStory):
                     self._waiting[name] = waited.get(name, 0) + 1
                     continue
                 frame.painted += area.w * area.h
-                damage = [self._paint_region((name, box, key, paint), lay, now, background, frame)]
+                if name == "meters" and before is not None and not frame.whole_screen:
+                    self._keys[name] = key
+                    damage = self._repaint_meters(lay, before, key, background)
+                else:
+                    damage = [self._paint_region((name, box, key, paint), lay, now, background, frame)]
             dirty += damage
         return dirty
 
@@ -427,6 +431,21 @@ class GameScene(RoundStory):
                 with render.clipped(self.screen, area):
                     paytable.column_line(self.screen, lay, line, size, now.lit, now.glowing)
                 damage.append(area)
+        return damage
+
+    def _repaint_meters(
+        self, lay: Layout, before: tuple[int, int, int], now: tuple[int, int, int], background: Background
+    ) -> list[pygame.Rect]:
+        """The meters' amounts changed: only the glyphs from each one's first change on are
+        repainted (a count changes CREDIT's and WIN's last digits, not BET)."""
+        cash = cash_for(self.terminal)
+        damage = []
+        for area, cell in meters.changed(lay, self._meter_values(before), self._meter_values(now), cash):
+            area = in_columns(area, cell)
+            background.paint(self.screen, area)
+            with render.clipped(self.screen, area):
+                meters.draw(self.screen, lay, self._meter_values(now), cash, only=area)
+            damage.append(area)
         return damage
 
     def _repaint_pieces(
@@ -663,15 +682,15 @@ class GameScene(RoundStory):
             y += step
 
     def _meters(self, lay: Layout, now: float) -> None:
-        view = self._on_screen
-        assert view is not None
-        credit, bet, win = self.meters(now)
-        values = (
+        meters.draw(self.screen, lay, self._meter_values(self.meters(now)), cash_for(self.terminal))
+
+    def _meter_values(self, amounts: tuple[int, int, int]) -> meters.Meters:
+        credit, bet, win = amounts
+        return (
             (_("DEMO CREDIT") if self.demo else _("CREDIT"), credit),
             (_("DEMO BET") if self.demo else _("BET"), bet),
             (_("DEMO WIN") if self.demo else _("WIN"), win),
         )
-        meters.draw(self.screen, lay, values, cash_for(self.terminal))
 
     def _buttons(self, lay: Layout, now: float) -> None:
         assert self._on_screen is not None
