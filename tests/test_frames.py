@@ -22,7 +22,7 @@ from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
 from oasis_kiosk.ui.scenes.game.repaint import COLUMN
 from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
-from oasis_kiosk.ui.widgets import hand, jackpot
+from oasis_kiosk.ui.widgets import hand, jackpot, paytable
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
@@ -106,25 +106,37 @@ def test_every_press_of_a_player_drawn_by_parts_is_the_picture_a_full_repaint_dr
         pictures_agree(app, clock)
 
 
-def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_one_blit(tmp_path: Path) -> None:
+def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_their_blit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, clock = kiosk(tmp_path, (1280, 720), deck=FLUSH)
     app.draw()  # the first frame paints everything
     app.key("f8")
     app.key("return")
     app.key("p")
     column = pygame.Rect(*astuple(app.game.layout.paytable))
-    frames: list[list[pygame.Rect]] = []  # each frame's repaints in the paytable column
+    painted = []  # the rows painted afresh (not shown from a kept look) in a frame
+    column_line = paytable.column_line
+
+    def painting(*line: Any) -> None:
+        painted.append(line)
+        column_line(*line)
+
+    monkeypatch.setattr(paytable, "column_line", painting)
+    frames: list[tuple[list[pygame.Rect], int]] = []  # each frame's repaints in the column, rows painted
     for _ in range(60 * 20):
         if frames and not app.game.busy(clock.now):
             break
         clock.now += 1 / 60
+        painted.clear()
         in_column = [area for area in app.game.draw(clock.now) if column.contains(area)]
         if in_column:
-            frames.append(in_column)
+            frames.append((in_column, len(painted)))
+    assert len(frames) > 4, "the hand's row lit, then its glow turning on and off"
+    assert all(area.h < column.h // 8 for areas, _painted in frames for area in areas), "only the rows"
     first_looks = frames[:2]  # the hand's row lit, then its glow: each a look not seen yet
-    assert len(first_looks) == 2
-    assert all(area.h < column.h // 8 for frame in first_looks for area in frame), "only the rows"
-    assert [column] in frames[2:], "the glow turned back to a look kept: the column in one blit"
+    assert all(rows for _areas, rows in first_looks)
+    assert not any(rows for _areas, rows in frames[2:]), "the glow turned back to looks kept: their blits"
 
 
 def test_helps_history_page_shows_the_rounds_played_since_it_was_last_kept(tmp_path: Path) -> None:

@@ -54,10 +54,11 @@ from oasis_kiosk.ui.widgets.hand import CardPose, Hand, Hands
 
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
-KEPT_LOOKS = {"paytable": 4, "message": 8, "buttons": 8, "table": 3, "glow": 4, "jackpot": 2}
-"""The regions whose looks recur (the paytable with a row lit, the buttons of a moment, a
-prompt, the rules under HELP, a winning hand glowing and not, the jackpot's banner in each
-colour), and how many looks of each are kept painted: about 33 MB at 1920x1080."""
+KEPT_LOOKS = {"paytable": 4, "lit row": 12, "message": 8, "buttons": 8, "table": 3, "glow": 4, "jackpot": 2}
+"""The regions whose looks recur (the paytable column and HELP's paytables, a row of the column
+lit, glowing and dark again, the buttons of a moment, a prompt, the rules under HELP, a
+winning hand glowing and not, the jackpot's banner in each colour), and how many looks of
+each are kept painted: about 34 MB at 1920x1080."""
 AHEAD_WHEN_UNDER = 10
 """A frame that painted less than a tenth of the screen draws a piece of what is to come."""
 MOST_FRAMES_WAITED = 3
@@ -337,13 +338,10 @@ class GameScene(RoundStory):
                 and before is not None
                 and not lay.compact
                 and not (before.help or key.help)
-                and self._kept.get(name, key) is None
             ):
-                # A new look of the lit rows: they alone are painted, then the column is
-                # kept, so that the glow's next turn is one blit.
+                # The lit rows changed: they alone are repainted, not the column.
                 self._keys[name] = key
                 damage = self._repaint_lit_rows(lay, before, key, background)
-                self._kept.keep(name, key, self.screen, render.rect(box))
                 frame.painted += sum(area.w * area.h for area in damage)
             else:
                 area = render.rect(box)
@@ -416,22 +414,36 @@ class GameScene(RoundStory):
         self, lay: Layout, before: PaytableLook, now: PaytableLook, background: Background
     ) -> list[pygame.Rect]:
         """The paytable column's lit rows changed (a hand lit, its glow on or off): only the
-        rows whose look changed are repainted, not the column."""
-        lines = paytable.column_lines(
+        rows whose look changed are repainted, each from its kept look once it has been
+        painted (the glow turns four times a second while a win counts: from its third turn
+        on, each row is a blit of the row, not of the column)."""
+        lines = self._column_lines(lay)
+        size = paytable.column_size(lay, lines)
+        assert self._background is not None
+        damage = []
+        for number, line in enumerate(lines):
+            look = line.look(now.lit, now.glowing)
+            if line.look(before.lit, before.glowing) == look:
+                continue
+            area = in_columns(render.rect(line.area), render.rect(lay.paytable))
+            row = (self._background[0], number, look)
+            kept = self._kept.get("lit row", row)
+            if kept is not None:
+                self.screen.blit(kept, area)
+            else:
+                background.paint(self.screen, area)
+                with render.clipped(self.screen, area):
+                    paytable.column_line(self.screen, lay, line, size, now.lit, now.glowing)
+                self._kept.keep("lit row", row, self.screen, area)
+            damage.append(area)
+        return damage
+
+    def _column_lines(self, lay: Layout) -> list[paytable.ColumnLine]:
+        return paytable.column_lines(
             lay,
             rules_text.paytable_rows(self.terminal.rules),
             rules_text.bonus_rows(self.terminal.rules, cash_for(self.terminal)),
         )
-        size = paytable.column_size(lay, lines)
-        damage = []
-        for line in lines:
-            if line.look(before.lit, before.glowing) != line.look(now.lit, now.glowing):
-                area = in_columns(render.rect(line.area), render.rect(lay.paytable))
-                background.paint(self.screen, area)
-                with render.clipped(self.screen, area):
-                    paytable.column_line(self.screen, lay, line, size, now.lit, now.glowing)
-                damage.append(area)
-        return damage
 
     def _repaint_meters(
         self, lay: Layout, before: tuple[int, int, int], now: tuple[int, int, int], background: Background
@@ -551,6 +563,9 @@ class GameScene(RoundStory):
         self._background = (key, Background(self.screen.get_size(), plain, line))
         self._keys.clear()
         self._kept.prepare("glow", self.screen, hand.glow(lay, lay.boxes[0], 5).size)
+        if not lay.compact:
+            row = in_columns(render.rect(self._column_lines(lay)[-1].area), render.rect(lay.paytable))
+            self._kept.prepare("lit row", self.screen, row.size)
         self.screen.blit(self._background[1].surface, (0, 0))
         return self._background[1]
 
