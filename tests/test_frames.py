@@ -322,3 +322,34 @@ def test_a_win_counted_up_repaints_the_meters_digits_that_change_not_the_bet(tmp
     assert not any(area.colliderect(bet) for area in repaints)
     widths = sorted(area.w for area in repaints)
     assert widths[len(widths) // 2] < bet.w // 2, "most frames repaint a meter's last digits"
+
+
+def test_a_counting_frame_lays_out_the_paytable_once_and_each_meters_new_amount_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The glow turns the paytable's rows and the count changes CREDIT and WIN each frame:
+    the column's lines stay laid out, and a meter's amount is measured when it is new, not
+    again when the next frame compares it."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
+    app.draw()  # the first frame lays everything out
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    laid_out = []
+    column_lines = paytable.column_lines
+
+    def laying_out(*how: Any) -> list[paytable.ColumnLine]:
+        laid_out.append(how)
+        return column_lines(*how)
+
+    monkeypatch.setattr(paytable, "column_lines", laying_out)
+    measured = []  # amounts measured by each counting frame
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        misses = render.amount.cache_info().misses
+        app.game.draw(clock.now)
+        if app.game.counting(clock.now):
+            measured.append(render.amount.cache_info().misses - misses)
+    assert len(measured) > 100
+    assert max(measured) <= 2, "CREDIT's and WIN's new amounts"
+    assert not laid_out

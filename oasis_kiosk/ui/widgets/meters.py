@@ -22,7 +22,7 @@ def _cells(lay: Layout, values: Meters) -> list[tuple[Box, Box]]:
 
 def _amount(
     lay: Layout, inner: Box, number: int, values: Meters, cash: Callable[[int], str]
-) -> list[pygame.Surface]:
+) -> tuple[pygame.Surface, ...]:
     """A meter's amount as glyphs (on a compact screen, its name too); the last, the win,
     in gold while it is not zero."""
     name, amount = values[number]

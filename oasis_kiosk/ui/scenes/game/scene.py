@@ -121,6 +121,7 @@ class GameScene(RoundStory):
         self._outcome_ahead = DrawnAhead()
         """What a view's end writes large and the chips it moves, drawn ahead."""
         self._background: tuple[tuple[Any, ...], Background] | None = None
+        self._lines: tuple[tuple[Any, ...], list[paytable.ColumnLine]] | None = None
 
     # The scene's own model (the round's story is ``RoundStory``'s).
 
@@ -193,6 +194,7 @@ class GameScene(RoundStory):
         self._keys.clear()
         self._kept.clear()
         self._background = None
+        self._lines = None
         self._table_waiting = None
 
     def draw(self, now: float) -> list[pygame.Rect]:
@@ -439,11 +441,15 @@ class GameScene(RoundStory):
         return damage
 
     def _column_lines(self, lay: Layout) -> list[paytable.ColumnLine]:
-        return paytable.column_lines(
-            lay,
-            rules_text.paytable_rows(self.terminal.rules),
-            rules_text.bonus_rows(self.terminal.rules, cash_for(self.terminal)),
-        )
+        """The paytable column's lines, worked out once for each background (its layout and
+        rules) until the screen is drawn afresh (a new language): a counting frame repaints
+        its rows as the glow turns."""
+        assert self._background is not None
+        if self._lines is None or self._lines[0] != self._background[0]:
+            rows = rules_text.paytable_rows(self.terminal.rules)
+            bonus = rules_text.bonus_rows(self.terminal.rules, cash_for(self.terminal))
+            self._lines = (self._background[0], paytable.column_lines(lay, rows, bonus))
+        return self._lines[1]
 
     def _repaint_meters(
         self, lay: Layout, before: tuple[int, int, int], now: tuple[int, int, int], background: Background
@@ -451,12 +457,13 @@ class GameScene(RoundStory):
         """The meters' amounts changed: only the glyphs from each one's first change on are
         repainted (a count changes CREDIT's and WIN's last digits, not BET)."""
         cash = cash_for(self.terminal)
+        shown = self._meter_values(now)
         damage = []
-        for area, cell in meters.changed(lay, self._meter_values(before), self._meter_values(now), cash):
+        for area, cell in meters.changed(lay, self._meter_values(before), shown, cash):
             area = in_columns(area, cell)
             background.paint(self.screen, area)
             with render.clipped(self.screen, area):
-                meters.draw(self.screen, lay, self._meter_values(now), cash, only=area)
+                meters.draw(self.screen, lay, shown, cash, only=area)
             damage.append(area)
         return damage
 
