@@ -517,6 +517,15 @@ class GameScene(RoundStory):
         alone = [glow for glow in turned if glow.collidelist(areas) < 0]
         if len(alone) < len(turned):  # a glow that a repainted area reaches is painted with it
             areas = clusters(damage + [glow for glow in turned if glow not in alone], table)
+        assert self._on_screen is not None
+        if panel.overlay_panel(self._on_screen) is not None:
+            # What moves or glows wholly under a panel (a handpay's winning hand, its chips
+            # on their way) changes nothing on the screen.
+            hidden = panel.hides(lay)
+            areas, alone = (
+                [area for area in found if not any(side.contains(area) for side in hidden)]
+                for found in (areas, alone)
+            )
         for area in areas:
             self._repaint_area(lay, now, background, area)
         for glow in alone:
