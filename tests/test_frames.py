@@ -375,3 +375,22 @@ def test_under_a_handpays_panel_the_winning_hands_glow_repaints_nothing(tmp_path
             assert any(side.contains(glow) for side in hidden), "the panel hides the winning hand"
             assert not any(any(side.contains(area) for side in hidden) for area in dirty), dirty
     assert turns > 4
+
+
+def test_a_winning_hands_glow_turns_in_whole_columns(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    glow = hand.glow(table.layout, table.layout.boxes[0], 5)
+    turns = []  # the repaints over the hand in each frame its glow turned
+    glowing = False
+    while table.busy(clock.now):
+        clock.now += 1 / 60
+        dirty = table.draw(clock.now)
+        if table.glowing(clock.now) != glowing:
+            glowing = not glowing
+            turns += [area for area in dirty if area.contains(glow)]
+    assert len(turns) > 4
+    assert all(area.x % COLUMN == 0 and area.w % COLUMN == 0 for area in turns), turns

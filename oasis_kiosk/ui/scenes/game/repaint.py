@@ -115,6 +115,13 @@ def in_columns(area: pygame.Rect, within: pygame.Rect) -> pygame.Rect:
     return pygame.Rect(left, area.y, right - left, area.h).clip(within)
 
 
+def in_whole_columns(area: pygame.Rect, within: pygame.Rect) -> pygame.Rect:
+    """``area`` in whole COLUMNs, as wide wherever it lies (a column more than its own width
+    takes), no further than ``within``: a winning hand's glow, whose kept looks share one size."""
+    width = -(-area.w // COLUMN) * COLUMN + COLUMN
+    return pygame.Rect(area.x // COLUMN * COLUMN, area.y, width, area.h).clip(within)
+
+
 def clusters(damage: list[pygame.Rect], within: pygame.Rect) -> list[pygame.Rect]:
     """The damage as few rectangles, in whole columns (``in_columns``) of ``within``: those
     that touch or lie near each other become their union (a piece's place before and after

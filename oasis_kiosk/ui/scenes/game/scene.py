@@ -38,6 +38,7 @@ from oasis_kiosk.ui.scenes.game.repaint import (
     changed_pieces,
     clusters,
     in_columns,
+    in_whole_columns,
 )
 from oasis_kiosk.ui.scenes.game.story import RoundStory
 from oasis_kiosk.ui.scenes.help import HelpPages
@@ -512,7 +513,7 @@ class GameScene(RoundStory):
             damage.append(self._table_waiting)
             self._table_waiting = None
         winning = self._winning_hands(lay) if changed.glow else []
-        turned = [hand.glow(lay, area, len(box.cards)) for box, area in winning]
+        turned = [in_whole_columns(hand.glow(lay, area, len(box.cards)), table) for box, area in winning]
         areas = clusters(damage, table)
         alone = [glow for glow in turned if glow.collidelist(areas) < 0]
         if len(alone) < len(turned):  # a glow that a repainted area reaches is painted with it
@@ -578,7 +579,8 @@ class GameScene(RoundStory):
         line = table.inflate(-table.w // 12, -table.h // 10)
         self._background = (key, Background(self.screen.get_size(), plain, line))
         self._keys.clear()
-        self._kept.prepare("glow", self.screen, hand.glow(lay, lay.boxes[0], 5).size)
+        glow = in_whole_columns(hand.glow(lay, lay.boxes[0], 5), render.rect(lay.table))
+        self._kept.prepare("glow", self.screen, glow.size)
         if not lay.compact:
             row = in_columns(render.rect(self._column_lines(lay)[-1].area), render.rect(lay.paytable))
             self._kept.prepare("lit row", self.screen, row.size)
