@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import astuple
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -19,8 +20,9 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
+from oasis_kiosk.ui.scenes.game.repaint import COLUMN
 from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
-from oasis_kiosk.ui.widgets import hand, jackpot
+from oasis_kiosk.ui.widgets import hand, jackpot, panel, paytable
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
@@ -104,25 +106,37 @@ def test_every_press_of_a_player_drawn_by_parts_is_the_picture_a_full_repaint_dr
         pictures_agree(app, clock)
 
 
-def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_one_blit(tmp_path: Path) -> None:
+def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_their_blit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, clock = kiosk(tmp_path, (1280, 720), deck=FLUSH)
     app.draw()  # the first frame paints everything
     app.key("f8")
     app.key("return")
     app.key("p")
     column = pygame.Rect(*astuple(app.game.layout.paytable))
-    frames: list[list[pygame.Rect]] = []  # each frame's repaints in the paytable column
+    painted = []  # the rows painted afresh (not shown from a kept look) in a frame
+    column_line = paytable.column_line
+
+    def painting(*line: Any) -> None:
+        painted.append(line)
+        column_line(*line)
+
+    monkeypatch.setattr(paytable, "column_line", painting)
+    frames: list[tuple[list[pygame.Rect], int]] = []  # each frame's repaints in the column, rows painted
     for _ in range(60 * 20):
         if frames and not app.game.busy(clock.now):
             break
         clock.now += 1 / 60
+        painted.clear()
         in_column = [area for area in app.game.draw(clock.now) if column.contains(area)]
         if in_column:
-            frames.append(in_column)
+            frames.append((in_column, len(painted)))
+    assert len(frames) > 4, "the hand's row lit, then its glow turning on and off"
+    assert all(area.h < column.h // 8 for areas, _painted in frames for area in areas), "only the rows"
     first_looks = frames[:2]  # the hand's row lit, then its glow: each a look not seen yet
-    assert len(first_looks) == 2
-    assert all(area.h < column.h // 8 for frame in first_looks for area in frame), "only the rows"
-    assert [column] in frames[2:], "the glow turned back to a look kept: the column in one blit"
+    assert all(rows for _areas, rows in first_looks)
+    assert not any(rows for _areas, rows in frames[2:]), "the glow turned back to looks kept: their blits"
 
 
 def test_helps_history_page_shows_the_rounds_played_since_it_was_last_kept(tmp_path: Path) -> None:
@@ -235,3 +249,148 @@ def test_a_new_deal_and_its_outcome_repaint_their_pieces_not_the_felt_across_the
             in_table = [area for area in app.game.draw(clock.now) if table.contains(area)]
             widest = max([widest, *(area.w for area in in_table)])
     assert widest < table.w
+
+
+@pytest.mark.parametrize("size", ENDS)
+def test_the_background_put_back_by_fills_and_pieces_of_its_line_is_the_background(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app, _clock = kiosk(tmp_path, size)
+    app.draw()
+    assert app.game._background is not None
+    background = app.game._background[1]
+    scratch = pygame.Surface(size)
+    places = random.Random(size[0])
+    for number in range(400):
+        x, y = places.randrange(size[0]), places.randrange(size[1])
+        area = pygame.Rect(x, y, places.randrange(1, size[0] - x + 1), places.randrange(1, size[1] - y + 1))
+        if number % 2:  # in whole columns: filled where plain
+            columns = max(area.w // COLUMN, 1) * COLUMN
+            area = pygame.Rect(x // COLUMN * COLUMN, y, columns, area.h).clip(scratch.get_rect())
+        scratch.fill((255, 0, 255))
+        background.paint(scratch, area)
+        shown = pygame.image.tobytes(scratch.subsurface(area), "RGB")
+        assert shown == pygame.image.tobytes(background.surface.subsurface(area), "RGB"), area
+
+
+def test_a_new_deal_repaints_whole_columns_and_copies_of_the_background_only_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Clearing the last round's cards puts the felt back by fills (a copy also reads the
+    background, rarely in the cache then), in rectangles of whole columns (filled and copied
+    several times faster than others)."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    settle(app, clock)
+    copied = []  # the areas copied from the background (the only surface of the screen's size)
+    screen_blit = type(app.screen).blit
+
+    def blit(screen: pygame.Surface, source: pygame.Surface, *where: Any) -> pygame.Rect:
+        if source.get_size() == screen.get_size():
+            copied.append(pygame.Rect(where[1]).clip(screen.get_clip()))
+        return screen_blit(screen, source, *where)
+
+    monkeypatch.setattr(type(app.screen), "blit", blit)
+    table = pygame.Rect(*astuple(app.game.layout.table))
+    repainted = []
+    app.key("return")
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        repainted += [area for area in app.game.draw(clock.now) if table.contains(area)]
+    assert repainted
+    assert all(area.x % COLUMN == 0 and area.w % COLUMN == 0 for area in repainted), repainted
+    copies, repaints = (sum(area.w * area.h for area in areas) for areas in (copied, repainted))
+    assert copies < repaints / 20
+
+
+def test_a_win_counted_up_repaints_the_meters_digits_that_change_not_the_bet(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    meters = pygame.Rect(*astuple(app.game.layout.meters))
+    bet = pygame.Rect(*astuple(app.game.layout.meters.split(3)[1]))
+    repaints = []
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        dirty = app.game.draw(clock.now)
+        if app.game.counting(clock.now):
+            repaints += [area for area in dirty if meters.colliderect(area)]
+    assert len(repaints) > 100, "CREDIT and WIN counted up frame after frame"
+    assert not any(area.colliderect(bet) for area in repaints)
+    widths = sorted(area.w for area in repaints)
+    assert widths[len(widths) // 2] < bet.w // 2, "most frames repaint a meter's last digits"
+
+
+def test_a_counting_frame_lays_out_the_paytable_once_and_each_meters_new_amount_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The glow turns the paytable's rows and the count changes CREDIT and WIN each frame:
+    the column's lines stay laid out, and a meter's amount is measured when it is new, not
+    again when the next frame compares it."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
+    app.draw()  # the first frame lays everything out
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    laid_out = []
+    column_lines = paytable.column_lines
+
+    def laying_out(*how: Any) -> list[paytable.ColumnLine]:
+        laid_out.append(how)
+        return column_lines(*how)
+
+    monkeypatch.setattr(paytable, "column_lines", laying_out)
+    measured = []  # amounts measured by each counting frame
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        misses = render.amount.cache_info().misses
+        app.game.draw(clock.now)
+        if app.game.counting(clock.now):
+            measured.append(render.amount.cache_info().misses - misses)
+    assert len(measured) > 100
+    assert max(measured) <= 2, "CREDIT's and WIN's new amounts"
+    assert not laid_out
+
+
+def test_under_a_handpays_panel_the_winning_hands_glow_repaints_nothing(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=ROYAL)
+    app.key("f8")
+    app.key("n")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    glow = hand.glow(table.layout, table.layout.boxes[0], 5)
+    turns = 0
+    glowing = False
+    while table.busy(clock.now):
+        clock.now += 1 / 60
+        dirty = table.draw(clock.now)
+        if table.glowing(clock.now) != glowing and table.showing(clock.now).overlay:
+            glowing = not glowing
+            turns += 1
+            hidden = panel.hides(table.layout)
+            assert any(side.contains(glow) for side in hidden), "the panel hides the winning hand"
+            assert not any(any(side.contains(area) for side in hidden) for area in dirty), dirty
+    assert turns > 4
+
+
+def test_a_winning_hands_glow_turns_in_whole_columns(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    glow = hand.glow(table.layout, table.layout.boxes[0], 5)
+    turns = []  # the repaints over the hand in each frame its glow turned
+    glowing = False
+    while table.busy(clock.now):
+        clock.now += 1 / 60
+        dirty = table.draw(clock.now)
+        if table.glowing(clock.now) != glowing:
+            glowing = not glowing
+            turns += [area for area in dirty if area.contains(glow)]
+    assert len(turns) > 4
+    assert all(area.x % COLUMN == 0 and area.w % COLUMN == 0 for area in turns), turns

@@ -102,9 +102,11 @@ def fitting_sizes(size: int, least: int) -> Iterator[int]:
         yield size
 
 
+# Kept: a meter's amount is asked for again the next frame, to see which glyphs changed.
+@lru_cache(maxsize=64)
 def amount(
     content: str, size: int, colour: Colour, width: int, bold: bool = False, least: int = MIN_TEXT_SIZE
-) -> list[pygame.Surface]:
+) -> tuple[pygame.Surface, ...]:
     """A changing amount (a meter counting up), at ``size`` or smaller to fit ``width`` (not
     under ``least``), as kept single-character glyphs to blit side by side (``row``): a new
     value costs a few small blits, not a fresh render of the whole string. The digits are of
@@ -113,16 +115,16 @@ def amount(
     for chosen in fitting_sizes(size, least):  # the last one tried, if none fits
         if sum(text_width(character, chosen, bold) for character in content) <= width:
             break
-    return [text(character, chosen, colour, bold) for character in content]
+    return tuple(text(character, chosen, colour, bold) for character in content)
 
 
-def row(surface: pygame.Surface, glyphs: list[pygame.Surface], x: int, y: int) -> None:
+def row(surface: pygame.Surface, glyphs: Sequence[pygame.Surface], x: int, y: int) -> None:
     for glyph in glyphs:
         surface.blit(glyph, (x, y))
         x += glyph.get_width()
 
 
-def row_width(glyphs: list[pygame.Surface]) -> int:
+def row_width(glyphs: Sequence[pygame.Surface]) -> int:
     return sum(glyph.get_width() for glyph in glyphs)
 
 
@@ -710,6 +712,7 @@ def forget() -> None:
         font,
         text,
         text_width,
+        amount,
         wrap,
         lines_that_fit,
         card_piece,

@@ -42,6 +42,16 @@ def words(lay: Layout, number: int, line: str, amount_line: int | None) -> list[
     ]
 
 
+CORNER = 12
+"""The radius of a panel's corners, in pixels."""
+
+
+def hides(lay: Layout) -> list[pygame.Rect]:
+    """Where a panel hides the table whole: its frame but the rounded corners."""
+    frame = area(lay)
+    return [frame.inflate(-2 * CORNER, 0), frame.inflate(0, -2 * CORNER)]
+
+
 def draw(surface: pygame.Surface, lay: Layout, panel: Panel) -> None:
     """The panel across the table, its text inside it; the amount line (a handpay's) in the
     largest type, for the attendant. The game waits behind it: the table is dimmed, and the
@@ -50,8 +60,8 @@ def draw(surface: pygame.Surface, lay: Layout, panel: Panel) -> None:
     lines, alarm, amount_line = panel
     surface.fill(VEIL, render.rect(lay.table), special_flags=pygame.BLEND_RGB_MULT)
     frame = area(lay)
-    pygame.draw.rect(surface, render.ALARM if alarm else render.PANEL, frame, border_radius=12)
-    pygame.draw.rect(surface, render.GOLD, frame, width=3, border_radius=12)
+    pygame.draw.rect(surface, render.ALARM if alarm else render.PANEL, frame, border_radius=CORNER)
+    pygame.draw.rect(surface, render.GOLD, frame, width=3, border_radius=CORNER)
     shown = [piece for number, line in enumerate(lines) for piece in words(lay, number, line, amount_line)]
     gap = lay.small // 2
     tall = sum(piece.get_height() for piece in shown) + gap * (len(shown) - 1)

@@ -30,12 +30,15 @@ from oasis_kiosk.ui.motion import (
     Slot,
 )
 from oasis_kiosk.ui.scenes.game.repaint import (
+    Background,
     ChangedPieces,
     DrawnAhead,
     PaytableLook,
     TableLook,
     changed_pieces,
     clusters,
+    in_columns,
+    in_whole_columns,
 )
 from oasis_kiosk.ui.scenes.game.story import RoundStory
 from oasis_kiosk.ui.scenes.help import HelpPages
@@ -52,10 +55,11 @@ from oasis_kiosk.ui.widgets.hand import CardPose, Hand, Hands
 
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
-KEPT_LOOKS = {"paytable": 4, "message": 8, "buttons": 8, "table": 3, "glow": 4, "jackpot": 2}
-"""The regions whose looks recur (the paytable with a row lit, the buttons of a moment, a
-prompt, the rules under HELP, a winning hand glowing and not, the jackpot's banner in each
-colour), and how many looks of each are kept painted: about 33 MB at 1920x1080."""
+KEPT_LOOKS = {"paytable": 4, "lit row": 12, "message": 8, "buttons": 8, "table": 3, "glow": 4, "jackpot": 2}
+"""The regions whose looks recur (the paytable column and HELP's paytables, a row of the column
+lit, glowing and dark again, the buttons of a moment, a prompt, the rules under HELP, a
+winning hand glowing and not, the jackpot's banner in each colour), and how many looks of
+each are kept painted: about 34 MB at 1920x1080."""
 AHEAD_WHEN_UNDER = 10
 """A frame that painted less than a tenth of the screen draws a piece of what is to come."""
 MOST_FRAMES_WAITED = 3
@@ -117,7 +121,8 @@ class GameScene(RoundStory):
         """The cards and chips of a layout, drawn ahead."""
         self._outcome_ahead = DrawnAhead()
         """What a view's end writes large and the chips it moves, drawn ahead."""
-        self._background: tuple[tuple[Any, ...], pygame.Surface] | None = None
+        self._background: tuple[tuple[Any, ...], Background] | None = None
+        self._lines: tuple[tuple[Any, ...], list[paytable.ColumnLine]] | None = None
 
     # The scene's own model (the round's story is ``RoundStory``'s).
 
@@ -190,6 +195,7 @@ class GameScene(RoundStory):
         self._keys.clear()
         self._kept.clear()
         self._background = None
+        self._lines = None
         self._table_waiting = None
 
     def draw(self, now: float) -> list[pygame.Rect]:
@@ -335,13 +341,10 @@ class GameScene(RoundStory):
                 and before is not None
                 and not lay.compact
                 and not (before.help or key.help)
-                and self._kept.get(name, key) is None
             ):
-                # A new look of the lit rows: they alone are painted, then the column is
-                # kept, so that the glow's next turn is one blit.
+                # The lit rows changed: they alone are repainted, not the column.
                 self._keys[name] = key
                 damage = self._repaint_lit_rows(lay, before, key, background)
-                self._kept.keep(name, key, self.screen, render.rect(box))
                 frame.painted += sum(area.w * area.h for area in damage)
             else:
                 area = render.rect(box)
@@ -360,12 +363,16 @@ class GameScene(RoundStory):
                     self._waiting[name] = waited.get(name, 0) + 1
                     continue
                 frame.painted += area.w * area.h
-                damage = [self._paint_region((name, box, key, paint), lay, now, background, frame)]
+                if name == "meters" and before is not None and not frame.whole_screen:
+                    self._keys[name] = key
+                    damage = self._repaint_meters(lay, before, key, background)
+                else:
+                    damage = [self._paint_region((name, box, key, paint), lay, now, background, frame)]
             dirty += damage
         return dirty
 
     def _repaint_deal(
-        self, lay: Layout, now: float, background: pygame.Surface, before: TableLook, key: TableLook
+        self, lay: Layout, now: float, background: Background, before: TableLook, key: TableLook
     ) -> list[pygame.Rect]:
         """A card dealt, turned or selected, a caption, a bet, the glow, a piece in motion:
         only where they lie is painted, not the felt (an outcome shown is its verdict,
@@ -376,7 +383,7 @@ class GameScene(RoundStory):
         return self._repaint_pieces(lay, now, background, changed_pieces(lay, before, key, self._has_bonus))
 
     def _paint_region(
-        self, region: Region, lay: Layout, now: float, background: pygame.Surface, frame: FrameBudget
+        self, region: Region, lay: Layout, now: float, background: Background, frame: FrameBudget
     ) -> pygame.Rect:
         """A region painted whole (or shown from its kept look); a table too big for the
         frame's budget leaves its dealer's side to the next frame. Returns what was painted."""
@@ -399,7 +406,7 @@ class GameScene(RoundStory):
             # (``_repaint_pieces``).
             self._table_waiting = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
             area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
-        self.screen.blit(background, area, area)
+        background.paint(self.screen, area)
         with render.clipped(self.screen, area):
             paint(lay, now)
         if area == whole and name in self._kept and (name != "table" or self.showing_help):
@@ -407,28 +414,62 @@ class GameScene(RoundStory):
         return area
 
     def _repaint_lit_rows(
-        self, lay: Layout, before: PaytableLook, now: PaytableLook, background: pygame.Surface
+        self, lay: Layout, before: PaytableLook, now: PaytableLook, background: Background
     ) -> list[pygame.Rect]:
         """The paytable column's lit rows changed (a hand lit, its glow on or off): only the
-        rows whose look changed are repainted, not the column."""
-        lines = paytable.column_lines(
-            lay,
-            rules_text.paytable_rows(self.terminal.rules),
-            rules_text.bonus_rows(self.terminal.rules, cash_for(self.terminal)),
-        )
+        rows whose look changed are repainted, each from its kept look once it has been
+        painted (the glow turns four times a second while a win counts: from its third turn
+        on, each row is a blit of the row, not of the column)."""
+        lines = self._column_lines(lay)
         size = paytable.column_size(lay, lines)
+        assert self._background is not None
         damage = []
-        for line in lines:
-            if line.look(before.lit, before.glowing) != line.look(now.lit, now.glowing):
-                area = render.rect(line.area)
-                self.screen.blit(background, area, area)
+        for number, line in enumerate(lines):
+            look = line.look(now.lit, now.glowing)
+            if line.look(before.lit, before.glowing) == look:
+                continue
+            area = in_columns(render.rect(line.area), render.rect(lay.paytable))
+            row = (self._background[0], number, look)
+            kept = self._kept.get("lit row", row)
+            if kept is not None:
+                self.screen.blit(kept, area)
+            else:
+                background.paint(self.screen, area)
                 with render.clipped(self.screen, area):
                     paytable.column_line(self.screen, lay, line, size, now.lit, now.glowing)
-                damage.append(area)
+                self._kept.keep("lit row", row, self.screen, area)
+            damage.append(area)
+        return damage
+
+    def _column_lines(self, lay: Layout) -> list[paytable.ColumnLine]:
+        """The paytable column's lines, worked out once for each background (its layout and
+        rules) until the screen is drawn afresh (a new language): a counting frame repaints
+        its rows as the glow turns."""
+        assert self._background is not None
+        if self._lines is None or self._lines[0] != self._background[0]:
+            rows = rules_text.paytable_rows(self.terminal.rules)
+            bonus = rules_text.bonus_rows(self.terminal.rules, cash_for(self.terminal))
+            self._lines = (self._background[0], paytable.column_lines(lay, rows, bonus))
+        return self._lines[1]
+
+    def _repaint_meters(
+        self, lay: Layout, before: tuple[int, int, int], now: tuple[int, int, int], background: Background
+    ) -> list[pygame.Rect]:
+        """The meters' amounts changed: only the glyphs from each one's first change on are
+        repainted (a count changes CREDIT's and WIN's last digits, not BET)."""
+        cash = cash_for(self.terminal)
+        shown = self._meter_values(now)
+        damage = []
+        for area, cell in meters.changed(lay, self._meter_values(before), shown, cash):
+            area = in_columns(area, cell)
+            background.paint(self.screen, area)
+            with render.clipped(self.screen, area):
+                meters.draw(self.screen, lay, shown, cash, only=area)
+            damage.append(area)
         return damage
 
     def _repaint_pieces(
-        self, lay: Layout, now: float, background: pygame.Surface, changed: ChangedPieces
+        self, lay: Layout, now: float, background: Background, changed: ChangedPieces
     ) -> list[pygame.Rect]:
         """Only where a changed piece lies, a card or a chip was and is now (and the spot a
         chip leaves or reaches), and round the winning hands when their glow turns, the
@@ -472,24 +513,33 @@ class GameScene(RoundStory):
             damage.append(self._table_waiting)
             self._table_waiting = None
         winning = self._winning_hands(lay) if changed.glow else []
-        turned = [hand.glow(lay, area, len(box.cards)) for box, area in winning]
-        areas = clusters(damage)
+        turned = [in_whole_columns(hand.glow(lay, area, len(box.cards)), table) for box, area in winning]
+        areas = clusters(damage, table)
         alone = [glow for glow in turned if glow.collidelist(areas) < 0]
         if len(alone) < len(turned):  # a glow that a repainted area reaches is painted with it
-            areas = clusters(damage + [glow for glow in turned if glow not in alone])
+            areas = clusters(damage + [glow for glow in turned if glow not in alone], table)
+        assert self._on_screen is not None
+        if panel.overlay_panel(self._on_screen) is not None:
+            # What moves or glows wholly under a panel (a handpay's winning hand, its chips
+            # on their way) changes nothing on the screen.
+            hidden = panel.hides(lay)
+            areas, alone = (
+                [area for area in found if not any(side.contains(area) for side in hidden)]
+                for found in (areas, alone)
+            )
         for area in areas:
             self._repaint_area(lay, now, background, area)
         for glow in alone:
             self._turn_glow(lay, now, background, glow, self._glow_look(glow, now_at, spots))
         return areas + alone
 
-    def _repaint_area(self, lay: Layout, now: float, background: pygame.Surface, area: pygame.Rect) -> None:
-        self.screen.blit(background, area, area)
+    def _repaint_area(self, lay: Layout, now: float, background: Background, area: pygame.Rect) -> None:
+        background.paint(self.screen, area)
         with render.clipped(self.screen, area):
             self._table(lay, now, only=area)
 
     def _turn_glow(
-        self, lay: Layout, now: float, background: pygame.Surface, area: pygame.Rect, look: Hashable
+        self, lay: Layout, now: float, background: Background, area: pygame.Rect, look: Hashable
     ) -> None:
         """A winning hand's glow turned with nothing else changing round it: a look kept is
         one blit of the hand; a look not seen yet is painted, then kept (the glow turns on
@@ -518,23 +568,24 @@ class GameScene(RoundStory):
             tuple(look for look in spots.values() if area.colliderect(render.rect(look[0]))),
         )
 
-    def _painted_background(self, lay: Layout) -> pygame.Surface:
+    def _painted_background(self, lay: Layout) -> Background:
         key = (self.screen.get_size(), self.terminal.profile.digest, lay.compact, len(lay.boxes), _("DEALER"))
         if self._background is not None and self._background[0] == key:
             return self._background[1]
-        surface = pygame.Surface(self.screen.get_size())
-        surface.fill(render.FELT)
+        plain = [(self.screen.get_rect(), render.FELT)]
+        plain += [(render.rect(box), render.FELT_DARK) for box in (lay.paytable, lay.jackpot)]
+        plain += [(render.rect(box), render.PANEL) for box in (lay.message, lay.meters, lay.buttons)]
         table = render.rect(lay.table)
-        pygame.draw.ellipse(surface, render.FELT_LINE, table.inflate(-table.w // 12, -table.h // 10), width=2)
-        for box in (lay.paytable, lay.jackpot):
-            pygame.draw.rect(surface, render.FELT_DARK, render.rect(box))
-        for box in (lay.message, lay.meters, lay.buttons):
-            pygame.draw.rect(surface, render.PANEL, render.rect(box))
-        self._background = (key, surface)
+        line = table.inflate(-table.w // 12, -table.h // 10)
+        self._background = (key, Background(self.screen.get_size(), plain, line))
         self._keys.clear()
-        self._kept.prepare("glow", self.screen, hand.glow(lay, lay.boxes[0], 5).size)
-        self.screen.blit(surface, (0, 0))
-        return surface
+        glow = in_whole_columns(hand.glow(lay, lay.boxes[0], 5), render.rect(lay.table))
+        self._kept.prepare("glow", self.screen, glow.size)
+        if not lay.compact:
+            row = in_columns(render.rect(self._column_lines(lay)[-1].area), render.rect(lay.paytable))
+            self._kept.prepare("lit row", self.screen, row.size)
+        self.screen.blit(self._background[1].surface, (0, 0))
+        return self._background[1]
 
     @property
     def _has_bonus(self) -> bool:
@@ -664,15 +715,15 @@ class GameScene(RoundStory):
             y += step
 
     def _meters(self, lay: Layout, now: float) -> None:
-        view = self._on_screen
-        assert view is not None
-        credit, bet, win = self.meters(now)
-        values = (
+        meters.draw(self.screen, lay, self._meter_values(self.meters(now)), cash_for(self.terminal))
+
+    def _meter_values(self, amounts: tuple[int, int, int]) -> meters.Meters:
+        credit, bet, win = amounts
+        return (
             (_("DEMO CREDIT") if self.demo else _("CREDIT"), credit),
             (_("DEMO BET") if self.demo else _("BET"), bet),
             (_("DEMO WIN") if self.demo else _("WIN"), win),
         )
-        meters.draw(self.screen, lay, values, cash_for(self.terminal))
 
     def _buttons(self, lay: Layout, now: float) -> None:
         assert self._on_screen is not None
