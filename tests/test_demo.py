@@ -8,6 +8,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pygame
 import pytest
 from support import books
 
@@ -90,6 +91,11 @@ def test_the_attract_mode_marks_its_meters_demo_and_shows_no_credit_of_its_own_a
         app.advance(STEP)
         app.draw()
     assert app.attract.terminal.credits > 0, "the demo plays on credits of its own"
+    # A frame repaints only the meters' digits that change, so their names may have been
+    # painted before the texts were noted: the screen is drawn afresh, and must not change.
+    shown = pygame.image.tobytes(app.screen, "RGB")
+    app.repaint()
+    assert pygame.image.tobytes(app.screen, "RGB") == shown, "the frames drew what a repaint draws"
     assert "DEMO CREDIT" in drawn
     assert "CREDIT" not in drawn, "no meter claims the demo's credits as the cabinet's"
 
