@@ -35,6 +35,7 @@ from oasis_kiosk.config import Config, LinkConfig
 from oasis_kiosk.floor import access, dashboard, hub, migrate, reconcile
 from oasis_kiosk.floor.errors import HubUnavailableError
 from oasis_kiosk.floor.hub import Event
+from oasis_kiosk.i18n import money_with_currency_code
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 from oasis_kiosk.store.outbox import Outbox, hub_round_id
@@ -203,15 +204,15 @@ def test_the_dashboard_shows_the_floor_in_a_real_browser(floor: FloorHub, tmp_pa
     assert "FAULTY" in rows["c03"]
     assert "meter games_played" in rows["c03"]
     assert all("agree" in rows[name] for name in ("c01", "c02", "c04"))
-    assert re.search(r"c01 online \d+ s ago [\d,.]+ 72\.00 ", rows["c01"]), rows["c01"]
+    assert re.search(r"c01 online \d+ s ago [\d,.]+ EUR 72\.00 EUR ", rows["c01"]), rows["c01"]
     assert " 6 " in rows["c01"], "games played"
-    assert dashboard.money(pool.value, 2) in words
+    assert dashboard.money_of(dashboard.Options())(pool.value) in words
     assert pool.hits == 1
     assert "1 hit " in words
     hits = re.search(r'<table id="hits">(.*?)</table>', dom, re.S)
     assert hits is not None
     assert re.search(
-        r"^When Cabinet Round Box Award \S+ \S+ c02 \S+:1 1 [\d,.]+$", text_of(hits[1]).strip()
+        r"^When Cabinet Round Box Award \S+ \S+ c02 \S+:1 1 [\d,.]+ EUR$", text_of(hits[1]).strip()
     ), "c02's round 1, its first box"
     days = re.search(r'<table id="days">(.*?)</table>', dom, re.S)
     assert days is not None
@@ -317,6 +318,22 @@ def test_the_page_says_when_the_hub_cannot_be_reached(tmp_path: Path) -> None:
     assert "cannot reach the hub: connection refused &lt;b&gt;" in page
     assert headers["Cache-Control"] == "no-store"
     assert missing == 404
+
+
+def test_the_page_writes_money_as_the_cabinets_messages_do_exactly_in_its_currency() -> None:
+    """One exact formatter (``i18n``) for every amount: no float, no rounding, the code said."""
+    koruna = dashboard.money_of(dashboard.Options(currency="CZK"))
+    assert koruna(-123_456) == money_with_currency_code(-123_456, "CZK", 100) == "-1,234.56 CZK"
+    assert koruna(10**15 + 1) == "10,000,000,000,000.01 CZK", "past a float's exact digits"
+    assert koruna(None) == "—"
+    assert dashboard.money_of(dashboard.Options(currency="JPY", decimals=0))(1234) == "1,234 JPY"
+
+
+def test_serve_refuses_a_currency_that_is_not_an_iso_code(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["hub", "serve", "--dsn", "host=nowhere", "--currency", "euro"])
+    assert refused.value.code == 2
+    assert "not a currency's ISO code of three capital letters: 'euro'" in capsys.readouterr().err
 
 
 def test_serve_says_clearly_what_stops_it(

@@ -23,6 +23,7 @@ import argparse
 import json
 import logging
 import os
+import re
 import signal
 import sys
 import threading
@@ -124,6 +125,12 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     )
     serve.add_argument("--days", type=positive, default=7, help="days of totals shown (default 7)")
     serve.add_argument(
+        "--currency",
+        type=currency_code,
+        default="EUR",
+        help="the cabinets' currency, its ISO code (default EUR)",
+    )
+    serve.add_argument(
         "--decimals", type=natural, default=2, help="decimals of the currency's minor units (default 2)"
     )
     serve.add_argument("--title", default="Oasis floor", help="the page's title")
@@ -132,6 +139,12 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         whose = "a dashboard's" if command is serve else "the owner's"
         where.add_argument("--credentials", type=Path, help=f"{whose} credentials file")
         where.add_argument("--dsn", help="a libpq connection string (default: $OASIS_HUB_DSN)")
+
+
+def currency_code(text: str) -> str:
+    if re.fullmatch(r"[A-Z]{3}", text) is None:
+        raise argparse.ArgumentTypeError(f"not a currency's ISO code of three capital letters: {text!r}")
+    return text
 
 
 def positive(text: str) -> int:
@@ -284,6 +297,7 @@ def run_serve(arguments: argparse.Namespace, target: Path | str) -> int:
     options = dashboard.Options(
         online_seconds=arguments.online_seconds or dashboard.Options.online_seconds,
         days=arguments.days,
+        currency=arguments.currency,
         decimals=arguments.decimals,
         title=arguments.title,
     )

@@ -40,6 +40,7 @@ import psycopg
 
 from oasis_kiosk.floor import hub, migrate
 from oasis_kiosk.floor.errors import HubError, MigrationError
+from oasis_kiosk.i18n import money_with_currency_code
 from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, PAID_BY_HAND, WAGERED, WON
 
 log = logging.getLogger("oasis_kiosk.dashboard")
@@ -65,6 +66,8 @@ class Options:
     default until the hub counts it silent (and the pool's parameters wait for it)."""
     days: int = 7
     """Days of totals shown, today included."""
+    currency: str = "EUR"
+    """The cabinets' currency (ISO 4217), which the hub does not keep."""
     decimals: int = 2
     """Money is kept in minor units; shown with this many decimals (2: cents)."""
     refresh: int = 10
@@ -276,14 +279,20 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def money(minor: int | None, decimals: int) -> str:
-    if minor is None:
-        return "—"
-    if decimals <= 0:
-        return f"{minor:,}"
-    sign, minor = ("−" if minor < 0 else ""), abs(minor)
-    whole, part = divmod(minor, 10**decimals)
-    return f"{sign}{whole:,}.{part:0{decimals}d}"
+Money = Callable[[int | None], str]
+"""An amount of minor units as the page writes it ("—" for none)."""
+
+
+def money_of(options: Options) -> Money:
+    """The page's money: the exact formatter the cabinets' messages use (``i18n``), with the
+    currency's code."""
+
+    def money(minor: int | None) -> str:
+        if minor is None:
+            return "—"
+        return money_with_currency_code(minor, options.currency, 10**options.decimals)
+
+    return money
 
 
 def _count(number: int | None) -> str:
@@ -325,13 +334,13 @@ ul.diff { margin: .2em 0 0 1em; padding: 0; color: #9b1c12; font-size: .9em; }
 
 
 def render(page: Page, options: Options) -> str:
-    d = options.decimals
+    money = money_of(options)
     sections = [
         *_head(page, options),
-        *_cabinets_table(page, d),
-        *_pool_section(page.pool, d),
-        *_hits_table(page.hits, d),
-        *_days_table(page.days, d),
+        *_cabinets_table(page, money),
+        *_pool_section(page.pool, money),
+        *_hits_table(page.hits, money),
+        *_days_table(page.days, money),
     ]
     return "\n".join(sections) + "</body></html>"
 
@@ -345,11 +354,11 @@ def _head(page: Page, options: Options) -> list[str]:
         f"<h1>{_e(options.title)}</h1>",
         f'<p class="when">The hub at {_e(page.at.strftime("%Y-%m-%d %H:%M:%S %Z"))}; '
         f"a cabinet is online when it sent something in the last {int(options.online_seconds)} s. "
-        f"Amounts in the cabinets' currency.</p>",
+        f"Amounts in {_e(options.currency)}.</p>",
     ]
 
 
-def _cabinets_table(page: Page, d: int) -> list[str]:
+def _cabinets_table(page: Page, money: Money) -> list[str]:
     out = [
         '<h2>Cabinets</h2><table id="cabinets"><thead><tr><th>Cabinet</th><th>Link</th><th>Last seen</th>'
         '<th class="n">Credits</th><th class="n">Coin in</th><th class="n">Coin out</th>'
@@ -371,8 +380,8 @@ def _cabinets_table(page: Page, d: int) -> list[str]:
         out.append(
             f'<tr class="cabinet" data-cabinet="{_e(cabinet.name)}"><td><b>{_e(cabinet.name)}</b></td>'
             f"<td>{link}</td><td>{_ago(cabinet.last_seen, page.at)}</td>"
-            f'<td class="n">{_e(money(cabinet.credits, d))}</td><td class="n">{_e(money(cabinet.coin_in, d))}</td>'
-            f'<td class="n">{_e(money(cabinet.coin_out, d))}</td><td class="n">{_e(_count(cabinet.games))}</td>'
+            f'<td class="n">{_e(money(cabinet.credits))}</td><td class="n">{_e(money(cabinet.coin_in))}</td>'
+            f'<td class="n">{_e(money(cabinet.coin_out))}</td><td class="n">{_e(_count(cabinet.games))}</td>'
             f'<td>{tilts}</td><td class="books">{_books(cabinet, page.at)}</td></tr>'
         )
     if not page.cabinets:
@@ -396,20 +405,20 @@ def _books(cabinet: CabinetRow, now: datetime) -> str:
     )
 
 
-def _pool_section(pool: hub.Pool, d: int) -> list[str]:
+def _pool_section(pool: hub.Pool, money: Money) -> list[str]:
     parameters = pool.parameters
     return [
         '<h2>Linked jackpot</h2><div class="pool" id="pool">',
-        f'<span class="value">{_e(money(pool.value, d))}</span>',
-        f"<span>reserve {_e(money(pool.reserve, d))}</span>"
+        f'<span class="value">{_e(money(pool.value))}</span>',
+        f"<span>reserve {_e(money(pool.reserve))}</span>"
         f"<span>{_e(_count(pool.hits))} {'hit' if pool.hits == 1 else 'hits'}</span>",
-        f"<span>resets to {_e(money(parameters.reset, d))}, at most {_e(money(parameters.maximum, d))}</span>",
+        f"<span>resets to {_e(money(parameters.reset))}, at most {_e(money(parameters.maximum))}</span>",
         f"<span>{_e(f'{parameters.rate_ppm / 10_000:g}')} % of a stake to the pool, "
         f"{_e(f'{parameters.reserve_rate_ppm / 10_000:g}')} % to the reserve</span></div>",
     ]
 
 
-def _hits_table(hits: list[Hit], d: int) -> list[str]:
+def _hits_table(hits: list[Hit], money: Money) -> list[str]:
     out = [
         f'<h2>Last {HITS} hits</h2><table id="hits"><thead><tr><th>When</th><th>Cabinet</th><th>Round</th>'
         '<th class="n">Box</th><th class="n">Award</th></tr></thead><tbody>',
@@ -418,7 +427,7 @@ def _hits_table(hits: list[Hit], d: int) -> list[str]:
         out.append(
             f"<tr><td>{_e(hit.claimed_at.strftime('%Y-%m-%d %H:%M:%S'))}</td><td>{_e(hit.cabinet)}</td>"
             f'<td>{_e(hit.round_id)}</td><td class="n">{hit.box + 1}</td>'
-            f'<td class="n">{_e(money(hit.amount, d))}{" (reset value: hit at once)" if hit.at_once else ""}</td></tr>'
+            f'<td class="n">{_e(money(hit.amount))}{" (reset value: hit at once)" if hit.at_once else ""}</td></tr>'
         )
     if not hits:
         out.append('<tr><td colspan="5">No hit yet.</td></tr>')
@@ -426,7 +435,7 @@ def _hits_table(hits: list[Hit], d: int) -> list[str]:
     return out
 
 
-def _days_table(days: list[Day], d: int) -> list[str]:
+def _days_table(days: list[Day], money: Money) -> list[str]:
     out = [
         '<h2>Totals per day</h2><table id="days"><thead><tr><th>Day</th><th class="n">Games</th>'
         '<th class="n">Played</th><th class="n">Won</th><th class="n">Money in</th><th class="n">Money out</th>'
@@ -436,14 +445,14 @@ def _days_table(days: list[Day], d: int) -> list[str]:
     for day in days:
         figures = [
             _count(day.games),
-            money(day.played, d),
-            money(day.won, d),
-            money(day.money_in, d),
-            money(day.money_out, d),
-            money(day.stakes, d),
-            money(day.to_pool, d),
+            money(day.played),
+            money(day.won),
+            money(day.money_in),
+            money(day.money_out),
+            money(day.stakes),
+            money(day.to_pool),
             _count(day.awards),
-            money(day.awarded, d),
+            money(day.awarded),
         ]
         cells = "".join(f'<td class="n">{_e(figure)}</td>' for figure in figures)
         out.append(f"<tr><td>{_e(day.day.isoformat())}</td>{cells}</tr>")
