@@ -11,12 +11,15 @@ from support import books, logged_in_menu
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config
+from oasis_kiosk.machine.audit import OVERPAID
+from oasis_kiosk.machine.cash_out_kinds import PAYOUT_DEVICES, PayoutDevice
 from oasis_kiosk.machine.events import MONEY_IN_AND_OUT, SENTENCES
 from oasis_kiosk.machine.intents import INTENTS
 from oasis_kiosk.machine.ledger_kinds import MONEY_IN
 from oasis_kiosk.machine.meters import METERS, denomination, every_meter
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.machine.tilts import TILTS
 
 LAB_ORDER = ["credits", "coin_in", "coin_out", "games_won", "jackpots_paid", "handpays"]
 """What a lab reads first, before the notes and coins by denomination."""
@@ -88,3 +91,12 @@ def test_each_kind_of_money_is_an_intent_a_ledger_row_and_a_meter_the_listings_a
     value = kind.accepted(Config())[0]
     assert denomination(kind.meter(value)) == (kind.meter_label, value), "the meters page labels its meter"
     assert kind.meter(value) in every_meter({}, Config()), "every listing shows its meters"
+
+
+@pytest.mark.parametrize("device", PAYOUT_DEVICES.values(), ids=lambda device: device.name)
+def test_each_payout_device_names_meters_and_tilts_the_registries_label_and_the_audit_counts(
+    device: PayoutDevice,
+) -> None:
+    assert {device.meter, device.overpaid} <= set(METERS), "the meters page labels its meters"
+    assert {device.stopped_short, device.overpaid} <= set(TILTS), "the tilt panel explains its tilts"
+    assert device.overpaid in OVERPAID, "the audit sums its unowed items on their meter"

@@ -9,9 +9,8 @@ noise (``Glitch``) are logged and counted, a ``Report`` is logged, a ``Fault`` t
 terminal. A new device that takes money in is one module that implements ``MoneyIn`` and one
 configuration key that builds it (``hardware/build.py``). A ``MoneyOut`` is started with the
 amount a payout owes and reports each item by the value that left, so it may pay in coins
-(the hopper) or in one item (a ticket printer); the terminal knows what each device pays
-from ``machine/cash_out_kinds.py`` (see "What is not yet in one place" in
-``docs/architecture.md`` for the payout's words, still the hopper's).
+(the hopper) or in one item (a ticket printer); the terminal knows what each device pays,
+and what it says of it, from ``machine/cash_out_kinds.py``.
 """
 
 from __future__ import annotations

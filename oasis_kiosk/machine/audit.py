@@ -32,6 +32,8 @@ from oasis_kiosk.store.db.ledger import LedgerRow
 if TYPE_CHECKING:
     from oasis_kiosk.store.db.rounds import RoundSettlement, StoredRound
 
+OVERPAID = {device.overpaid for device in PAYOUT_DEVICES.values()}
+"""The ledger's rows of items a payout device paid unowed: each on its meter of that name."""
 TERMINAL_KEYS = {"jackpot_awards", "jackpot_hits", "jackpot_before", "jackpot_pending"}
 """What the terminal keeps in a settled round's settlement beside the core's."""
 
@@ -84,8 +86,8 @@ def expected_meters(ledger: list[LedgerRow], rounds: list[StoredRound]) -> dict[
             sums["jackpots_paid"] += row.amount
         if row.kind == "jackpot_contribution":
             sums["jackpot_contributions"] += row.detail["to_meter"]
-        if row.kind == "hopper_overpaid":
-            sums["hopper_overpaid"] += row.detail["coin"]
+        if row.kind in OVERPAID:
+            sums[row.kind] += row.detail["coin"]
         if row.kind == "operator_credit":
             sums["operator_credits"] += row.amount
         if row.kind == PAID_BY_HAND:

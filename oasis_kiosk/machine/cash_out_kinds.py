@@ -1,13 +1,17 @@
 """Each way the terminal cashes credits out (``[terminal] cashout``), in one registry: by hand
 only, or through a payout device that pays what it can in items of one value, the rest by
-hand. What the device pays, in what items, and the ledger's and the meters' names for it
-are here; the configuration, the terminal's cash-out, the audit and the screen read them."""
+hand. What the device pays, in what items, the ledger's, the meters' and the tilts' names
+for it and what the screen and the prompts say of it are here; the configuration, the
+terminal's cash-out, the audit and the screen read them. (Its tilts and meters are also in
+the registries of ``machine/tilts.py`` and ``machine/meters.py``, which label them.)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from oasis_kiosk.i18n import N_
 
 if TYPE_CHECKING:  # the configuration lists these kinds as its choices
     from oasis_kiosk.config import Config
@@ -21,6 +25,11 @@ class PayoutDevice:
     """The value of one item it pays (minor units), from the configuration."""
     meter: str
     """The meter of what it paid out."""
+    stopped_short: str
+    """The tilt of a payout it ended short (empty or jammed)."""
+    overpaid: str
+    """The tilt, the ledger's row (at no credit) and the meter of an item it paid unowed."""
+    words: PayoutWords
 
     def whole_items(self, config: Config, amount: int) -> int:
         """What of ``amount`` it pays: whole items (the rest, below one, is handpaid)."""
@@ -29,6 +38,30 @@ class PayoutDevice:
     def items(self, config: Config, amount: int) -> int:
         """How many of its items ``amount`` is."""
         return amount // self.unit(config)
+
+
+@dataclass(frozen=True)
+class PayoutWords:
+    """What the terminal and the screen say of a payout device's work: message ids, with
+    ``{coins}`` a count of its items and ``{coin}`` an item's value (the names the books'
+    events keep), and the English reasons of its tilts."""
+
+    paying: str
+    """The cash-out's prompt: ``{coins}`` items of ``{coin}``."""
+    paid: str
+    """One item paid (``{coin}``)."""
+    not_owed: str
+    """An item paid that nothing owed."""
+    short: str
+    """A payout ended ``{short}`` items short."""
+    to_come: str
+    """The panel over the table while it pays: ``{coins}`` still to come."""
+    to_come_prompt: str
+    """The prompt while it pays (``{coins}``)."""
+    short_reason: str
+    """The tilt's reason of a payout ended short (``{coins}``)."""
+    not_owed_reason: str
+    """The tilt's reason of an item not owed (``{coin}``, minor units)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,7 +76,23 @@ class CashOutKind:
         return 0 if self.device is None else self.device.whole_items(config, credits)
 
 
-HOPPER = PayoutDevice("hopper", unit=lambda config: config.hopper_coin, meter="hopper_out")
+HOPPER = PayoutDevice(
+    "hopper",
+    unit=lambda config: config.hopper_coin,
+    meter="hopper_out",
+    stopped_short="hopper_empty",
+    overpaid="hopper_overpaid",
+    words=PayoutWords(
+        paying=N_("paying out {coins} coin(s) of {coin}"),
+        paid=N_("coin {coin} paid out"),
+        not_owed=N_("a coin the payout did not owe"),
+        short=N_("{short} coin(s) short"),
+        to_come=N_("{coins} coin(s) to come"),
+        to_come_prompt=N_("Paying out: {coins} coin(s) to come."),
+        short_reason="the hopper stopped {coins} coin(s) short",
+        not_owed_reason="the hopper paid a coin of {coin} it did not owe",
+    ),
+)
 """Coins of ``[money] hopper_coin``."""
 
 PAYOUT_DEVICES: dict[str, PayoutDevice] = {device.name: device for device in (HOPPER,)}

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
+from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
@@ -511,7 +512,8 @@ def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
     if mode is Mode.OPERATOR:
         return ("operator",)
     if mode is Mode.PAYING:
-        return ("payout", _("PAYING OUT"), _("{coins} coin(s) to come").format(coins=terminal.payout_items))
+        words = payout_device(terminal.config).words
+        return ("payout", _("PAYING OUT"), _(words.to_come).format(coins=terminal.payout_items))
     if mode is Mode.HANDPAY and terminal.handpay is not None:
         return (
             "handpay",
@@ -567,7 +569,8 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
     if mode is Mode.OPERATOR:
         return _("Operator menu: the game stands still until the key is turned back.")
     if mode is Mode.PAYING:
-        return _("Paying out: {coins} coin(s) to come.").format(coins=terminal.payout_items)
+        words = payout_device(terminal.config).words
+        return _(words.to_come_prompt).format(coins=terminal.payout_items)
     if mode is Mode.HANDPAY and terminal.handpay is not None:
         return _("Handpay of {amount}: please wait for the attendant.").format(amount=cash(terminal.handpay))
     if mode is Mode.JACKPOT_PENDING:

@@ -20,11 +20,10 @@ class CashOut(Transactions):
         owed = kind.by_device(self.config, self.credits)
         if owed:
             self.payout = owed
-            coins, coin = self.payout_items, payout_device(self.config).unit(self.config)
+            device = payout_device(self.config)
+            coins, coin = self.payout_items, device.unit(self.config)
             self.store.event("payout_requested", coins=coins, coin=coin)
-            return Response(
-                True, N_("paying out {coins} coin(s) of {coin}"), {"coins": coins, "coin": Amount(coin)}
-            )
+            return Response(True, device.words.paying, {"coins": coins, "coin": Amount(coin)})
         return self._request_handpay()
 
     def _request_handpay(self) -> Response:
@@ -68,11 +67,11 @@ class CashOut(Transactions):
                 else:
                     self.handpay = self.credits or None
                     self.store.event("handpay_reduced", coin=value, amount=self.handpay or 0)
-                return Response(True, N_("coin {coin} paid out"), {"coin": Amount(value)})
-            self.store.post("hopper_overpaid", 0, coin=value)
-            self.store.add_meter("hopper_overpaid", value)
-            self._tilt("hopper_overpaid", f"the hopper paid a coin of {value} it did not owe")
-            return Response(False, N_("a coin the payout did not owe"))
+                return Response(True, device.words.paid, {"coin": Amount(value)})
+            self.store.post(device.overpaid, 0, coin=value)
+            self.store.add_meter(device.overpaid, value)
+            self._tilt(device.overpaid, device.words.not_owed_reason.format(coin=value))
+            return Response(False, device.words.not_owed)
 
         return self._commit(book)
 
@@ -86,9 +85,10 @@ class CashOut(Transactions):
             by_attendant = self.stopping
             self.payout, self.stopping = None, False
             if short and not by_attendant:
-                coins = payout_device(self.config).items(self.config, short)
-                self._tilt("hopper_empty", f"the hopper stopped {coins} coin(s) short")
-                return Response(False, N_("{short} coin(s) short"), {"short": coins})
+                device = payout_device(self.config)
+                coins = device.items(self.config, short)
+                self._tilt(device.stopped_short, device.words.short_reason.format(coins=coins))
+                return Response(False, device.words.short, {"short": coins})
             if self.credits and self.handpay is None:
                 return self._request_handpay()
             if self.handpay is not None:  # called for with the last coin
