@@ -80,9 +80,9 @@ CONTACT_EVERY = 1.0
 """The longest, in seconds, between the agent's records of its contact with the hub while
 the pool stands still (less with an ``offline_after`` under 5 s): enough for the kiosk to see
 the link up, and a write of the cabinet's card a second rather than one at every pass."""
-HEARTBEAT = 2.0
-"""Seconds between the hub's reminders that an idle cabinet is there (``hub.heartbeat``): a
-few missed and the hub counts the cabinet silent (``hub.SILENT_AFTER``), and the pool's
+HEARTBEAT = hub.SILENT_AFTER / 3
+"""Seconds between the hub's reminders that an idle cabinet is there (``hub.heartbeat``): three
+missed and the hub counts the cabinet silent (``hub.SILENT_AFTER``), and the pool's
 parameters wait for it."""
 CONNECTION_OPTIONS: dict[str, Any] = {
     # A cut network is noticed in seconds, not when the kernel gives up on the connection.

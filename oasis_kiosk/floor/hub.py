@@ -339,7 +339,8 @@ def pending_hits(connection: psycopg.Connection[Any]) -> list[tuple[str, str, in
 
 SILENT_AFTER = 6
 """Seconds after which a cabinet's agent that has not reached the hub is silent: it sends a
-heartbeat every 2 s when idle (``floor/agent.py``), so three missed mean its link is down."""
+heartbeat every third of it when idle (``agent.HEARTBEAT``), so three missed mean its link is
+down."""
 
 
 def agents_silent(connection: psycopg.Connection[Any]) -> list[tuple[str, int]]:
