@@ -138,6 +138,39 @@ def test_nothing_on_the_screen_tells_the_outcome_while_the_dealers_cards_turn(
         assert settled.overlay[0] == "handpay"
 
 
+@pytest.mark.parametrize(("deck", "bonus"), [(TRIPS, False), (PUSH, False), (ROYAL, True)])
+def test_credit_never_shows_more_than_the_books_hold_nor_less_than_they_held_before_the_play(
+    tmp_path: Path, deck: str, bonus: bool
+) -> None:
+    """CREDIT holds back what the round put on the credits until the outcome shows, then
+    rises with the WIN counted. A win paid by hand never went on the credits: nothing is
+    held back then, so CREDIT never dips below the credit left after the stakes (it once
+    showed a royal flush's handpay taken off, below zero)."""
+    app, clock = dealt(tmp_path, deck, bonus=bonus)
+    app.key("p")
+    terminal = app.terminal
+    before_the_outcome = terminal.credits - (0 if terminal.handpay is not None else paid_back_now(app))
+    shown = []
+    while app.game.busy(clock.now):
+        app.draw()
+        shown.append(app.game.meters(clock.now)[0])
+        clock.now += 1 / 30
+    app.draw()
+    shown.append(app.game.meters(clock.now)[0])
+    assert min(shown) == before_the_outcome >= 0
+    assert max(shown) == shown[-1] == terminal.credits
+    if deck == ROYAL:
+        assert terminal.handpay is not None, "the royal flush is paid by hand"
+        assert set(shown) == {terminal.credits}, "the handpay never moves CREDIT"
+
+
+def paid_back_now(app: App) -> int:
+    """What the last round put back on the credits, from the books' ledger."""
+    settlement = last_settlement(app.terminal)
+    assert settlement is not None
+    return int(settlement["paid"]) + int(settlement["jackpot_awards"])
+
+
 def test_a_dealer_who_does_not_qualify_is_said_only_once_his_cards_have_turned(tmp_path: Path) -> None:
     """czech-exchange offers to buy a card against a dealer who does not qualify: the offer
     is the verdict, and waits for the hole cards as the outcome does."""

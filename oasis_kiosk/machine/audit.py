@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 OVERPAID = {device.overpaid for device in PAYOUT_DEVICES.values()}
 """The ledger's rows of items a payout device paid unowed: each on its meter of that name."""
-TERMINAL_KEYS = {"jackpot_awards", "jackpot_hits", "jackpot_before", "jackpot_pending"}
+TERMINAL_KEYS = {"jackpot_awards", "jackpot_hits", "jackpot_before", "jackpot_pending", "handpaid"}
 """What the terminal keeps in a settled round's settlement beside the core's."""
 
 

@@ -80,8 +80,8 @@ class View:
     win: int
     """What the settled round won: what it paid back minus what it took, never below 0."""
     returned: int
-    """All the settled round paid back (stakes included): CREDIT holds it back until the
-    outcome shows."""
+    """All the settled round put back on the credits (stakes included; nothing when its win
+    is paid by hand): CREDIT holds it back until the outcome shows."""
     bonus_category: str | None
     """The bonus table's row a settled box's bonus won on."""
     jackpot: int | None
@@ -250,7 +250,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         credits=terminal.credits,
         bet=round_.collected if round_ is not None else terminal.upfront(),
         win=last_win(last),
-        returned=paid_back(last),
+        returned=0 if last is not None and last.get("handpaid") else paid_back(last),
         bonus_category=table.bonus_category,
         jackpot=shown,
         jackpot_won=int(last.get("jackpot_awards", 0)) if last else 0,

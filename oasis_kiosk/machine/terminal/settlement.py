@@ -44,6 +44,8 @@ class RoundSettling(LinkedJackpot):
         }
         if linked_hits:
             stored["jackpot_pending"] = linked_hits
+        if handpaid:
+            stored["handpaid"] = True
         self.store.update_round(round_id, round_.record(), stored)
 
     def _jackpot_hits(self, boxes: list[BoxSettlement]) -> tuple[list[tuple[int, int, int]], list[int]]:

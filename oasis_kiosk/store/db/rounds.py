@@ -30,6 +30,9 @@ if TYPE_CHECKING:
         jackpot_before: NotRequired[int]
         jackpot_pending: NotRequired[list[int]]
         """A linked hit's boxes, their awards the floor's to pay."""
+        handpaid: NotRequired[bool]
+        """The round's win (its jackpots too) is the attendant's to pay: none of it went on
+        the credits."""
 
     class VoidSettlement(TypedDict):
         """A round closed before its end (``Store.void_round``): why, its stakes refunded."""

@@ -116,10 +116,11 @@ class RoundStory:
         return self.view
 
     def meters(self, now: float) -> tuple[int, int, int]:
-        """CREDIT, BET and WIN as they show at ``now``: CREDIT rises with the WIN counted."""
+        """CREDIT, BET and WIN as they show at ``now``: CREDIT rises with the WIN counted, when
+        the win went on the credits (not when the attendant pays it)."""
         view = self.showing(now)
         counted = self.counted(now)
-        return view.credits - (view.win - counted), view.bet, counted
+        return view.credits - min(view.win - counted, view.returned), view.bet, counted
 
     def busy(self, now: float) -> bool:
         return (
