@@ -172,6 +172,17 @@ BAD_FILES: list[tuple[str, str, str]] = [
     ("[jackpot]\nrate = true", "jackpot.rate", "True is not a number"),
     ("[terminal]\ncashout = 'hopper'", "terminal.cashout", "'hopper' needs a hopper in [devices]"),
     ("[terminal]\nprofile = 'holdem'", "terminal.profile", "no profile 'holdem'"),
+    # a credit limit under which the cabinet could take no money, or deal no round
+    (
+        "[terminal]\ncredit_limit = 10",
+        "terminal.credit_limit",
+        "10 is below the smallest coin or note (50): no money could be taken",
+    ),
+    (
+        "[terminal]\nprofile = 'standard'\ncredit_limit = 2000",
+        "terminal.credit_limit",
+        "2000 is below the least a round of standard needs (3000): no round could be dealt",
+    ),
     # the pulse window must make sense
     (
         f"[devices]\ncoin_acceptor = {{ {COIN}, pulse_min_ms = 200 }}",

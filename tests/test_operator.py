@@ -295,6 +295,14 @@ def test_the_rules_change_between_rounds_only_and_whole(menu: OperatorMenu, tmp_
     with pytest.raises(OperatorError, match=r"table\.ante_min: minimum 20000 is above the maximum"):
         menu.set_rules("standard", {"table": {"ante_min": 20000}})
     assert menu.terminal.profile.id == "standard", "a refused change changes nothing"
+    cabinet = menu.terminal.config
+    menu.terminal.config = replace(cabinet, credit_limit=1400)
+    with pytest.raises(
+        OperatorError, match=r"credit_limit: 1400 is below the least a round of golden-oasis needs"
+    ):
+        menu.set_rules("golden-oasis")
+    assert menu.terminal.profile.id == "standard", "rules no credit could ever deal are refused"
+    menu.terminal.config = cabinet
     house_variant = {"table": {"max_payout": 300000}}
     with pytest.raises(ReturnsUnknownError):
         menu.set_rules("golden-oasis", house_variant)

@@ -85,8 +85,13 @@ def test_a_configuration_the_operator_menu_broke_is_found(tmp_path: Path) -> Non
 def test_limits_under_which_nothing_could_be_played_are_found(tmp_path: Path) -> None:
     terminal = fed_terminal(tmp_path / "kiosk.db")
     assert configuration_problems(replace(terminal.config, credit_limit=40)) == [
-        "configuration: the credit limit 40 is below the smallest coin or bill (50): no money could ever be taken",
-        "configuration: the credit limit 40 is below the smallest ante (1000): no hand could ever be dealt",
+        "configuration: <defaults>: terminal.credit_limit: 40 is below the smallest coin or note (50): "
+        "no money could be taken"
+    ]
+    # The smallest ante fits, but a round needs more up front: its play bet kept in reserve.
+    assert configuration_problems(replace(terminal.config, profile="standard", credit_limit=2000)) == [
+        "configuration: <defaults>: terminal.credit_limit: 2000 is below the least a round of standard "
+        "needs (3000): no round could be dealt"
     ]
 
 

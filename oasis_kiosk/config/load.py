@@ -110,7 +110,20 @@ def validate(config: Config) -> None:
         for count, value in table.items():
             if value not in taken:
                 walk.fail(f"devices.{where}.{count}", f"{value} is not one of money.{listed} {list(taken)}")
+    # A cabinet that could never take a coin or deal a hand is not configured either.
+    smallest = min((*config.coins, *config.bills), default=None)
+    if smallest is not None and config.credit_limit < smallest:
+        walk.fail(
+            "terminal.credit_limit",
+            f"{config.credit_limit} is below the smallest coin or note ({smallest}): no money could be taken",
+        )
     try:
-        config.load_profile()
+        profile = config.load_profile()
     except ValueError as error:
         walk.fail("terminal.profile", str(error))
+    least = profile.deal_needs(profile.allowed_antes()[0])
+    if config.credit_limit < least:
+        walk.fail(
+            "terminal.credit_limit",
+            f"{config.credit_limit} is below the least a round of {profile.id} needs ({least}): no round could be dealt",
+        )

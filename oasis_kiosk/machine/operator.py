@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
-from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting
+from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting, validate
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand
@@ -336,6 +336,11 @@ class OperatorMenu:
             N_("the rules cannot change while credits are on: cash them out first"),
         )
         loaded = self._loaded(profile, overrides)
+        changed = replace(self.terminal.config, profile=profile, profile_overrides=overrides)
+        try:
+            validate(changed)  # the rules with the cabinet's limits: a round it could deal
+        except ConfigError as error:
+            raise OperatorError(N_("these rules cannot be played: {reason}"), reason=str(error)) from None
         books = self.store.books
         currency = loaded.to_dict()["table"]["currency"]
         if books is not None and currency != books.currency:
@@ -360,7 +365,7 @@ class OperatorMenu:
             self.store.set_state("rules", {"profile": profile, "overrides": overrides})
             after = {"profile": loaded.id, "digest": loaded.digest, "overrides": overrides}
             self.store.event("configuration_changed", setting="rules", before=before, after=after)
-        self.terminal.config = replace(self.terminal.config, profile=profile, profile_overrides=overrides)
+        self.terminal.config = changed
         self.terminal.use_profile(loaded)
 
     @staticmethod

@@ -26,26 +26,14 @@ def database_problems(store: Store) -> list[str]:
 
 def configuration_problems(config: Config) -> list[str]:
     """The configuration as the terminal runs it (the file with the operator menu's changes
-    over it) checked whole, the profile loaded, and the money and limits able to meet: a
-    cabinet that could never take a coin or deal a hand is not ready either."""
+    over it) checked whole, the profile loaded, and the money and limits able to meet
+    (``config.validate``): a cabinet that could never take a coin or deal a hand is not
+    ready either."""
     try:
         validate(config)
     except ConfigError as error:
         return [f"configuration: {error}"]
-    problems = []
-    smallest_money = min(config.coins + config.bills)
-    if smallest_money > config.credit_limit:
-        problems.append(
-            f"configuration: the credit limit {config.credit_limit} is below the smallest coin or "
-            f"bill ({smallest_money}): no money could ever be taken"
-        )
-    smallest_ante = min(config.load_profile().allowed_antes())
-    if smallest_ante > config.credit_limit:
-        problems.append(
-            f"configuration: the credit limit {config.credit_limit} is below the smallest ante "
-            f"({smallest_ante}): no hand could ever be dealt"
-        )
-    return problems
+    return []
 
 
 def return_problems(config: Config, store: Store, profile: Profile | None = None) -> list[str]:
