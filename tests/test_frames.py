@@ -429,3 +429,29 @@ def test_a_panels_frames_paint_the_table_only_where_its_body_leaves_it_in_sight(
         on_table += sum(area.clip(whole).w * area.clip(whole).h for area in painted)
     assert on_table > 0, "the panel's frames painted the table round it"
     assert under_body == 0
+
+
+def test_a_winning_hands_glow_is_drawn_only_where_a_frame_repaints_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outcome's frame repaints the verdict, the captions and the hand apart: the glow's
+    rounded frames are drawn into the hand's repaint only, not clipped away in the others."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    glow = hand.glow(table.layout, table.layout.boxes[0], 5)
+    clipped_away = []
+    draw_glow = hand.draw_glow
+
+    def drawing(surface: pygame.Surface, *where: Any) -> None:
+        clipped_away.append(not surface.get_clip().colliderect(glow))
+        draw_glow(surface, *where)
+
+    monkeypatch.setattr(hand, "draw_glow", drawing)
+    while table.busy(clock.now):
+        clock.now += 1 / 60
+        table.draw(clock.now)
+    assert len(clipped_away) > 4, "the glow was drawn as it turned"
+    assert not any(clipped_away)

@@ -667,7 +667,8 @@ class GameScene(RoundStory):
             if there(lay.label(area)):
                 self.screen.blit(*hand.box_label(lay, area, box))
             self.hands.draw(self.screen, hands[index + 1], lay, now, only, greyed=box.folded)
-            if box.won and self.glowing(now):  # the winning hand glows while it counts
+            # the winning hand glows while it counts (its rounded frames are slow to draw clipped away)
+            if box.won and self.glowing(now) and only.colliderect(hand.glow(lay, area, len(box.cards))):
                 hand.draw_glow(self.screen, lay, area, len(box.cards))
             self.bets.draw_box(self.screen, index, looks, self._chip_label, only)
             if box.caption and there(lay.caption(area)):
