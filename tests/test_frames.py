@@ -20,7 +20,7 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
-from oasis_kiosk.ui.scenes.game.repaint import COLUMN
+from oasis_kiosk.ui.scenes.game.repaint import COLUMN, Background
 from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
 from oasis_kiosk.ui.widgets import hand, jackpot, panel, paytable
 
@@ -179,13 +179,13 @@ def test_a_winning_hands_glow_turned_to_a_look_seen_again_is_one_blit(tmp_path: 
     table = app.game
     glow = hand.glow(table.layout, table.layout.boxes[0], 5)
     painted: list[pygame.Rect] = []  # what the frame drew afresh on the table
-    paint_table = table._table
+    paint_table = table._paint_table
 
-    def table_painted(lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
-        painted.append(render.rect(lay.table) if only is None else only)
-        paint_table(lay, now, only)
+    def table_painted(lay: Layout, now: float, background: Background, area: pygame.Rect, only: Any) -> None:
+        painted.append(area)
+        paint_table(lay, now, background, area, only)
 
-    table._table = table_painted  # type: ignore[method-assign]
+    table._paint_table = table_painted  # type: ignore[method-assign]
     glowing = table.glowing(clock.now)
     seen = set()  # the glow's looks shown by a turn while nothing else moved
     again = []  # for each later turn to a look seen: whether the frame drew the hand afresh
@@ -394,3 +394,64 @@ def test_a_winning_hands_glow_turns_in_whole_columns(tmp_path: Path) -> None:
             turns += [area for area in dirty if area.contains(glow)]
     assert len(turns) > 4
     assert all(area.x % COLUMN == 0 and area.w % COLUMN == 0 for area in turns), turns
+
+
+def test_a_panels_frames_paint_the_table_only_where_its_body_leaves_it_in_sight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The felt, the pieces on it and the veil are painted round a handpay's panel, not under
+    its body, which is filled over them (the frames that show it painted the table twice)."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=ROYAL)
+    app.key("f8")
+    app.key("n")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    painted: list[pygame.Rect] = []  # the background put back in the frame
+    paint = Background.paint
+
+    def painting(background: Background, screen: pygame.Surface, area: pygame.Rect) -> None:
+        painted.append(area.copy())
+        paint(background, screen, area)
+
+    monkeypatch.setattr(Background, "paint", painting)
+    under_body = on_table = 0
+    while table.busy(clock.now) and not table.showing(clock.now + 1 / 60).overlay:
+        clock.now += 1 / 60
+        table.draw(clock.now)
+    body = panel.area(table.layout).inflate(-2 * COLUMN, -2 * panel.CORNER)
+    whole = pygame.Rect(*astuple(table.layout.table))
+    for _ in range(MOST_FRAMES_WAITED + 1):  # the panel's frames, the dealer's side left to the next
+        painted.clear()
+        clock.now += 1 / 60
+        table.draw(clock.now)
+        under_body += sum(area.clip(body).w * area.clip(body).h for area in painted)
+        on_table += sum(area.clip(whole).w * area.clip(whole).h for area in painted)
+    assert on_table > 0, "the panel's frames painted the table round it"
+    assert under_body == 0
+
+
+def test_a_winning_hands_glow_is_drawn_only_where_a_frame_repaints_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outcome's frame repaints the verdict, the captions and the hand apart: the glow's
+    rounded frames are drawn into the hand's repaint only, not clipped away in the others."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    table = app.game
+    glow = hand.glow(table.layout, table.layout.boxes[0], 5)
+    clipped_away = []
+    draw_glow = hand.draw_glow
+
+    def drawing(surface: pygame.Surface, *where: Any) -> None:
+        clipped_away.append(not surface.get_clip().colliderect(glow))
+        draw_glow(surface, *where)
+
+    monkeypatch.setattr(hand, "draw_glow", drawing)
+    while table.busy(clock.now):
+        clock.now += 1 / 60
+        table.draw(clock.now)
+    assert len(clipped_away) > 4, "the glow was drawn as it turned"
+    assert not any(clipped_away)

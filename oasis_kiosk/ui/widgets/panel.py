@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pygame
 
 from oasis_kiosk.ui import render
@@ -52,13 +54,15 @@ def hides(lay: Layout) -> list[pygame.Rect]:
     return [frame.inflate(-2 * CORNER, 0), frame.inflate(0, -2 * CORNER)]
 
 
-def draw(surface: pygame.Surface, lay: Layout, panel: Panel) -> None:
+def draw(surface: pygame.Surface, lay: Layout, panel: Panel, veiled: Sequence[pygame.Rect]) -> None:
     """The panel across the table, its text inside it; the amount line (a handpay's) in the
-    largest type, for the attendant. The game waits behind it: the table is dimmed, and the
-    panel spans its width, so that it covers the boxes' labels on its way whole, never
-    cutting one (the dealer's above and the captions below stay clear of it)."""
+    largest type, for the attendant. The game waits behind it: the table is dimmed (in
+    ``veiled``: what is in sight of it, the body filled over the rest), and the panel spans
+    its width, so that it covers the boxes' labels on its way whole, never cutting one (the
+    dealer's above and the captions below stay clear of it)."""
     lines, alarm, amount_line = panel
-    surface.fill(VEIL, render.rect(lay.table), special_flags=pygame.BLEND_RGB_MULT)
+    for part in veiled:
+        surface.fill(VEIL, part, special_flags=pygame.BLEND_RGB_MULT)
     frame = area(lay)
     pygame.draw.rect(surface, render.ALARM if alarm else render.PANEL, frame, border_radius=CORNER)
     pygame.draw.rect(surface, render.GOLD, frame, width=3, border_radius=CORNER)

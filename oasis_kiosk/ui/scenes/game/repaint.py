@@ -15,7 +15,7 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Layout
 from oasis_kiosk.ui.motion import Face, Slot
 from oasis_kiosk.ui.view import BoxView
-from oasis_kiosk.ui.widgets import hand
+from oasis_kiosk.ui.widgets import hand, panel
 from oasis_kiosk.ui.widgets.chips import insured, spot_places
 
 NEAR = 48
@@ -120,6 +120,24 @@ def in_whole_columns(area: pygame.Rect, within: pygame.Rect) -> pygame.Rect:
     takes), no further than ``within``: a winning hand's glow, whose kept looks share one size."""
     width = -(-area.w // COLUMN) * COLUMN + COLUMN
     return pygame.Rect(area.x // COLUMN * COLUMN, area.y, width, area.h).clip(within)
+
+
+def in_sight_of_panel(lay: Layout, area: pygame.Rect) -> list[pygame.Rect]:
+    """What of ``area`` (on the table) a panel's body leaves in sight: the bands above and
+    below its straight edges (its rounded corners in them) and the strips beside it, the
+    strips widened under the body to whole COLUMNs; none empty. The body is filled over
+    what lies under it: felt, pieces and veil painted there would be painted for nothing."""
+    frame = panel.area(lay)
+    top, bottom = frame.y + panel.CORNER, frame.bottom - panel.CORNER
+    left = -(-frame.x // COLUMN) * COLUMN
+    right = frame.right // COLUMN * COLUMN
+    parts = [
+        pygame.Rect(area.x, area.y, area.w, top - area.y),
+        pygame.Rect(area.x, bottom, area.w, area.bottom - bottom),
+        pygame.Rect(area.x, top, left - area.x, bottom - top),
+        pygame.Rect(right, top, area.right - right, bottom - top),
+    ]
+    return [part.clip(area) for part in parts if part.w > 0 and part.h > 0 and part.colliderect(area)]
 
 
 def clusters(damage: list[pygame.Rect], within: pygame.Rect) -> list[pygame.Rect]:

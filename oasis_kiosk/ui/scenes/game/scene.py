@@ -38,6 +38,7 @@ from oasis_kiosk.ui.scenes.game.repaint import (
     changed_pieces,
     clusters,
     in_columns,
+    in_sight_of_panel,
     in_whole_columns,
 )
 from oasis_kiosk.ui.scenes.game.story import RoundStory
@@ -64,8 +65,10 @@ AHEAD_WHEN_UNDER = 10
 """A frame that painted less than a tenth of the screen draws a piece of what is to come."""
 MOST_FRAMES_WAITED = 3
 """A region left by a frame over its budget is painted at most this many frames later."""
-Region = tuple[str, Box, Any, Callable[[Layout, float], None]]
-"""A region of the screen: its name, its box, its look now and what paints it."""
+Region = tuple[str, Box, Any, Callable[..., None]]
+"""A region of the screen: its name, its box, its look now and what paints it (given the
+layout and the moment; the table's also its background, the area and ``only``, since a
+panel over it leaves only parts of the felt to paint)."""
 
 
 @dataclass
@@ -300,7 +303,7 @@ class GameScene(RoundStory):
         )
         lit = PaytableLook((view.lit_category, view.bonus_category), glowing, self.showing_help)
         return [
-            ("table", lay.table, table, self._table),
+            ("table", lay.table, table, self._paint_table),
             (
                 "jackpot",
                 lay.jackpot,
@@ -406,9 +409,12 @@ class GameScene(RoundStory):
             # (``_repaint_pieces``).
             self._table_waiting = pygame.Rect(area.x, area.y, area.w, lay.dealer.bottom - area.y)
             area = pygame.Rect(area.x, lay.dealer.bottom, area.w, area.bottom - lay.dealer.bottom)
-        background.paint(self.screen, area)
-        with render.clipped(self.screen, area):
-            paint(lay, now)
+        if name == "table":
+            paint(lay, now, background, area, only=None)
+        else:
+            background.paint(self.screen, area)
+            with render.clipped(self.screen, area):
+                paint(lay, now)
         if area == whole and name in self._kept and (name != "table" or self.showing_help):
             self._kept.keep(name, key, self.screen, area)
         return area
@@ -534,9 +540,7 @@ class GameScene(RoundStory):
         return areas + alone
 
     def _repaint_area(self, lay: Layout, now: float, background: Background, area: pygame.Rect) -> None:
-        background.paint(self.screen, area)
-        with render.clipped(self.screen, area):
-            self._table(lay, now, only=area)
+        self._paint_table(lay, now, background, area, only=area)
 
     def _turn_glow(
         self, lay: Layout, now: float, background: Background, area: pygame.Rect, look: Hashable
@@ -609,30 +613,47 @@ class GameScene(RoundStory):
         amount = jackpot.NO_VALUE if shown is None else cash_for(self.terminal)(shown)
         jackpot.odometer(self.screen, lay.jackpot, amount, lay.floor)
 
-    def _table(self, lay: Layout, now: float, only: pygame.Rect | None = None) -> None:
-        """The table; with ``only``, just what lies in that rectangle (a moving piece's)."""
+    def _paint_table(
+        self, lay: Layout, now: float, background: Background, area: pygame.Rect, only: pygame.Rect | None
+    ) -> None:
+        """The table in ``area`` on its background; with ``only``, just what lies in that
+        rectangle (a moving piece's). Under a panel, only what its body leaves in sight
+        (``in_sight_of_panel``): a panel's frame painted the felt, its pieces and the veil
+        under the body too, twice the cost of the table."""
         view = self._on_screen
         assert view is not None
-
-        def there(box: Box) -> bool:
-            return only is None or only.colliderect(render.rect(box))
-
         if only is None:
             self._card_hotspots(lay)
             self.hands.drawn.clear()
             self.bets.drawn.clear()
+            flights = self.bets.flights(self._spot_places(lay), lay, now)
+            self.bets.flights_drawn = {spot: place for spot, place, _pose in flights}
+        shown = panel.overlay_panel(view)
+        parts = [area] if shown is None else in_sight_of_panel(lay, area)
+        for part in parts:
+            background.paint(self.screen, part)
+            with render.clipped(self.screen, part):
+                self._under_panel(lay, now, part)
+        with render.clipped(self.screen, area):
+            if shown is not None:
+                panel.draw(self.screen, lay, shown, veiled=parts)
+            if self.legend is not None:
+                legend.draw(self.screen, lay, legend_rows(self.legend, cash_for(self.terminal)))
+
+    def _under_panel(self, lay: Layout, now: float, only: pygame.Rect) -> None:
+        """What lies in ``only`` of the table under a panel and the keys' legend: the rules
+        under HELP, else the cards and the bets."""
         if self.showing_help:
             self._help.draw(self.screen, lay, self.help_page)
-        else:
-            self._cards_and_bets(lay, now, there, only)
-        shown = panel.overlay_panel(view)
-        if shown is not None:
-            panel.draw(self.screen, lay, shown)
-        if self.legend is not None:
-            legend.draw(self.screen, lay, legend_rows(self.legend, cash_for(self.terminal)))
+            return
+
+        def there(box: Box) -> bool:
+            return only.colliderect(render.rect(box))
+
+        self._cards_and_bets(lay, now, there, only)
 
     def _cards_and_bets(
-        self, lay: Layout, now: float, there: Callable[[Box], bool], only: pygame.Rect | None
+        self, lay: Layout, now: float, there: Callable[[Box], bool], only: pygame.Rect
     ) -> None:
         view = self._on_screen
         assert view is not None
@@ -646,7 +667,8 @@ class GameScene(RoundStory):
             if there(lay.label(area)):
                 self.screen.blit(*hand.box_label(lay, area, box))
             self.hands.draw(self.screen, hands[index + 1], lay, now, only, greyed=box.folded)
-            if box.won and self.glowing(now):  # the winning hand glows while it counts
+            # the winning hand glows while it counts (its rounded frames are slow to draw clipped away)
+            if box.won and self.glowing(now) and only.colliderect(hand.glow(lay, area, len(box.cards))):
                 hand.draw_glow(self.screen, lay, area, len(box.cards))
             self.bets.draw_box(self.screen, index, looks, self._chip_label, only)
             if box.caption and there(lay.caption(area)):
