@@ -167,6 +167,20 @@ def test_the_prompt_names_what_the_bet_needs_and_the_credit(tmp_path: Path) -> N
     )
 
 
+def test_a_deal_refused_for_the_credit_says_its_reason_once(tmp_path: Path) -> None:
+    """The prompt already says what DEAL needs; the refused press's own message, the same
+    sentence, is not said again after it (it filled both lines at 800x480)."""
+    t = terminal(tmp_path / "kiosk.db")
+    t.handle("coin", 50)
+    refused = t.handle("deal")
+    assert not refused.ok
+    line = view.snapshot(t, refused).prompt
+    cash = view.cash_for(t)
+    reason = f"DEAL needs {cash(t.upfront())} for the antes, bonus stakes and play bets"
+    assert line.count(reason) == 1, line
+    assert line == view.prompt(t, t.live(), cash)
+
+
 def test_the_bets_and_the_last_rounds_survive_a_restart(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     t = terminal(database)

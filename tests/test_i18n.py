@@ -93,6 +93,19 @@ def test_the_paytable_is_named_in_the_houses_term_and_not_like_a_button(
     assert heading.split()[0][:5] not in stems, (heading, labels)
 
 
+def test_the_russian_play_bet_is_the_houses_bet_everywhere() -> None:
+    """Seed 003 calls the play bet "ставка бет": every Russian sentence that names it says so,
+    never the English PLAY beside the table's Russian."""
+    path = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+    with path.open("rb") as source:
+        catalogue = read_po(source, locale="ru")
+    naming = [message for message in catalogue if message.id and "play bet" in str(message.id)]
+    assert naming
+    english = [message.string for message in naming if "PLAY" in str(message.string)]
+    assert not english, english
+    assert all("бет" in str(message.string) for message in naming), [m.string for m in naming]
+
+
 def test_money_and_numbers_follow_the_language() -> None:
     i18n.use("en")
     assert i18n.money(1_234_567, "EUR", 100) == "€12,345.67"

@@ -397,18 +397,19 @@ def _message_line(
     terminal: Terminal, live: set[str], cash: Callable[[int], str], advised: str, message: Response | None
 ) -> str:
     """The prompt, then what else there is to say: the linked jackpot offline, a hint, a
-    refused press or a notice."""
+    refused press or a notice; each said once (a DEAL refused for the credit is refused for
+    the reason the prompt already gives)."""
     offline = terminal.link_offline()
-    return "   ".join(
-        part
-        for part in (
-            prompt(terminal, live, cash),
-            offline and offline.text(cash, button_name),
-            advised,
-            message and message.text(cash, button_name),
-        )
-        if part
-    )
+    said: list[str] = []
+    for part in (
+        prompt(terminal, live, cash),
+        offline and offline.text(cash, button_name),
+        advised,
+        message and message.text(cash, button_name),
+    ):
+        if part and not any(part in earlier for earlier in said):
+            said.append(part)
+    return "   ".join(said)
 
 
 def dealer_verdict(settlement: Settlement) -> str:
