@@ -48,6 +48,7 @@ from oasis_kiosk.rules import load_profile, profile_names
 from oasis_kiosk.store.db import Store
 
 if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
     from oasis_kiosk.par.figures import Computed
 
 ROUNDS = 1_000_000
@@ -397,6 +398,12 @@ class Breach:
     """Above the maximum (its interval reaches past it), else below the minimum."""
 
     def describe(self, cash: Callable[[int], str]) -> str:
+        if self.bet == JACKPOT_FED:
+            return (
+                f"{self.profile}'s jackpot takes {percent(self.value or 0.0)} of a bonus stake of "
+                f"{cash(self.amount)}, but its meter can pay back at most {percent(self.bound)} of it "
+                "between its base and its maximum: the rest would pile up above the maximum, never paid"
+            )
         if self.side:
             what = f"{self.profile}'s side bet at a stake of {cash(self.amount)}"
         else:
@@ -425,6 +432,23 @@ SIDE_BET_WORDS = {
 }
 
 
+JACKPOT_FED = "jackpot_fed"
+"""A breach of the jackpot's own: it takes more of a stake than its meter can pay back."""
+
+
+def jackpot_payable(side: SideReturn, jackpot: JackpotConfig, stake: int) -> float:
+    """The most of a bonus ``stake`` the meter can pay back, per unit staked: what it may rise
+    between its base and its maximum, as often as a kept bonus wins an award at most. A meter
+    fed more than this by every stake piles the rest up above its maximum, never paid."""
+    return (jackpot.maximum - jackpot.base) * side.jackpot_frequency / stake
+
+
+def largest_side_stake(rules: ProfileRules) -> int:
+    """The greatest bonus stake a box may make (0: the profile has no side bet)."""
+    bonus = rules.get("bonus")
+    return int(bonus["stake_max"]) if bonus is not None and bonus["kind"] in SIDE_BETS else 0
+
+
 def jackpot_most(side: SideReturn, jackpot: JackpotConfig) -> float:
     """The most the progressive jackpot adds to the side bet's return per unit staked, for a
     box at the least stake: an award is a share of the meter, never above its ``maximum``,
@@ -432,13 +456,17 @@ def jackpot_most(side: SideReturn, jackpot: JackpotConfig) -> float:
     return jackpot.maximum * side.jackpot_frequency / side.stake
 
 
-def breaches(figures: Figures, bounds: ReturnBounds, jackpot: JackpotConfig) -> list[Breach]:
+def breaches(
+    figures: Figures, bounds: ReturnBounds, jackpot: JackpotConfig, rules: ProfileRules
+) -> list[Breach]:
     """Each return outside the bounds: where its 95 % interval (an exact figure has none)
     reaches past the maximum or below the minimum, so that no draw of a simulation's luck
     passes what a longer one would refuse. The main game is bounded for every way of betting
     and playing a box; the side bet at its stake by both bounds (the jackpot's money left out:
     how much of it comes back to a box depends on the meter and the other boxes' stakes), and
-    at the most any player gets from it, every award at the meter's maximum, by the greatest."""
+    at the most any player gets from it, every award at the meter's maximum, by the greatest.
+    And the jackpot (``rules``: the profile's, for its greatest bonus stake) may take no more
+    of a stake than its meter can ever pay back."""
     checked: list[tuple[bool, str, int, float | None, float, float | None, float | None]] = [
         (False, main.play, main.ante, main.value, main.ci95, bounds.return_min, bounds.return_max)
         for main in figures.every_main
@@ -451,6 +479,12 @@ def breaches(figures: Figures, bounds: ReturnBounds, jackpot: JackpotConfig) -> 
         bet = "greatest_with_jackpot" if side.jackpot_frequency else "greatest"
         checked.append((True, bet, side.stake, most_of_all, 0.0, None, side_high))
     found = []
+    largest = largest_side_stake(rules)
+    if figures.side is not None and figures.side.jackpot_frequency and largest:
+        payable = jackpot_payable(figures.side, jackpot, largest)
+        if jackpot.rate > payable:
+            rate = float(jackpot.rate)
+            found.append(Breach(figures.profile, True, JACKPOT_FED, largest, rate, 0.0, payable, True))
     for is_side, bet, amount, value, ci95, low, high in checked:
         if value is None:
             found.append(Breach(figures.profile, is_side, bet, amount, None, 0.0, high or 0.0, True))
@@ -497,7 +531,7 @@ def problems(
             "with the kiosk stopped; then restart"
         ]
     rules = profile.to_dict()
-    found = breaches(figures, bounds, jackpot)
+    found = breaches(figures, bounds, jackpot, rules)
     return [breach.describe(lambda amount: money(amount, rules)) for breach in found]
 
 
@@ -530,7 +564,7 @@ def report(
         f"  bounds: main game {percent(bounds.return_min)} to {percent(bounds.return_max)}, side bet "
         f"{percent(bounds.side_return_min)} to {percent(bounds.side_return_max)}"
     )
-    found = breaches(figures, bounds, jackpot)
+    found = breaches(figures, bounds, jackpot, rules)
     lines += [f"  REFUSED: {breach.describe(cash)}" for breach in found] or ["  accepted"]
     return "\n".join(lines), not found
 

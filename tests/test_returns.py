@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,11 @@ PLAYERS_GAME = {"paytable": {"AceKing": 10, "OnePair": 10, "TwoPair": 20}}
 """`standard` with its low rows raised far past what the house can pay."""
 FEW_ROUNDS = 3000
 JACKPOT = JackpotConfig()
+
+
+def breaches(figures: returns.Figures, bounds: ReturnBounds, jackpot: JackpotConfig) -> list[returns.Breach]:
+    """The figures' breaches, the jackpot held to the greatest bonus stake of their profile."""
+    return returns.breaches(figures, bounds, jackpot, load_profile(figures.profile).to_dict())
 
 
 def figures_of(profile: str = "standard") -> returns.Figures:
@@ -166,8 +172,8 @@ def test_compute_simulates_both_antes_and_the_side_bet_with_one_monotone_progres
 
 def test_the_bounds_refuse_a_return_above_the_maximum_and_below_the_minimum() -> None:
     figures = figures_of("standard")
-    assert returns.breaches(figures, ReturnBounds(), JACKPOT) == []
-    strict = returns.breaches(figures, STRICT, JACKPOT)
+    assert breaches(figures, ReturnBounds(), JACKPOT) == []
+    strict = breaches(figures, STRICT, JACKPOT)
     (low, high) = [breach for breach in strict if breach.bet == "standard"]
     # Every other way of playing a box is refused too, each named.
     assert {(breach.bet, breach.amount) for breach in strict if breach.bet != "standard"} == {
@@ -181,7 +187,7 @@ def test_the_bounds_refuse_a_return_above_the_maximum_and_below_the_minimum() ->
     assert said.startswith("standard at an ante of 10.00 EUR returns 9")
     assert " ± " in said
     assert said.endswith("above the maximum of 95.00 %")
-    (side,) = returns.breaches(figures, ReturnBounds(side_return_min=0.7), JACKPOT)
+    (side,) = breaches(figures, ReturnBounds(side_return_min=0.7), JACKPOT)
     assert side.side
     assert not side.above
     assert "side bet at a stake of" in side.describe(str)
@@ -189,10 +195,10 @@ def test_the_bounds_refuse_a_return_above_the_maximum_and_below_the_minimum() ->
     # A simulated figure whose interval reaches past the maximum is refused too.
     main = figures.at_min_ante
     edge = replace(figures, at_min_ante=replace(main, value=0.99, ci95=0.02))
-    assert [breach.amount for breach in returns.breaches(edge, ReturnBounds(), JACKPOT)] == [1000]
+    assert [breach.amount for breach in breaches(edge, ReturnBounds(), JACKPOT)] == [1000]
     # And one whose interval reaches below the minimum: a lucky short run passes neither way.
     low_edge = replace(figures, at_min_ante=replace(main, value=0.76, ci95=0.02))
-    (below,) = returns.breaches(low_edge, ReturnBounds(), JACKPOT)
+    (below,) = breaches(low_edge, ReturnBounds(), JACKPOT)
     assert (below.amount, below.above) == (1000, False)
 
 
@@ -310,7 +316,7 @@ def test_a_profile_that_prices_options_cheaper_without_the_bonus_is_refused_for_
     profile = load_profile("standard", cheap)
     figures = returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32))
     assert all(main.value < 1 for main in figures.every_ante), "the standard bet's figures are a house game"
-    found = returns.breaches(figures, ReturnBounds(), JACKPOT)
+    found = breaches(figures, ReturnBounds(), JACKPOT)
     assert found, "without the bonus the box exchanges five cards for a hundredth of an ante"
     assert {breach.bet for breach in found} >= {"without_bonus"}
     assert all(breach.above and not breach.side for breach in found)
@@ -321,28 +327,59 @@ def test_the_side_bets_greatest_return_counts_every_jackpot_award_at_the_meters_
     figures = figures_of("standard")
     assert figures.side is not None
     assert figures.side.greatest is not None
-    assert returns.breaches(figures, ReturnBounds(), JACKPOT) == []
+    assert breaches(figures, ReturnBounds(), JACKPOT) == []
     # A royal flush is dealt once in 649 740 rounds, and an award is a share of the meter
     # whatever the stake: with the meter up to 1 000 000 EUR, a 2 EUR box gets 77 % of its
     # stake back from awards alone, however the other boxes fed it.
     rich = JackpotConfig(base=1_000_000, maximum=100_000_000)
     most = returns.jackpot_most(figures.side, rich)
     assert most == pytest.approx(100_000_000 * 4 / 2_598_960 / 200)
-    (breach,) = returns.breaches(figures, ReturnBounds(), rich)
+    (breach,) = breaches(figures, ReturnBounds(), rich)
     assert (breach.side, breach.bet, breach.above) == (True, "greatest_with_jackpot", True)
     assert breach.value == pytest.approx(figures.side.greatest + most)
     assert "kept on every hand, each jackpot award at the meter's maximum" in breach.describe(str)
     # At its stake the side bet is held to the bounds by its own wins: how much of the meter
     # comes back to a box depends on the meter and on the other boxes' stakes.
-    (low,) = returns.breaches(figures, ReturnBounds(side_return_min=0.55), JACKPOT)
+    (low,) = breaches(figures, ReturnBounds(side_return_min=0.55), JACKPOT)
     assert (low.bet, low.above, low.value) == ("standard", False, figures.side.value)
     # A bonus without jackpot awards: its greatest is its own.
     czech = figures_of("czech")
-    found = returns.breaches(czech, ReturnBounds(side_return_max=0.5), JACKPOT)
+    found = breaches(czech, ReturnBounds(side_return_max=0.5), JACKPOT)
     assert [(breach.bet, breach.above) for breach in found] == [("standard", True), ("greatest", True)]
     assert (
         found[1].describe(str).startswith("czech's side bet at a stake of 2000 (kept on every hand) returns")
     )
+
+
+def test_a_jackpot_fed_more_than_its_meter_can_pay_back_is_refused() -> None:
+    """With 10 % of a 5-euro bonus stake, a royal flush's 649 740 deals feed the meter about
+    325 000 EUR, of which a meter from 10 000 to 60 000 can pay 50 000: the rest would pile
+    up above its maximum, taken from players and never paid."""
+    figures = figures_of("standard")
+    assert figures.side is not None
+    greedy = JackpotConfig(base=1_000_000, rate=Fraction(1, 10), maximum=6_000_000)
+    (fed,) = breaches(figures, ReturnBounds(), greedy)
+    payable = returns.jackpot_payable(figures.side, greedy, 500)
+    assert payable == pytest.approx(5_000_000 * 4 / 2_598_960 / 500)
+    assert (fed.bet, fed.amount, fed.above, fed.bound) == (returns.JACKPOT_FED, 500, True, payable)
+    assert fed.describe(lambda amount: f"{amount / 100:.2f} EUR") == (
+        "standard's jackpot takes 10.00 % of a bonus stake of 5.00 EUR, but its meter can pay back "
+        "at most 1.54 % of it between its base and its maximum: the rest would pile up above the "
+        "maximum, never paid"
+    )
+    # A meter with room for what the greatest stake brings, or a smaller share, is not refused.
+    assert breaches(figures, ReturnBounds(), replace(greedy, maximum=40_000_000)) == []
+    assert breaches(figures, ReturnBounds(), replace(greedy, rate=Fraction(3, 200))) == []
+    # A bonus without jackpot awards is fed nothing to pay back.
+    assert breaches(figures_of("czech"), ReturnBounds(), greedy) == []
+
+
+def test_the_shipped_jackpot_setting_pays_back_what_it_takes_on_every_shipped_profile() -> None:
+    for name in profile_names():
+        figures = figures_of(name)
+        assert [
+            b.bet for b in breaches(figures, ReturnBounds(), JACKPOT) if b.bet == returns.JACKPOT_FED
+        ] == []
 
 
 def test_the_side_bet_is_figured_at_its_least_return_over_the_antes(tmp_path: Path) -> None:
@@ -351,7 +388,7 @@ def test_the_side_bet_is_figured_at_its_least_return_over_the_antes(tmp_path: Pa
     figures = returns.from_sheet(sheet, "sheet")
     assert figures.side is not None
     assert (figures.side.value, figures.side.ci95) == (0.3, 0.01)
-    (low,) = [breach for breach in returns.breaches(figures, ReturnBounds(), JACKPOT) if breach.side]
+    (low,) = [breach for breach in breaches(figures, ReturnBounds(), JACKPOT) if breach.side]
     assert (low.value, low.above) == (0.3, False)
 
 
@@ -360,9 +397,7 @@ def test_a_bonus_an_exchange_improves_without_forfeiting_has_no_known_bound() ->
     figures = returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32))
     assert figures.side is not None
     assert figures.side.greatest is None
-    (breach,) = [
-        breach for breach in returns.breaches(figures, ReturnBounds(), JACKPOT) if breach.value is None
-    ]
+    (breach,) = [breach for breach in breaches(figures, ReturnBounds(), JACKPOT) if breach.value is None]
     assert (breach.side, breach.bet) == (True, "greatest")
     assert breach.value is None
     assert breach.describe(str).endswith(

@@ -58,16 +58,16 @@ def test_a_whole_session_in_three_profiles_with_a_jackpot_hit(
     ledger = store.ledger()
     hits = [row for row in ledger if row.kind == "jackpot_hit"]
     contributions = [row.detail["to_meter"] for row in ledger if row.kind == "jackpot_contribution"]
-    assert contributions == [20, 20], "a tenth of each 200 bonus stake, in both standard rounds"
-    assert [row.amount for row in hits] == [1_000_000 + 40], "the meter as it stood: base plus contributions"
+    assert contributions == [2, 2], "a hundredth of each 200 bonus stake, in both standard rounds"
+    assert [row.amount for row in hits] == [1_000_000 + 4], "the meter as it stood: base plus contributions"
     royal = settled(rounds[1])
     assert royal["boxes"][0]["jackpot"] == {"category": "RoyalFlush", "share": "1"}
     assert royal["net"] == 1000 + 2000 * 100 - 200, "ante, play at 100:1, the bonus stake gone to the jackpot"
 
     meters = store.meters()
     assert meters["total_in"] == 10_200
-    assert meters["jackpots_paid"] == 1_000_040
-    assert meters["jackpot_contributions"] == 40
+    assert meters["jackpots_paid"] == 1_000_004
+    assert meters["jackpot_contributions"] == 4
     assert meters["games_played"] == 5
     assert meters["power_ups"] == 3
     assert store.credits() == 0, "everything was cashed out"

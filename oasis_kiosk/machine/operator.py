@@ -307,7 +307,7 @@ class OperatorMenu:
         # bounds as the rules are.
         figures = self._figures(self.terminal.profile)
         if figures is not None:
-            found = returns.breaches(figures, self.terminal.config.return_bounds, new)
+            found = returns.breaches(figures, self.terminal.config.return_bounds, new, self.terminal.rules)
             if found:
                 raise ReturnsRefusedError(found, self.terminal.rules)
         old = self.terminal.config.jackpot
@@ -357,7 +357,7 @@ class OperatorMenu:
         if figures is None:
             raise ReturnsUnknownError(loaded)
         config = self.terminal.config
-        found = returns.breaches(figures, config.return_bounds, config.jackpot)
+        found = returns.breaches(figures, config.return_bounds, config.jackpot, loaded.to_dict())
         if found:
             raise ReturnsRefusedError(found, loaded.to_dict())
         before = {"profile": self.terminal.profile.id, "digest": self.terminal.profile.digest}
