@@ -51,6 +51,7 @@ from oasis_kiosk.floor.errors import (
     HubError,
     OtherBooksError,
     ParametersError,
+    RowDiffersError,
     UnknownCabinetError,
     UnknownHitError,
 )
@@ -146,7 +147,9 @@ def _database_error(error: psycopg.Error) -> HubError | None:
         return OtherBooksError(message)
     if state in {"OA003", "OA005"}:
         detail = error.diag.message_detail
-        return BatchError(f"{message} ({detail})" if detail else message)
+        return (RowDiffersError if state == "OA005" else BatchError)(
+            f"{message} ({detail})" if detail else message
+        )
     return None
 
 
@@ -195,6 +198,31 @@ def held(connection: psycopg.Connection[Any]) -> int:
     if row is None:
         raise UnknownCabinetError(f"role {connection.info.user} is not a cabinet of this hub")
     return int(row[0])
+
+
+@dataclass(frozen=True)
+class Held:
+    """What the hub holds for the connection's cabinet: its events 1 to ``seq``, and the last."""
+
+    cabinet: str
+    seq: int
+    last: Event | None
+    """The hub's event ``seq`` (None: it holds none)."""
+
+
+def held_last(connection: psycopg.Connection[Any]) -> Held:
+    """The highest sequence number the hub holds for the connection's cabinet, with the hub's
+    event of that number: one row, read by its key."""
+    row = connection.execute(
+        """SELECT c.name, c.last_seq, e.kind, e.payload, e.committed_at
+             FROM hub.cabinets c LEFT JOIN hub.events e ON e.cabinet_id = c.id AND e.seq = c.last_seq
+            WHERE c.role_name = session_user"""
+    ).fetchone()
+    if row is None:
+        raise UnknownCabinetError(f"role {connection.info.user} is not a cabinet of this hub")
+    name, seq, kind, payload, committed_at = row
+    last = None if kind is None else Event(int(seq), str(kind), payload, committed_at)
+    return Held(str(name), int(seq), last)
 
 
 def books(connection: psycopg.Connection[Any]) -> str | None:
