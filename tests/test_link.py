@@ -124,6 +124,30 @@ def test_a_linked_jackpot_hit_goes_to_the_outbox_with_its_round(tmp_path: Path) 
     assert hits[0].seq == hit_event.seq + 1, "right after the event it follows from, in its transaction"
 
 
+def test_text_the_hub_cannot_hold_goes_to_the_outbox_escaped_and_reaches_the_hub(
+    floor: Floor, tmp_path: Path
+) -> None:
+    """U+0000 in a device's words: SQLite keeps it, the hub's jsonb refuses it, and a row the
+    hub refuses holds every row after it (the bonus stakes too) in the outbox for ever. The
+    outbox writes it as its JSON escape, as text; other text is as it was."""
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 1)
+    with t.store.transaction():
+        t.store.event("tilt", kind="fault\x00", message="device said \x00 at \ud800 \\u0000 é 😀")
+    play(t, 2)
+    t.store.close()
+    rows = outbox(database)
+    tilt = next(row for row in rows if row.kind == "event" and row.payload["kind"] == "tilt")
+    assert tilt.payload["detail"] == {
+        "kind": "fault\\u0000",
+        "message": "device said \\u0000 at \\ud800 \\u0000 é 😀",
+    }
+    assert push(database, floor.credentials) == len(rows)
+    assert floor.cabinet_events() == expected(rows)
+    assert floor.count("SELECT count(*) FROM hub.contributions") == 3
+
+
 def test_the_outbox_row_commits_with_its_ledger_row_or_neither_does(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     t = linked_terminal(database)

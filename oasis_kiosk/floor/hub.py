@@ -153,6 +153,31 @@ def _database_error(error: psycopg.Error) -> HubError | None:
     return None
 
 
+NUMBER_LIMIT = 10**15
+"""The largest number, either way, a payload may hold (migration 0011)."""
+
+
+def _unstorable(value: Any, where: str = "") -> str | None:
+    """Why the hub's ``jsonb`` could not hold ``value`` (None: it can): U+0000 or a surrogate
+    in a text, a number beyond ±10¹⁵."""
+    if isinstance(value, str):
+        for character in value:
+            if character == "\x00" or "\ud800" <= character <= "\udfff":
+                return f"{where or 'a text'} holds U+{ord(character):04X}, which the hub's jsonb cannot hold"
+        return None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = _unstorable(key, "a key") or _unstorable(item, f'"{key}"')
+            if found:
+                return found
+        return None
+    if isinstance(value, list | tuple):
+        return next((found for item in value if (found := _unstorable(item, where))), None)
+    if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > NUMBER_LIMIT:
+        return f"{where or 'a number'} is {value}, beyond ±10^15"
+    return None
+
+
 def _check_event(event: Event) -> None:
     where = f"event {event.seq}"
     if not isinstance(event.seq, int) or isinstance(event.seq, bool) or not 0 < event.seq <= BIGINT:
@@ -175,10 +200,23 @@ def _check_event(event: Event) -> None:
             raise BatchError(f"{where} ({event.kind}): stake is a whole number of minor units, not {stake!r}")
     if event.kind == "jackpot_hit" and not _is_box(box := event.payload.get("box")):
         raise BatchError(f"{where} ({event.kind}): box is a whole number from 0, not {box!r}")
+    unstorable = _unstorable(dict(event.payload))
+    if unstorable is not None:
+        raise BatchError(f"{where} ({event.kind}): {unstorable}")
 
 
 def _is_box(box: Any) -> bool:
     return isinstance(box, int) and not isinstance(box, bool) and 0 <= box <= INTEGER
+
+
+def refusal(event: Event) -> str | None:
+    """Why the hub would refuse ``event`` as it arrives, for ever (None: nothing seen here):
+    its shape, or a payload its ``jsonb`` cannot hold."""
+    try:
+        _check_event(event)
+    except BatchError as error:
+        return str(error)
+    return None
 
 
 def check_batch(events: Sequence[Event]) -> None:
