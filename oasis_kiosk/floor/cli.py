@@ -6,9 +6,10 @@
 - ``pool``: the pool, its parameters and their last changes;
 - ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]
   [--despite-silent NAME …]``;
-- ``reconcile --books NAME=PATH … [--skip NAME …]``: each cabinet's books against the hub
-  (exit 1 listing each difference, and when a cabinet of the hub was not compared without
-  ``--skip`` naming it; a cabinet whose books disagree or cannot be read is marked faulty);
+- ``reconcile --books NAME=PATH … [--skip NAME …] [--in-flight-for SECONDS]``: each
+  cabinet's books against the hub, and the pool against its records (exit 1 listing each
+  difference, and when a cabinet of the hub was not compared without ``--skip`` naming it; a
+  cabinet whose books disagree or cannot be read is marked faulty);
 - ``serve [--host H] [--port N]``: the owner's read-only dashboard, as a dashboard's login.
 
 Each connects as the hub's owner (``serve`` as a dashboard's login) with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
@@ -110,6 +111,14 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         default=[],
         help="a cabinet of the hub deliberately not compared this time (listed, not a failure); repeat for each",
     )
+    reconcile.add_argument(
+        "--in-flight-for",
+        metavar="SECONDS",
+        type=positive,
+        default=600,
+        help="rows a cabinet's books wrote and the hub has not held for longer than this are a difference "
+        "(default 600)",
+    )
     serve = commands.add_parser(
         "serve", help="serve the owner's read-only dashboard (as a dashboard's login)"
     )
@@ -187,7 +196,7 @@ def run(arguments: argparse.Namespace) -> int:
         with access.connect(target) as connection:
             command = arguments.hub_command
             if command == "reconcile":
-                return run_reconcile(connection, arguments.books, arguments.skip)
+                return run_reconcile(connection, arguments.books, arguments.skip, arguments.in_flight_for)
             if command == "migrate":
                 applied = migrate.migrate(connection)
                 for migration in applied:
@@ -245,7 +254,12 @@ def run(arguments: argparse.Namespace) -> int:
         return 3
 
 
-def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Path]], skip: list[str]) -> int:
+def run_reconcile(
+    connection: psycopg.Connection[Any],
+    given: list[tuple[str, Path]],
+    skip: list[str],
+    in_flight_for: float = 600,
+) -> int:
     """Every cabinet of the hub is compared, or named with ``--skip``: one left out silently
     fails the run, as a difference does."""
     from oasis_kiosk.floor import reconcile
@@ -262,11 +276,15 @@ def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Pa
                 f"cabinet {name}: its books are given and it is skipped: drop --books or --skip {name}"
             )
     reconcile.require_cabinets(connection, skip)
-    verdicts = reconcile.reconcile(connection, books)
+    verdicts = reconcile.reconcile(connection, books, in_flight_for=in_flight_for)
     for verdict in verdicts:
         print(verdict_line(verdict))
         for sentence in verdict.sentences():
             print(f"  {sentence}")
+    pool = reconcile.check_pool(connection)
+    print("the pool: its records agree" if not pool else f"the pool: DISAGREE ({len(pool)}) with its records")
+    for difference in pool:
+        print(f"  {difference.sentence()}")
     skipped = sorted(set(skip))
     unchecked = [name for name in reconcile.cabinets(connection) if name not in books and name not in skipped]
     if skipped:
@@ -277,7 +295,7 @@ def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Pa
             f"cabinet of the hub; give each one's books (--books {unchecked[0]}=PATH …), or name one "
             f"left out on purpose (--skip {unchecked[0]} …)"
         )
-    return 0 if all(verdict.agrees for verdict in verdicts) and not unchecked else 1
+    return 0 if all(verdict.agrees for verdict in verdicts) and not unchecked and not pool else 1
 
 
 def verdict_line(verdict: reconcile.Verdict) -> str:
