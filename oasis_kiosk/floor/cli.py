@@ -28,6 +28,7 @@ import re
 import signal
 import sys
 import threading
+import unicodedata
 from dataclasses import asdict
 from pathlib import Path
 from types import FrameType
@@ -71,11 +72,17 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         login.add_argument(
             "--hub-host", help="the hub's address as the new login reaches it (default: as here)"
         )
-        login.add_argument("--hub-port", type=int, help="the hub's port as the new login reaches it")
-        login.add_argument("--sslmode", help="libpq sslmode for the new login (require, verify-full…)")
+        login.add_argument(
+            "--hub-port", type=hub_port, help="the hub's port as the new login reaches it (1 to 65535)"
+        )
+        login.add_argument(
+            "--sslmode",
+            type=sslmode,
+            help=f"libpq sslmode for the new login: {', '.join(SSLMODES)}",
+        )
         login.add_argument("--sslrootcert", help="the CA certificate the new login checks the hub's against")
     pool.add_argument("--json", action="store_true", help="print JSON")
-    parameters.add_argument("--by", required=True, help="who makes the change (kept in the log)")
+    parameters.add_argument("--by", required=True, type=who, help="who makes the change (kept in the log)")
     parameters.add_argument("--reset", type=natural, help="minor units: the pool's value after a hit")
     parameters.add_argument("--rate-ppm", type=natural, help="parts per million of a stake fed to the pool")
     parameters.add_argument(
@@ -168,6 +175,38 @@ def port_number(text: str) -> int:
     if number > 65535:
         raise argparse.ArgumentTypeError(f"not a port (0 to 65535): {text!r}")
     return number
+
+
+def hub_port(text: str) -> int:
+    number = natural(text)
+    if not 0 < number <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port (1 to 65535): {text!r}")
+    return number
+
+
+SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+"""libpq's sslmode values: any other makes every connection of the login fail."""
+
+
+def sslmode(text: str) -> str:
+    if text not in SSLMODES:
+        raise argparse.ArgumentTypeError(
+            f"not one of libpq's sslmode values ({', '.join(SSLMODES)}): {text!r}"
+        )
+    return text
+
+
+def who(text: str) -> str:
+    """A name for the parameters' log: printable text (a control character, U+0000 above all,
+    is not a name, and PostgreSQL would refuse it in words of its own)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("who makes the change: a name, not blank")
+    control = next((character for character in text if unicodedata.category(character) == "Cc"), None)
+    if control is not None:
+        raise argparse.ArgumentTypeError(
+            f"who makes the change: a name without control characters, not {text!r} (U+{ord(control):04X})"
+        )
+    return text
 
 
 def books_argument(text: str) -> tuple[str, Path]:
