@@ -19,7 +19,7 @@ import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -212,8 +212,8 @@ def test_the_dashboard_shows_the_floor_in_a_real_browser(floor: FloorHub, tmp_pa
     hits = re.search(r'<table id="hits">(.*?)</table>', dom, re.S)
     assert hits is not None
     assert re.search(
-        r"^When Cabinet Round Box Award \S+ \S+ c02 \S+:1 1 [\d,.]+ EUR$", text_of(hits[1]).strip()
-    ), "c02's round 1, its first box"
+        r"^When Cabinet Round Box \(from 0\) Award \S+ \S+ c02 \S+:1 0 [\d,.]+ EUR$", text_of(hits[1]).strip()
+    ), "c02's round 1, its first box: box 0, as the hub and hub reconcile name it"
     days = re.search(r'<table id="days">(.*?)</table>', dom, re.S)
     assert days is not None
     today = re.search(r"<tr><td>(\d{4}-\d\d-\d\d)</td>(.*?)</tr>", days[1])
@@ -388,3 +388,34 @@ def test_a_hit_awarded_at_once_is_shown_as_the_reset_value(floor: FloorHub) -> N
     rows = re.findall(r"<tr><td>.*?</tr>", dashboard.render(page, dashboard.Options()))
     assert "reset value: hit at once" in rows[0]
     assert "at once" not in rows[1]
+
+
+def test_days_follow_the_hubs_clock_a_tilt_without_a_kind_and_boxes_as_reconcile_names_them(
+    floor: FloorHub,
+) -> None:
+    """A cabinet whose clock is a year ahead (a flat clock battery, no time server) still
+    puts today's money on today; a tilt that names no kind reads "tilt", not "None"; a hit's
+    box is the number hub reconcile and the hub give it."""
+    floor.add_cabinet("c01")
+    cabinet = floor.cabinet("c01")
+    ahead = datetime.now(UTC) + timedelta(days=365)
+    hub.ingest(
+        cabinet,
+        [
+            Event(1, "ledger", {"id": 1, "kind": "bill_in", "amount": 5000, "credits_after": 5000}, ahead),
+            Event(2, "event", {"id": 1, "kind": "tilt", "detail": {"message": "hopper jam"}}, NOW),
+            Event(3, "jackpot_hit", {"round_id": "b:1", "box": 2}, ahead),
+        ],
+    )
+    hub.claim(cabinet, "b:1", 2)
+    page = dashboard.read_page(floor.owner, dashboard.Options())
+    assert page.days[0].money_in == 5000, "received today, by the hub's clock"
+    [row] = page.cabinets
+    assert row.tilts == [("tilt", "hopper jam")]
+    text = dashboard.render(page, dashboard.Options())
+    assert re.search(r'class="chip tilt" title="hopper jam">tilt<', text)
+    assert "None" not in text
+    hits = re.search(r'<table id="hits">(.*?)</table>', text, re.S)
+    assert hits is not None
+    assert "Box (from 0)" in hits[1]
+    assert re.search(r"<td>b:1</td><td class=\"n\">2</td>", hits[1]), "box 2, as hub reconcile says it"

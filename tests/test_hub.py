@@ -22,7 +22,7 @@ from floor import new_database
 from postgres import Postgres
 
 from oasis_kiosk.cli import main
-from oasis_kiosk.floor import access, hub, migrate
+from oasis_kiosk.floor import access, cli, hub, migrate
 from oasis_kiosk.floor.errors import (
     BatchError,
     CredentialsError,
@@ -805,6 +805,64 @@ def test_the_hub_command(bare: Hub, capsys: pytest.CaptureFixture[str]) -> None:
     wrong = bare.server.conninfo(bare.dbname, bare.owner_role, "wrong")
     assert main(["hub", "pool", "--dsn", wrong]) == 2
     assert "wrong password" in capsys.readouterr().err
+
+
+def logins(hub_: Hub) -> tuple[int, int]:
+    """The cabinets' rows and the database's login roles."""
+    rows = hub_.owner.execute("SELECT count(*) FROM hub.cabinets").fetchone()
+    roles = hub_.owner.execute(
+        "SELECT count(*) FROM pg_roles WHERE rolname LIKE %s", [f"{hub_.dbname}\\_%\\_%"]
+    ).fetchone()
+    assert rows is not None
+    assert roles is not None
+    return int(rows[0]), int(roles[0])
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["--hub-port", "99999"], "not a port (1 to 65535): '99999'"),
+        (["--hub-port", "-5"], "not a whole number from 0: '-5'"),
+        (["--hub-port", "0"], "not a port (1 to 65535): '0'"),
+        (["--sslmode", "bogus"], "not one of libpq's sslmode values (disable, allow, prefer, require"),
+    ],
+)
+def test_a_login_the_cabinet_could_not_use_is_refused_before_anything_is_made(
+    floor: Hub, capsys: pytest.CaptureFixture[str], given: list[str], said: str
+) -> None:
+    """A port or an sslmode its own file cannot connect with: said at once (exit 2), no role,
+    no row, no file; not a login made and then a file refused, or an agent that loops."""
+    before = logins(floor)
+    for command in ("add-cabinet", "add-dashboard"):
+        out = floor.directory / f"{command}.toml"
+        with pytest.raises(SystemExit) as stopped:
+            main(["hub", command, "c01", "--out", str(out), "--dsn", floor.owner_dsn, *given])
+        assert stopped.value.code == 2
+        assert said in capsys.readouterr().err
+        assert not out.exists()
+    assert logins(floor) == before
+    for port, tls in ((0, {}), (65536, {}), (None, {"sslmode": "bogus"})):
+        with pytest.raises(
+            HubError, match=r"port for the new login is a number from 1 to 65535|sslmode is one"
+        ):
+            access.add_cabinet(floor.owner, "c01", floor.directory / "c01.toml", port=port, tls=tls)
+    assert logins(floor) == before
+    assert not (floor.directory / "c01.toml").exists()
+    assert cli.SSLMODES == access.SSLMODES
+
+
+def test_who_changes_the_parameters_is_a_name_without_control_characters(
+    floor: Hub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = hub.parameter_log(floor.owner)
+    for by in ("\x00", "Petr\x00", "Petr\x1b[2J", " "):
+        with pytest.raises(SystemExit) as stopped:
+            main(["hub", "set-parameters", "--by", by, "--reset", "5", "--dsn", floor.owner_dsn])
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        assert "who makes the change: a name" in err
+        assert "PostgreSQL" not in err
+    assert hub.parameter_log(floor.owner) == before
 
 
 def test_parameters_wait_for_a_cabinet_that_feeds_the_pool_and_fell_silent(floor: Hub) -> None:

@@ -28,7 +28,7 @@ from support import books
 from oasis_kiosk.cli import clear_books
 from oasis_kiosk.config import Config
 from oasis_kiosk.floor import access, agent, hub
-from oasis_kiosk.floor.errors import OtherBooksError
+from oasis_kiosk.floor.errors import OtherBooksError, RowDiffersError
 from oasis_kiosk.machine import linked
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.books import BooksFiles
@@ -122,6 +122,30 @@ def test_a_linked_jackpot_hit_goes_to_the_outbox_with_its_round(tmp_path: Path) 
     assert [row.payload for row in hits] == [{"round_id": hub_round_id(books_id, 1), "box": 0}]
     hit_event = next(row for row in rows if row.kind == "event" and row.payload["kind"] == "jackpot_hit")
     assert hits[0].seq == hit_event.seq + 1, "right after the event it follows from, in its transaction"
+
+
+def test_text_the_hub_cannot_hold_goes_to_the_outbox_escaped_and_reaches_the_hub(
+    floor: Floor, tmp_path: Path
+) -> None:
+    """U+0000 in a device's words: SQLite keeps it, the hub's jsonb refuses it, and a row the
+    hub refuses holds every row after it (the bonus stakes too) in the outbox for ever. The
+    outbox writes it as its JSON escape, as text; other text is as it was."""
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 1)
+    with t.store.transaction():
+        t.store.event("tilt", kind="fault\x00", message="device said \x00 at \ud800 \\u0000 é 😀")
+    play(t, 2)
+    t.store.close()
+    rows = outbox(database)
+    tilt = next(row for row in rows if row.kind == "event" and row.payload["kind"] == "tilt")
+    assert tilt.payload["detail"] == {
+        "kind": "fault\\u0000",
+        "message": "device said \\u0000 at \\ud800 \\u0000 é 😀",
+    }
+    assert push(database, floor.credentials) == len(rows)
+    assert floor.cabinet_events() == expected(rows)
+    assert floor.count("SELECT count(*) FROM hub.contributions") == 3
 
 
 def test_the_outbox_row_commits_with_its_ledger_row_or_neither_does(tmp_path: Path) -> None:
@@ -679,6 +703,118 @@ def test_the_hub_refuses_a_batch_of_other_books(floor: Floor, tmp_path: Path) ->
             cabinet.execute("UPDATE hub.cabinets SET books_id = 'books-b'")
         assert hub.ingest(cabinet, batch, books_id="books-a") == len(rows)
     assert hub_books(floor) == "books-a"
+
+
+def stakes_at_the_hub(floor: Floor) -> tuple[int, int]:
+    row = floor.owner.execute("SELECT count(*), coalesce(sum(stake), 0) FROM hub.contributions").fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
+def test_books_restored_from_a_backup_are_refused_not_spliced_into_the_hubs_history(
+    floor: Floor, tmp_path: Path
+) -> None:
+    """A cabinet's card restored from last night's backup (books, key and mark) while the hub
+    holds more of its outbox: the same books' id, and once play passes the hub's number, rows
+    that would read as a continuation. Their stakes at numbers the hub holds other rows for
+    would never reach the pool: the agent stops at them, naming the row, as at other books."""
+    home = tmp_path / "home"
+    home.mkdir()
+    database = home / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 2)
+    t.store.close()
+    shutil.copytree(home, tmp_path / "backup")
+    t = linked_terminal(database)
+    play(t, 4)
+    t.store.close()
+    push(database, floor.credentials)
+    sent, stakes = floor.cabinet_events(), stakes_at_the_hub(floor)
+    held = sent[-1][0]
+    shutil.rmtree(home)
+    shutil.copytree(tmp_path / "backup", home)  # the card died; the backup is put back
+    t = linked_terminal(database)
+    play(t, 1)
+    t.store.close()
+    assert agent.outbox_last(database) < held
+    link = agent.Agent(database, floor.credentials, batch=50)
+    with pytest.raises(
+        agent.BooksRefusedError, match=f"the hub's event {held} is not event {held} .*ends at"
+    ):
+        link.push_once()
+    link.close()
+    t = linked_terminal(database)
+    play(t, 6)  # play passes the hub's number: its row there is another
+    t.store.close()
+    assert agent.outbox_last(database) > held
+    link = agent.Agent(database, floor.credentials, batch=50)
+    with pytest.raises(
+        agent.BooksRefusedError,
+        match=f"cabinet c01: the hub's event {held} is not event {held} of books .*: the hub holds .*"
+        "; the books wrote .*restored from a backup, or a copy of another cabinet's card",
+    ):
+        link.push_once()
+    link.close()
+    assert floor.cabinet_events() == sent, "nothing spliced after the hub's rows"
+    assert stakes_at_the_hub(floor) == stakes
+    # The link command stops at them as at other books, and systemd's restarts refuse again.
+    command, environment = link_command(home, database, floor.credentials)
+    stopped = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
+    assert stopped.returncode == agent.EXIT_OTHER_BOOKS, stopped.stderr
+    assert f"the hub's event {held} is not event {held}" in stopped.stderr
+    assert floor.cabinet_events() == sent
+
+
+def test_a_copy_of_the_card_on_another_machine_is_refused_at_connection_and_between_batches(
+    floor: Floor, tmp_path: Path
+) -> None:
+    """Machine B set up from a copy of A's card (books, key, mark and credentials): whichever
+    sends second is refused, at its connection or at its next batch, and neither's rows are
+    spliced after the other's."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    t = linked_terminal(a / "kiosk.db")
+    play(t, 1)
+    t.store.close()
+    link_a = agent.Agent(a / "kiosk.db", floor.credentials, batch=10)
+    link_a.push_all()  # A stays connected from here on
+    shutil.copytree(a, b)
+    for home, rounds in ((a, 2), (b, 4)):
+        t = linked_terminal(home / "kiosk.db")
+        play(t, rounds)
+        t.store.close()
+    push(b / "kiosk.db", floor.credentials)
+    sent, stakes = floor.cabinet_events(), stakes_at_the_hub(floor)
+    # A, connected before B sent: refused before its next batch, not spliced after B's rows.
+    with pytest.raises(agent.BooksRefusedError, match=f"the hub's event {sent[-1][0]} is not event"):
+        link_a.push_once()
+    link_a.close()
+    t = linked_terminal(a / "kiosk.db")
+    play(t, 6)  # A's outbox passes B's last row
+    t.store.close()
+    assert agent.outbox_last(a / "kiosk.db") > sent[-1][0]
+    link_a = agent.Agent(a / "kiosk.db", floor.credentials, batch=10)
+    with pytest.raises(agent.BooksRefusedError, match=f"the hub's event {sent[-1][0]} is not event"):
+        link_a.push_once()
+    link_a.close()
+    assert floor.cabinet_events() == sent
+    assert stakes_at_the_hub(floor) == stakes
+
+
+def test_a_row_the_hub_holds_sent_again_with_other_contents_is_refused_as_other_books(
+    floor: Floor, tmp_path: Path
+) -> None:
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 2)
+    t.store.close()
+    rows = outbox(database)
+    batch = [hub.Event(seq, kind, payload, at) for seq, kind, payload, at in expected(rows)]
+    with access.connect(floor.credentials) as cabinet:
+        hub.ingest(cabinet, batch)
+        changed = replace(batch[3], payload={**batch[3].payload, "forged": True})
+        with pytest.raises(RowDiffersError, match="event 4 was received before with other contents"):
+            hub.ingest(cabinet, [changed, *batch[4:]])
 
 
 def test_the_link_command_needs_a_link_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

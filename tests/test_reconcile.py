@@ -4,8 +4,11 @@ flight are no difference, a tampered or missing hub row is, and marks the cabine
 
 from __future__ import annotations
 
+import json
 import shutil
+import sqlite3
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,7 +18,8 @@ from support import books
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, LinkConfig
-from oasis_kiosk.floor import hub, migrate, reconcile
+from oasis_kiosk.floor import agent, hub, migrate, reconcile
+from oasis_kiosk.floor.errors import BatchError
 from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Terminal
@@ -82,6 +86,79 @@ def test_rows_in_flight_are_not_a_difference(
     floor.add_cabinet("c02")
     assert push(database, floor.credentials("c01")) == verdict.in_flight
     assert run(floor, f"c01={database}", skip=("c02",)) == 0
+
+
+def test_rows_in_flight_longer_than_the_bound_are_a_difference(
+    floor: FloorHub, c01: tuple[Terminal, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rows the hub never gets (the agent stopped, cut off or refused) cannot stay in flight
+    for ever with the books agreeing."""
+    t, database = c01
+    held = t.store.outbox_rows(0, 100_000)[-1].seq
+    play(t, 1)
+    written = t.store.outbox_rows(0, 100_000)[-1].seq
+    an_hour_ago = (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="milliseconds")
+    raw = sqlite3.connect(database)
+    with raw:
+        raw.execute("UPDATE outbox SET committed_at = ? WHERE seq > ?", (an_hour_ago, held))
+    raw.close()
+    assert run(floor, f"c01={database}") == 1
+    out = capsys.readouterr().out
+    assert (
+        f"cabinet c01: events {held + 1} to {written} in flight: the cabinet's books say the oldest committed"
+        in out
+    )
+    assert "in flight longer than 10 min (--in-flight-for)" in out
+    assert faulty(floor, "c01") is True
+    assert (
+        main(
+            [
+                "hub",
+                "reconcile",
+                "--dsn",
+                floor.owner_dsn,
+                "--books",
+                f"c01={database}",
+                "--in-flight-for",
+                "7200",
+            ]
+        )
+        == 0
+    )
+    assert f"{written - held} in flight: agree" in capsys.readouterr().out
+
+
+def test_a_row_the_hub_refuses_for_ever_is_a_difference(
+    floor: FloorHub, c01: tuple[Terminal, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A row the hub cannot take (U+0000 in a tilt's message, as books of an older release
+    wrote it) holds every row after it in the outbox: the reconciliation says so at once."""
+    t, database = c01
+    raw = sqlite3.connect(database)
+    with raw:
+        raw.execute(
+            "INSERT INTO outbox (kind, payload, committed_at) VALUES ('event', ?, ?)",
+            (
+                json.dumps(
+                    {"id": 999, "at": "x", "kind": "tilt", "detail": {"kind": "fault", "message": "jam\x00"}}
+                ),
+                datetime.now(UTC).isoformat(timespec="milliseconds"),
+            ),
+        )
+    raw.close()
+    refused = agent.outbox_last(database)
+    play(t, 2)
+    assert run(floor, f"c01={database}") == 1
+    out = capsys.readouterr().out
+    assert f"cabinet c01: event {refused} (event), in flight: the cabinet's books say event" in out
+    assert "the hub holds none: the hub refuses it" in out
+    assert "which the hub's jsonb cannot hold), and the" in out
+    # The agent says why before it sends (the hub's own answer named no row).
+    link = agent.Agent(database, floor.credentials("c01"))
+    with pytest.raises(BatchError, match=f'event {refused} \\(event\\): "message" holds U\\+0000'):
+        link.push_once()
+    link.close()
+    assert faulty(floor, "c01") is True
 
 
 def test_a_tampered_hub_row_is_a_difference_and_marks_the_cabinet_faulty(
@@ -325,8 +402,10 @@ def test_a_linked_hit_the_hub_never_awarded_is_a_difference_once_not_pending(
     t, database, round_id = royal(floor, tmp_path, "c01")
     try:
         floor.owner.execute("DELETE FROM hub.awards WHERE round_id = %s", [round_id])
-        assert run(floor, f"c01={database}") == 0, "pending on the cabinet: in flight"
-        capsys.readouterr()
+        assert run(floor, f"c01={database}") == 1
+        out = capsys.readouterr().out
+        assert "1 linked jackpot hit not yet awarded on the cabinet: agree" in out, "pending: in flight"
+        assert "the pool: hits: the hub's records make it 0 awards" in out, "the pool's award deleted"
         # The cabinet's lock-up ended without an award (its state no longer shows the hit pending).
         with t.store.transaction():
             t.jackpot_pending = None
@@ -419,3 +498,52 @@ def test_reconcile_needs_the_hub_migrated(
         assert "run hub migrate" in err
     finally:
         state.close()
+
+
+def test_the_pool_itself_is_reconciled_with_the_hubs_records(
+    floor: FloorHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pool moved by anything but a contribution, an award or a parameter change (a hand
+    edit, a bug) fails the reconciliation, naming the amounts."""
+    hub.set_parameters(floor.owner, "tests", reserve_rate_ppm=50_000)
+    t, database, round_id = royal(floor, tmp_path, "c01")
+    try:
+        take_the_award(t)
+        play(t, 3)
+        push(database, floor.credentials("c01"))
+        hub.set_parameters(floor.owner, "tests", reset=hub.pool(floor.owner).value + 500)  # topped up
+        assert hub.pool(floor.owner).reserve > 0
+        assert run(floor, f"c01={database}") == 0
+        capsys.readouterr()
+        before = hub.pool(floor.owner)
+        floor.owner.execute(
+            "UPDATE hub.pool SET value = value + 1000000, reserve = reserve + 5, hits = hits + 1"
+        )
+        assert run(floor, f"c01={database}") == 1
+        out = capsys.readouterr().out
+        assert "cabinet c01: the hub holds events 1 to" in out, "the cabinet's books still agree"
+        assert "the pool: DISAGREE (3) with its records" in out
+        assert f"  the pool: value: the hub's records make it {before.value} (0 at the start + " in out
+        assert (
+            f"as 1 awards that won it set it to their pool after), the pool holds {before.value + 1_000_000}"
+            in out
+        )
+        assert f"the pool: reserve: the hub's records make it {before.reserve} (" in out
+        assert f"the pool holds {before.reserve + 5}" in out
+        assert (
+            "the pool: hits: the hub's records make it 1 awards, 1 of them winning the pool, the pool holds 2 hits"
+            in out
+        )
+        floor.owner.execute(
+            "UPDATE hub.pool SET value = value - 1000000, reserve = reserve - 5, hits = hits - 1"
+        )
+        assert run(floor, f"c01={database}") == 0
+        assert "the pool: its records agree" in capsys.readouterr().out
+        # An award whose own figures do not add up is named.
+        floor.owner.execute("UPDATE hub.awards SET pool_after = pool_after + 7")
+        assert [difference.what for difference in reconcile.check_pool(floor.owner)] == [
+            "value",
+            f"award 1 (round {round_id} box 0, won the pool)",
+        ]
+    finally:
+        t.store.close()

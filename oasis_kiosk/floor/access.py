@@ -41,6 +41,7 @@ from oasis_kiosk.floor.migrate import ROLE_NAME_BYTES, group_roles
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,29}")
 TLS_KEYS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl")
+SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
 CONNECT_TIMEOUT = 10
 
 
@@ -188,7 +189,7 @@ def create_login(connection: psycopg.Connection[Any], role: str, group: str, pas
 
 def hub_address(connection: psycopg.Connection[Any], host: str | None, port: int | None) -> tuple[str, int]:
     """Where the new login reaches the hub: as given, else as the owner reached it."""
-    return host or connection.info.host, port or connection.info.port
+    return host or connection.info.host, connection.info.port if port is None else port
 
 
 def new_credentials(
@@ -202,6 +203,12 @@ def new_credentials(
     """A new login's credentials (its role named for ``kind`` and ``name``, a fresh password),
     not yet in the hub; a cabinet's carry its name, a dashboard's none."""
     role = login_role(connection, kind, name)
+    # Checked before anything is made: a login whose own file cannot connect is no login.
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536):
+        raise HubError(f"the hub's port for the new login is a number from 1 to 65535, not {port!r}")
+    mode = (tls or {}).get("sslmode")
+    if mode is not None and mode not in SSLMODES:
+        raise HubError(f"sslmode is one of libpq's ({', '.join(SSLMODES)}), not {mode!r}")
     address = hub_address(connection, host, port)
     cabinet = name if kind == "cabinet" else None
     return Credentials(

@@ -28,6 +28,10 @@ hub holds no other books' events for this cabinet: the hub records the books id 
 cabinet's events (adopted from the first batch) and checks it with every batch. Other books
 stop the agent (``BooksRefusedError``, exit ``EXIT_OTHER_BOOKS``) until the operator adds them
 to the hub as a new cabinet (``hub add-cabinet``) and points ``[link] credentials`` at it.
+Books of the same id that are not the hub's history (restored from a backup, or a copy of
+the card on a second machine) stop it the same way: at each connection and before each
+batch the hub's last event must be the outbox's row of that number (``_check_history``),
+and a row the hub holds sent again with other contents is refused by the hub itself.
 
 For a cabinet whose jackpot is linked, the agent is also the kiosk's only way to the hub's
 pool (``oasis_kiosk/machine/linked.py``): at every pass it claims each jackpot hit (a box of
@@ -48,6 +52,7 @@ confirmed rows is left for when a cabinet's card needs it.)
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -65,7 +70,13 @@ import psycopg
 
 from oasis_kiosk import OasisError
 from oasis_kiosk.floor import access, hub
-from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError, OtherBooksError
+from oasis_kiosk.floor.errors import (
+    CredentialsError,
+    HubError,
+    HubUnavailableError,
+    OtherBooksError,
+    RowDiffersError,
+)
 from oasis_kiosk.machine import linked
 from oasis_kiosk.store import outbox as outboxes
 from oasis_kiosk.store.books import LockHeldError, acquire_lock, release_lock
@@ -316,27 +327,57 @@ class Agent:
 
     def _check_books_at_hub(self, connection: psycopg.Connection[Any]) -> int:
         """The hub's number for the cabinet, once the hub has these books as the cabinet's
-        (adopting them if it recorded none yet); ``BooksRefusedError`` for other books."""
+        (adopting them if it recorded none yet) and its last event is these books' event of
+        that number (``_check_history``); ``BooksRefusedError`` for other books."""
         held = hub.held(connection)
         hub_books = hub.books(connection)
         last = outboxes.last_seq(self._open_books())
         assert self._books_id is not None
-        if held > last and hub_books in {None, self._books_id}:
-            message = (
+        if held > last and hub_books is None:  # books the hub never recorded: new ones, or another cabinet's
+            raise BooksRefusedError(
                 f"{self.database}: the hub holds {held} events of this cabinet but the outbox of books "
-                f"{self._books_id} has {last}: "
+                f"{self._books_id} has {last}: these are other books (a RAM clear, or another cabinet's "
+                "credentials): new books are added to the hub as a new cabinet (hub add-cabinet NAME --out FILE)"
             )
-            if hub_books is None:  # books the hub never recorded: new ones, or another cabinet's
-                raise BooksRefusedError(
-                    message + "these are other books (a RAM clear, or another cabinet's credentials): "
-                    "new books are added to the hub as a new cabinet (hub add-cabinet NAME --out FILE)"
-                )
-            raise LinkError(message + "the books are older than the hub's (restored from a backup?)")
         try:
             hub.check_books(connection, self._books_id)
         except OtherBooksError as error:
             raise _refused(str(self.database), error) from error
-        return held
+        return self._check_history(connection)
+
+    def _check_history(self, connection: psycopg.Connection[Any]) -> int:
+        """The hub's number for the cabinet, once the hub's event of that number is the
+        outbox's row of the same number, as these books wrote it: books of the same id that
+        are not the hub's history (restored from a backup, a copy of the card on another
+        machine) part from it there, or are shorter than it. ``BooksRefusedError`` names the
+        row: sending on would splice their rows after the hub's, and stakes the hub holds other
+        rows for would never reach the pool. One row read by its key, at each connection and
+        before each batch."""
+        held = hub.held_last(connection)
+        if held.seq == 0:
+            return 0
+        books = self._open_books()
+        found = outboxes.rows(books, held.seq - 1, 1)
+        mine = found[0] if found and found[0].seq == held.seq else None
+        if mine is not None and held.last is not None and _same_event(mine, held.last):
+            return held.seq
+        theirs = (
+            "none"
+            if held.last is None
+            else _figure(held.last.kind, held.last.payload, held.last.committed_at)
+        )
+        wrote = (
+            _figure(mine.kind, mine.payload, mine.committed_at)
+            if mine is not None
+            else f"none (their outbox ends at {outboxes.last_seq(books)})"
+        )
+        raise BooksRefusedError(
+            f"{self.database}: cabinet {held.cabinet}: the hub's event {held.seq} is not event {held.seq} "
+            f"of books {self._books_id}: the hub holds {theirs}; the books wrote {wrote}: these are not the "
+            "books whose events the hub holds (restored from a backup, or a copy of another cabinet's card), "
+            "and nothing more of them is sent: hub reconcile shows where they part; books that go on are "
+            "new books (init --ram-clear), added to the hub as a new cabinet (hub add-cabinet NAME --out FILE)"
+        )
 
     def _disconnect(self) -> None:
         hub_connection, self._hub = self._hub, None
@@ -357,6 +398,15 @@ class Agent:
                 self._seen_at = time.monotonic()
             self._follow_jackpot(connection)
             return 0
+        # Before each batch: the hub's last event is still these books' (another machine with
+        # the same credentials may have sent since), and the batch starts after it.
+        held = self._check_history(connection)
+        if held != self.status.held:
+            self._record(held)
+            rows, last = self._read_outbox(held)
+            self.status.waiting = last - held
+            if not rows:
+                return 0
         events = [
             hub.Event(row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at))
             for row in rows
@@ -365,6 +415,11 @@ class Agent:
             held = hub.ingest(connection, events, books_id=self._books_id)
         except OtherBooksError as error:
             raise _refused(str(self.database), error) from error
+        except RowDiffersError as error:  # the hub took other rows of these numbers meanwhile
+            raise BooksRefusedError(
+                f"{self.database}: books {self._books_id}: {error}: these are not the books whose events "
+                "the hub holds (a copy of the cabinet's card sends beside them?), and nothing more of them is sent"
+            ) from error
         self._seen_at = time.monotonic()
         self._record(held)
         self.status.waiting = last - held
@@ -480,6 +535,25 @@ class Agent:
         if self._confirm_db is not None:
             self._confirm_db.close()
             self._confirm_db = None
+
+
+def _same_event(row: outboxes.Row, event: hub.Event) -> bool:
+    """The outbox's row is the hub's event of its number: kind, payload and the time the
+    cabinet committed it (a hit the hub holds from before boxes names none: box 0)."""
+    payload = dict(event.payload)
+    if event.kind == "jackpot_hit":
+        payload.setdefault("box", outboxes.BOX_OF_A_ROUNDS_HIT)
+    try:
+        at = datetime.fromisoformat(row.committed_at)
+    except ValueError:
+        return False
+    return row.kind == event.kind and row.payload == payload and at == event.committed_at
+
+
+def _figure(kind: str, payload: Any, committed_at: datetime | str) -> str:
+    at = committed_at if isinstance(committed_at, str) else committed_at.isoformat(timespec="milliseconds")
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return f"{kind} {text if len(text) <= 200 else text[:200] + '…'} committed {at}"
 
 
 def _file_identity(path: Path) -> tuple[int, int]:

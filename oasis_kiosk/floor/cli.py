@@ -6,9 +6,10 @@
 - ``pool``: the pool, its parameters and their last changes;
 - ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]
   [--despite-silent NAME …]``;
-- ``reconcile --books NAME=PATH … [--skip NAME …]``: each cabinet's books against the hub
-  (exit 1 listing each difference, and when a cabinet of the hub was not compared without
-  ``--skip`` naming it; a cabinet whose books disagree or cannot be read is marked faulty);
+- ``reconcile --books NAME=PATH … [--skip NAME …] [--in-flight-for SECONDS]``: each
+  cabinet's books against the hub, and the pool against its records (exit 1 listing each
+  difference, and when a cabinet of the hub was not compared without ``--skip`` naming it; a
+  cabinet whose books disagree or cannot be read is marked faulty);
 - ``serve [--host H] [--port N]``: the owner's read-only dashboard, as a dashboard's login.
 
 Each connects as the hub's owner (``serve`` as a dashboard's login) with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
@@ -27,6 +28,7 @@ import re
 import signal
 import sys
 import threading
+import unicodedata
 from dataclasses import asdict
 from pathlib import Path
 from types import FrameType
@@ -70,11 +72,17 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         login.add_argument(
             "--hub-host", help="the hub's address as the new login reaches it (default: as here)"
         )
-        login.add_argument("--hub-port", type=int, help="the hub's port as the new login reaches it")
-        login.add_argument("--sslmode", help="libpq sslmode for the new login (require, verify-full…)")
+        login.add_argument(
+            "--hub-port", type=hub_port, help="the hub's port as the new login reaches it (1 to 65535)"
+        )
+        login.add_argument(
+            "--sslmode",
+            type=sslmode,
+            help=f"libpq sslmode for the new login: {', '.join(SSLMODES)}",
+        )
         login.add_argument("--sslrootcert", help="the CA certificate the new login checks the hub's against")
     pool.add_argument("--json", action="store_true", help="print JSON")
-    parameters.add_argument("--by", required=True, help="who makes the change (kept in the log)")
+    parameters.add_argument("--by", required=True, type=who, help="who makes the change (kept in the log)")
     parameters.add_argument("--reset", type=natural, help="minor units: the pool's value after a hit")
     parameters.add_argument("--rate-ppm", type=natural, help="parts per million of a stake fed to the pool")
     parameters.add_argument(
@@ -109,6 +117,14 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         help="a cabinet of the hub deliberately not compared this time (listed, not a failure); repeat for each",
+    )
+    reconcile.add_argument(
+        "--in-flight-for",
+        metavar="SECONDS",
+        type=positive,
+        default=600,
+        help="rows a cabinet's books wrote and the hub has not held for longer than this are a difference "
+        "(default 600)",
     )
     serve = commands.add_parser(
         "serve", help="serve the owner's read-only dashboard (as a dashboard's login)"
@@ -161,6 +177,38 @@ def port_number(text: str) -> int:
     return number
 
 
+def hub_port(text: str) -> int:
+    number = natural(text)
+    if not 0 < number <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port (1 to 65535): {text!r}")
+    return number
+
+
+SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+"""libpq's sslmode values: any other makes every connection of the login fail."""
+
+
+def sslmode(text: str) -> str:
+    if text not in SSLMODES:
+        raise argparse.ArgumentTypeError(
+            f"not one of libpq's sslmode values ({', '.join(SSLMODES)}): {text!r}"
+        )
+    return text
+
+
+def who(text: str) -> str:
+    """A name for the parameters' log: printable text (a control character, U+0000 above all,
+    is not a name, and PostgreSQL would refuse it in words of its own)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("who makes the change: a name, not blank")
+    control = next((character for character in text if unicodedata.category(character) == "Cc"), None)
+    if control is not None:
+        raise argparse.ArgumentTypeError(
+            f"who makes the change: a name without control characters, not {text!r} (U+{ord(control):04X})"
+        )
+    return text
+
+
 def books_argument(text: str) -> tuple[str, Path]:
     name, equals, path = text.partition("=")
     if not equals or not name or not path:
@@ -187,7 +235,7 @@ def run(arguments: argparse.Namespace) -> int:
         with access.connect(target) as connection:
             command = arguments.hub_command
             if command == "reconcile":
-                return run_reconcile(connection, arguments.books, arguments.skip)
+                return run_reconcile(connection, arguments.books, arguments.skip, arguments.in_flight_for)
             if command == "migrate":
                 applied = migrate.migrate(connection)
                 for migration in applied:
@@ -245,7 +293,12 @@ def run(arguments: argparse.Namespace) -> int:
         return 3
 
 
-def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Path]], skip: list[str]) -> int:
+def run_reconcile(
+    connection: psycopg.Connection[Any],
+    given: list[tuple[str, Path]],
+    skip: list[str],
+    in_flight_for: float = 600,
+) -> int:
     """Every cabinet of the hub is compared, or named with ``--skip``: one left out silently
     fails the run, as a difference does."""
     from oasis_kiosk.floor import reconcile
@@ -262,11 +315,15 @@ def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Pa
                 f"cabinet {name}: its books are given and it is skipped: drop --books or --skip {name}"
             )
     reconcile.require_cabinets(connection, skip)
-    verdicts = reconcile.reconcile(connection, books)
+    verdicts = reconcile.reconcile(connection, books, in_flight_for=in_flight_for)
     for verdict in verdicts:
         print(verdict_line(verdict))
         for sentence in verdict.sentences():
             print(f"  {sentence}")
+    pool = reconcile.check_pool(connection)
+    print("the pool: its records agree" if not pool else f"the pool: DISAGREE ({len(pool)}) with its records")
+    for difference in pool:
+        print(f"  {difference.sentence()}")
     skipped = sorted(set(skip))
     unchecked = [name for name in reconcile.cabinets(connection) if name not in books and name not in skipped]
     if skipped:
@@ -277,7 +334,7 @@ def run_reconcile(connection: psycopg.Connection[Any], given: list[tuple[str, Pa
             f"cabinet of the hub; give each one's books (--books {unchecked[0]}=PATH …), or name one "
             f"left out on purpose (--skip {unchecked[0]} …)"
         )
-    return 0 if all(verdict.agrees for verdict in verdicts) and not unchecked else 1
+    return 0 if all(verdict.agrees for verdict in verdicts) and not unchecked and not pool else 1
 
 
 def verdict_line(verdict: reconcile.Verdict) -> str:

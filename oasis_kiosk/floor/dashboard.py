@@ -16,8 +16,9 @@ What it shows, from what the cabinets' outboxes sent:
   whose kind has no ``tilt_cleared`` after it), and its books' latest reconciliation
   (``hub reconcile``): faulty, with the differences, or agreeing;
 - the linked jackpot's pool, its reserve and parameters, and its last 25 hits (cabinet, round, box, award);
-- totals per day (the hub's time zone): games, played, won, money in and out, stakes fed
-  to the pool and the pool's awards.
+- totals per day (the hub's time zone), by when the hub received each row, not the cabinet's
+  clock (a cabinet whose clock is wrong would put its money on no day shown): games, played,
+  won, money in and out, stakes fed to the pool and the pool's awards.
 
 Every text on the page is escaped (``html.escape``), whatever a cabinet sent, and the page
 forbids scripts besides (its Content-Security-Policy).
@@ -46,6 +47,8 @@ from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, PAID_BY_HAND, 
 log = logging.getLogger("oasis_kiosk.dashboard")
 
 HITS = 25
+UNNAMED_TILT = "tilt"
+"""A tilt whose event names no kind (an older kiosk's, or a device's shaped otherwise)."""
 SESSION_OPTIONS = "-c default_transaction_read_only=on -c statement_timeout=10000"
 """The dashboard's sessions: read-only whatever its role may do, and never stuck on a query."""
 HEADERS = {
@@ -176,7 +179,7 @@ def read_page(connection: psycopg.Connection[Any], options: Options) -> Page:
                     ORDER BY cabinet_id, payload -> 'detail' ->> 'kind', seq DESC) latest
                 WHERE state = 'tilt' ORDER BY cabinet_id, tilt"""
         ):
-            tilts.setdefault(int(cabinet_id), []).append((str(kind), str(message)))
+            tilts.setdefault(int(cabinet_id), []).append((str(kind or UNNAMED_TILT), str(message)))
         cabinets = [
             CabinetRow(
                 name=str(name),
@@ -248,13 +251,13 @@ def _days(connection: psycopg.Connection[Any], options: Options) -> list[tuple[A
             SELECT day::date FROM generate_series(current_date - %(back)s, current_date, interval '1 day') day),
         since AS (SELECT (current_date - %(back)s)::timestamptz AS at),
         ledger AS (
-            SELECT committed_at::date AS day,
+            SELECT received_at::date AS day,
                    {_amount(WAGERED, -1)} AS played, {_amount(WON, 1)} + {_paid_by_hand()} AS won,
                    {_amount(MONEY_IN, 1)} AS money_in, {_amount(MONEY_OUT, -1)} + {_paid_by_hand()} AS money_out
-              FROM hub.events WHERE kind = 'ledger' AND committed_at >= (SELECT at FROM since) GROUP BY 1),
+              FROM hub.events WHERE kind = 'ledger' AND received_at >= (SELECT at FROM since) GROUP BY 1),
         games AS (
-            SELECT committed_at::date AS day, count(*) AS games FROM hub.events
-             WHERE kind = 'round' AND payload ->> 'state' = 'settled' AND committed_at >= (SELECT at FROM since)
+            SELECT received_at::date AS day, count(*) AS games FROM hub.events
+             WHERE kind = 'round' AND payload ->> 'state' = 'settled' AND received_at >= (SELECT at FROM since)
              GROUP BY 1),
         stakes AS (
             SELECT applied_at::date AS day, sum(stake) AS stakes, sum(to_pool) AS to_pool FROM hub.contributions
@@ -421,12 +424,13 @@ def _pool_section(pool: hub.Pool, money: Money) -> list[str]:
 def _hits_table(hits: list[Hit], money: Money) -> list[str]:
     out = [
         f'<h2>Last {HITS} hits</h2><table id="hits"><thead><tr><th>When</th><th>Cabinet</th><th>Round</th>'
-        '<th class="n">Box</th><th class="n">Award</th></tr></thead><tbody>',
+        '<th class="n" title="numbered from 0, as the hub and hub reconcile name them">Box (from 0)</th>'
+        '<th class="n">Award</th></tr></thead><tbody>',
     ]
     for hit in hits:
         out.append(
             f"<tr><td>{_e(hit.claimed_at.strftime('%Y-%m-%d %H:%M:%S'))}</td><td>{_e(hit.cabinet)}</td>"
-            f'<td>{_e(hit.round_id)}</td><td class="n">{hit.box + 1}</td>'
+            f'<td>{_e(hit.round_id)}</td><td class="n">{hit.box}</td>'
             f'<td class="n">{_e(money(hit.amount))}{" (reset value: hit at once)" if hit.at_once else ""}</td></tr>'
         )
     if not hits:

@@ -30,6 +30,11 @@ class BatchError(HubError):
     """An event or a claim that is malformed, or an event sent again with other contents."""
 
 
+class RowDiffersError(BatchError):
+    """An event sent again with other contents than the hub's row of its number: the books
+    sending it are not those whose events the hub holds for the cabinet."""
+
+
 class OtherBooksError(HubError):
     """A batch of books other than those whose events the hub holds for the cabinet (new
     books after a RAM clear are a new cabinet)."""

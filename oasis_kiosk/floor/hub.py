@@ -51,6 +51,7 @@ from oasis_kiosk.floor.errors import (
     HubError,
     OtherBooksError,
     ParametersError,
+    RowDiffersError,
     UnknownCabinetError,
     UnknownHitError,
 )
@@ -146,7 +147,34 @@ def _database_error(error: psycopg.Error) -> HubError | None:
         return OtherBooksError(message)
     if state in {"OA003", "OA005"}:
         detail = error.diag.message_detail
-        return BatchError(f"{message} ({detail})" if detail else message)
+        return (RowDiffersError if state == "OA005" else BatchError)(
+            f"{message} ({detail})" if detail else message
+        )
+    return None
+
+
+NUMBER_LIMIT = 10**15
+"""The largest number, either way, a payload may hold (migration 0011)."""
+
+
+def _unstorable(value: Any, where: str = "") -> str | None:
+    """Why the hub's ``jsonb`` could not hold ``value`` (None: it can): U+0000 or a surrogate
+    in a text, a number beyond ±10¹⁵."""
+    if isinstance(value, str):
+        for character in value:
+            if character == "\x00" or "\ud800" <= character <= "\udfff":
+                return f"{where or 'a text'} holds U+{ord(character):04X}, which the hub's jsonb cannot hold"
+        return None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = _unstorable(key, "a key") or _unstorable(item, f'"{key}"')
+            if found:
+                return found
+        return None
+    if isinstance(value, list | tuple):
+        return next((found for item in value if (found := _unstorable(item, where))), None)
+    if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > NUMBER_LIMIT:
+        return f"{where or 'a number'} is {value}, beyond ±10^15"
     return None
 
 
@@ -172,10 +200,23 @@ def _check_event(event: Event) -> None:
             raise BatchError(f"{where} ({event.kind}): stake is a whole number of minor units, not {stake!r}")
     if event.kind == "jackpot_hit" and not _is_box(box := event.payload.get("box")):
         raise BatchError(f"{where} ({event.kind}): box is a whole number from 0, not {box!r}")
+    unstorable = _unstorable(dict(event.payload))
+    if unstorable is not None:
+        raise BatchError(f"{where} ({event.kind}): {unstorable}")
 
 
 def _is_box(box: Any) -> bool:
     return isinstance(box, int) and not isinstance(box, bool) and 0 <= box <= INTEGER
+
+
+def refusal(event: Event) -> str | None:
+    """Why the hub would refuse ``event`` as it arrives, for ever (None: nothing seen here):
+    its shape, or a payload its ``jsonb`` cannot hold."""
+    try:
+        _check_event(event)
+    except BatchError as error:
+        return str(error)
+    return None
 
 
 def check_batch(events: Sequence[Event]) -> None:
@@ -195,6 +236,31 @@ def held(connection: psycopg.Connection[Any]) -> int:
     if row is None:
         raise UnknownCabinetError(f"role {connection.info.user} is not a cabinet of this hub")
     return int(row[0])
+
+
+@dataclass(frozen=True)
+class Held:
+    """What the hub holds for the connection's cabinet: its events 1 to ``seq``, and the last."""
+
+    cabinet: str
+    seq: int
+    last: Event | None
+    """The hub's event ``seq`` (None: it holds none)."""
+
+
+def held_last(connection: psycopg.Connection[Any]) -> Held:
+    """The highest sequence number the hub holds for the connection's cabinet, with the hub's
+    event of that number: one row, read by its key."""
+    row = connection.execute(
+        """SELECT c.name, c.last_seq, e.kind, e.payload, e.committed_at
+             FROM hub.cabinets c LEFT JOIN hub.events e ON e.cabinet_id = c.id AND e.seq = c.last_seq
+            WHERE c.role_name = session_user"""
+    ).fetchone()
+    if row is None:
+        raise UnknownCabinetError(f"role {connection.info.user} is not a cabinet of this hub")
+    name, seq, kind, payload, committed_at = row
+    last = None if kind is None else Event(int(seq), str(kind), payload, committed_at)
+    return Held(str(name), int(seq), last)
 
 
 def books(connection: psycopg.Connection[Any]) -> str | None:

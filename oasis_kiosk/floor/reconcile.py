@@ -19,9 +19,11 @@ What is compared, for a cabinet whose hub holds its events 1..``held``:
   with what the books booked for that hit (``LinkedBooks``), both ways.
 
 Rows after ``held`` are **in flight** (the link agent has not sent them yet, or the hub has
-not answered): not a difference. So is a linked hit the cabinet still shows pending (its
+not answered): not a difference, unless the hub would refuse one (it and every row after it
+would wait for ever) or the oldest was committed longer than ``in_flight_for`` seconds ago. So is a linked hit the cabinet still shows pending (its
 terminal state's ``jackpot_pending``: the kiosk has not taken the hub's award yet). The hub's
 awards are read after the books, so that every award the books credited was made by then.
+The pool itself is checked against the hub's records of what moved it (``check_pool``).
 Books that cannot be read get a verdict of their own (``unreadable``) and the others are
 still compared. The verdict on each cabinet is kept in ``hub.reconciliations`` (migration
 0004): a cabinet whose latest reconciliation found a difference, or whose books could not
@@ -36,17 +38,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg.types.json import Jsonb
 
-from oasis_kiosk.floor import migrate
+from oasis_kiosk.floor import hub, migrate
 from oasis_kiosk.floor.errors import HubError, UnknownCabinetError
 from oasis_kiosk.machine.ledger_kinds import PAID_BY_HAND
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.outbox import Row, hub_round_id
 
+IN_FLIGHT_FOR = 600
+"""Seconds a row may stay in flight (written by the books, not yet held by the hub) before it
+is a difference: the link agent is stopped, cut off, or refused (``--in-flight-for``)."""
 PAGE = 5000
 """Outbox rows and hub events compared at a time."""
 LISTED = 20
@@ -135,6 +140,33 @@ class _Hub:
     held: int
     meters: dict[str, int]
     contributions: dict[int, tuple[str, int]]
+    now: datetime
+    """The hub's time of the snapshot."""
+
+
+@dataclass
+class _InFlight:
+    """The books' rows after what the hub holds: the oldest, and the first the hub would refuse
+    (every row after it waits behind it for ever)."""
+
+    first: Row | None = None
+    refused: tuple[Row, str] | None = None
+
+    def note(self, row: Row) -> None:
+        if self.first is None:
+            self.first = row
+        if self.refused is None:
+            reason = _refusal(row)
+            if reason is not None:
+                self.refused = (row, reason)
+
+
+def _refusal(row: Row) -> str | None:
+    try:
+        at = datetime.fromisoformat(row.committed_at)
+    except ValueError:
+        return f"event {row.seq} ({row.kind}): committed_at {row.committed_at!r} is not a time"
+    return hub.refusal(hub.Event(row.seq, row.kind, row.payload, at))
 
 
 def _figure(payload: Any) -> str:
@@ -181,10 +213,12 @@ class _Limited:
 
 
 def _hub_side(connection: psycopg.Connection[Any], name: str) -> _Hub:
-    row = connection.execute("SELECT id, last_seq FROM hub.cabinets WHERE name = %s", [name]).fetchone()
+    row = connection.execute(
+        "SELECT id, last_seq, now() FROM hub.cabinets WHERE name = %s", [name]
+    ).fetchone()
     if row is None:
         raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
-    cabinet_id, held = int(row[0]), int(row[1])
+    cabinet_id, held, now = int(row[0]), int(row[1]), row[2]
     meters = {
         str(meter): _whole(value)
         for meter, value in connection.execute(
@@ -200,7 +234,7 @@ def _hub_side(connection: psycopg.Connection[Any], name: str) -> _Hub:
             "SELECT seq, round_id, stake FROM hub.contributions WHERE cabinet_id = %s", [cabinet_id]
         )
     }
-    return _Hub(cabinet_id, held, meters, contributions)
+    return _Hub(cabinet_id, held, meters, contributions, now)
 
 
 def _hub_events(
@@ -251,14 +285,17 @@ def _books(name: str, path: Path) -> Iterator[Store]:
         store.close()
 
 
-def compare(connection: psycopg.Connection[Any], name: str, books: Path) -> Verdict:
+def compare(
+    connection: psycopg.Connection[Any], name: str, books: Path, *, in_flight_for: float = IN_FLIGHT_FOR
+) -> Verdict:
     """One cabinet's books (read-only) against the hub (``connection``, the owner's or a
-    dashboard's): the verdict, not yet recorded."""
+    dashboard's): the verdict, not yet recorded. Rows in flight longer than ``in_flight_for``
+    seconds, or that the hub would refuse, are differences."""
     with connection.transaction():
         connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         hub_side = _hub_side(connection, name)
         with _books(name, books) as store, store.snapshot():
-            verdict, linked = _compare(connection, name, hub_side, store)
+            verdict, linked = _compare(connection, name, hub_side, store, in_flight_for)
     # Read after the books: an award they credited was made by then, and one made since finds
     # them still showing the hit pending (in flight).
     _compare_awards(verdict, linked, _hub_awards(connection, hub_side.cabinet_id))
@@ -271,8 +308,9 @@ def _unreadable(connection: psycopg.Connection[Any], error: BooksUnreadableError
     return Verdict(error.cabinet, "", held, 0, unreadable=error.reason, path=path)
 
 
+# Long: one pass over the outbox beside the hub's events, each row compared or counted in flight.
 def _compare(
-    connection: psycopg.Connection[Any], name: str, hub_side: _Hub, store: Store
+    connection: psycopg.Connection[Any], name: str, hub_side: _Hub, store: Store, in_flight_for: float
 ) -> tuple[Verdict, LinkedBooks]:
     identity = store.books
     if identity is None:
@@ -293,10 +331,12 @@ def _compare(
     sent_meters: dict[str, int] = {}
     in_flight_meters: set[str] = set()
     contributions: dict[int, tuple[str, int]] = {}
+    in_flight = _InFlight()
     for row in _books_rows(store):
         verdict.written = row.seq
         _note_linked(linked, identity.id, row)
         if row.seq > held:
+            in_flight.note(row)
             if row.kind == "meter":
                 in_flight_meters.add(str(row.payload.get("name")))
             continue
@@ -336,9 +376,55 @@ def _compare(
                 f"{held} received: more than these books wrote (other books, or books cleared since)",
             )
         )
+    _compare_in_flight(verdict, in_flight, hub_side.now, in_flight_for)
     _compare_meters(verdict, store.meters(), sent_meters, in_flight_meters, hub_side.meters)
     _compare_contributions(verdict, contributions, hub_side.contributions)
     return verdict, linked
+
+
+def _compare_in_flight(verdict: Verdict, in_flight: _InFlight, now: datetime, bound: float) -> None:
+    """Rows in flight are no difference while the agent is on its way: a row the hub would
+    refuse waits for ever, with every row after it, and so does the oldest row beyond
+    ``bound`` seconds (by the cabinet's clock, at the hub's time)."""
+    if in_flight.refused is not None:
+        row, reason = in_flight.refused
+        verdict.differences.append(
+            Difference(
+                verdict.cabinet,
+                f"event {row.seq} ({row.kind}), in flight",
+                _event_figure(row.kind, row.payload, row.committed_at),
+                f"none: the hub refuses it ({reason}), and the {verdict.written - row.seq} rows "
+                "after it wait behind it",
+            )
+        )
+    first = in_flight.first
+    if first is None:
+        return
+    try:
+        age = (now - datetime.fromisoformat(first.committed_at)).total_seconds()
+    except (ValueError, TypeError):
+        age = bound + 1  # a time that cannot be read: the row cannot be said to be on its way
+    if age > bound:
+        verdict.differences.append(
+            Difference(
+                verdict.cabinet,
+                f"events {first.seq} to {verdict.written} in flight",
+                f"the oldest committed {first.committed_at}, {_duration(age)} before the hub's {now:%Y-%m-%d %H:%M:%S %Z}",
+                f"none of them, in flight longer than {_duration(bound)} (--in-flight-for): "
+                "the link agent is stopped, cut off from the hub, or refused (its log says why)",
+            )
+        )
+
+
+def _duration(seconds: float) -> str:
+    whole = int(seconds)
+    if whole < 120:
+        return f"{whole} s"
+    if whole < 7200:
+        return f"{whole // 60} min"
+    if whole < 172800:
+        return f"{whole // 3600} h"
+    return f"{whole // 86400} days"
 
 
 def _unwritten(name: str, seq: int, kind: str, payload: Any, committed_at: datetime) -> Difference:
@@ -497,6 +583,115 @@ def _compare_awards(verdict: Verdict, linked: LinkedBooks, awards: dict[tuple[st
     listed.close()
 
 
+@dataclass(frozen=True)
+class PoolDifference:
+    """The pool against the hub's own records of what moved it."""
+
+    what: str
+    records: str
+    """The figure the records make, and how."""
+    pool: str
+    """What the pool holds."""
+
+    def sentence(self) -> str:
+        return f"the pool: {self.what}: the hub's records make it {self.records}, the pool holds {self.pool}"
+
+
+def _one(connection: psycopg.Connection[Any], query: LiteralString) -> tuple[Any, ...]:
+    row = connection.execute(query).fetchone()
+    assert row is not None
+    return tuple(row)
+
+
+def _signed(amount: int) -> str:
+    return f"+ {amount}" if amount >= 0 else f"- {-amount}"
+
+
+# Long: the pool's four figures, each against the sum of the records that moved it, said in full.
+def check_pool(connection: psycopg.Connection[Any]) -> list[PoolDifference]:
+    """The pool's arithmetic from the hub's own records, in one snapshot: it starts at 0 with
+    no reserve (migration 0001); each contribution adds its ``to_pool`` to the value and its
+    ``overflow`` and ``to_reserve`` to the reserve; each parameter change tops the value up by
+    its logged ``new.value - old.value``; each award that won the pool sets the value from
+    its ``amount`` to its ``pool_after`` (the reset value plus ``from_reserve``, taken from
+    the reserve), and an award at once (the reset value, paid by the house) moves neither.
+    The pool's ``hits`` counts every award, ``won`` those that won it. (The carries, parts of
+    a minor unit, depend on each contribution's rates at the time and are not checked.)"""
+    with connection.transaction():
+        connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        pool = _one(connection, "SELECT value, reserve, hits, won FROM hub.pool")
+        fed = _one(
+            connection,
+            "SELECT count(*), coalesce(sum(to_pool), 0), coalesce(sum(overflow + to_reserve), 0)"
+            " FROM hub.contributions",
+        )
+        awarded = _one(
+            connection,
+            """SELECT count(*), count(*) FILTER (WHERE NOT at_once),
+                      coalesce(sum(pool_after - amount) FILTER (WHERE NOT at_once), 0),
+                      coalesce(sum(from_reserve) FILTER (WHERE NOT at_once), 0)
+                 FROM hub.awards""",
+        )
+        topped = _one(
+            connection,
+            """SELECT count(*) FILTER (WHERE (new ->> 'value')::numeric <> (old ->> 'value')::numeric),
+                      coalesce(sum((new ->> 'value')::numeric - (old ->> 'value')::numeric), 0)
+                 FROM hub.parameter_changes""",
+        )
+        odd = connection.execute(
+            """SELECT id, round_id, box, amount, reset, from_reserve, pool_after, at_once FROM hub.awards
+                WHERE (NOT at_once AND pool_after <> reset + from_reserve)
+                   OR (at_once AND (amount <> reset OR from_reserve <> 0))
+                ORDER BY id LIMIT %s""",
+            [LISTED],
+        ).fetchall()
+    value, reserve, hits, won = (int(figure) for figure in pool)
+    contributions, to_pool, to_reserve = (int(figure) for figure in fed)
+    awards, wins, restarted, refilled = (int(figure) for figure in awarded)
+    changes, top_ups = int(topped[0]), int(topped[1])
+    differences = []
+    expected = to_pool + top_ups + restarted
+    if expected != value:
+        differences.append(
+            PoolDifference(
+                "value",
+                f"{expected} (0 at the start + {to_pool} fed by {contributions} contributions "
+                f"{_signed(top_ups)} topped up by {changes} parameter changes {_signed(restarted)} "
+                f"as {wins} awards that won it set it to their pool after)",
+                str(value),
+            )
+        )
+    expected = to_reserve - refilled
+    if expected != reserve:
+        differences.append(
+            PoolDifference(
+                "reserve",
+                f"{expected} ({to_reserve} fed by {contributions} contributions - {refilled} taken by "
+                f"{wins} awards that won the pool)",
+                str(reserve),
+            )
+        )
+    if (hits, won) != (awards, wins):
+        differences.append(
+            PoolDifference(
+                "hits",
+                f"{awards} awards, {wins} of them winning the pool",
+                f"{hits} hits, {won} of them won",
+            )
+        )
+    for award_id, round_id, box, amount, reset, from_reserve, pool_after, at_once in odd:
+        differences.append(
+            PoolDifference(
+                f"award {award_id} (round {round_id} box {box}, {'at once' if at_once else 'won the pool'})",
+                f"an award of the reset value {reset}, nothing from the reserve"
+                if at_once
+                else f"a pool after of the reset value {reset} + {from_reserve} from the reserve",
+                f"an award of {amount}, {from_reserve} from the reserve, the pool after {pool_after}",
+            )
+        )
+    return differences
+
+
 def record(connection: psycopg.Connection[Any], verdicts: Sequence[Verdict]) -> None:
     """Keeps the verdicts at the hub (the owner's connection), in one transaction: a cabinet
     whose latest verdict found a difference, or could not read its books, is faulty."""
@@ -526,7 +721,9 @@ def require_cabinets(connection: psycopg.Connection[Any], names: Sequence[str]) 
             raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
 
 
-def reconcile(connection: psycopg.Connection[Any], books: dict[str, Path]) -> list[Verdict]:
+def reconcile(
+    connection: psycopg.Connection[Any], books: dict[str, Path], *, in_flight_for: float = IN_FLIGHT_FOR
+) -> list[Verdict]:
     """Compares each cabinet's books (name -> books file) with the hub and records the
     verdicts; returns them, in the order given. Books that cannot be read make their
     cabinet's verdict faulty, with the reason; the others are compared all the same."""
@@ -535,7 +732,7 @@ def reconcile(connection: psycopg.Connection[Any], books: dict[str, Path]) -> li
     verdicts = []
     for name, path in books.items():
         try:
-            verdicts.append(compare(connection, name, path))
+            verdicts.append(compare(connection, name, path, in_flight_for=in_flight_for))
         except BooksUnreadableError as error:
             verdicts.append(_unreadable(connection, error, path))
     record(connection, verdicts)

@@ -34,6 +34,7 @@ unique for the cabinet even after a RAM clear starts the round numbers again.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -138,10 +139,36 @@ def entries(
                 )
 
 
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""Characters the hub's ``jsonb`` cannot hold: U+0000, and surrogates (a lone one cannot be
+text at all; a pair of them would come back as another character)."""
+
+
+def storable(value: Any) -> Any:
+    """``value`` with each character the hub cannot hold written as its JSON escape, as six
+    characters of text (U+0000 as ``\\u0000``): a text with none is unchanged."""
+    if isinstance(value, str):
+        return UNSTORABLE.sub(lambda found: f"\\u{ord(found[0]):04x}", value)
+    if isinstance(value, dict):
+        return {storable(key): storable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [storable(item) for item in value]
+    return value
+
+
+def _dumps(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"))
+
+
 def append(db: sqlite3.Connection, kind: str, payload: dict[str, Any], committed_at: str) -> None:
+    """An outbox row, its payload as JSON the hub can hold: any text of the books (a tilt's
+    message from a device, an error's words) may carry U+0000, which SQLite keeps and the
+    hub's ``jsonb`` refuses, so that the row and every row after it would never reach the hub."""
+    text = _dumps(payload)
+    if "\\u0000" in text or "\\ud" in text:  # json.dumps escapes both so; rarely there
+        text = _dumps(storable(payload))
     db.execute(
-        "INSERT INTO outbox (kind, payload, committed_at) VALUES (?, ?, ?)",
-        (kind, json.dumps(payload, sort_keys=True, separators=(",", ":")), committed_at),
+        "INSERT INTO outbox (kind, payload, committed_at) VALUES (?, ?, ?)", (kind, text, committed_at)
     )
 
 
