@@ -355,28 +355,6 @@ def test_a_counting_frame_lays_out_the_paytable_once_and_each_meters_new_amount_
     assert not laid_out
 
 
-def test_under_a_handpays_panel_the_winning_hands_glow_repaints_nothing(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=ROYAL)
-    app.key("f8")
-    app.key("n")
-    app.key("return")
-    app.key("p")
-    table = app.game
-    glow = hand.glow(table.layout, table.layout.boxes[0], 5)
-    turns = 0
-    glowing = False
-    while table.busy(clock.now):
-        clock.now += 1 / 60
-        dirty = table.draw(clock.now)
-        if table.glowing(clock.now) != glowing and table.showing(clock.now).overlay:
-            glowing = not glowing
-            turns += 1
-            hidden = panel.hides(table.layout)
-            assert any(side.contains(glow) for side in hidden), "the panel hides the winning hand"
-            assert not any(any(side.contains(area) for side in hidden) for area in dirty), dirty
-    assert turns > 4
-
-
 def test_a_winning_hands_glow_turns_in_whole_columns(tmp_path: Path) -> None:
     app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
     app.key("f8")

@@ -217,10 +217,11 @@ def kiosk(
     profile: str = "standard",
     deck: str | None = None,
     language: str = "en",
+    **settings: Any,
 ) -> tuple[App, Clock]:
     database = tmp_path / "kiosk.db"
     terminal = Terminal(
-        Config(database=database, profile=profile, language=language),
+        Config(database=database, profile=profile, language=language, **settings),
         books(database, profile),
         seed_for_round=seeds_from(bytes(32)),
         deck_for_round=(lambda number: deck) if deck else None,

@@ -8,7 +8,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -16,14 +18,14 @@ from support import books
 from test_screen import SIZES, Clock, _texts_are_known, kiosk, settle, shot
 
 from oasis_kiosk import i18n
-from oasis_kiosk.config import SPEEDS, Config
+from oasis_kiosk.config import SPEEDS, Config, JackpotConfig
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.motion import HURRIED_GAP
 from oasis_kiosk.ui.sound import TUNES, win_tune
 from oasis_kiosk.ui.view import before_reveal, cash_for, last_settlement, snapshot
-from oasis_kiosk.ui.widgets import jackpot
+from oasis_kiosk.ui.widgets import jackpot, panel
 
 TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # a dealt flush: won, and the bonus pays 60:1
@@ -62,8 +64,9 @@ def dealt(
     bonus: bool = False,
     size: tuple[int, int] = (1920, 1080),
     language: str = "en",
+    **settings: Any,
 ) -> tuple[App, Clock]:
-    app, clock = kiosk(tmp_path, size, deck=deck, language=language)
+    app, clock = kiosk(tmp_path, size, deck=deck, language=language, **settings)
     app.key("f8")
     if bonus:
         app.key("n")
@@ -654,7 +657,9 @@ def meter_shown(app: App) -> int:
 
 
 def test_a_jackpot_keeps_the_winning_hand_in_view_and_the_meter_resets_after_it(tmp_path: Path) -> None:
-    app, clock = dealt(tmp_path, "As Ks Qs Js Ts / 2c 2d 4h 5h 7c", bonus=True)
+    # A meter fed a tenth of the stake, so that its fall to the reset value is seen rolling.
+    fed = JackpotConfig(rate=Fraction(1, 10))
+    app, clock = dealt(tmp_path, "As Ks Qs Js Ts / 2c 2d 4h 5h 7c", bonus=True, jackpot=fed)
     terminal = app.terminal
     meter_before = terminal.jackpot.value
     app.key("p")
@@ -675,7 +680,12 @@ def test_a_jackpot_keeps_the_winning_hand_in_view_and_the_meter_resets_after_it(
             ]
             assert cards
             assert not any(banner.colliderect(card) for card in cards), "the banner covers the hand"
+            # A jackpot at the handpay limit: the lock-up's panel waits for the celebration.
+            shown = app.game.showing(clock.now)
+            assert "handpay" in shown.prompt.lower(), "the prompt says the attendant pays it"
+            assert panel.overlay_panel(shown) is None, "the handpay panel covers the hand"
     assert set(held) == {meter_before}, "the meter stands until the celebration is over"
+    assert app.game.showing(clock.now).overlay[0] == "handpay", "then the lock-up, its amount large"
     after = []
     for _ in range(120):
         app.draw()

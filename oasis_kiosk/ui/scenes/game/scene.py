@@ -526,8 +526,8 @@ class GameScene(RoundStory):
             areas = clusters(damage + [glow for glow in turned if glow not in alone], table)
         assert self._on_screen is not None
         if panel.overlay_panel(self._on_screen) is not None:
-            # What moves or glows wholly under a panel (a handpay's winning hand, its chips
-            # on their way) changes nothing on the screen.
+            # What moves or glows wholly under a panel (a linked jackpot's pending panel over
+            # the winning hand, chips on their way) changes nothing on the screen.
             hidden = panel.hides(lay)
             areas, alone = (
                 [area for area in found if not any(side.contains(area) for side in hidden)]

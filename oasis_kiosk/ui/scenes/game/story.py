@@ -6,6 +6,7 @@ the story, never skips its order."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui.motion import DEALER, PLAYER, ChipMotions, ChipSpot, CountUp, Motions, count_duration
@@ -113,6 +114,10 @@ class RoundStory:
             return before_reveal(self.view, self._lit_in_play)
         if self.motions.revealing(now):
             return while_the_dealer_turns(self.view)
+        if self.view.overlay[:1] == ("handpay",) and (self.counting(now) or self.celebrating(now)):
+            # The winning hand stays in view while its win counts up and its jackpot is
+            # celebrated; the prompt already says the attendant pays it, then the lock-up shows.
+            return replace(self.view, overlay=())
         return self.view
 
     def meters(self, now: float) -> tuple[int, int, int]:
