@@ -24,6 +24,7 @@ from postgres import Postgres
 from oasis_kiosk.cli import main
 from oasis_kiosk.floor import access, hub, migrate
 from oasis_kiosk.floor.errors import (
+    AwardDisagreesError,
     BatchError,
     CredentialsError,
     GapError,
@@ -399,7 +400,7 @@ def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded
     migrate_up_to(7, bare, tmp_path)
     cabinet, quiet = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(cabinet, contributions(1, [100], round_prefix="books-a:"))
-    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9, 10, 11]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9, 10, 11, 12]
     books = dict(bare.owner.execute("SELECT name, books_id FROM hub.cabinets").fetchall())
     assert books == {"c01": "books-a", "c02": None}, "a cabinet that sent no round adopts its first books"
     with pytest.raises(OtherBooksError, match="holds the events of books books-a, not of books books-b"):
@@ -418,7 +419,7 @@ def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, 
             [seq, json.dumps({"round_id": round_id})],
         )
     cabinet.execute("SELECT * FROM hub.claim('r1')")
-    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9, 10, 11]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9, 10, 11, 12]
     assert hub.pending_hits(bare.owner) == [("c01", "r2", 0)], "r1 was claimed; r2 waits, as box 0"
     assert hub.claim(cabinet, "r1", 0).amount == 1000, "the award r1 had"
     assert hub.claim(cabinet, "r2", 0).amount == 1000
@@ -523,7 +524,7 @@ def test_a_hit_waiting_when_the_hub_learns_the_rule_of_hits_at_once_takes_its_tu
     first, second = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(first, [hit(1, "a")])
     hub.ingest(second, [hit(1, "b")])
-    assert [m.version for m in migrate.migrate(bare.owner)] == [10, 11]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [10, 11, 12]
     assert hub.claim(second, "b", 0).amount == 1500, "the first claimed wins the pool"
     assert hub.claim(first, "a", 0).amount == 1000, "the other waited for the same pool"
     assert hub.pool(bare.owner).value == 1000
@@ -724,6 +725,58 @@ def test_parameters_wait_for_a_reported_hit_to_be_claimed(floor: Hub) -> None:
     hub.claim(cabinet, "r1", 0)
     assert hub.pending_hits(floor.owner) == []
     assert hub.set_parameters(floor.owner, "someone", rate_ppm=50_000).new["rate_ppm"] == 50_000
+
+
+def test_an_award_a_cabinet_was_paid_is_taken_from_the_pool_once(floor: Hub) -> None:
+    """A hub restored from a backup older than an award holds the hit again and the award
+    back in its pool: the cabinet's agent tells it the award its kiosk was paid
+    (``hub.claim_paid``), and the pool gives it up once, keeping what was staked after it."""
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "r1"), *contributions(3, [2000])])
+    before = hub.pool(floor.owner)
+    assert (before.value, before.reserve) == (1700, 70)
+    with pytest.raises(UnknownHitError, match="cabinet c01 has sent no jackpot hit of round r9, box 0"):
+        hub.claim_paid(cabinet, "r9", 0, 1500)
+    award = hub.claim_paid(cabinet, "r1", 0, 1500)  # paid 1 500: the 200 of round r3 was staked after it
+    assert (award.amount, award.at_once, award.reset, award.from_reserve) == (1500, False, 1000, 70)
+    assert award.pool_after == 1000 + 200 + 70
+    after = hub.pool(floor.owner)
+    assert (after.value, after.reserve, after.hits) == (1270, 0, 1)
+    assert floor.owner.execute("SELECT reported FROM hub.awards").fetchone() == (True,)
+    assert hub.pending_hits(floor.owner) == []
+    assert hub.claim_paid(cabinet, "r1", 0, 1500) == award, "told again: the same award"
+    assert hub.claim(cabinet, "r1", 0) == award, "and claimed: the award paid"
+    with pytest.raises(AwardDisagreesError, match="the hub awarded round r1, box 0 1500, not the 1700"):
+        hub.claim_paid(cabinet, "r1", 0, 1700)
+    assert hub.pool(floor.owner) == after
+    assert hub.awards_held(cabinet) == {("r1", 0): 1500}
+
+
+def test_the_owner_names_a_pending_hit_the_parameters_need_not_wait_for(
+    floor: Hub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hit that will never be claimed (its cabinet online, so --despite-silent cannot name
+    it) held the parameters for ever: the owner names it, logged; a hit not pending is refused."""
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, [*contributions(1, [100]), hit(2, "b:2"), *contributions(3, [100]), hit(4, "b:4")])
+    hub.claim(cabinet, "b:4", 0)
+    with pytest.raises(ParametersError, match=r"a hit waits for its award \(cabinet c01 round b:2 box 0\)"):
+        hub.set_parameters(floor.owner, "someone", rate_ppm=50_000)
+    for named, refused in ((("b:4", 0), "b:4 box 0"), (("b:2", 1), "b:2 box 1"), (("b:9", 0), "b:9 box 0")):
+        with pytest.raises(ParametersError, match=f"no hit of round {refused} waits for its award"):
+            hub.set_parameters(floor.owner, "someone", rate_ppm=50_000, despite_hits=[named])
+    dsn = ["--dsn", floor.owner_dsn]
+    assert (
+        main(["hub", "set-parameters", "--by", "Petr", "--rate-ppm", "5", "--despite-hit", "b:2:1", *dsn])
+        == 2
+    )
+    assert "no hit of round b:2 box 1 waits for its award" in capsys.readouterr().err
+    assert (
+        main(["hub", "set-parameters", "--by", "Petr", "--rate-ppm", "5", "--despite-hit", "b:2:0", *dsn])
+        == 0
+    )
+    assert '"despite_hits": [{"box": 0, "cabinet": "c01", "round_id": "b:2"}]' in capsys.readouterr().out
+    assert hub.pending_hits(floor.owner) == [("c01", "b:2", 0)], "the hit itself is untouched"
 
 
 # Logins and clear errors

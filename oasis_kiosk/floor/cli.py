@@ -5,7 +5,7 @@
 - ``add-dashboard NAME --out FILE``: a read-only login, its credentials in FILE;
 - ``pool``: the pool, its parameters and their last changes;
 - ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]
-  [--despite-silent NAME …]``;
+  [--despite-silent NAME …] [--despite-hit ROUND:BOX …]``;
 - ``reconcile --books NAME=PATH … [--skip NAME …]``: each cabinet's books against the hub
   (exit 1 listing each difference, and when a cabinet of the hub was not compared without
   ``--skip`` naming it; a cabinet whose books disagree or cannot be read is marked faulty);
@@ -91,6 +91,14 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         help="change them though this cabinet, which feeds the pool, has fallen silent "
         "(a hit of it may wait unseen; logged)",
     )
+    parameters.add_argument(
+        "--despite-hit",
+        action="append",
+        type=hit_argument,
+        default=[],
+        metavar="ROUND:BOX",
+        help="change them though this hit waits for its award (one that will never be claimed; logged)",
+    )
     reconcile = commands.add_parser(
         "reconcile",
         help="compare every cabinet's books with the hub (exit 1 on a difference, or a cabinet not compared)",
@@ -161,6 +169,16 @@ def port_number(text: str) -> int:
     return number
 
 
+def hit_argument(text: str) -> tuple[str, int]:
+    """ROUND:BOX, a hit as the hub names it (a round's id holds a colon of its own)."""
+    round_id, colon, box = text.rpartition(":")
+    if not colon or not round_id or not box.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"ROUND:BOX (a round's id at the hub and a box from 0), not {text!r}"
+        )
+    return round_id, int(box)
+
+
 def books_argument(text: str) -> tuple[str, Path]:
     name, equals, path = text.partition("=")
     if not equals or not name or not path:
@@ -223,6 +241,7 @@ def run(arguments: argparse.Namespace) -> int:
                 maximum=arguments.maximum,
                 reserve_rate_ppm=arguments.reserve_rate_ppm,
                 despite_silent=arguments.despite_silent,
+                despite_hits=arguments.despite_hit,
             )
             print(f"parameters changed by {change.changed_by} at {change.changed_at:%Y-%m-%d %H:%M:%S %Z}")
             print(f"  before: {json.dumps(change.old, sort_keys=True)}")
