@@ -516,6 +516,24 @@ def test_a_hit_received_before_another_is_awarded_the_reset_value_however_late_i
     assert hub.pool(floor.owner).hits == 3
 
 
+def test_a_hit_at_once_is_awarded_the_reset_value_in_force_when_it_was_received(floor: Hub) -> None:
+    """The reset value changed between a hit at once and its claim (its cabinet silent, named)
+    does not change its award: the rule when it hit promised that reset value."""
+    first, second = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(first, [*contributions(1, [3000]), hit(2, "a")])
+    hub.ingest(second, [*contributions(1, [4000], round_prefix="s"), hit(2, "b")])
+    assert hub.claim(first, "a", 0).amount == 1700
+    floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '1 minute' WHERE name = 'c02'")
+    hub.set_parameters(floor.owner, "someone", reset=10, despite_silent=["c02"])
+    pool = hub.pool(floor.owner)
+    award = hub.claim(second, "b", 0)
+    assert (award.amount, award.at_once) == (1000, True), "the reset value when it hit"
+    assert hub.pool(floor.owner) == replace(pool, hits=pool.hits + 1, updated_at=award.claimed_at)
+    hub.ingest(second, [*contributions(3, [100], round_prefix="s"), hit(4, "c"), hit(5, "c", box=1)])
+    assert hub.claim(second, "c", 0).at_once is False
+    assert hub.claim(second, "c", 1).amount == 10, "a hit received after the change: the new reset value"
+
+
 def test_a_hit_waiting_when_the_hub_learns_the_rule_of_hits_at_once_takes_its_turn(
     bare: Hub, tmp_path: Path
 ) -> None:

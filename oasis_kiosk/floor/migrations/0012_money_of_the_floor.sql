@@ -6,6 +6,11 @@
 --   never claimed again, so the hit waited for ever and the pool's parameters with it.
 --   hub.claim_paid is how the agent tells the hub the award its kiosk was paid: the hub
 --   records it (marked `reported`) and takes it from the pool as a claim would.
+-- * A hit at once is awarded the reset value (0010), read at its claim: a change of the
+--   parameters between the hit and its claim (made despite the hit's silent cabinet) changed
+--   an award the rule had fixed when it hit. Each hit now records, as it is received and
+--   under the pool's lock, the reset value in force (`reset_at_hit`, beside
+--   `pool_won_before`), and an award at once pays that.
 
 ALTER TABLE hub.awards ADD COLUMN reported boolean NOT NULL DEFAULT false;
 COMMENT ON COLUMN hub.awards.reported IS
@@ -94,3 +99,97 @@ $$;
 
 REVOKE ALL ON FUNCTION hub.claim_paid(text, integer, bigint) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION hub.claim_paid(text, integer, bigint) TO {{cabinets}};
+
+ALTER TABLE hub.events ADD COLUMN reset_at_hit bigint CHECK (reset_at_hit >= 0);
+COMMENT ON COLUMN hub.events.reset_at_hit IS
+    'a jackpot hit: the pool''s reset value when the hub received it, its award if it is at once';
+-- Hits waiting for their award now: the reset value of the first change after each was
+-- received, if any, else the one in force now.
+UPDATE hub.events e
+   SET reset_at_hit = coalesce((SELECT (c.old ->> 'reset')::bigint FROM hub.parameter_changes c
+                                 WHERE c.changed_at > e.received_at ORDER BY c.id LIMIT 1),
+                               (SELECT reset FROM hub.pool))
+ WHERE e.kind = 'jackpot_hit'
+   AND NOT EXISTS (SELECT 1 FROM hub.awards a
+                    WHERE a.cabinet_id = e.cabinet_id AND a.round_id = e.payload ->> 'round_id'
+                      AND a.box = coalesce((e.payload ->> 'box')::integer, 0));
+
+-- The lock of 0011, recording the reset value too; the cabinet's own values for the two
+-- columns, if it sent any, are never kept.
+DROP TRIGGER hit_waits_for_the_pool ON hub.events;
+CREATE OR REPLACE FUNCTION hub.hit_waits_for_the_pool() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NEW.kind = 'jackpot_hit' THEN
+        SELECT won, reset INTO NEW.pool_won_before, NEW.reset_at_hit FROM hub.pool FOR UPDATE;
+    ELSE
+        NEW.pool_won_before := NULL;
+        NEW.reset_at_hit := NULL;
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER hit_waits_for_the_pool BEFORE INSERT ON hub.events
+    FOR EACH ROW WHEN (NEW.kind = 'jackpot_hit' OR NEW.pool_won_before IS NOT NULL OR NEW.reset_at_hit IS NOT NULL)
+    EXECUTE FUNCTION hub.hit_waits_for_the_pool();
+
+-- The claim of 0010: an award at once is the reset value in force when the hit was received.
+CREATE OR REPLACE FUNCTION hub.claim(round_id text, box integer) RETURNS hub.awards
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    me integer := hub.session_cabinet();
+    p hub.pool;
+    award hub.awards;
+    from_reserve bigint;
+    won_before bigint;
+    reset_then bigint;
+BEGIN
+    IF me IS NULL THEN
+        RAISE EXCEPTION 'role % is not a cabinet of this hub', session_user USING ERRCODE = 'OA002';
+    END IF;
+    IF claim.round_id IS NULL OR length(claim.round_id) NOT BETWEEN 1 AND 200 THEN
+        RAISE EXCEPTION 'a claim names its round: a text of 1 to 200 characters' USING ERRCODE = 'OA003';
+    END IF;
+    IF claim.box IS NULL OR claim.box < 0 THEN
+        RAISE EXCEPTION 'a claim names its box: a whole number from 0' USING ERRCODE = 'OA003';
+    END IF;
+    SELECT * INTO p FROM hub.pool FOR UPDATE;
+    -- A fresh snapshot after the lock: a claim of the same hit that held it is seen here.
+    SELECT * INTO award FROM hub.awards a
+     WHERE a.cabinet_id = me AND a.round_id = claim.round_id AND a.box = claim.box;
+    IF FOUND THEN
+        RETURN award;
+    END IF;
+    -- A hit received before migration 0006 names no box: its round's one hit is box 0.
+    SELECT e.pool_won_before, e.reset_at_hit INTO won_before, reset_then FROM hub.events e
+     WHERE e.cabinet_id = me AND e.kind = 'jackpot_hit'
+       AND e.payload ->> 'round_id' = claim.round_id
+       AND coalesce((e.payload ->> 'box')::integer, 0) = claim.box;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'cabinet % has sent no jackpot hit of round %, box %: there is nothing to award',
+            (SELECT name FROM hub.cabinets WHERE id = me), claim.round_id, claim.box
+            USING ERRCODE = 'OA006';
+    END IF;
+    IF won_before < p.won THEN
+        INSERT INTO hub.awards (cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, at_once)
+        VALUES (me, claim.round_id, claim.box, coalesce(reset_then, p.reset), p.reset, 0, p.value, true)
+        RETURNING * INTO award;
+        UPDATE hub.pool SET hits = p.hits + 1, updated_at = now();
+    ELSE
+        from_reserve := least(p.reserve, greatest(p.maximum - p.reset, 0));
+        INSERT INTO hub.awards (cabinet_id, round_id, box, amount, reset, from_reserve, pool_after)
+        VALUES (me, claim.round_id, claim.box, p.value, p.reset, from_reserve, p.reset + from_reserve)
+        RETURNING * INTO award;
+        UPDATE hub.pool
+           SET value = p.reset + from_reserve,
+               reserve = p.reserve - from_reserve,
+               hits = p.hits + 1,
+               won = p.won + 1,
+               updated_at = now();
+    END IF;
+    PERFORM pg_notify('oasis_hub_pool', '');
+    RETURN award;
+END
+$$;
