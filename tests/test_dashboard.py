@@ -275,10 +275,11 @@ def test_no_text_a_cabinet_sends_can_inject_html(floor: FloorHub, tmp_path: Path
             Event(
                 3, "event", {"id": 1, "kind": "tilt", "detail": {"kind": INJECTED, "message": INJECTED}}, NOW
             ),
-            Event(4, "jackpot_hit", {"round_id": INJECTED, "box": 0}, NOW),
+            Event(4, "jackpot_contribution", {"stake": 100, "round_id": f"b:{INJECTED}"}, NOW),
+            Event(5, "jackpot_hit", {"round_id": f"b:{INJECTED}", "box": 0}, NOW),
         ],
     )
-    hub.claim(c01, INJECTED, 0)
+    hub.claim(c01, f"b:{INJECTED}", 0)
     # Even were the hub's own check of a cabinet's name gone (an older or altered hub).
     floor.owner.execute("ALTER TABLE hub.cabinets DROP CONSTRAINT cabinets_name_check")
     floor.owner.execute(
@@ -379,10 +380,16 @@ def test_a_hit_awarded_at_once_is_shown_as_the_reset_value(floor: FloorHub) -> N
     for name in ("c01", "c02"):
         floor.add_cabinet(name)
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
-    hub.ingest(first, [Event(1, "jackpot_hit", {"round_id": "a", "box": 0}, NOW)])
-    hub.ingest(second, [Event(1, "jackpot_hit", {"round_id": "b", "box": 0}, NOW)])
-    hub.claim(first, "a", 0)
-    hub.claim(second, "b", 0)
+    for connection, round_id in ((first, "a:1"), (second, "b:1")):
+        hub.ingest(
+            connection,
+            [
+                Event(1, "jackpot_contribution", {"stake": 100, "round_id": round_id}, NOW),
+                Event(2, "jackpot_hit", {"round_id": round_id, "box": 0}, NOW),
+            ],
+        )
+    hub.claim(first, "a:1", 0)
+    hub.claim(second, "b:1", 0)
     page = dashboard.read_page(floor.owner, dashboard.Options())
     assert [(hit.cabinet, hit.at_once) for hit in page.hits] == [("c02", True), ("c01", False)]
     rows = re.findall(r"<tr><td>.*?</tr>", dashboard.render(page, dashboard.Options()))

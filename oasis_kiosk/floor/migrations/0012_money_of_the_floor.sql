@@ -11,6 +11,9 @@
 --   an award the rule had fixed when it hit. Each hit now records, as it is received and
 --   under the pool's lock, the reset value in force (`reset_at_hit`, beside
 --   `pool_won_before`), and an award at once pays that.
+-- * A cabinet's login won the pool with a hit of a round it never staked, of books not its
+--   own, of any box: a hit is now refused unless it is a staked box of a round of the
+--   cabinet's books (hub.check_hit_staked, below).
 
 ALTER TABLE hub.awards ADD COLUMN reported boolean NOT NULL DEFAULT false;
 COMMENT ON COLUMN hub.awards.reported IS
@@ -71,6 +74,7 @@ BEGIN
             (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box
             USING ERRCODE = 'OA006';
     END IF;
+    PERFORM hub.check_hit_staked(me, claim_paid.round_id, claim_paid.box);
     IF won_before < p.won THEN
         INSERT INTO hub.awards (cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, at_once, reported)
         VALUES (me, claim_paid.round_id, claim_paid.box, claim_paid.amount, p.reset, 0, p.value, true, true)
@@ -172,6 +176,8 @@ BEGIN
             (SELECT name FROM hub.cabinets WHERE id = me), claim.round_id, claim.box
             USING ERRCODE = 'OA006';
     END IF;
+    -- A hit received before this migration was not checked as it came.
+    PERFORM hub.check_hit_staked(me, claim.round_id, claim.box);
     IF won_before < p.won THEN
         INSERT INTO hub.awards (cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, at_once)
         VALUES (me, claim.round_id, claim.box, coalesce(reset_then, p.reset), p.reset, 0, p.value, true)
@@ -191,5 +197,59 @@ BEGIN
     END IF;
     PERFORM pg_notify('oasis_hub_pool', '');
     RETURN award;
+END
+$$;
+
+-- A hit is a staked box of a round of the cabinet's own books: the hub checks it as it
+-- receives it (and again at its claim, for a hit received before this migration). Its
+-- round's id must be `<books id>:<round>` of the books the hub records for the cabinet (a
+-- cabinet that recorded none adopts them, as hub.check_books would); the cabinet must have
+-- sent a stake on the jackpot for that round (`jackpot_contribution`, more than 0); and its
+-- box must be one the round staked: a round stakes the bonus on each of its boxes or on
+-- none, each box's stake a contribution, so the boxes are 0 to the count of its stakes less
+-- one. Otherwise OA003, naming the cabinet and the hit; nothing of the batch is kept.
+CREATE INDEX contributions_by_round ON hub.contributions (cabinet_id, round_id);
+
+CREATE FUNCTION hub.check_hit_staked(cabinet integer, round_id text, box integer) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c hub.cabinets;
+    books text := split_part(check_hit_staked.round_id, ':', 1);
+    staked bigint;
+BEGIN
+    SELECT * INTO c FROM hub.cabinets WHERE id = check_hit_staked.cabinet;
+    IF position(':' IN check_hit_staked.round_id) > 1 AND c.books_id IS NULL THEN
+        UPDATE hub.cabinets SET books_id = books WHERE id = c.id;
+        c.books_id := books;
+    END IF;
+    IF position(':' IN check_hit_staked.round_id) <= 1 OR books IS DISTINCT FROM c.books_id THEN
+        RAISE EXCEPTION 'cabinet %: a jackpot hit of round % is not of its books %: a round''s id is <books id>:<round>',
+            c.name, check_hit_staked.round_id, coalesce(c.books_id, '(none recorded)')
+            USING ERRCODE = 'OA003';
+    END IF;
+    SELECT count(*) INTO staked FROM hub.contributions k
+     WHERE k.cabinet_id = c.id AND k.round_id = check_hit_staked.round_id AND k.stake > 0;
+    IF staked = 0 THEN
+        RAISE EXCEPTION 'cabinet %: round % staked nothing on the jackpot: its hit cannot win it',
+            c.name, check_hit_staked.round_id
+            USING ERRCODE = 'OA003';
+    END IF;
+    IF check_hit_staked.box >= staked THEN
+        RAISE EXCEPTION 'cabinet %: round % staked the jackpot on % box(es), 0 to %: it has no box %',
+            c.name, check_hit_staked.round_id, staked, staked - 1, check_hit_staked.box
+            USING ERRCODE = 'OA003';
+    END IF;
+END
+$$;
+REVOKE ALL ON FUNCTION hub.check_hit_staked(integer, text, integer) FROM PUBLIC;
+
+-- 0006's check of a hit received, with the above.
+CREATE OR REPLACE FUNCTION hub.check_hit() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM hub.check_hit_staked(NEW.cabinet_id, hub.payload_round(NEW), hub.payload_box(NEW));
+    RETURN NULL;
 END
 $$;
