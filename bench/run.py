@@ -427,13 +427,17 @@ def floor_figures(
     import psycopg
     from postgres import Postgres
 
-    from oasis_kiosk.floor import access, hub
+    from oasis_kiosk.floor import access, agent, hub
 
     server = Postgres.start(durable=durable)
     try:
         with tempfile.TemporaryDirectory() as tmp, server.connect(autocommit=True) as admin:
             owner, names = _bench_hub(server, admin, Path(tmp), cabinets)
-            connections = [access.connect(Path(tmp) / f"{name}.toml") for name in names]
+            # As a link agent connects: its own statement timeout, for a batch that waits for
+            # the pool behind fifty others (a cabinet's login alone ends a statement after 10 s).
+            connections = [
+                access.connect(Path(tmp) / f"{name}.toml", **agent.CONNECTION_OPTIONS) for name in names
+            ]
             start = threading.Barrier(cabinets + 1)
             stop = threading.Event()
             acknowledged: list[list[float]] = [[] for _ in names]

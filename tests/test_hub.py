@@ -1027,6 +1027,42 @@ def test_a_cabinets_login_is_limited_and_cannot_hold_the_pool_idle(floor: Hub) -
         stuck.execute("SELECT 1")
 
 
+def test_a_cabinets_login_cannot_hold_the_pool_busy(bare: Hub, tmp_path: Path) -> None:
+    """A stake and then a long statement in one transaction held the pool's lock while busy
+    (only an idle transaction was ended): every other cabinet's stake waited. A cabinet's
+    login, one added before migration 0012 too, has its statements ended after 10 s."""
+    migrate_up_to(11, bare, tmp_path)
+    bare.cabinet("c01")
+    migrate.migrate(bare.owner)
+    bare.cabinet("c02")
+    for (settings,) in bare.owner.execute(
+        "SELECT rolconfig FROM pg_roles WHERE rolname IN (SELECT role_name FROM hub.cabinets)"
+    ).fetchall():
+        assert "statement_timeout=10s" in settings
+    busy = bare.login("c01")
+    ended: list[BaseException] = []
+
+    def hold() -> None:
+        try:
+            with busy.transaction():
+                hub.ingest(busy, contributions(1, [100]))
+                busy.execute("SELECT pg_sleep(25)")
+        except psycopg.Error as error:
+            ended.append(error)
+
+    holding = threading.Thread(target=hold)
+    holding.start()
+    time.sleep(1)
+    honest = bare.login("c02")
+    honest.execute("SET statement_timeout = '15s'")  # as a link agent's own, at most
+    began = time.monotonic()
+    assert hub.ingest(honest, contributions(1, [100])) == 1, "the busy transaction was ended"
+    assert time.monotonic() - began < 12
+    holding.join(20)
+    assert [type(error) for error in ended] == [psycopg.errors.QueryCanceled]
+    assert hub.held(busy) == 0, "nothing of it was kept"
+
+
 def test_two_batches_each_with_a_hit_then_a_stake_do_not_deadlock(floor: Hub) -> None:
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
     errors: list[BaseException] = []

@@ -14,6 +14,13 @@
 -- * A cabinet's login won the pool with a hit of a round it never staked, of books not its
 --   own, of any box: a hit is now refused unless it is a staked box of a round of the
 --   cabinet's books (hub.check_hit_staked, below).
+-- * A cabinet's login could hold the pool's lock while busy: a stake and then a long
+--   statement (pg_sleep) in one transaction made every other cabinet's stake wait, as only
+--   an idle transaction was ended (0011). A cabinet's login now has its statements ended
+--   after 10 s, and, on a server that has it (PostgreSQL 17), its transactions after 30 s;
+--   the cabinets that exist get the same now. (On PostgreSQL 15 and 16 a client that chains
+--   statements of under 10 s each, never idle, can still hold the pool: only a login used by
+--   something other than the link agent does, and its credentials must be replaced.)
 
 ALTER TABLE hub.awards ADD COLUMN reported boolean NOT NULL DEFAULT false;
 COMMENT ON COLUMN hub.awards.reported IS
@@ -253,3 +260,23 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+-- 0011's limits, with the statement's and the transaction's.
+CREATE OR REPLACE FUNCTION hub.limit_cabinet_login(login text) RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    EXECUTE format('ALTER ROLE %I CONNECTION LIMIT 3', login);
+    EXECUTE format('ALTER ROLE %I SET idle_in_transaction_session_timeout = %L', login, '10s');
+    EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', login, '10s');
+    IF current_setting('server_version_num')::integer >= 170000 THEN
+        EXECUTE format('ALTER ROLE %I SET transaction_timeout = %L', login, '30s');
+    END IF;
+    EXECUTE format('ALTER ROLE %I SET tcp_keepalives_idle = 10', login);
+    EXECUTE format('ALTER ROLE %I SET tcp_keepalives_interval = 5', login);
+    EXECUTE format('ALTER ROLE %I SET tcp_keepalives_count = 3', login);
+END
+$$;
+
+SELECT hub.limit_cabinet_login(role_name) FROM hub.cabinets
+ WHERE EXISTS (SELECT 1 FROM pg_roles WHERE rolname = role_name);
