@@ -270,8 +270,8 @@ def test_no_text_a_cabinet_sends_can_inject_html(floor: FloorHub, tmp_path: Path
     hub.ingest(
         c01,
         [
-            Event(1, "ledger", {"id": 1, "kind": "bill_in", "amount": 5000, "credits_after": INJECTED}, NOW),
-            Event(2, "meter", {"name": "coin_in", "value": INJECTED}, NOW),
+            Event(1, "ledger", {"id": 1, "kind": INJECTED, "amount": 5000, "credits_after": 5000}, NOW),
+            Event(2, "meter", {"name": INJECTED, "value": 5}, NOW),
             Event(
                 3, "event", {"id": 1, "kind": "tilt", "detail": {"kind": INJECTED, "message": INJECTED}}, NOW
             ),

@@ -1003,6 +1003,50 @@ def test_a_number_no_cabinet_could_mean_is_refused_before_it_reaches_the_owners_
     assert hub.ingest(cabinet, [Event(1, "meter", {"name": "coin_in", "value": 10**15}, NOW)]) == 1
 
 
+def test_money_a_cabinet_sends_is_whole_minor_units(floor: Hub) -> None:
+    """A forged ledger row of 1.99 was kept, and the dashboard showed 1: the hub refuses money
+    that is not a whole number of minor units as written, and so does ``hub.ingest`` before
+    sending."""
+    cabinet = floor.cabinet("c01")
+    ledger = {
+        "id": 1,
+        "kind": "bill_in",
+        "amount": 5000,
+        "credits_after": 5000,
+        "round_id": None,
+        "detail": {},
+    }
+    meter = {"name": "coin_in", "value": 5000}
+    for kind, payload, key, shown in (
+        ("ledger", {**ledger, "amount": 1.99}, "amount", "1.99"),
+        ("ledger", {**ledger, "amount": 2.0}, "amount", "2.0"),
+        ("ledger", {**ledger, "credits_after": "5000"}, "credits_after", '"5000"'),
+        (
+            "ledger",
+            {key: value for key, value in ledger.items() if key != "credits_after"},
+            "credits_after",
+            "missing",
+        ),
+        ("ledger", {**ledger, "kind": "handpaid_win", "detail": {"won": 1.5}}, "detail.won", "1.5"),
+        ("meter", {**meter, "value": 2.5}, "value", "2.5"),
+        ("meter", {**meter, "value": None}, "value", "null"),
+    ):
+        message = rf'cabinet c01, event 1 \({kind}\): "{re.escape(key)}" must be a whole number of minor units, not {re.escape(shown)}'
+        with pytest.raises(psycopg.Error, match=message):
+            cabinet.execute(
+                "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (1, %s, %s, now())",
+                [kind, json.dumps(payload)],
+            )
+        with pytest.raises(BatchError, match=rf"event 1 \({kind}\): {re.escape(key)} is a whole number"):
+            hub.ingest(cabinet, [Event(1, kind, payload, NOW)])
+    assert hub.held(cabinet) == 0
+    won = {**ledger, "kind": "handpaid_win", "amount": 0, "detail": {"won": 700}}
+    assert (
+        hub.ingest(cabinet, [Event(1, "ledger", won, NOW), Event(2, "meter", {**meter, "value": 0}, NOW)])
+        == 2
+    )
+
+
 def test_a_cabinets_login_is_limited_and_cannot_hold_the_pool_idle(floor: Hub) -> None:
     floor.cabinet("c01")
     (role,) = [name for (name,) in floor.owner.execute("SELECT role_name FROM hub.cabinets")]

@@ -32,7 +32,9 @@ The events a cabinet sends, by kind (any other kind is kept as it came):
 - ``jackpot_contribution`` {"stake": minor units, "round_id": text}: a stake on the bet that
   feeds the linked jackpot; the hub applies its rates;
 - ``jackpot_hit`` {"round_id": text, "box": whole number from 0}: that box of the round hit
-  the jackpot, and the cabinet is locked up until the round's claims are answered.
+  the jackpot, and the cabinet is locked up until the round's claims are answered; refused
+  unless the cabinet staked that box of that round, of its own books;
+- ``ledger`` and ``meter``: kept as they came, their money (``MONEY``) whole minor units.
 """
 
 from __future__ import annotations
@@ -66,6 +68,9 @@ BIGINT = 2**63 - 1
 INTEGER = 2**31 - 1
 LARGEST = 10**15
 """The largest number the hub takes in a payload (migration 0011), and as an award paid."""
+MONEY = {"ledger": (("amount",), ("credits_after",), ("detail", "won")), "meter": (("value",),)}
+"""The money in an event's payload by kind, each a whole number of minor units (migration
+0012): a key of the payload itself always, one of its detail when there is one."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,18 @@ def _check_event(event: Event) -> None:
             raise BatchError(f"{where} ({event.kind}): stake is a whole number of minor units, not {stake!r}")
     if event.kind == "jackpot_hit" and not _is_box(box := event.payload.get("box")):
         raise BatchError(f"{where} ({event.kind}): box is a whole number from 0, not {box!r}")
+    for path in MONEY.get(event.kind, ()):
+        value: Any = event.payload
+        for step in path:
+            value = value.get(step) if isinstance(value, Mapping) else None
+        if (value is not None or len(path) == 1) and not _is_money(value):
+            raise BatchError(
+                f"{where} ({event.kind}): {'.'.join(path)} is a whole number of minor units, not {value!r}"
+            )
+
+
+def _is_money(amount: Any) -> bool:
+    return isinstance(amount, int) and not isinstance(amount, bool) and abs(amount) <= LARGEST
 
 
 def _is_box(box: Any) -> bool:

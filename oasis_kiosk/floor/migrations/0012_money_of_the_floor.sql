@@ -21,6 +21,10 @@
 --   the cabinets that exist get the same now. (On PostgreSQL 15 and 16 a client that chains
 --   statements of under 10 s each, never idle, can still hold the pool: only a login used by
 --   something other than the link agent does, and its credentials must be replaced.)
+-- * Money a cabinet sends was kept as it came: a forged ledger row of 1.99 was stored, and
+--   the dashboard showed 1. The money the hub's readers take (a ledger row's `amount` and
+--   `credits_after`, its detail's `won`, a meter's `value`) must be a whole number of minor
+--   units as written (`2.0` too is refused, as a box is: it reads back as "2.0"); OA003.
 
 ALTER TABLE hub.awards ADD COLUMN reported boolean NOT NULL DEFAULT false;
 COMMENT ON COLUMN hub.awards.reported IS
@@ -280,3 +284,45 @@ $$;
 
 SELECT hub.limit_cabinet_login(role_name) FROM hub.cabinets
  WHERE EXISTS (SELECT 1 FROM pg_roles WHERE rolname = role_name);
+
+-- A whole number of minor units at `path` of an event's payload (absent or null: refused if
+-- `required`), or OA003 naming the event.
+CREATE FUNCTION hub.payload_whole(event hub.events, path text[], required boolean) RETURNS void
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    item jsonb := event.payload #> path;
+BEGIN
+    IF item IS NULL OR jsonb_typeof(item) = 'null' THEN
+        IF NOT required THEN
+            RETURN;
+        END IF;
+    ELSIF jsonb_typeof(item) = 'number' AND item::text ~ '^-?[0-9]{1,16}$' THEN
+        RETURN;
+    END IF;
+    RAISE EXCEPTION 'cabinet %, event % (%): "%" must be a whole number of minor units, not %',
+        (SELECT name FROM hub.cabinets WHERE id = event.cabinet_id), event.seq, event.kind,
+        array_to_string(path, '.'), coalesce(item::text, 'missing')
+        USING ERRCODE = 'OA003';
+END
+$$;
+
+-- Named to run after hub.receive_event (a row sent again is skipped before it is looked at).
+CREATE FUNCTION hub.whole_money() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NEW.kind = 'ledger' THEN
+        PERFORM hub.payload_whole(NEW, '{amount}', true);
+        PERFORM hub.payload_whole(NEW, '{credits_after}', true);
+        PERFORM hub.payload_whole(NEW, '{detail,won}', false);
+    ELSE
+        PERFORM hub.payload_whole(NEW, '{value}', true);
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER whole_money BEFORE INSERT ON hub.events
+    FOR EACH ROW WHEN (NEW.kind IN ('ledger', 'meter')) EXECUTE FUNCTION hub.whole_money();
+REVOKE ALL ON FUNCTION hub.payload_whole(hub.events, text[], boolean), hub.whole_money() FROM PUBLIC;
