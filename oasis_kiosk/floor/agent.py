@@ -420,7 +420,8 @@ class Agent:
         }
         if not own:
             return True
-        missing = {hit: amount for hit, amount in own.items() if hit not in hub.awards_held(connection)}
+        at_hub = hub.awards_held(connection)
+        missing = {hit: amount for hit, amount in own.items() if hit not in at_hub}
         held_hits = set(outboxes.hits(books, 0, self.status.held)) if missing else set()
         for (round_id, box), amount in missing.items():
             if (round_id, box) in held_hits:
