@@ -427,13 +427,17 @@ def floor_figures(
     import psycopg
     from postgres import Postgres
 
-    from oasis_kiosk.floor import access, hub
+    from oasis_kiosk.floor import access, agent, hub
 
     server = Postgres.start(durable=durable)
     try:
         with tempfile.TemporaryDirectory() as tmp, server.connect(autocommit=True) as admin:
             owner, names = _bench_hub(server, admin, Path(tmp), cabinets)
-            connections = [access.connect(Path(tmp) / f"{name}.toml") for name in names]
+            # As a link agent connects: its own statement timeout, for a batch that waits for
+            # the pool behind fifty others (a cabinet's login alone ends a statement after 10 s).
+            connections = [
+                access.connect(Path(tmp) / f"{name}.toml", **agent.CONNECTION_OPTIONS) for name in names
+            ]
             start = threading.Barrier(cabinets + 1)
             stop = threading.Event()
             acknowledged: list[list[float]] = [[] for _ in names]
@@ -445,7 +449,7 @@ def floor_figures(
                     return kind, {"stake": 200, "round_id": f"{number}:{seq}"}
                 if kind == "meter":
                     return kind, {"name": "coin_in", "value": seq}
-                return kind, {"id": seq, "kind": "wager", "amount": 200}
+                return kind, {"id": seq, "kind": "wager", "amount": 200, "credits_after": 10_000}
 
             def cabinet(number: int, connection: psycopg.Connection[Any]) -> None:
                 seq = 0

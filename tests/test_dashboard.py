@@ -270,15 +270,16 @@ def test_no_text_a_cabinet_sends_can_inject_html(floor: FloorHub, tmp_path: Path
     hub.ingest(
         c01,
         [
-            Event(1, "ledger", {"id": 1, "kind": "bill_in", "amount": 5000, "credits_after": INJECTED}, NOW),
-            Event(2, "meter", {"name": "coin_in", "value": INJECTED}, NOW),
+            Event(1, "ledger", {"id": 1, "kind": INJECTED, "amount": 5000, "credits_after": 5000}, NOW),
+            Event(2, "meter", {"name": INJECTED, "value": 5}, NOW),
             Event(
                 3, "event", {"id": 1, "kind": "tilt", "detail": {"kind": INJECTED, "message": INJECTED}}, NOW
             ),
-            Event(4, "jackpot_hit", {"round_id": INJECTED, "box": 0}, NOW),
+            Event(4, "jackpot_contribution", {"stake": 100, "round_id": f"b:{INJECTED}"}, NOW),
+            Event(5, "jackpot_hit", {"round_id": f"b:{INJECTED}", "box": 0}, NOW),
         ],
     )
-    hub.claim(c01, INJECTED, 0)
+    hub.claim(c01, f"b:{INJECTED}", 0)
     # Even were the hub's own check of a cabinet's name gone (an older or altered hub).
     floor.owner.execute("ALTER TABLE hub.cabinets DROP CONSTRAINT cabinets_name_check")
     floor.owner.execute(
@@ -379,10 +380,16 @@ def test_a_hit_awarded_at_once_is_shown_as_the_reset_value(floor: FloorHub) -> N
     for name in ("c01", "c02"):
         floor.add_cabinet(name)
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
-    hub.ingest(first, [Event(1, "jackpot_hit", {"round_id": "a", "box": 0}, NOW)])
-    hub.ingest(second, [Event(1, "jackpot_hit", {"round_id": "b", "box": 0}, NOW)])
-    hub.claim(first, "a", 0)
-    hub.claim(second, "b", 0)
+    for connection, round_id in ((first, "a:1"), (second, "b:1")):
+        hub.ingest(
+            connection,
+            [
+                Event(1, "jackpot_contribution", {"stake": 100, "round_id": round_id}, NOW),
+                Event(2, "jackpot_hit", {"round_id": round_id, "box": 0}, NOW),
+            ],
+        )
+    hub.claim(first, "a:1", 0)
+    hub.claim(second, "b:1", 0)
     page = dashboard.read_page(floor.owner, dashboard.Options())
     assert [(hit.cabinet, hit.at_once) for hit in page.hits] == [("c02", True), ("c01", False)]
     rows = re.findall(r"<tr><td>.*?</tr>", dashboard.render(page, dashboard.Options()))
@@ -404,7 +411,12 @@ def test_days_follow_the_hubs_clock_a_tilt_without_a_kind_and_boxes_as_reconcile
         [
             Event(1, "ledger", {"id": 1, "kind": "bill_in", "amount": 5000, "credits_after": 5000}, ahead),
             Event(2, "event", {"id": 1, "kind": "tilt", "detail": {"message": "hopper jam"}}, NOW),
-            Event(3, "jackpot_hit", {"round_id": "b:1", "box": 2}, ahead),
+            # Three boxes staked on the jackpot, the third hits.
+            *(
+                Event(seq, "jackpot_contribution", {"stake": 100, "round_id": "b:1"}, ahead)
+                for seq in (3, 4, 5)
+            ),
+            Event(6, "jackpot_hit", {"round_id": "b:1", "box": 2}, ahead),
         ],
     )
     hub.claim(cabinet, "b:1", 2)

@@ -24,6 +24,7 @@ from postgres import Postgres
 from oasis_kiosk.cli import main
 from oasis_kiosk.floor import access, cli, hub, migrate
 from oasis_kiosk.floor.errors import (
+    AwardDisagreesError,
     BatchError,
     CredentialsError,
     GapError,
@@ -109,9 +110,15 @@ def hit(seq: int, round_id: str, box: int = 0) -> Event:
     return Event(seq, "jackpot_hit", {"round_id": round_id, "box": box}, NOW)
 
 
-def contributions(first: int, stakes: list[int], round_prefix: str = "r") -> list[Event]:
+def contributions(
+    first: int, stakes: list[int], round_prefix: str = "b:", round_id: str | None = None
+) -> list[Event]:
+    """Stakes on the jackpot from event ``first`` on, each of its own round ``<round_prefix><seq>``
+    (a round of books ``b``), or all of ``round_id`` (its boxes)."""
     return [
-        Event(seq, "jackpot_contribution", {"stake": stake, "round_id": f"{round_prefix}{seq}"}, NOW)
+        Event(
+            seq, "jackpot_contribution", {"stake": stake, "round_id": round_id or f"{round_prefix}{seq}"}, NOW
+        )
         for seq, stake in enumerate(stakes, start=first)
     ]
 
@@ -340,16 +347,16 @@ def test_contributions_are_exact_and_overflow_to_the_reserve(floor: Hub) -> None
 def test_a_claim_awards_the_pool_once(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
     # The pool 1 000 + 500 + 800 capped at 2 000; the reserve 50 + 80 and the 300 over.
-    hub.ingest(cabinet, [*contributions(1, [5000, 8000]), hit(3, "round-7")])
+    hub.ingest(cabinet, [*contributions(1, [5000, 8000]), hit(3, "b:2")])
     before = hub.pool(floor.owner)
     assert before.value == 2000
-    award = hub.claim(cabinet, "round-7", 0)
+    award = hub.claim(cabinet, "b:2", 0)
     assert award.amount == 2000
     assert before.reserve == 430
     assert (award.reset, award.from_reserve, award.pool_after) == (1000, 430, 1430)
     after = hub.pool(floor.owner)
     assert (after.value, after.reserve, after.hits) == (1000 + before.reserve, 0, 1)
-    assert hub.claim(cabinet, "round-7", 0) == award
+    assert hub.claim(cabinet, "b:2", 0) == award
     assert hub.pool(floor.owner) == after
     assert hub.pool_value(cabinet).value == after.value
     with pytest.raises(BatchError, match="a claim names its round"):
@@ -358,39 +365,85 @@ def test_a_claim_awards_the_pool_once(floor: Hub) -> None:
 
 def test_a_claim_of_a_hit_the_cabinet_never_sent_is_refused_and_changes_nothing(floor: Hub) -> None:
     cabinet, other = floor.cabinet("c01"), floor.cabinet("c02")
-    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "r2", box=1)])
-    hub.ingest(other, [hit(1, "theirs")])
+    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "b:1")])
+    hub.ingest(other, [*contributions(1, [100], round_prefix="t:"), hit(2, "t:1")])
     before = hub.pool(floor.owner)
-    for round_id, box in (("never", 0), ("r2", 0), ("theirs", 0), ("r1", 0)):
+    for round_id, box in (("never", 0), ("b:1", 1), ("t:1", 0)):
         with pytest.raises(
             UnknownHitError, match=f"cabinet c01 has sent no jackpot hit of round {round_id}, box {box}"
         ):
             hub.claim(cabinet, round_id, box)
     assert hub.pool(floor.owner) == before
     assert count(floor.owner, "SELECT count(*) FROM hub.awards") == 0
-    assert hub.claim(cabinet, "r2", 1).amount == before.value, "its own hit is paid"
+    assert hub.claim(cabinet, "b:1", 0).amount == before.value, "its own hit is paid"
+
+
+def test_a_hit_of_a_round_not_staked_or_not_of_the_cabinets_books_is_refused(floor: Hub) -> None:
+    """A cabinet's login won the pool with a hit of a round it never staked, of books not its
+    own, of a box its round never had: the hub refuses such a hit, and keeps nothing of its batch."""
+    honest, thief = floor.cabinet("c02"), floor.cabinet("c01")
+    hub.ingest(honest, contributions(1, [1_000_000], round_prefix="h:"), books_id="h")
+    before = hub.pool(floor.owner)
+    stake = Event(1, "jackpot_contribution", {"stake": 10, "round_id": "mine:1"}, NOW)
+    for batch, refused in (
+        (
+            [hit(1, "not-mine:999999", box=7)],
+            "a jackpot hit of round not-mine:999999 is not of its books mine",
+        ),
+        ([hit(1, "h:1")], "a jackpot hit of round h:1 is not of its books mine"),
+        ([hit(1, "mine")], "a jackpot hit of round mine is not of its books mine"),
+        ([hit(1, "mine:1")], "round mine:1 staked nothing on the jackpot"),
+        (
+            [stake, hit(2, "mine:1", box=1)],
+            r"round mine:1 staked the jackpot on 1 box\(es\), 0 to 0: it has no box 1",
+        ),
+    ):
+        with pytest.raises(BatchError, match=f"cabinet c01: {refused}"):
+            hub.ingest(thief, batch, books_id="mine")
+        assert hub.held(thief) == 0, "nothing of the batch is kept"
+    with pytest.raises(UnknownHitError):
+        hub.claim(thief, "not-mine:999999", 7)
+    assert hub.pool(floor.owner) == before
+    assert hub.pending_hits(floor.owner) == []
+    hub.ingest(thief, [stake, hit(2, "mine:1")], books_id="mine")
+    assert hub.claim(thief, "mine:1", 0).amount == before.value, "a hit of its own staked round"
+
+
+def test_a_hit_received_before_the_hub_checked_hits_is_checked_at_its_claim(
+    bare: Hub, tmp_path: Path
+) -> None:
+    migrate_up_to(11, bare, tmp_path)
+    bare.owner.execute("UPDATE hub.pool SET value = 1500, reset = 1000, maximum = 2000")
+    cabinet = bare.cabinet("c01")
+    hub.ingest(cabinet, [*contributions(1, [100], round_prefix="b:"), hit(2, "b:1"), hit(3, "b:9")])
+    migrate.migrate(bare.owner)
+    with pytest.raises(BatchError, match="cabinet c01: round b:9 staked nothing on the jackpot"):
+        hub.claim(cabinet, "b:9", 0)
+    assert hub.claim(cabinet, "b:1", 0).amount == 1500
 
 
 def test_two_hits_in_one_round_are_two_claims_each_answered_the_same_again(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
-    hits = [Event(3 + box, "jackpot_hit", {"round_id": "r2", "box": box}, NOW) for box in (0, 1)]
-    hub.ingest(cabinet, [*contributions(1, [5000, 8000]), *hits])  # the pool 2 000, the reserve 430
-    assert hub.pending_hits(floor.owner) == [("c01", "r2", 0), ("c01", "r2", 1)]
-    first = hub.claim(cabinet, "r2", 0)
+    hits = [Event(3 + box, "jackpot_hit", {"round_id": "b:2", "box": box}, NOW) for box in (0, 1)]
+    hub.ingest(
+        cabinet, [*contributions(1, [5000, 8000], round_id="b:2"), *hits]
+    )  # the pool 2 000, the reserve 430
+    assert hub.pending_hits(floor.owner) == [("c01", "b:2", 0), ("c01", "b:2", 1)]
+    first = hub.claim(cabinet, "b:2", 0)
     assert (first.box, first.amount, first.pool_after) == (0, 2000, 1430)
-    assert hub.pending_hits(floor.owner) == [("c01", "r2", 1)], "the second box still waits"
-    second = hub.claim(cabinet, "r2", 1)
+    assert hub.pending_hits(floor.owner) == [("c01", "b:2", 1)], "the second box still waits"
+    second = hub.claim(cabinet, "b:2", 1)
     assert (second.box, second.amount, second.pool_after) == (1, 1000, 1430), "the reset value, by the house"
     assert (first.at_once, second.at_once) == (False, True)
     # Claimed again (the agent killed before it wrote an answer down): each hit's own answer.
-    assert hub.claim(cabinet, "r2", 1) == second
-    assert hub.claim(cabinet, "r2", 0) == first
+    assert hub.claim(cabinet, "b:2", 1) == second
+    assert hub.claim(cabinet, "b:2", 0) == first
     pool = hub.pool(floor.owner)
     assert (pool.value, pool.reserve, pool.hits) == (1430, 0, 2)
     assert count(floor.owner, "SELECT count(*) FROM hub.awards") == 2
     assert hub.pending_hits(floor.owner) == []
     with pytest.raises(BatchError, match="a claim names its box: a whole number from 0"):
-        hub.claim(cabinet, "r2", -1)
+        hub.claim(cabinet, "b:2", -1)
 
 
 def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded_by_it(
@@ -399,7 +452,7 @@ def test_a_cabinet_that_sent_rounds_before_migration_0008_has_its_books_recorded
     migrate_up_to(7, bare, tmp_path)
     cabinet, quiet = bare.cabinet("c01"), bare.cabinet("c02")
     hub.ingest(cabinet, contributions(1, [100], round_prefix="books-a:"))
-    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9, 10, 11]
+    assert [m.version for m in migrate.migrate(bare.owner)] == [8, 9, 10, 11, 12]
     books = dict(bare.owner.execute("SELECT name, books_id FROM hub.cabinets").fetchall())
     assert books == {"c01": "books-a", "c02": None}, "a cabinet that sent no round adopts its first books"
     with pytest.raises(OtherBooksError, match="holds the events of books books-a, not of books books-b"):
@@ -412,25 +465,26 @@ def test_hits_claimed_before_migration_0006_are_box_0_of_their_round(bare: Hub, 
     bare.owner.execute("UPDATE hub.pool SET value = 1000, reset = 1000, maximum = 2000")
     cabinet = bare.cabinet("c01")
     # A hub and a cabinet of 0005: a hit names no box, and its round is claimed.
-    for seq, round_id in ((1, "r1"), (2, "r2")):
+    hub.ingest(cabinet, contributions(1, [100, 100]))
+    for seq, round_id in ((3, "b:1"), (4, "b:2")):
         cabinet.execute(
             "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (%s, 'jackpot_hit', %s, now())",
             [seq, json.dumps({"round_id": round_id})],
         )
-    cabinet.execute("SELECT * FROM hub.claim('r1')")
-    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9, 10, 11]
-    assert hub.pending_hits(bare.owner) == [("c01", "r2", 0)], "r1 was claimed; r2 waits, as box 0"
-    assert hub.claim(cabinet, "r1", 0).amount == 1000, "the award r1 had"
-    assert hub.claim(cabinet, "r2", 0).amount == 1000
+    cabinet.execute("SELECT * FROM hub.claim('b:1')")
+    assert [m.version for m in migrate.migrate(bare.owner)] == [6, 7, 8, 9, 10, 11, 12]
+    assert hub.pending_hits(bare.owner) == [("c01", "b:2", 0)], "b:1 was claimed; b:2 waits, as box 0"
+    assert hub.claim(cabinet, "b:1", 0).amount == 1000, "the award b:1 had"
+    assert hub.claim(cabinet, "b:2", 0).amount == 1000
     assert hub.pending_hits(bare.owner) == []
     assert hub.pool(bare.owner).hits == 2
 
 
 def test_the_reserve_refills_the_pool_only_up_to_its_maximum(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
-    hub.ingest(cabinet, [*contributions(1, [200_000]), hit(2, "r")])  # pool 2 000, reserve 2 000 + 19 000
+    hub.ingest(cabinet, [*contributions(1, [200_000]), hit(2, "b:1")])  # pool 2 000, reserve 2 000 + 19 000
     reserve = hub.pool(floor.owner).reserve
-    award = hub.claim(cabinet, "r", 0)
+    award = hub.claim(cabinet, "b:1", 0)
     assert (award.amount, award.from_reserve, award.pool_after) == (2000, 1000, 2000)
     assert hub.pool(floor.owner).reserve == reserve - 1000
 
@@ -474,13 +528,13 @@ def claim_at_once(
 
 def test_of_two_hits_at_once_the_first_committed_wins_the_pool(floor: Hub, postgres: Postgres) -> None:
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
-    hub.ingest(first, [*contributions(1, [3000]), hit(2, "a")])
-    hub.ingest(second, [*contributions(1, [4000], round_prefix="s"), hit(2, "b")])
+    hub.ingest(first, [*contributions(1, [3000]), hit(2, "b:1")])
+    hub.ingest(second, [*contributions(1, [4000], round_prefix="s:"), hit(2, "s:1")])
     before = hub.pool(floor.owner)
     assert before.value == 1000 + 300 + 400
     with postgres.connect(autocommit=True) as superuser:
         awards = claim_at_once(
-            floor.owner, superuser, [lambda: hub.claim(first, "a", 0), lambda: hub.claim(second, "b", 0)]
+            floor.owner, superuser, [lambda: hub.claim(first, "b:1", 0), lambda: hub.claim(second, "s:1", 0)]
         )
     ids = {
         (int(cabinet_id), str(round_id)): int(award_id)
@@ -501,18 +555,38 @@ def test_a_hit_received_before_another_is_awarded_the_reset_value_however_late_i
     floor: Hub,
 ) -> None:
     first, second, third = floor.cabinet("c01"), floor.cabinet("c02"), floor.cabinet("c03")
-    hub.ingest(first, [*contributions(1, [3000]), hit(2, "a")])
-    hub.ingest(second, [hit(1, "b")])  # waiting for the same pool as c01's hit
-    won = hub.claim(first, "a", 0)
+    hub.ingest(first, [*contributions(1, [3000]), hit(2, "b:1")])
+    hub.ingest(
+        second, [*contributions(1, [1], round_prefix="s:"), hit(2, "s:1")]
+    )  # waiting for the same pool as c01's hit
+    won = hub.claim(first, "b:1", 0)
     assert won.amount == 1300
-    hub.ingest(third, [*contributions(1, [2000], round_prefix="t"), hit(2, "c")])  # after the award
-    assert hub.claim(second, "b", 0).amount == 1000, "the pool it hit was won first"
+    hub.ingest(third, [*contributions(1, [2000], round_prefix="t:"), hit(2, "t:1")])  # after the award
+    assert hub.claim(second, "s:1", 0).amount == 1000, "the pool it hit was won first"
     # c03 hit the pool that started again after c01's award: an award at once changed nothing of it.
     pool = hub.pool(floor.owner)
     assert pool.value == won.pool_after + 200
-    third_award = hub.claim(third, "c", 0)
+    third_award = hub.claim(third, "t:1", 0)
     assert (third_award.amount, third_award.at_once) == (pool.value, False)
     assert hub.pool(floor.owner).hits == 3
+
+
+def test_a_hit_at_once_is_awarded_the_reset_value_in_force_when_it_was_received(floor: Hub) -> None:
+    """The reset value changed between a hit at once and its claim (its cabinet silent, named)
+    does not change its award: the rule when it hit promised that reset value."""
+    first, second = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(first, [*contributions(1, [3000]), hit(2, "b:1")])
+    hub.ingest(second, [*contributions(1, [4000], round_prefix="s:"), hit(2, "s:1")])
+    assert hub.claim(first, "b:1", 0).amount == 1700
+    floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '1 minute' WHERE name = 'c02'")
+    hub.set_parameters(floor.owner, "someone", reset=10, despite_silent=["c02"])
+    pool = hub.pool(floor.owner)
+    award = hub.claim(second, "s:1", 0)
+    assert (award.amount, award.at_once) == (1000, True), "the reset value when it hit"
+    assert hub.pool(floor.owner) == replace(pool, hits=pool.hits + 1, updated_at=award.claimed_at)
+    hub.ingest(second, [*contributions(3, [100, 100], round_id="s:c"), hit(5, "s:c"), hit(6, "s:c", box=1)])
+    assert hub.claim(second, "s:c", 0).at_once is False
+    assert hub.claim(second, "s:c", 1).amount == 10, "a hit received after the change: the new reset value"
 
 
 def test_a_hit_waiting_when_the_hub_learns_the_rule_of_hits_at_once_takes_its_turn(
@@ -521,22 +595,22 @@ def test_a_hit_waiting_when_the_hub_learns_the_rule_of_hits_at_once_takes_its_tu
     migrate_up_to(9, bare, tmp_path)
     bare.owner.execute("UPDATE hub.pool SET value = 1500, reset = 1000, maximum = 2000")
     first, second = bare.cabinet("c01"), bare.cabinet("c02")
-    hub.ingest(first, [hit(1, "a")])
-    hub.ingest(second, [hit(1, "b")])
-    assert [m.version for m in migrate.migrate(bare.owner)] == [10, 11]
-    assert hub.claim(second, "b", 0).amount == 1500, "the first claimed wins the pool"
-    assert hub.claim(first, "a", 0).amount == 1000, "the other waited for the same pool"
+    hub.ingest(first, [*contributions(1, [100], round_prefix="a:"), hit(2, "a:1")])
+    hub.ingest(second, [*contributions(1, [100], round_prefix="b:"), hit(2, "b:1")])
+    assert [m.version for m in migrate.migrate(bare.owner)] == [10, 11, 12]
+    assert hub.claim(second, "b:1", 0).amount == 1500, "the first claimed wins the pool"
+    assert hub.claim(first, "a:1", 0).amount == 1000, "the other waited for the same pool"
     assert hub.pool(bare.owner).value == 1000
 
 
 def test_one_round_claimed_twice_at_once_gets_one_award(floor: Hub, postgres: Postgres) -> None:
     cabinet = floor.cabinet("c01")
     again = floor.login("c01")
-    hub.ingest(cabinet, [*contributions(1, [3000]), hit(2, "r9")])
+    hub.ingest(cabinet, [*contributions(1, [3000]), hit(2, "b:1")])
     value = hub.pool(floor.owner).value
     with postgres.connect(autocommit=True) as superuser:
         one, other = claim_at_once(
-            floor.owner, superuser, [lambda: hub.claim(cabinet, "r9", 0), lambda: hub.claim(again, "r9", 0)]
+            floor.owner, superuser, [lambda: hub.claim(cabinet, "b:1", 0), lambda: hub.claim(again, "b:1", 0)]
         )
     assert one == other
     assert one.amount == value
@@ -550,8 +624,8 @@ def test_one_round_claimed_twice_at_once_gets_one_award(floor: Hub, postgres: Po
 def test_a_cabinet_sends_and_reads_only_its_own_rows(floor: Hub) -> None:
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
     hub.ingest(first, contributions(1, [100, 100]))
-    hub.ingest(second, [*contributions(1, [100]), hit(2, "won")])
-    hub.claim(second, "won", 0)
+    hub.ingest(second, [*contributions(1, [100]), hit(2, "b:1")])
+    hub.claim(second, "b:1", 0)
     other = floor.owner.execute("SELECT id FROM hub.cabinets WHERE name = 'c02'").fetchone()
     assert other is not None
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="c01 may send only its own events"):
@@ -615,8 +689,8 @@ def test_a_cabinet_cannot_set_the_pools_parameters(floor: Hub) -> None:
 )
 def test_the_dashboard_reads_everything_and_writes_nothing(floor: Hub, statement: str) -> None:
     cabinet = floor.cabinet("c01")
-    hub.ingest(cabinet, [*contributions(1, [100]), hit(2, "r1")])
-    hub.claim(cabinet, "r1", 0)
+    hub.ingest(cabinet, [*contributions(1, [100]), hit(2, "b:1")])
+    hub.claim(cabinet, "b:1", 0)
     dashboard = floor.dashboard()
     assert count(dashboard, "SELECT count(*) FROM hub.events") == 2
     assert count(dashboard, "SELECT count(*) FROM hub.awards") == 1
@@ -692,7 +766,9 @@ def test_a_hit_received_waits_for_a_parameter_change_under_way(floor: Hub, postg
     done: list[int] = []
     with postgres.connect(autocommit=True) as superuser, floor.owner.transaction():
         floor.owner.execute("SELECT value FROM hub.pool FOR UPDATE")  # a change under way
-        sending = threading.Thread(target=lambda: done.append(hub.ingest(cabinet, [hit(1, "r1")])))
+        sending = threading.Thread(
+            target=lambda: done.append(hub.ingest(cabinet, [*contributions(1, [100]), hit(2, "b:1")]))
+        )
         sending.start()
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and not done:
@@ -706,24 +782,76 @@ def test_a_hit_received_waits_for_a_parameter_change_under_way(floor: Hub, postg
         assert not done, "the hit was received while the pool was held"
         assert hub.pending_hits(floor.owner) == [], "not yet received: the change sees no hit"
     sending.join(10)
-    assert done == [1]
-    assert hub.pending_hits(floor.owner) == [("c01", "r1", 0)]
+    assert done == [2]
+    assert hub.pending_hits(floor.owner) == [("c01", "b:1", 0)]
 
 
 def test_parameters_wait_for_a_reported_hit_to_be_claimed(floor: Hub) -> None:
     cabinet = floor.cabinet("c01")
     hub.ingest(
-        cabinet, [*contributions(1, [100]), Event(2, "jackpot_hit", {"round_id": "r1", "box": 0}, NOW)]
+        cabinet, [*contributions(1, [100]), Event(2, "jackpot_hit", {"round_id": "b:1", "box": 0}, NOW)]
     )
-    assert hub.pending_hits(floor.owner) == [("c01", "r1", 0)]
+    assert hub.pending_hits(floor.owner) == [("c01", "b:1", 0)]
     with pytest.raises(
         ParametersError,
-        match=r"only between hits, and a hit waits for its award \(cabinet c01 round r1 box 0\)",
+        match=r"only between hits, and a hit waits for its award \(cabinet c01 round b:1 box 0\)",
     ):
         hub.set_parameters(floor.owner, "someone", rate_ppm=50_000)
-    hub.claim(cabinet, "r1", 0)
+    hub.claim(cabinet, "b:1", 0)
     assert hub.pending_hits(floor.owner) == []
     assert hub.set_parameters(floor.owner, "someone", rate_ppm=50_000).new["rate_ppm"] == 50_000
+
+
+def test_an_award_a_cabinet_was_paid_is_taken_from_the_pool_once(floor: Hub) -> None:
+    """A hub restored from a backup older than an award holds the hit again and the award
+    back in its pool: the cabinet's agent tells it the award its kiosk was paid
+    (``hub.claim_paid``), and the pool gives it up once, keeping what was staked after it."""
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "b:1"), *contributions(3, [2000])])
+    before = hub.pool(floor.owner)
+    assert (before.value, before.reserve) == (1700, 70)
+    with pytest.raises(UnknownHitError, match="cabinet c01 has sent no jackpot hit of round r9, box 0"):
+        hub.claim_paid(cabinet, "r9", 0, 1500)
+    award = hub.claim_paid(cabinet, "b:1", 0, 1500)  # paid 1 500: the 200 of round b:3 was staked after it
+    assert (award.amount, award.at_once, award.reset, award.from_reserve) == (1500, False, 1000, 70)
+    assert award.pool_after == 1000 + 200 + 70
+    after = hub.pool(floor.owner)
+    assert (after.value, after.reserve, after.hits) == (1270, 0, 1)
+    assert floor.owner.execute("SELECT reported FROM hub.awards").fetchone() == (True,)
+    assert hub.pending_hits(floor.owner) == []
+    assert hub.claim_paid(cabinet, "b:1", 0, 1500) == award, "told again: the same award"
+    assert hub.claim(cabinet, "b:1", 0) == award, "and claimed: the award paid"
+    with pytest.raises(AwardDisagreesError, match="the hub awarded round b:1, box 0 1500, not the 1700"):
+        hub.claim_paid(cabinet, "b:1", 0, 1700)
+    assert hub.pool(floor.owner) == after
+    assert hub.awards_held(cabinet) == {("b:1", 0): 1500}
+
+
+def test_the_owner_names_a_pending_hit_the_parameters_need_not_wait_for(
+    floor: Hub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hit that will never be claimed (its cabinet online, so --despite-silent cannot name
+    it) held the parameters for ever: the owner names it, logged; a hit not pending is refused."""
+    cabinet = floor.cabinet("c01")
+    hub.ingest(cabinet, [*contributions(1, [100]), hit(2, "b:1"), *contributions(3, [100]), hit(4, "b:3")])
+    hub.claim(cabinet, "b:3", 0)
+    with pytest.raises(ParametersError, match=r"a hit waits for its award \(cabinet c01 round b:1 box 0\)"):
+        hub.set_parameters(floor.owner, "someone", rate_ppm=50_000)
+    for named, refused in ((("b:3", 0), "b:3 box 0"), (("b:1", 1), "b:1 box 1"), (("b:9", 0), "b:9 box 0")):
+        with pytest.raises(ParametersError, match=f"no hit of round {refused} waits for its award"):
+            hub.set_parameters(floor.owner, "someone", rate_ppm=50_000, despite_hits=[named])
+    dsn = ["--dsn", floor.owner_dsn]
+    assert (
+        main(["hub", "set-parameters", "--by", "Petr", "--rate-ppm", "5", "--despite-hit", "b:1:1", *dsn])
+        == 2
+    )
+    assert "no hit of round b:1 box 1 waits for its award" in capsys.readouterr().err
+    assert (
+        main(["hub", "set-parameters", "--by", "Petr", "--rate-ppm", "5", "--despite-hit", "b:1:0", *dsn])
+        == 0
+    )
+    assert '"despite_hits": [{"box": 0, "cabinet": "c01", "round_id": "b:1"}]' in capsys.readouterr().out
+    assert hub.pending_hits(floor.owner) == [("c01", "b:1", 0)], "the hit itself is untouched"
 
 
 # Logins and clear errors
@@ -892,11 +1020,9 @@ def test_parameters_wait_for_a_cabinet_that_feeds_the_pool_and_fell_silent(floor
     assert "despite_silent" not in hub.set_parameters(floor.owner, "someone", rate_ppm=70_000).new
     # A hit the hub holds of a cabinet that fell silent before it claimed it (its books
     # cleared, the cabinet retired) waits for ever, unless the cabinet is named.
-    hub.ingest(feeding, [hit(2, "never-claimed")])
+    hub.ingest(feeding, [hit(2, "b:1")])
     floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '1 day'")
-    with pytest.raises(
-        ParametersError, match=r"a hit waits for its award \(cabinet c01 round never-claimed box 0\)"
-    ):
+    with pytest.raises(ParametersError, match=r"a hit waits for its award \(cabinet c01 round b:1 box 0\)"):
         hub.set_parameters(floor.owner, "someone", rate_ppm=80_000)
     assert (
         hub.set_parameters(floor.owner, "someone", rate_ppm=80_000, despite_silent=["c01"]).new["rate_ppm"]
@@ -935,6 +1061,50 @@ def test_a_number_no_cabinet_could_mean_is_refused_before_it_reaches_the_owners_
     assert hub.ingest(cabinet, [Event(1, "meter", {"name": "coin_in", "value": 10**15}, NOW)]) == 1
 
 
+def test_money_a_cabinet_sends_is_whole_minor_units(floor: Hub) -> None:
+    """A forged ledger row of 1.99 was kept, and the dashboard showed 1: the hub refuses money
+    that is not a whole number of minor units as written, and so does ``hub.ingest`` before
+    sending."""
+    cabinet = floor.cabinet("c01")
+    ledger = {
+        "id": 1,
+        "kind": "bill_in",
+        "amount": 5000,
+        "credits_after": 5000,
+        "round_id": None,
+        "detail": {},
+    }
+    meter = {"name": "coin_in", "value": 5000}
+    for kind, payload, key, shown in (
+        ("ledger", {**ledger, "amount": 1.99}, "amount", "1.99"),
+        ("ledger", {**ledger, "amount": 2.0}, "amount", "2.0"),
+        ("ledger", {**ledger, "credits_after": "5000"}, "credits_after", '"5000"'),
+        (
+            "ledger",
+            {key: value for key, value in ledger.items() if key != "credits_after"},
+            "credits_after",
+            "missing",
+        ),
+        ("ledger", {**ledger, "kind": "handpaid_win", "detail": {"won": 1.5}}, "detail.won", "1.5"),
+        ("meter", {**meter, "value": 2.5}, "value", "2.5"),
+        ("meter", {**meter, "value": None}, "value", "null"),
+    ):
+        message = rf'cabinet c01, event 1 \({kind}\): "{re.escape(key)}" must be a whole number of minor units, not {re.escape(shown)}'
+        with pytest.raises(psycopg.Error, match=message):
+            cabinet.execute(
+                "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (1, %s, %s, now())",
+                [kind, json.dumps(payload)],
+            )
+        with pytest.raises(BatchError, match=rf"event 1 \({kind}\): {re.escape(key)} is a whole number"):
+            hub.ingest(cabinet, [Event(1, kind, payload, NOW)])
+    assert hub.held(cabinet) == 0
+    won = {**ledger, "kind": "handpaid_win", "amount": 0, "detail": {"won": 700}}
+    assert (
+        hub.ingest(cabinet, [Event(1, "ledger", won, NOW), Event(2, "meter", {**meter, "value": 0}, NOW)])
+        == 2
+    )
+
+
 def test_a_cabinets_login_is_limited_and_cannot_hold_the_pool_idle(floor: Hub) -> None:
     floor.cabinet("c01")
     (role,) = [name for (name,) in floor.owner.execute("SELECT role_name FROM hub.cabinets")]
@@ -959,6 +1129,42 @@ def test_a_cabinets_login_is_limited_and_cannot_hold_the_pool_idle(floor: Hub) -
         stuck.execute("SELECT 1")
 
 
+def test_a_cabinets_login_cannot_hold_the_pool_busy(bare: Hub, tmp_path: Path) -> None:
+    """A stake and then a long statement in one transaction held the pool's lock while busy
+    (only an idle transaction was ended): every other cabinet's stake waited. A cabinet's
+    login, one added before migration 0012 too, has its statements ended after 10 s."""
+    migrate_up_to(11, bare, tmp_path)
+    bare.cabinet("c01")
+    migrate.migrate(bare.owner)
+    bare.cabinet("c02")
+    for (settings,) in bare.owner.execute(
+        "SELECT rolconfig FROM pg_roles WHERE rolname IN (SELECT role_name FROM hub.cabinets)"
+    ).fetchall():
+        assert "statement_timeout=10s" in settings
+    busy = bare.login("c01")
+    ended: list[BaseException] = []
+
+    def hold() -> None:
+        try:
+            with busy.transaction():
+                hub.ingest(busy, contributions(1, [100]))
+                busy.execute("SELECT pg_sleep(25)")
+        except psycopg.Error as error:
+            ended.append(error)
+
+    holding = threading.Thread(target=hold)
+    holding.start()
+    time.sleep(1)
+    honest = bare.login("c02")
+    honest.execute("SET statement_timeout = '15s'")  # as a link agent's own, at most
+    began = time.monotonic()
+    assert hub.ingest(honest, contributions(1, [100])) == 1, "the busy transaction was ended"
+    assert time.monotonic() - began < 12
+    holding.join(20)
+    assert [type(error) for error in ended] == [psycopg.errors.QueryCanceled]
+    assert hub.held(busy) == 0, "nothing of it was kept"
+
+
 def test_two_batches_each_with_a_hit_then_a_stake_do_not_deadlock(floor: Hub) -> None:
     first, second = floor.cabinet("c01"), floor.cabinet("c02")
     errors: list[BaseException] = []
@@ -966,12 +1172,14 @@ def test_two_batches_each_with_a_hit_then_a_stake_do_not_deadlock(floor: Hub) ->
     def send(connection: psycopg.Connection[Any], prefix: str) -> None:
         try:
             for round_number in range(1, 20):
-                seq = 2 * round_number - 1
+                seq = 3 * round_number - 2
+                round_id = f"{prefix}:{round_number}"
                 hub.ingest(
                     connection,
                     [
-                        hit(seq, f"{prefix}{round_number}"),
-                        Event(seq + 1, "jackpot_contribution", {"stake": 10, "round_id": f"{prefix}x"}, NOW),
+                        *contributions(seq, [10], round_id=round_id),
+                        hit(seq + 1, round_id),
+                        Event(seq + 2, "jackpot_contribution", {"stake": 10, "round_id": f"{prefix}:x"}, NOW),
                     ],
                 )
         except BaseException as error:

@@ -19,13 +19,14 @@ from typing import Any, cast
 
 import pytest
 from floor import ROYAL, SEEDS, FloorHub, linked_terminal, play, push
+from psycopg import sql
 from support import books
 from test_screen import CheckedSurface, checked, settle
 from test_screen import _texts_are_known as _texts_are_known  # the screen's texts are noted
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, LinkConfig
-from oasis_kiosk.floor import agent, hub
+from oasis_kiosk.floor import access, agent, hub, reconcile
 from oasis_kiosk.machine import linked
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.mode import Mode
@@ -216,6 +217,58 @@ def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub
     assert t.credits == credits + amount
     assert len(awards_at_hub(floor)) == 1
     assert t.jackpot_shown == hub.pool(floor.owner).value == 1000, "the pool starts again at its reset"
+    t.store.close()
+
+
+def test_a_hub_restored_from_a_backup_older_than_an_award_is_told_it_and_never_pays_it_again(
+    floor: FloorHub, postgres: Any, tmp_path: Path
+) -> None:
+    """The hub's database restored from its backup, taken before a hit: the agent sends the
+    outbox again, and the award its file holds (the kiosk credited it) is told to the hub,
+    which takes it from the pool it was back in; the hit does not wait for ever, and the
+    parameters can change."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    feed(t, "bill 5000")
+    contact(database, credentials, t)
+    hub.set_parameters(floor.owner, "tests", reset=5000)
+    floor.owner.close()
+    backup = floor.dbname + "_backup"
+    with postgres.connect(autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(*map(sql.Identifier, (backup, floor.dbname)))
+        )
+    floor.owner = access.connect(floor.owner_dsn)
+    hit(t)
+    contact(database, credentials, t)
+    assert t.follow_link() is not None, "the award credited"
+    play(t, 1)  # a stake after the award: 20 on the pool the award left
+    contact(database, credentials, t)
+    [(round_id, amount)] = awards_at_hub(floor)
+    assert amount == 5020
+    pool = hub.pool(floor.owner)
+    assert pool.value == 5020
+    floor.owner.close()
+    with postgres.connect(autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(floor.dbname)))
+        admin.execute(
+            sql.SQL("ALTER DATABASE {} RENAME TO {}").format(*map(sql.Identifier, (backup, floor.dbname)))
+        )
+    floor.owner = access.connect(floor.owner_dsn)
+    assert hub.pool(floor.owner).value == 5000, "restored: no hit, no award"
+
+    contact(database, credentials, t)
+    assert awards_at_hub(floor) == [(round_id, 5020)], "the award paid, once"
+    assert floor.owner.execute("SELECT reported FROM hub.awards").fetchone() == (True,)
+    assert hub.pending_hits(floor.owner) == []
+    assert hub.pool(floor.owner).value == pool.value, "the pool as it was, not the award again"
+    contact(database, credentials, t)
+    assert len(awards_at_hub(floor)) == 1
+    assert hub.set_parameters(floor.owner, "tests", rate_ppm=50_000).new["rate_ppm"] == 50_000
+    assert [(row.kind, row.amount) for row in jackpot_rows(t)] == [("jackpot_hit", 5020)], "credited once"
+    assert reconcile.compare(floor.owner, "c01", database).agrees
+    assert reconcile.check_pool(floor.owner) == [], "the pool agrees with the hub's records"
     t.store.close()
 
 

@@ -45,7 +45,9 @@ write the cabinet's card five times a second). The agent of a cabinet whose jack
 
 The outbox's rows are kept after the hub confirms them, as the books keep their ledger and
 their seal chain: the books can feed a hub restored from an older backup again, and
-``hub reconcile`` compares them. (They cost about as much room as the seal chain; pruning
+``hub reconcile`` compares them. A hub restored from a backup older than an award holds the hit
+again without it: the agent tells it the award its file holds (``hub.claim_paid``), so that
+the pool does not pay it twice. (They cost about as much room as the seal chain; pruning
 confirmed rows is left for when a cabinet's card needs it.)
 """
 
@@ -222,6 +224,9 @@ class Agent:
         self._confirm_db: sqlite3.Connection | None = None
         self._hits_after = 0
         """The outbox's jackpot hits up to this number are claimed and answered."""
+        self._paid_told = False
+        """The hub holds every award this agent wrote down for these books (checked once a
+        connection, after a hub restored from an older backup: ``_tell_paid``)."""
         self.refused: str | None = None
         """Why ``run`` stopped at books the hub refuses (None: it did not)."""
 
@@ -323,6 +328,7 @@ class Agent:
                     recorded,
                 )
             self._record(held)
+            self._paid_told = False
         return self._hub
 
     def _check_books_at_hub(self, connection: psycopg.Connection[Any]) -> int:
@@ -437,6 +443,8 @@ class Agent:
         if self._confirm_db is None:
             self._confirm_db = _open_confirmations(self.agent_file)
         books = self._open_books()
+        if not self._paid_told:
+            self._paid_told = self._tell_paid(connection, books)
         answered = linked.awarded(self._confirm_db)
         for round_id, box in outboxes.hits(books, self._hits_after, self.status.held):
             if (round_id, box) not in answered:
@@ -451,6 +459,36 @@ class Agent:
                 log.info("jackpot hit %s box %d: the hub awarded %d", round_id, box, award.amount)
         self._hits_after = self.status.held
         self._write_pool(self._confirm_db, hub.pool_value(connection).value)
+
+    def _tell_paid(self, connection: psycopg.Connection[Any], books: sqlite3.Connection) -> bool:
+        """The awards this agent wrote down (so the kiosk was, or will be, paid them) for hits
+        the hub holds without an award, a hub restored from a backup older than the award,
+        told to the hub (``hub.claim_paid``): it records each and takes it from the pool,
+        which would otherwise pay it again, and the hit no longer waits. True once the hub
+        holds all of these books' awards; until then each pass looks again (the hits not yet
+        sent again)."""
+        assert self._confirm_db is not None
+        own = {
+            hit: amount
+            for hit, amount in linked.awards(self._confirm_db).items()
+            if hit[0].startswith(f"{self._books_id}:")
+        }
+        if not own:
+            return True
+        at_hub = hub.awards_held(connection)
+        missing = {hit: amount for hit, amount in own.items() if hit not in at_hub}
+        held_hits = set(outboxes.hits(books, 0, self.status.held)) if missing else set()
+        for (round_id, box), amount in missing.items():
+            if (round_id, box) in held_hits:
+                log.warning(
+                    "jackpot hit %s box %d: the hub holds it without the award of %d this cabinet was "
+                    "paid (a hub restored from an older backup?): telling it",
+                    round_id,
+                    box,
+                    amount,
+                )
+                hub.claim_paid(connection, round_id, box, amount)
+        return missing.keys() <= held_hits
 
     def _write_pool(self, own: sqlite3.Connection, value: int) -> None:
         """The pool's value and the time of this contact, written only when the kiosk would

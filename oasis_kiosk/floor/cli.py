@@ -5,7 +5,7 @@
 - ``add-dashboard NAME --out FILE``: a read-only login, its credentials in FILE;
 - ``pool``: the pool, its parameters and their last changes;
 - ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]
-  [--despite-silent NAME …]``;
+  [--despite-silent NAME …] [--despite-hit ROUND:BOX …]``;
 - ``reconcile --books NAME=PATH … [--skip NAME …] [--in-flight-for SECONDS]``: each
   cabinet's books against the hub, and the pool against its records (exit 1 listing each
   difference, and when a cabinet of the hub was not compared without ``--skip`` naming it; a
@@ -98,6 +98,14 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="change them though this cabinet, which feeds the pool, has fallen silent "
         "(a hit of it may wait unseen; logged)",
+    )
+    parameters.add_argument(
+        "--despite-hit",
+        action="append",
+        type=hit_argument,
+        default=[],
+        metavar="ROUND:BOX",
+        help="change them though this hit waits for its award (one that will never be claimed; logged)",
     )
     reconcile = commands.add_parser(
         "reconcile",
@@ -209,6 +217,16 @@ def who(text: str) -> str:
     return text
 
 
+def hit_argument(text: str) -> tuple[str, int]:
+    """ROUND:BOX, a hit as the hub names it (a round's id holds a colon of its own)."""
+    round_id, colon, box = text.rpartition(":")
+    if not colon or not round_id or not box.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"ROUND:BOX (a round's id at the hub and a box from 0), not {text!r}"
+        )
+    return round_id, int(box)
+
+
 def books_argument(text: str) -> tuple[str, Path]:
     name, equals, path = text.partition("=")
     if not equals or not name or not path:
@@ -271,6 +289,7 @@ def run(arguments: argparse.Namespace) -> int:
                 maximum=arguments.maximum,
                 reserve_rate_ppm=arguments.reserve_rate_ppm,
                 despite_silent=arguments.despite_silent,
+                despite_hits=arguments.despite_hit,
             )
             print(f"parameters changed by {change.changed_by} at {change.changed_at:%Y-%m-%d %H:%M:%S %Z}")
             print(f"  before: {json.dumps(change.old, sort_keys=True)}")

@@ -44,6 +44,10 @@ class UnknownHitError(HubError):
     """A claim of the jackpot for a hit the cabinet never reported to the hub."""
 
 
+class AwardDisagreesError(HubError):
+    """An award a cabinet says it paid that is not the award the hub holds for that hit."""
+
+
 class GapError(HubError):
     """A batch that does not follow what the hub holds: the events between are missing."""
 

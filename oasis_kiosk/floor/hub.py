@@ -19,17 +19,22 @@ the hub takes the cabinet from the role logged in, never from the data sent.
   (two cabinets', or two boxes of one round: the hub received the second before the first's
   award) the first claimed wins the pool and the second is awarded the reset value, paid by
   the house (``Award.at_once``).
+- ``claim_paid(connection, round_id, box, amount)``: the award the cabinet was paid for a hit
+  the hub holds without an award (a hub restored from a backup older than the award), told
+  by its agent: recorded once and taken from the pool as a claim would (0012_money_of_the_floor.sql).
 - ``set_parameters(connection, who, …)``: the owner's change of the pool's reset value,
   rates and maximum, only between hits (the pool's lock makes a change wait for a claim
   under way; a hit reported but not yet claimed refuses it, and so does a cabinet that
-  feeds the pool and has fallen silent, unless named), logged with who and when.
+  feeds the pool and has fallen silent, unless named, or a hit named), logged with who and when.
 
 The events a cabinet sends, by kind (any other kind is kept as it came):
 
 - ``jackpot_contribution`` {"stake": minor units, "round_id": text}: a stake on the bet that
   feeds the linked jackpot; the hub applies its rates;
 - ``jackpot_hit`` {"round_id": text, "box": whole number from 0}: that box of the round hit
-  the jackpot, and the cabinet is locked up until the round's claims are answered.
+  the jackpot, and the cabinet is locked up until the round's claims are answered; refused
+  unless the cabinet staked that box of that round, of its own books;
+- ``ledger`` and ``meter``: kept as they came, their money (``MONEY``) whole minor units.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from oasis_kiosk.floor.errors import (
+    AwardDisagreesError,
     BatchError,
     GapError,
     HubError,
@@ -61,6 +67,11 @@ KIND = re.compile(r"[a-z][a-z0-9_]{0,62}")
 ROUND_ID_LENGTH = 200
 BIGINT = 2**63 - 1
 INTEGER = 2**31 - 1
+LARGEST = 10**15
+"""The largest number the hub takes in a payload (migration 0011), and as an award paid."""
+MONEY = {"ledger": (("amount",), ("credits_after",), ("detail", "won")), "meter": (("value",),)}
+"""The money in an event's payload by kind, each a whole number of minor units (migration
+0012): a key of the payload itself always, one of its detail when there is one."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +156,8 @@ def _database_error(error: psycopg.Error) -> HubError | None:
         return UnknownHitError(message)
     if state == "OA007":
         return OtherBooksError(message)
+    if state == "OA008":
+        return AwardDisagreesError(message)
     if state in {"OA003", "OA005"}:
         detail = error.diag.message_detail
         return (RowDiffersError if state == "OA005" else BatchError)(
@@ -200,9 +213,21 @@ def _check_event(event: Event) -> None:
             raise BatchError(f"{where} ({event.kind}): stake is a whole number of minor units, not {stake!r}")
     if event.kind == "jackpot_hit" and not _is_box(box := event.payload.get("box")):
         raise BatchError(f"{where} ({event.kind}): box is a whole number from 0, not {box!r}")
+    for path in MONEY.get(event.kind, ()):
+        value: Any = event.payload
+        for step in path:
+            value = value.get(step) if isinstance(value, Mapping) else None
+        if (value is not None or len(path) == 1) and not _is_money(value):
+            raise BatchError(
+                f"{where} ({event.kind}): {'.'.join(path)} is a whole number of minor units, not {value!r}"
+            )
     unstorable = _unstorable(dict(event.payload))
     if unstorable is not None:
         raise BatchError(f"{where} ({event.kind}): {unstorable}")
+
+
+def _is_money(amount: Any) -> bool:
+    return isinstance(amount, int) and not isinstance(amount, bool) and abs(amount) <= LARGEST
 
 
 def _is_box(box: Any) -> bool:
@@ -325,22 +350,49 @@ def ingest(
         raise mapped from error
 
 
-def claim(connection: psycopg.Connection[Any], round_id: str, box: int) -> Award:
-    """The jackpot's award for the hit of ``box`` in a round of the connection's cabinet (the
-    same award however often it is claimed)."""
+def _check_hit_named(round_id: Any, box: Any) -> None:
     if not isinstance(round_id, str) or not 0 < len(round_id) <= ROUND_ID_LENGTH:
         raise BatchError(
             f"a claim names its round: a text of 1 to {ROUND_ID_LENGTH} characters, not {round_id!r}"
         )
     if not _is_box(box):
         raise BatchError(f"a claim names its box: a whole number from 0, not {box!r}")
+
+
+_AWARD = "cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, claimed_at, at_once"
+
+
+def claim(connection: psycopg.Connection[Any], round_id: str, box: int) -> Award:
+    """The jackpot's award for the hit of ``box`` in a round of the connection's cabinet (the
+    same award however often it is claimed)."""
+    _check_hit_named(round_id, box)
+    return _award(connection, f"SELECT {_AWARD} FROM hub.claim(%s, %s)", [round_id, box])
+
+
+def claim_paid(connection: psycopg.Connection[Any], round_id: str, box: int, amount: int) -> Award:
+    """Tells the hub the award the connection's cabinet was paid for the hit of ``box`` in a
+    round, which the hub holds without an award (a hub restored from a backup older than the
+    award: ``hub.claim_paid`` in 0012_money_of_the_floor.sql). The hub records it and takes
+    it from the pool as a claim would, once; told again, the same award.
+    ``AwardDisagreesError`` if the hub holds another award for that hit."""
+    _check_hit_named(round_id, box)
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= LARGEST:
+        raise BatchError(f"an award paid is a whole number of minor units from 0, not {amount!r}")
+    return _award(connection, f"SELECT {_AWARD} FROM hub.claim_paid(%s, %s, %s)", [round_id, box, amount])
+
+
+def awards_held(connection: psycopg.Connection[Any]) -> dict[tuple[str, int], int]:
+    """The awards the hub holds for the connection's cabinet: (round, box) → amount."""
+    rows = connection.execute(
+        "SELECT round_id, box, amount FROM hub.awards WHERE cabinet_id = hub.session_cabinet()"
+    )
+    return {(str(round_id), int(box)): int(amount) for round_id, box, amount in rows}
+
+
+def _award(connection: psycopg.Connection[Any], query: str, arguments: Sequence[Any]) -> Award:
     try:
         with connection.transaction(), connection.cursor(row_factory=dict_row) as cursor:
-            row = cursor.execute(
-                "SELECT cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, claimed_at,"
-                " at_once FROM hub.claim(%s, %s)",
-                [round_id, box],
-            ).fetchone()
+            row = cursor.execute(query.encode(), arguments).fetchone()
     except psycopg.Error as error:
         mapped = _database_error(error)
         if mapped is None:
@@ -446,11 +498,14 @@ def check_parameters(parameters: Parameters, value: int) -> None:
 
 
 def _refuse_while_a_hit_may_wait(
-    connection: psycopg.Connection[Any], despite_silent: Collection[str]
-) -> None:
+    connection: psycopg.Connection[Any],
+    despite_silent: Collection[str],
+    despite_hits: Collection[tuple[str, int]] = (),
+) -> list[tuple[str, str, int]]:
     """Parameters change only between hits: refused while the hub holds a hit not yet
     awarded, or a cabinet that feeds the pool is silent (a hit of it may wait unseen in its
-    outbox), except the silent cabinets named."""
+    outbox), except the silent cabinets and the hits (round, box) named. Returns the hits
+    named: (cabinet, round, box) of each."""
     silent = dict(agents_silent(connection))
     unknown = sorted(set(despite_silent) - set(silent))
     if unknown:
@@ -458,13 +513,23 @@ def _refuse_while_a_hit_may_wait(
             f"no cabinet {', '.join(unknown)} is silent: name only the cabinets the change is "
             f"refused for ({', '.join(sorted(silent)) or 'none now'})"
         )
+    pending = pending_hits(connection)
+    named = [hit for hit in pending if (hit[1], hit[2]) in set(despite_hits)]
+    not_pending = sorted(set(despite_hits) - {(round_id, box) for _, round_id, box in named})
+    if not_pending:
+        hits = ", ".join(f"round {round_id} box {box}" for round_id, box in not_pending)
+        raise ParametersError(
+            f"no hit of {hits} waits for its award: name only the hits the change is refused for "
+            f"({', '.join(f'{round_id}:{box}' for _, round_id, box in pending) or 'none now'})"
+        )
     # A silent cabinet named is not waited for, nor are the hits the hub holds of it
-    # (a cabinet retired, or its books cleared, before it claimed them).
-    waiting = [hit for hit in pending_hits(connection) if hit[0] not in despite_silent]
+    # (a cabinet retired, or its books cleared, before it claimed them), nor a hit named.
+    waiting = [hit for hit in pending if hit[0] not in despite_silent and hit not in named]
     if waiting:
         hits = ", ".join(f"cabinet {name} round {round_id} box {box}" for name, round_id, box in waiting)
         raise ParametersError(
-            f"the pool's parameters change only between hits, and a hit waits for its award ({hits})"
+            f"the pool's parameters change only between hits, and a hit waits for its award ({hits}); "
+            "a hit that will never be claimed can be named (--despite-hit ROUND:BOX)"
         )
     waited_for = {name: seconds for name, seconds in silent.items() if name not in despite_silent}
     if waited_for:
@@ -476,6 +541,7 @@ def _refuse_while_a_hit_may_wait(
             f"the pool's parameters change only between hits, and {names}: a hit it made may "
             "wait in its outbox; bring its link back, or change them despite it (--despite-silent NAME)"
         )
+    return named
 
 
 def set_parameters(
@@ -487,12 +553,15 @@ def set_parameters(
     maximum: int | None = None,
     reserve_rate_ppm: int | None = None,
     despite_silent: Collection[str] = (),
+    despite_hits: Collection[tuple[str, int]] = (),
 ) -> ParameterChange:
     """Changes the pool's parameters between hits and logs who changed what. A reset value
     above the pool's value brings the pool up to it (the house adds the difference, logged
     as ``topped_up``); a maximum below the pool's value is refused. A hit the hub holds and
     has not awarded, or a silent cabinet (``agents_silent``) that may hold one, refuses the
-    change; the cabinets named in ``despite_silent`` are not waited for (the log says so)."""
+    change; the cabinets named in ``despite_silent`` are not waited for, nor the pending hits
+    (round, box) named in ``despite_hits`` (the log says so: a hit named and not pending is
+    refused)."""
     if not isinstance(who, str) or not who.strip():
         raise ParametersError("a change of the pool's parameters says who makes it")
     asked = {"reset": reset, "rate_ppm": rate_ppm, "maximum": maximum, "reserve_rate_ppm": reserve_rate_ppm}
@@ -501,7 +570,7 @@ def set_parameters(
             row = connection.execute(_POOL + " FOR UPDATE").fetchone()
             assert row is not None
             before = _pool(row)
-            _refuse_while_a_hit_may_wait(connection, despite_silent)
+            named = _refuse_while_a_hit_may_wait(connection, despite_silent, despite_hits)
             old = before.parameters
             new = Parameters(
                 old.reset if reset is None else reset,
@@ -525,6 +594,10 @@ def set_parameters(
             logged_new = {**asdict(new), "value": value, "topped_up": value - before.value}
             if despite_silent:
                 logged_new["despite_silent"] = sorted(despite_silent)
+            if named:
+                logged_new["despite_hits"] = [
+                    {"cabinet": name, "round_id": round_id, "box": box} for name, round_id, box in named
+                ]
             logged = connection.execute(
                 """INSERT INTO hub.parameter_changes (changed_by, old, new) VALUES (%s, %s, %s)
                    RETURNING changed_at, changed_by, role_name, old, new""",

@@ -614,7 +614,10 @@ def check_pool(connection: psycopg.Connection[Any]) -> list[PoolDifference]:
     ``overflow`` and ``to_reserve`` to the reserve; each parameter change tops the value up by
     its logged ``new.value - old.value``; each award that won the pool sets the value from
     its ``amount`` to its ``pool_after`` (the reset value plus ``from_reserve``, taken from
-    the reserve), and an award at once (the reset value, paid by the house) moves neither.
+    the reserve), or, an award its cabinet told the hub it had paid (``hub.claim_paid``,
+    after a restore), from its ``pool_before`` (the award and stakes since, which stay), what
+    could not stay under the maximum going ``to_reserve``; and an award at once (paid by the
+    house) moves neither.
     The pool's ``hits`` counts every award, ``won`` those that won it. (The carries, parts of
     a minor unit, depend on each contribution's rates at the time and are not checked.)"""
     with connection.transaction():
@@ -628,8 +631,8 @@ def check_pool(connection: psycopg.Connection[Any]) -> list[PoolDifference]:
         awarded = _one(
             connection,
             """SELECT count(*), count(*) FILTER (WHERE NOT at_once),
-                      coalesce(sum(pool_after - amount) FILTER (WHERE NOT at_once), 0),
-                      coalesce(sum(from_reserve) FILTER (WHERE NOT at_once), 0)
+                      coalesce(sum(pool_after - coalesce(pool_before, amount)) FILTER (WHERE NOT at_once), 0),
+                      coalesce(sum(from_reserve - to_reserve) FILTER (WHERE NOT at_once), 0)
                  FROM hub.awards""",
         )
         topped = _one(
@@ -640,8 +643,8 @@ def check_pool(connection: psycopg.Connection[Any]) -> list[PoolDifference]:
         )
         odd = connection.execute(
             """SELECT id, round_id, box, amount, reset, from_reserve, pool_after, at_once FROM hub.awards
-                WHERE (NOT at_once AND pool_after <> reset + from_reserve)
-                   OR (at_once AND (amount <> reset OR from_reserve <> 0))
+                WHERE (NOT at_once AND NOT reported AND pool_after <> reset + from_reserve)
+                   OR (at_once AND from_reserve <> 0)
                 ORDER BY id LIMIT %s""",
             [LISTED],
         ).fetchall()
@@ -683,7 +686,7 @@ def check_pool(connection: psycopg.Connection[Any]) -> list[PoolDifference]:
         differences.append(
             PoolDifference(
                 f"award {award_id} (round {round_id} box {box}, {'at once' if at_once else 'won the pool'})",
-                f"an award of the reset value {reset}, nothing from the reserve"
+                "an award the house paid, nothing from the reserve"
                 if at_once
                 else f"a pool after of the reset value {reset} + {from_reserve} from the reserve",
                 f"an award of {amount}, {from_reserve} from the reserve, the pool after {pool_after}",

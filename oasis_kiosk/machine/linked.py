@@ -98,6 +98,14 @@ def awarded(db: sqlite3.Connection) -> set[tuple[str, int]]:
     return {(str(round_id), int(box)) for round_id, box in db.execute("SELECT round_id, box FROM awards")}
 
 
+def awards(db: sqlite3.Connection) -> dict[tuple[str, int], int]:
+    """The awards written down: (round, box) → amount."""
+    return {
+        (str(round_id), int(box)): int(amount)
+        for round_id, box, amount in db.execute("SELECT round_id, box, amount FROM awards")
+    }
+
+
 @dataclass
 class LinkState:
     """The kiosk's reading of the agent's file: the hub's pool, the link, the awards."""
