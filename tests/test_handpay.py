@@ -1,5 +1,6 @@
-"""Large wins: a round that pays the handpay limit or more locks the terminal up until the
-attendant pays it by hand; it never goes on the credits, and the books still add up."""
+"""Large wins: a round that wins the handpay limit or more (what it pays back, a jackpot
+award included, less its stakes) locks the terminal up until the attendant pays it all by
+hand; it never goes on the credits, and the books still add up."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ ROYAL = "As Ks Qs Js Ts / 2c 2d 4h 5h 7c"  # a royal flush against a pair of deu
 STAKES = 1000 + 2000 + 200  # the ante, the play bet and the bonus stake
 PAID = 1000 + 2000 + 1000 + 2000 * 100  # antes and play back, the ante's 1:1, play at 100:1
 JACKPOT = 500_000 + 100  # the base and half of the 200 bonus stake
+WON = PAID + JACKPOT - STAKES  # the round's win: its stakes merely come back
 LOCKED = {"attendant", "door_open", "operator_key_on"}
+PUSH = "Ks Kh 9c 7d 4s / Kd Kc 9h 7s 4c"  # the same hand both sides: a stand-off
 
 
 def royal_round(database: Path, limit: int) -> Terminal:
@@ -35,7 +38,7 @@ def royal_round(database: Path, limit: int) -> Terminal:
 
 
 def test_a_win_just_below_the_limit_goes_on_the_credits(tmp_path: Path) -> None:
-    t = royal_round(tmp_path / "kiosk.db", limit=PAID + JACKPOT + 1)
+    t = royal_round(tmp_path / "kiosk.db", limit=WON + 1)
     assert t.handpay is None
     assert t.credits == 10000 - STAKES + PAID + JACKPOT
     assert "deal" in t.live()
@@ -44,21 +47,21 @@ def test_a_win_just_below_the_limit_goes_on_the_credits(tmp_path: Path) -> None:
 
 def test_a_win_at_the_limit_locks_the_terminal_until_the_attendant_pays_it(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
-    t = royal_round(database, limit=PAID + JACKPOT)
-    assert t.handpay == PAID + JACKPOT
+    t = royal_round(database, limit=WON)
+    assert t.handpay == PAID + JACKPOT, "all the round pays, its stakes back too"
     assert t.credits == 10000 - STAKES, "the win never touches the credits"
     assert t.live() == LOCKED, "call attendant: nothing else is live"
     assert not t.handle("deal").ok
     assert not t.handle("cashout").ok
     assert t.jackpot.value == 500_000, "the jackpot was won: the meter starts again"
     [event] = [e["detail"] for e in t.store.events() if e["kind"] == "handpay_win"]
-    assert event == {"round_id": 1, "amount": PAID + JACKPOT, "limit": PAID + JACKPOT}
+    assert event == {"round_id": 1, "amount": PAID + JACKPOT, "limit": WON}
     report = audit(t.store)
     assert report.ok, report.problems
 
     t.store.close()  # the power goes during the lock-up
     again = Terminal(
-        Config(database=database, handpay_limit=PAID + JACKPOT),
+        Config(database=database, handpay_limit=WON),
         books(database),
         deck_for_round=lambda n: ROYAL,
     )
@@ -83,10 +86,36 @@ def test_a_win_at_the_limit_locks_the_terminal_until_the_attendant_pays_it(tmp_p
 
 
 def test_the_jackpot_award_counts_towards_the_limit(tmp_path: Path) -> None:
-    t = royal_round(tmp_path / "kiosk.db", limit=PAID + 1)
-    assert t.handpay == PAID + JACKPOT, "the game's pay alone is below the limit, with the jackpot not"
+    t = royal_round(tmp_path / "kiosk.db", limit=PAID - STAKES + 1)
+    assert t.handpay == PAID + JACKPOT, "the game's win alone is below the limit, with the jackpot not"
     assert t.credits == 10000 - STAKES
     assert audit(t.store).ok
+
+
+def test_stakes_that_merely_come_back_never_reach_the_limit(tmp_path: Path) -> None:
+    """A round that pays back its stakes and wins less than the limit goes on the credits,
+    however much it pays: the limit is on what a round wins (a stand-off locked the cabinet
+    up to hand the player's own stakes back)."""
+    t = royal_round(tmp_path / "kiosk.db", limit=WON + 1)
+    assert PAID + JACKPOT > WON + 1, "it pays more than the limit, with its stakes"
+    assert t.handpay is None
+    assert t.credits == 10000 - STAKES + PAID + JACKPOT
+    database = tmp_path / "push.db"
+    push = Terminal(
+        Config(database=database, handpay_limit=1000), books(database), deck_for_round=lambda n: PUSH
+    )
+    for intent, value in [("bill", 5000), ("deal", None), ("play", None)]:
+        assert push.handle(intent, value).ok
+    [(net, paid)] = [
+        (round_["settlement"]["net"], round_["settlement"]["paid"])
+        for round_ in push.store.rounds()
+        if round_["state"] == "settled"
+    ]
+    assert net == 0, "a stand-off"
+    assert paid >= 1000, "its stakes back reach the limit"
+    assert push.handpay is None
+    assert push.credits == 5000
+    assert audit(push.store).ok
 
 
 def test_the_audit_finds_a_handpaid_win_that_differs_from_the_round(tmp_path: Path) -> None:

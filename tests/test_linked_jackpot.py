@@ -422,6 +422,40 @@ def test_an_award_over_the_handpay_limit_is_handpaid(floor: FloorHub, tmp_path: 
     t.store.close()
 
 
+def test_a_round_whose_win_with_its_award_reaches_the_limit_has_its_award_handpaid(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """The round's own win under the handpay limit goes on the credits at once; the hub's
+    award under it too, but with that win over it: the award is the attendant's to pay, as
+    the same round on the cabinet's own meter would be handpaid whole (each part had gone on
+    the credits)."""
+    hub.set_parameters(floor.owner, "tests", reset=200_000)
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "kiosk.db"
+    t = cabinet(database, credentials, deck=lambda number: ROYAL, handpay_limit=300_000)
+    feed(t, "bill 5000")
+    contact(database, credentials, t)
+    before = t.credits
+    hit(t)
+    assert t.jackpot_pending is not None
+    round_win = t.jackpot_pending["round_win"]
+    assert 0 < round_win < 300_000
+    assert t.mode is Mode.JACKPOT_PENDING, "the round's own win went on the credits"
+    contact(database, credentials, t)
+    [(_round, amount)] = awards_at_hub(floor)
+    assert amount < 300_000 <= amount + round_win
+    credits = t.credits
+    response = t.follow_link()
+    assert response is not None
+    assert response.ok
+    assert (t.mode, t.handpay) == (Mode.HANDPAY, amount)
+    assert t.credits == credits == before + round_win, "the award never went on the credits"
+    feed(t, "attendant")
+    assert t.store.meters()["jackpots_paid"] == amount
+    assert audit(t.store).problems == []
+    t.store.close()
+
+
 class PowerCut(BaseException):
     """The power goes: nothing after it runs, and the transaction under way never commits."""
 
@@ -704,10 +738,10 @@ def test_a_kiosk_process_killed_in_a_pending_linked_hit_resumes_it_exactly(
     database = tmp_path / "kiosk.db"
     books(database).close()
     config = tmp_path / "config.toml"
-    # The royal flush's own win (the main game's) is over the handpay limit, the hub's award
-    # (its reset value and the stake's share) under it: the kiosk waits in that handpay, the
-    # hit still pending behind it, until the attendant comes, which holds the credit back
-    # while the agent claims the award.
+    # The royal flush's own win (the main game's) is over the handpay limit: the kiosk waits
+    # in that handpay, the hit still pending behind it, until the attendant comes, which
+    # holds the award back while the agent claims it; the award, with that win, is
+    # handpaid too.
     config.write_text(
         f'[terminal]\ndatabase = "{database}"\n[money]\nhandpay_limit = 10000\n'
         f'[link]\ncredentials = "{credentials}"\njackpot = "linked"\noffline_after = 120\nretry_max = 1\n',
@@ -766,18 +800,22 @@ def test_a_kiosk_process_killed_in_a_pending_linked_hit_resumes_it_exactly(
     finally:
         store.close()
 
-    # Started again, the attendant pays the round's own win; the award is credited, once.
-    kiosk = kiosk_process(config, script("paid.txt", "key attendant\nwait 0.5\n"), decks)
+    # Started again, the attendant pays the round's own win; the award, with a win over the
+    # limit already, is the attendant's too, paid once.
+    paid = "key attendant\nwait 0.5\nkey attendant\nwait 0.5\n"
+    kiosk = kiosk_process(config, script("paid.txt", paid), decks)
     said, errors = kiosk.communicate(timeout=120)
     assert kiosk.returncode == 0, errors.decode()
-    assert f"script done: credits {credits + amount}, jackpot 1000," in said.decode()
+    assert f"attendant: handpay of {amount} paid" in said.decode()
+    assert f"script done: credits {credits}, jackpot 1000," in said.decode()
     store = Store(database, read_only=True)
     try:
         assert audit(store).problems == []
-        credited = [(row.kind, row.amount) for row in store.ledger() if row.kind == "jackpot_hit"]
-        assert credited == [("jackpot_hit", amount)], "the award credited once"
+        assert not [row for row in store.ledger() if row.kind == "jackpot_hit"], "nothing credited"
+        handpaid = [row.detail["jackpot"] for row in store.ledger() if row.kind == "handpaid_win"]
+        assert handpaid == [0, amount], "the round's own win, then the award, each paid once"
         assert store.meters()["jackpots_paid"] == amount
-        assert store.credits() == credits + amount
+        assert store.credits() == credits
     finally:
         store.close()
 

@@ -53,20 +53,29 @@ class LinkedJackpot(Transactions):
         self._place(replace(self.bets, bonus_stake=0))
         return Response(True, N_("bonus off"))
 
+    def _reaches_handpay_limit(self, win: int) -> bool:
+        """A round's win (what it pays back, its jackpot awards included, less its stakes) is
+        paid by hand at or above the handpay limit: stakes that merely come back never lock
+        the cabinet up."""
+        return win >= max(self.config.handpay_limit, 1)
+
     def _offline(self) -> Response:
         link = self.config.link
         if link is not None and link.offline == "stop":
             return Response(False, N_("the linked jackpot is offline: the cabinet takes no play"))
         return Response(False, N_("the linked jackpot is offline: the bonus bet is closed"))
 
-    def _claim_linked_jackpot(self, round_id: int, boxes: list[int]) -> None:
+    def _claim_linked_jackpot(self, round_id: int, boxes: list[int], round_win: int) -> None:
         """A settled round's linked hits claim the hub's pool: the cabinet is locked up until
-        the link agent's answer is credited (``follow_link``), across a power cut too."""
+        the link agent's answer is credited (``follow_link``), across a power cut too.
+        ``round_win``: what the round won without them, which counts towards the handpay
+        limit with the awards."""
         books_id = self.store.books.id if self.store.books is not None else ""
         self.jackpot_pending = {
             "round_id": round_id,
             "hub_round_id": hub_round_id(books_id, round_id),
             "boxes": boxes,
+            "round_win": round_win,
         }
         self.store.event("jackpot_hit", round_id=round_id, boxes=boxes, pending=True)
 
@@ -99,7 +108,10 @@ class LinkedJackpot(Transactions):
             hub_round_id=pending["hub_round_id"],
             boxes=[{"box": box, "award": award} for box, award in awards.items()],
         )
-        if total >= max(self.config.handpay_limit, 1):
+        # A hit pending in books of an earlier release kept no round_win: its award alone.
+        if self._reaches_handpay_limit(int(pending.get("round_win", 0)) + total):
+            # The round's own pay went on the credits at its settlement, under the limit; its
+            # win with the award reaches it, so the award is the attendant's to pay.
             self.handpay, self.handpay_win = total, {"round_id": round_id, "jackpot": total, "linked": True}
             self.store.event("handpay_win", round_id=round_id, amount=total, limit=self.config.handpay_limit)
             return Response(True, N_("handpay of {amount}: call the attendant"), {"amount": Amount(total)})

@@ -30,7 +30,7 @@ class RoundSettling(LinkedJackpot):
         handpaid = self._pay_returns(round_id, settlement, awards)
         self._book_jackpot_hits(round_id, hits, handpaid=handpaid)
         if linked_hits and not settlement["void"]:
-            self._claim_linked_jackpot(round_id, linked_hits)
+            self._claim_linked_jackpot(round_id, linked_hits, settlement["net"])
         self.store.add_meter("games_played", 1)
         if settlement["net"] + awards > 0:
             self.store.add_meter("games_won", 1)
@@ -66,11 +66,11 @@ class RoundSettling(LinkedJackpot):
 
     def _pay_returns(self, round_id: int, settlement: Settlement, awards: int) -> bool:
         """Books what the round returns, with the jackpot ``awards`` it won: a void round's
-        stakes refunded, a win at or above the handpay limit kept for the attendant (True), or
-        else the wins on the credits."""
+        stakes refunded, everything a round pays kept for the attendant (True) when its win
+        reaches the handpay limit, or else the wins on the credits."""
         boxes = settlement["boxes"]
         won = settlement["paid"] + awards
-        handpaid = not settlement["void"] and won >= max(self.config.handpay_limit, 1)
+        handpaid = not settlement["void"] and self._reaches_handpay_limit(settlement["net"] + awards)
         if settlement["void"]:
             self.store.post("void_refund", settlement["paid"], round_id=round_id, reason=settlement["void"])
             self._tilt("integrity", f"round {round_id} void: {settlement['void']}")
