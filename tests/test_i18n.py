@@ -93,7 +93,7 @@ def test_the_paytable_is_named_in_the_houses_term_and_not_like_a_button(
     assert heading.split()[0][:5] not in stems, (heading, labels)
 
 
-def test_the_russian_play_bet_is_the_houses_bet_everywhere() -> None:
+def test_the_russian_play_bet_is_the_houses_bet_and_a_button_is_not_put_after_a_preposition() -> None:
     """Seed 003 calls the play bet "ставка бет": every Russian sentence that names it says so,
     never the English PLAY beside the table's Russian."""
     path = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
@@ -104,6 +104,9 @@ def test_the_russian_play_bet_is_the_houses_bet_everywhere() -> None:
     english = [message.string for message in naming if "PLAY" in str(message.string)]
     assert not english, english
     assert all("бет" in str(message.string) for message in naming), [m.string for m in naming]
+    # A button's name is a verb (СДАТЬ): "для СДАТЬ" is not Russian; the name leads instead.
+    after_for = [message.string for message in catalogue if "Для {" in str(message.string)]
+    assert not after_for, after_for
 
 
 def test_money_and_numbers_follow_the_language() -> None:
