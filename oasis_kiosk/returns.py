@@ -25,6 +25,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields, is_dataclass
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -372,6 +373,11 @@ def percent(value: float) -> str:
     return f"{value * 100:.2f} %"
 
 
+def precise_percent(value: float) -> str:
+    """A share where hundredths of a percent would round a bound onto the figure it bounds."""
+    return f"{value * 100:.3f} %"
+
+
 def shown(value: float, ci95: float) -> str:
     """A return with its interval where it has one: ``94.78 % ± 0.12``."""
     return percent(value) + (f" ± {ci95 * 100:.2f}" if ci95 else "")
@@ -400,9 +406,10 @@ class Breach:
     def describe(self, cash: Callable[[int], str]) -> str:
         if self.bet == JACKPOT_FED:
             return (
-                f"{self.profile}'s jackpot takes {percent(self.value or 0.0)} of a bonus stake of "
-                f"{cash(self.amount)}, but its meter can pay back at most {percent(self.bound)} of it "
-                "between its base and its maximum: the rest would pile up above the maximum, never paid"
+                f"{self.profile}'s jackpot takes {precise_percent(self.value or 0.0)} of a bonus stake of "
+                f"{cash(self.amount)}, more than {precise_percent(float(JACKPOT_LOAD) * self.bound)} "
+                f"({percent(float(JACKPOT_LOAD))} of the {precise_percent(self.bound)} its meter can pay back between "
+                "its base and its maximum): the rest would pile up above the maximum, never paid"
             )
         if self.side:
             what = f"{self.profile}'s side bet at a stake of {cash(self.amount)}"
@@ -436,11 +443,26 @@ JACKPOT_FED = "jackpot_fed"
 """A breach of the jackpot's own: it takes more of a stake than its meter can pay back."""
 
 
-def jackpot_payable(side: SideReturn, jackpot: JackpotConfig, stake: int) -> float:
-    """The most of a bonus ``stake`` the meter can pay back, per unit staked: what it may rise
-    between its base and its maximum, as often as a kept bonus wins an award at most. A meter
-    fed more than this by every stake piles the rest up above its maximum, never paid."""
-    return (jackpot.maximum - jackpot.base) * side.jackpot_frequency / stake
+JACKPOT_LOAD = Fraction(9, 10)
+"""The most of what the meter can pay back that it may be fed: fed exactly that, its overflow
+would still drift upwards with the luck of the hits, never paid."""
+
+
+def jackpot_payable(side: SideReturn, jackpot: JackpotConfig, stake: int, share: Fraction) -> float:
+    """The most of a bonus ``stake`` the meter can pay back, per unit staked, as often as a
+    kept bonus wins an award at most, each award ``share`` of the meter (the least share a
+    hand wins). An award of the whole meter pays back what it rose above its base; an award
+    of a part leaves the rest on the meter, which pays back at most that part of its maximum.
+    A meter fed more than this by every stake piles the rest up above its maximum, never paid."""
+    per_hit = min(Fraction(jackpot.maximum - jackpot.base), share * jackpot.maximum)
+    return float(per_hit * Fraction(side.jackpot_frequency) / stake)
+
+
+def least_jackpot_share(rules: ProfileRules) -> Fraction:
+    """The least share of the meter a hand wins (1 where the profile names no award)."""
+    bonus = rules.get("bonus")
+    shares = [Fraction(award["share"]) for award in bonus["jackpot"]] if bonus is not None else []
+    return min(shares, default=Fraction(1))
 
 
 def largest_side_stake(rules: ProfileRules) -> int:
@@ -481,8 +503,8 @@ def breaches(
     found = []
     largest = largest_side_stake(rules)
     if figures.side is not None and figures.side.jackpot_frequency and largest:
-        payable = jackpot_payable(figures.side, jackpot, largest)
-        if jackpot.rate > payable:
+        payable = jackpot_payable(figures.side, jackpot, largest, least_jackpot_share(rules))
+        if jackpot.rate > JACKPOT_LOAD * Fraction(payable):
             rate = float(jackpot.rate)
             found.append(Breach(figures.profile, True, JACKPOT_FED, largest, rate, 0.0, payable, True))
     for is_side, bet, amount, value, ci95, low, high in checked:

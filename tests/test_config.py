@@ -183,6 +183,13 @@ BAD_FILES: list[tuple[str, str, str]] = [
         "terminal.credit_limit",
         "2000 is below the least a round of standard needs (3000): no round could be dealt",
     ),
+    (
+        "[terminal]\nprofile = 'standard'\ncredit_limit = 3000\n"
+        "[money]\ncoins = [2000]\nhopper_coin = 2000\nbills = [5000]",
+        "terminal.credit_limit",
+        "3000 can be reached only up to 2000 with money.coins and money.bills, below the least a "
+        "round of standard needs (3000): no round could be dealt",
+    ),
     # the pulse window must make sense
     (
         f"[devices]\ncoin_acceptor = {{ {COIN}, pulse_min_ms = 200 }}",

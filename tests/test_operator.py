@@ -226,17 +226,17 @@ def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu,
         menu.set_jackpot(base=10, rate="0.1", maximum=5)
     with pytest.raises(OperatorError, match="not a share"):
         menu.set_jackpot(base=10, rate="lots", maximum=50)
-    menu.set_jackpot(base=200_000, rate="1/500", maximum=900_000)
+    menu.set_jackpot(base=200_000, rate="1/1000", maximum=900_000)
     menu.set_language("cs")
     changes = [e["detail"] for e in menu.events() if e["kind"] == "configuration_changed"]
     # The last: the first start logged the jackpot it started with.
     change = {"detail": [c for c in changes if c["setting"] == "jackpot"][-1]}
-    assert change["detail"]["after"] == {"base": 200_000, "rate": "1/500", "maximum": 900_000}
+    assert change["detail"]["after"] == {"base": 200_000, "rate": "1/1000", "maximum": 900_000}
     assert change["detail"]["before"]["base"] == 1_000_000
     menu.store.close()
     database = tmp_path / "kiosk.db"
     again = Terminal(Config(database=database), books(database))
-    assert again.config.jackpot.rate == Fraction(1, 500)
+    assert again.config.jackpot.rate == Fraction(1, 1000)
     assert again.config.language == "cs"
 
 

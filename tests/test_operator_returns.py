@@ -177,10 +177,10 @@ def test_a_jackpot_whose_awards_would_return_past_the_bounds_is_refused(tmp_path
         menu.set_jackpot(base=1_000_000, rate="0.1", maximum=100_000_000)
     assert terminal.config.jackpot == Config().jackpot
     assert len(terminal.store.events(1000)) == events, "a refused change changes nothing"
-    menu.set_jackpot(base=1_000_000, rate="0.02", maximum=8_000_000)
+    menu.set_jackpot(base=1_000_000, rate="0.015", maximum=8_000_000)
     assert terminal.config.jackpot.maximum == 8_000_000
     assert terminal.store.get_state("configuration:jackpot") == {
         "base": 1_000_000,
-        "rate": "1/50",
+        "rate": "3/200",
         "maximum": 8_000_000,
     }

@@ -359,19 +359,42 @@ def test_a_jackpot_fed_more_than_its_meter_can_pay_back_is_refused() -> None:
     assert figures.side is not None
     greedy = JackpotConfig(base=1_000_000, rate=Fraction(1, 10), maximum=6_000_000)
     (fed,) = breaches(figures, ReturnBounds(), greedy)
-    payable = returns.jackpot_payable(figures.side, greedy, 500)
+    payable = returns.jackpot_payable(figures.side, greedy, 500, Fraction(1))
     assert payable == pytest.approx(5_000_000 * 4 / 2_598_960 / 500)
     assert (fed.bet, fed.amount, fed.above, fed.bound) == (returns.JACKPOT_FED, 500, True, payable)
     assert fed.describe(lambda amount: f"{amount / 100:.2f} EUR") == (
-        "standard's jackpot takes 10.00 % of a bonus stake of 5.00 EUR, but its meter can pay back "
-        "at most 1.54 % of it between its base and its maximum: the rest would pile up above the "
-        "maximum, never paid"
+        "standard's jackpot takes 10.000 % of a bonus stake of 5.00 EUR, more than 1.385 % (90.00 % "
+        "of the 1.539 % its meter can pay back between its base and its maximum): the rest would "
+        "pile up above the maximum, never paid"
     )
     # A meter with room for what the greatest stake brings, or a smaller share, is not refused.
     assert breaches(figures, ReturnBounds(), replace(greedy, maximum=40_000_000)) == []
-    assert breaches(figures, ReturnBounds(), replace(greedy, rate=Fraction(3, 200))) == []
+    assert breaches(figures, ReturnBounds(), replace(greedy, rate=Fraction(1, 80))) == []
+    # Fed exactly what it can pay back, its overflow would still drift up with the hits' luck.
+    at_the_bound = replace(greedy, rate=Fraction(payable))
+    assert [b.bet for b in breaches(figures, ReturnBounds(), at_the_bound)] == [returns.JACKPOT_FED]
     # A bonus without jackpot awards is fed nothing to pay back.
     assert breaches(figures_of("czech"), ReturnBounds(), greedy) == []
+
+
+def test_a_jackpot_whose_award_is_a_share_of_the_meter_pays_back_at_most_that_share() -> None:
+    """An award of half the meter leaves the other half on it: the meter pays back at most
+    half its maximum a hit (30 000 of a 60 000 meter), not all it rose above its base
+    (50 000). At 1.25 % of a 5-euro stake (about 40 600 a hit) a whole-meter award is
+    accepted and a half-meter one is not: 37 % of what it took had piled up unpaid."""
+    figures = figures_of("standard")
+    assert figures.side is not None
+    rules = load_profile("standard").to_dict()
+    assert rules["bonus"] is not None
+    halved = {
+        **rules,
+        "bonus": {**rules["bonus"], "jackpot": [{"category": "RoyalFlush", "share": "1/2"}]},
+    }
+    meter = JackpotConfig(base=1_000_000, rate=Fraction(1, 80), maximum=6_000_000)
+    assert returns.breaches(figures, ReturnBounds(), meter, rules) == []
+    (fed,) = returns.breaches(figures, ReturnBounds(), meter, halved)  # type: ignore[arg-type]
+    assert fed.bet == returns.JACKPOT_FED
+    assert fed.bound == pytest.approx(3_000_000 * 4 / 2_598_960 / 500)
 
 
 def test_the_shipped_jackpot_setting_pays_back_what_it_takes_on_every_shipped_profile() -> None:
