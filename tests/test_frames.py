@@ -22,7 +22,8 @@ from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
 from oasis_kiosk.ui.scenes.game.repaint import COLUMN, Background
 from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
-from oasis_kiosk.ui.widgets import hand, jackpot, panel, paytable
+from oasis_kiosk.ui.view import cash_for
+from oasis_kiosk.ui.widgets import hand, jackpot, meters, panel, paytable
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
@@ -433,3 +434,32 @@ def test_a_winning_hands_glow_is_drawn_only_where_a_frame_repaints_it(
         table.draw(clock.now)
     assert len(clipped_away) > 4, "the glow was drawn as it turned"
     assert not any(clipped_away)
+
+
+def test_a_meter_redrawn_in_part_blits_only_the_glyphs_that_reach_into_the_part(tmp_path: Path) -> None:
+    """A counting frame repaints a meter's last digits: the name and the glyphs left of them
+    would be clipped away whole, and each blit of them costs as much as one that draws."""
+    app, _clock = kiosk(tmp_path, (1920, 1080))
+    lay = app.game.layout
+    cash = cash_for(app.terminal)
+    before = (("CREDIT", 123_456), ("BET", 500), ("WIN", 1_000))
+    now = (("CREDIT", 123_457), ("BET", 500), ("WIN", 1_001))
+    blits: list[pygame.Rect] = []
+
+    class Counting(pygame.Surface):
+        def blit(
+            self, source: pygame.Surface, dest: Any = (0, 0), area: Any = None, special_flags: int = 0
+        ) -> pygame.Rect:
+            blits.append(source.get_rect(topleft=dest[:2]))
+            return super().blit(source, dest, area, special_flags)
+
+    for area, _cell in meters.changed(lay, before, now, cash):
+        screen, full = (Counting(app.screen.get_size()) for _ in range(2))
+        blits.clear()
+        with render.clipped(screen, area):
+            meters.draw(screen, lay, now, cash, only=area)
+        assert blits, "the changed digits are drawn"
+        assert all(blit.colliderect(area) for blit in blits), (area, blits)
+        meters.draw(full, lay, now, cash)
+        shown, whole = (pygame.image.tobytes(surface.subsurface(area), "RGB") for surface in (screen, full))
+        assert shown == whole
