@@ -20,7 +20,7 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
-from oasis_kiosk.ui.scenes.game.repaint import COLUMN, Background
+from oasis_kiosk.ui.scenes.game.repaint import COLUMN, NEAR, Background, clusters, in_columns
 from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
 from oasis_kiosk.ui.view import cash_for
 from oasis_kiosk.ui.widgets import hand, jackpot, meters, panel, paytable
@@ -463,3 +463,38 @@ def test_a_meter_redrawn_in_part_blits_only_the_glyphs_that_reach_into_the_part(
         meters.draw(full, lay, now, cash)
         shown, whole = (pygame.image.tobytes(surface.subsurface(area), "RGB") for surface in (screen, full))
         assert shown == whole
+
+
+def clusters_one_by_one(damage: list[pygame.Rect], within: pygame.Rect) -> list[pygame.Rect]:
+    """``clusters`` as it was first written: each area against each cluster in turn."""
+    found: list[pygame.Rect] = []
+    for area in damage:
+        area = in_columns(area, within)
+        merged = True
+        while merged:
+            merged = False
+            for index, cluster in enumerate(found):
+                if cluster.inflate(NEAR, NEAR).colliderect(area):
+                    area.union_ip(found.pop(index))
+                    merged = True
+                    break
+        found.append(area)
+    return found
+
+
+def test_clusters_are_those_found_one_by_one() -> None:
+    """``clusters`` asks for the first cluster near an area in one call: the same clusters,
+    in the same order. An area with nothing of it within is left out: there is nothing of it
+    to paint (taken in, it stretched a cluster to its place, beyond the table)."""
+    rng = random.Random(7)
+    within = pygame.Rect(0, 86, 1280, 799)
+    for _ in range(300):
+        damage = [
+            pygame.Rect(
+                rng.randrange(-50, 1300), rng.randrange(50, 900), rng.randrange(1, 300), rng.randrange(1, 250)
+            )
+            for _ in range(rng.randrange(1, 30))
+        ]
+        seen = [area for area in damage if in_columns(area, within).w and in_columns(area, within).h]
+        expected = clusters_one_by_one(seen, within)
+        assert clusters(damage, within) == expected
