@@ -21,9 +21,10 @@ from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
 from oasis_kiosk.ui.scenes.game.repaint import COLUMN, NEAR, Background, clusters, in_columns
-from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
+from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED, GameScene
 from oasis_kiosk.ui.view import cash_for
 from oasis_kiosk.ui.widgets import hand, jackpot, meters, panel, paytable
+from oasis_kiosk.ui.widgets.hand import Hand
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
@@ -498,3 +499,32 @@ def test_clusters_are_those_found_one_by_one() -> None:
         seen = [area for area in damage if in_columns(area, within).w and in_columns(area, within).h]
         expected = clusters_one_by_one(seen, within)
         assert clusters(damage, within) == expected
+
+
+def test_a_deals_first_frame_works_out_the_tables_hands_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new deal repaints several areas of the table (the last round's cards gone, the first
+    card on its way, a label, a caption): each asks for the hands, the bet spots and where the
+    labels lie, worked out once for the frame, not once an area."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    app.key("f")
+    settle(app, clock, 2)
+    scene = app.game
+    asked = []
+    hands = GameScene._hands
+
+    def counted(self: GameScene, lay: Layout) -> list[Hand]:
+        asked.append(lay)
+        return hands(self, lay)
+
+    monkeypatch.setattr(GameScene, "_hands", counted)
+    app.key("return")
+    clock.now += 1 / 60
+    dirty = scene.draw(clock.now)
+    table = pygame.Rect(*astuple(scene.layout.table))
+    assert len([area for area in dirty if table.contains(area)]) >= 3, dirty
+    assert len(asked) <= 2, "the cards' poses, then the parts of the table"
+    pictures_agree(app, clock)
