@@ -528,3 +528,34 @@ def test_a_deals_first_frame_works_out_the_tables_hands_once(
     assert len([area for area in dirty if table.contains(area)]) >= 3, dirty
     assert len(asked) <= 2, "the cards' poses, then the parts of the table"
     pictures_agree(app, clock)
+
+
+def test_what_a_deals_first_frame_left_is_painted_a_region_a_frame(tmp_path: Path) -> None:
+    """A new deal's first frame is the table's news; the message, the meters, the buttons (and
+    a paytable row lit by the last round, going dark) wait. The frames after it paint one of them each (the
+    cards go on flying meanwhile), those overdue at once, and the picture is a full repaint's."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    settle(app, clock)
+    lay = app.game.layout
+    regions = {
+        name: pygame.Rect(*astuple(box))
+        for name, box in (
+            ("paytable", lay.paytable),
+            ("message", lay.message),
+            ("meters", lay.meters),
+            ("buttons", lay.buttons),
+        )
+    }
+    app.key("return")
+    painted = []
+    for _ in range(MOST_FRAMES_WAITED + 1):
+        clock.now += 1 / 60
+        dirty = app.game.draw(clock.now)
+        painted.append({name for name, region in regions.items() if region.collidelist(dirty) >= 0})
+    assert not painted[0], "the table's news takes the first frame"
+    assert all(len(shown) == 1 for shown in painted[1:MOST_FRAMES_WAITED]), painted
+    assert {"message", "meters", "buttons"} <= set().union(*painted), painted
+    pictures_agree(app, clock)

@@ -79,6 +79,9 @@ class FrameBudget:
     """A new background: every region is painted on it now, whatever the budget."""
     budget: int
     painted: int = 0
+    waited: bool = False
+    """A region that an earlier frame left has been painted: another one waits (unless
+    overdue), so that what a frame full of news left is spread over the frames after it."""
 
 
 @dataclass
@@ -366,25 +369,16 @@ class GameScene(RoundStory):
                 and not lay.compact
                 and not (before.help or key.help)
             ):
-                # The lit rows changed: they alone are repainted, not the column.
+                # The lit rows changed: they alone are repainted, not the column (a row's
+                # worth, as the budget sees it).
+                if self._waits(frame, waited, name, lay.paytable.w * self._column_lines(lay)[0].area.h):
+                    continue
                 self._keys[name] = key
                 damage = self._repaint_lit_rows(lay, before, key, background)
                 frame.painted += sum(area.w * area.h for area in damage)
             else:
                 area = render.rect(box)
-                overdue = waited.get(name, 0) >= MOST_FRAMES_WAITED
-                if (
-                    frame.painted
-                    and frame.painted + area.w * area.h > frame.budget
-                    and not frame.whole_screen
-                    and not overdue
-                ):
-                    # The frame has painted a third of the screen's worth: the rest waits for
-                    # the next one, a sixtieth of a second later, so that no frame costs the
-                    # table, the paytable and the meters at once (a winning hand's glow, its
-                    # paytable row and the counting meters change together; a panel shown
-                    # changes everything).
-                    self._waiting[name] = waited.get(name, 0) + 1
+                if self._waits(frame, waited, name, area.w * area.h):
                     continue
                 frame.painted += area.w * area.h
                 if name == "meters" and before is not None and not frame.whole_screen:
@@ -394,6 +388,23 @@ class GameScene(RoundStory):
                     damage = [self._paint_region((name, box, key, paint), lay, now, background, frame)]
             dirty += damage
         return dirty
+
+    def _waits(self, frame: FrameBudget, waited: dict[str, int], name: str, pixels: int) -> bool:
+        """Whether region ``name`` (``pixels`` to paint) waits for the next frame: when the
+        frame has painted a third of the screen's worth (or the round's news took it), or
+        when it has painted another region that waited already, unless this one has
+        waited MOST_FRAMES_WAITED frames. The rest waits a sixtieth of a second, so that no
+        frame costs the table, the paytable and the meters at once (a winning hand's glow,
+        its paytable row and the counting meters change together; a panel shown changes
+        everything), nor the message, meters and buttons a deal's first frame left."""
+        if frame.whole_screen or waited.get(name, 0) >= MOST_FRAMES_WAITED:
+            frame.waited = frame.waited or name in waited
+            return False
+        if (frame.painted and frame.painted + pixels > frame.budget) or (name in waited and frame.waited):
+            self._waiting[name] = waited.get(name, 0) + 1
+            return True
+        frame.waited = frame.waited or name in waited
+        return False
 
     def _repaint_deal(
         self, lay: Layout, now: float, background: Background, before: TableLook, key: TableLook
