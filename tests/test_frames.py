@@ -20,9 +20,11 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Layout
-from oasis_kiosk.ui.scenes.game.repaint import COLUMN, Background
-from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED
-from oasis_kiosk.ui.widgets import hand, jackpot, panel, paytable
+from oasis_kiosk.ui.scenes.game.repaint import COLUMN, NEAR, Background, clusters, in_columns
+from oasis_kiosk.ui.scenes.game.scene import KEPT_LOOKS, MOST_FRAMES_WAITED, GameScene
+from oasis_kiosk.ui.view import cash_for
+from oasis_kiosk.ui.widgets import hand, jackpot, meters, panel, paytable
+from oasis_kiosk.ui.widgets.hand import Hand
 
 __all__ = ["_texts_are_known"]  # every text drawn is checked to lie inside its region
 
@@ -433,3 +435,127 @@ def test_a_winning_hands_glow_is_drawn_only_where_a_frame_repaints_it(
         table.draw(clock.now)
     assert len(clipped_away) > 4, "the glow was drawn as it turned"
     assert not any(clipped_away)
+
+
+def test_a_meter_redrawn_in_part_blits_only_the_glyphs_that_reach_into_the_part(tmp_path: Path) -> None:
+    """A counting frame repaints a meter's last digits: the name and the glyphs left of them
+    would be clipped away whole, and each blit of them costs as much as one that draws."""
+    app, _clock = kiosk(tmp_path, (1920, 1080))
+    lay = app.game.layout
+    cash = cash_for(app.terminal)
+    before = (("CREDIT", 123_456), ("BET", 500), ("WIN", 1_000))
+    now = (("CREDIT", 123_457), ("BET", 500), ("WIN", 1_001))
+    blits: list[pygame.Rect] = []
+
+    class Counting(pygame.Surface):
+        def blit(
+            self, source: pygame.Surface, dest: Any = (0, 0), area: Any = None, special_flags: int = 0
+        ) -> pygame.Rect:
+            blits.append(source.get_rect(topleft=dest[:2]))
+            return super().blit(source, dest, area, special_flags)
+
+    for area, _cell in meters.changed(lay, before, now, cash):
+        screen, full = (Counting(app.screen.get_size()) for _ in range(2))
+        blits.clear()
+        with render.clipped(screen, area):
+            meters.draw(screen, lay, now, cash, only=area)
+        assert blits, "the changed digits are drawn"
+        assert all(blit.colliderect(area) for blit in blits), (area, blits)
+        meters.draw(full, lay, now, cash)
+        shown, whole = (pygame.image.tobytes(surface.subsurface(area), "RGB") for surface in (screen, full))
+        assert shown == whole
+
+
+def clusters_one_by_one(damage: list[pygame.Rect], within: pygame.Rect) -> list[pygame.Rect]:
+    """``clusters`` as it was first written: each area against each cluster in turn."""
+    found: list[pygame.Rect] = []
+    for area in damage:
+        area = in_columns(area, within)
+        merged = True
+        while merged:
+            merged = False
+            for index, cluster in enumerate(found):
+                if cluster.inflate(NEAR, NEAR).colliderect(area):
+                    area.union_ip(found.pop(index))
+                    merged = True
+                    break
+        found.append(area)
+    return found
+
+
+def test_clusters_are_those_found_one_by_one() -> None:
+    """``clusters`` asks for the first cluster near an area in one call: the same clusters,
+    in the same order. An area with nothing of it within is left out: there is nothing of it
+    to paint (taken in, it stretched a cluster to its place, beyond the table)."""
+    rng = random.Random(7)
+    within = pygame.Rect(0, 86, 1280, 799)
+    for _ in range(300):
+        damage = [
+            pygame.Rect(
+                rng.randrange(-50, 1300), rng.randrange(50, 900), rng.randrange(1, 300), rng.randrange(1, 250)
+            )
+            for _ in range(rng.randrange(1, 30))
+        ]
+        seen = [area for area in damage if in_columns(area, within).w and in_columns(area, within).h]
+        expected = clusters_one_by_one(seen, within)
+        assert clusters(damage, within) == expected
+
+
+def test_a_deals_first_frame_works_out_the_tables_hands_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new deal repaints several areas of the table (the last round's cards gone, the first
+    card on its way, a label, a caption): each asks for the hands, the bet spots and where the
+    labels lie, worked out once for the frame, not once an area."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    app.key("f")
+    settle(app, clock, 2)
+    scene = app.game
+    asked = []
+    hands = GameScene._hands
+
+    def counted(self: GameScene, lay: Layout) -> list[Hand]:
+        asked.append(lay)
+        return hands(self, lay)
+
+    monkeypatch.setattr(GameScene, "_hands", counted)
+    app.key("return")
+    clock.now += 1 / 60
+    dirty = scene.draw(clock.now)
+    table = pygame.Rect(*astuple(scene.layout.table))
+    assert len([area for area in dirty if table.contains(area)]) >= 3, dirty
+    assert len(asked) <= 2, "the cards' poses, then the parts of the table"
+    pictures_agree(app, clock)
+
+
+def test_what_a_deals_first_frame_left_is_painted_a_region_a_frame(tmp_path: Path) -> None:
+    """A new deal's first frame is the table's news; the message, the meters, the buttons (and
+    a paytable row lit by the last round, going dark) wait. The frames after it paint one of them each (the
+    cards go on flying meanwhile), those overdue at once, and the picture is a full repaint's."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
+    app.key("f8")
+    app.key("return")
+    app.key("p")
+    settle(app, clock)
+    lay = app.game.layout
+    regions = {
+        name: pygame.Rect(*astuple(box))
+        for name, box in (
+            ("paytable", lay.paytable),
+            ("message", lay.message),
+            ("meters", lay.meters),
+            ("buttons", lay.buttons),
+        )
+    }
+    app.key("return")
+    painted = []
+    for _ in range(MOST_FRAMES_WAITED + 1):
+        clock.now += 1 / 60
+        dirty = app.game.draw(clock.now)
+        painted.append({name for name, region in regions.items() if region.collidelist(dirty) >= 0})
+    assert not painted[0], "the table's news takes the first frame"
+    assert all(len(shown) == 1 for shown in painted[1:MOST_FRAMES_WAITED]), painted
+    assert {"message", "meters", "buttons"} <= set().union(*painted), painted
+    pictures_agree(app, clock)

@@ -11,8 +11,7 @@ which ``hurry`` only quickens: the story of the round is told in its order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from oasis_kiosk.config import SPEEDS
 
@@ -39,16 +38,19 @@ class Motion:
     before: Face
     after: Face
     pace: float = 1.0
+    duration: float = field(init=False, compare=False, repr=False)
+    end: float = field(init=False, compare=False, repr=False)
+    """Worked out when the motion is made, not when first asked: every card's is asked in
+    every frame, and a ``cached_property`` takes a lock the first time (a deal's first frame
+    asks for ten new motions' ends)."""
 
-    @cached_property  # asked for every card in every frame
-    def duration(self) -> float:
+    def __post_init__(self) -> None:
         if self.kind == "deal":
-            return (DEAL + (TURN if self.after is not None else 0.0)) / self.pace
-        return (TURN * 2 if self.kind == "turn" else SWAP) / self.pace
-
-    @cached_property
-    def end(self) -> float:
-        return self.start + self.duration
+            duration = (DEAL + (TURN if self.after is not None else 0.0)) / self.pace
+        else:
+            duration = (TURN * 2 if self.kind == "turn" else SWAP) / self.pace
+        object.__setattr__(self, "duration", duration)
+        object.__setattr__(self, "end", self.start + duration)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache, lru_cache
 
 import pygame
 
@@ -13,22 +14,37 @@ Meters = tuple[tuple[str, int], ...]
 """Each meter's name and amount, the win last."""
 
 
-def _cells(lay: Layout, values: Meters) -> list[tuple[Box, Box]]:
-    """Each meter's cell and, inside it, where its words go (a gap between neighbouring
-    amounts)."""
-    cells = lay.meters.split(len(values))
-    return [(cell, cell.shrink(max(lay.small // 2, 2))) for cell in cells]
+@cache
+def _cells(lay: Layout, count: int) -> tuple[tuple[Box, Box, pygame.Rect], ...]:
+    """Each meter's cell, inside it where its words go (a gap between neighbouring amounts),
+    and the cell as a rectangle. Kept: a counting meter asks every frame."""
+    return tuple(
+        (cell, cell.shrink(max(lay.small // 2, 2)), render.rect(cell)) for cell in lay.meters.split(count)
+    )
 
 
-def _amount(
-    lay: Layout, inner: Box, number: int, values: Meters, cash: Callable[[int], str]
-) -> tuple[pygame.Surface, ...]:
+Glyphs = tuple[tuple[pygame.Surface, ...], tuple[int, ...]]
+"""A meter's amount as glyphs, and where each starts from the left of its words (one more:
+where the last ends)."""
+
+
+# Kept: a meter's amount is asked for again the next frame, to see which glyphs changed.
+@lru_cache(maxsize=64)
+def _glyphs(words: str, size: int, colour: render.Colour, width: int, least: int) -> Glyphs:
+    glyphs = render.amount(words, size, colour, width, True, least)
+    starts = [0]
+    for glyph in glyphs:
+        starts.append(starts[-1] + glyph.get_width())
+    return glyphs, tuple(starts)
+
+
+def _amount(lay: Layout, inner: Box, number: int, values: Meters, cash: Callable[[int], str]) -> Glyphs:
     """A meter's amount as glyphs (on a compact screen, its name too); the last, the win,
     in gold while it is not zero."""
     name, amount = values[number]
     colour = render.GOLD if number == len(values) - 1 and amount else render.WHITE
     words = f"{name} {cash(amount)}" if lay.compact else cash(amount)
-    return render.amount(words, lay.large, colour, inner.w, True, lay.floor)
+    return _glyphs(words, lay.large, colour, inner.w, lay.floor)
 
 
 def draw(
@@ -38,20 +54,42 @@ def draw(
     cash: Callable[[int], str],
     only: pygame.Rect | None = None,
 ) -> None:
-    """Each (name, amount) in its cell; with ``only``, just the cells that reach into it."""
-    for number, (cell, inner) in enumerate(_cells(lay, values)):
-        if only is not None and not only.colliderect(render.rect(cell)):
+    """Each (name, amount) in its cell; with ``only``, just the cells, and in them the name
+    and the glyphs, that reach into it."""
+    for number, (_cell, inner, whole) in enumerate(_cells(lay, len(values))):
+        if only is not None and not only.colliderect(whole):
             continue
-        glyphs = _amount(lay, inner, number, values, cash)
+        glyphs, starts = _amount(lay, inner, number, values, cash)
         height = glyphs[0].get_height()
         if lay.compact:
-            x = inner.x + (inner.w - render.row_width(glyphs)) // 2
-            render.row(screen, glyphs, x, inner.y + (inner.h - height) // 2)
+            x = inner.x + (inner.w - starts[-1]) // 2
+            _row(screen, glyphs, starts, x, inner.y + (inner.h - height) // 2, only)
             continue
-        name = values[number][0]
-        title = render.fitted(name, lay.small, render.DIM, inner.w, bold=True, least=lay.floor)
-        screen.blit(title, (inner.x, inner.y))
-        render.row(screen, glyphs, inner.x, inner.bottom - height)
+        title = render.fitted(values[number][0], lay.small, render.DIM, inner.w, bold=True, least=lay.floor)
+        if only is None or only.colliderect((inner.x, inner.y, *title.get_size())):
+            screen.blit(title, (inner.x, inner.y))
+        _row(screen, glyphs, starts, inner.x, inner.bottom - height, only)
+
+
+def _row(
+    screen: pygame.Surface,
+    glyphs: tuple[pygame.Surface, ...],
+    starts: tuple[int, ...],
+    x: int,
+    y: int,
+    only: pygame.Rect | None,
+) -> None:
+    """``render.row``; with ``only``, just the glyphs that reach into it (those beyond it
+    would be clipped away whole)."""
+    if only is None:
+        render.row(screen, glyphs, x, y)
+        return
+    height = glyphs[0].get_height()
+    if y >= only.bottom or y + height <= only.y:
+        return
+    for glyph, start, end in zip(glyphs, starts, starts[1:], strict=False):
+        if x + start < only.right and x + end > only.x and end > start:
+            screen.blit(glyph, (x + start, y))
 
 
 def changed(
@@ -62,11 +100,13 @@ def changed(
     glyph to the end of the longer amount (a count changes the last few digits of CREDIT
     and WIN each frame); of any other changed meter, its cell."""
     areas = []
-    for number, (cell, inner) in enumerate(_cells(lay, now)):
+    for number, (cell, inner, _whole) in enumerate(_cells(lay, len(now))):
         if before[number] == now[number]:
             continue
         whole = render.rect(cell)
-        was, glyphs = (_amount(lay, inner, number, values, cash) for values in (before, now))
+        (was, was_starts), (glyphs, starts) = (
+            _amount(lay, inner, number, values, cash) for values in (before, now)
+        )
         if (
             lay.compact
             or before[number][0] != now[number][0]
@@ -77,8 +117,8 @@ def changed(
         same = 0  # a glyph of the same character, size and colour is the same surface (render.text)
         while same < min(len(was), len(glyphs)) and was[same] is glyphs[same]:
             same += 1
-        left = inner.x + render.row_width(glyphs[:same])
-        right = inner.x + max(render.row_width(was), render.row_width(glyphs))
+        left = inner.x + starts[same]
+        right = inner.x + max(was_starts[-1], starts[-1])
         height = glyphs[0].get_height()
         areas.append((pygame.Rect(left, inner.bottom - height, right - left, height), whole))
     return areas

@@ -148,14 +148,14 @@ def clusters(damage: list[pygame.Rect], within: pygame.Rect) -> list[pygame.Rect
     found: list[pygame.Rect] = []
     for area in damage:
         area = in_columns(area, within)
-        merged = True
-        while merged:
-            merged = False
-            for index, cluster in enumerate(found):
-                if cluster.inflate(NEAR, NEAR).colliderect(area):
-                    area.union_ip(found.pop(index))
-                    merged = True
-                    break
+        if not area.w or not area.h:
+            continue  # nothing of it lies within
+        # The first cluster near the area, as one C call a pass: the area grown by NEAR
+        # meets a cluster where the cluster grown by NEAR meets the area.
+        index = area.inflate(NEAR, NEAR).collidelist(found)
+        while index >= 0:
+            area.union_ip(found.pop(index))
+            index = area.inflate(NEAR, NEAR).collidelist(found)
         found.append(area)
     return found
 

@@ -51,7 +51,7 @@ from oasis_kiosk.ui.view import (
 )
 from oasis_kiosk.ui.view import legend as legend_rows
 from oasis_kiosk.ui.widgets import buttons, hand, jackpot, legend, meters, panel, paytable
-from oasis_kiosk.ui.widgets.chips import BetSpots, SpotLook, chips_on, insured, spot_places
+from oasis_kiosk.ui.widgets.chips import BetSpots, Flight, SpotLook, chips_on, insured, spot_places
 from oasis_kiosk.ui.widgets.hand import CardPose, Hand, Hands
 
 JACKPOT_ROLL = 8
@@ -79,6 +79,24 @@ class FrameBudget:
     """A new background: every region is painted on it now, whatever the budget."""
     budget: int
     painted: int = 0
+    waited: bool = False
+    """A region that an earlier frame left has been painted: another one waits (unless
+    overdue), so that what a frame full of news left is spread over the frames after it."""
+
+
+@dataclass
+class TableParts:
+    """The table of a frame, as each area repainted asks for it: the hands, the bet spots,
+    their looks, the chips on their way and where the labels, glows and captions lie."""
+
+    hands: list[Hand]
+    places: dict[ChipSpot, Box]
+    looks: dict[ChipSpot, SpotLook]
+    flights: list[Flight]
+    dealer_label: pygame.Rect
+    boxes: list[tuple[BoxView, Box, Hand, pygame.Rect, pygame.Rect | None, pygame.Rect | None]]
+    """Each box: its view, its area, its hand, where its label lies, its glow while the hand
+    glows, and its caption if it has one."""
 
 
 class GameScene(RoundStory):
@@ -126,6 +144,8 @@ class GameScene(RoundStory):
         """What a view's end writes large and the chips it moves, drawn ahead."""
         self._background: tuple[tuple[Any, ...], Background] | None = None
         self._lines: tuple[tuple[Any, ...], list[paytable.ColumnLine]] | None = None
+        self._parts: TableParts | None = None
+        """What the frame being drawn asks of its table in every area it repaints."""
 
     # The scene's own model (the round's story is ``RoundStory``'s).
 
@@ -210,7 +230,11 @@ class GameScene(RoundStory):
             self._win_sound = None
         view = self._on_screen = self.showing(now)
         with self.hands.one_frame(), self.bets.one_frame():
-            dirty = self._draw_regions(view, now)
+            self._parts = None
+            try:
+                dirty = self._draw_regions(view, now)
+            finally:
+                self._parts = None
         painted = sum(area.w * area.h for area in dirty)
         if painted * AHEAD_WHEN_UNDER > self.screen.get_width() * self.screen.get_height():
             return dirty
@@ -345,25 +369,16 @@ class GameScene(RoundStory):
                 and not lay.compact
                 and not (before.help or key.help)
             ):
-                # The lit rows changed: they alone are repainted, not the column.
+                # The lit rows changed: they alone are repainted, not the column (a row's
+                # worth, as the budget sees it).
+                if self._waits(frame, waited, name, lay.paytable.w * self._column_lines(lay)[0].area.h):
+                    continue
                 self._keys[name] = key
                 damage = self._repaint_lit_rows(lay, before, key, background)
                 frame.painted += sum(area.w * area.h for area in damage)
             else:
                 area = render.rect(box)
-                overdue = waited.get(name, 0) >= MOST_FRAMES_WAITED
-                if (
-                    frame.painted
-                    and frame.painted + area.w * area.h > frame.budget
-                    and not frame.whole_screen
-                    and not overdue
-                ):
-                    # The frame has painted a third of the screen's worth: the rest waits for
-                    # the next one, a sixtieth of a second later, so that no frame costs the
-                    # table, the paytable and the meters at once (a winning hand's glow, its
-                    # paytable row and the counting meters change together; a panel shown
-                    # changes everything).
-                    self._waiting[name] = waited.get(name, 0) + 1
+                if self._waits(frame, waited, name, area.w * area.h):
                     continue
                 frame.painted += area.w * area.h
                 if name == "meters" and before is not None and not frame.whole_screen:
@@ -373,6 +388,23 @@ class GameScene(RoundStory):
                     damage = [self._paint_region((name, box, key, paint), lay, now, background, frame)]
             dirty += damage
         return dirty
+
+    def _waits(self, frame: FrameBudget, waited: dict[str, int], name: str, pixels: int) -> bool:
+        """Whether region ``name`` (``pixels`` to paint) waits for the next frame: when the
+        frame has painted a third of the screen's worth (or the round's news took it), or
+        when it has painted another region that waited already, unless this one has
+        waited MOST_FRAMES_WAITED frames. The rest waits a sixtieth of a second, so that no
+        frame costs the table, the paytable and the meters at once (a winning hand's glow,
+        its paytable row and the counting meters change together; a panel shown changes
+        everything), nor the message, meters and buttons a deal's first frame left."""
+        if frame.whole_screen or waited.get(name, 0) >= MOST_FRAMES_WAITED:
+            frame.waited = frame.waited or name in waited
+            return False
+        if (frame.painted and frame.painted + pixels > frame.budget) or (name in waited and frame.waited):
+            self._waiting[name] = waited.get(name, 0) + 1
+            return True
+        frame.waited = frame.waited or name in waited
+        return False
 
     def _repaint_deal(
         self, lay: Layout, now: float, background: Background, before: TableLook, key: TableLook
@@ -431,6 +463,11 @@ class GameScene(RoundStory):
         assert self._background is not None
         damage = []
         for number, line in enumerate(lines):
+            if line.category is None or line.category not in (
+                before.lit[line.section],
+                now.lit[line.section],
+            ):
+                continue  # a title, or a row dark before and now
             look = line.look(now.lit, now.glowing)
             if line.look(before.lit, before.glowing) == look:
                 continue
@@ -647,33 +684,56 @@ class GameScene(RoundStory):
             self._help.draw(self.screen, lay, self.help_page)
             return
 
-        def there(box: Box) -> bool:
-            return only.colliderect(render.rect(box))
+        self._cards_and_bets(lay, now, only)
 
-        self._cards_and_bets(lay, now, there, only)
-
-    def _cards_and_bets(
-        self, lay: Layout, now: float, there: Callable[[Box], bool], only: pygame.Rect
-    ) -> None:
+    def _table_parts(self, lay: Layout, now: float) -> TableParts:
+        """What every repainted area of the frame's table asks alike, worked out once a frame
+        (a deal's first frame repaints four areas)."""
+        if self._parts is not None:
+            return self._parts
         view = self._on_screen
         assert view is not None
-        if there(lay.label(lay.dealer)):
-            self.screen.blit(*hand.dealer_label(lay, view.dealer_verdict))
+        glowing = self.glowing(now)
         hands = self._hands(lay)
-        self.hands.draw(self.screen, hands[0], lay, now, only)
         places = self._spot_places(lay)
-        looks = self.bets.looks(places, now)
-        for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False)):
-            if there(lay.label(area)):
+        self._parts = TableParts(
+            hands,
+            places,
+            self.bets.looks(places, now),
+            self.bets.flights(places, lay, now),
+            render.rect(lay.label(lay.dealer)),
+            [
+                (
+                    box,
+                    area,
+                    hands[index + 1],
+                    render.rect(lay.label(area)),
+                    hand.glow(lay, area, len(box.cards)) if box.won and glowing else None,
+                    render.rect(lay.caption(area)) if box.caption else None,
+                )
+                for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False))
+            ],
+        )
+        return self._parts
+
+    def _cards_and_bets(self, lay: Layout, now: float, only: pygame.Rect) -> None:
+        view = self._on_screen
+        assert view is not None
+        parts = self._table_parts(lay, now)
+        if only.colliderect(parts.dealer_label):
+            self.screen.blit(*hand.dealer_label(lay, view.dealer_verdict))
+        self.hands.draw(self.screen, parts.hands[0], lay, now, only)
+        for index, (box, area, shown, label, glow, caption) in enumerate(parts.boxes):
+            if only.colliderect(label):
                 self.screen.blit(*hand.box_label(lay, area, box))
-            self.hands.draw(self.screen, hands[index + 1], lay, now, only, greyed=box.folded)
+            self.hands.draw(self.screen, shown, lay, now, only, greyed=box.folded)
             # the winning hand glows while it counts (its rounded frames are slow to draw clipped away)
-            if box.won and self.glowing(now) and only.colliderect(hand.glow(lay, area, len(box.cards))):
+            if glow is not None and only.colliderect(glow):
                 hand.draw_glow(self.screen, lay, area, len(box.cards))
-            self.bets.draw_box(self.screen, index, looks, self._chip_label, only)
-            if box.caption and there(lay.caption(area)):
+            self.bets.draw_box(self.screen, index, parts.looks, self._chip_label, only)
+            if caption is not None and only.colliderect(caption):
                 self.screen.blit(*hand.caption(lay, area, box))
-        self.bets.draw_flights(self.screen, self.bets.flights(places, lay, now), self._chip_label, only)
+        self.bets.draw_flights(self.screen, parts.flights, self._chip_label, only)
 
     def _winning_hands(self, lay: Layout) -> list[tuple[BoxView, Box]]:
         view = self._on_screen
