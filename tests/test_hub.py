@@ -33,6 +33,7 @@ from oasis_kiosk.floor.errors import (
     MigrationError,
     OtherBooksError,
     ParametersError,
+    PoolShortError,
     UnknownCabinetError,
     UnknownHitError,
 )
@@ -825,6 +826,37 @@ def test_an_award_a_cabinet_was_paid_is_taken_from_the_pool_once(floor: Hub) -> 
         hub.claim_paid(cabinet, "b:1", 0, 1700)
     assert hub.pool(floor.owner) == after
     assert hub.awards_held(cabinet) == {("b:1", 0): 1500}
+
+
+def test_an_award_told_is_never_more_than_a_claim_could_award(floor: Hub) -> None:
+    """A cabinet's login told any award for any hit it holds, a fresh one too (and its agent's
+    claim then returned it for the kiosk to credit): 10^15 on a pool of 1 500, 0 (the house
+    adds the reset value, the hit takes nothing), any award at once. A told award now wins at
+    most the pool's value, more than 0, and one at once is the hit's reset value."""
+    cabinet, other = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "b:1")])
+    before = hub.pool(floor.owner)
+    assert before.value == 1500
+    with pytest.raises(
+        PoolShortError,
+        match="round b:1, box 0 won the pool, which holds 1500 now, not the 1000000000000000 told",
+    ):
+        hub.claim_paid(cabinet, "b:1", 0, 10**15)
+    with pytest.raises(PoolShortError, match="which holds 1500 now, not the 1501 told"):
+        hub.claim_paid(cabinet, "b:1", 0, 1501)
+    with pytest.raises(AwardDisagreesError, match="round b:1, box 0 won the pool: its award is more than 0"):
+        hub.claim_paid(cabinet, "b:1", 0, 0)
+    assert hub.pool(floor.owner) == before, "nothing moved"
+    assert hub.pending_hits(floor.owner) == [("c01", "b:1", 0)]
+    assert hub.claim(cabinet, "b:1", 0).amount == 1500, "the honest claim: the pool"
+    hub.ingest(other, [*contributions(1, [2000], round_prefix="s:"), hit(2, "s:1")])
+    hub.ingest(cabinet, [*contributions(3, [2000]), hit(4, "b:3")])
+    hub.claim(other, "s:1", 0)
+    with pytest.raises(
+        AwardDisagreesError, match="at once with an award: its award is the reset value 1000, not 1200"
+    ):
+        hub.claim_paid(cabinet, "b:3", 0, 1200)
+    assert hub.claim(cabinet, "b:3", 0).amount == 1000
 
 
 def test_the_owner_names_a_pending_hit_the_parameters_need_not_wait_for(

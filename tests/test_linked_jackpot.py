@@ -27,6 +27,7 @@ from test_screen import _texts_are_known as _texts_are_known  # the screen's tex
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, LinkConfig
 from oasis_kiosk.floor import access, agent, hub, reconcile
+from oasis_kiosk.floor.errors import PoolShortError
 from oasis_kiosk.machine import linked
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.mode import Mode
@@ -220,13 +221,15 @@ def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub
     t.store.close()
 
 
+@pytest.mark.parametrize("short", [False, True], ids=["pool-whole", "pool-short-first"])
 def test_a_hub_restored_from_a_backup_older_than_an_award_is_told_it_and_never_pays_it_again(
-    floor: FloorHub, postgres: Any, tmp_path: Path
+    floor: FloorHub, postgres: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, short: bool
 ) -> None:
     """The hub's database restored from its backup, taken before a hit: the agent sends the
     outbox again, and the award its file holds (the kiosk credited it) is told to the hub,
     which takes it from the pool it was back in; the hit does not wait for ever, and the
-    parameters can change."""
+    parameters can change. A pool short of the award (other cabinets' stakes not yet sent
+    again) is no stop: the agent tells it again at its next pass."""
     credentials = floor.add_cabinet("c01")
     database = tmp_path / "kiosk.db"
     t = cabinet(database, credentials, deck=lambda number: ROYAL)
@@ -258,7 +261,23 @@ def test_a_hub_restored_from_a_backup_older_than_an_award_is_told_it_and_never_p
     floor.owner = access.connect(floor.owner_dsn)
     assert hub.pool(floor.owner).value == 5000, "restored: no hit, no award"
 
-    contact(database, credentials, t)
+    if short:
+        told = hub.claim_paid
+
+        def pool_short(*args: Any) -> hub.Award:
+            monkeypatch.setattr(hub, "claim_paid", told)
+            raise PoolShortError("the pool holds less now")
+
+        monkeypatch.setattr(hub, "claim_paid", pool_short)
+        link = agent.Agent(database, credentials, batch=50)
+        try:
+            link.push_all()  # refused once, told again at a later pass: no stop
+        finally:
+            link.close()
+        assert t.link is not None
+        t.link.refresh(force=True)
+    else:
+        contact(database, credentials, t)
     assert awards_at_hub(floor) == [(round_id, 5020)], "the award paid, once"
     assert floor.owner.execute("SELECT reported FROM hub.awards").fetchone() == (True,)
     assert hub.pending_hits(floor.owner) == []

@@ -77,6 +77,7 @@ from oasis_kiosk.floor.errors import (
     HubError,
     HubUnavailableError,
     OtherBooksError,
+    PoolShortError,
     RowDiffersError,
 )
 from oasis_kiosk.machine import linked
@@ -466,7 +467,8 @@ class Agent:
         told to the hub (``hub.claim_paid``): it records each and takes it from the pool,
         which would otherwise pay it again, and the hit no longer waits. True once the hub
         holds all of these books' awards; until then each pass looks again (the hits not yet
-        sent again)."""
+        sent again, or a pool short of an award: the stakes before it, of other cabinets too,
+        not all sent again yet)."""
         assert self._confirm_db is not None
         own = {
             hit: amount
@@ -478,6 +480,7 @@ class Agent:
         at_hub = hub.awards_held(connection)
         missing = {hit: amount for hit, amount in own.items() if hit not in at_hub}
         held_hits = set(outboxes.hits(books, 0, self.status.held)) if missing else set()
+        told = True
         for (round_id, box), amount in missing.items():
             if (round_id, box) in held_hits:
                 log.warning(
@@ -487,8 +490,12 @@ class Agent:
                     box,
                     amount,
                 )
-                hub.claim_paid(connection, round_id, box, amount)
-        return missing.keys() <= held_hits
+                try:
+                    hub.claim_paid(connection, round_id, box, amount)
+                except PoolShortError as error:  # not a stop: told again at the next pass
+                    log.warning("jackpot hit %s box %d: %s", round_id, box, error)
+                    told = False
+        return told and missing.keys() <= held_hits
 
     def _write_pool(self, own: sqlite3.Connection, value: int) -> None:
         """The pool's value and the time of this contact, written only when the kiosk would

@@ -57,6 +57,7 @@ from oasis_kiosk.floor.errors import (
     HubError,
     OtherBooksError,
     ParametersError,
+    PoolShortError,
     RowDiffersError,
     UnknownCabinetError,
     UnknownHitError,
@@ -158,6 +159,8 @@ def _database_error(error: psycopg.Error) -> HubError | None:
         return OtherBooksError(message)
     if state == "OA008":
         return AwardDisagreesError(message)
+    if state == "OA009":
+        return PoolShortError(message)
     if state in {"OA003", "OA005"}:
         detail = error.diag.message_detail
         return (RowDiffersError if state == "OA005" else BatchError)(
@@ -373,8 +376,10 @@ def claim_paid(connection: psycopg.Connection[Any], round_id: str, box: int, amo
     """Tells the hub the award the connection's cabinet was paid for the hit of ``box`` in a
     round, which the hub holds without an award (a hub restored from a backup older than the
     award: ``hub.claim_paid`` in 0012_money_of_the_floor.sql). The hub records it and takes
-    it from the pool as a claim would, once; told again, the same award.
-    ``AwardDisagreesError`` if the hub holds another award for that hit."""
+    it from the pool as a claim would, once; told again, the same award. Never more than a
+    claim could award: ``AwardDisagreesError`` if the hub holds another award for that hit, for
+    an award at once other than the hit's reset value, or for 0 won; ``PoolShortError`` for
+    more than the pool holds (its stakes not all sent again yet: told again later)."""
     _check_hit_named(round_id, box)
     if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= LARGEST:
         raise BatchError(f"an award paid is a whole number of minor units from 0, not {amount!r}")

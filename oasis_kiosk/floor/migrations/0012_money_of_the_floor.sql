@@ -46,6 +46,11 @@ COMMENT ON COLUMN hub.awards.to_reserve IS
 -- pool held the award (its stakes were sent again) and gives it up: what the pool holds
 -- beyond it was staked after the award and stays, on the reset value, and the reserve
 -- refills it as after a claim. Told again, the same award is returned and nothing changes.
+-- A told award is never more than a claim could award (a cabinet's login could otherwise
+-- set any award on any hit, a fresh one too, which its agent's claim then returned): an award
+-- at once is the hit's `reset_at_hit` (OA008 otherwise); an award that won the pool is more
+-- than 0 (OA008) and at most the pool's value (OA009 while it holds less: the stakes of other
+-- cabinets not yet sent again, and the agent tells it again later).
 CREATE FUNCTION hub.claim_paid(round_id text, box integer, amount bigint) RETURNS hub.awards
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS $$
@@ -54,6 +59,7 @@ DECLARE
     p hub.pool;
     award hub.awards;
     won_before bigint;
+    reset_then bigint;
     base bigint;
     to_value bigint;
     to_reserve bigint;
@@ -84,7 +90,7 @@ BEGIN
             claim_paid.amount
             USING ERRCODE = 'OA008';
     END IF;
-    SELECT e.pool_won_before INTO won_before FROM hub.events e
+    SELECT e.pool_won_before, e.reset_at_hit INTO won_before, reset_then FROM hub.events e
      WHERE e.cabinet_id = me AND e.kind = 'jackpot_hit'
        AND e.payload ->> 'round_id' = claim_paid.round_id
        AND coalesce((e.payload ->> 'box')::integer, 0) = claim_paid.box;
@@ -94,6 +100,21 @@ BEGIN
             USING ERRCODE = 'OA006';
     END IF;
     PERFORM hub.check_hit_staked(me, claim_paid.round_id, claim_paid.box);
+    IF won_before < p.won AND claim_paid.amount IS DISTINCT FROM coalesce(reset_then, p.reset) THEN
+        RAISE EXCEPTION 'cabinet %: round %, box % hit at once with an award: its award is the reset value %, not %',
+            (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box,
+            coalesce(reset_then, p.reset), claim_paid.amount
+            USING ERRCODE = 'OA008';
+    ELSIF won_before >= p.won AND claim_paid.amount = 0 THEN
+        RAISE EXCEPTION 'cabinet %: round %, box % won the pool: its award is more than 0',
+            (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box
+            USING ERRCODE = 'OA008';
+    ELSIF won_before >= p.won AND claim_paid.amount > p.value THEN
+        RAISE EXCEPTION 'cabinet %: round %, box % won the pool, which holds % now, not the % told: told again once the stakes before it are all sent again',
+            (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box, p.value,
+            claim_paid.amount
+            USING ERRCODE = 'OA009';
+    END IF;
     IF won_before < p.won THEN
         INSERT INTO hub.awards (cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, at_once, reported,
                                 pool_before)
@@ -102,7 +123,7 @@ BEGIN
         RETURNING * INTO award;
         UPDATE hub.pool SET hits = p.hits + 1, updated_at = now();
     ELSE
-        base := p.reset + greatest(p.value - claim_paid.amount, 0);
+        base := p.reset + p.value - claim_paid.amount;
         to_value := least(base, p.maximum);
         to_reserve := p.reserve + (base - to_value);
         from_reserve := least(to_reserve, p.maximum - to_value);
