@@ -456,6 +456,7 @@ class Agent:
                     box,
                     int(award.amount),
                     datetime.now(UTC).isoformat(timespec="milliseconds"),
+                    at_once=bool(award.at_once),
                 )
                 log.info("jackpot hit %s box %d: the hub awarded %d", round_id, box, award.amount)
         self._hits_after = self.status.held
@@ -464,24 +465,25 @@ class Agent:
     def _tell_paid(self, connection: psycopg.Connection[Any], books: sqlite3.Connection) -> bool:
         """The awards this agent wrote down (so the kiosk was, or will be, paid them) for hits
         the hub holds without an award, a hub restored from a backup older than the award,
-        told to the hub (``hub.claim_paid``): it records each and takes it from the pool,
+        told to the hub with the hub's answer then, at once or not (``hub.claim_paid``): it
+        records each and takes from the pool each that won it,
         which would otherwise pay it again, and the hit no longer waits. True once the hub
         holds all of these books' awards; until then each pass looks again (the hits not yet
         sent again, or a pool short of an award: the stakes before it, of other cabinets too,
         not all sent again yet)."""
         assert self._confirm_db is not None
         own = {
-            hit: amount
-            for hit, amount in linked.awards(self._confirm_db).items()
+            hit: award
+            for hit, award in linked.awards(self._confirm_db).items()
             if hit[0].startswith(f"{self._books_id}:")
         }
         if not own:
             return True
         at_hub = hub.awards_held(connection)
-        missing = {hit: amount for hit, amount in own.items() if hit not in at_hub}
+        missing = {hit: award for hit, award in own.items() if hit not in at_hub}
         held_hits = set(outboxes.hits(books, 0, self.status.held)) if missing else set()
         told = True
-        for (round_id, box), amount in missing.items():
+        for (round_id, box), (amount, at_once) in missing.items():
             if (round_id, box) in held_hits:
                 log.warning(
                     "jackpot hit %s box %d: the hub holds it without the award of %d this cabinet was "
@@ -491,7 +493,7 @@ class Agent:
                     amount,
                 )
                 try:
-                    hub.claim_paid(connection, round_id, box, amount)
+                    hub.claim_paid(connection, round_id, box, amount, at_once=at_once)
                 except PoolShortError as error:  # not a stop: told again at the next pass
                     log.warning("jackpot hit %s box %d: %s", round_id, box, error)
                     told = False
