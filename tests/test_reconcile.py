@@ -24,6 +24,7 @@ from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
+from oasis_kiosk.store.db import connection as books_connection
 from oasis_kiosk.store.outbox import Outbox, hub_round_id
 
 
@@ -88,6 +89,31 @@ def test_rows_in_flight_are_not_a_difference(
     assert run(floor, f"c01={database}", skip=("c02",)) == 0
 
 
+def test_rows_in_flight_of_a_cabinet_whose_clock_is_behind_are_no_difference(
+    floor: FloorHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cabinet without a real-time clock, 15 min behind after a power cut: its rows just
+    played look 15 min old by their own times. The hub judges by its own clock: it heard from
+    the cabinet a moment ago."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "c01" / "kiosk.db"
+    database.parent.mkdir()
+    behind = timedelta(minutes=15)
+    monkeypatch.setattr(
+        books_connection, "now", lambda: (datetime.now(UTC) - behind).isoformat(timespec="milliseconds")
+    )
+    t = linked_terminal(database)
+    try:
+        play(t, 2)
+        push(database, credentials)
+        play(t, 1)  # just played: in flight until the agent's next pass
+        verdict = reconcile.compare(floor.owner, "c01", database)
+        assert verdict.in_flight > 0
+        assert verdict.agrees, verdict.sentences()
+    finally:
+        t.store.close()
+
+
 def test_rows_in_flight_longer_than_the_bound_are_a_difference(
     floor: FloorHub, c01: tuple[Terminal, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -97,17 +123,15 @@ def test_rows_in_flight_longer_than_the_bound_are_a_difference(
     held = t.store.outbox_rows(0, 100_000)[-1].seq
     play(t, 1)
     written = t.store.outbox_rows(0, 100_000)[-1].seq
-    an_hour_ago = (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="milliseconds")
-    raw = sqlite3.connect(database)
-    with raw:
-        raw.execute("UPDATE outbox SET committed_at = ? WHERE seq > ?", (an_hour_ago, held))
-    raw.close()
+    # The hub last heard from the cabinet an hour ago, by its own clock.
+    floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '1 hour' WHERE name = 'c01'")
     assert run(floor, f"c01={database}") == 1
     out = capsys.readouterr().out
     assert (
         f"cabinet c01: events {held + 1} to {written} in flight: the cabinet's books say the oldest committed"
         in out
     )
+    assert "it last heard from the cabinet 60 min before its" in out
     assert "in flight longer than 10 min (--in-flight-for)" in out
     assert faulty(floor, "c01") is True
     assert (
