@@ -414,10 +414,7 @@ class Agent:
             self.status.waiting = last - held
             if not rows:
                 return 0
-        events = [
-            hub.Event(row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at))
-            for row in rows
-        ]
+        events = _sendable([_event(row) for row in rows])
         try:
             held = hub.ingest(connection, events, books_id=self._books_id)
         except OtherBooksError as error:
@@ -584,9 +581,34 @@ class Agent:
             self._confirm_db = None
 
 
+def _event(row: outboxes.Row) -> hub.Event:
+    """The outbox's row as the hub is sent it: its payload as the hub can hold it
+    (``outboxes.storable``), as rows are written now: a row of a release before that wrote a
+    text with U+0000 as it was, which the hub refused, with every row after it, for ever."""
+    return hub.Event(
+        row.seq, row.kind, outboxes.storable(row.payload), datetime.fromisoformat(row.committed_at)
+    )
+
+
+def _sendable(events: list[hub.Event]) -> list[hub.Event]:
+    """The batch up to the first row the hub would refuse for ever (``hub.refusal``): the rows
+    before it are sent; a batch that starts with it is sent whole, for the hub to say why."""
+    refused = next((index for index, event in enumerate(events) if hub.refusal(event) is not None), None)
+    if refused is None or refused == 0:
+        return events
+    log.error(
+        "event %d (%s): %s: the rows before it are sent, it and the rows after it wait",
+        events[refused].seq,
+        events[refused].kind,
+        hub.refusal(events[refused]),
+    )
+    return events[:refused]
+
+
 def _same_event(row: outboxes.Row, event: hub.Event) -> bool:
-    """The outbox's row is the hub's event of its number: kind, payload and the time the
-    cabinet committed it (a hit the hub holds from before boxes names none: box 0)."""
+    """The outbox's row is the hub's event of its number: kind, payload (as the hub can hold
+    it, ``outboxes.storable``) and the time the cabinet committed it (a hit the hub holds from
+    before boxes names none: box 0)."""
     payload = dict(event.payload)
     if event.kind == "jackpot_hit":
         payload.setdefault("box", outboxes.BOX_OF_A_ROUNDS_HIT)
@@ -594,7 +616,7 @@ def _same_event(row: outboxes.Row, event: hub.Event) -> bool:
         at = datetime.fromisoformat(row.committed_at)
     except ValueError:
         return False
-    return row.kind == event.kind and row.payload == payload and at == event.committed_at
+    return row.kind == event.kind and outboxes.storable(row.payload) == payload and at == event.committed_at
 
 
 def _figure(kind: str, payload: Any, committed_at: datetime | str) -> str:

@@ -50,7 +50,7 @@ from oasis_kiosk.floor import hub, migrate
 from oasis_kiosk.floor.errors import HubError, UnknownCabinetError
 from oasis_kiosk.machine.ledger_kinds import PAID_BY_HAND
 from oasis_kiosk.store.db import Store, StoreError
-from oasis_kiosk.store.outbox import Row, hub_round_id
+from oasis_kiosk.store.outbox import Row, hub_round_id, storable
 
 IN_FLIGHT_FOR = 600
 """Seconds a row may stay in flight (written by the books, not yet held by the hub) before it
@@ -171,7 +171,7 @@ def _refusal(row: Row) -> str | None:
         at = datetime.fromisoformat(row.committed_at)
     except ValueError:
         return f"event {row.seq} ({row.kind}): committed_at {row.committed_at!r} is not a time"
-    return hub.refusal(hub.Event(row.seq, row.kind, row.payload, at))
+    return hub.refusal(hub.Event(row.seq, row.kind, storable(row.payload), at))
 
 
 def _figure(payload: Any) -> str:
@@ -360,7 +360,13 @@ def _compare(
                 events.add(_unwritten(name, *held_row))
             continue
         _, kind, payload, committed_at = held_row
-        if kind != row.kind or payload != row.payload or not _same_time(row.committed_at, committed_at):
+        # The payload as the agent sends it: a text a release before wrote with U+0000 as it was
+        # is sent, and held, with it escaped.
+        if (
+            kind != row.kind
+            or payload != storable(row.payload)
+            or not _same_time(row.committed_at, committed_at)
+        ):
             events.add(
                 Difference(
                     name,
