@@ -22,7 +22,7 @@ from floor import new_database
 from postgres import Postgres
 
 from oasis_kiosk.cli import main
-from oasis_kiosk.floor import access, cli, hub, migrate
+from oasis_kiosk.floor import access, cli, hub, migrate, reconcile
 from oasis_kiosk.floor.errors import (
     AwardDisagreesError,
     BatchError,
@@ -33,6 +33,7 @@ from oasis_kiosk.floor.errors import (
     MigrationError,
     OtherBooksError,
     ParametersError,
+    PoolShortError,
     UnknownCabinetError,
     UnknownHitError,
 )
@@ -811,20 +812,73 @@ def test_an_award_a_cabinet_was_paid_is_taken_from_the_pool_once(floor: Hub) -> 
     before = hub.pool(floor.owner)
     assert (before.value, before.reserve) == (1700, 70)
     with pytest.raises(UnknownHitError, match="cabinet c01 has sent no jackpot hit of round r9, box 0"):
-        hub.claim_paid(cabinet, "r9", 0, 1500)
-    award = hub.claim_paid(cabinet, "b:1", 0, 1500)  # paid 1 500: the 200 of round b:3 was staked after it
+        hub.claim_paid(cabinet, "r9", 0, 1500, at_once=False)
+    award = hub.claim_paid(
+        cabinet, "b:1", 0, 1500, at_once=False
+    )  # paid 1 500: the 200 of round b:3 was staked after it
     assert (award.amount, award.at_once, award.reset, award.from_reserve) == (1500, False, 1000, 70)
     assert award.pool_after == 1000 + 200 + 70
     after = hub.pool(floor.owner)
     assert (after.value, after.reserve, after.hits) == (1270, 0, 1)
     assert floor.owner.execute("SELECT reported FROM hub.awards").fetchone() == (True,)
     assert hub.pending_hits(floor.owner) == []
-    assert hub.claim_paid(cabinet, "b:1", 0, 1500) == award, "told again: the same award"
+    assert hub.claim_paid(cabinet, "b:1", 0, 1500, at_once=False) == award, "told again: the same award"
     assert hub.claim(cabinet, "b:1", 0) == award, "and claimed: the award paid"
     with pytest.raises(AwardDisagreesError, match="the hub awarded round b:1, box 0 1500, not the 1700"):
-        hub.claim_paid(cabinet, "b:1", 0, 1700)
+        hub.claim_paid(cabinet, "b:1", 0, 1700, at_once=False)
     assert hub.pool(floor.owner) == after
     assert hub.awards_held(cabinet) == {("b:1", 0): 1500}
+
+
+def test_awards_told_after_a_restore_follow_the_hubs_answer_not_the_order_told(floor: Hub) -> None:
+    """Two hits at once: c01's claim won the pool (1 700), c02's was at once (1 000, the house).
+    A hub restored from before them holds both hits again and neither award; c02's agent
+    happens to tell first. Told by the restored `won` count, its award at once was booked as
+    winning (the pool gave up only 1 000) and c01's at once (the pool untouched): the pool
+    kept the 1 700 already paid. Each award now says what the hub answered."""
+    first, second = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(first, [*contributions(1, [3000]), hit(2, "b:1")])
+    hub.ingest(second, [*contributions(1, [4000], round_prefix="s:"), hit(2, "s:1")])
+    assert (hub.pool(floor.owner).value, hub.pool(floor.owner).reserve) == (1700, 70)
+    later = hub.claim_paid(second, "s:1", 0, 1000, at_once=True)
+    assert (later.amount, later.at_once) == (1000, True)
+    assert hub.pool(floor.owner).value == 1700, "paid by the house: the pool untouched"
+    winner = hub.claim_paid(first, "b:1", 0, 1700, at_once=False)
+    assert (winner.amount, winner.at_once) == (1700, False)
+    after = hub.pool(floor.owner)
+    assert (after.value, after.reserve, after.hits) == (1000 + 70, 0, 2), "as the claims left it"
+    assert reconcile.check_pool(floor.owner) == []
+
+
+def test_an_award_told_is_never_more_than_a_claim_could_award(floor: Hub) -> None:
+    """A cabinet's login told any award for any hit it holds, a fresh one too (and its agent's
+    claim then returned it for the kiosk to credit): 10^15 on a pool of 1 500, 0 (the house
+    adds the reset value, the hit takes nothing), any award at once. A told award now wins at
+    most the pool's value, more than 0, and one at once is the hit's reset value."""
+    cabinet, other = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "b:1")])
+    before = hub.pool(floor.owner)
+    assert before.value == 1500
+    with pytest.raises(
+        PoolShortError,
+        match="round b:1, box 0 won the pool, which holds 1500 now, not the 1000000000000000 told",
+    ):
+        hub.claim_paid(cabinet, "b:1", 0, 10**15, at_once=False)
+    with pytest.raises(PoolShortError, match="which holds 1500 now, not the 1501 told"):
+        hub.claim_paid(cabinet, "b:1", 0, 1501, at_once=False)
+    with pytest.raises(AwardDisagreesError, match="round b:1, box 0 won the pool: its award is more than 0"):
+        hub.claim_paid(cabinet, "b:1", 0, 0, at_once=False)
+    assert hub.pool(floor.owner) == before, "nothing moved"
+    assert hub.pending_hits(floor.owner) == [("c01", "b:1", 0)]
+    assert hub.claim(cabinet, "b:1", 0).amount == 1500, "the honest claim: the pool"
+    hub.ingest(other, [*contributions(1, [2000], round_prefix="s:"), hit(2, "s:1")])
+    hub.ingest(cabinet, [*contributions(3, [2000]), hit(4, "b:3")])
+    hub.claim(other, "s:1", 0)
+    with pytest.raises(
+        AwardDisagreesError, match="at once with an award: its award is the reset value 1000, not 1200"
+    ):
+        hub.claim_paid(cabinet, "b:3", 0, 1200, at_once=True)
+    assert hub.claim(cabinet, "b:3", 0).amount == 1000
 
 
 def test_the_owner_names_a_pending_hit_the_parameters_need_not_wait_for(

@@ -27,6 +27,7 @@ from test_screen import _texts_are_known as _texts_are_known  # the screen's tex
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, LinkConfig
 from oasis_kiosk.floor import access, agent, hub, reconcile
+from oasis_kiosk.floor.errors import PoolShortError
 from oasis_kiosk.machine import linked
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.mode import Mode
@@ -220,13 +221,15 @@ def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub
     t.store.close()
 
 
+@pytest.mark.parametrize("short", [False, True], ids=["pool-whole", "pool-short-first"])
 def test_a_hub_restored_from_a_backup_older_than_an_award_is_told_it_and_never_pays_it_again(
-    floor: FloorHub, postgres: Any, tmp_path: Path
+    floor: FloorHub, postgres: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, short: bool
 ) -> None:
     """The hub's database restored from its backup, taken before a hit: the agent sends the
     outbox again, and the award its file holds (the kiosk credited it) is told to the hub,
     which takes it from the pool it was back in; the hit does not wait for ever, and the
-    parameters can change."""
+    parameters can change. A pool short of the award (other cabinets' stakes not yet sent
+    again) is no stop: the agent tells it again at its next pass."""
     credentials = floor.add_cabinet("c01")
     database = tmp_path / "kiosk.db"
     t = cabinet(database, credentials, deck=lambda number: ROYAL)
@@ -258,7 +261,23 @@ def test_a_hub_restored_from_a_backup_older_than_an_award_is_told_it_and_never_p
     floor.owner = access.connect(floor.owner_dsn)
     assert hub.pool(floor.owner).value == 5000, "restored: no hit, no award"
 
-    contact(database, credentials, t)
+    if short:
+        told = hub.claim_paid
+
+        def pool_short(*args: Any, **keywords: Any) -> hub.Award:
+            monkeypatch.setattr(hub, "claim_paid", told)
+            raise PoolShortError("the pool holds less now")
+
+        monkeypatch.setattr(hub, "claim_paid", pool_short)
+        link = agent.Agent(database, credentials, batch=50)
+        try:
+            link.push_all()  # refused once, told again at a later pass: no stop
+        finally:
+            link.close()
+        assert t.link is not None
+        t.link.refresh(force=True)
+    else:
+        contact(database, credentials, t)
     assert awards_at_hub(floor) == [(round_id, 5020)], "the award paid, once"
     assert floor.owner.execute("SELECT reported FROM hub.awards").fetchone() == (True,)
     assert hub.pending_hits(floor.owner) == []
@@ -291,10 +310,10 @@ def test_two_boxes_hitting_in_one_round_are_two_claims_each_credited_once(
     write_award = linked.write_award
     written: list[int] = []
 
-    def killed_after_one(*args: Any) -> None:
+    def killed_after_one(*args: Any, **keywords: Any) -> None:
         if written:
             raise PowerCut
-        write_award(*args)
+        write_award(*args, **keywords)
         written.append(1)
 
     monkeypatch.setattr(linked, "write_award", killed_after_one)
@@ -308,6 +327,11 @@ def test_two_boxes_hitting_in_one_round_are_two_claims_each_credited_once(
     contact(database, credentials, t)
     awards = floor.owner.execute("SELECT round_id, box, amount FROM hub.awards ORDER BY box").fetchall()
     assert awards == [(round_id, 0, 1040), (round_id, 1, 1000)], "the pool, then its reset value"
+    own = sqlite3.connect(linked.link_path(database))
+    assert linked.awards(own) == {(round_id, 0): (1040, False), (round_id, 1): (1000, True)}, (
+        "the agent's file keeps the hub's answer at once, which a restored hub is told with the award"
+    )
+    own.close()
     response = t.follow_link()
     assert response is not None
     assert response.ok
@@ -521,7 +545,7 @@ def test_an_agent_killed_between_its_claim_and_its_record_claims_again_for_the_s
     t, database, credentials = a_linked_hit(floor, tmp_path)
     credits = t.credits
 
-    def killed(*args: Any) -> None:
+    def killed(*args: Any, **keywords: Any) -> None:
         raise PowerCut
 
     monkeypatch.setattr(linked, "write_award", killed)
@@ -876,6 +900,20 @@ def test_a_link_file_from_before_boxes_cut_in_its_conversion_keeps_its_awards_an
     linked.create(db)
     assert db.execute("SELECT round_id, box, amount FROM awards").fetchall() == [("books:7", 0, 123456)]
     assert linked.awarded(db) == {("books:7", 0)}, "answered: never claimed again"
+    db.close()
+
+
+def test_a_link_file_from_before_awards_at_once_were_kept_reads_them_as_not_at_once(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "kiosk.db.link", isolation_level=None)
+    db.execute(
+        """CREATE TABLE awards (round_id TEXT NOT NULL, box INTEGER NOT NULL, amount INTEGER NOT NULL,
+                                claimed_at TEXT NOT NULL, PRIMARY KEY (round_id, box))"""
+    )
+    db.execute("INSERT INTO awards VALUES ('books:7', 1, 123456, '2026-11-30T10:00:00.000+00:00')")
+    linked.create(db)
+    assert linked.awards(db) == {("books:7", 1): (123456, False)}
+    linked.write_award(db, "books:8", 0, 1000, "2026-12-01T10:00:00.000+00:00", at_once=True)
+    assert linked.awards(db)[("books:8", 0)] == (1000, True)
     db.close()
 
 

@@ -24,6 +24,7 @@ from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
+from oasis_kiosk.store.db import connection as books_connection
 from oasis_kiosk.store.outbox import Outbox, hub_round_id
 
 
@@ -88,6 +89,109 @@ def test_rows_in_flight_are_not_a_difference(
     assert run(floor, f"c01={database}", skip=("c02",)) == 0
 
 
+def test_rows_in_flight_of_a_cabinet_whose_clock_is_behind_are_no_difference(
+    floor: FloorHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cabinet without a real-time clock, 15 min behind after a power cut: its rows just
+    played look 15 min old by their own times. The hub judges by its own clock: it heard from
+    the cabinet a moment ago."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "c01" / "kiosk.db"
+    database.parent.mkdir()
+    behind = timedelta(minutes=15)
+    monkeypatch.setattr(
+        books_connection, "now", lambda: (datetime.now(UTC) - behind).isoformat(timespec="milliseconds")
+    )
+    t = linked_terminal(database)
+    try:
+        play(t, 2)
+        push(database, credentials)
+        play(t, 1)  # just played: in flight until the agent's next pass
+        verdict = reconcile.compare(floor.owner, "c01", database)
+        assert verdict.in_flight > 0
+        assert verdict.agrees, verdict.sentences()
+    finally:
+        t.store.close()
+
+
+def old_release_row(database: Path, payload: dict[str, object]) -> int:
+    """An outbox row as a release before wrote it, its texts as they were (U+0000 too, before
+    rows were written as the hub can hold them); returns its number."""
+    raw = sqlite3.connect(database)
+    with raw:
+        cursor = raw.execute(
+            "INSERT INTO outbox (kind, payload, committed_at) VALUES ('event', ?, ?)",
+            (json.dumps(payload), datetime.now(UTC).isoformat(timespec="milliseconds")),
+        )
+    raw.close()
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def test_a_row_a_release_before_wrote_with_u0000_is_sent_as_rows_are_written_now(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """A tilt's words with U+0000, written by the release before (no escaping then): the hub
+    refused the row, and every row after it, for ever. The agent sends it as the outbox writes
+    such a row now (escaped); the hub's check of a row sent again, and reconcile, agree."""
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "c01" / "kiosk.db"
+    database.parent.mkdir()
+    t = linked_terminal(database)
+    try:
+        play(t, 1)
+        t.store.close()
+        seq = old_release_row(
+            database, {"id": 99, "at": "x", "kind": "tilt", "detail": {"message": "dev\x00ice"}}
+        )
+        t = linked_terminal(database)
+        push(database, credentials)
+        assert hub_held(floor) == t.store.outbox_rows(0, 100_000)[-1].seq > seq, "all of it, the old row too"
+        assert push(database, credentials) == 0, "a new agent finds the hub's last row is the books' own"
+        [(held,)] = floor.owner.execute(
+            "SELECT payload -> 'detail' ->> 'message' FROM hub.events WHERE seq = %s", [seq]
+        ).fetchall()
+        assert held == "dev\\u0000ice"
+        [(kind, payload, committed_at)] = floor.owner.execute(
+            "SELECT kind, payload, committed_at FROM hub.events WHERE seq = %s", [seq]
+        ).fetchall()
+        [row] = t.store.outbox_rows(seq - 1, 1)
+        assert agent._same_event(row, hub.Event(seq, kind, payload, committed_at)), (
+            "the agent's check of history"
+        )
+        play(t, 1)
+        push(database, credentials)
+        verdict = reconcile.compare(floor.owner, "c01", database)
+        assert (verdict.held, verdict.agrees) == (verdict.written, True), verdict.sentences()
+    finally:
+        t.store.close()
+
+
+def test_the_rows_before_a_row_the_hub_refuses_are_sent(floor: FloorHub, tmp_path: Path) -> None:
+    credentials = floor.add_cabinet("c01")
+    database = tmp_path / "c01" / "kiosk.db"
+    database.parent.mkdir()
+    t = linked_terminal(database)
+    try:
+        play(t, 1)
+        push(database, credentials)
+        play(t, 1)
+        t.store.close()
+        seq = old_release_row(database, {"id": 99, "at": "x", "kind": "tilt", "detail": {"reading": 10**16}})
+        t = linked_terminal(database)
+        play(t, 1)
+        with pytest.raises(BatchError, match=f'event {seq} \\(event\\): "reading" is 10000000000000000'):
+            push(database, credentials)
+        assert hub_held(floor) == seq - 1, "the rows before it are sent"
+    finally:
+        t.store.close()
+
+
+def hub_held(floor: FloorHub) -> int:
+    [(held,)] = floor.owner.execute("SELECT last_seq FROM hub.cabinets WHERE name = 'c01'").fetchall()
+    return int(held)
+
+
 def test_rows_in_flight_longer_than_the_bound_are_a_difference(
     floor: FloorHub, c01: tuple[Terminal, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -97,17 +201,15 @@ def test_rows_in_flight_longer_than_the_bound_are_a_difference(
     held = t.store.outbox_rows(0, 100_000)[-1].seq
     play(t, 1)
     written = t.store.outbox_rows(0, 100_000)[-1].seq
-    an_hour_ago = (datetime.now(UTC) - timedelta(hours=1)).isoformat(timespec="milliseconds")
-    raw = sqlite3.connect(database)
-    with raw:
-        raw.execute("UPDATE outbox SET committed_at = ? WHERE seq > ?", (an_hour_ago, held))
-    raw.close()
+    # The hub last heard from the cabinet an hour ago, by its own clock.
+    floor.owner.execute("UPDATE hub.cabinets SET last_seen = now() - interval '1 hour' WHERE name = 'c01'")
     assert run(floor, f"c01={database}") == 1
     out = capsys.readouterr().out
     assert (
         f"cabinet c01: events {held + 1} to {written} in flight: the cabinet's books say the oldest committed"
         in out
     )
+    assert "it last heard from the cabinet 60 min before its" in out
     assert "in flight longer than 10 min (--in-flight-for)" in out
     assert faulty(floor, "c01") is True
     assert (
@@ -131,8 +233,9 @@ def test_rows_in_flight_longer_than_the_bound_are_a_difference(
 def test_a_row_the_hub_refuses_for_ever_is_a_difference(
     floor: FloorHub, c01: tuple[Terminal, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A row the hub cannot take (U+0000 in a tilt's message, as books of an older release
-    wrote it) holds every row after it in the outbox: the reconciliation says so at once."""
+    """A row the hub cannot take (a reading beyond ±10^15 in a tilt's detail, written past the
+    store) holds every row after it in the outbox: the reconciliation says so at once. (U+0000,
+    as books of an older release wrote it, is sent escaped: the test above.)"""
     t, database = c01
     raw = sqlite3.connect(database)
     with raw:
@@ -140,7 +243,7 @@ def test_a_row_the_hub_refuses_for_ever_is_a_difference(
             "INSERT INTO outbox (kind, payload, committed_at) VALUES ('event', ?, ?)",
             (
                 json.dumps(
-                    {"id": 999, "at": "x", "kind": "tilt", "detail": {"kind": "fault", "message": "jam\x00"}}
+                    {"id": 999, "at": "x", "kind": "tilt", "detail": {"kind": "fault", "reading": 10**16}}
                 ),
                 datetime.now(UTC).isoformat(timespec="milliseconds"),
             ),
@@ -152,10 +255,10 @@ def test_a_row_the_hub_refuses_for_ever_is_a_difference(
     out = capsys.readouterr().out
     assert f"cabinet c01: event {refused} (event), in flight: the cabinet's books say event" in out
     assert "the hub holds none: the hub refuses it" in out
-    assert "which the hub's jsonb cannot hold), and the" in out
+    assert "is 10000000000000000, beyond ±10^15), and the" in out
     # The agent says why before it sends (the hub's own answer named no row).
     link = agent.Agent(database, floor.credentials("c01"))
-    with pytest.raises(BatchError, match=f'event {refused} \\(event\\): "message" holds U\\+0000'):
+    with pytest.raises(BatchError, match=f'event {refused} \\(event\\): "reading" is 10000000000000000'):
         link.push_once()
     link.close()
     assert faulty(floor, "c01") is True

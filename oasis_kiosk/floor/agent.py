@@ -77,6 +77,7 @@ from oasis_kiosk.floor.errors import (
     HubError,
     HubUnavailableError,
     OtherBooksError,
+    PoolShortError,
     RowDiffersError,
 )
 from oasis_kiosk.machine import linked
@@ -413,10 +414,7 @@ class Agent:
             self.status.waiting = last - held
             if not rows:
                 return 0
-        events = [
-            hub.Event(row.seq, row.kind, row.payload, datetime.fromisoformat(row.committed_at))
-            for row in rows
-        ]
+        events = _sendable([_event(row) for row in rows])
         try:
             held = hub.ingest(connection, events, books_id=self._books_id)
         except OtherBooksError as error:
@@ -455,6 +453,7 @@ class Agent:
                     box,
                     int(award.amount),
                     datetime.now(UTC).isoformat(timespec="milliseconds"),
+                    at_once=bool(award.at_once),
                 )
                 log.info("jackpot hit %s box %d: the hub awarded %d", round_id, box, award.amount)
         self._hits_after = self.status.held
@@ -463,22 +462,25 @@ class Agent:
     def _tell_paid(self, connection: psycopg.Connection[Any], books: sqlite3.Connection) -> bool:
         """The awards this agent wrote down (so the kiosk was, or will be, paid them) for hits
         the hub holds without an award, a hub restored from a backup older than the award,
-        told to the hub (``hub.claim_paid``): it records each and takes it from the pool,
+        told to the hub with the hub's answer then, at once or not (``hub.claim_paid``): it
+        records each and takes from the pool each that won it,
         which would otherwise pay it again, and the hit no longer waits. True once the hub
         holds all of these books' awards; until then each pass looks again (the hits not yet
-        sent again)."""
+        sent again, or a pool short of an award: the stakes before it, of other cabinets too,
+        not all sent again yet)."""
         assert self._confirm_db is not None
         own = {
-            hit: amount
-            for hit, amount in linked.awards(self._confirm_db).items()
+            hit: award
+            for hit, award in linked.awards(self._confirm_db).items()
             if hit[0].startswith(f"{self._books_id}:")
         }
         if not own:
             return True
         at_hub = hub.awards_held(connection)
-        missing = {hit: amount for hit, amount in own.items() if hit not in at_hub}
+        missing = {hit: award for hit, award in own.items() if hit not in at_hub}
         held_hits = set(outboxes.hits(books, 0, self.status.held)) if missing else set()
-        for (round_id, box), amount in missing.items():
+        told = True
+        for (round_id, box), (amount, at_once) in missing.items():
             if (round_id, box) in held_hits:
                 log.warning(
                     "jackpot hit %s box %d: the hub holds it without the award of %d this cabinet was "
@@ -487,8 +489,12 @@ class Agent:
                     box,
                     amount,
                 )
-                hub.claim_paid(connection, round_id, box, amount)
-        return missing.keys() <= held_hits
+                try:
+                    hub.claim_paid(connection, round_id, box, amount, at_once=at_once)
+                except PoolShortError as error:  # not a stop: told again at the next pass
+                    log.warning("jackpot hit %s box %d: %s", round_id, box, error)
+                    told = False
+        return told and missing.keys() <= held_hits
 
     def _write_pool(self, own: sqlite3.Connection, value: int) -> None:
         """The pool's value and the time of this contact, written only when the kiosk would
@@ -575,9 +581,34 @@ class Agent:
             self._confirm_db = None
 
 
+def _event(row: outboxes.Row) -> hub.Event:
+    """The outbox's row as the hub is sent it: its payload as the hub can hold it
+    (``outboxes.storable``), as rows are written now: a row of a release before that wrote a
+    text with U+0000 as it was, which the hub refused, with every row after it, for ever."""
+    return hub.Event(
+        row.seq, row.kind, outboxes.storable(row.payload), datetime.fromisoformat(row.committed_at)
+    )
+
+
+def _sendable(events: list[hub.Event]) -> list[hub.Event]:
+    """The batch up to the first row the hub would refuse for ever (``hub.refusal``): the rows
+    before it are sent; a batch that starts with it is sent whole, for the hub to say why."""
+    refused = next((index for index, event in enumerate(events) if hub.refusal(event) is not None), None)
+    if refused is None or refused == 0:
+        return events
+    log.error(
+        "event %d (%s): %s: the rows before it are sent, it and the rows after it wait",
+        events[refused].seq,
+        events[refused].kind,
+        hub.refusal(events[refused]),
+    )
+    return events[:refused]
+
+
 def _same_event(row: outboxes.Row, event: hub.Event) -> bool:
-    """The outbox's row is the hub's event of its number: kind, payload and the time the
-    cabinet committed it (a hit the hub holds from before boxes names none: box 0)."""
+    """The outbox's row is the hub's event of its number: kind, payload (as the hub can hold
+    it, ``outboxes.storable``) and the time the cabinet committed it (a hit the hub holds from
+    before boxes names none: box 0)."""
     payload = dict(event.payload)
     if event.kind == "jackpot_hit":
         payload.setdefault("box", outboxes.BOX_OF_A_ROUNDS_HIT)
@@ -585,7 +616,7 @@ def _same_event(row: outboxes.Row, event: hub.Event) -> bool:
         at = datetime.fromisoformat(row.committed_at)
     except ValueError:
         return False
-    return row.kind == event.kind and row.payload == payload and at == event.committed_at
+    return row.kind == event.kind and outboxes.storable(row.payload) == payload and at == event.committed_at
 
 
 def _figure(kind: str, payload: Any, committed_at: datetime | str) -> str:

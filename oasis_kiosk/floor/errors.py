@@ -48,6 +48,11 @@ class AwardDisagreesError(HubError):
     """An award a cabinet says it paid that is not the award the hub holds for that hit."""
 
 
+class PoolShortError(HubError):
+    """An award told that won the pool, more than the pool holds now: the stakes before it (of
+    other cabinets too) are not all sent again yet to a restored hub; told again later."""
+
+
 class GapError(HubError):
     """A batch that does not follow what the hub holds: the events between are missing."""
 

@@ -19,9 +19,10 @@ the hub takes the cabinet from the role logged in, never from the data sent.
   (two cabinets', or two boxes of one round: the hub received the second before the first's
   award) the first claimed wins the pool and the second is awarded the reset value, paid by
   the house (``Award.at_once``).
-- ``claim_paid(connection, round_id, box, amount)``: the award the cabinet was paid for a hit
-  the hub holds without an award (a hub restored from a backup older than the award), told
-  by its agent: recorded once and taken from the pool as a claim would (0012_money_of_the_floor.sql).
+- ``claim_paid(connection, round_id, box, amount, at_once=…)``: the award the cabinet was paid
+  for a hit the hub holds without an award (a hub restored from a backup older than the
+  award), told by its agent with the hub's answer then (at once or not): recorded once and
+  taken from the pool as the claim did (0012_money_of_the_floor.sql).
 - ``set_parameters(connection, who, …)``: the owner's change of the pool's reset value,
   rates and maximum, only between hits (the pool's lock makes a change wait for a claim
   under way; a hit reported but not yet claimed refuses it, and so does a cabinet that
@@ -57,6 +58,7 @@ from oasis_kiosk.floor.errors import (
     HubError,
     OtherBooksError,
     ParametersError,
+    PoolShortError,
     RowDiffersError,
     UnknownCabinetError,
     UnknownHitError,
@@ -158,6 +160,8 @@ def _database_error(error: psycopg.Error) -> HubError | None:
         return OtherBooksError(message)
     if state == "OA008":
         return AwardDisagreesError(message)
+    if state == "OA009":
+        return PoolShortError(message)
     if state in {"OA003", "OA005"}:
         detail = error.diag.message_detail
         return (RowDiffersError if state == "OA005" else BatchError)(
@@ -369,16 +373,25 @@ def claim(connection: psycopg.Connection[Any], round_id: str, box: int) -> Award
     return _award(connection, f"SELECT {_AWARD} FROM hub.claim(%s, %s)", [round_id, box])
 
 
-def claim_paid(connection: psycopg.Connection[Any], round_id: str, box: int, amount: int) -> Award:
+def claim_paid(
+    connection: psycopg.Connection[Any], round_id: str, box: int, amount: int, *, at_once: bool
+) -> Award:
     """Tells the hub the award the connection's cabinet was paid for the hit of ``box`` in a
     round, which the hub holds without an award (a hub restored from a backup older than the
-    award: ``hub.claim_paid`` in 0012_money_of_the_floor.sql). The hub records it and takes
-    it from the pool as a claim would, once; told again, the same award.
-    ``AwardDisagreesError`` if the hub holds another award for that hit."""
+    award: ``hub.claim_paid`` in 0012_money_of_the_floor.sql), and whether the hub had
+    answered it at once (``Award.at_once``). The hub records it and takes it from the pool as
+    the claim did, once (an award at once, never); told again, the same award. Never more than a
+    claim could award: ``AwardDisagreesError`` if the hub holds another award for that hit, for
+    an award at once other than the hit's reset value, or for 0 won; ``PoolShortError`` for
+    more than the pool holds (its stakes not all sent again yet: told again later)."""
     _check_hit_named(round_id, box)
     if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= LARGEST:
         raise BatchError(f"an award paid is a whole number of minor units from 0, not {amount!r}")
-    return _award(connection, f"SELECT {_AWARD} FROM hub.claim_paid(%s, %s, %s)", [round_id, box, amount])
+    if not isinstance(at_once, bool):
+        raise BatchError(f"an award paid says whether it was at once: True or False, not {at_once!r}")
+    return _award(
+        connection, f"SELECT {_AWARD} FROM hub.claim_paid(%s, %s, %s, %s)", [round_id, box, amount, at_once]
+    )
 
 
 def awards_held(connection: psycopg.Connection[Any]) -> dict[tuple[str, int], int]:

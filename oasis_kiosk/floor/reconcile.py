@@ -20,7 +20,10 @@ What is compared, for a cabinet whose hub holds its events 1..``held``:
 
 Rows after ``held`` are **in flight** (the link agent has not sent them yet, or the hub has
 not answered): not a difference, unless the hub would refuse one (it and every row after it
-would wait for ever) or the oldest was committed longer than ``in_flight_for`` seconds ago. So is a linked hit the cabinet still shows pending (its
+would wait for ever) or the hub has heard nothing from the cabinet (``cabinets.last_seen``: a
+row received, or a heartbeat) for longer than ``in_flight_for`` seconds, by the hub's own
+clock (a cabinet's clock, behind after a power cut without a real-time clock, made an honest
+cabinet's rows look old). So is a linked hit the cabinet still shows pending (its
 terminal state's ``jackpot_pending``: the kiosk has not taken the hub's award yet). The hub's
 awards are read after the books, so that every award the books credited was made by then.
 The pool itself is checked against the hub's records of what moved it (``check_pool``).
@@ -47,7 +50,7 @@ from oasis_kiosk.floor import hub, migrate
 from oasis_kiosk.floor.errors import HubError, UnknownCabinetError
 from oasis_kiosk.machine.ledger_kinds import PAID_BY_HAND
 from oasis_kiosk.store.db import Store, StoreError
-from oasis_kiosk.store.outbox import Row, hub_round_id
+from oasis_kiosk.store.outbox import Row, hub_round_id, storable
 
 IN_FLIGHT_FOR = 600
 """Seconds a row may stay in flight (written by the books, not yet held by the hub) before it
@@ -142,6 +145,8 @@ class _Hub:
     contributions: dict[int, tuple[str, int]]
     now: datetime
     """The hub's time of the snapshot."""
+    last_seen: datetime | None
+    """When the hub last heard from the cabinet (a row received, or a heartbeat), by its clock."""
 
 
 @dataclass
@@ -166,7 +171,7 @@ def _refusal(row: Row) -> str | None:
         at = datetime.fromisoformat(row.committed_at)
     except ValueError:
         return f"event {row.seq} ({row.kind}): committed_at {row.committed_at!r} is not a time"
-    return hub.refusal(hub.Event(row.seq, row.kind, row.payload, at))
+    return hub.refusal(hub.Event(row.seq, row.kind, storable(row.payload), at))
 
 
 def _figure(payload: Any) -> str:
@@ -214,11 +219,11 @@ class _Limited:
 
 def _hub_side(connection: psycopg.Connection[Any], name: str) -> _Hub:
     row = connection.execute(
-        "SELECT id, last_seq, now() FROM hub.cabinets WHERE name = %s", [name]
+        "SELECT id, last_seq, now(), last_seen FROM hub.cabinets WHERE name = %s", [name]
     ).fetchone()
     if row is None:
         raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
-    cabinet_id, held, now = int(row[0]), int(row[1]), row[2]
+    cabinet_id, held, now, last_seen = int(row[0]), int(row[1]), row[2], row[3]
     meters = {
         str(meter): _whole(value)
         for meter, value in connection.execute(
@@ -234,7 +239,7 @@ def _hub_side(connection: psycopg.Connection[Any], name: str) -> _Hub:
             "SELECT seq, round_id, stake FROM hub.contributions WHERE cabinet_id = %s", [cabinet_id]
         )
     }
-    return _Hub(cabinet_id, held, meters, contributions, now)
+    return _Hub(cabinet_id, held, meters, contributions, now, last_seen)
 
 
 def _hub_events(
@@ -355,7 +360,13 @@ def _compare(
                 events.add(_unwritten(name, *held_row))
             continue
         _, kind, payload, committed_at = held_row
-        if kind != row.kind or payload != row.payload or not _same_time(row.committed_at, committed_at):
+        # The payload as the agent sends it: a text a release before wrote with U+0000 as it was
+        # is sent, and held, with it escaped.
+        if (
+            kind != row.kind
+            or payload != storable(row.payload)
+            or not _same_time(row.committed_at, committed_at)
+        ):
             events.add(
                 Difference(
                     name,
@@ -376,16 +387,19 @@ def _compare(
                 f"{held} received: more than these books wrote (other books, or books cleared since)",
             )
         )
-    _compare_in_flight(verdict, in_flight, hub_side.now, in_flight_for)
+    _compare_in_flight(verdict, in_flight, hub_side.now, hub_side.last_seen, in_flight_for)
     _compare_meters(verdict, store.meters(), sent_meters, in_flight_meters, hub_side.meters)
     _compare_contributions(verdict, contributions, hub_side.contributions)
     return verdict, linked
 
 
-def _compare_in_flight(verdict: Verdict, in_flight: _InFlight, now: datetime, bound: float) -> None:
+def _compare_in_flight(
+    verdict: Verdict, in_flight: _InFlight, now: datetime, last_seen: datetime | None, bound: float
+) -> None:
     """Rows in flight are no difference while the agent is on its way: a row the hub would
-    refuse waits for ever, with every row after it, and so does the oldest row beyond
-    ``bound`` seconds (by the cabinet's clock, at the hub's time)."""
+    refuse waits for ever, with every row after it, and so do rows while the hub has heard
+    nothing from the cabinet for over ``bound`` seconds (by the hub's clock alone: the rows'
+    own times are the cabinet's clock's, which may be far behind or ahead)."""
     if in_flight.refused is not None:
         row, reason = in_flight.refused
         verdict.differences.append(
@@ -400,17 +414,19 @@ def _compare_in_flight(verdict: Verdict, in_flight: _InFlight, now: datetime, bo
     first = in_flight.first
     if first is None:
         return
-    try:
-        age = (now - datetime.fromisoformat(first.committed_at)).total_seconds()
-    except (ValueError, TypeError):
-        age = bound + 1  # a time that cannot be read: the row cannot be said to be on its way
-    if age > bound:
+    silent = None if last_seen is None else (now - last_seen).total_seconds()
+    if silent is None or silent > bound:
+        heard = (
+            "it never heard from the cabinet"
+            if silent is None
+            else f"it last heard from the cabinet {_duration(silent)} before its {now:%Y-%m-%d %H:%M:%S %Z}"
+        )
         verdict.differences.append(
             Difference(
                 verdict.cabinet,
                 f"events {first.seq} to {verdict.written} in flight",
-                f"the oldest committed {first.committed_at}, {_duration(age)} before the hub's {now:%Y-%m-%d %H:%M:%S %Z}",
-                f"none of them, in flight longer than {_duration(bound)} (--in-flight-for): "
+                f"the oldest committed {first.committed_at} (by the cabinet's clock)",
+                f"none of them, and {heard}: in flight longer than {_duration(bound)} (--in-flight-for): "
                 "the link agent is stopped, cut off from the hub, or refused (its log says why)",
             )
         )

@@ -7,7 +7,9 @@ beside the books: ``kiosk.db.link``), and the kiosk only reads it:
 - ``pool``: the hub's pool as the agent last read it, and when the agent last reached the
   hub (``contact_at``, seconds since the epoch): the meter shown, and whether the link is up;
 - ``awards``: the hub's answer to each jackpot hit the agent claimed (by the round's id at
-  the hub, ``<books id>:<round number>``, and the box that hit).
+  the hub, ``<books id>:<round number>``, and the box that hit): its amount, and whether it
+  was at once (paid by the house, the pool untouched), which a hub restored from an older
+  backup is told with it (an award written before this was kept is read as not at once).
 
 Reading is cheap (one small file, read at most every ``REREAD`` seconds) and never touches a
 money transaction: a hit's award is credited from what was read, in the books' own
@@ -36,6 +38,7 @@ SCHEMA = (
            box INTEGER NOT NULL CHECK (box >= 0),
            amount INTEGER NOT NULL CHECK (amount >= 0),
            claimed_at TEXT NOT NULL,
+           at_once INTEGER NOT NULL DEFAULT 0 CHECK (at_once IN (0, 1)),
            PRIMARY KEY (round_id, box)
        )""",
 )
@@ -58,6 +61,11 @@ def create(db: sqlite3.Connection) -> None:
     try:
         columns = {row[1] for row in db.execute("PRAGMA table_info(awards)")}
         by_round = bool(columns) and "box" not in columns
+        if columns and not by_round and "at_once" not in columns:
+            # Written before the hub's answer at once was kept: read as not at once.
+            db.execute(
+                "ALTER TABLE awards ADD COLUMN at_once INTEGER NOT NULL DEFAULT 0 CHECK (at_once IN (0, 1))"
+            )
         if by_round:
             # Written before hits were claimed per box: each award is its round's one hit.
             db.execute("ALTER TABLE awards RENAME TO awards_by_round")
@@ -84,12 +92,15 @@ def write_pool(db: sqlite3.Connection, value: int, contact_at: float) -> None:
     )
 
 
-def write_award(db: sqlite3.Connection, round_id: str, box: int, amount: int, claimed_at: str) -> None:
-    """The hub's award for a box's hit: the same however often it is claimed, so written once."""
+def write_award(
+    db: sqlite3.Connection, round_id: str, box: int, amount: int, claimed_at: str, *, at_once: bool = False
+) -> None:
+    """The hub's award for a box's hit, and whether it was at once: the same however often it
+    is claimed, so written once."""
     db.execute(
-        """INSERT INTO awards (round_id, box, amount, claimed_at) VALUES (?, ?, ?, ?)
+        """INSERT INTO awards (round_id, box, amount, claimed_at, at_once) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (round_id, box) DO NOTHING""",
-        (round_id, box, amount, claimed_at),
+        (round_id, box, amount, claimed_at, int(at_once)),
     )
 
 
@@ -98,11 +109,11 @@ def awarded(db: sqlite3.Connection) -> set[tuple[str, int]]:
     return {(str(round_id), int(box)) for round_id, box in db.execute("SELECT round_id, box FROM awards")}
 
 
-def awards(db: sqlite3.Connection) -> dict[tuple[str, int], int]:
-    """The awards written down: (round, box) → amount."""
+def awards(db: sqlite3.Connection) -> dict[tuple[str, int], tuple[int, bool]]:
+    """The awards written down: (round, box) → (amount, at once)."""
     return {
-        (str(round_id), int(box)): int(amount)
-        for round_id, box, amount in db.execute("SELECT round_id, box, amount FROM awards")
+        (str(round_id), int(box)): (int(amount), bool(at_once))
+        for round_id, box, amount, at_once in db.execute("SELECT round_id, box, amount, at_once FROM awards")
     }
 
 

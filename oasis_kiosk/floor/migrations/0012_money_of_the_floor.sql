@@ -41,19 +41,27 @@ COMMENT ON COLUMN hub.awards.to_reserve IS
 -- OA008: an award told that is not the one the hub holds.
 -- The award the cabinet logged in was paid for its hit of `round_id`, `box`, which the hub
 -- holds and has not awarded (a hub restored from a backup older than the award). The award
--- is recorded as the cabinet paid it. If the hit was at once with an award the hub made
--- since it received it, the house paid it (0010's rule) and the pool is untouched; else the
+-- is recorded as the cabinet paid it, and as the hub answered it then (`at_once`, which the
+-- agent's file keeps): the restored hub's `won` count cannot say, as it depends on the order
+-- in which the agents tell their awards (an award at once told before the award that won
+-- would be booked as winning, and the winner at once: the pool kept money already paid). An
+-- award at once was paid by the house (0010's rule) and the pool is untouched; else the
 -- pool held the award (its stakes were sent again) and gives it up: what the pool holds
 -- beyond it was staked after the award and stays, on the reset value, and the reserve
 -- refills it as after a claim. Told again, the same award is returned and nothing changes.
-CREATE FUNCTION hub.claim_paid(round_id text, box integer, amount bigint) RETURNS hub.awards
+-- A told award is never more than a claim could award (a cabinet's login could otherwise
+-- set any award on any hit, a fresh one too, which its agent's claim then returned): an award
+-- at once is the hit's `reset_at_hit` (OA008 otherwise); an award that won the pool is more
+-- than 0 (OA008) and at most the pool's value (OA009 while it holds less: the stakes of other
+-- cabinets not yet sent again, and the agent tells it again later).
+CREATE FUNCTION hub.claim_paid(round_id text, box integer, amount bigint, at_once boolean) RETURNS hub.awards
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     me integer := hub.session_cabinet();
     p hub.pool;
     award hub.awards;
-    won_before bigint;
+    reset_then bigint;
     base bigint;
     to_value bigint;
     to_reserve bigint;
@@ -67,6 +75,9 @@ BEGIN
     END IF;
     IF claim_paid.box IS NULL OR claim_paid.box < 0 THEN
         RAISE EXCEPTION 'an award paid names its box: a whole number from 0' USING ERRCODE = 'OA003';
+    END IF;
+    IF claim_paid.at_once IS NULL THEN
+        RAISE EXCEPTION 'an award paid says whether it was at once' USING ERRCODE = 'OA003';
     END IF;
     IF claim_paid.amount IS NULL OR claim_paid.amount NOT BETWEEN 0 AND 1000000000000000 THEN
         RAISE EXCEPTION 'an award paid is a whole number of minor units from 0 to 10^15, not %', claim_paid.amount
@@ -84,7 +95,7 @@ BEGIN
             claim_paid.amount
             USING ERRCODE = 'OA008';
     END IF;
-    SELECT e.pool_won_before INTO won_before FROM hub.events e
+    SELECT e.reset_at_hit INTO reset_then FROM hub.events e
      WHERE e.cabinet_id = me AND e.kind = 'jackpot_hit'
        AND e.payload ->> 'round_id' = claim_paid.round_id
        AND coalesce((e.payload ->> 'box')::integer, 0) = claim_paid.box;
@@ -94,7 +105,22 @@ BEGIN
             USING ERRCODE = 'OA006';
     END IF;
     PERFORM hub.check_hit_staked(me, claim_paid.round_id, claim_paid.box);
-    IF won_before < p.won THEN
+    IF claim_paid.at_once AND claim_paid.amount IS DISTINCT FROM coalesce(reset_then, p.reset) THEN
+        RAISE EXCEPTION 'cabinet %: round %, box % hit at once with an award: its award is the reset value %, not %',
+            (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box,
+            coalesce(reset_then, p.reset), claim_paid.amount
+            USING ERRCODE = 'OA008';
+    ELSIF NOT claim_paid.at_once AND claim_paid.amount = 0 THEN
+        RAISE EXCEPTION 'cabinet %: round %, box % won the pool: its award is more than 0',
+            (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box
+            USING ERRCODE = 'OA008';
+    ELSIF NOT claim_paid.at_once AND claim_paid.amount > p.value THEN
+        RAISE EXCEPTION 'cabinet %: round %, box % won the pool, which holds % now, not the % told: told again once the stakes before it are all sent again',
+            (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box, p.value,
+            claim_paid.amount
+            USING ERRCODE = 'OA009';
+    END IF;
+    IF claim_paid.at_once THEN
         INSERT INTO hub.awards (cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, at_once, reported,
                                 pool_before)
         VALUES (me, claim_paid.round_id, claim_paid.box, claim_paid.amount, p.reset, 0, p.value, true, true,
@@ -102,7 +128,7 @@ BEGIN
         RETURNING * INTO award;
         UPDATE hub.pool SET hits = p.hits + 1, updated_at = now();
     ELSE
-        base := p.reset + greatest(p.value - claim_paid.amount, 0);
+        base := p.reset + p.value - claim_paid.amount;
         to_value := least(base, p.maximum);
         to_reserve := p.reserve + (base - to_value);
         from_reserve := least(to_reserve, p.maximum - to_value);
@@ -123,8 +149,8 @@ BEGIN
 END
 $$;
 
-REVOKE ALL ON FUNCTION hub.claim_paid(text, integer, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION hub.claim_paid(text, integer, bigint) TO {{cabinets}};
+REVOKE ALL ON FUNCTION hub.claim_paid(text, integer, bigint, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION hub.claim_paid(text, integer, bigint, boolean) TO {{cabinets}};
 
 ALTER TABLE hub.events ADD COLUMN reset_at_hit bigint CHECK (reset_at_hit >= 0);
 COMMENT ON COLUMN hub.events.reset_at_hit IS
