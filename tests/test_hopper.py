@@ -19,7 +19,7 @@ from oasis_kiosk.hardware.money import Fault, Glitch, MoneyEvent, Paid, PayoutEn
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.ui.view import cash_for, overlay, prompt
+from oasis_kiosk.ui.view import cash_for, last_settlement, overlay, prompt
 
 MOTOR, EXIT = 23, 24
 
@@ -350,7 +350,7 @@ def test_the_screen_and_the_log_count_the_coins_a_payout_owes(tmp_path: Path) ->
     cabinet = cashing_out_1050(tmp_path / "kiosk.db", factory)
     terminal = cabinet.terminal
     cash = cash_for(terminal)
-    assert overlay(terminal, cash) == ("payout", "PAYING OUT", "10 coin(s) to come")
+    assert overlay(terminal, cash, last_settlement(terminal)) == ("payout", "PAYING OUT", "10 coin(s) to come")
     for _ in range(3):
         coin_leaves(factory)
     cabinet.step()

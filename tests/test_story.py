@@ -616,6 +616,33 @@ def test_a_jackpot_is_in_its_boxs_result_and_the_meter_holds_until_the_reveal(tm
     assert view.jackpot == terminal.jackpot.value
 
 
+def test_a_handpaid_wins_panel_says_how_its_amount_is_the_win_and_the_stakes(tmp_path: Path) -> None:
+    """The WIN meter shows what the round won; the handpay pays that and the round's stakes,
+    and the panel says so, in the same amounts, so that the two figures on the screen agree."""
+    terminal = dealt_terminal(tmp_path, "As Ks Qs Js Ts / 2c 2d 4h 5h 7c", bonus=True)
+    terminal.handle("play")
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    assert terminal.handpay is not None, "a royal flush with the jackpot reaches the default limit"
+    view = snapshot(terminal)
+    cash = cash_for(terminal)
+    stakes = int(settlement["collected"])
+    assert view.win + stakes == terminal.handpay
+    kind, _title, amount, *said = view.overlay
+    assert (kind, amount) == ("handpay", cash(terminal.handpay))
+    assert any(cash(view.win) in line and cash(stakes) in line for line in said), said
+
+
+def test_a_handpay_of_cashed_out_credits_names_no_win(tmp_path: Path) -> None:
+    terminal = dealt_terminal(tmp_path, "Ks Kh 9c 7d 4s / Kd Kc 9h 7s 4c", bonus=False)
+    terminal.handle("play")
+    credits = terminal.credits
+    assert terminal.handle("cashout").ok
+    assert terminal.handpay == credits, "with no hopper, the attendant pays the credits"
+    _kind, _title, _amount, *said = snapshot(terminal).overlay
+    assert not any("win" in line.lower() for line in said), said
+
+
 def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:
     took = {}
     for speed in SPEEDS:

@@ -256,7 +256,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         jackpot_won=int(last.get("jackpot_awards", 0)) if last else 0,
         jackpot_before=_jackpot_before(terminal, last, shown),
         buttons=buttons(terminal, live, cash),
-        overlay=overlay(terminal, cash),
+        overlay=overlay(terminal, cash, last),
         ante_unit=table.ante_unit,
         thinking=advisor is not None and bool(advised) and not advisor.ready(),
     )
@@ -507,8 +507,8 @@ def exchange_price(terminal: Terminal) -> int | None:
     return int(price) if price is not None else None
 
 
-def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
-    """The panel over the table when the game cannot go on."""
+def overlay(terminal: Terminal, cash: Callable[[int], str], last: ShownSettlement | None) -> tuple[str, ...]:
+    """The panel over the table when the game cannot go on; ``last``: the settled round shown."""
     mode = terminal.mode
     if mode is Mode.OPERATOR:
         return ("operator",)
@@ -520,6 +520,7 @@ def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
             "handpay",
             _("HANDPAY"),
             cash(terminal.handpay),
+            *_handpaid_win(terminal, cash, last),
             _("Please wait: the attendant pays this amount by hand."),
         )
     if mode is Mode.JACKPOT_PENDING:
@@ -528,6 +529,18 @@ def overlay(terminal: Terminal, cash: Callable[[int], str]) -> tuple[str, ...]:
         reasons = [tilt_reason(kind, detail) for kind, detail in terminal.tilts.items()]
         return ("tilt", _("OUT OF ORDER"), *reasons, _("Please call the attendant."))
     return ()
+
+
+def _handpaid_win(
+    terminal: Terminal, cash: Callable[[int], str], last: ShownSettlement | None
+) -> tuple[str, ...]:
+    """How a round's handpay is made up, where WIN shows less than it: the win, and the
+    round's stakes, which are paid with it."""
+    won = terminal.handpay_win
+    if won is None or won.get("linked") or last is None or last["round"] != won["round_id"]:
+        return ()
+    stakes = int(last.get("collected", 0))
+    return (_("Win {win} and stakes {stakes}").format(win=cash(last_win(last)), stakes=cash(stakes)),)
 
 
 def tilt_reason(kind: str, detail: str) -> str:
