@@ -24,6 +24,7 @@ from support import books
 from test_screen import CheckedSurface, checked, settle
 from test_screen import _texts_are_known as _texts_are_known  # the screen's texts are noted
 
+from oasis_kiosk import i18n
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, LinkConfig
 from oasis_kiosk.floor import access, agent, hub, reconcile
@@ -36,7 +37,7 @@ from oasis_kiosk.store.db import Store
 from oasis_kiosk.store.outbox import Outbox, hub_round_id
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.screenshots import Clock as ScreenClock
-from oasis_kiosk.ui.view import snapshot
+from oasis_kiosk.ui.view import cash_for, snapshot
 
 PENDING = "Jackpot pending: the award is being confirmed"
 BONUS_CLOSED = "the linked jackpot is offline: the bonus bet is closed"
@@ -474,6 +475,10 @@ def test_a_round_whose_win_with_its_award_reaches_the_limit_has_its_award_handpa
     assert response.ok
     assert (t.mode, t.handpay) == (Mode.HANDPAY, amount)
     assert t.credits == credits == before + round_win, "the award never went on the credits"
+    i18n.use("en")
+    _kind, _title, shown, *said = snapshot(t).overlay
+    assert shown == cash_for(t)(amount)
+    assert "The linked jackpot's award" in said, "WIN shows the round's win: the panel says what it pays"
     feed(t, "attendant")
     assert t.store.meters()["jackpots_paid"] == amount
     assert audit(t.store).problems == []

@@ -534,10 +534,12 @@ def overlay(terminal: Terminal, cash: Callable[[int], str], last: ShownSettlemen
 def _handpaid_win(
     terminal: Terminal, cash: Callable[[int], str], last: ShownSettlement | None
 ) -> tuple[str, ...]:
-    """How a round's handpay is made up, where WIN shows less than it: the win, and the
-    round's stakes, which are paid with it."""
+    """What a round's handpay is, where WIN shows another amount: the win and the round's
+    stakes, which are paid with it; or a linked jackpot's award, paid after the round's win."""
     won = terminal.handpay_win
-    if won is None or won.get("linked") or last is None or last["round"] != won["round_id"]:
+    if won is not None and won.get("linked"):
+        return (_("The linked jackpot's award"),)
+    if won is None or last is None or last["round"] != won["round_id"]:
         return ()
     stakes = int(last.get("collected", 0))
     return (_("Win {win} and stakes {stakes}").format(win=cash(last_win(last)), stakes=cash(stakes)),)
