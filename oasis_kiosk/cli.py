@@ -45,6 +45,7 @@ from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.meters import every_meter
 from oasis_kiosk.machine.operator import OperatorError, store_pin
+from oasis_kiosk.machine.recall import disclosed
 from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
 from oasis_kiosk.store.books import BooksFiles
@@ -224,7 +225,7 @@ def show_recall(config: Config, count: int, as_json: bool) -> int:
     with reading(config) as store:
         rounds = store.rounds(last=count)
     if as_json:
-        print(json.dumps(rounds, indent=2))
+        print(json.dumps([disclosed(round_) for round_ in rounds], indent=2))
     else:
         for round_ in rounds:
             print("\n".join(describe_round(round_)))

@@ -13,6 +13,7 @@ from support import books
 from oasis_kiosk import Shoe, evaluate
 from oasis_kiosk.cli import main
 from oasis_kiosk.machine.operator import pin_matches
+from oasis_kiosk.store.db import Store
 
 
 def test_the_demo_deals_the_deck_of_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,6 +79,42 @@ def test_the_terminal_commands_on_a_scripted_session(
     recalled_text = capsys.readouterr().out
     assert "box 1:" in recalled_text
     assert "actions: exchange 1 (box 1), play (box 1)" in recalled_text, "cards 1 to 5, as on the screen"
+
+
+def test_the_recall_withholds_the_deck_of_a_round_still_in_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The deck's seed gives the dealer's hole cards and every card to come: while the round
+    is open, nothing that reads the books (the operator's console) may print it."""
+    database, script = tmp_path / "kiosk.db", tmp_path / "session.txt"
+    script.write_text("bill 5000\ndeal\n")
+    common = ["--db", str(database)]
+    assert main(["init", *common]) == 0
+    assert main(["run", "--headless", "--script", str(script), *common]) == 0
+    capsys.readouterr()
+    assert main(["recall", "--json", "1", *common]) == 0
+    printed = capsys.readouterr().out
+    (recalled,) = json.loads(printed)
+    assert recalled["state"] == "open"
+    store = Store(database, read_only=True)
+    (stored,) = store.rounds(last=1)
+    store.close()
+    deck: dict[str, object] = dict(stored["record"]["deck"])
+    seed = deck["seed"]
+    assert isinstance(seed, str), "real books: a shuffled deck"
+    assert seed not in printed, "the seed of the round in play is printed"
+    assert recalled["record"]["deck"] == {"withheld": "until the round is settled"}
+    assert recalled["record"]["actions"] == stored["record"]["actions"]
+
+    script.write_text("play\n")
+    assert main(["run", "--headless", "--script", str(script), *common]) == 0
+    capsys.readouterr()
+    assert main(["recall", "--json", "1", *common]) == 0
+    (settled,) = json.loads(capsys.readouterr().out)
+    assert settled["state"] == "settled"
+    assert settled["record"]["deck"]["seed"] == seed, (
+        "a settled round is recalled whole, its seed for the lab"
+    )
 
 
 def test_the_audit_exits_non_zero_on_a_discrepancy(

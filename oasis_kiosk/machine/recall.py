@@ -1,11 +1,11 @@
 """A round's hands as they went: each hand as dealt and after every action that changed
-it, replayed from the round's record. The operator's recall and the player's history of the
-last rounds both read it."""
+it, replayed from the round's record. The operator's recall, the console's and the player's
+history of the last rounds all read it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import OasisError, Profile, Round
 from oasis_kiosk.store.db import Store
@@ -13,6 +13,19 @@ from oasis_kiosk.store.db import Store
 if TYPE_CHECKING:
     from oasis_kiosk._core import _RoundRecord as RoundRecord
     from oasis_kiosk.store.db.rounds import StoredRound
+
+
+DECK_WITHHELD = {"withheld": "until the round is settled"}
+
+
+def disclosed(round_: StoredRound) -> dict[str, Any]:
+    """A round as it is printed outside the kiosk: one still in play without its deck, whose
+    seed gives the dealer's hole cards and every card still to come (RULES.md §6: nothing
+    lets the outcome be known before the reveal). A settled round is printed whole."""
+    shown: dict[str, Any] = dict(round_)
+    if round_["state"] == "open":
+        shown["record"] = {**round_["record"], "deck": DECK_WITHHELD}
+    return shown
 
 
 @dataclass(frozen=True)
