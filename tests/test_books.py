@@ -490,3 +490,30 @@ def test_a_row_that_would_take_the_credits_below_zero_or_a_meter_down_is_refused
         assert isinstance(raised.value, ValueError)
     assert (store.credits(), store.meters()["total_in"]) == (500, 500)
     store.close()
+
+
+def test_the_books_are_readable_by_their_owner_and_group_only(tmp_path: Path) -> None:
+    """The database holds the deck of the round in play: its seed gives the dealer's hole
+    cards. Whatever the umask, other users of the machine may not read it; the kiosk takes
+    that right away from books made before (the link agent reads them through the group)."""
+    database = tmp_path / "kiosk.db"
+    before = os.umask(0o022)
+    try:
+        terminal = Terminal(Config(database=database), Store.create(database, currency="EUR"))
+        assert terminal.handle("bill", 5000).ok
+        assert terminal.handle("deal").ok
+    finally:
+        os.umask(before)
+    books = [database, *BooksFiles(database).journal]
+    assert len([path for path in books if path.exists()]) == 3, "the database, its WAL and its shared memory"
+    modes = {path.name: oct(path.stat().st_mode & 0o777) for path in books}
+    assert set(modes.values()) == {"0o640"}, modes
+    terminal.store.close()
+
+    left = [path for path in books if path.exists()]
+    for path in left:
+        path.chmod(0o644)
+    store = Store(database)
+    modes = {path.name: oct(path.stat().st_mode & 0o777) for path in left}
+    assert set(modes.values()) == {"0o640"}, modes
+    store.close()

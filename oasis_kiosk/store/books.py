@@ -81,6 +81,29 @@ def write_durably(path: Path, text: str, mode: int = 0o600) -> None:
     _fsync_directory(path.parent)
 
 
+DATABASE_MODE = 0o640
+"""The database and SQLite's files beside it: the owner writes, the group (the link agent)
+reads, other users nothing: the deck of the round in play is in it."""
+
+
+def create_database(files: BooksFiles) -> None:
+    """The empty database file, made with ``DATABASE_MODE`` (SQLite gives its WAL and shared
+    memory the database's mode)."""
+    os.close(os.open(files.database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, DATABASE_MODE))
+
+
+def keep_private(files: BooksFiles) -> None:
+    """Takes from other users the right to read books made with a looser mode (by an earlier
+    release, or copied in): files of another owner are left as they are."""
+    for path in (files.database, *files.journal):
+        try:
+            status = path.stat()
+            if status.st_uid == os.geteuid() and status.st_mode & 0o007:
+                path.chmod(status.st_mode & 0o770)
+        except FileNotFoundError:
+            continue
+
+
 def create_key(files: BooksFiles) -> bytes:
     """A new seal key, written only where none is (never over the key of other books)."""
     secret = secrets.token_bytes(KEY_BYTES)

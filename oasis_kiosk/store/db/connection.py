@@ -25,6 +25,7 @@ from oasis_kiosk.store.books import (
     LockHeldError,
     Mark,
     acquire_lock,
+    keep_private,
     read_key,
     read_mark,
     release_lock,
@@ -160,6 +161,7 @@ class Connection:
             raise StoreError(str(error)) from None
 
     def _open(self) -> None:
+        keep_private(self.files)
         self._connect()
         try:
             self._db.execute("PRAGMA journal_mode = WAL")

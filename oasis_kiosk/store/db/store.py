@@ -10,7 +10,15 @@ import uuid
 from pathlib import Path
 
 from oasis_kiosk.store import seals
-from oasis_kiosk.store.books import KEY_BYTES, BooksError, BooksFiles, Mark, create_key, write_mark
+from oasis_kiosk.store.books import (
+    KEY_BYTES,
+    BooksError,
+    BooksFiles,
+    Mark,
+    create_database,
+    create_key,
+    write_mark,
+)
 from oasis_kiosk.store.db.connection import MEMORY
 from oasis_kiosk.store.db.events import EventAndStateTables
 from oasis_kiosk.store.db.ledger import LedgerTables
@@ -69,6 +77,7 @@ class Store(LedgerTables, RoundTables, EventAndStateTables):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             secret = create_key(files)
+            create_database(files)
         except (OSError, BooksError) as error:
             raise StoreError(f"{path}: cannot create the books: {error}") from None
         _seal_new_books(path, secret, currency, test)
