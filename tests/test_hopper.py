@@ -350,7 +350,11 @@ def test_the_screen_and_the_log_count_the_coins_a_payout_owes(tmp_path: Path) ->
     cabinet = cashing_out_1050(tmp_path / "kiosk.db", factory)
     terminal = cabinet.terminal
     cash = cash_for(terminal)
-    assert overlay(terminal, cash, last_settlement(terminal)) == ("payout", "PAYING OUT", "10 coin(s) to come")
+    assert overlay(terminal, cash, last_settlement(terminal)) == (
+        "payout",
+        "PAYING OUT",
+        "10 coin(s) to come",
+    )
     for _ in range(3):
         coin_leaves(factory)
     cabinet.step()
