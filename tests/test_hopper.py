@@ -277,7 +277,10 @@ def test_the_attendants_key_before_the_motor_ever_ran_handpays_it_all() -> None:
     terminal.handle("coin", 200)
     terminal.handle("cashout")  # not through the cabinet: its motor has not started yet
     assert terminal.handle("attendant").message == "A payout stopped before it was complete."
-    assert terminal.handle("attendant").message == "nothing for the attendant to clear"
+    assert "attendant" not in terminal.live(), "its lamp is dark until the hopper stands"
+    refused = terminal.handle("attendant")
+    assert not refused.ok
+    assert refused.message == "the payout is stopping: what it did not pay is handpaid then"
     mock.advance(0)
     assert mock.cabinet.hopper is not None
     assert not mock.cabinet.hopper.running

@@ -29,7 +29,7 @@ def test_presses_become_intents_and_lamps_follow_what_is_live() -> None:
         Press("door_close"),
     ]
     assert panel.poll() == []
-    panel.show({"play", "deal"})
+    panel.show({"play", "deal"}, set())
     assert (factory.pin(20).state, factory.pin(21).state) == (True, False)
     panel.close()
 

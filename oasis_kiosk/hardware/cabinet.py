@@ -102,13 +102,13 @@ class Cabinet:
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
-        self._outputs_for: tuple[set[str], dict[MoneyKind, bool]] | None = None
+        self._outputs_for: tuple[set[str], set[int], dict[MoneyKind, bool]] | None = None
         """What was live, and whether coins and notes were taken, when the lamps and inhibit
         lines were last set."""
         self._outputs_at: tuple[int, tuple[int | None, ...], bool] | None = None
         """The terminal's count of changes and what the devices held in escrow when they were
         last set."""
-        self._answers: tuple[int, set[str], set[MoneyKind], int] | None = None
+        self._answers: tuple[int, set[str], set[int], set[MoneyKind], int] | None = None
         """The terminal's count of changes when it was last asked what is live, and its
         answers (``_answers_now``)."""
         self._read_switches()
@@ -178,7 +178,7 @@ class Cabinet:
         acceptors open."""
         self.testing, self.seen = True, []
         if self.panel is not None:
-            self.panel.show(set())
+            self.panel.show(set(), set())
         # the acceptors open for the test, which has money rules of its own (``_money_live``)
         self._outputs_for, self._outputs_at, self._answers = None, None, None
         self.update_outputs()
@@ -305,8 +305,8 @@ class Cabinet:
         if (self.terminal.changes, held, self.revealing) == self._outputs_at:
             return  # nothing was taken since: what is live is what it was
         self._outputs_at = (self.terminal.changes, held, self.revealing)
-        live_now, money, room = self._answers_now()
-        live = set() if self.revealing else live_now
+        live_now, cards_now, money, room = self._answers_now()
+        live, cards = (set(), set()) if self.revealing else (live_now, cards_now)
         # What is live follows the terminal's own lists of coins and notes; a device that
         # takes money straight in may know a larger one, which must fit too. While a note is
         # held in escrow no coin may take its room.
@@ -317,25 +317,26 @@ class Cabinet:
             and not (kind is COIN and holding)
             for kind, device in devices
         }
-        outputs = (live, accepting)
+        outputs = (live, cards, accepting)
         if outputs == self._outputs_for:
             return  # every frame asks; the lines only move when what is live changes
         self._outputs_for = outputs
         if self.panel is not None and not self.testing:  # the test lights the lamps its own way
-            self.panel.show(live)
+            self.panel.show(live, cards)
         for kind, device in devices:
             try:
                 device.set_accepting(accepting[kind])
             except DeviceError as error:
                 self._device_fault(device.fault_tilt(kind.name), str(error))
 
-    def _answers_now(self) -> tuple[set[str], set[MoneyKind], int]:
-        """What is live, the money the devices may take and the room for it: asked of the
+    def _answers_now(self) -> tuple[set[str], set[int], set[MoneyKind], int]:
+        """What is live, the cards live, the money the devices may take and the room for it: asked of the
         terminal once for each change it took. The reveal ending, or a note held in escrow,
         moves the lines but not the answers, and each asking reads the books (a quarter of
         a millisecond in the frame that turns the dealer's last card)."""
         changes = self.terminal.changes
         if self._answers is None or self._answers[0] != changes:
             live = self.terminal.live()
-            self._answers = (changes, live, self._money_live(live), self.terminal.room_for_money())
+            cards = self.terminal.cards_live()
+            self._answers = (changes, live, cards, self._money_live(live), self.terminal.room_for_money())
         return self._answers[1:]

@@ -73,9 +73,10 @@ class Panel:
             presses, self._presses = self._presses, []
         return presses
 
-    def show(self, live: set[str]) -> None:
-        """Lights the lamp of every button whose intent is live."""
-        self._light({name for name in self._lamps if BUTTONS.get(name, (name, None))[0] in live})
+    def show(self, live: set[str], cards: set[int]) -> None:
+        """Lights the lamp of every button whose intent is live; of the cards' buttons, those
+        of the ``cards`` a press would select or unselect."""
+        self._light({name for name in self._lamps if _lit(BUTTONS.get(name, (name, None)), live, cards)})
 
     def show_lamps(self, names: set[str]) -> None:
         """Lights exactly the lamps of these buttons (the hardware test)."""
@@ -92,3 +93,8 @@ class Panel:
     def close(self) -> None:
         for device in self._devices:
             device.close()
+
+
+def _lit(press: tuple[str, int | None], live: set[str], cards: set[int]) -> bool:
+    intent, value = press
+    return intent in live and (intent != "card" or value in cards)

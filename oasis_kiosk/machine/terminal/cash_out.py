@@ -99,8 +99,6 @@ class CashOut(Transactions):
 
     def _on_attendant(self, value: int | None) -> Response:
         if self.payout:
-            if self.stopping:  # nothing more until the hopper reports it stands
-                return Response(False, N_("nothing for the attendant to clear"))
             # The motor stops first (the cabinet sees ``stopping``); the handpay is fixed only
             # once the hopper reports it has stopped, so no coin can fall on both.
             self.stopping = True

@@ -38,7 +38,8 @@ class Inputs(RoundPlay, CreditsIn):
         if mode in {Mode.POWERING_DOWN, Mode.OPERATOR, Mode.JACKPOT_PENDING}:
             return switches
         if mode.calls_attendant:
-            return switches | {"attendant"}
+            # A payout's stop already asked for: the key does nothing until the hopper stands.
+            return switches if self.payout and self.stopping else switches | {"attendant"}
         live = switches | {"help", "language"}
         if self.round is None:
             # No query for an open round: a round left open in the
@@ -65,6 +66,16 @@ class Inputs(RoundPlay, CreditsIn):
             if self.insurance_amount != amounts[0]:
                 live.add("bet_down")
         return live
+
+    def cards_live(self) -> set[int]:
+        """The cards (1 to 5) whose press would select or unselect one now: their lamps.
+        Once the selection holds all the rules let this box exchange, only its own cards."""
+        round_ = self.round
+        if round_ is None or "card" not in self.live():
+            return set()
+        if len(self.selected) < self._most_selected(round_):
+            return set(range(1, 6))
+        return {position + 1 for position in self.selected}
 
     def handle(
         self, intent: str, value: int | None = None, *, note: tuple[str, Any] | None = None
@@ -108,6 +119,8 @@ class Inputs(RoundPlay, CreditsIn):
         mode = self.mode
         if mode is Mode.OPERATOR:
             return Response(False, N_("{intent} is not possible while the operator key is turned"), details)
+        if intent == "attendant" and self.payout and self.stopping:
+            return Response(False, N_("the payout is stopping: what it did not pay is handpaid then"))
         if mode in {Mode.PAYING, Mode.HANDPAY}:
             return Response(False, N_("{intent} is not possible while the attendant is called"), details)
         if mode is Mode.JACKPOT_PENDING:

@@ -71,10 +71,7 @@ class RoundPlay(RoundSettling):
             return Response(False, N_("card {card}: the cards are 1 to 5"), {"card": value})
         position = value - 1
         if position not in self.selected and self.round is not None:
-            # The selection is what EXCHANGE would take: never more than the rules let this
-            # box exchange now. The credit does not count here: EXCHANGE says so if it falls short.
-            unlimited = Round.replay(self.round.profile, {**self.round.record(), "credit": None})
-            most = max(unlimited.legal_actions().get("exchange") or {0: 0})
+            most = self._most_selected(self.round)
             if len(self.selected) >= most:
                 return Response(False, N_("at most {count} card(s) may be exchanged"), {"count": most})
         self.selected ^= {position}
@@ -85,6 +82,14 @@ class RoundPlay(RoundSettling):
             N_("cards selected: {cards}"),
             {"cards": ", ".join(str(p + 1) for p in sorted(self.selected))},
         )
+
+    @staticmethod
+    def _most_selected(round_: Round) -> int:
+        """The selection is what EXCHANGE would take: never more cards than the rules let
+        this box exchange now. The credit does not count here: EXCHANGE says so if it falls
+        short."""
+        unlimited = Round.replay(round_.profile, {**round_.record(), "credit": None})
+        return max(unlimited.legal_actions().get("exchange") or {0: 0})
 
     def _act(self, round_: Round, intent: str, value: int | None) -> None:
         """Carries out a game action on ``round_``; IllegalAction if the round refuses it."""
