@@ -79,6 +79,8 @@ def test_any_round_settles_conserves_money_refuses_illegal_actions_and_replays(
 ) -> None:
     profile, antes, bonus, credit = setup
     round_ = Round(profile, antes, bonus=bonus, seed=seed, credit=credit)
+    assert round_.collected == profile.placed_at_deal(antes, bonus), "the deal takes what BET showed"
+    assert round_.collected <= profile.deal_needs(antes, bonus)
     for _ in range(40):
         if round_.phase == "settled":
             break

@@ -643,6 +643,32 @@ def test_a_handpay_of_cashed_out_credits_names_no_win(tmp_path: Path) -> None:
     assert not any("win" in line.lower() for line in said), said
 
 
+@pytest.mark.parametrize("profile", ["standard", "russian-three-box"])
+def test_bet_shows_what_the_deal_takes_and_the_prompt_the_play_bet_kept_for_play(
+    tmp_path: Path, profile: str
+) -> None:
+    """The play bet is kept in reserve, not staked (RULES.md §2.7): BET before the deal is
+    what DEAL takes, and does not drop when the cards come; the prompt names the rest the
+    credit must hold for PLAY."""
+    database = tmp_path / "kiosk.db"
+    currency = "RUB" if profile == "russian-three-box" else "EUR"
+    terminal = Terminal(
+        Config(database=database, profile=profile, bills=(5000, 50000)), books(database, profile)
+    )
+    assert terminal.handle("bill", 50000).ok
+    terminal.handle("bonus")
+    while terminal.boxes < terminal.betting.most_boxes:
+        assert terminal.handle("boxes").ok
+    i18n.use("en")
+    cash = cash_for(terminal)
+    before, needs, credits = snapshot(terminal), terminal.upfront(), terminal.credits
+    assert terminal.handle("deal").ok, currency
+    assert credits - terminal.credits == before.bet, "BET showed more than the deal took"
+    assert snapshot(terminal).bet == before.bet
+    assert f"Press DEAL to bet {cash(before.bet)}" in before.prompt, before.prompt
+    assert f"{cash(needs - before.bet)} more for PLAY" in before.prompt, before.prompt
+
+
 def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:
     took = {}
     for speed in SPEEDS:

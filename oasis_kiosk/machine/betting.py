@@ -80,6 +80,11 @@ class Betting:
         every play bet (kept in reserve, so that no option leads to a fold)."""
         return self.profile.deal_needs([bets.ante] * bets.boxes, bets.bonus_stake)
 
+    def placed(self, bets: Bets) -> int:
+        """What a deal of ``bets`` takes from the credit at once, as the core counts it: the
+        antes, bonus stakes and blind boxes' play bets; the rest of ``needs`` is kept."""
+        return self.profile.placed_at_deal([bets.ante] * bets.boxes, bets.bonus_stake)
+
     def allows(self, bets: Bets) -> bool:
         """The profile takes these bets (it may have changed since they were placed)."""
         return (

@@ -248,7 +248,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         lit_category=table.lit,
         prompt=_message_line(terminal, live, cash, advised, message),
         credits=terminal.credits,
-        bet=round_.collected if round_ is not None else terminal.upfront(),
+        bet=round_.collected if round_ is not None else terminal.placed_at_deal(),
         win=last_win(last),
         returned=0 if last is not None and last.get("handpaid") else paid_back(last),
         bonus_category=table.bonus_category,
@@ -596,8 +596,9 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
         return _("Out of order: {reason} Please call the attendant.").format(reason=tilt_reason(kind, detail))
     if round_ is None:
         if "deal" in live:
-            return _("Press DEAL to play for {amount}, or BET to change the ante.").format(
-                amount=cash(terminal.upfront())
+            placed = terminal.placed_at_deal()
+            return _("Press DEAL to bet {amount} ({play} more for PLAY), or BET to change the ante.").format(
+                amount=cash(placed), play=cash(terminal.upfront() - placed)
             )
         if terminal.credits > 0:
             reason = terminal.why_not("deal").text(cash, button_name)

@@ -278,6 +278,10 @@ class TerminalState:
         """The credit a deal with the current bets needs (``Betting.needs``)."""
         return self.betting.needs(self.bets)
 
+    def placed_at_deal(self) -> int:
+        """What a deal with the current bets takes from the credit (``Betting.placed``)."""
+        return self.betting.placed(self.bets)
+
     def _place(self, bets: Bets) -> None:
         self.ante, self.boxes, self.bonus_stake = bets.ante, bets.boxes, bets.bonus_stake
 

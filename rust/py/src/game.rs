@@ -76,12 +76,16 @@ impl Profile {
     /// as for `Round`.
     #[pyo3(signature = (antes, bonus = None))]
     fn deal_needs(&self, antes: &Bound<'_, PyAny>, bonus: Option<&Bound<'_, PyAny>>) -> PyResult<Money> {
-        let antes = antes_of(antes)?;
-        let bonus = match bonus {
-            Some(bonus) => bonus_stakes(&self.0, &antes, bonus)?,
-            None => Vec::new(),
-        };
+        let (antes, bonus) = self.bets(antes, bonus)?;
         Ok(round::deal_needs(&self.0, &antes, &bonus))
+    }
+
+    /// What a deal of these bets takes from the credit at once: every ante and bonus stake,
+    /// and a blind box's play bet; the other play bets are kept in reserve (`deal_needs`).
+    #[pyo3(signature = (antes, bonus = None))]
+    fn placed_at_deal(&self, antes: &Bound<'_, PyAny>, bonus: Option<&Bound<'_, PyAny>>) -> PyResult<Money> {
+        let (antes, bonus) = self.bets(antes, bonus)?;
+        Ok(round::placed_at_deal(&self.0, &antes, &bonus))
     }
 
     /// Every price a box with this ante meets, in minor units (the help screen's fees).
@@ -99,6 +103,22 @@ impl Profile {
 
     fn __repr__(&self) -> String {
         format!("Profile(id='{}', digest='{}')", self.0.id, self.0.digest())
+    }
+}
+
+impl Profile {
+    /// The antes and the bonus stakes per box of bets given as `Round` takes them.
+    fn bets(
+        &self,
+        antes: &Bound<'_, PyAny>,
+        bonus: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(Vec<Money>, Vec<Money>)> {
+        let antes = antes_of(antes)?;
+        let bonus = match bonus {
+            Some(bonus) => bonus_stakes(&self.0, &antes, bonus)?,
+            None => Vec::new(),
+        };
+        Ok((antes, bonus))
     }
 }
 

@@ -29,12 +29,13 @@ use actions::{action_name, phase_text};
 pub(crate) use record::hex;
 use record::unhex;
 
-use pricing::{check_bets, credit_kept_for_play, placed_at_deal};
+use pricing::{check_bets, credit_kept_for_play};
 use settle::{settle_box, void_box};
 
 pub use actions::{Action, LegalAction, Phase};
 pub use pricing::{
-    bonus_stakes, deal_needs, price_list, privilege_fee, standard_bonus_stake, ExchangeFee, PriceList,
+    bonus_stakes, deal_needs, placed_at_deal, price_list, privilege_fee, standard_bonus_stake, ExchangeFee,
+    PriceList,
 };
 pub(crate) use pricing::{
     exchange_counts, exchange_fee, insurance_limits, purchase_fee, redraw_fee, redraw_price,

@@ -65,12 +65,13 @@ pub(super) fn check_bets(
     Ok(bonus_stakes)
 }
 
-/// What the deal takes from the credit: every ante and bonus stake, and a blind box's play
-/// bet (it has no decision to make); the other play bets are only kept in reserve.
-pub(super) fn placed_at_deal(profile: &Profile, antes: &[Money], bonus_stakes: &[Money]) -> Money {
+/// What the deal takes from the credit: every ante and bonus stake (`bonus` may be empty:
+/// none), and a blind box's play bet (it has no decision to make); the other play bets are
+/// only kept in reserve (`deal_needs`).
+pub fn placed_at_deal(profile: &Profile, antes: &[Money], bonus: &[Money]) -> Money {
     antes
         .iter()
-        .zip(bonus_stakes)
+        .zip(bonus.iter().chain(std::iter::repeat(&0)))
         .enumerate()
         .map(|(i, (&ante, &stake))| {
             ante + stake + if i >= profile.boxes.looked_at { profile.play_bet(ante) } else { 0 }
