@@ -327,6 +327,9 @@ class _Settlement(TypedDict):
     dealer_cards: list[str]
     dealer_hand: _Hand
     dealer_qualifies: bool
+    dealer_revealed: _Hand | None
+    """The hand the dealer revealed, where a box bought his redraw: the boxes that declined it
+    settled against it."""
     void: str | None
     collected: int
     paid: int

@@ -19,10 +19,12 @@ from test_screen import SIZES, Clock, _texts_are_known, kiosk, settle, shot
 
 from oasis_kiosk import i18n
 from oasis_kiosk.config import SPEEDS, Config, JackpotConfig
+from oasis_kiosk.config.rules import ReturnBounds
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.motion import HURRIED_GAP
+from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.sound import TUNES, win_tune
 from oasis_kiosk.ui.view import before_reveal, cash_for, last_settlement, snapshot
 from oasis_kiosk.ui.widgets import jackpot, panel
@@ -667,6 +669,38 @@ def test_bet_shows_what_the_deal_takes_and_the_prompt_the_play_bet_kept_for_play
     assert snapshot(terminal).bet == before.bet
     assert f"Press DEAL to bet {cash(before.bet)}" in before.prompt, before.prompt
     assert f"{cash(needs - before.bet)} more for PLAY" in before.prompt, before.prompt
+
+
+def test_after_a_bought_redraw_the_dealer_line_shows_the_hand_each_box_settled_against(
+    tmp_path: Path,
+) -> None:
+    """Box 2 buys the game, box 1 declines and takes the ante win against the hand the
+    dealer revealed (RULES.md §3.4); the redrawn hand qualifies. The dealer's line names
+    both hands, so that box 1's "dealer does not qualify" agrees with it."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(
+        Config(database=database, profile="golden-oasis", return_bounds=ReturnBounds(return_max=1.05)),
+        books(database, "golden-oasis"),
+        deck_for_round=lambda n: "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c",
+    )
+    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
+        assert terminal.handle(intent, value).ok, intent
+    for intent in ["play", "play", "buy_game", "decline"]:
+        assert terminal.handle(intent).ok, intent
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    revealed = settlement["dealer_revealed"]
+    assert revealed is not None
+    assert settlement["dealer_qualifies"], "the redraw qualifies"
+    i18n.use("en")
+    view = snapshot(terminal)
+    first, bought = view.boxes
+    assert "dealer does not qualify" in first.caption
+    assert "lost" in bought.caption
+    verdict = view.dealer_verdict
+    assert hand_name(revealed["category"]) in verdict, verdict
+    assert hand_name(settlement["dealer_hand"]["category"]) in verdict, verdict
+    assert verdict.index(hand_name(revealed["category"])) < verdict.index("redraw"), verdict
 
 
 def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:

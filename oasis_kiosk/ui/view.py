@@ -413,13 +413,24 @@ def _message_line(
 
 
 def dealer_verdict(settlement: Settlement) -> str:
-    """The dealer's hand and whether it qualifies, as a settled round shows it."""
+    """The dealer's hand and whether it qualifies, as a settled round shows it; after a
+    bought redraw, the hand he revealed too, which the boxes that declined settled against
+    (none is kept by books of an earlier release)."""
+    hand = hand_name(settlement["dealer_hand"]["category"])
+    revealed = settlement.get("dealer_revealed")
+    if revealed is not None:
+        template = (
+            _("{revealed}: the dealer does not qualify; his redraw, {hand}, qualifies")
+            if settlement["dealer_qualifies"]
+            else _("{revealed}: the dealer does not qualify, nor does his redraw, {hand}")
+        )
+        return template.format(revealed=hand_name(revealed["category"]), hand=hand)
     template = (
         _("{hand}: the dealer qualifies")
         if settlement["dealer_qualifies"]
         else _("{hand}: the dealer does not qualify")
     )
-    return template.format(hand=hand_name(settlement["dealer_hand"]["category"]))
+    return template.format(hand=hand)
 
 
 def jackpot_awards(settlement: RoundSettlement) -> dict[int, int]:

@@ -742,6 +742,7 @@ impl Round {
             dealer_cards: self.dealer.clone(),
             dealer_hand,
             dealer_qualifies,
+            dealer_revealed: self.revealed.filter(|_| !self.dealer_discarded.is_empty()),
             void,
             collected: self.collected,
             paid,

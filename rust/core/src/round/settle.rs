@@ -82,6 +82,9 @@ pub struct Settlement {
     pub dealer_cards: Vec<Card>,
     pub dealer_hand: HandValue,
     pub dealer_qualifies: bool,
+    /// The hand the dealer revealed, where a box bought his redraw (RULES.md §3.4): the boxes
+    /// that declined it settled against this one, those that bought against `dealer_hand`.
+    pub dealer_revealed: Option<HandValue>,
     /// Why the round is void (every stake returned), if it is.
     pub void: Option<String>,
     /// Everything the player paid in during the round.
