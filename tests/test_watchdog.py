@@ -21,7 +21,7 @@ from floor import FloorHub, linked_terminal, new_hub, play, push
 from postgres import Postgres
 
 from oasis_kiosk.cli import main
-from oasis_kiosk.floor import access, hub, migrate, watchdog
+from oasis_kiosk.floor import access, agent, hub, migrate, watchdog
 from oasis_kiosk.floor.errors import HubError
 
 HOLD = 2.0
@@ -149,6 +149,34 @@ def test_a_long_statement_holding_the_pool_is_ended(
     ((name, pid, _held, state, query),) = recorded(floor)
     assert (name, pid, state) == ("c01", stolen_pid, "active")
     assert "pg_sleep(600)" in query
+
+
+def test_a_login_that_chains_short_statements_holding_the_pool_is_ended(
+    floor: FloorHub, tmp_path: Path, guard: watchdog.Watchdog
+) -> None:
+    """Never idle, never one long statement: its transaction is what holds the pool."""
+    floor.add_cabinet("c01")
+    stolen = floor.cabinet("c01")
+    take_the_pool(stolen)
+    stolen_pid = stolen.info.backend_pid
+
+    def chain() -> None:
+        while True:
+            stolen.execute("SELECT pg_sleep(0.2)")
+
+    chaining, outcome = in_background(chain)
+    honest_push_completes(floor, tmp_path)
+    chaining.join(30)
+    (error,) = outcome
+    assert isinstance(error, psycopg.OperationalError), error
+    assert [row[:2] for row in recorded(floor)] == [("c01", stolen_pid)]
+
+
+def test_the_link_agent_waits_longer_than_the_watchdog_takes_to_free_the_pool() -> None:
+    """A batch waiting behind a stolen login is freed before its own statement timeout."""
+    dog = watchdog.Watchdog(lambda: pytest.fail("no connection needed"))
+    assert dog.hold_seconds + dog.look_every < agent.STATEMENT_TIMEOUT
+    assert f"statement_timeout={agent.STATEMENT_TIMEOUT * 1000}" in agent.CONNECTION_OPTIONS["options"]
 
 
 def test_only_cabinets_sessions_are_ended_and_not_one_queued_for_the_pool(floor: FloorHub) -> None:

@@ -344,7 +344,7 @@ def run_reconcile(
 ) -> int:
     """Every cabinet of the hub is compared, or named with ``--skip``: one left out silently
     fails the run, as a difference does."""
-    from oasis_kiosk.floor import reconcile, watchdog
+    from oasis_kiosk.floor import migrate, reconcile, watchdog
     from oasis_kiosk.floor.errors import HubError
 
     books: dict[str, Path] = {}
@@ -358,6 +358,7 @@ def run_reconcile(
                 f"cabinet {name}: its books are given and it is skipped: drop --books or --skip {name}"
             )
     reconcile.require_cabinets(connection, skip)
+    migrate.require_current(connection)  # before reading the watchdog's table (0013)
     ended = watchdog.recent(connection, watchdog.last_reconciliation(connection))
     verdicts = reconcile.reconcile(connection, books, in_flight_for=in_flight_for)
     for verdict in verdicts:
@@ -442,7 +443,7 @@ def run_watchdog(target: Path | str, hold_seconds: float | None) -> int:
     """Until SIGTERM or SIGINT; a hub that cannot be reached at start, a login that is not the
     owner's or a hub not migrated to this version end it at once (exit 2), a hub lost later is
     reached again."""
-    from oasis_kiosk.floor import access, watchdog
+    from oasis_kiosk.floor import access, agent, watchdog
 
     def connect() -> psycopg.Connection[Any]:
         return access.connect(target, **watchdog.SESSION_OPTIONS)
@@ -460,6 +461,13 @@ def run_watchdog(target: Path | str, hold_seconds: float | None) -> int:
     watchdog.log.info(
         "as %s: ending any cabinet's session that holds the pool's lock for %g s", user, guard.hold_seconds
     )
+    if guard.hold_seconds + guard.look_every >= agent.STATEMENT_TIMEOUT:
+        watchdog.log.warning(
+            "a bound of %g s: a link agent's batch waiting behind a stolen login gives up first "
+            "(after %d s) and is sent again",
+            guard.hold_seconds,
+            agent.STATEMENT_TIMEOUT,
+        )
     try:
         guard.run()
     finally:
