@@ -225,6 +225,33 @@ def test_only_cabinets_sessions_are_ended_and_not_one_queued_for_the_pool(floor:
     assert office.execute("SELECT 1").fetchone() == (1,)
 
 
+def test_a_login_waiting_on_an_advisory_lock_while_it_holds_the_pool_is_not_queued(floor: FloorHub) -> None:
+    """Any login may take an advisory lock: two stolen logins could otherwise pass one for a
+    batch waiting its turn, the other holding the lock it waits for and no pool at all."""
+    floor.add_cabinet("c01")
+    floor.add_cabinet("c04")
+    accomplice = floor.cabinet("c04")
+    accomplice.execute("SELECT pg_advisory_lock(42)")
+    stolen = floor.cabinet("c01")
+    take_the_pool(stolen)
+    stolen_pid = stolen.info.backend_pid
+    waiting, outcome = in_background(lambda: stolen.execute("SELECT pg_advisory_xact_lock(42)"))
+    while floor.owner.execute(
+        "SELECT wait_event_type IS DISTINCT FROM 'Lock' FROM pg_stat_activity WHERE pid = %s", [stolen_pid]
+    ).fetchone() != (False,):
+        time.sleep(0.05)
+    times = itertools.count(0, 1000)
+    dog = watchdog.Watchdog(lambda: access.connect(floor.owner_dsn), HOLD, clock=lambda: float(next(times)))
+    try:
+        assert dog.look() == []
+        assert [(ended.cabinet, ended.pid) for ended in dog.look()] == [("c01", stolen_pid)]
+    finally:
+        dog.close()
+    waiting.join(10)
+    (error,) = outcome
+    assert isinstance(error, psycopg.OperationalError), error
+
+
 def test_a_cabinet_added_before_the_watchdog_may_have_its_session_ended(
     postgres: Postgres, tmp_path: Path
 ) -> None:

@@ -9,10 +9,11 @@ locks every ``look_every`` seconds and ends (``pg_terminate_backend``) the sessi
 cabinet's login whose transaction it has seen holding a lock on ``hub.pool`` for
 ``hold_seconds``; each is logged and recorded in ``hub.sessions_ended`` (migration 0013).
 
-A session's clock starts at the first look that finds it holding the lock and not queued
-for the pool: a batch that waits behind another login's hold of the pool already holds the
-pool's table lock (taken before the row's) but stops no one, and an honest agent's batch
-holds the row for well under a second once it has it. Only cabinets' logins are ended
+A session's clock runs from the first look that finds it holding the lock and not queued
+for the pool, and starts again at any look that finds it queued: a batch that waits behind
+another login's hold of the pool already holds the pool's table lock (taken before the
+row's) but stops no one, and an honest agent's batch holds the row for well under a second
+once it has it. Only cabinets' logins are ended
 (their roles are ``hub.cabinets``' own): never the owner's, a dashboard's or a superuser's.
 """
 
@@ -53,8 +54,10 @@ SESSION_OPTIONS = {
     "tcp_user_timeout": 15_000,
 }
 
-# Every cabinet's session that holds a lock on the pool; "queued" when every session that
-# blocks it is another login's that holds the pool too (it waits its turn, stopping no one).
+# Every cabinet's session that holds a lock on the pool; "queued" when it waits for a lock
+# that other logins' sessions hold (its turn at the pool, behind another holder). A login
+# cannot pass for queued: what it may lock, only its own sessions hold (row-level security
+# keeps it to its own rows), besides advisory locks, which any login takes and so never count.
 HOLDERS = """
 WITH holders AS (
     SELECT DISTINCT l.pid FROM pg_locks l
@@ -62,10 +65,11 @@ WITH holders AS (
        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 )
 SELECT a.pid, c.id, c.name, a.usename, a.xact_start, a.state, left(coalesce(a.query, ''), 200),
-       cardinality(pg_blocking_pids(a.pid)) > 0 AND NOT EXISTS (
+       cardinality(pg_blocking_pids(a.pid)) > 0
+       AND NOT EXISTS (SELECT 1 FROM pg_locks w WHERE w.pid = a.pid AND NOT w.granted AND w.locktype = 'advisory')
+       AND NOT EXISTS (
            SELECT 1 FROM unnest(pg_blocking_pids(a.pid)) AS blocker(pid)
-            WHERE blocker.pid NOT IN (SELECT pid FROM holders)
-               OR EXISTS (SELECT 1 FROM pg_stat_activity b WHERE b.pid = blocker.pid AND b.usename = a.usename))
+             JOIN pg_stat_activity b ON b.pid = blocker.pid WHERE b.usename = a.usename)
   FROM pg_stat_activity a
   JOIN hub.cabinets c ON c.role_name = a.usename
   JOIN pg_roles r ON r.oid = a.usesysid
@@ -161,12 +165,12 @@ class Watchdog:
             if holder.transaction_began is None:
                 self._cannot_see(holder)
                 continue
-            key = (holder.pid, holder.transaction_began)
-            since = self._holding_since.get(key)
-            if since is None and not holder.queued:
-                since = now
-            if since is not None:
-                seen[key] = since
+            # Waiting its turn starts its clock again: a look can fall in the instant a queued
+            # batch is between two of its waits (granted the row's tuple lock, not yet
+            # waiting for the holder's commit), and a queue of 50 batches lasts over 5 s.
+            if not holder.queued:
+                key = (holder.pid, holder.transaction_began)
+                seen[key] = self._holding_since.get(key, now)
         self._holding_since = seen
         ended = []
         for holder in holders:
