@@ -39,7 +39,7 @@ log = logging.getLogger("oasis_kiosk.hub.watchdog")
 HOLD_SECONDS = 5.0
 """The longest a cabinet's transaction may hold the pool's lock: an honest batch holds it
 well under a second, and the link agent's own statements give up after 30 s
-(``agent.CONNECTION_OPTIONS``), so a batch waiting behind a stolen login is freed in time."""
+(``agent.STATEMENT_TIMEOUT``), so a batch waiting behind a stolen login is freed in time."""
 FIRST_WAIT = 0.1
 """Seconds before the first reconnection; each failure doubles it, up to ``RETRY_MAX``."""
 RETRY_MAX = 5.0
