@@ -197,3 +197,22 @@ def test_the_link_unit_verifies(tmp_path: Path) -> None:
     rendered = tmp_path / "oasis-kiosk-link.service"
     rendered.write_text(text.replace(f"ExecStart={SHIPPED_KIOSK} ", f"ExecStart={kiosk} "))
     assert verify(rendered) == []
+
+
+def test_the_hub_watchdog_is_a_user_of_its_own_with_the_owners_credentials(tmp_path: Path) -> None:
+    """The owner's watchdog (docs/floor.md) reads the owner's credentials file as a user of its
+    own, as the link agent reads its cabinet's, and writes nothing locally."""
+    text = (SYSTEMD / "oasis-kiosk-hub-watchdog.service").read_text()
+    watchdog = directives(text)
+    assert watchdog["Service.User"] == ["oasis-hub-watchdog"]
+    assert watchdog["Service.ExecStart"] == [
+        f"{SHIPPED_KIOSK} hub watchdog --credentials /etc/oasis-kiosk/hub-owner.toml"
+    ]
+    assert watchdog["Service.Restart"] == ["always"]
+    assert watchdog["Service.ProtectSystem"] == ["strict"]
+    assert "Service.ReadWritePaths" not in watchdog
+    assert watchdog["Service.CapabilityBoundingSet"] == [""]
+    kiosk = Path(sys.executable).with_name("oasis-kiosk")
+    rendered = tmp_path / "oasis-kiosk-hub-watchdog.service"
+    rendered.write_text(text.replace(f"ExecStart={SHIPPED_KIOSK} ", f"ExecStart={kiosk} "))
+    assert verify(rendered) == []

@@ -265,11 +265,11 @@ def add_cabinet(
         # A few connections, no transaction left idle, a dead link noticed: one cabinet's
         # login cannot hold the pool or the server's connections (migration 0011).
         # (A hub not yet migrated so far gets them, for every cabinet, when it is.)
-        limits = connection.execute(
-            "SELECT to_regprocedure('hub.limit_cabinet_login(text)') IS NOT NULL"
-        ).fetchone()
-        if limits and limits[0]:
-            connection.execute("SELECT hub.limit_cabinet_login(%s::text)", [credentials.user])
+        # And the owner may end its sessions: the watchdog's right (migration 0013).
+        for setup in ("hub.limit_cabinet_login", "hub.let_the_owner_end_sessions_of"):
+            there = connection.execute("SELECT to_regprocedure(%s)", [f"{setup}(text)"]).fetchone()
+            if there and there[0]:
+                connection.execute(sql.SQL("SELECT {}(%s::text)").format(sql.SQL(setup)), [credentials.user])
         connection.execute(
             "INSERT INTO hub.cabinets (name, role_name) VALUES (%s, %s)", [name, credentials.user]
         )

@@ -98,6 +98,10 @@ HEARTBEAT = hub.SILENT_AFTER / 3
 """Seconds between the hub's reminders that an idle cabinet is there (``hub.heartbeat``): three
 missed and the hub counts the cabinet silent (``hub.SILENT_AFTER``), and the pool's
 parameters wait for it."""
+STATEMENT_TIMEOUT = 30
+"""Seconds the agent's own statements may run or wait: longer than the owner's watchdog takes
+to end a login that holds the pool (``watchdog.HOLD_SECONDS`` and a look), so a batch waiting
+behind one is freed first and completes."""
 CONNECTION_OPTIONS: dict[str, Any] = {
     # A cut network is noticed in seconds, not when the kernel gives up on the connection.
     "keepalives": 1,
@@ -105,7 +109,7 @@ CONNECTION_OPTIONS: dict[str, Any] = {
     "keepalives_interval": 2,
     "keepalives_count": 3,
     "tcp_user_timeout": 15_000,
-    "options": "-c statement_timeout=30000",
+    "options": f"-c statement_timeout={STATEMENT_TIMEOUT * 1000}",
 }
 EXIT_OTHER_BOOKS = 4
 """``oasis-kiosk link``'s exit status when the hub holds another books' events for the cabinet."""

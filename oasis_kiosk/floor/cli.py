@@ -10,7 +10,9 @@
   cabinet's books against the hub, and the pool against its records (exit 1 listing each
   difference, and when a cabinet of the hub was not compared without ``--skip`` naming it; a
   cabinet whose books disagree or cannot be read is marked faulty);
-- ``serve [--host H] [--port N]``: the owner's read-only dashboard, as a dashboard's login.
+- ``serve [--host H] [--port N]``: the owner's read-only dashboard, as a dashboard's login;
+- ``watchdog [--hold-seconds S]``: ends any cabinet's session whose transaction holds the
+  pool's lock for S seconds (default 5), until stopped.
 
 Each connects as the hub's owner (``serve`` as a dashboard's login) with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
 ``$OASIS_HUB_DSN``, else libpq's own environment: PGHOST, PGDATABASE, PGUSER, PGPASSFILE…).
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import re
 import signal
@@ -158,7 +161,16 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         "--decimals", type=natural, default=2, help="decimals of the currency's minor units (default 2)"
     )
     serve.add_argument("--title", default="Oasis floor", help="the page's title")
-    for command in (migrate, add_cabinet, add_dashboard, pool, parameters, reconcile, serve):
+    watchdog = commands.add_parser(
+        "watchdog",
+        help="end any cabinet's session that holds the pool's lock too long (as the owner, until stopped)",
+    )
+    watchdog.add_argument(
+        "--hold-seconds",
+        type=hold_seconds,
+        help="the longest a cabinet's transaction may hold the pool's lock (default 5: watchdog.HOLD_SECONDS)",
+    )
+    for command in (migrate, add_cabinet, add_dashboard, pool, parameters, reconcile, serve, watchdog):
         where = command.add_mutually_exclusive_group()
         whose = "a dashboard's" if command is serve else "the owner's"
         where.add_argument("--credentials", type=Path, help=f"{whose} credentials file")
@@ -176,6 +188,16 @@ def positive(text: str) -> int:
     if number == 0:
         raise argparse.ArgumentTypeError(f"not a whole number from 1: {text!r}")
     return number
+
+
+def hold_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise argparse.ArgumentTypeError(f"not a number of seconds above 0: {text!r}")
+    return seconds
 
 
 def port_number(text: str) -> int:
@@ -250,6 +272,8 @@ def run(arguments: argparse.Namespace) -> int:
     try:
         if arguments.hub_command == "serve":
             return run_serve(arguments, target)
+        if arguments.hub_command == "watchdog":
+            return run_watchdog(target, arguments.hold_seconds)
         with access.connect(target) as connection:
             command = arguments.hub_command
             if command == "reconcile":
@@ -320,7 +344,7 @@ def run_reconcile(
 ) -> int:
     """Every cabinet of the hub is compared, or named with ``--skip``: one left out silently
     fails the run, as a difference does."""
-    from oasis_kiosk.floor import reconcile
+    from oasis_kiosk.floor import migrate, reconcile, watchdog
     from oasis_kiosk.floor.errors import HubError
 
     books: dict[str, Path] = {}
@@ -334,6 +358,8 @@ def run_reconcile(
                 f"cabinet {name}: its books are given and it is skipped: drop --books or --skip {name}"
             )
     reconcile.require_cabinets(connection, skip)
+    migrate.require_current(connection)  # before reading the watchdog's table (0013)
+    ended = watchdog.recent(connection, watchdog.last_reconciliation(connection))
     verdicts = reconcile.reconcile(connection, books, in_flight_for=in_flight_for)
     for verdict in verdicts:
         print(verdict_line(verdict))
@@ -353,6 +379,10 @@ def run_reconcile(
             f"cabinet of the hub; give each one's books (--books {unchecked[0]}=PATH …), or name one "
             f"left out on purpose (--skip {unchecked[0]} …)"
         )
+    if ended:
+        print(f"sessions the watchdog ended since the last reconciliation ({len(ended)}):")
+    for session in ended:
+        print(f"  {session.sentence()}")
     return 0 if all(verdict.agrees for verdict in verdicts) and not unchecked and not pool else 1
 
 
@@ -406,6 +436,43 @@ def run_serve(arguments: argparse.Namespace, target: Path | str) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         server.server_close()
+    return 0
+
+
+def run_watchdog(target: Path | str, hold_seconds: float | None) -> int:
+    """Until SIGTERM or SIGINT; a hub that cannot be reached at start, a login that is not the
+    owner's or a hub not migrated to this version end it at once (exit 2), a hub lost later is
+    reached again."""
+    from oasis_kiosk.floor import access, agent, watchdog
+
+    def connect() -> psycopg.Connection[Any]:
+        return access.connect(target, **watchdog.SESSION_OPTIONS)
+
+    with connect() as connection:
+        watchdog.check_owner(connection)
+        user = connection.info.user
+    logging.basicConfig(level=logging.INFO, format="oasis-kiosk hub watchdog: %(message)s")
+    guard = watchdog.Watchdog(connect, hold_seconds or watchdog.HOLD_SECONDS)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        guard.stop()
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGTERM, signal.SIGINT)}
+    watchdog.log.info(
+        "as %s: ending any cabinet's session that holds the pool's lock for %g s", user, guard.hold_seconds
+    )
+    if guard.hold_seconds + guard.look_every >= agent.STATEMENT_TIMEOUT:
+        watchdog.log.warning(
+            "a bound of %g s: a link agent's batch waiting behind a stolen login gives up first "
+            "(after %d s) and is sent again",
+            guard.hold_seconds,
+            agent.STATEMENT_TIMEOUT,
+        )
+    try:
+        guard.run()
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     return 0
 
 
