@@ -448,14 +448,14 @@ JACKPOT_LOAD = Fraction(9, 10)
 would still drift upwards with the luck of the hits, never paid."""
 
 
-def jackpot_payable(side: SideReturn, jackpot: JackpotConfig, stake: int, share: Fraction) -> float:
+def jackpot_payable(side: SideReturn, jackpot: JackpotConfig, stake: int, share: Fraction) -> Fraction:
     """The most of a bonus ``stake`` the meter can pay back, per unit staked, as often as a
     kept bonus wins an award at most, each award ``share`` of the meter (the least share a
     hand wins). An award of the whole meter pays back what it rose above its base; an award
     of a part leaves the rest on the meter, which pays back at most that part of its maximum.
     A meter fed more than this by every stake piles the rest up above its maximum, never paid."""
     per_hit = min(Fraction(jackpot.maximum - jackpot.base), share * jackpot.maximum)
-    return float(per_hit * Fraction(side.jackpot_frequency) / stake)
+    return per_hit * Fraction(side.jackpot_frequency) / stake
 
 
 def least_jackpot_share(rules: ProfileRules) -> Fraction:
@@ -504,9 +504,9 @@ def breaches(
     largest = largest_side_stake(rules)
     if figures.side is not None and figures.side.jackpot_frequency and largest:
         payable = jackpot_payable(figures.side, jackpot, largest, least_jackpot_share(rules))
-        if jackpot.rate > JACKPOT_LOAD * Fraction(payable):
-            rate = float(jackpot.rate)
-            found.append(Breach(figures.profile, True, JACKPOT_FED, largest, rate, 0.0, payable, True))
+        if jackpot.rate > JACKPOT_LOAD * payable:
+            rate, bound = float(jackpot.rate), float(payable)
+            found.append(Breach(figures.profile, True, JACKPOT_FED, largest, rate, 0.0, bound, True))
     for is_side, bet, amount, value, ci95, low, high in checked:
         if value is None:
             found.append(Breach(figures.profile, is_side, bet, amount, None, 0.0, high or 0.0, True))

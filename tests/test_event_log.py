@@ -4,6 +4,7 @@ the money taken in and paid out among the events."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ from support import books, logged_in_menu, settled
 from oasis_kiosk import i18n
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware import essp
-from oasis_kiosk.machine.events import SENTENCES, sentence
+from oasis_kiosk.machine import cash_out_kinds
+from oasis_kiosk.machine.cash_out_kinds import HOPPER, PayoutDevice
+from oasis_kiosk.machine.events import SENTENCES, event_log, sentence
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 
 PACKAGE = Path(__file__).parent.parent / "oasis_kiosk"
@@ -143,3 +146,78 @@ def test_the_log_says_the_money_taken_in_and_paid_out_among_the_events(tmp_path:
     assert [line for line in said if line in expected] == expected
     assert not [line for line in said if re.search(r"[{}=]|\w_\w", line)], "no raw detail"
     assert menu.events(2) == menu.events()[-2:]
+
+
+TICKET_PRINTER = PayoutDevice(
+    "ticket_printer",
+    unit=lambda config: 1,
+    meter="printer_out",
+    stopped_short="printer_failed",
+    overpaid="printer_overpaid",
+    words=replace(
+        HOPPER.words,
+        logged_paid="Ticket of {amount} printed",
+        logged_started="Ticket printing started",
+        logged_stopped="Ticket printing stopped by the attendant",
+        logged_interrupted="The power failed while a ticket printed: it is handpaid",
+    ),
+)
+"""A second payout device, as a ticket printer would be registered."""
+
+
+@pytest.mark.parametrize(
+    ("kind", "detail", "said"),
+    [
+        ("cash_out", {"amount": 1050, "device": "ticket_printer"}, "Ticket of €10.50 printed"),
+        (
+            "payout_requested",
+            {"coins": 1050, "coin": 1, "device": "ticket_printer"},
+            "Ticket printing started",
+        ),
+        (
+            "payout_stop_requested",
+            {"coins_owed": 1050, "device": "ticket_printer"},
+            "Ticket printing stopped by the attendant",
+        ),
+        (
+            "payout_interrupted",
+            {"coins_owed": 1050, "device": "ticket_printer"},
+            "The power failed while a ticket printed: it is handpaid",
+        ),
+        ("cash_out", {"amount": 100, "device": "hopper"}, "Coin of €1.00 paid out by the hopper"),
+        (
+            "payout_requested",
+            {"coins": 10, "coin": 100, "device": "hopper"},
+            "Payout of 10 coin(s) of €1.00 started",
+        ),
+        # An event of a release that named no device was the hopper's.
+        ("cash_out", {"amount": 100}, "Coin of €1.00 paid out by the hopper"),
+        ("payout_stop_requested", {"coins_owed": 7}, "Payout stopped by the attendant with 7 coin(s) owed"),
+        (
+            "payout_interrupted",
+            {"coins_owed": 7},
+            "The power failed during a payout: 7 coin(s) owed, handpaid",
+        ),
+    ],
+)
+def test_a_payout_reads_in_the_words_of_the_device_that_paid_it(
+    monkeypatch: pytest.MonkeyPatch, kind: str, detail: dict[str, object], said: str
+) -> None:
+    i18n.use("en")
+    monkeypatch.setitem(cash_out_kinds.PAYOUT_DEVICES, TICKET_PRINTER.name, TICKET_PRINTER)
+    assert sentence({"kind": kind, "detail": detail}, cash) == said
+
+
+def test_the_log_names_the_device_of_a_payout_from_its_ledger_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    i18n.use("en")
+    monkeypatch.setitem(cash_out_kinds.PAYOUT_DEVICES, TICKET_PRINTER.name, TICKET_PRINTER)
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    terminal.handle("bill", 2000)
+    with terminal.store.transaction():
+        terminal.store.post("cash_out", -100, device=HOPPER.name)
+        terminal.store.post("cash_out", -1050, device=TICKET_PRINTER.name)
+    said = [sentence(event, cash) for event in event_log(terminal.store, 10)]
+    assert said[-2:] == ["Coin of €1.00 paid out by the hopper", "Ticket of €10.50 printed"]

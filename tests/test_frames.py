@@ -48,6 +48,23 @@ def pictures_agree(app: App, clock: Clock) -> None:
     assert painted == pygame.image.tobytes(app.screen, "RGB"), f"at {clock.now:.3f} s"
 
 
+def played(
+    tmp_path: Path, size: tuple[int, int], deck: str, *, bonus: bool = False, first_frame: bool = False
+) -> tuple[App, Clock]:
+    """A kiosk of ``deck`` whose player bet (F8, and the bonus with N if ``bonus``), dealt and
+    played (RETURN, P) a round; ``first_frame``: the first frame, which paints and lays out
+    everything, drawn before the presses."""
+    app, clock = kiosk(tmp_path, size, deck=deck)
+    if first_frame:
+        app.draw()
+    app.key("f8")
+    if bonus:
+        app.key("n")
+    app.key("return")
+    app.key("p")
+    return app, clock
+
+
 @pytest.mark.parametrize("size", ENDS)
 @pytest.mark.parametrize("deck", [FLUSH, ROYAL])
 def test_a_round_drawn_by_parts_is_the_picture_a_full_repaint_draws(
@@ -111,11 +128,7 @@ def test_every_press_of_a_player_drawn_by_parts_is_the_picture_a_full_repaint_dr
 def test_a_lit_rows_new_look_repaints_its_rows_and_a_look_seen_again_is_their_blit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app, clock = kiosk(tmp_path, (1280, 720), deck=FLUSH)
-    app.draw()  # the first frame paints everything
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1280, 720), FLUSH, first_frame=True)
     column = pygame.Rect(*astuple(app.game.layout.paytable))
     painted = []  # the rows painted afresh (not shown from a kept look) in a frame
     column_line = paytable.column_line
@@ -174,10 +187,7 @@ def test_helps_history_page_shows_the_rounds_played_since_it_was_last_kept(tmp_p
 
 
 def test_a_winning_hands_glow_turned_to_a_look_seen_again_is_one_blit(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1280, 720), deck=QUADS)
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1280, 720), QUADS)
     table = app.game
     glow = hand.glow(table.layout, table.layout.boxes[0], 5)
     painted: list[pygame.Rect] = []  # what the frame drew afresh on the table
@@ -210,11 +220,7 @@ def test_a_winning_hands_glow_turned_to_a_look_seen_again_is_one_blit(tmp_path: 
 def test_the_jackpot_banners_flash_to_a_colour_seen_again_is_one_blit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app, clock = kiosk(tmp_path, (1280, 720), deck=ROYAL)
-    app.key("f8")
-    app.key("n")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1280, 720), ROYAL, bonus=True)
     table = app.game
     flashes = []  # for each colour the banner turned to: whether the frame drew it afresh
     drawn = []
@@ -237,10 +243,7 @@ def test_a_new_deal_and_its_outcome_repaint_their_pieces_not_the_felt_across_the
     """From the second deal on, a deal's cards, the labels, captions and bet spots that
     change, the verdict and the glow are repainted where they lie: no frame repaints a strip
     of felt as wide as the table."""
-    app, clock = kiosk(tmp_path, (1280, 720), deck=FLUSH)
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1280, 720), FLUSH)
     settle(app, clock)
     table = pygame.Rect(*astuple(app.game.layout.table))
     widest = 0
@@ -281,10 +284,7 @@ def test_a_new_deal_repaints_whole_columns_and_copies_of_the_background_only_its
     """Clearing the last round's cards puts the felt back by fills (a copy also reads the
     background, rarely in the cache then), in rectangles of whole columns (filled and copied
     several times faster than others)."""
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1920, 1080), FLUSH)
     settle(app, clock)
     copied = []  # the areas copied from the background (the only surface of the screen's size)
     screen_blit = type(app.screen).blit
@@ -308,10 +308,7 @@ def test_a_new_deal_repaints_whole_columns_and_copies_of_the_background_only_its
 
 
 def test_a_win_counted_up_repaints_the_meters_digits_that_change_not_the_bet(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1920, 1080), QUADS)
     meters = pygame.Rect(*astuple(app.game.layout.meters))
     bet = pygame.Rect(*astuple(app.game.layout.meters.split(3)[1]))
     repaints = []
@@ -332,11 +329,7 @@ def test_a_counting_frame_lays_out_the_paytable_once_and_each_meters_new_amount_
     """The glow turns the paytable's rows and the count changes CREDIT and WIN each frame:
     the column's lines stay laid out, and a meter's amount is measured when it is new, not
     again when the next frame compares it."""
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
-    app.draw()  # the first frame lays everything out
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1920, 1080), QUADS, first_frame=True)
     laid_out = []
     column_lines = paytable.column_lines
 
@@ -358,10 +351,7 @@ def test_a_counting_frame_lays_out_the_paytable_once_and_each_meters_new_amount_
 
 
 def test_a_winning_hands_glow_turns_in_whole_columns(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1920, 1080), QUADS)
     table = app.game
     glow = hand.glow(table.layout, table.layout.boxes[0], 5)
     turns = []  # the repaints over the hand in each frame its glow turned
@@ -381,11 +371,7 @@ def test_a_panels_frames_paint_the_table_only_where_its_body_leaves_it_in_sight(
 ) -> None:
     """The felt, the pieces on it and the veil are painted round a handpay's panel, not under
     its body, which is filled over them (the frames that show it painted the table twice)."""
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=ROYAL)
-    app.key("f8")
-    app.key("n")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1920, 1080), ROYAL, bonus=True)
     table = app.game
     painted: list[pygame.Rect] = []  # the background put back in the frame
     paint = Background.paint
@@ -416,10 +402,7 @@ def test_a_winning_hands_glow_is_drawn_only_where_a_frame_repaints_it(
 ) -> None:
     """The outcome's frame repaints the verdict, the captions and the hand apart: the glow's
     rounded frames are drawn into the hand's repaint only, not clipped away in the others."""
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=QUADS)
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1920, 1080), QUADS)
     table = app.game
     glow = hand.glow(table.layout, table.layout.boxes[0], 5)
     clipped_away = []
@@ -534,10 +517,7 @@ def test_what_a_deals_first_frame_left_is_painted_a_region_a_frame(tmp_path: Pat
     """A new deal's first frame is the table's news; the message, the meters, the buttons (and
     a paytable row lit by the last round, going dark) wait. The frames after it paint one of them each (the
     cards go on flying meanwhile), those overdue at once, and the picture is a full repaint's."""
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
-    app.key("f8")
-    app.key("return")
-    app.key("p")
+    app, clock = played(tmp_path, (1920, 1080), FLUSH)
     settle(app, clock)
     lay = app.game.layout
     regions = {

@@ -146,7 +146,7 @@ def test_a_power_cut_during_a_payout_leaves_the_rest_owed_once_as_a_handpay(tmp_
     meters = again.store.meters()
     assert (meters["hopper_out"], meters["handpays"], meters["total_out"]) == (300, 750, 1050)
     interrupted = [e["detail"] for e in again.store.events() if e["kind"] == "payout_interrupted"]
-    assert interrupted == [{"coins_owed": 7}]
+    assert interrupted == [{"coins_owed": 7, "device": "hopper"}]
     assert audit(again.store).ok
 
 
@@ -365,8 +365,8 @@ def test_the_screen_and_the_log_count_the_coins_a_payout_owes(tmp_path: Path) ->
     assert terminal.handle("attendant").ok
     logged = {e["kind"]: e["detail"] for e in terminal.store.events() if e["kind"].startswith("payout_")}
     assert logged == {
-        "payout_requested": {"coins": 10, "coin": 100},
-        "payout_stop_requested": {"coins_owed": 7},
+        "payout_requested": {"coins": 10, "coin": 100, "device": "hopper"},
+        "payout_stop_requested": {"coins_owed": 7, "device": "hopper"},
     }
 
 
@@ -385,7 +385,7 @@ def test_books_of_the_release_that_counted_the_payout_in_coins_resume_it_as_its_
     store.close()
     again = Terminal(Config(database=database, cashout="hopper", hopper_coin=100), books(database))
     interrupted = [e["detail"] for e in again.store.events() if e["kind"] == "payout_interrupted"]
-    assert interrupted == [{"coins_owed": 7}]
+    assert interrupted == [{"coins_owed": 7, "device": "hopper"}]
     assert (again.payout, again.handpay) == (None, 750)
     assert "payout" not in again.store.get_state("terminal"), "converted once, on load"
     assert again.handle("attendant").message == "handpay of 750 paid"

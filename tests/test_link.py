@@ -55,6 +55,18 @@ def outbox(database: Path) -> list[Row]:
 # The outbox in the books.
 
 
+def played(database: Path, rounds: int, *, pushed_with: Path | None = None) -> str:
+    """The linked terminal of these books, ``rounds`` rounds played (``play``) and closed, and
+    its outbox pushed to the hub with the cabinet's credentials if given; its books' id."""
+    t = linked_terminal(database)
+    play(t, rounds)
+    played_books = books_id(t)
+    t.store.close()
+    if pushed_with is not None:
+        push(database, pushed_with)
+    return played_books
+
+
 def test_an_unlinked_terminal_writes_no_outbox_rows(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     t = Terminal(Config(database=database), books(database), seed_for_round=SEEDS)
@@ -275,9 +287,7 @@ def test_an_idle_cabinet_is_still_seen_by_the_hub(floor: Floor, tmp_path: Path) 
 
 def test_a_batch_sent_twice_changes_nothing(floor: Floor, tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
-    t = linked_terminal(database)
-    play(t, 3)
-    t.store.close()
+    played(database, 3)
     rows = outbox(database)
     batch = [hub.Event(seq, kind, payload, at) for seq, kind, payload, at in expected(rows)]
     with access.connect(floor.credentials) as cabinet:
@@ -482,9 +492,7 @@ def test_the_link_process_killed_mid_push_resumes_without_loss_or_doubles(
     floor: Floor, tmp_path: Path
 ) -> None:
     database = tmp_path / "kiosk.db"
-    t = linked_terminal(database)
-    play(t, 40)
-    t.store.close()
+    played(database, 40)
     total = agent.outbox_last(database)
     command, environment = link_command(tmp_path, database, floor.credentials)
 
@@ -523,9 +531,7 @@ def test_the_link_process_killed_mid_push_resumes_without_loss_or_doubles(
 
 def test_a_second_link_agent_on_the_same_books_refuses_to_start(floor: Floor, tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
-    t = linked_terminal(database)
-    play(t, 2)
-    t.store.close()
+    played(database, 2)
     command, environment = link_command(tmp_path, database, floor.credentials)
     log = tmp_path / "link.log"
     with log.open("ab") as output:
@@ -541,9 +547,7 @@ def test_a_second_link_agent_on_the_same_books_refuses_to_start(floor: Floor, tm
         ) in second.stderr
         assert floor.cabinet_events() == held
         assert first.poll() is None, "the first agent goes on"
-        t = linked_terminal(database)
-        play(t, 1)
-        t.store.close()
+        played(database, 1)
         wait_for(lambda: agent.confirmed(database) == agent.outbox_last(database) > held[-1][0])
         first.send_signal(signal.SIGTERM)
         first.wait(10)
@@ -596,9 +600,7 @@ def test_an_agent_that_goes_on_across_a_ram_clear_sends_nothing_of_the_new_books
         link.push_once()
     assert floor.cabinet_events() == sent, "the old books, moved aside, are read no more"
     # New books, with at least as many rows as the hub holds and a jackpot hit among them.
-    t = linked_terminal(database)
-    play(t, 4)
-    t.store.close()
+    played(database, 4)
     t = linked_terminal(database, deck=lambda number: ROYAL)
     feed(t, "bill 5000", "deal", "play")
     assert t.jackpot_pending is not None
@@ -634,17 +636,10 @@ def test_an_agent_that_goes_on_across_a_ram_clear_sends_nothing_of_the_new_books
 
 def test_the_link_stops_at_new_books_with_more_rows_than_the_hub_holds(floor: Floor, tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
-    t = linked_terminal(database)
-    play(t, 1)
-    old = books_id(t)
-    t.store.close()
-    push(database, floor.credentials)
+    old = played(database, 1, pushed_with=floor.credentials)
     sent = floor.cabinet_events()
     clear_books(BooksFiles(database))
-    t = linked_terminal(database)
-    play(t, 3)
-    new = books_id(t)
-    t.store.close()
+    new = played(database, 3)
     assert agent.outbox_last(database) > len(sent)
     command, environment = link_command(tmp_path, database, floor.credentials)
     stopped = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
@@ -674,9 +669,7 @@ def test_a_cabinet_whose_books_the_hub_never_recorded_adopts_the_first_sent(
     floor.owner.execute("UPDATE hub.cabinets SET books_id = NULL")
     sent = floor.cabinet_events()
     clear_books(BooksFiles(database))
-    t = linked_terminal(database)
-    play(t, 1)
-    t.store.close()
+    played(database, 1)
     link = agent.Agent(database, floor.credentials)
     with pytest.raises(agent.BooksRefusedError, match=r"these are other books \(a RAM clear"):
         link.push_once()
@@ -687,9 +680,7 @@ def test_a_cabinet_whose_books_the_hub_never_recorded_adopts_the_first_sent(
 
 def test_the_hub_refuses_a_batch_of_other_books(floor: Floor, tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
-    t = linked_terminal(database)
-    play(t, 2)
-    t.store.close()
+    played(database, 2)
     rows = outbox(database)
     batch = [hub.Event(seq, kind, payload, at) for seq, kind, payload, at in expected(rows)]
     with access.connect(floor.credentials) as cabinet:
@@ -721,21 +712,14 @@ def test_books_restored_from_a_backup_are_refused_not_spliced_into_the_hubs_hist
     home = tmp_path / "home"
     home.mkdir()
     database = home / "kiosk.db"
-    t = linked_terminal(database)
-    play(t, 2)
-    t.store.close()
+    played(database, 2)
     shutil.copytree(home, tmp_path / "backup")
-    t = linked_terminal(database)
-    play(t, 4)
-    t.store.close()
-    push(database, floor.credentials)
+    played(database, 4, pushed_with=floor.credentials)
     sent, stakes = floor.cabinet_events(), stakes_at_the_hub(floor)
     held = sent[-1][0]
     shutil.rmtree(home)
     shutil.copytree(tmp_path / "backup", home)  # the card died; the backup is put back
-    t = linked_terminal(database)
-    play(t, 1)
-    t.store.close()
+    played(database, 1)
     assert agent.outbox_last(database) < held
     link = agent.Agent(database, floor.credentials, batch=50)
     with pytest.raises(
@@ -743,9 +727,7 @@ def test_books_restored_from_a_backup_are_refused_not_spliced_into_the_hubs_hist
     ):
         link.push_once()
     link.close()
-    t = linked_terminal(database)
-    play(t, 6)  # play passes the hub's number: its row there is another
-    t.store.close()
+    played(database, 6)  # play passes the hub's number: its row there is another
     assert agent.outbox_last(database) > held
     link = agent.Agent(database, floor.credentials, batch=50)
     with pytest.raises(
@@ -773,25 +755,19 @@ def test_a_copy_of_the_card_on_another_machine_is_refused_at_connection_and_betw
     spliced after the other's."""
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
-    t = linked_terminal(a / "kiosk.db")
-    play(t, 1)
-    t.store.close()
+    played(a / "kiosk.db", 1)
     link_a = agent.Agent(a / "kiosk.db", floor.credentials, batch=10)
     link_a.push_all()  # A stays connected from here on
     shutil.copytree(a, b)
     for home, rounds in ((a, 2), (b, 4)):
-        t = linked_terminal(home / "kiosk.db")
-        play(t, rounds)
-        t.store.close()
+        played(home / "kiosk.db", rounds)
     push(b / "kiosk.db", floor.credentials)
     sent, stakes = floor.cabinet_events(), stakes_at_the_hub(floor)
     # A, connected before B sent: refused before its next batch, not spliced after B's rows.
     with pytest.raises(agent.BooksRefusedError, match=f"the hub's event {sent[-1][0]} is not event"):
         link_a.push_once()
     link_a.close()
-    t = linked_terminal(a / "kiosk.db")
-    play(t, 6)  # A's outbox passes B's last row
-    t.store.close()
+    played(a / "kiosk.db", 6)  # A's outbox passes B's last row
     assert agent.outbox_last(a / "kiosk.db") > sent[-1][0]
     link_a = agent.Agent(a / "kiosk.db", floor.credentials, batch=10)
     with pytest.raises(agent.BooksRefusedError, match=f"the hub's event {sent[-1][0]} is not event"):
@@ -805,9 +781,7 @@ def test_a_row_the_hub_holds_sent_again_with_other_contents_is_refused_as_other_
     floor: Floor, tmp_path: Path
 ) -> None:
     database = tmp_path / "kiosk.db"
-    t = linked_terminal(database)
-    play(t, 2)
-    t.store.close()
+    played(database, 2)
     rows = outbox(database)
     batch = [hub.Event(seq, kind, payload, at) for seq, kind, payload, at in expected(rows)]
     with access.connect(floor.credentials) as cabinet:

@@ -361,7 +361,7 @@ def test_a_jackpot_fed_more_than_its_meter_can_pay_back_is_refused() -> None:
     (fed,) = breaches(figures, ReturnBounds(), greedy)
     payable = returns.jackpot_payable(figures.side, greedy, 500, Fraction(1))
     assert payable == pytest.approx(5_000_000 * 4 / 2_598_960 / 500)
-    assert (fed.bet, fed.amount, fed.above, fed.bound) == (returns.JACKPOT_FED, 500, True, payable)
+    assert (fed.bet, fed.amount, fed.above, fed.bound) == (returns.JACKPOT_FED, 500, True, float(payable))
     assert fed.describe(lambda amount: f"{amount / 100:.2f} EUR") == (
         "standard's jackpot takes 10.000 % of a bonus stake of 5.00 EUR, more than 1.385 % (90.00 % "
         "of the 1.539 % its meter can pay back between its base and its maximum): the rest would "
@@ -371,7 +371,7 @@ def test_a_jackpot_fed_more_than_its_meter_can_pay_back_is_refused() -> None:
     assert breaches(figures, ReturnBounds(), replace(greedy, maximum=40_000_000)) == []
     assert breaches(figures, ReturnBounds(), replace(greedy, rate=Fraction(1, 80))) == []
     # Fed exactly what it can pay back, its overflow would still drift up with the hits' luck.
-    at_the_bound = replace(greedy, rate=Fraction(payable))
+    at_the_bound = replace(greedy, rate=payable)
     assert [b.bet for b in breaches(figures, ReturnBounds(), at_the_bound)] == [returns.JACKPOT_FED]
     # A bonus without jackpot awards is fed nothing to pay back.
     assert breaches(figures_of("czech"), ReturnBounds(), greedy) == []

@@ -3,7 +3,6 @@ sections; ``validate`` checks the configuration again as the terminal holds it."
 
 from __future__ import annotations
 
-import math
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +15,7 @@ from oasis_kiosk.config.link import LINK, LINK_SECTION
 from oasis_kiosk.config.rules import RULES, RULES_SECTION
 from oasis_kiosk.config.schema import EMPTY, ConfigError, Key, TomlTable, Walk
 from oasis_kiosk.config.terminal import MONEY, TERMINAL, Config
+from oasis_kiosk.machine.money_kinds import most_credit_taken
 
 SCHEMA: dict[str, dict[str, Key]] = {
     "terminal": TERMINAL,
@@ -135,29 +135,3 @@ def validate(config: Config) -> None:
             f"{config.credit_limit} can be reached only up to {reachable} with money.coins and money.bills, "
             f"below the least a round of {profile.id} needs ({least}): no round could be dealt",
         )
-
-
-REACH_STEPS = 1_000_000
-"""The most credits a check of the reachable credit walks through (a limit in a currency of
-tiny units with no small coin): beyond it the check is skipped."""
-
-
-def most_credit_taken(limit: int, values: tuple[int, ...], enough: int) -> int:
-    """The most credit coins and notes of ``values`` can make without passing ``limit`` (the
-    acceptors refuse what would pass it), or ``enough`` once that much is sure."""
-    if not values:
-        return 0
-    smallest = min(values)
-    if limit // smallest * smallest >= enough:
-        return enough
-    unit = math.gcd(*values)
-    if limit // unit > REACH_STEPS:
-        return enough
-    made = bytearray(limit // unit + 1)
-    made[0] = 1
-    for total in range(len(made)):
-        if made[total]:
-            for value in values:
-                if total + value // unit < len(made):
-                    made[total + value // unit] = 1
-    return max(total for total in range(len(made)) if made[total]) * unit

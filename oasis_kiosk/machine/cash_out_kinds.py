@@ -44,7 +44,7 @@ class PayoutDevice:
 class PayoutWords:
     """What the terminal and the screen say of a payout device's work: message ids, with
     ``{coins}`` a count of its items and ``{coin}`` an item's value (the names the books'
-    events keep), and the English reasons of its tilts."""
+    events keep), the English reasons of its tilts and the event log's sentences of its work."""
 
     paying: str
     """The cash-out's prompt: ``{coins}`` items of ``{coin}``."""
@@ -62,6 +62,14 @@ class PayoutWords:
     """The tilt's reason of a payout ended short (``{coins}``)."""
     not_owed_reason: str
     """The tilt's reason of an item not owed (``{coin}``, minor units)."""
+    logged_paid: str
+    """The event log's sentence of an item paid (``{amount}``)."""
+    logged_started: str
+    """The event log's sentence of a payout started (``{coins}`` items of ``{coin}``)."""
+    logged_stopped: str
+    """The event log's sentence of a payout the attendant stopped (``{coins_owed}`` items)."""
+    logged_interrupted: str
+    """The event log's sentence of a payout the power cut ended (``{coins_owed}`` items)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,6 +99,10 @@ HOPPER = PayoutDevice(
         to_come_prompt=N_("Paying out: {coins} coin(s) to come."),
         short_reason="the hopper stopped {coins} coin(s) short",
         not_owed_reason="the hopper paid a coin of {coin} it did not owe",
+        logged_paid=N_("Coin of {amount} paid out by the hopper"),
+        logged_started=N_("Payout of {coins} coin(s) of {coin} started"),
+        logged_stopped=N_("Payout stopped by the attendant with {coins_owed} coin(s) owed"),
+        logged_interrupted=N_("The power failed during a payout: {coins_owed} coin(s) owed, handpaid"),
     ),
 )
 """Coins of ``[money] hopper_coin``."""

@@ -1,5 +1,5 @@
 """The event log as the operator reads it: one registry from an event's kind to its sentence,
-and the log itself, which puts the money taken in and paid out by the hopper (the ledger's)
+and the log itself, which puts the money taken in and paid out by a payout device (the ledger's)
 and each round settled among the events, oldest first.
 
 A sentence's placeholders are the event's detail, nested fields joined by ``_``
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.machine.cash_out_kinds import HOPPER, PAYOUT_DEVICES, PayoutDevice
 from oasis_kiosk.machine.intents import BUTTON_LABELS
 from oasis_kiosk.machine.money_kinds import BILL, BY_LEDGER_KIND, COIN
 from oasis_kiosk.machine.tilts import TILTS
@@ -45,19 +46,27 @@ SETTING_WORDS = {"normal": N_("normal"), "fast": N_("fast")}
 """The words a setting takes, as the screen says them: the speeds (``config.SPEEDS``)."""
 
 
+def payout_sentences(device: PayoutDevice) -> dict[str, Sentence]:
+    """The sentences of a payout device's work, by the event's kind, in its own words."""
+    words = device.words
+    return {
+        "cash_out": _said(words.logged_paid, "amount"),
+        "payout_requested": _said(words.logged_started, "coin"),
+        "payout_stop_requested": _said(words.logged_stopped),
+        "payout_interrupted": _said(words.logged_interrupted),
+    }
+
+
 SENTENCES: dict[str, Sentence] = {
     # Money in and out.
     COIN.ledger_kind: _said(N_("Coin of {amount} credited"), "amount"),
     BILL.ledger_kind: _said(N_("Note of {amount} credited"), "amount"),
-    "cash_out": _said(N_("Coin of {amount} paid out by the hopper"), "amount"),
+    **payout_sentences(HOPPER),  # an event of a release that named no device was the hopper's
     "operator_credit": _said(N_("Operator credit of {amount}: {reason}"), "amount"),
     "credited_while_inhibited": _said(N_("{value} credited while the money devices were closed"), "value"),
     "round_settled": _said(N_("Round {round_id} settled: staked {staked}, paid {paid}"), "staked", "paid"),
     "round_void": _said(N_("Round {round_id} void: {refund} refunded"), "refund"),
     "round_voided": _said(N_("Round {round_id} voided by the operator: {refund} refunded"), "refund"),
-    "payout_requested": _said(N_("Payout of {coins} coin(s) of {coin} started"), "coin"),
-    "payout_stop_requested": _said(N_("Payout stopped by the attendant with {coins_owed} coin(s) owed")),
-    "payout_interrupted": _said(N_("The power failed during a payout: {coins_owed} coin(s) owed, handpaid")),
     "handpay_requested": _said(N_("Handpay of {amount} called for"), "amount"),
     "handpay_reduced": _said(
         N_("A late coin of {coin} paid out: the handpay is now {amount}"), "coin", "amount"
@@ -137,7 +146,7 @@ def sentence(event: Mapping[str, Any], cash: Callable[[int], str]) -> str:
     ``cash``."""
     kind: str = event["kind"]
     detail: Mapping[str, Any] = event["detail"]
-    said = SENTENCES.get(f"{kind}:{detail.get('setting')}") or SENTENCES.get(kind)
+    said = SENTENCES.get(f"{kind}:{detail.get('setting')}") or _by_device(kind, detail) or SENTENCES.get(kind)
     in_words = kind.replace("_", " ").capitalize()
     if said is None:
         return in_words
@@ -152,6 +161,13 @@ def sentence(event: Mapping[str, Any], cash: Callable[[int], str]) -> str:
         return _(said.template).format_map(fields)
     except KeyError:  # an event of an older shape
         return in_words
+
+
+def _by_device(kind: str, detail: Mapping[str, Any]) -> Sentence | None:
+    """A payout's sentence in the words of the payout device the event names (none named:
+    the registry's, the hopper's)."""
+    device = PAYOUT_DEVICES.get(detail.get("device", ""))
+    return payout_sentences(device).get(kind) if device is not None else None
 
 
 def _flattened(detail: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -178,10 +194,10 @@ def _field(name: str, value: Any, said: Sentence, cash: Callable[[int], str]) ->
 
 def event_log(store: Store, last: int) -> list[dict[str, Any]]:
     """The last ``last`` entries of the log, oldest first, each with its time (``at``),
-    ``kind`` and ``detail``: the events, the money taken in and paid by the hopper, and the
+    ``kind`` and ``detail``: the events, the money taken in and paid by a payout device, and the
     rounds settled."""
     money = [
-        {"at": row.at, "kind": row.kind, "detail": {"amount": abs(row.amount)}}
+        {"at": row.at, "kind": row.kind, "detail": {"amount": abs(row.amount), **_device_of(row.detail)}}
         for row in store.ledger_tail(MONEY_IN_AND_OUT, last)
     ]
     rounds = [_settled(round_) for round_ in store.rounds(last=last) if round_["state"] == "settled"]
@@ -193,6 +209,11 @@ def event_log(store: Store, last: int) -> list[dict[str, Any]]:
     ]
     ranked.sort(key=lambda item: item[:2])
     return [entry for _at, _rank, entry in ranked[-last:]]
+
+
+def _device_of(detail: Mapping[str, Any]) -> dict[str, Any]:
+    """The payout device a ledger row of money paid out names, for its sentence."""
+    return {"device": detail["device"]} if "device" in detail else {}
 
 
 def _settled(round_: SettledRound) -> dict[str, Any]:

@@ -156,17 +156,21 @@ class LinkState:
         finally:
             db.close()
 
+    def read(self) -> tuple[int | None, bool]:
+        """The pool and the link (``pool``, ``online``) from one look at the agent's file."""
+        self.refresh()
+        online = self._contact_at is not None and self.clock() - self._contact_at <= self.offline_after
+        return self._pool, online
+
     @property
     def pool(self) -> int | None:
         """The hub's pool as the agent last read it (None: never yet)."""
-        self.refresh()
-        return self._pool
+        return self.read()[0]
 
     @property
     def online(self) -> bool:
         """The agent reached the hub within ``offline_after`` seconds."""
-        self.refresh()
-        return self._contact_at is not None and self.clock() - self._contact_at <= self.offline_after
+        return self.read()[1]
 
     def award(self, round_id: str, box: int) -> int | None:
         """The hub's award for the hit of ``box`` in the round (its id at the hub), once the

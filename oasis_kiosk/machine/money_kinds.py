@@ -2,10 +2,12 @@
 cabinet wires a device as, and the prefix of that device's event names), the configuration's
 list of what the cabinet takes, the ledger row and the denomination meters it is booked on,
 and what the screen says of it. The terminal, the audit, the meters, the cabinet, the
-keyboard and the scripts read it from here."""
+keyboard and the scripts read it from here, and the configuration's check of the credit the
+coins and notes can reach calls its arithmetic (``most_credit_taken``)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -72,3 +74,29 @@ BILL = MoneyKind(
 MONEY_KINDS: dict[str, MoneyKind] = {kind.name: kind for kind in (COIN, BILL)}
 """By name, coins first (the intents' order)."""
 BY_LEDGER_KIND: dict[str, MoneyKind] = {kind.ledger_kind: kind for kind in MONEY_KINDS.values()}
+
+
+REACH_STEPS = 1_000_000
+"""The most credits a check of the reachable credit walks through (a limit in a currency of
+tiny units with no small coin): beyond it the check is skipped."""
+
+
+def most_credit_taken(limit: int, values: tuple[int, ...], enough: int) -> int:
+    """The most credit coins and notes of ``values`` can make without passing ``limit`` (the
+    acceptors refuse what would pass it), or ``enough`` once that much is sure."""
+    if not values:
+        return 0
+    smallest = min(values)
+    if limit // smallest * smallest >= enough:
+        return enough
+    unit = math.gcd(*values)
+    if limit // unit > REACH_STEPS:
+        return enough
+    made = bytearray(limit // unit + 1)
+    made[0] = 1
+    for total in range(len(made)):
+        if made[total]:
+            for value in values:
+                if total + value // unit < len(made):
+                    made[total + value // unit] = 1
+    return max(total for total in range(len(made)) if made[total]) * unit

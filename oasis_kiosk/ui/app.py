@@ -231,9 +231,9 @@ class App:
     def _terminal_read(self) -> tuple[int, int | None, bool]:
         """What the screen shows of the terminal moves with: its books (each commit), and a
         linked jackpot's pool and link, which the agent moves without a commit here (the
-        terminal reads the agent's file a few times a second at most)."""
-        terminal = self.terminal
-        return terminal.changes, terminal.jackpot_shown, terminal.link_offline() is None
+        terminal reads the agent's file a few times a second at most; once here, for both)."""
+        shown, offline = self.terminal.link_shown()
+        return self.terminal.changes, shown, offline is None
 
     def _take(self, responses: list[Response]) -> None:
         if responses:

@@ -38,6 +38,53 @@ ALTER TABLE hub.awards ADD COLUMN to_reserve bigint NOT NULL DEFAULT 0 CHECK (to
 COMMENT ON COLUMN hub.awards.to_reserve IS
     'a told award: what the pool kept beyond it that went above the maximum, to the reserve';
 
+-- What a claim and a told award (hub.claim_paid) both check of their hit: the session is a
+-- cabinet's (OA002), the round and box are well formed (OA003, ``what`` naming the call), and,
+-- once the pool is locked, the cabinet sent that hit (OA006), a staked box of its own books'
+-- round (hub.check_hit_staked).
+CREATE FUNCTION hub.claiming_cabinet(what text, round_id text, box integer) RETURNS integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    me integer := hub.session_cabinet();
+BEGIN
+    IF me IS NULL THEN
+        RAISE EXCEPTION 'role % is not a cabinet of this hub', session_user USING ERRCODE = 'OA002';
+    END IF;
+    IF claiming_cabinet.round_id IS NULL OR length(claiming_cabinet.round_id) NOT BETWEEN 1 AND 200 THEN
+        RAISE EXCEPTION '% names its round: a text of 1 to 200 characters', what USING ERRCODE = 'OA003';
+    END IF;
+    IF claiming_cabinet.box IS NULL OR claiming_cabinet.box < 0 THEN
+        RAISE EXCEPTION '% names its box: a whole number from 0', what USING ERRCODE = 'OA003';
+    END IF;
+    RETURN me;
+END
+$$;
+REVOKE ALL ON FUNCTION hub.claiming_cabinet(text, text, integer) FROM PUBLIC;
+
+CREATE FUNCTION hub.claimed_hit(cabinet integer, round_id text, box integer) RETURNS hub.events
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    hit hub.events;
+BEGIN
+    -- A hit received before migration 0006 names no box: its round's one hit is box 0.
+    SELECT * INTO hit FROM hub.events e
+     WHERE e.cabinet_id = claimed_hit.cabinet AND e.kind = 'jackpot_hit'
+       AND e.payload ->> 'round_id' = claimed_hit.round_id
+       AND coalesce((e.payload ->> 'box')::integer, 0) = claimed_hit.box;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'cabinet % has sent no jackpot hit of round %, box %: there is nothing to award',
+            (SELECT name FROM hub.cabinets WHERE id = claimed_hit.cabinet), claimed_hit.round_id, claimed_hit.box
+            USING ERRCODE = 'OA006';
+    END IF;
+    -- A hit received before this migration was not checked as it came.
+    PERFORM hub.check_hit_staked(claimed_hit.cabinet, claimed_hit.round_id, claimed_hit.box);
+    RETURN hit;
+END
+$$;
+REVOKE ALL ON FUNCTION hub.claimed_hit(integer, text, integer) FROM PUBLIC;
+
 -- OA008: an award told that is not the one the hub holds.
 -- The award the cabinet logged in was paid for its hit of `round_id`, `box`, which the hub
 -- holds and has not awarded (a hub restored from a backup older than the award). The award
@@ -58,7 +105,7 @@ CREATE FUNCTION hub.claim_paid(round_id text, box integer, amount bigint, at_onc
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    me integer := hub.session_cabinet();
+    me integer := hub.claiming_cabinet('an award paid', round_id, box);
     p hub.pool;
     award hub.awards;
     reset_then bigint;
@@ -67,15 +114,6 @@ DECLARE
     to_reserve bigint;
     from_reserve bigint;
 BEGIN
-    IF me IS NULL THEN
-        RAISE EXCEPTION 'role % is not a cabinet of this hub', session_user USING ERRCODE = 'OA002';
-    END IF;
-    IF claim_paid.round_id IS NULL OR length(claim_paid.round_id) NOT BETWEEN 1 AND 200 THEN
-        RAISE EXCEPTION 'an award paid names its round: a text of 1 to 200 characters' USING ERRCODE = 'OA003';
-    END IF;
-    IF claim_paid.box IS NULL OR claim_paid.box < 0 THEN
-        RAISE EXCEPTION 'an award paid names its box: a whole number from 0' USING ERRCODE = 'OA003';
-    END IF;
     IF claim_paid.at_once IS NULL THEN
         RAISE EXCEPTION 'an award paid says whether it was at once' USING ERRCODE = 'OA003';
     END IF;
@@ -95,16 +133,7 @@ BEGIN
             claim_paid.amount
             USING ERRCODE = 'OA008';
     END IF;
-    SELECT e.reset_at_hit INTO reset_then FROM hub.events e
-     WHERE e.cabinet_id = me AND e.kind = 'jackpot_hit'
-       AND e.payload ->> 'round_id' = claim_paid.round_id
-       AND coalesce((e.payload ->> 'box')::integer, 0) = claim_paid.box;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'cabinet % has sent no jackpot hit of round %, box %: there is nothing to award',
-            (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box
-            USING ERRCODE = 'OA006';
-    END IF;
-    PERFORM hub.check_hit_staked(me, claim_paid.round_id, claim_paid.box);
+    reset_then := (hub.claimed_hit(me, claim_paid.round_id, claim_paid.box)).reset_at_hit;
     IF claim_paid.at_once AND claim_paid.amount IS DISTINCT FROM coalesce(reset_then, p.reset) THEN
         RAISE EXCEPTION 'cabinet %: round %, box % hit at once with an award: its award is the reset value %, not %',
             (SELECT name FROM hub.cabinets WHERE id = me), claim_paid.round_id, claim_paid.box,
@@ -191,22 +220,12 @@ CREATE OR REPLACE FUNCTION hub.claim(round_id text, box integer) RETURNS hub.awa
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    me integer := hub.session_cabinet();
+    me integer := hub.claiming_cabinet('a claim', round_id, box);
     p hub.pool;
     award hub.awards;
     from_reserve bigint;
-    won_before bigint;
-    reset_then bigint;
+    hit hub.events;
 BEGIN
-    IF me IS NULL THEN
-        RAISE EXCEPTION 'role % is not a cabinet of this hub', session_user USING ERRCODE = 'OA002';
-    END IF;
-    IF claim.round_id IS NULL OR length(claim.round_id) NOT BETWEEN 1 AND 200 THEN
-        RAISE EXCEPTION 'a claim names its round: a text of 1 to 200 characters' USING ERRCODE = 'OA003';
-    END IF;
-    IF claim.box IS NULL OR claim.box < 0 THEN
-        RAISE EXCEPTION 'a claim names its box: a whole number from 0' USING ERRCODE = 'OA003';
-    END IF;
     SELECT * INTO p FROM hub.pool FOR UPDATE;
     -- A fresh snapshot after the lock: a claim of the same hit that held it is seen here.
     SELECT * INTO award FROM hub.awards a
@@ -214,21 +233,10 @@ BEGIN
     IF FOUND THEN
         RETURN award;
     END IF;
-    -- A hit received before migration 0006 names no box: its round's one hit is box 0.
-    SELECT e.pool_won_before, e.reset_at_hit INTO won_before, reset_then FROM hub.events e
-     WHERE e.cabinet_id = me AND e.kind = 'jackpot_hit'
-       AND e.payload ->> 'round_id' = claim.round_id
-       AND coalesce((e.payload ->> 'box')::integer, 0) = claim.box;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'cabinet % has sent no jackpot hit of round %, box %: there is nothing to award',
-            (SELECT name FROM hub.cabinets WHERE id = me), claim.round_id, claim.box
-            USING ERRCODE = 'OA006';
-    END IF;
-    -- A hit received before this migration was not checked as it came.
-    PERFORM hub.check_hit_staked(me, claim.round_id, claim.box);
-    IF won_before < p.won THEN
+    hit := hub.claimed_hit(me, claim.round_id, claim.box);
+    IF hit.pool_won_before < p.won THEN
         INSERT INTO hub.awards (cabinet_id, round_id, box, amount, reset, from_reserve, pool_after, at_once)
-        VALUES (me, claim.round_id, claim.box, coalesce(reset_then, p.reset), p.reset, 0, p.value, true)
+        VALUES (me, claim.round_id, claim.box, coalesce(hit.reset_at_hit, p.reset), p.reset, 0, p.value, true)
         RETURNING * INTO award;
         UPDATE hub.pool SET hits = p.hits + 1, updated_at = now();
     ELSE

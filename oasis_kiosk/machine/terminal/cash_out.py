@@ -22,7 +22,7 @@ class CashOut(Transactions):
             self.payout = owed
             device = payout_device(self.config)
             coins, coin = self.payout_items, device.unit(self.config)
-            self.store.event("payout_requested", coins=coins, coin=coin)
+            self.store.event("payout_requested", coins=coins, coin=coin, device=device.name)
             return Response(True, device.words.paying, {"coins": coins, "coin": Amount(coin)})
         return self._request_handpay()
 
@@ -102,7 +102,8 @@ class CashOut(Transactions):
             # The motor stops first (the cabinet sees ``stopping``); the handpay is fixed only
             # once the hopper reports it has stopped, so no coin can fall on both.
             self.stopping = True
-            self.store.event("payout_stop_requested", coins_owed=self.payout_items)
+            device = payout_device(self.config).name
+            self.store.event("payout_stop_requested", coins_owed=self.payout_items, device=device)
             return Response(True, N_("A payout stopped before it was complete."))
         if self.handpay is not None:
             return self._pay_handpay(self.handpay)

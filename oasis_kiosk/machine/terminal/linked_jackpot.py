@@ -27,16 +27,20 @@ class LinkedJackpot(Transactions):
         """The meter the screen shows: the hub's pool on a linked cabinet (None while the
         link is down, or until the agent has read it: no value the hub never had or may have
         moved on from), else the cabinet's own meter."""
-        if self.linked_jackpot and self.link is not None:
-            return self.link.pool if self.link.online else None
-        return self.jackpot.value
+        return self.link_shown()[0]
 
     def link_offline(self) -> Response | None:
         """What the cabinet says while the linked jackpot is offline (the agent has not
         reached the hub within ``[link] offline_after``); None while it is offered."""
-        if not self.linked_jackpot or self.link is None or self.link.online:
-            return None
-        return self._offline()
+        return self.link_shown()[1]
+
+    def link_shown(self) -> tuple[int | None, Response | None]:
+        """``jackpot_shown`` and ``link_offline`` from one look at the agent's file: the
+        screen wants both every frame."""
+        if not self.linked_jackpot or self.link is None:
+            return self.jackpot.value, None
+        pool, online = self.link.read()
+        return (pool, None) if online else (None, self._offline())
 
     def _bonus_closed(self) -> bool:
         """Offline, the bonus bet is closed (``[link] offline = "bonus"``) rather than all play."""

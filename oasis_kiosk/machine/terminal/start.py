@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from oasis_kiosk.config import Config, ConfigError, check_stored
+from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
 from oasis_kiosk.machine.linked import LinkState
 from oasis_kiosk.machine.terminal.bet_buttons import BetButtons
@@ -108,7 +109,8 @@ class Terminal(BetButtons, Devices):
             if self.payout:
                 # The power went during a payout: the items paid are booked and the device
                 # stands; what is still owed is handpaid, once (the credits go with it).
-                self.store.event("payout_interrupted", coins_owed=self.payout_items)
+                device = payout_device(self.config).name
+                self.store.event("payout_interrupted", coins_owed=self.payout_items, device=device)
                 self.payout, self.stopping = None, False
                 self._request_handpay()
             self.save_state()
