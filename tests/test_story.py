@@ -618,9 +618,9 @@ def test_a_jackpot_is_in_its_boxs_result_and_the_meter_holds_until_the_reveal(tm
     assert view.jackpot == terminal.jackpot.value
 
 
-def test_a_handpaid_wins_panel_says_how_its_amount_is_the_win_and_the_stakes(tmp_path: Path) -> None:
-    """The WIN meter shows what the round won; the handpay pays that and the round's stakes,
-    and the panel says so, in the same amounts, so that the two figures on the screen agree."""
+def test_a_handpaid_wins_panel_says_how_its_amount_is_the_win_and_the_bets(tmp_path: Path) -> None:
+    """WIN shows what the round won; the handpay is that with the bets the round took (a lost
+    bet's loss is in the win), and the panel says so in the same amounts."""
     terminal = dealt_terminal(tmp_path, "As Ks Qs Js Ts / 2c 2d 4h 5h 7c", bonus=True)
     terminal.handle("play")
     settlement = last_settlement(terminal)
@@ -701,6 +701,47 @@ def test_after_a_bought_redraw_the_dealer_line_shows_the_hand_each_box_settled_a
     assert hand_name(revealed["category"]) in verdict, verdict
     assert hand_name(settlement["dealer_hand"]["category"]) in verdict, verdict
     assert verdict.index(hand_name(revealed["category"])) < verdict.index("redraw"), verdict
+
+
+def test_bet_shows_the_settled_rounds_stakes_until_a_new_bet_is_placed(tmp_path: Path) -> None:
+    """From the last PLAY through the reveal and the outcome, BET is what the round took:
+    the chips on the felt, CREDIT plus BET the money in play (it fell back to the next
+    deal's amount while the dealer's cards turned)."""
+    app, clock = dealt(tmp_path, TRIPS, bonus=True)
+    terminal = app.terminal
+    app.key("p")
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    staked = settlement["collected"]
+    assert staked > terminal.placed_at_deal(), "the play bet was staked too"
+    shown = []
+    while app.game.busy(clock.now):
+        clock.now += 1 / 30
+        app.draw()
+        shown.append(app.game.showing(clock.now).bet)
+    assert set(shown) == {staked}, set(shown)
+    assert app.game.view is not None
+    assert app.game.view.bet == staked, "and after the outcome"
+    app.key("b")  # a new bet: the last round's chips leave, BET is what DEAL will take
+    assert app.game.view.bet == terminal.placed_at_deal()
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_a_card_pressed_when_it_does_nothing_is_named_in_the_players_language(
+    tmp_path: Path, language: str
+) -> None:
+    """A card's button between rounds is refused: the reason names the card as the player
+    knows it ("card is not live now" showed the program's word in Czech and Russian)."""
+    app, _clock = kiosk(tmp_path, (1280, 720), language=language)
+    app.key("f8")
+    app.key("1")
+    assert app.game.view is not None
+    prompt = app.game.view.prompt
+    i18n.use(language)
+    card = i18n._("CARD")
+    assert card != "CARD", "the catalogue names the card"
+    assert card in prompt, prompt
+    assert "card" not in prompt.lower().replace(card.lower(), ""), prompt
 
 
 def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:

@@ -20,6 +20,8 @@ class IntentKind:
     """The ``Round`` method it calls, for a decision of the round."""
     takes_value: bool = False
     """It carries a value: a coin's or note's worth, a card's position, an amount."""
+    named: str | None = None
+    """What a message calls an intent without a button of its own (a message id)."""
 
 
 # In the panel's order: the buttons are wired to mock pins in this order on the desktop.
@@ -32,7 +34,7 @@ INTENTS: dict[str, IntentKind] = {
     "boxes": IntentKind(N_("BOXES")),
     "repeat_bet": IntentKind(N_("REPEAT BET")),
     "deal": IntentKind(N_("DEAL")),
-    "card": IntentKind(takes_value=True),
+    "card": IntentKind(takes_value=True, named=N_("CARD")),
     "play": IntentKind(N_("PLAY"), "play"),
     "fold": IntentKind(N_("FOLD"), "fold"),
     "exchange": IntentKind(N_("EXCHANGE"), "exchange"),
@@ -57,6 +59,10 @@ ACTION_INTENTS = {action: intent for intent, action in ROUND_ACTIONS.items()}
 """The intent that carries out each of the round's actions (``legal_actions``' names)."""
 BUTTON_LABELS = {name: kind.label for name, kind in INTENTS.items() if kind.label}
 """The buttons of the panel and the screen by intent, and the name on each."""
+INTENT_NAMES = {
+    name: named for name, kind in INTENTS.items() if (named := kind.label or kind.named) is not None
+}
+"""Each intent as a message names it: the name on its button, or what the player touches."""
 
 # Panel button names and the intent each sends: a button for each intent with a label, and
 # "card1".."card5", which send ``card`` with 1..5.

@@ -13,7 +13,7 @@ from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.cash_out_kinds import payout_device
-from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
+from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, INTENT_NAMES
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -227,8 +227,8 @@ def _settled_bets(box: BoxSettlement) -> tuple[tuple[str, int], ...]:
 
 
 def button_name(intent: str) -> str:
-    """An intent as the player knows it: the name on its button."""
-    return _(BUTTON_LABELS[intent]) if intent in BUTTON_LABELS else intent
+    """An intent as the player knows it: the name on its button, or of what he touches."""
+    return _(INTENT_NAMES[intent]) if intent in INTENT_NAMES else intent
 
 
 def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advisor | None = None) -> View:
@@ -248,7 +248,7 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         lit_category=table.lit,
         prompt=_message_line(terminal, live, cash, advised, message),
         credits=terminal.credits,
-        bet=round_.collected if round_ is not None else terminal.placed_at_deal(),
+        bet=_bet_shown(terminal, last),
         win=last_win(last),
         returned=0 if last is not None and last.get("handpaid") else paid_back(last),
         bonus_category=table.bonus_category,
@@ -260,6 +260,16 @@ def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advis
         ante_unit=table.ante_unit,
         thinking=advisor is not None and bool(advised) and not advisor.ready(),
     )
+
+
+def _bet_shown(terminal: Terminal, last: ShownSettlement | None) -> int:
+    """BET: what the round in play has taken; the settled round's stakes while it is shown
+    (its chips are on the felt); else what DEAL will take."""
+    if terminal.round is not None:
+        return terminal.round.collected
+    if last is not None:
+        return int(last["collected"])
+    return terminal.placed_at_deal()
 
 
 def _jackpot_before(terminal: Terminal, last: ShownSettlement | None, shown: int | None) -> int | None:
@@ -545,15 +555,16 @@ def overlay(terminal: Terminal, cash: Callable[[int], str], last: ShownSettlemen
 def _handpaid_win(
     terminal: Terminal, cash: Callable[[int], str], last: ShownSettlement | None
 ) -> tuple[str, ...]:
-    """What a round's handpay is, where WIN shows another amount: the win and the round's
-    stakes, which are paid with it; or a linked jackpot's award, paid after the round's win."""
+    """What a round's handpay is, where WIN shows another amount: the win, on the bets the
+    round took (the two make what it pays back, a lost bet's loss being in the win); or a
+    linked jackpot's award, paid after the round's win."""
     won = terminal.handpay_win
     if won is not None and won.get("linked"):
         return (_("The linked jackpot's award"),)
     if won is None or last is None or last["round"] != won["round_id"]:
         return ()
-    stakes = int(last.get("collected", 0))
-    return (_("Win {win} and stakes {stakes}").format(win=cash(last_win(last)), stakes=cash(stakes)),)
+    bets = int(last.get("collected", 0))
+    return (_("Won {win} on bets of {bets}").format(win=cash(last_win(last)), bets=cash(bets)),)
 
 
 def tilt_reason(kind: str, detail: str) -> str:
