@@ -744,6 +744,57 @@ def test_a_card_pressed_when_it_does_nothing_is_named_in_the_players_language(
     assert "card" not in prompt.lower().replace(card.lower(), ""), prompt
 
 
+def test_a_blind_box_names_no_hand_while_the_reveal_turns_its_cards(tmp_path: Path) -> None:
+    """A blind box's cards are turned by the reveal: its caption must not name the hand
+    before (it read "Two pair" with three of its cards still backs)."""
+    database = tmp_path / "kiosk.db"
+    profile = "russian-three-box"
+    terminal = Terminal(
+        Config(database=database, profile=profile, bills=(50000,)),
+        books(database, profile),
+        deck_for_round=lambda n: "Ks Kh 4c 5c 9d / Qs Qh 4d 5d 9c / 7s 7h 2c 2d 9h / Ad As Ac 3d 2h",
+    )
+    assert terminal.handle("bill", 50000).ok
+    while terminal.boxes < terminal.betting.most_boxes:
+        assert terminal.handle("boxes").ok
+    assert terminal.handle("deal").ok
+    assert terminal.handle("play").ok
+    assert terminal.handle("play").ok
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    i18n.use("en")
+    view = snapshot(terminal)
+    assert "blind" in view.boxes[2].label
+    assert view.boxes[2].caption.startswith("Two pair"), "once revealed, its hand and result"
+    turning = before_reveal(view, None)
+    assert [box.caption for box in turning.boxes] == [view.boxes[0].hand, view.boxes[1].hand, ""]
+    assert turning.boxes[0].caption == "One pair", "a box looked at keeps its hand's name"
+
+
+def test_the_paytable_lights_the_best_winning_hand_of_several_boxes(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    profile = "russian-three-box"
+    terminal = Terminal(
+        Config(database=database, profile=profile, bills=(50000,)),
+        books(database, profile),
+        # Box 1 three kings, box 2 a pair of queens, blind box 3 two pair, against the
+        # dealer's pair of aces: boxes 1 and 3 win, box 1 the better hand.
+        deck_for_round=lambda n: "Ks Kh Kc 5c 9d / Qs Qh 4d 5d 9c / 7s 7h 2c 2d 9h / Ad As 8c 3d 2h",
+    )
+    assert terminal.handle("bill", 50000).ok
+    while terminal.boxes < terminal.betting.most_boxes:
+        assert terminal.handle("boxes").ok
+    assert terminal.handle("deal").ok
+    assert terminal.handle("play").ok
+    assert terminal.handle("play").ok
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    nets = [box["net"] for box in settlement["boxes"]]
+    assert nets[0] > 0
+    assert nets[2] > 0, nets
+    assert snapshot(terminal).lit_category == "ThreeOfAKind", "box 3's two pair came last, not best"
+
+
 def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:
     took = {}
     for speed in SPEEDS:

@@ -345,11 +345,11 @@ def _settled_round(
     terminal: Terminal, last: ShownSettlement, looked_at: int, cash: Callable[[int], str]
 ) -> _TableShown:
     """The last round settled, shown until the next bet: each box's result, the winning
-    hand lit in the paytable (a box that won money before one paid only its jackpot), and
-    the bonus table's row a bonus won on."""
+    hand lit in the paytable (the best of the boxes that won money, before one paid only
+    its jackpot), and the bonus table's row a bonus won on."""
     awards = jackpot_awards(last)
     boxes: list[BoxView] = []
-    lit = None
+    lit: tuple[tuple[bool, int], str] | None = None
     bonus_category: str | None = None
     for settled in last["boxes"]:
         won = settled["net"] > 0 or bool(settled["jackpot"])
@@ -360,15 +360,17 @@ def _settled_round(
                 cards=tuple(settled["cards"]),
                 selected=frozenset(),
                 current=False,
-                hand=name,
+                # A blind box's cards turn with the dealer's: nothing names its hand before.
+                hand="" if settled["box"] >= looked_at else name,
                 caption=box_result(settled, awards.get(settled["box"], 0), cash),
                 bets=_settled_bets(settled),
                 won=won,
                 folded=settled["outcome"] == "folded",
             )
         )
-        if won and settled["outcome"] != "folded" and (lit is None or settled["net"] > 0):
-            lit = settled["hand"]["category"]
+        rank = (settled["net"] > 0, settled["hand"]["strength"])
+        if won and settled["outcome"] != "folded" and (lit is None or rank > lit[0]):
+            lit = (rank, settled["hand"]["category"])
         bonus_category = bonus_category or _bonus_category(terminal, last, settled)
     return _TableShown(
         ante_unit=min((settled["ante"]["stake"] for settled in last["boxes"]), default=terminal.ante),
@@ -376,7 +378,7 @@ def _settled_round(
         dealer=tuple(last["dealer_cards"]),
         verdict=dealer_verdict(last),
         boxes=tuple(boxes),
-        lit=lit,
+        lit=lit[1] if lit else None,
         bonus_category=bonus_category,
     )
 
