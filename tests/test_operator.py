@@ -410,3 +410,25 @@ def test_the_recall_replays_each_hand_from_the_deal_through_each_exchange(tmp_pa
     assert dealer.steps[-1].cards == settlement["dealer_cards"], (
         "the dealer's hidden cards as they were turned"
     )
+
+
+def test_the_recall_names_the_dealers_redraw_after_the_purchase_that_bought_it(tmp_path: Path) -> None:
+    """Box 2 buys the game, box 1 declines after it: the dealer's new card came of the
+    purchase, not of box 1's DECLINE, the last action before his draw."""
+    database = tmp_path / "kiosk.db"
+    profile = "golden-oasis"
+    terminal = Terminal(
+        Config(database=database, profile=profile, return_bounds=ReturnBounds(return_max=1.05)),
+        books(database, profile),
+        deck_for_round=lambda n: "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c",
+    )
+    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
+        assert terminal.handle(intent, value).ok, intent
+    for intent in ["play", "play", "buy_game", "decline"]:
+        assert terminal.handle(intent).ok, intent
+    menu = logged_in_menu(terminal)
+    (recalled,) = menu.recall(1)
+    assert [action["action"] for action in recalled["record"]["actions"]][-2:] == ["buy_game", "decline"]
+    dealer, *_boxes = menu.recalled_hands(recalled)
+    assert [step.action for step in dealer.steps] == ["dealt", "buy_game"]
+    assert dealer.steps[-1].cards == settled(recalled)["dealer_cards"]

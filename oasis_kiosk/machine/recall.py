@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 
 DECK_WITHHELD = {"withheld": "until the round is settled"}
+DEALER_PURCHASES = {"buy_dealer_card", "buy_game"}
+"""The boxes' purchases of the dealer's redraw (RULES.md §3.4): his new card is theirs."""
 
 
 def disclosed(round_: StoredRound) -> dict[str, Any]:
@@ -65,11 +67,15 @@ def replayed_hands(profile: Profile, round_: StoredRound) -> list[RecalledHand]:
     hands = []
     for hand, dealt in enumerate(seen[0]):
         steps = [Step("dealt", dealt)]
+        bought = None  # the dealer draws after every box decided: of the purchase, not the last decision
         for action, cards in zip(actions, (state[hand] for state in seen[1:]), strict=True):
             last = steps[-1]
+            if action["action"] in DEALER_PURCHASES:
+                bought = action["action"]
             if _replaced(last.cards, cards):
                 positions = tuple(action["positions"]) if action["action"] == "exchange" else ()
-                steps.append(Step(action["action"], cards, positions))
+                name = bought if hand == 0 and bought else action["action"]
+                steps.append(Step(name, cards, positions))
             elif last.cards:
                 turned = [after or before for before, after in zip(last.cards, cards, strict=True)]
                 steps[-1] = replace(last, cards=turned)
