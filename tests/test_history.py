@@ -8,7 +8,7 @@ from pathlib import Path
 from support import books, settled
 from test_screen import kiosk, settle
 
-from oasis_kiosk.config import Config
+from oasis_kiosk.config import Config, ReturnBounds
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import history
 from oasis_kiosk.ui.view import cash_for
@@ -70,3 +70,43 @@ def test_help_shows_the_history_after_the_rules(tmp_path: Path) -> None:
     assert len(seen) == len(pages)
     assert any(page and page[0] == "LAST ROUNDS" for page in pages), "a page of the last rounds"
     assert pages[-1][-1].startswith("Round 1, ")
+
+
+def test_the_history_shows_the_hand_the_dealer_revealed_and_his_redraw(tmp_path: Path) -> None:
+    """After a bought redraw the line names both of the dealer's hands: the cards must show
+    both (only the redrawn ones were listed, beside a verdict naming the revealed hand)."""
+    database = tmp_path / "kiosk.db"
+    profile = "golden-oasis"
+    terminal = Terminal(
+        Config(database=database, profile=profile, return_bounds=ReturnBounds(return_max=1.05)),
+        books(database, profile),
+        deck_for_round=lambda n: "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c",
+    )
+    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
+        assert terminal.handle(intent, value).ok, intent
+    for intent in ["play", "play", "buy_game", "decline"]:
+        assert terminal.handle(intent).ok, intent
+    (_title, story) = history.history_lines(terminal, cash_for(terminal))
+    settlement = settled(terminal.store.rounds(last=1)[0])
+    revealed, redrawn = story.split("Dealer: ")[1].split(",")[0].split(" → ")
+    assert redrawn == " ".join(history.card_text(card) for card in settlement["dealer_cards"])
+    assert revealed != redrawn
+    assert "Q♠" in revealed, "his highest card, which he changed"
+
+
+def test_the_history_gives_the_amount_insured(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    profile = "golden-oasis"
+    terminal = Terminal(
+        Config(database=database, profile=profile, return_bounds=ReturnBounds(return_max=1.05)),
+        books(database, profile),
+        deck_for_round=lambda n: "As Ad Ac Kd 2h / Ks Qh 4c 5c 9d",
+    )
+    for intent, value in [*[("bill", 5000)] * 4, ("bonus", None), ("deal", None), ("play", None)]:
+        assert terminal.handle(intent, value).ok, intent
+    amount = terminal.insurance_amount
+    assert amount, "trips may be insured"
+    assert terminal.handle("insure").ok
+    assert terminal.handle("decline").ok, "the dealer did not qualify: no redraw bought"
+    (_title, story) = history.history_lines(terminal, cash_for(terminal))
+    assert f"INSURE {cash_for(terminal)(amount)}" in story, story

@@ -49,8 +49,11 @@ def _round_line(terminal: Terminal, round_: SettledRound | VoidedRound, cash: Ca
         _box_story(hand, round_["record"]["actions"], box, awards.get(box["box"], 0), cash)
         for hand, box in zip(hands[1:], settlement["boxes"], strict=True)
     ]
+    # The hand he revealed, then his redraw where a box bought it: the verdict names both.
+    shown = [_cards(step.cards) for step in hands[0].steps] if settlement.get("dealer_revealed") else []
     dealer = _("Dealer: {cards}, {verdict}").format(
-        cards=_cards(settlement["dealer_cards"]), verdict=dealer_verdict(settlement)
+        cards=" → ".join(shown or [_cards(settlement["dealer_cards"])]),
+        verdict=dealer_verdict(settlement),
     )
     return f"{head}: {'; '.join(boxes)}. {dealer}."
 
@@ -69,6 +72,8 @@ def _box_story(
         said = button_name(ACTION_INTENTS[action["action"]])
         if action["action"] == "exchange" and action["positions"]:
             said = f"{said} {', '.join(str(p + 1) for p in action['positions'])}"
+        if action["action"] == "insure" and action["amount"]:
+            said = f"{said} {cash(action['amount'])}"
         if changed and changed[0].action == action["action"]:
             said = f"{said}: {_cards(changed.pop(0).cards)}"
         told.append(said)
