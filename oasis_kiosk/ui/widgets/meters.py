@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 
 import pygame
@@ -45,6 +45,21 @@ def _amount(lay: Layout, inner: Box, number: int, values: Meters, cash: Callable
     colour = render.GOLD if number == len(values) - 1 and amount else render.WHITE
     words = f"{name} {cash(amount)}" if lay.compact else cash(amount)
     return _glyphs(words, lay.large, colour, inner.w, lay.floor)
+
+
+def rendering_ahead(lay: Layout, values: Meters, cash: Callable[[int], str]) -> Iterator[None]:
+    """Renders every glyph a meter may count through at its amount's size now (the digits,
+    the currency's signs and separators; the win's in gold too), a meter's colour a step: a
+    count or a bet's first new digit then costs a blit, not a render."""
+    characters = set(cash(1234567890)) | set("0123456789")
+    for number, (_cell, inner, _whole) in enumerate(_cells(lay, len(values))):
+        name, amount = values[number]
+        words = f"{name} {cash(amount)}" if lay.compact else cash(amount)
+        size = render.amount_size(words, lay.large, inner.w, True, lay.floor)
+        for colour in (render.WHITE, render.GOLD) if number == len(values) - 1 else (render.WHITE,):
+            for character in sorted(characters | set(words)):
+                render.text(character, size, colour, True)
+            yield
 
 
 def draw(

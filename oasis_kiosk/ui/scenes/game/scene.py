@@ -46,6 +46,7 @@ from oasis_kiosk.ui.scenes.help import HelpPages
 from oasis_kiosk.ui.view import (
     BoxView,
     View,
+    bars_to_come,
     cash_for,
     snapshot,
 )
@@ -142,6 +143,10 @@ class GameScene(RoundStory):
         """The cards and chips of a layout, drawn ahead."""
         self._outcome_ahead = DrawnAhead()
         """What a view's end writes large and the chips it moves, drawn ahead."""
+        self._words_ahead = DrawnAhead()
+        """The buttons' labels and the meters' glyphs the next moments write, rendered ahead."""
+        self._words_read: tuple[View | None, tuple[Any, ...] | None] = (None, None)
+        """The view the words to come were last worked out for, and what they were."""
         self._background: tuple[tuple[Any, ...], Background] | None = None
         self._lines: tuple[tuple[Any, ...], list[paytable.ColumnLine]] | None = None
         self._parts: TableParts | None = None
@@ -220,6 +225,7 @@ class GameScene(RoundStory):
         self._background = None
         self._lines = None
         self._table_waiting = None
+        self._words_read = (None, None)  # rendered ahead again: the kept ones may be forgotten
 
     def draw(self, now: float) -> list[pygame.Rect]:
         """Repaints what changed; returns the rectangles to put on the display."""
@@ -238,9 +244,35 @@ class GameScene(RoundStory):
         painted = sum(area.w * area.h for area in dirty)
         if painted * AHEAD_WHEN_UNDER > self.screen.get_width() * self.screen.get_height():
             return dirty
-        if not self._draw_outcome_ahead() and not dirty and not self.busy(now):
+        if (
+            not self._draw_outcome_ahead()
+            and not dirty
+            and not self.busy(now)
+            and not self._render_words_ahead(now)
+        ):
             self._draw_a_piece_ahead()
         return dirty
+
+    def _render_words_ahead(self, now: float) -> bool:
+        """A step of rendering the words the next moments first write (every bar of buttons
+        of the language, lit and dark; the meters' glyphs), in a frame with nothing to
+        paint: a deal's first frames then blit their labels. Worked out again for each new
+        view, rendered again when they changed (a bet, a layout) and after ``invalidate`` (a
+        language; ``render.forget``). False when there is none left to render."""
+        view, words = self._words_read
+        if view is not self.view:
+            lay, cash = self.layout, cash_for(self.terminal)
+            now_words = (lay, tuple(bars_to_come(self.terminal, cash)), self._meter_values(self.meters(now)))
+            self._words_read = (self.view, words if now_words == words else now_words)
+        words = self._words_read[1]
+        assert words is not None
+        return self._words_ahead.draw_one(words, lambda: self._words_to_come(*words))
+
+    def _words_to_come(
+        self, lay: Layout, bars: list[tuple[str, ...]], values: meters.Meters
+    ) -> Iterator[None]:
+        yield from buttons.rendering_ahead(lay, list(bars))
+        yield from meters.rendering_ahead(lay, values, cash_for(self.terminal))
 
     def _draw_outcome_ahead(self) -> bool:
         """One line of what the round's end writes (the dealer's verdict, a box's label and
