@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pygame
 
 from oasis_kiosk.ui import render
@@ -24,16 +22,15 @@ def draw(surface: pygame.Surface, lay: Layout, buttons: Buttons) -> None:
         render.button(surface, render.rect(cell), label, live, size)
 
 
-def rendering_ahead(lay: Layout, bars: list[tuple[str, ...]]) -> Iterator[None]:
-    """Renders each bar's labels, lit and dark, as ``draw`` would write them, a label a
-    step: the first frame of a bar (a deal's FOLD, PLAY, EXCHANGE) then blits its words."""
+def render_ahead(lay: Layout, bars: tuple[tuple[str, ...], ...]) -> None:
+    """Renders each bar's labels, lit and dark, as ``draw`` would write them: the first
+    frame of a bar (a deal's FOLD, PLAY, EXCHANGE) then blits its words."""
     for labels in bars:
         cells = lay.button_areas(len(labels))
         size = _label_size(lay, list(labels))
         for cell, label in zip(cells, labels, strict=True):
             for live in (True, False):
                 render.button_words(render.rect(cell), label, live, size)
-            yield
 
 
 def _label_size(lay: Layout, labels: list[str]) -> int:
