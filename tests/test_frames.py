@@ -587,7 +587,7 @@ def labels_and_glyphs(rendered: list[str], app: App) -> list[str]:
 def test_the_first_frames_of_a_deal_render_no_button_label_nor_meter_glyph(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str | None
 ) -> None:
-    """Idle frames render ahead every bar's labels and the meters' glyphs, again after the
+    """Every bar's labels and the meters' glyphs are rendered ahead, again after the
     language changes: the frames that first show FOLD, PLAY, EXCHANGE and the bet on the
     meters blit them."""
     rendered = first_renders(monkeypatch)
@@ -604,7 +604,7 @@ def test_the_first_frames_of_a_deal_render_no_button_label_nor_meter_glyph(
 
 def test_words_forgotten_are_rendered_ahead_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Words rendered ahead live in ``render``'s caches only: once they are forgotten (and
-    the screen drawn afresh), idle frames render them again, before a deal shows them."""
+    the screen drawn afresh), they are rendered again, before a deal shows them."""
     rendered = first_renders(monkeypatch)
     app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
     app.key("f8")
