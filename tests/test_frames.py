@@ -539,3 +539,79 @@ def test_what_a_deals_first_frame_left_is_painted_a_region_a_frame(tmp_path: Pat
     assert all(len(shown) == 1 for shown in painted[1:MOST_FRAMES_WAITED]), painted
     assert {"message", "meters", "buttons"} <= set().union(*painted), painted
     pictures_agree(app, clock)
+
+
+def first_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each text as ``render.text`` is first asked for it (until ``render.forget``): a
+    render, not a kept surface's blit."""
+    text, forget = render.text, render.forget
+    seen: set[tuple[Any, ...]] = set()
+    firsts: list[str] = []
+
+    def noted(content: str, size: int, colour: render.Colour, bold: bool = False) -> pygame.Surface:
+        if (content, size, colour, bold) not in seen:
+            seen.add((content, size, colour, bold))
+            firsts.append(content)
+        return text(content, size, colour, bold)
+
+    def forgotten() -> None:
+        seen.clear()
+        forget()
+
+    noted.cache_clear = text.cache_clear  # type: ignore[attr-defined]
+    monkeypatch.setattr(render, "text", noted)
+    monkeypatch.setattr(render, "forget", forgotten)
+    return firsts
+
+
+def deal_to_its_buttons(app: App, clock: Clock) -> None:
+    """A deal, and its frames until the buttons of play show (they wait for its first)."""
+    app.key("return")
+    for _ in range(MOST_FRAMES_WAITED + 1):
+        clock.now += 1 / 60
+        app.draw()
+    view = app.game.view
+    assert view is not None
+    assert {name for name, _label, _live in view.buttons} >= {"fold", "play"}
+    assert app.game._keys["buttons"] == (view.buttons,), "the deal's buttons are on the screen"
+
+
+def labels_and_glyphs(rendered: list[str], app: App) -> list[str]:
+    """Those of ``rendered`` that are a line of a button of the moment, or a glyph."""
+    assert app.game.view is not None
+    words = {word for _name, label, _live in app.game.view.buttons for word in label.split(" ")}
+    return [text for text in rendered if len(text) == 1 or set(text.split(" ")) <= words]
+
+
+@pytest.mark.parametrize("language", [None, "cs"])
+def test_the_first_frames_of_a_deal_render_no_button_label_nor_meter_glyph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str | None
+) -> None:
+    """Every bar's labels and the meters' glyphs are rendered ahead, again after the
+    language changes: the frames that first show FOLD, PLAY, EXCHANGE and the bet on the
+    meters blit them."""
+    rendered = first_renders(monkeypatch)
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
+    app.key("f8")
+    settle(app, clock, 4)
+    if language is not None:
+        assert app.terminal.handle("language").ok
+        settle(app, clock, 4)
+    before = len(rendered)
+    deal_to_its_buttons(app, clock)
+    assert not labels_and_glyphs(rendered[before:], app), rendered[before:]
+
+
+def test_words_forgotten_are_rendered_ahead_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Words rendered ahead live in ``render``'s caches only: once they are forgotten (and
+    the screen drawn afresh), they are rendered again, before a deal shows them."""
+    rendered = first_renders(monkeypatch)
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=FLUSH)
+    app.key("f8")
+    settle(app, clock, 4)
+    render.forget()
+    app.game.invalidate()
+    settle(app, clock, 4)
+    before = len(rendered)
+    deal_to_its_buttons(app, clock)
+    assert not labels_and_glyphs(rendered[before:], app), rendered[before:]

@@ -111,11 +111,17 @@ def amount(
     under ``least``), as kept single-character glyphs to blit side by side (``row``): a new
     value costs a few small blits, not a fresh render of the whole string. The digits are of
     one width, so nothing jitters."""
+    chosen = amount_size(content, size, width, bold, least)
+    return tuple(text(character, chosen, colour, bold) for character in content)
+
+
+def amount_size(content: str, size: int, width: int, bold: bool = False, least: int = MIN_TEXT_SIZE) -> int:
+    """The size ``amount`` writes ``content`` at."""
     chosen = size
     for chosen in fitting_sizes(size, least):  # the last one tried, if none fits
         if sum(text_width(character, chosen, bold) for character in content) <= width:
             break
-    return tuple(text(character, chosen, colour, bold) for character in content)
+    return chosen
 
 
 def row(surface: pygame.Surface, glyphs: Sequence[pygame.Surface], x: int, y: int) -> None:
@@ -700,10 +706,23 @@ def button(surface: pygame.Surface, rect: pygame.Rect, label: str, live: bool, s
     radius = max(rect.h // 5, 3)
     pygame.draw.rect(surface, (20, 70, 95) if live else PANEL, rect, border_radius=radius)
     pygame.draw.rect(surface, LIVE if live else DIM, rect, width=2, border_radius=radius)
+    block(
+        surface, _button_lines(rect, label, live, size), size, WHITE if live else DIM, rect.center, bold=live
+    )
+
+
+def button_words(rect: pygame.Rect, label: str, live: bool, size: int) -> None:
+    """Renders ahead the words ``button`` writes on a button: its first sight then costs
+    blits, not renders."""
+    for piece in _button_lines(rect, label, live, size):
+        text(piece, size, WHITE if live else DIM, live)
+
+
+def _button_lines(rect: pygame.Rect, label: str, live: bool, size: int) -> tuple[str, ...]:
     _size, pieces = lines_that_fit(
         label, size, rect.w - 2 * BUTTON_PAD, rect.h - 2 * BUTTON_PAD, size, bold=live
     )
-    block(surface, pieces, size, WHITE if live else DIM, rect.center, bold=live)
+    return pieces
 
 
 def forget() -> None:

@@ -469,11 +469,36 @@ def buttons(
     terminal: Terminal, live: set[str], cash: Callable[[int], str]
 ) -> tuple[tuple[str, str, bool], ...]:
     """The buttons that belong to the moment, lit when live (the cabinet's lamps)."""
-    rules = terminal.rules
     round_ = terminal.round
     if terminal.mode.calls_attendant:
-        names = ["attendant"]
-    elif round_ is None:
+        names = ["attendant", "help"]
+    else:
+        names = _bar_names(terminal, None if round_ is None else round_.phase)
+    labels = []
+    for name in names:
+        label = _button_label(terminal, name, round_ is None, cash)
+        lit = name in live
+        if name == "exchange":
+            price = exchange_price(terminal)
+            lit = lit and price is not None
+            label = f"{label} {cash(price)}" if price is not None else label
+        labels.append((name, label, lit))
+    return tuple(labels)
+
+
+def bars_to_come(terminal: Terminal, cash: Callable[[int], str]) -> list[tuple[str, ...]]:
+    """The labels of each bar of buttons a round shows as it goes (placing the bets,
+    insurance, the purchase, in play), as they read now: what the screen renders ahead."""
+    return [
+        tuple(_button_label(terminal, name, phase is None, cash) for name in _bar_names(terminal, phase))
+        for phase in (None, "insurance", "purchase", "play")
+    ]
+
+
+def _bar_names(terminal: Terminal, phase: str | None) -> list[str]:
+    """The buttons of a round's ``phase`` (None: placing the bets), HELP last."""
+    rules = terminal.rules
+    if phase is None:
         names = ["bet_down", "bet", "max_bet"]
         if terminal.profile.bonus_stakes(terminal.ante):
             names.append("bonus")
@@ -482,9 +507,9 @@ def buttons(
         if terminal.last_bets is not None and terminal.last_bets != terminal.bets:
             names.append("repeat_bet")  # beside DEAL only when it deals something else
         names += ["deal", "cashout", "language"]
-    elif round_.phase == "insurance":
+    elif phase == "insurance":
         names = ["bet_down", "bet", "insure", "decline"]
-    elif round_.phase == "purchase":
+    elif phase == "purchase":
         names = [
             name
             for name, key in (("buy_card", "buy_dealer_card"), ("buy_game", "buy_game"))
@@ -497,26 +522,23 @@ def buttons(
             names.append("exchange")
         if rules.get("sixth_card"):
             names.append("sixth")
-    names.append("help")
-    labels = []
-    for name in names:
-        label = _(BUTTON_LABELS[name])
-        if name == "bet" and round_ is None:
-            label = f"{label} {cash(terminal.ante)}"
-        elif name == "bet":
-            label = f"{label} {cash(terminal.insurance_amount or 0)}"
-        elif name == "bonus":
-            stake = cash(terminal.bonus_stake) if terminal.bonus_stake else _("OFF")
-            label = f"{label} {stake}"
-        elif name == "boxes":
-            label = f"{label} {terminal.boxes}"
-        lit = name in live
-        if name == "exchange":
-            price = exchange_price(terminal)
-            lit = lit and price is not None
-            label = f"{label} {cash(price)}" if price is not None else label
-        labels.append((name, label, lit))
-    return tuple(labels)
+    return [*names, "help"]
+
+
+def _button_label(terminal: Terminal, name: str, betting: bool, cash: Callable[[int], str]) -> str:
+    """A button's label with the amount it stakes or the count it sets (``betting``: before
+    the deal; an exchange's price is the selection's: ``buttons``)."""
+    label = _(BUTTON_LABELS[name])
+    if name == "bet" and betting:
+        return f"{label} {cash(terminal.ante)}"
+    if name == "bet":
+        return f"{label} {cash(terminal.insurance_amount or 0)}"
+    if name == "bonus":
+        stake = cash(terminal.bonus_stake) if terminal.bonus_stake else _("OFF")
+        return f"{label} {stake}"
+    if name == "boxes":
+        return f"{label} {terminal.boxes}"
+    return label
 
 
 def exchange_price(terminal: Terminal) -> int | None:

@@ -17,10 +17,25 @@ def draw(surface: pygame.Surface, lay: Layout, buttons: Buttons) -> None:
     if not buttons:  # the dealer's reveal: a press only hurries it
         return
     cells = lay.button_areas(len(buttons))
-    labels = [label for _name, label, _live in buttons]
-    size = render.label_size(labels, lay.medium, cells[0].w, cells[0].h, lay.floor)
+    size = _label_size(lay, [label for _name, label, _live in buttons])
     for cell, (_name, label, live) in zip(cells, buttons, strict=True):
         render.button(surface, render.rect(cell), label, live, size)
+
+
+def render_ahead(lay: Layout, bars: tuple[tuple[str, ...], ...]) -> None:
+    """Renders each bar's labels, lit and dark, as ``draw`` would write them: the first
+    frame of a bar (a deal's FOLD, PLAY, EXCHANGE) then blits its words."""
+    for labels in bars:
+        cells = lay.button_areas(len(labels))
+        size = _label_size(lay, list(labels))
+        for cell, label in zip(cells, labels, strict=True):
+            for live in (True, False):
+                render.button_words(render.rect(cell), label, live, size)
+
+
+def _label_size(lay: Layout, labels: list[str]) -> int:
+    cell = lay.button_areas(len(labels))[0]
+    return render.label_size(labels, lay.medium, cell.w, cell.h, lay.floor)
 
 
 def hotspots(lay: Layout, buttons: Buttons) -> list[Hotspot]:

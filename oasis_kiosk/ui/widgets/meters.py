@@ -43,8 +43,34 @@ def _amount(lay: Layout, inner: Box, number: int, values: Meters, cash: Callable
     in gold while it is not zero."""
     name, amount = values[number]
     colour = render.GOLD if number == len(values) - 1 and amount else render.WHITE
-    words = f"{name} {cash(amount)}" if lay.compact else cash(amount)
-    return _glyphs(words, lay.large, colour, inner.w, lay.floor)
+    return _glyphs(_words(lay, name, amount, cash), lay.large, colour, inner.w, lay.floor)
+
+
+def glyph_sizes(lay: Layout, values: Meters, cash: Callable[[int], str]) -> tuple[int, ...]:
+    """The size each meter's amount is written at now."""
+    return tuple(
+        render.amount_size(_words(lay, name, amount, cash), lay.large, inner.w, True, lay.floor)
+        for (name, amount), (_cell, inner, _whole) in zip(values, _cells(lay, len(values)), strict=True)
+    )
+
+
+def render_ahead(
+    lay: Layout, names: tuple[str, ...], sizes: tuple[int, ...], cash: Callable[[int], str]
+) -> None:
+    """Renders every glyph a meter may count through at its ``sizes`` (the digits, the
+    currency's signs and separators, on a compact screen its name; the win's in gold too): a
+    count or a bet's first new digit then costs a blit, not a render."""
+    amounts = set(cash(1234567890)) | set("0123456789")
+    for number, (name, size) in enumerate(zip(names, sizes, strict=True)):
+        characters = sorted(amounts | set(name)) if lay.compact else sorted(amounts)
+        for colour in (render.WHITE, render.GOLD) if number == len(names) - 1 else (render.WHITE,):
+            for character in characters:
+                render.text(character, size, colour, True)
+
+
+def _words(lay: Layout, name: str, amount: int, cash: Callable[[int], str]) -> str:
+    """What a meter writes as its amount (on a compact screen, its name too)."""
+    return f"{name} {cash(amount)}" if lay.compact else cash(amount)
 
 
 def draw(

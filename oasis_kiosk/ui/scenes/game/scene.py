@@ -46,6 +46,7 @@ from oasis_kiosk.ui.scenes.help import HelpPages
 from oasis_kiosk.ui.view import (
     BoxView,
     View,
+    bars_to_come,
     cash_for,
     snapshot,
 )
@@ -142,6 +143,9 @@ class GameScene(RoundStory):
         """The cards and chips of a layout, drawn ahead."""
         self._outcome_ahead = DrawnAhead()
         """What a view's end writes large and the chips it moves, drawn ahead."""
+        self._words_read: tuple[View | None, tuple[Any, ...] | None] = (None, None)
+        """The view the words to come (``_render_words_ahead``) were last worked out for, and
+        what they were when they were rendered."""
         self._background: tuple[tuple[Any, ...], Background] | None = None
         self._lines: tuple[tuple[Any, ...], list[paytable.ColumnLine]] | None = None
         self._parts: TableParts | None = None
@@ -220,6 +224,7 @@ class GameScene(RoundStory):
         self._background = None
         self._lines = None
         self._table_waiting = None
+        self._words_read = (None, None)  # rendered ahead again: the kept ones may be forgotten
 
     def draw(self, now: float) -> list[pygame.Rect]:
         """Repaints what changed; returns the rectangles to put on the display."""
@@ -229,18 +234,47 @@ class GameScene(RoundStory):
             self.play_sound(self._win_sound[1])
             self._win_sound = None
         view = self._on_screen = self.showing(now)
+        new_background = not self._keys
         with self.hands.one_frame(), self.bets.one_frame():
             self._parts = None
             try:
                 dirty = self._draw_regions(view, now)
             finally:
                 self._parts = None
+        if new_background:
+            self._render_words_ahead(now)
         painted = sum(area.w * area.h for area in dirty)
         if painted * AHEAD_WHEN_UNDER > self.screen.get_width() * self.screen.get_height():
             return dirty
-        if not self._draw_outcome_ahead() and not dirty and not self.busy(now):
+        if (
+            not self._draw_outcome_ahead()
+            and not dirty
+            and not self.busy(now)
+            and not self._render_words_ahead(now)
+        ):
             self._draw_a_piece_ahead()
         return dirty
+
+    def _render_words_ahead(self, now: float) -> bool:
+        """Renders the words the next moments first write (every bar of buttons of the
+        language, lit and dark; the meters' glyphs at their sizes), all at once in the frame
+        that paints a new background (a new layout or language) and, when they changed since
+        (a bet's amount), in a frame with nothing to paint: a deal's first frames then blit
+        their labels; most are kept already. Worked out again for each new view; False when
+        they were rendered already."""
+        view, rendered = self._words_read
+        if view is self.view:
+            return False
+        lay, cash = self.layout, cash_for(self.terminal)
+        values = self._meter_values(self.meters(now))
+        names, sizes = tuple(name for name, _amount in values), meters.glyph_sizes(lay, values, cash)
+        words = (lay, tuple(bars_to_come(self.terminal, cash)), names, sizes)
+        self._words_read = (self.view, words)
+        if words == rendered:
+            return False
+        buttons.render_ahead(lay, words[1])
+        meters.render_ahead(lay, names, sizes, cash)
+        return True
 
     def _draw_outcome_ahead(self) -> bool:
         """One line of what the round's end writes (the dealer's verdict, a box's label and
