@@ -795,6 +795,24 @@ def test_the_paytable_lights_the_best_winning_hand_of_several_boxes(tmp_path: Pa
     assert snapshot(terminal).lit_category == "ThreeOfAKind", "box 3's two pair came last, not best"
 
 
+def test_the_prompt_says_an_exchange_binds_the_box_to_play_before_it_is_made(tmp_path: Path) -> None:
+    """stand-a: after an exchange FOLD is gone; the player is told while choosing the cards."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(
+        Config(database=database, profile="stand-a", bills=(50000,)),
+        books(database, "stand-a"),
+        deck_for_round=lambda n: "As Kd 9c 6h 3d / Ks Qh 4c 5c 9d",
+    )
+    assert terminal.handle("bill", 50000).ok
+    assert terminal.handle("deal").ok
+    i18n.use("en")
+    assert "After an exchange the play bet is compulsory." not in snapshot(terminal).prompt
+    assert terminal.handle("card", 5).ok
+    assert "After an exchange the play bet is compulsory." in snapshot(terminal).prompt
+    assert terminal.handle("exchange").ok
+    assert "fold" not in terminal.live()
+
+
 def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:
     took = {}
     for speed in SPEEDS:

@@ -695,9 +695,12 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
     said = _("Box {number}: {choices}.").format(number=(round_.current_box or 0) + 1, choices=listed)
     stakes = round_.stakes(round_.current_box or 0)
     exchange = terminal.rules.get("exchange")
-    forfeits = exchange is not None and exchange["forfeits_bonus"]
-    if forfeits and stakes is not None and stakes["bonus"] and exchange_price(terminal) is not None:
-        # Said while the cards are selected, before EXCHANGE takes the bonus chip away.
+    if exchange is None or exchange_price(terminal) is None:
+        return said
+    # Said while the cards are selected, before EXCHANGE binds the box or takes the bonus chip.
+    if exchange["must_play_after"]:
+        said = " ".join((said, _("After an exchange the play bet is compulsory.")))
+    if exchange["forfeits_bonus"] and stakes is not None and stakes["bonus"]:
         said = " ".join((said, _("The bonus bet is lost by exchanging.")))
     return said
 
