@@ -813,6 +813,25 @@ def test_the_prompt_says_an_exchange_binds_the_box_to_play_before_it_is_made(tmp
     assert "fold" not in terminal.live()
 
 
+def test_the_offer_of_the_dealers_redraw_names_the_box_that_decides(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(
+        Config(database=database, profile="golden-oasis", return_bounds=ReturnBounds(return_max=1.05)),
+        books(database, "golden-oasis"),
+        deck_for_round=lambda n: "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c",
+    )
+    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
+        assert terminal.handle(intent, value).ok, intent
+    assert terminal.handle("play").ok
+    assert terminal.handle("play").ok
+    i18n.use("en")
+    assert snapshot(terminal).prompt.startswith("Box 2: the dealer does not qualify: BUY GAME"), (
+        "the last box first"
+    )
+    assert terminal.handle("buy_game").ok
+    assert snapshot(terminal).prompt.startswith("Box 1: the dealer does not qualify: BUY GAME")
+
+
 def test_the_fast_speed_setting_deals_twice_as_fast(tmp_path: Path) -> None:
     took = {}
     for speed in SPEEDS:

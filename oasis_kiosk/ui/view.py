@@ -663,7 +663,9 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
             offers.append(_("BUY CARD for {amount}").format(amount=cash(legal["buy_dealer_card"])))
         if "buy_game" in legal:
             offers.append(_("BUY GAME for {amount}").format(amount=cash(legal["buy_game"])))
-        return _("The dealer does not qualify: {offers}, or DECLINE.").format(offers=_(" or ").join(offers))
+        return _("Box {number}: the dealer does not qualify: {offers}, or DECLINE.").format(
+            number=(round_.current_box or 0) + 1, offers=_(" or ").join(offers)
+        )
     choices = []
     if "play" in legal:
         choices.append(_("PLAY for {amount}").format(amount=cash(legal["play"])))
