@@ -23,6 +23,7 @@ from oasis_kiosk.ui.rules_text import hand_name
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
+    from oasis_kiosk._core import _LegalActions as LegalActions
     from oasis_kiosk._core import _RoundRecord as RoundRecord
     from oasis_kiosk._core import _Settlement as Settlement
     from oasis_kiosk.store.db.rounds import RoundSettlement
@@ -624,6 +625,18 @@ def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None
     return _("Hint: {decision}").format(decision=decision)
 
 
+def _redraw_offer(box: int, legal: LegalActions, cash: Callable[[int], str]) -> str:
+    """The offer of the dealer's redraw to the box that decides now (RULES.md §3.4)."""
+    offers = []
+    if "buy_dealer_card" in legal:
+        offers.append(_("BUY CARD for {amount}").format(amount=cash(legal["buy_dealer_card"])))
+    if "buy_game" in legal:
+        offers.append(_("BUY GAME for {amount}").format(amount=cash(legal["buy_game"])))
+    return _("Box {number}: the dealer does not qualify: {offers}, or DECLINE.").format(
+        number=box + 1, offers=_(" or ").join(offers)
+    )
+
+
 def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> str:
     """The one sentence that says what the player can do now (SCREEN.md)."""
     round_ = terminal.round
@@ -658,14 +671,7 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
             "Insure {amount} (BET changes it) against a dealer who does not qualify, or DECLINE."
         ).format(amount=cash(terminal.insurance_amount or 0))
     if round_.phase == "purchase":
-        offers = []
-        if "buy_dealer_card" in legal:
-            offers.append(_("BUY CARD for {amount}").format(amount=cash(legal["buy_dealer_card"])))
-        if "buy_game" in legal:
-            offers.append(_("BUY GAME for {amount}").format(amount=cash(legal["buy_game"])))
-        return _("Box {number}: the dealer does not qualify: {offers}, or DECLINE.").format(
-            number=(round_.current_box or 0) + 1, offers=_(" or ").join(offers)
-        )
+        return _redraw_offer(round_.current_box or 0, legal, cash)
     choices = []
     if "play" in legal:
         choices.append(_("PLAY for {amount}").format(amount=cash(legal["play"])))
