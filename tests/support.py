@@ -86,3 +86,42 @@ def settled(round_: StoredRound) -> RoundSettlement:
     to be settled: neither open nor voided."""
     assert round_["state"] == "settled", f"round {round_['id']} is {round_['state']}"
     return round_["settlement"]
+
+
+REDRAW_DECK = "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c"
+"""golden-oasis, two boxes: box 2 (A-K) may buy the game against a dealer's high card, box 1
+(two pair) declines; the redraw gives the dealer a pair of fives."""
+
+
+def golden_oasis_two_boxes(path: Path, deck: str) -> Terminal:
+    """A golden-oasis terminal (return bound widened: played at any fee) on books at ``path``,
+    200.00 in, two boxes with the bonus, dealt ``deck``."""
+    from oasis_kiosk.config import Config, ReturnBounds
+
+    terminal = Terminal(
+        Config(database=path, profile="golden-oasis", return_bounds=ReturnBounds(return_max=1.05)),
+        books(path, "golden-oasis"),
+        deck_for_round=lambda n: deck,
+    )
+    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
+        assert terminal.handle(intent, value).ok, intent
+    return terminal
+
+
+def three_boxes_played(path: Path, deck: str) -> Terminal:
+    """russian-three-box on books at ``path``: 500.00 in, every box (the third blind) dealt
+    ``deck``, both boxes looked at played: the round settled."""
+    from oasis_kiosk.config import Config
+
+    profile = "russian-three-box"
+    terminal = Terminal(
+        Config(database=path, profile=profile, bills=(50000,)),
+        books(path, profile),
+        deck_for_round=lambda n: deck,
+    )
+    assert terminal.handle("bill", 50000).ok
+    while terminal.boxes < terminal.betting.most_boxes:
+        assert terminal.handle("boxes").ok
+    for intent in ("deal", "play", "play"):
+        assert terminal.handle(intent).ok, intent
+    return terminal

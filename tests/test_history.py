@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support import books, settled
+from support import REDRAW_DECK, books, golden_oasis_two_boxes, settled
 from test_screen import kiosk, settle
 
 from oasis_kiosk.config import Config, ReturnBounds
@@ -75,15 +75,7 @@ def test_help_shows_the_history_after_the_rules(tmp_path: Path) -> None:
 def test_the_history_shows_the_hand_the_dealer_revealed_and_his_redraw(tmp_path: Path) -> None:
     """After a bought redraw the line names both of the dealer's hands: the cards must show
     both (only the redrawn ones were listed, beside a verdict naming the revealed hand)."""
-    database = tmp_path / "kiosk.db"
-    profile = "golden-oasis"
-    terminal = Terminal(
-        Config(database=database, profile=profile, return_bounds=ReturnBounds(return_max=1.05)),
-        books(database, profile),
-        deck_for_round=lambda n: "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c",
-    )
-    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
-        assert terminal.handle(intent, value).ok, intent
+    terminal = golden_oasis_two_boxes(tmp_path / "kiosk.db", REDRAW_DECK)
     for intent in ["play", "play", "buy_game", "decline"]:
         assert terminal.handle(intent).ok, intent
     (_title, story) = history.history_lines(terminal, cash_for(terminal))

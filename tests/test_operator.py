@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from support import books, logged_in_menu, settled
+from support import REDRAW_DECK, books, golden_oasis_two_boxes, logged_in_menu, settled
 
 from oasis_kiosk import load_profile, returns
 from oasis_kiosk.config import Config, ReturnBounds
@@ -415,15 +415,7 @@ def test_the_recall_replays_each_hand_from_the_deal_through_each_exchange(tmp_pa
 def test_the_recall_names_the_dealers_redraw_after_the_purchase_that_bought_it(tmp_path: Path) -> None:
     """Box 2 buys the game, box 1 declines after it: the dealer's new card came of the
     purchase, not of box 1's DECLINE, the last action before his draw."""
-    database = tmp_path / "kiosk.db"
-    profile = "golden-oasis"
-    terminal = Terminal(
-        Config(database=database, profile=profile, return_bounds=ReturnBounds(return_max=1.05)),
-        books(database, profile),
-        deck_for_round=lambda n: "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c",
-    )
-    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
-        assert terminal.handle(intent, value).ok, intent
+    terminal = golden_oasis_two_boxes(tmp_path / "kiosk.db", REDRAW_DECK)
     for intent in ["play", "play", "buy_game", "decline"]:
         assert terminal.handle(intent).ok, intent
     menu = logged_in_menu(terminal)

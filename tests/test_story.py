@@ -14,12 +14,11 @@ from typing import Any
 
 import pygame
 import pytest
-from support import books
+from support import REDRAW_DECK, books, golden_oasis_two_boxes, three_boxes_played
 from test_screen import SIZES, Clock, _texts_are_known, kiosk, settle, shot
 
 from oasis_kiosk import i18n
 from oasis_kiosk.config import SPEEDS, Config, JackpotConfig
-from oasis_kiosk.config.rules import ReturnBounds
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
@@ -677,14 +676,7 @@ def test_after_a_bought_redraw_the_dealer_line_shows_the_hand_each_box_settled_a
     """Box 2 buys the game, box 1 declines and takes the ante win against the hand the
     dealer revealed (RULES.md §3.4); the redrawn hand qualifies. The dealer's line names
     both hands, so that box 1's "dealer does not qualify" agrees with it."""
-    database = tmp_path / "kiosk.db"
-    terminal = Terminal(
-        Config(database=database, profile="golden-oasis", return_bounds=ReturnBounds(return_max=1.05)),
-        books(database, "golden-oasis"),
-        deck_for_round=lambda n: "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c",
-    )
-    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
-        assert terminal.handle(intent, value).ok, intent
+    terminal = golden_oasis_two_boxes(tmp_path / "kiosk.db", REDRAW_DECK)
     for intent in ["play", "play", "buy_game", "decline"]:
         assert terminal.handle(intent).ok, intent
     settlement = last_settlement(terminal)
@@ -747,19 +739,8 @@ def test_a_card_pressed_when_it_does_nothing_is_named_in_the_players_language(
 def test_a_blind_box_names_no_hand_while_the_reveal_turns_its_cards(tmp_path: Path) -> None:
     """A blind box's cards are turned by the reveal: its caption must not name the hand
     before (it read "Two pair" with three of its cards still backs)."""
-    database = tmp_path / "kiosk.db"
-    profile = "russian-three-box"
-    terminal = Terminal(
-        Config(database=database, profile=profile, bills=(50000,)),
-        books(database, profile),
-        deck_for_round=lambda n: "Ks Kh 4c 5c 9d / Qs Qh 4d 5d 9c / 7s 7h 2c 2d 9h / Ad As Ac 3d 2h",
-    )
-    assert terminal.handle("bill", 50000).ok
-    while terminal.boxes < terminal.betting.most_boxes:
-        assert terminal.handle("boxes").ok
-    assert terminal.handle("deal").ok
-    assert terminal.handle("play").ok
-    assert terminal.handle("play").ok
+    deck = "Ks Kh 4c 5c 9d / Qs Qh 4d 5d 9c / 7s 7h 2c 2d 9h / Ad As Ac 3d 2h"
+    terminal = three_boxes_played(tmp_path / "kiosk.db", deck)
     settlement = last_settlement(terminal)
     assert settlement is not None
     i18n.use("en")
@@ -772,21 +753,10 @@ def test_a_blind_box_names_no_hand_while_the_reveal_turns_its_cards(tmp_path: Pa
 
 
 def test_the_paytable_lights_the_best_winning_hand_of_several_boxes(tmp_path: Path) -> None:
-    database = tmp_path / "kiosk.db"
-    profile = "russian-three-box"
-    terminal = Terminal(
-        Config(database=database, profile=profile, bills=(50000,)),
-        books(database, profile),
-        # Box 1 three kings, box 2 a pair of queens, blind box 3 two pair, against the
-        # dealer's pair of aces: boxes 1 and 3 win, box 1 the better hand.
-        deck_for_round=lambda n: "Ks Kh Kc 5c 9d / Qs Qh 4d 5d 9c / 7s 7h 2c 2d 9h / Ad As 8c 3d 2h",
-    )
-    assert terminal.handle("bill", 50000).ok
-    while terminal.boxes < terminal.betting.most_boxes:
-        assert terminal.handle("boxes").ok
-    assert terminal.handle("deal").ok
-    assert terminal.handle("play").ok
-    assert terminal.handle("play").ok
+    # Box 1 three kings, box 2 a pair of queens, blind box 3 two pair, against the dealer's
+    # pair of aces: boxes 1 and 3 win, box 1 the better hand.
+    deck = "Ks Kh Kc 5c 9d / Qs Qh 4d 5d 9c / 7s 7h 2c 2d 9h / Ad As 8c 3d 2h"
+    terminal = three_boxes_played(tmp_path / "kiosk.db", deck)
     settlement = last_settlement(terminal)
     assert settlement is not None
     nets = [box["net"] for box in settlement["boxes"]]
@@ -814,14 +784,7 @@ def test_the_prompt_says_an_exchange_binds_the_box_to_play_before_it_is_made(tmp
 
 
 def test_the_offer_of_the_dealers_redraw_names_the_box_that_decides(tmp_path: Path) -> None:
-    database = tmp_path / "kiosk.db"
-    terminal = Terminal(
-        Config(database=database, profile="golden-oasis", return_bounds=ReturnBounds(return_max=1.05)),
-        books(database, "golden-oasis"),
-        deck_for_round=lambda n: "8h 8d 4c 4h 2d As Kd 9c 6h 3d Qs Js 5d 7h 9s 5c",
-    )
-    for intent, value in [*[("bill", 5000)] * 4, ("boxes", None), ("bonus", None), ("deal", None)]:
-        assert terminal.handle(intent, value).ok, intent
+    terminal = golden_oasis_two_boxes(tmp_path / "kiosk.db", REDRAW_DECK)
     assert terminal.handle("play").ok
     assert terminal.handle("play").ok
     i18n.use("en")
