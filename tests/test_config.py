@@ -89,6 +89,12 @@ BAD_FILES: list[tuple[str, str, str]] = [
         "'pulse', not 'smoke-signals'",
     ),
     ("[devices]\nhopper = { motor = 1, exit = 2, speed = 3 }", "devices.hopper.speed", "unknown key"),
+    (
+        "[devices]\nhopper = { motor = 1, exit = 2, exit_min_ms = 40, exit_max_ms = 40 }",
+        "devices.hopper.exit_max_ms",
+        "40 is not above devices.hopper.exit_min_ms 40",
+    ),
+    ("[devices]\nhopper = { motor = 1, exit = 2, exit_min_ms = 0 }", "devices.hopper.exit_min_ms", "not 0"),
     ("[devices]\npower_fail = { pin = 25, edge = 'low' }", "devices.power_fail.edge", "unknown key"),
     (
         "[devices]\nbill_validator = { protocol = 'essp', port = '/dev/ttyUSB0', channels = { 1 = 500 }, "

@@ -24,8 +24,14 @@ from oasis_kiosk.ui.view import cash_for, last_settlement, overlay, prompt
 MOTOR, EXIT = 23, 24
 
 
-def coin_leaves(factory: MockFactory) -> None:
+EXIT_PULSE = 0.02
+"""Seconds a coin covers the exit sensor as it leaves (a real hopper's coin: 10 to 40 ms)."""
+
+
+def coin_leaves(factory: MockFactory, now: list[float]) -> None:
+    """A coin passes the exit sensor, covering it ``EXIT_PULSE`` of the hopper's clock."""
     factory.pin(EXIT).drive_low()
+    now[0] += EXIT_PULSE
     factory.pin(EXIT).drive_high()
 
 
@@ -34,8 +40,8 @@ def test_the_hopper_counts_coins_out_and_stops_at_the_count() -> None:
     hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
     hopper.start(200)
     assert factory.pin(MOTOR).state
-    coin_leaves(factory)
-    coin_leaves(factory)
+    coin_leaves(factory, now)
+    coin_leaves(factory, now)
     assert hopper.money_events() == [Paid(100), Paid(100), PayoutEnded(paid=200, short=0)]
     assert not factory.pin(MOTOR).state
     for amount in (0, 50, 150):
@@ -47,10 +53,10 @@ def test_stopping_the_hopper_stops_the_motor_and_a_late_coin_is_reported_after()
     factory, now = MockFactory(), [0.0]
     hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
     hopper.start(500)
-    coin_leaves(factory)
+    coin_leaves(factory, now)
     hopper.stop()
     assert not factory.pin(MOTOR).state
-    coin_leaves(factory)
+    coin_leaves(factory, now)
     assert hopper.money_events() == [Paid(100), PayoutEnded(paid=100, short=400), Paid(100)]
     hopper.stop()
     assert hopper.money_events() == [], "a stopped hopper stops once"
@@ -61,12 +67,73 @@ def test_no_coin_within_the_timeout_means_empty() -> None:
     hopper = Hopper(MOTOR, EXIT, coin=100, timeout=2.0, pin_factory=factory, clock=lambda: now[0])
     hopper.start(500)
     now[0] = 1.0
-    coin_leaves(factory)
+    coin_leaves(factory, now)
     now[0] = 2.9
     assert hopper.money_events() == [Paid(100)]
     now[0] = 3.1
     assert hopper.money_events() == [PayoutEnded(paid=100, short=400)]
     assert not hopper.running
+
+
+def test_noise_on_the_exit_sensor_is_logged_and_never_a_coin() -> None:
+    """A spike narrower than a coin (a loose wire, a motor's interference) is no coin: a
+    coin booked out that never left would short the player by its value."""
+    factory, now = MockFactory(), [0.0]
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
+    hopper.start(200)
+    line = factory.pin(EXIT)
+    for _ in range(3):
+        line.drive_low()
+        now[0] += 0.001
+        line.drive_high()
+    coin_leaves(factory, now)
+    assert hopper.money_events() == [
+        *[Glitch("hopper_exit_noise", {"width_ms": 1.0})] * 3,
+        Paid(100),
+    ]
+    assert hopper.running, "one coin of two is out"
+
+
+def test_an_exit_sensor_held_covered_stops_the_payout_and_a_coin_that_then_falls_is_booked_late() -> None:
+    """A coin stuck at the exit (or a sensor failed covered) cannot be counted: the motor
+    stops and the payout ends short, as when the hopper is jammed; if a coin does clear the
+    sensor after, it left the cabinet and is booked, as any coin not owed is."""
+    factory, now = MockFactory(), [0.0]
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
+    hopper.start(300)
+    coin_leaves(factory, now)
+    factory.pin(EXIT).drive_low()
+    now[0] += 0.2
+    assert hopper.money_events() == [Paid(100)], "covered for 200 ms: a slow coin, not yet a jam"
+    now[0] += 0.1
+    assert hopper.money_events() == [
+        Glitch("hopper_exit_blocked", {"width_ms": 300.0}),
+        PayoutEnded(paid=100, short=200),
+    ]
+    assert not hopper.running
+    factory.pin(EXIT).drive_high()
+    assert hopper.money_events() == [Paid(100)]
+
+
+def test_a_noisy_exit_sensor_takes_nothing_from_the_credits(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    cabinet = cabinet_with_hopper(tmp_path / "kiosk.db", factory, now)
+    terminal = cabinet.terminal
+    terminal.handle("bill", 500)
+    terminal.handle("cashout")
+    cabinet.step()
+    for _ in range(10):
+        factory.pin(EXIT).drive_low()
+        now[0] += 0.0005
+        factory.pin(EXIT).drive_high()
+    for _ in range(2):
+        coin_leaves(factory, now)
+    cabinet.step()
+    assert terminal.store.meters()["hopper_out"] == 200, "two coins left, not twelve"
+    assert terminal.payout == 300
+    noise = [e["detail"] for e in terminal.store.events(last=100) if e["kind"] == "hopper_exit_noise"]
+    assert noise == [{"width_ms": 0.5}] * 10
+    assert audit(terminal.store).ok
 
 
 def cabinet_with_hopper(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
@@ -88,7 +155,7 @@ def test_a_payout_books_each_coin_and_handpays_the_rest(tmp_path: Path) -> None:
     )
     cabinet.step()
     for _ in range(10):
-        coin_leaves(factory)
+        coin_leaves(factory, now)
     cabinet.step()
     assert terminal.credits == 50
     assert terminal.handpay == 50, "what is below one coin is handpaid"
@@ -104,7 +171,7 @@ def test_an_empty_hopper_tilts_and_the_credits_left_stay(tmp_path: Path) -> None
     terminal.handle("cashout")
     cabinet.step()
     for _ in range(4):
-        coin_leaves(factory)
+        coin_leaves(factory, now)
     now[0] += 5
     cabinet.step()
     assert terminal.credits == 600
@@ -112,9 +179,9 @@ def test_an_empty_hopper_tilts_and_the_credits_left_stay(tmp_path: Path) -> None
     assert audit(terminal.store).ok
 
 
-def cashing_out_1050(database: Path, factory: MockFactory) -> Cabinet:
+def cashing_out_1050(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
     """A cabinet paying out 10 coins of 100 for credits of 1 050, its hopper started."""
-    cabinet = cabinet_with_hopper(database, factory, [0.0])
+    cabinet = cabinet_with_hopper(database, factory, now)
     cabinet.terminal.handle("bill", 1000)
     cabinet.terminal.handle("coin", 50)
     cabinet.terminal.handle("cashout")
@@ -122,11 +189,11 @@ def cashing_out_1050(database: Path, factory: MockFactory) -> Cabinet:
     return cabinet
 
 
-def three_coins_paid_of_1050(database: Path, factory: MockFactory) -> Cabinet:
+def three_coins_paid_of_1050(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
     """The cash-out of 1 050 with 3 of its 10 coins out and booked: 7 coins and 50 owed."""
-    cabinet = cashing_out_1050(database, factory)
+    cabinet = cashing_out_1050(database, factory, now)
     for _ in range(3):
-        coin_leaves(factory)
+        coin_leaves(factory, now)
     cabinet.step()
     return cabinet
 
@@ -134,7 +201,7 @@ def three_coins_paid_of_1050(database: Path, factory: MockFactory) -> Cabinet:
 def test_a_power_cut_during_a_payout_leaves_the_rest_owed_once_as_a_handpay(tmp_path: Path) -> None:
     factory = MockFactory()
     database = tmp_path / "kiosk.db"
-    cabinet = three_coins_paid_of_1050(database, factory)
+    cabinet = three_coins_paid_of_1050(database, factory, [0.0])
     cabinet.terminal.store.close()  # the power goes with 7 coins and the 50 below a coin owed
     again = Terminal(Config(database=database, cashout="hopper"), books(database))
     assert again.payout is None
@@ -158,7 +225,7 @@ def test_a_power_cut_after_the_last_coin_before_the_payout_ended_still_handpays_
     cannot leave a cash-out half done with credits on the meter."""
     factory = MockFactory()
     database = tmp_path / "kiosk.db"
-    cabinet = cashing_out_1050(database, factory)
+    cabinet = cashing_out_1050(database, factory, [0.0])
     assert cabinet.terminal.payout_items == 10
     for _ in range(10):  # each coin booked as it leaves; the power goes before the end is read
         assert cabinet.terminal.payout_item_paid(100).ok
@@ -186,12 +253,13 @@ def test_every_interleaving_of_coins_and_the_attendants_key_pays_exactly_what_wa
     overpaid, on its meter and a tilt."""
     factory = MockFactory()
     panel = Panel({"cashout": CASHOUT, "attendant": ATTENDANT}, {}, bounce_time=None, pin_factory=factory)
-    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: 0.0)
+    now = [0.0]
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
     dropped, as_stopped = [0], [0]
 
     def drop(coins: int) -> None:
         for _ in range(coins):
-            coin_leaves(factory)
+            coin_leaves(factory, now)
         dropped[0] += coins
 
     def stop_and_drop(stop: Callable[[], None] = hopper.stop) -> None:
@@ -326,7 +394,7 @@ def test_any_payout_device_is_booked_logged_and_tilted_by_the_one_event_vocabula
     assert device.started == [500]
     device.events = [
         Paid(100),
-        Glitch("hopper_exit_noise", {"pulse_ms": 1}),
+        Glitch("hopper_exit_noise", {"width_ms": 1.0}),
         Paid(100),
         PayoutEnded(paid=200, short=300),
     ]
@@ -334,7 +402,7 @@ def test_any_payout_device_is_booked_logged_and_tilted_by_the_one_event_vocabula
     assert terminal.credits == 300, "each item paid is booked out, the rest stays"
     assert terminal.tilts == {"hopper_empty": "the hopper stopped 3 coin(s) short"}
     logged = [(event["kind"], event["detail"]) for event in terminal.store.events()]
-    assert ("hopper_exit_noise", {"pulse_ms": 1}) in logged, "a device's noise is logged"
+    assert ("hopper_exit_noise", {"width_ms": 1.0}) in logged, "a device's noise is logged"
     device.events = [Fault("hopper_overpaid", "the hopper's sensor failed")]
     cabinet.step()
     assert "hopper_overpaid" in terminal.tilts, "a device fault tilts the terminal"
@@ -342,15 +410,15 @@ def test_any_payout_device_is_booked_logged_and_tilted_by_the_one_event_vocabula
 
 
 def test_a_payout_owes_the_amount_its_coins_are_worth(tmp_path: Path) -> None:
-    cabinet = cashing_out_1050(tmp_path / "kiosk.db", MockFactory())
+    cabinet = cashing_out_1050(tmp_path / "kiosk.db", MockFactory(), [0.0])
     assert cabinet.terminal.payout == 1000, "10 coins of 100, in minor units"
     assert cabinet.terminal.payout_items == 10
 
 
 def test_the_screen_and_the_log_count_the_coins_a_payout_owes(tmp_path: Path) -> None:
     i18n.use("en")
-    factory = MockFactory()
-    cabinet = cashing_out_1050(tmp_path / "kiosk.db", factory)
+    factory, now = MockFactory(), [0.0]
+    cabinet = cashing_out_1050(tmp_path / "kiosk.db", factory, now)
     terminal = cabinet.terminal
     cash = cash_for(terminal)
     assert overlay(terminal, cash, last_settlement(terminal)) == (
@@ -359,7 +427,7 @@ def test_the_screen_and_the_log_count_the_coins_a_payout_owes(tmp_path: Path) ->
         "10 coin(s) to come",
     )
     for _ in range(3):
-        coin_leaves(factory)
+        coin_leaves(factory, now)
     cabinet.step()
     assert prompt(terminal, terminal.live(), cash) == "Paying out: 7 coin(s) to come."
     assert terminal.handle("attendant").ok
@@ -377,7 +445,7 @@ def test_books_of_the_release_that_counted_the_payout_in_coins_resume_it_as_its_
     coins of the hopper's coin, handpays them once and logs the same count."""
     factory = MockFactory()
     database = tmp_path / "kiosk.db"
-    cabinet = three_coins_paid_of_1050(database, factory)
+    cabinet = three_coins_paid_of_1050(database, factory, [0.0])
     store = cabinet.terminal.store
     with store.transaction():
         state = {key: value for key, value in store.get_state("terminal").items() if key != "payout_owed"}

@@ -21,7 +21,7 @@ buttons = { deal = 5, fold = 6, card1 = 16, door = 26 }
 lamps = { deal = 20, fold = 21 }
 coin_acceptor = { pulse = 17, inhibit = 27, pulses = { 1 = 50, 2 = 100, 4 = 200, 10 = 500 } }
 bill_validator = { protocol = "essp", port = "/dev/ttyUSB0", channels = { 1 = 500, 2 = 1000 } }
-hopper = { motor = 23, exit = 24, timeout = 1.5 }
+hopper = { motor = 23, exit = 24, timeout = 1.5, exit_min_ms = 8, exit_max_ms = 400 }
 """
 
 
@@ -47,6 +47,7 @@ def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None
     assert peer.enabled, "bills are live with no credit"
     assert isinstance(cabinet.hopper, Hopper)
     assert cabinet.hopper.timeout == 1.5
+    assert (cabinet.hopper.exit_min, cabinet.hopper.exit_max) == (0.008, 0.4)
     factory.pin(5).drive_low()
     factory.pin(5).drive_high()
     responses = cabinet.step()

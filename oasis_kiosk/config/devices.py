@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from oasis_kiosk.config.kinds import Counts, Names, OneOf, Pin, PinOrTable, Seconds, Tagged, Text, Whole
-from oasis_kiosk.config.schema import REQUIRED, Key, TomlTable
+from oasis_kiosk.config.schema import REQUIRED, Below, Key, TomlTable
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,10 @@ class DevicesConfig:
     hopper_motor: int | None = None
     hopper_exit: int | None = None
     hopper_timeout: float = 2.0
+    hopper_exit_min_ms: int = 5
+    """A coin covers the exit sensor at least this long; a narrower spike is noise."""
+    hopper_exit_max_ms: int = 250
+    """Covered longer: a coin stuck at the exit or a failed sensor; the payout stops short."""
     power_fail: int | None = None
     """The UPS's power-fail signal: while it is active the terminal takes no money and no
     play, and its database is closed."""
@@ -184,12 +188,23 @@ DEVICES: dict[str, Key] = {
                 "motor": Key(Pin(), REQUIRED, "the hopper motor's output"),
                 "exit": Key(Pin(), REQUIRED, "the coin-exit sensor's input"),
                 "timeout": Key(Seconds(0.1, 30), DevicesConfig().hopper_timeout, "no coin so long: empty"),
+                "exit_min_ms": Key(
+                    MILLISECONDS, DevicesConfig().hopper_exit_min_ms, "a coin covers the exit sensor so long"
+                ),
+                "exit_max_ms": Key(
+                    MILLISECONDS,
+                    DevicesConfig().hopper_exit_max_ms,
+                    "the exit sensor covered longer: a stuck coin, the payout ends short",
+                ),
             },
             build=lambda v: {
                 "hopper_motor": v["motor"],
                 "hopper_exit": v["exit"],
                 "hopper_timeout": v["timeout"],
+                "hopper_exit_min_ms": v["exit_min_ms"],
+                "hopper_exit_max_ms": v["exit_max_ms"],
             },
+            rules=(Below("exit_min_ms", "exit_max_ms", strict=True),),
         ),
         None,
         "the hopper that pays coins out",

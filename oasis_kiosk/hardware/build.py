@@ -70,6 +70,8 @@ def build_cabinet(
             wiring.hopper_exit,
             coin=config.hopper_coin,
             timeout=wiring.hopper_timeout,
+            exit_min_ms=wiring.hopper_exit_min_ms,
+            exit_max_ms=wiring.hopper_exit_max_ms,
             pin_factory=pin_factory,
             clock=clock,
         )

@@ -42,6 +42,7 @@ INHIBITED = {
 }
 """The prompt for money offered to an inhibited acceptor."""
 HOPPER_COIN_EVERY = 0.05  # a mock hopper pays 20 coins a second, as a fast real one does
+HOPPER_EXIT_PULSE = 0.02  # each coin covers the exit sensor this long, as a real one does
 
 
 class SwitchPin(MockPin):  # type: ignore[misc]  # gpiozero has no type information
@@ -162,7 +163,7 @@ class MockCabinet:
         end = self.now + seconds
         responses = []
         while self.hopper_running() and self.now + HOPPER_COIN_EVERY <= end:
-            self.now += HOPPER_COIN_EVERY
+            self.now += HOPPER_COIN_EVERY - HOPPER_EXIT_PULSE
             self.drop_coin()
             responses += self._step()
         self.now = end
@@ -173,11 +174,13 @@ class MockCabinet:
         return motor is not None and bool(self.factory.pin(motor).state)
 
     def drop_coin(self) -> None:
-        """A coin passes the hopper's exit sensor (also one the motor did not drive out)."""
+        """A coin passes the hopper's exit sensor (also one the motor did not drive out),
+        covering it ``HOPPER_EXIT_PULSE``."""
         if self.wiring.hopper_exit is None:
             raise ValueError("this cabinet has no hopper")
         line = self.factory.pin(self.wiring.hopper_exit)
         line.drive_low()
+        self.now += HOPPER_EXIT_PULSE
         line.drive_high()
 
     def lamp(self, button: str) -> bool:

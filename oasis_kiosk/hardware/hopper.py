@@ -6,6 +6,13 @@ exit sensor is reported at once as ``Paid`` with the coin's value (so that the t
 books each coin as it leaves, and a partial payout is recorded exactly); when the amount is
 paid the motor stops and the payout ends. If no coin passes within ``timeout`` while the
 motor runs, the hopper is empty or jammed: the motor stops and the payout ends short.
+
+A coin is counted as it clears the sensor, and only if it covered it for ``exit_min_ms`` or
+more: a narrower spike is noise on the line (``Glitch``, logged, never booked out, for a
+coin booked that never left would short the player). A sensor covered for longer than
+``exit_max_ms`` is a coin stuck at the exit or a failed sensor: nothing more can be counted,
+so the motor stops and the payout ends short, as when jammed; a coin that clears it after is
+reported then, as a coin that falls after a stop is.
 ``stop()`` stops the motor at once (the attendant's key): the payout ends short, and a coin
 that still falls is reported after the end. Its events are the money devices'
 (``hardware/money.py``); it is a ``MoneyOut``.
@@ -20,7 +27,7 @@ from collections.abc import Callable
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
-from oasis_kiosk.hardware.money import MoneyEvent, Paid, PayoutEnded
+from oasis_kiosk.hardware.money import Glitch, MoneyEvent, Paid, PayoutEnded
 
 
 class Hopper:
@@ -31,21 +38,34 @@ class Hopper:
         *,
         coin: int,
         timeout: float = 2.0,
+        exit_min_ms: int = 5,
+        exit_max_ms: int = 250,
         pin_factory: Factory | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if coin < 1:
             raise ValueError(f"the hopper's coin is worth at least 1 minor unit, not {coin}")
+        if not 0 < exit_min_ms < exit_max_ms:
+            raise ValueError(
+                f"the exit sensor's window needs 0 < exit_min_ms < exit_max_ms, not {exit_min_ms} and {exit_max_ms}"
+            )
         self._motor = DigitalOutputDevice(motor_pin, pin_factory=pin_factory)
         self._exit = DigitalInputDevice(exit_pin, pull_up=True, pin_factory=pin_factory)
-        self._exit.when_activated = self._coin_passed
+        self._exit.when_activated = self._covered
+        self._exit.when_deactivated = self._cleared
         self.coin = coin
         self.timeout = timeout
+        self.exit_min = exit_min_ms / 1000
+        self.exit_max = exit_max_ms / 1000
         self._clock = clock
         self._lock = threading.Lock()
         self._owed = 0
         self._paid = 0
         self._last_progress = 0.0
+        self._covered_at: float | None = None
+        """When the exit sensor was last covered, while it stays covered."""
+        self._blocked = False
+        """The sensor was covered past ``exit_max``: reported once, until it clears."""
         self._events: list[MoneyEvent] = []
 
     @property
@@ -61,17 +81,33 @@ class Hopper:
             self._owed, self._paid, self._last_progress = amount, 0, self._clock()
             self._motor.on()
 
-    def _coin_passed(self) -> None:
+    def _covered(self) -> None:
         with self._lock:
-            if not self.running:
-                self._events.append(Paid(self.coin))  # a coin falling after the stop still left
+            self._covered_at = self._clock()
+
+    def _cleared(self) -> None:
+        with self._lock:
+            covered_at, self._covered_at = self._covered_at, None
+            if covered_at is None:
+                return  # covered since before the hopper started: no edge to time it by
+            width = self._clock() - covered_at
+            if width < self.exit_min:
+                self._events.append(Glitch("hopper_exit_noise", {"width_ms": _ms(width)}))
                 return
-            self._paid += self.coin
-            self._last_progress = self._clock()
-            self._events.append(Paid(self.coin))
-            if self._paid >= self._owed:
-                self._motor.off()
-                self._events.append(PayoutEnded(self._paid, short=0))
+            self._blocked = False
+            self._coin_passed()
+
+    def _coin_passed(self) -> None:
+        """A coin cleared the sensor (the lock held)."""
+        if not self.running:
+            self._events.append(Paid(self.coin))  # a coin falling after the stop still left
+            return
+        self._paid += self.coin
+        self._last_progress = self._clock()
+        self._events.append(Paid(self.coin))
+        if self._paid >= self._owed:
+            self._motor.off()
+            self._events.append(PayoutEnded(self._paid, short=0))
 
     def stop(self) -> None:
         with self._lock:
@@ -82,7 +118,15 @@ class Hopper:
 
     def money_events(self) -> list[MoneyEvent]:
         with self._lock:
-            if self.running and self._clock() - self._last_progress > self.timeout:
+            now = self._clock()
+            covered_at = self._covered_at
+            if covered_at is not None and not self._blocked and now - covered_at > self.exit_max:
+                self._blocked = True
+                self._events.append(Glitch("hopper_exit_blocked", {"width_ms": _ms(now - covered_at)}))
+                if self.running:
+                    self._motor.off()
+                    self._events.append(PayoutEnded(self._paid, self._owed - self._paid))
+            if self.running and now - self._last_progress > self.timeout:
                 self._motor.off()  # empty or jammed
                 self._events.append(PayoutEnded(self._paid, self._owed - self._paid))
             events, self._events = self._events, []
@@ -92,3 +136,8 @@ class Hopper:
         self._motor.off()
         self._motor.close()
         self._exit.close()
+
+
+def _ms(seconds: float) -> float:
+    """A width as the log gives it: milliseconds to a tenth."""
+    return round(seconds * 1000, 1)

@@ -91,6 +91,10 @@ SENTENCES: dict[str, Sentence] = {
     # The money devices.
     "coin_line_noise": _said(N_("Noise on the coin line ({width_ms} ms)")),
     "bill_line_noise": _said(N_("Noise on the note line ({width_ms} ms)")),
+    "hopper_exit_noise": _said(N_("Noise on the hopper's exit sensor ({width_ms} ms): no coin")),
+    "hopper_exit_blocked": _said(
+        N_("The hopper's exit sensor stayed covered ({width_ms} ms): payout stopped")
+    ),
     "coin_rejected": _said(N_("Coin refused ({pulses} pulses)")),
     "bill_rejected": _said(N_("Note refused ({pulses} pulses)")),
     "coin_ambiguous": _said(N_("Coin refused as ambiguous ({pulses} pulses)")),

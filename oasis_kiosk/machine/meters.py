@@ -53,6 +53,7 @@ METERS: dict[str, Meter] = {
     "bill_ambiguous": _device(N_("Note trains refused as ambiguous")),
     "coin_rejected": _device(N_("Coins refused")),
     "bill_rejected": _device(N_("Notes refused")),
+    "hopper_exit_noise": _device(N_("Hopper exit sensor glitches")),
 }
 
 DENOMINATIONS = {kind.meter_prefix: kind.meter_label for kind in (BILL, COIN)}
