@@ -145,8 +145,8 @@ def python_evaluators(hands: np.ndarray) -> dict[str, dict[str, Any]]:
 
 FRAME_SIZES = ((1920, 1080), (1280, 720), (800, 480))
 FRAMES = 240  # frames timed in each state
-FRAME_STATES = ("idle", "press", "dealing", "win_count", "jackpot")
-DRAWN_STATES = ("idle", "dealing", "win_count", "jackpot")
+FRAME_STATES = ("idle", "press", "dealing", "revealing", "win_count", "jackpot")
+DRAWN_STATES = ("idle", "dealing", "revealing", "win_count", "jackpot")
 """The frames the budget holds: a press's frame also carries the input's durable commit
 (an fsync of the books), which is the disk's time, not drawing's; it is reported beside."""
 BUDGET_SIZE = "1920x1080"
@@ -262,14 +262,14 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
         app.key("f")
         frames(5)
     counting: list[float] = []
+    revealing: list[float] = []  # the dealer's cards turning, the outcome drawn ahead meanwhile
     while len(counting) < FRAMES:  # a count is about 70 frames: several rounds' worth
         app.key("return")
         frames(30)
         app.key("p")
         while app.game.revealing(now[0]) or app.game.counting(now[0]):
-            frames_counted = frames(1)
-            if app.game.counting(now[0]):  # the reveal's frames before it are dealing's kind
-                counting += frames_counted
+            drawn = frames(1)  # a frame of the state at the moment it drew
+            (counting if app.game.counting(now[0]) else revealing).extend(drawn)
         frames(int(1 / STEP))
     frames(int(5 / STEP))  # the count and everything after it ends
     deck[0] = JACKPOT_DECK
@@ -279,9 +279,8 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
     app.key("p")
     celebrating: list[float] = []
     while app.game.revealing(now[0]) or app.game.celebrating(now[0]):
-        frames_counted = frames(1)
-        if app.game.celebrating(now[0]):
-            celebrating += frames_counted
+        drawn = frames(1)
+        (celebrating if app.game.celebrating(now[0]) else revealing).extend(drawn)
     blits()
     blit = statistics.median(yardstick)
     size: dict[str, Any] = {"blit_ms": blit * 1e3}
@@ -289,6 +288,7 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
         ("idle", idle),
         ("press", pressed),
         ("dealing", dealing),
+        ("revealing", revealing),
         ("win_count", counting),
         ("jackpot", celebrating),
     )
