@@ -40,6 +40,9 @@ class RoundStory:
         """When the settled round's last dealer card has turned: its outcome shows from then."""
         self._lit_in_play: str | None = None
         """The paytable row lit while the round was played, kept lit through the reveal."""
+        self._hidden: tuple[View, str | None, bool, View] | None = None
+        """The last view shown without what its reveal is to tell (``_hiding``): a frame of
+        the reveal asks twice, and every frame of it asks the same."""
 
     def _present_outcome(self, view: View, revealed_at: float) -> None:
         """The outcome shows at ``revealed_at``: the chips leave the spots for whoever has them,
@@ -111,14 +114,24 @@ class RoundStory:
         until the dealer's last card has turned, a round in play without its next offers."""
         assert self.view is not None
         if now < self.revealed_at:
-            return before_reveal(self.view, self._lit_in_play)
+            return self._hiding(self.view, settled=True)
         if self.motions.revealing(now):
-            return while_the_dealer_turns(self.view)
+            return self._hiding(self.view, settled=False)
         if self.view.overlay[:1] == ("handpay",) and (self.counting(now) or self.celebrating(now)):
             # The winning hand stays in view while its win counts up and its jackpot is
             # celebrated; the prompt already says the attendant pays it, then the lock-up shows.
             return replace(self.view, overlay=())
         return self.view
+
+    def _hiding(self, view: View, settled: bool) -> View:
+        """``view`` as its reveal shows it (``before_reveal`` of a settled round, else
+        ``while_the_dealer_turns``), made once for the view."""
+        kept = self._hidden
+        if kept is not None and kept[0] is view and kept[1:3] == (self._lit_in_play, settled):
+            return kept[3]
+        hidden = before_reveal(view, self._lit_in_play) if settled else while_the_dealer_turns(view)
+        self._hidden = (view, self._lit_in_play, settled, hidden)
+        return hidden
 
     def meters(self, now: float) -> tuple[int, int, int]:
         """CREDIT, BET and WIN as they show at ``now``: CREDIT rises with the WIN counted, when
