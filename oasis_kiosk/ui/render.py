@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache, lru_cache
 
@@ -652,6 +652,14 @@ def preparing_chips(diameter: int) -> Iterator[None]:
         if number % 2 == 0:
             yield
         font(size, True)
+
+
+def preparing_fonts(sizes: Iterable[tuple[int, bool]]) -> Iterator[None]:
+    """Each font of ``sizes`` ((size, bold)) read ahead, one a step: the first words at a
+    new size (a panel's, the jackpot's banner) then cost their rendering only."""
+    for size, bold in sizes:
+        yield
+        font(size, bold)
 
 
 def _chip_label_size(diameter: int) -> int:

@@ -69,12 +69,21 @@ def banner_area(lay: Layout) -> pygame.Rect:
     return render.rect(lay.jackpot).inflate(-4, -4)
 
 
+def _banner_size(lay: Layout) -> int:
+    return banner_area(lay).h * 7 // 10
+
+
+def banner_font_sizes(lay: Layout) -> list[tuple[int, bool]]:
+    """The fonts (size, bold) the banner's words may be fitted in."""
+    return [(size, True) for size in render.fitting_sizes(_banner_size(lay), lay.floor)]
+
+
 def banner_words(lay: Layout, amount: str, colour: render.Colour) -> pygame.Surface:
     """``amount``: the jackpot won, as money."""
     area = banner_area(lay)
     return render.fitted(
         _("JACKPOT! {amount}").format(amount=amount),
-        area.h * 7 // 10,
+        _banner_size(lay),
         colour,
         area.w - 20,
         bold=True,

@@ -35,13 +35,28 @@ def words(lay: Layout, number: int, line: str, amount_line: int | None) -> list[
     (``amount_line``) in the largest type, the others wrapped to the panel's width."""
     room = area(lay).w - lay.medium * 2
     if number == amount_line:
-        return [render.fitted(line, lay.large * 2, render.GOLD, room, True, lay.floor)]
-    size = lay.large * 3 // 2 if number == 0 else lay.medium
+        return [render.fitted(line, _amount_size(lay), render.GOLD, room, True, lay.floor)]
+    size = _title_size(lay) if number == 0 else lay.medium
     colour = render.GOLD if number == 0 else render.WHITE
     return [
         render.text(piece, size, colour, bold=number == 0)
         for piece in render.wrap(line, size, room, bold=number == 0)
     ]
+
+
+def _amount_size(lay: Layout) -> int:
+    return lay.large * 2
+
+
+def _title_size(lay: Layout) -> int:
+    return lay.large * 3 // 2
+
+
+def font_sizes(lay: Layout) -> list[tuple[int, bool]]:
+    """The fonts (size, bold) a panel's words may be written in: its title's, its text's
+    and each its amount may be fitted at."""
+    amount = [(size, True) for size in render.fitting_sizes(_amount_size(lay), lay.floor)]
+    return [(_title_size(lay), True), (lay.medium, False), *amount]
 
 
 CORNER = 12

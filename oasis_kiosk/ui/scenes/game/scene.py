@@ -311,7 +311,7 @@ class GameScene(RoundStory):
     def _draw_a_piece_ahead(self) -> None:
         """A step of one piece every round shows, drawn at the table's size in a frame with
         nothing to paint: the card back, then each face, then the chips' blanks and their
-        labels' fonts. A round's first sight of a card or a chip then costs a blit, not the
+        labels' fonts, then the fonts of a panel's and the jackpot banner's words. A round's first sight of a card or a chip then costs a blit, not the
         millisecond of drawing it, and every piece is ready within two and a half idle
         seconds; a card is drawn in steps (``render.drawing_card``), a chip's fonts one by
         one, so that no frame pays for a whole millisecond."""
@@ -324,6 +324,8 @@ class GameScene(RoundStory):
             # as ``_hand`` asks for it: the cache knows a piece by these arguments
             yield self._encoded(render.card_piece(name, lay.card_w, lay.card_h, False))
         yield from render.preparing_chips(lay.spots(lay.boxes[0])[0].w)
+        outcome_fonts = panel.font_sizes(lay) + (jackpot.banner_font_sizes(lay) if self._has_jackpot else [])
+        yield from render.preparing_fonts(outcome_fonts)
 
     def _encoded(self, piece: pygame.Surface) -> pygame.Surface:
         """``piece`` (``render.run_length``) blitted once on the screen, and what the screen
