@@ -873,3 +873,17 @@ def test_a_jackpot_keeps_the_winning_hand_in_view_and_the_meter_resets_after_it(
     assert after[-1] == terminal.jackpot.value < meter_before
     assert len(set(after)) > 3, "the meter rolls down to its reset value, not in one jump"
     assert after == sorted(after, reverse=True)
+
+
+def test_a_box_whose_net_belies_its_verdict_says_the_hands_verdict_not_won_or_lost(tmp_path: Path) -> None:
+    """A flush that loses to the dealer's full house while its bonus pays gains money: its
+    caption says the hand lost to the dealer beside the gain, not "lost, +€…"."""
+    terminal = dealt_terminal(tmp_path, "As Ks 9s 7s 4s / 4h 4d 4c Kd Kc", bonus=True)
+    terminal.handle("play")
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    (settled,) = settlement["boxes"]
+    assert settled["outcome"] == "lost"
+    assert settled["net"] > 0
+    (box,) = snapshot(terminal).boxes
+    assert box.caption == f"Flush: loses to the dealer, +{cash_for(terminal)(settled['net'])}"

@@ -46,6 +46,10 @@ OUTCOMES = {
     "void": N_("void: stakes returned"),
 }
 """A settled box's outcome in the words its caption says it."""
+AGAINST_THE_NET = {"won": N_("beats the dealer"), "lost": N_("loses to the dealer")}
+"""The outcome of a box whose net goes the other way (a win against the dealer that its
+bonus stake, insurance or fees outweigh; a loss that its bonus pays more than): the hands'
+verdict, so that no caption reads "won" beside a loss or "lost" beside a gain."""
 SettledBet = Literal["ante", "play", "bonus", "insurance"]
 """A settled box's bet (its key in the box's settlement)."""
 
@@ -455,8 +459,11 @@ def box_result(settled: BoxSettlement, award: int, cash: Callable[[int], str]) -
     """A settled box's hand, outcome and net, its jackpot ``award`` included."""
     result = settled["net"] + award
     net = cash(result) if result <= 0 else "+" + cash(result)
+    outcome = settled["outcome"]
+    belied = (outcome == "won" and result <= 0) or (outcome == "lost" and result > 0)
+    words = AGAINST_THE_NET[outcome] if belied else OUTCOMES[outcome]
     return _("{hand}: {outcome}, {net}").format(
-        hand=hand_name(settled["hand"]["category"]), outcome=_(OUTCOMES[settled["outcome"]]), net=net
+        hand=hand_name(settled["hand"]["category"]), outcome=_(words), net=net
     )
 
 
