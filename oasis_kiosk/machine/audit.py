@@ -255,6 +255,10 @@ def _check_round(
         if taken != returned:
             problems.append(f"voided round {number}: took {taken}, refunded {returned}")
         return
+    if round_["state"] == "open":
+        if report.open_round is not None:
+            problems.append(f"rounds {report.open_round} and {number} are both open")
+        report.open_round = number
     try:
         replayed = Round.replay(store.profile(round_["record"]["profile_digest"]), round_["record"])
     except (RecordError, StoreError) as error:
@@ -263,9 +267,6 @@ def _check_round(
     if taken != replayed.collected:
         problems.append(f"round {number}: the ledger took {taken}, the round {replayed.collected}")
     if round_["state"] == "open":
-        if report.open_round is not None:
-            problems.append(f"rounds {report.open_round} and {number} are both open")
-        report.open_round = number
         if replayed.phase == "settled":
             problems.append(f"round {number} is open but its record is settled")
         return

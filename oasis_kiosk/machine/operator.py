@@ -20,7 +20,8 @@ import hmac
 import math
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, replace
 from fractions import Fraction
 from itertools import count
@@ -150,8 +151,20 @@ class OperatorMenu:
         self.clock = clock
         self.logged_in = False
 
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One transaction of the menu's. If anything in it fails, nothing of it is committed
+        and the terminal takes back what the books hold, so that nothing the write changed in
+        memory (a tilt cleared, the jackpot's meter) outlives it; the error goes on."""
+        try:
+            with self.store.transaction():
+                yield
+        except Exception:
+            self.terminal.take_back_the_books()
+            raise
+
     def _log(self, name: str, **detail: Any) -> None:
-        with self.store.transaction():
+        with self._writing():
             self.store.event(name, **detail)
 
     @property
@@ -173,7 +186,7 @@ class OperatorMenu:
             raise OperatorError(N_("wait {seconds} s before the next PIN"), seconds=wait)
         if not pin_matches(pin, stored):
             self._wrong_pin(failures + 1)
-        with self.store.transaction():
+        with self._writing():
             self.store.set_state("pin_failures", {"count": 0, "at": None})
             self.store.event("operator_login")
         self.logged_in = True
@@ -184,7 +197,7 @@ class OperatorMenu:
             return 0
         now, last = self.clock(), float(self.store.get_state("pin_failures")["at"])
         if now < last:  # the clock was set back: the wait counts from now
-            with self.store.transaction():
+            with self._writing():
                 self.store.set_state("pin_failures", {"count": failures, "at": now})
             last = now
         return max(math.ceil(last + pin_delay(failures) - now), 0)
@@ -194,15 +207,11 @@ class OperatorMenu:
         menu at the last allowed one, and refuses the login."""
         locked = failures >= PIN_TRIES
         reason = LOCKED.format(failures=failures)
-        with self.store.transaction():
+        with self._writing():
             self.store.set_state("pin_failures", {"count": failures, "at": self.clock()})
             self.store.event("operator_login_failed", failures=failures)
             if locked:
-                try:
-                    self.terminal._tilt("pin_lockout", reason)  # in this very transaction
-                except BaseException:
-                    self.terminal.tilts.pop("pin_lockout", None)  # not booked: not in memory either
-                    raise
+                self.terminal._tilt("pin_lockout", reason)  # in this very transaction
         if locked:
             raise OperatorError(
                 N_("wrong PIN: {failures} wrong PINs in a row: the menu is locked until the attendant's key"),
@@ -249,7 +258,7 @@ class OperatorMenu:
     def reset_period(self) -> None:
         """Starts a new period; the lifetime meters are untouched."""
         self._require()
-        with self.store.transaction():
+        with self._writing():
             previous = self.store.get_state("period_baseline", {})
             self.store.set_state("period_baseline", self.store.meters())
             self.store.event("period_meters_reset", previous_baseline=previous)
@@ -279,7 +288,7 @@ class OperatorMenu:
             raise OperatorError(N_("the open round resumes: play it to the end instead"))
         round_id = unfinished[0]
         taken = -sum(row.amount for row in self.store.ledger() if row.round_id == round_id)
-        with self.store.transaction():
+        with self._writing():
             if taken:
                 self.store.post("void_refund", taken, round_id=round_id, reason=reason)
                 self.store.add_meter("coin_out", taken)
@@ -312,7 +321,7 @@ class OperatorMenu:
                 raise ReturnsRefusedError(found, self.terminal.rules)
         old = self.terminal.config.jackpot
         after = {"base": base, "rate": rate, "maximum": maximum}
-        with self.store.transaction():
+        with self._writing():
             self.store.set_state("jackpot_config", after)
             # What the next start compares with: the change is logged here, once.
             self.store.set_state("configuration:jackpot", {**after, "rate": str(new.rate)})
@@ -361,7 +370,7 @@ class OperatorMenu:
         if found:
             raise ReturnsRefusedError(found, loaded.to_dict())
         before = {"profile": self.terminal.profile.id, "digest": self.terminal.profile.digest}
-        with self.store.transaction():
+        with self._writing():
             self.store.set_state("rules", {"profile": profile, "overrides": overrides})
             after = {"profile": loaded.id, "digest": loaded.digest, "overrides": overrides}
             self.store.event("configuration_changed", setting="rules", before=before, after=after)
@@ -402,7 +411,7 @@ class OperatorMenu:
         )
         if minor_units_per_credit not in {1, 5, 10, 25, 50, 100}:
             raise OperatorError(N_("a credit is 1, 5, 10, 25, 50 or 100 minor units"))
-        with self.store.transaction():
+        with self._writing():
             before = self.store.get_state("denomination", 1)
             self.store.set_state("denomination", minor_units_per_credit)
             self.store.event(
@@ -422,7 +431,7 @@ class OperatorMenu:
                 base=Amount(base),
             )
         added = base - terminal.jackpot.value
-        with self.store.transaction():
+        with self._writing():
             self.store.post("jackpot_reset", 0, to_meter=added)
             terminal.jackpot = replace(terminal.jackpot, value=base)
             self.store.event("jackpot_reset", added=added)
@@ -457,7 +466,7 @@ class OperatorMenu:
             checked = check_setting(setting, value, f"{name} is ")
         except ConfigError as error:
             raise OperatorError(N_("the setting is refused: {reason}"), reason=str(error)) from None
-        with self.store.transaction():
+        with self._writing():
             before = getattr(self.terminal.config, setting)
             self.store.event("configuration_changed", setting=setting, before=before, after=checked)
             self.store.set_state(setting, checked)
@@ -465,7 +474,7 @@ class OperatorMenu:
 
     def set_hints(self, on: bool) -> None:
         self._require()
-        with self.store.transaction():
+        with self._writing():
             self.store.event("configuration_changed", setting="hints", after=on)
             self.store.set_state("hints", on)
 

@@ -41,6 +41,12 @@ class Transactions(TerminalState):
                 self._close_store()
         return self._commit_open(change)
 
+    def take_back_the_books(self) -> None:
+        """Memory as the books hold it committed: after a write that failed and rolled back,
+        nothing it had changed in memory stays (the operator menu's writes call it too)."""
+        self._load()
+        self._resume()
+
     def _close_store(self) -> None:
         if not self.store.close(keep_reading=True):
             log.warning(
@@ -61,8 +67,7 @@ class Transactions(TerminalState):
                 self.save_state()
             return response
         except Exception as error:  # a rolled-back change must never leave memory changed
-            self._load()
-            self._resume()
+            self.take_back_the_books()
             kind = "database" if isinstance(error, StoreError) else "fault"
             message = str(error) or type(error).__name__
             self.tilts[kind] = message

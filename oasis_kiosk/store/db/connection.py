@@ -257,13 +257,17 @@ class Connection:
 
     def start_problems(self) -> list[str]:
         """What the check before a start finds (empty: the books may be written): the tail
-        of the seal chain and the rows it names, and the running credit against the ledger."""
+        of the seal chain and the rows it names, the running credit against the ledger, and
+        at most one round open."""
         problems = self.verify_seals(full=False)
         total, last = self._read(
             "SELECT COALESCE(SUM(amount), 0), (SELECT credits_after FROM ledger ORDER BY id DESC LIMIT 1) FROM ledger"
         )[0]
         if (last or 0) != total:
             problems.append(f"the credit on the ledger is {last or 0}, its amounts add up to {total}")
+        (open_rounds,) = self._read("SELECT COUNT(*) FROM rounds WHERE state = 'open'")[0]
+        if open_rounds > 1:
+            problems.append(f"{open_rounds} rounds are open at once")
         return problems
 
     def mark_problems(self) -> list[str]:

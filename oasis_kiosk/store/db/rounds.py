@@ -77,7 +77,13 @@ class RoundTables(Connection):
 
     def open_round(self, profile: Profile, record: RoundRecord, deck: str = "shuffled") -> int:
         """A new round; ``deck`` says where its cards came from: ``shuffled`` (the OS),
-        ``derived`` (from a base seed) or ``stacked`` (test books only)."""
+        ``derived`` (from a base seed) or ``stacked`` (test books only). Never over a round
+        still open: it is resumed, settled or voided first."""
+        still_open = self._read("SELECT id FROM rounds WHERE state = 'open' LIMIT 1")
+        if still_open:
+            raise StoreError(
+                f"{self.path}: round {still_open[0][0]} is still open: no round is opened over it"
+            )
         stored = self._write(
             "INSERT OR IGNORE INTO profiles (digest, id, data) VALUES (?, ?, ?)",
             (profile.digest, profile.id, json.dumps(profile.to_dict())),
