@@ -49,7 +49,7 @@ from oasis_kiosk.machine.recall import disclosed
 from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
 from oasis_kiosk.store.books import BooksFiles
-from oasis_kiosk.store.db import Store, StoreError
+from oasis_kiosk.store.db import Store, StoreError, books_held
 from oasis_kiosk.store.outbox import Outbox
 from oasis_kiosk.ui.layout import SMALLEST
 
@@ -128,15 +128,26 @@ def reading(config: Config) -> Iterator[Store]:
 
 
 def init_books(config: Config, *, test: bool, ram_clear: bool, seal_existing: bool, if_missing: bool) -> int:
-    """``oasis-kiosk init``: the only way new books come to be (and old ones are cleared)."""
+    """``oasis-kiosk init``: the only way new books come to be (and old ones are cleared),
+    under the books' lock: books a kiosk holds are refused before anything is touched."""
     path = config.database
     files = BooksFiles(path)
+    if if_missing and (path.exists() or files.mark.exists()):
+        return 0  # books are there (or their mark says they were: opening will say so)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StoreError(f"{path}: cannot create the books' folder: {error}") from None
+    with books_held(files):
+        return _init_held(config, files, test=test, ram_clear=ram_clear, seal_existing=seal_existing)
+
+
+def _init_held(config: Config, files: BooksFiles, *, test: bool, ram_clear: bool, seal_existing: bool) -> int:
+    path = files.database
     if seal_existing:
         Store.seal_existing(path).close()
         print(f"books at {path} sealed as they stand")
         return 0
-    if if_missing and (path.exists() or files.mark.exists()):
-        return 0  # books are there (or their mark says they were: opening will say so)
     if ram_clear:
         kept = clear_books(files)
         if kept:

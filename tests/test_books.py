@@ -88,6 +88,20 @@ def test_a_second_process_on_held_books_refuses_to_start_and_touches_nothing(
     assert fingerprint(played) == before
 
 
+def test_a_ram_clear_of_held_books_is_refused_before_anything_is_moved(
+    played: Path, holder: subprocess.Popen[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The running kiosk would go on booking into the files moved aside, and the next start
+    would find new books under the old ones' mark."""
+    before = fingerprint(played)
+    capsys.readouterr()
+    assert main(["init", "--ram-clear", "--db", str(played)]) == 3
+    error = capsys.readouterr().err
+    assert f"the books are in use by another process (pid {holder.pid})" in error
+    assert fingerprint(played) == before
+    assert not list(played.parent.glob("kiosk.db*.cleared-*")), "nothing moved aside"
+
+
 def test_a_killed_holder_never_blocks_the_restart(played: Path, holder: subprocess.Popen[str]) -> None:
     holder.send_signal(signal.SIGKILL)
     holder.wait()

@@ -7,7 +7,8 @@
 - ``values.py``: the error, time stamps and JSON columns they share.
 """
 
+from oasis_kiosk.store.db.connection import books_held
 from oasis_kiosk.store.db.store import Store
 from oasis_kiosk.store.db.values import StoreError
 
-__all__ = ["Store", "StoreError"]
+__all__ = ["Store", "StoreError", "books_held"]

@@ -55,6 +55,31 @@ def _init_hint(path: Path) -> str:
     return f"create the books with `oasis-kiosk init --db {path}`"
 
 
+def take_books_lock(files: BooksFiles) -> None:
+    """Takes the books' lock (``release_lock(files.lock)`` gives it back), or a StoreError
+    naming the process that holds it: one writer of the books at a time."""
+    try:
+        acquire_lock(files.lock)
+    except LockHeldError as held:
+        raise StoreError(
+            f"{files.database}: the books are in use by another process (pid {held.holder}): "
+            "one terminal at a time"
+        ) from None
+    except (BooksError, OSError) as error:
+        raise StoreError(str(error)) from None
+
+
+@contextmanager
+def books_held(files: BooksFiles) -> Iterator[None]:
+    """The books' lock held while what is inside moves or makes their files (``oasis-kiosk
+    init``): a running kiosk's books are never touched under it."""
+    take_books_lock(files)
+    try:
+        yield
+    finally:
+        release_lock(files.lock)
+
+
 class Connection:
     """The books' database, open: the tables' classes (``ledger.py``, ``rounds.py``,
     ``events.py``) read and write through it."""
@@ -127,15 +152,7 @@ class Connection:
             raise StoreError(str(error)) from None
 
     def _take_lock(self) -> None:
-        try:
-            acquire_lock(self.files.lock)
-        except LockHeldError as held:
-            raise StoreError(
-                f"{self.files.database}: the books are in use by another process (pid {held.holder}): "
-                "one terminal at a time"
-            ) from None
-        except (BooksError, OSError) as error:
-            raise StoreError(str(error)) from None
+        take_books_lock(self.files)
         self._locked = True
 
     def __del__(self) -> None:
