@@ -363,3 +363,17 @@ def test_a_tilt_missing_from_the_registry_is_a_fault_that_names_it(database: Pat
     t.device_fault("ticket_printer", "out of paper")
     assert "ticket_printer" not in t.tilts
     assert "ticket_printer is not a tilt of machine/tilts.py" in t.tilts["fault"]
+
+
+@pytest.mark.parametrize("decision", ["play", "fold"])
+def test_a_selection_made_on_one_box_is_not_the_next_boxs(database: Path, decision: str) -> None:
+    """Each box is decided before the next is seen (RULES.md §3.7): cards chosen on the first
+    and left unexchanged are no discard of the second's."""
+    t = terminal(database)
+    feed(t, "bill 5000", "bill 5000", "boxes", "deal", "card 2", decision)
+    assert t.round is not None
+    assert t.round.current_box == 1
+    assert t.selected == set(), "the second box starts with nothing selected"
+    assert "exchange" not in t.live()
+    assert not t.handle("exchange").ok
+    assert [action["action"] for action in t.round.record()["actions"]] == [decision]

@@ -110,8 +110,9 @@ class RoundPlay(RoundSettling):
             self._act(round_, intent, value)
         except IllegalAction as error:
             return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, str(error))
-        if intent == "exchange":
-            self.selected.clear()
+        # A selection is of the hand as it stood: an exchange used it, any other decision
+        # left it behind (the next box's cards are another hand, RULES.md §3.7).
+        self.selected.clear()
         self.insurance = None
         paid = round_.collected - before
         if paid:
