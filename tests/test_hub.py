@@ -956,6 +956,20 @@ def test_wrong_credentials_and_unknown_cabinets_are_told_clearly(floor: Hub) -> 
         access.read_credentials(bad)
 
 
+def test_a_credentials_file_that_is_not_utf_8_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file saved in another encoding (or not a text at all) is told as its other errors
+    are, not as a traceback."""
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes("[hub]\nhost = 'h\u00f4te'\n".encode("latin-1"))
+    latin.chmod(0o600)
+    assert main(["hub", "pool", "--credentials", str(latin)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert f"oasis-kiosk: hub: {latin}: not UTF-8 text" in err
+
+
 # The command
 
 
