@@ -369,6 +369,24 @@ def test_a_claim_awards_the_pool_once(floor: Hub) -> None:
         hub.claim(cabinet, "", 0)
 
 
+def test_the_pool_moves_without_notifying_so_a_full_notify_queue_cannot_stop_it(floor: Hub) -> None:
+    """Nothing listens to the pool's changes. A notification each stake, claim, award told
+    and parameter change sent made them depend on the server's NOTIFY queue, which any login
+    may fill (a session that listens and never reads, and large notifications), after which
+    every one of them failed. On a hub whose owner may not notify at all, they go on."""
+    with floor.server.connect(floor.dbname, autocommit=True) as superuser:
+        superuser.execute("REVOKE EXECUTE ON FUNCTION pg_notify(text, text) FROM PUBLIC")
+    c01, c02 = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(c01, [*contributions(1, [5000]), hit(2, "b:1")])
+    hub.ingest(c02, [*contributions(1, [5000], round_prefix="d:"), hit(2, "d:1")])
+    assert hub.pool(floor.owner).value == 2000
+    assert hub.claim(c01, "b:1", 0).amount == 2000
+    told = hub.claim_paid(c02, "d:1", 0, 1000, at_once=True)
+    assert (told.amount, told.at_once) == (1000, True)
+    hub.set_parameters(floor.owner, "tests", reset=900)
+    assert hub.pool(floor.owner).parameters.reset == 900
+
+
 def test_a_claim_of_a_hit_the_cabinet_never_sent_is_refused_and_changes_nothing(floor: Hub) -> None:
     cabinet, other = floor.cabinet("c01"), floor.cabinet("c02")
     hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "b:1")])
