@@ -18,7 +18,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from floor import new_database
+from floor import new_database, restrict_server_functions
 from postgres import Postgres
 
 from oasis_kiosk.cli import main
@@ -201,6 +201,81 @@ def test_a_migration_waits_for_its_lock_only_so_long_and_names_who_holds_it(floo
     assert time.monotonic() - began < 10
     cabinet.execute("SELECT pg_advisory_unlock(%s)", [migrate.LOCK])
     assert migrate.migrate(floor.owner, lock_wait=1.0) == []
+
+
+ADVISORY_LOCKS = [
+    f"SELECT pg_{kind}(1{second})"
+    for kind in (
+        "advisory_lock",
+        "advisory_lock_shared",
+        "try_advisory_lock",
+        "try_advisory_lock_shared",
+        "advisory_xact_lock",
+        "advisory_xact_lock_shared",
+        "try_advisory_xact_lock",
+        "try_advisory_xact_lock_shared",
+    )
+    for second in ("", ", 2")
+]
+"""Every way to take an advisory lock: each function by one bigint and by two integers."""
+
+
+def refused(connection: psycopg.Connection[Any], statement: str) -> bool:
+    """Whether ``statement`` is refused for want of the right to call a function."""
+    try:
+        connection.execute(statement.encode())
+    except psycopg.errors.InsufficientPrivilege as error:
+        connection.rollback()
+        return "permission denied for function" in str(error)
+    connection.rollback()
+    return False
+
+
+def test_after_the_server_functions_step_only_the_owner_takes_an_advisory_lock_and_nobody_notifies(
+    floor: Hub, tmp_path: Path
+) -> None:
+    """Any login could take advisory locks by the million and fill the server's one shared lock
+    table, after which nobody, a superuser included, could connect; or fill its one NOTIFY
+    queue. server_functions.sql, run by a superuser on the hub's database, takes both from
+    every login but the owner's own lock, which hub migrate takes."""
+    cabinet, dashboard = floor.cabinet("c01"), floor.dashboard()
+    restrict_server_functions(floor.server, floor.dbname)
+    restrict_server_functions(floor.server, floor.dbname)  # again: nothing changes
+    for login in (cabinet, dashboard):
+        assert [call for call in ADVISORY_LOCKS if not refused(login, call)] == []
+        assert refused(login, "SELECT pg_notify('anything', 'x')")
+    owners = [call for call in ADVISORY_LOCKS if not refused(floor.owner, call)]
+    assert owners == ["SELECT pg_advisory_xact_lock(1)"], "what hub migrate takes, and that only"
+    assert refused(floor.owner, "SELECT pg_notify('anything', 'x')")
+
+    directory = tmp_path / "migrations"
+    shutil.copytree(migrate.MIGRATIONS, directory)
+    later = directory / f"{len(migrate.migrations()) + 1:04d}_later.sql"
+    later.write_text("CREATE TABLE hub.later (a integer);\n", encoding="utf-8")
+    assert [m.label for m in migrate.migrate(floor.owner, directory)] == [later.stem]
+    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "b:1")])
+    assert hub.claim(cabinet, "b:1", 0).amount == 1500
+    hub.set_parameters(floor.owner, "tests", reset=900)
+
+
+def test_the_server_functions_step_is_a_superusers_on_a_hub_that_no_longer_notifies(
+    bare: Hub, tmp_path: Path
+) -> None:
+    """Run too early, the step would refuse every stake of a hub whose functions still
+    notify; run on another database, it would restrict the wrong one."""
+    with pytest.raises(psycopg.errors.RaiseException, match="database postgres holds no hub"):
+        restrict_server_functions(bare.server, "postgres")
+    migrate_up_to(13, bare, tmp_path)
+    with pytest.raises(
+        psycopg.errors.RaiseException,
+        match=r"functions .*hub\.apply_event\(\).* still notify: run hub migrate",
+    ):
+        restrict_server_functions(bare.server, bare.dbname)
+    migrate.migrate(bare.owner)
+    with pytest.raises(psycopg.errors.RaiseException, match=f"run by a superuser, not by {bare.owner_role}"):
+        bare.owner.execute(migrate.SERVER_FUNCTIONS.read_text(encoding="utf-8").encode())
+    bare.owner.rollback()
+    restrict_server_functions(bare.server, bare.dbname)
 
 
 def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:

@@ -26,6 +26,9 @@ from psycopg import sql
 from oasis_kiosk.floor.errors import MigrationError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+# A superuser's step on the hub's database, after migrating (docs/floor.md): the server's
+# functions by which any login could stop the server or the floor, taken from them.
+SERVER_FUNCTIONS = Path(__file__).with_name("server_functions.sql")
 FILE_NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
 # Any number: held by every migrating transaction so that two `hub migrate` at once take turns.
 LOCK = 0x0A5151
