@@ -203,6 +203,55 @@ def test_a_migration_waits_for_its_lock_only_so_long_and_names_who_holds_it(floo
     assert migrate.migrate(floor.owner, lock_wait=1.0) == []
 
 
+def test_a_migration_waits_for_a_hub_table_only_so_long_and_names_who_holds_it(
+    floor: Hub, tmp_path: Path
+) -> None:
+    """A session that kept a transaction open on a hub table (a stolen cabinet's login with
+    its timeouts off, someone's psql) held hub migrate for ever, and every cabinet's stake
+    queued behind the lock migrate waited for. Now it gives up after TABLE_LOCK_WAIT,
+    applies nothing, and names the session; the floor goes on."""
+    directory = tmp_path / "migrations"
+    shutil.copytree(migrate.MIGRATIONS, directory)
+    last = len(migrate.migrations())
+    (directory / f"{last + 1:04d}_later.sql").write_text(
+        "ALTER TABLE hub.pool ADD COLUMN later integer;\n", encoding="utf-8"
+    )
+    stolen, honest = floor.cabinet("c01"), floor.cabinet("c02")
+    stolen.execute("SET idle_in_transaction_session_timeout = 0")
+    stolen.execute("BEGIN")
+    stolen.execute("SELECT value FROM hub.pool")
+    holder = stolen.info.backend_pid
+    floor.owner.execute("SET statement_timeout = '20s'")  # the test's own bound on a wait for ever
+    staked: list[float] = []
+
+    def stake_while_migrate_waits() -> None:
+        time.sleep(1)
+        began = time.monotonic()
+        hub.ingest(honest, contributions(1, [100], round_prefix="h:"))
+        staked.append(time.monotonic() - began)
+
+    staking = threading.Thread(target=stake_while_migrate_waits)
+    staking.start()
+    began = time.monotonic()
+    with pytest.raises(
+        MigrationError,
+        match=rf"migration {last + 1:04d}_later waited 5 s for a lock on the hub's tables held by "
+        rf"pid {holder} \(role {floor.dbname}_cabinet_c01, idle in transaction since [0-9:]+\); "
+        rf"nothing of it applied: .*pg_terminate_backend\({holder}\)",
+    ):
+        migrate.migrate(floor.owner, directory)
+    waited = time.monotonic() - began
+    staking.join(10)
+    assert 4.5 < waited < 8
+    [stake_took] = staked
+    assert stake_took < 6, "the stake queued behind migrate only while it waited"
+    assert count(floor.owner, "SELECT count(*) FROM hub.schema_migrations") == last
+    assert count(floor.owner, "SELECT count(*) FROM pg_attribute WHERE attname = 'later'") == 0
+    assert count(floor.owner, "SELECT count(*) FROM pg_locks WHERE NOT granted") == 0
+    stolen.execute("ROLLBACK")
+    assert [m.version for m in migrate.migrate(floor.owner, directory)] == [last + 1]
+
+
 ADVISORY_LOCKS = [
     f"SELECT pg_{kind}(1{second})"
     for kind in (

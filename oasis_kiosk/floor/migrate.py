@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -175,6 +176,10 @@ def prepare(connection: psycopg.Connection[Any]) -> None:
 LOCK_WAIT = 60.0
 """Seconds a migration waits for the lock another holds (a second ``hub migrate``)."""
 
+TABLE_LOCK_WAIT = 5.0
+"""Seconds a migration's statements wait for a lock on a table: while one waits, its request
+(ALTER TABLE's is exclusive) queues every cabinet's stake behind it."""
+
 
 def _take_lock(connection: psycopg.Connection[Any], wait: float) -> None:
     """The migrations' lock for this transaction. Any login may take an advisory lock, so the
@@ -194,7 +199,48 @@ def _take_lock(connection: psycopg.Connection[Any], wait: float) -> None:
             f"the migration lock is held by {named}, {wait:g} s and counting: another hub migrate, "
             "or a login that took it; nothing was applied"
         ) from error
-    connection.execute("SET LOCAL lock_timeout = 0")
+    connection.execute(f"SET LOCAL lock_timeout = {int(TABLE_LOCK_WAIT * 1000)}")
+
+
+def _apply(connection: psycopg.Connection[Any], migration: Migration) -> None:
+    """One migration's statements, in the transaction the caller holds and rolls back on a
+    MigrationError."""
+    asked = connection.execute("SELECT clock_timestamp()").fetchone()
+    assert asked is not None
+    try:
+        with connection.transaction():  # a savepoint: the holders are still looked up
+            connection.execute(render(migration, connection))
+    except psycopg.errors.LockNotAvailable as error:
+        holders = _table_lock_holders(connection, asked[0])
+        ending = "; ".join(f"SELECT pg_terminate_backend({pid})" for pid in holders) or "nothing to end"
+        raise MigrationError(
+            f"migration {migration.label} waited {TABLE_LOCK_WAIT:g} s for a lock on the hub's tables "
+            f"held by {', '.join(holders.values()) or 'a session ended since'}; nothing of it applied: "
+            f"let it finish, or end it ({ending}, as the owner or a superuser), then run hub migrate again"
+        ) from error
+    except psycopg.Error as error:
+        raise MigrationError(f"migration {migration.label} failed, nothing of it applied: {error}") from error
+
+
+def _table_lock_holders(connection: psycopg.Connection[Any], asked: datetime) -> dict[int, str]:
+    """The other sessions holding a lock on a table of the hub in a transaction begun before
+    the migration ``asked`` for its locks (one begun after queued behind it), by pid, the
+    oldest first. The owner sees the cabinets' logins' state (migration 0013); others' is hidden."""
+    rows = connection.execute(
+        """SELECT DISTINCT a.pid, a.usename, a.state, a.xact_start
+             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.granted AND l.locktype = 'relation' AND l.pid <> pg_backend_pid()
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND l.relation IN (SELECT oid FROM pg_class WHERE relnamespace = 'hub'::regnamespace)
+              AND (a.xact_start IS NULL OR a.xact_start < %s)
+            ORDER BY a.xact_start NULLS LAST, a.pid""",
+        [asked],
+    ).fetchall()
+    named = {}
+    for pid, role, state, began in rows:
+        since = f" since {began:%H:%M:%S}" if began is not None else ""
+        named[int(pid)] = f"pid {pid} (role {role}, {state or 'state hidden'}{since})"
+    return named
 
 
 def migrate(
@@ -215,12 +261,7 @@ def migrate(
             check_history(known, recorded)
             if migration.version in recorded:
                 continue
-            try:
-                connection.execute(render(migration, connection))
-            except psycopg.Error as error:
-                raise MigrationError(
-                    f"migration {migration.label} failed, nothing of it applied: {error}"
-                ) from error
+            _apply(connection, migration)
             connection.execute(
                 "INSERT INTO hub.schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
                 [migration.version, migration.name, migration.checksum],
