@@ -327,6 +327,45 @@ def test_the_server_functions_step_is_a_superusers_on_a_hub_that_no_longer_notif
     restrict_server_functions(bare.server, bare.dbname)
 
 
+def test_hub_migrate_warns_while_any_login_may_take_advisory_locks_or_notify(
+    bare: Hub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server functions' step is a superuser's, apart from hub migrate: migrate says
+    when it is missing (a new hub, or one restored into a new server), naming the file."""
+    dsn = ["--dsn", bare.owner_dsn]
+    assert main(["hub", "migrate", *dsn]) == 0
+    out, err = capsys.readouterr()
+    assert "the hub's schema is up to date" in out
+    [warning] = err.splitlines()
+    assert warning.startswith(
+        "oasis-kiosk: hub: warning: any login of this database may call pg_catalog.pg_advisory_lock(bigint), "
+    )
+    assert "and 16 more" in warning
+    assert f"psql -v ON_ERROR_STOP=1 -U postgres -d {bare.dbname} -f {migrate.SERVER_FUNCTIONS}" in warning
+    restrict_server_functions(bare.server, bare.dbname)
+    assert main(["hub", "migrate", *dsn]) == 0
+    assert capsys.readouterr().err == "", "the step run, and the server allows no prepared transaction"
+    with bare.server.connect(bare.dbname, autocommit=True) as superuser:
+        superuser.execute("GRANT EXECUTE ON FUNCTION pg_notify(text, text) TO PUBLIC")
+    [warning] = migrate.server_warnings(bare.owner)
+    assert warning.startswith("any login of this database may call pg_catalog.pg_notify(text, text): ")
+
+
+def test_hub_migrate_warns_of_a_server_that_allows_prepared_transactions() -> None:
+    """A login's prepared transaction keeps its locks, the pool's too, with no session that
+    the watchdog could end; the hub prepares none."""
+    server = Postgres.start(settings={"max_prepared_transactions": "5"})
+    try:
+        dbname, role, password = new_database(server, "prepared")
+        with access.connect(server.conninfo(dbname, role, password)) as owner:
+            migrate.migrate(owner)
+            restrict_server_functions(server, dbname)
+            [warning] = migrate.server_warnings(owner)
+    finally:
+        server.stop()
+    assert warning.startswith("the server allows prepared transactions (max_prepared_transactions = 5): ")
+
+
 def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:
     (tmp_path / "0001_a.sql").write_text("SELECT 1;", encoding="utf-8")
     (tmp_path / "0003_c.sql").write_text("SELECT 1;", encoding="utf-8")

@@ -270,6 +270,56 @@ def migrate(
     return done
 
 
+ADVISORY_LOCKS = (
+    "pg_advisory_lock",
+    "pg_advisory_lock_shared",
+    "pg_try_advisory_lock",
+    "pg_try_advisory_lock_shared",
+    "pg_advisory_xact_lock",
+    "pg_advisory_xact_lock_shared",
+    "pg_try_advisory_xact_lock",
+    "pg_try_advisory_xact_lock_shared",
+)
+GUARDED_FUNCTIONS = (
+    *(
+        f"pg_catalog.{name}({arguments})"
+        for name in ADVISORY_LOCKS
+        for arguments in ("bigint", "integer, integer")
+    ),
+    "pg_catalog.pg_notify(text, text)",
+)
+"""What SERVER_FUNCTIONS takes from every login of the hub's database."""
+
+
+def server_warnings(connection: psycopg.Connection[Any]) -> list[str]:
+    """What the hub's server still lets any login do that could stop the floor, and what to
+    do about it: none once the operator has done what docs/floor.md says."""
+    warnings = []
+    open_to_all = [
+        str(name)
+        for (name,) in connection.execute(
+            "SELECT f FROM unnest(%s::text[]) f WHERE has_function_privilege('public', f, 'EXECUTE')",
+            [list(GUARDED_FUNCTIONS)],
+        )
+    ]
+    if open_to_all:
+        more = f", and {len(open_to_all) - 1} more" if len(open_to_all) > 1 else ""
+        warnings.append(
+            f"any login of this database may call {open_to_all[0]}{more}: a cabinet's login could fill "
+            "the server's lock table (then nobody, a superuser included, connects) or its NOTIFY queue; "
+            f"a superuser runs psql -v ON_ERROR_STOP=1 -U postgres -d {connection.info.dbname} "
+            f"-f {SERVER_FUNCTIONS} (docs/floor.md)"
+        )
+    row = connection.execute("SELECT current_setting('max_prepared_transactions')::integer").fetchone()
+    if row is not None and row[0] > 0:
+        warnings.append(
+            f"the server allows prepared transactions (max_prepared_transactions = {row[0]}): a login's "
+            "prepared transaction keeps its locks, the pool's too, with no session to end, until a "
+            "superuser ends it; the hub prepares none: set max_prepared_transactions = 0 and restart the server"
+        )
+    return warnings
+
+
 def require_current(connection: psycopg.Connection[Any], directory: Path = MIGRATIONS) -> None:
     """The hub's schema is there and has every migration this version knows (any role that
     may read the hub: the owner, a dashboard)."""
