@@ -10,6 +10,11 @@ Before the first file, ``migrate`` makes the schema ``hub``, the record table, a
 database's two group roles, ``<database>_cabinet`` and ``<database>_dashboard`` (roles
 belong to the whole server, so their names carry the database's). A file names them, and
 the database, as ``{{cabinets}}``, ``{{dashboard}}`` and ``{{database}}``.
+
+A migration waits for a table's lock at most ``TABLE_LOCK_WAIT``, the floor's stakes queued
+behind it meanwhile. ``server_warnings`` says what the server still lets any login do to
+stop the floor, which ``SERVER_FUNCTIONS``, a superuser's step, and the server's settings
+take away.
 """
 
 from __future__ import annotations
@@ -182,8 +187,8 @@ TABLE_LOCK_WAIT = 5.0
 
 
 def _take_lock(connection: psycopg.Connection[Any], wait: float) -> None:
-    """The migrations' lock for this transaction. Any login may take an advisory lock, so the
-    wait is bounded, and a lock held too long is named."""
+    """The migrations' lock for this transaction. Any login may take an advisory lock (until
+    SERVER_FUNCTIONS is run), so the wait is bounded, and a lock held too long is named."""
     connection.execute(f"SET LOCAL lock_timeout = {int(wait * 1000)}")
     try:
         with connection.transaction():  # a savepoint: the lookup below still runs
@@ -212,11 +217,14 @@ def _apply(connection: psycopg.Connection[Any], migration: Migration) -> None:
             connection.execute(render(migration, connection))
     except psycopg.errors.LockNotAvailable as error:
         holders = _table_lock_holders(connection, asked[0])
-        ending = "; ".join(f"SELECT pg_terminate_backend({pid})" for pid in holders) or "nothing to end"
+        ending = "; ".join(f"SELECT pg_terminate_backend({pid})" for pid in holders)
+        what_to_do = (
+            f"let it finish, or end it ({ending}, as the owner or a superuser), then " if holders else ""
+        )
         raise MigrationError(
             f"migration {migration.label} waited {TABLE_LOCK_WAIT:g} s for a lock on the hub's tables "
             f"held by {', '.join(holders.values()) or 'a session ended since'}; nothing of it applied: "
-            f"let it finish, or end it ({ending}, as the owner or a superuser), then run hub migrate again"
+            f"{what_to_do}run hub migrate again"
         ) from error
     except psycopg.Error as error:
         raise MigrationError(f"migration {migration.label} failed, nothing of it applied: {error}") from error
