@@ -98,6 +98,15 @@ def new_hub(
     return FloorHub(postgres, dbname, role, password, directory, owner)
 
 
+def restrict_server_functions(postgres: Postgres, dbname: str) -> None:
+    """``oasis_kiosk/floor/server_functions.sql`` run by the superuser on the hub's database,
+    as the operator runs it: no login but the owner may take advisory locks, nor any notify.
+    The shared ``floor`` fixture's hub stays without it (the watchdog's tests need a
+    cabinet's login that takes an advisory lock)."""
+    with postgres.connect(dbname, autocommit=True) as superuser:
+        superuser.execute(migrate.SERVER_FUNCTIONS.read_text(encoding="utf-8").encode())
+
+
 def linked_terminal(
     database: Path, deck: Callable[[int], str] | None = None, *, jackpot: str = "linked"
 ) -> Terminal:

@@ -153,6 +153,8 @@ class Postgres:
     durable: bool = False
     """Whether the server syncs its commits to disk as a production server does (the
     benchmark's); the tests' server does not: durability buys them nothing, speed does."""
+    settings: dict[str, str] = field(default_factory=dict)
+    """Server settings besides the tests' own (``-c name=value``), as a hub's server may have."""
 
     @property
     def data(self) -> Path:
@@ -181,7 +183,7 @@ class Postgres:
         return psycopg.connect(self.conninfo(dbname), **options)
 
     @staticmethod
-    def start(*, durable: bool = False) -> Postgres:
+    def start(*, durable: bool = False, settings: dict[str, str] | None = None) -> Postgres:
         bindir = server_binaries() or install_server()
         run_as: dict[str, Any] = {}
         uid, gid = os.geteuid(), os.getegid()
@@ -191,7 +193,13 @@ class Postgres:
             run_as = {"user": uid, "group": gid, "extra_groups": []}
         root = private_directory(uid, gid)
         server = Postgres(
-            root, bindir, port=0, password=secrets.token_urlsafe(18), run_as=run_as, durable=durable
+            root,
+            bindir,
+            port=0,
+            password=secrets.token_urlsafe(18),
+            run_as=run_as,
+            durable=durable,
+            settings=settings or {},
         )
         try:
             server._initdb(uid, gid)
@@ -258,6 +266,11 @@ class Postgres:
                         "-c",
                         "max_connections=200",
                         *self._speed(),
+                        *[
+                            part
+                            for name, value in self.settings.items()
+                            for part in ("-c", f"{name}={value}")
+                        ],
                     ],
                     stdin=subprocess.DEVNULL,
                     stdout=log,

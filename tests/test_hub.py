@@ -18,7 +18,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from floor import new_database
+from floor import new_database, restrict_server_functions
 from postgres import Postgres
 
 from oasis_kiosk.cli import main
@@ -203,6 +203,169 @@ def test_a_migration_waits_for_its_lock_only_so_long_and_names_who_holds_it(floo
     assert migrate.migrate(floor.owner, lock_wait=1.0) == []
 
 
+def test_a_migration_waits_for_a_hub_table_only_so_long_and_names_who_holds_it(
+    floor: Hub, tmp_path: Path
+) -> None:
+    """A session that kept a transaction open on a hub table (a stolen cabinet's login with
+    its timeouts off, someone's psql) held hub migrate for ever, and every cabinet's stake
+    queued behind the lock migrate waited for. Now it gives up after TABLE_LOCK_WAIT,
+    applies nothing, and names the session; the floor goes on."""
+    directory = tmp_path / "migrations"
+    shutil.copytree(migrate.MIGRATIONS, directory)
+    last = len(migrate.migrations())
+    (directory / f"{last + 1:04d}_later.sql").write_text(
+        "ALTER TABLE hub.pool ADD COLUMN later integer;\n", encoding="utf-8"
+    )
+    stolen, honest = floor.cabinet("c01"), floor.cabinet("c02")
+    stolen.execute("SET idle_in_transaction_session_timeout = 0")
+    stolen.execute("BEGIN")
+    stolen.execute("SELECT value FROM hub.pool")
+    holder = stolen.info.backend_pid
+    floor.owner.execute("SET statement_timeout = '20s'")  # the test's own bound on a wait for ever
+    staked: list[float] = []
+
+    def stake_while_migrate_waits() -> None:
+        time.sleep(1)
+        began = time.monotonic()
+        hub.ingest(honest, contributions(1, [100], round_prefix="h:"))
+        staked.append(time.monotonic() - began)
+
+    staking = threading.Thread(target=stake_while_migrate_waits)
+    staking.start()
+    began = time.monotonic()
+    with pytest.raises(
+        MigrationError,
+        match=rf"migration {last + 1:04d}_later waited 5 s for a lock on the hub's tables held by "
+        rf"pid {holder} \(role {floor.dbname}_cabinet_c01, idle in transaction since [0-9:]+\); "
+        rf"nothing of it applied: .*pg_terminate_backend\({holder}\)",
+    ):
+        migrate.migrate(floor.owner, directory)
+    waited = time.monotonic() - began
+    staking.join(10)
+    assert 4.5 < waited < 8
+    [stake_took] = staked
+    assert stake_took < 6, "the stake queued behind migrate only while it waited"
+    assert count(floor.owner, "SELECT count(*) FROM hub.schema_migrations") == last
+    assert count(floor.owner, "SELECT count(*) FROM pg_attribute WHERE attname = 'later'") == 0
+    assert count(floor.owner, "SELECT count(*) FROM pg_locks WHERE NOT granted") == 0
+    stolen.execute("ROLLBACK")
+    assert [m.version for m in migrate.migrate(floor.owner, directory)] == [last + 1]
+
+
+ADVISORY_LOCKS = [
+    f"SELECT pg_{kind}(1{second})"
+    for kind in (
+        "advisory_lock",
+        "advisory_lock_shared",
+        "try_advisory_lock",
+        "try_advisory_lock_shared",
+        "advisory_xact_lock",
+        "advisory_xact_lock_shared",
+        "try_advisory_xact_lock",
+        "try_advisory_xact_lock_shared",
+    )
+    for second in ("", ", 2")
+]
+"""Every way to take an advisory lock: each function by one bigint and by two integers."""
+
+
+def refused(connection: psycopg.Connection[Any], statement: str) -> bool:
+    """Whether ``statement`` is refused for want of the right to call a function."""
+    try:
+        connection.execute(statement.encode())
+    except psycopg.errors.InsufficientPrivilege as error:
+        connection.rollback()
+        return "permission denied for function" in str(error)
+    connection.rollback()
+    return False
+
+
+def test_after_the_server_functions_step_only_the_owner_takes_an_advisory_lock_and_nobody_notifies(
+    floor: Hub, tmp_path: Path
+) -> None:
+    """Any login could take advisory locks by the million and fill the server's one shared lock
+    table, after which nobody, a superuser included, could connect; or fill its one NOTIFY
+    queue. server_functions.sql, run by a superuser on the hub's database, takes both from
+    every login but the owner's own lock, which hub migrate takes."""
+    cabinet, dashboard = floor.cabinet("c01"), floor.dashboard()
+    restrict_server_functions(floor.server, floor.dbname)
+    restrict_server_functions(floor.server, floor.dbname)  # again: nothing changes
+    for login in (cabinet, dashboard):
+        assert [call for call in ADVISORY_LOCKS if not refused(login, call)] == []
+        assert refused(login, "SELECT pg_notify('anything', 'x')")
+    owners = [call for call in ADVISORY_LOCKS if not refused(floor.owner, call)]
+    assert owners == ["SELECT pg_advisory_xact_lock(1)"], "what hub migrate takes, and that only"
+    assert refused(floor.owner, "SELECT pg_notify('anything', 'x')")
+
+    directory = tmp_path / "migrations"
+    shutil.copytree(migrate.MIGRATIONS, directory)
+    later = directory / f"{len(migrate.migrations()) + 1:04d}_later.sql"
+    later.write_text("CREATE TABLE hub.later (a integer);\n", encoding="utf-8")
+    assert [m.label for m in migrate.migrate(floor.owner, directory)] == [later.stem]
+    hub.ingest(cabinet, [*contributions(1, [5000]), hit(2, "b:1")])
+    assert hub.claim(cabinet, "b:1", 0).amount == 1500
+    hub.set_parameters(floor.owner, "tests", reset=900)
+
+
+def test_the_server_functions_step_is_a_superusers_on_a_hub_that_no_longer_notifies(
+    bare: Hub, tmp_path: Path
+) -> None:
+    """Run too early, the step would refuse every stake of a hub whose functions still
+    notify; run on another database, it would restrict the wrong one."""
+    with pytest.raises(psycopg.errors.RaiseException, match="database postgres holds no hub"):
+        restrict_server_functions(bare.server, "postgres")
+    migrate_up_to(13, bare, tmp_path)
+    with pytest.raises(
+        psycopg.errors.RaiseException,
+        match=r"functions .*hub\.apply_event\(\).* still notify: run hub migrate",
+    ):
+        restrict_server_functions(bare.server, bare.dbname)
+    migrate.migrate(bare.owner)
+    with pytest.raises(psycopg.errors.RaiseException, match=f"run by a superuser, not by {bare.owner_role}"):
+        bare.owner.execute(migrate.SERVER_FUNCTIONS.read_text(encoding="utf-8").encode())
+    bare.owner.rollback()
+    restrict_server_functions(bare.server, bare.dbname)
+
+
+def test_hub_migrate_warns_while_any_login_may_take_advisory_locks_or_notify(
+    bare: Hub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server functions' step is a superuser's, apart from hub migrate: migrate says
+    when it is missing (a new hub, or one restored into a new server), naming the file."""
+    dsn = ["--dsn", bare.owner_dsn]
+    assert main(["hub", "migrate", *dsn]) == 0
+    out, err = capsys.readouterr()
+    assert "the hub's schema is up to date" in out
+    [warning] = err.splitlines()
+    assert warning.startswith(
+        "oasis-kiosk: hub: warning: any login of this database may call pg_catalog.pg_advisory_lock(bigint), "
+    )
+    assert "and 16 more" in warning
+    assert f"psql -v ON_ERROR_STOP=1 -U postgres -d {bare.dbname} -f {migrate.SERVER_FUNCTIONS}" in warning
+    restrict_server_functions(bare.server, bare.dbname)
+    assert main(["hub", "migrate", *dsn]) == 0
+    assert capsys.readouterr().err == "", "the step run, and the server allows no prepared transaction"
+    with bare.server.connect(bare.dbname, autocommit=True) as superuser:
+        superuser.execute("GRANT EXECUTE ON FUNCTION pg_notify(text, text) TO PUBLIC")
+    [warning] = migrate.server_warnings(bare.owner)
+    assert warning.startswith("any login of this database may call pg_catalog.pg_notify(text, text): ")
+
+
+def test_hub_migrate_warns_of_a_server_that_allows_prepared_transactions() -> None:
+    """A login's prepared transaction keeps its locks, the pool's too, with no session that
+    the watchdog could end; the hub prepares none."""
+    server = Postgres.start(settings={"max_prepared_transactions": "5"})
+    try:
+        dbname, role, password = new_database(server, "prepared")
+        with access.connect(server.conninfo(dbname, role, password)) as owner:
+            migrate.migrate(owner)
+            restrict_server_functions(server, dbname)
+            [warning] = migrate.server_warnings(owner)
+    finally:
+        server.stop()
+    assert warning.startswith("the server allows prepared transactions (max_prepared_transactions = 5): ")
+
+
 def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:
     (tmp_path / "0001_a.sql").write_text("SELECT 1;", encoding="utf-8")
     (tmp_path / "0003_c.sql").write_text("SELECT 1;", encoding="utf-8")
@@ -367,6 +530,24 @@ def test_a_claim_awards_the_pool_once(floor: Hub) -> None:
     assert hub.pool_value(cabinet).value == after.value
     with pytest.raises(BatchError, match="a claim names its round"):
         hub.claim(cabinet, "", 0)
+
+
+def test_the_pool_moves_without_notifying_so_a_full_notify_queue_cannot_stop_it(floor: Hub) -> None:
+    """Nothing listens to the pool's changes. A notification each stake, claim, award told
+    and parameter change sent made them depend on the server's NOTIFY queue, which any login
+    may fill (a session that listens and never reads, and large notifications), after which
+    every one of them failed. On a hub whose owner may not notify at all, they go on."""
+    with floor.server.connect(floor.dbname, autocommit=True) as superuser:
+        superuser.execute("REVOKE EXECUTE ON FUNCTION pg_notify(text, text) FROM PUBLIC")
+    c01, c02 = floor.cabinet("c01"), floor.cabinet("c02")
+    hub.ingest(c01, [*contributions(1, [5000]), hit(2, "b:1")])
+    hub.ingest(c02, [*contributions(1, [5000], round_prefix="d:"), hit(2, "d:1")])
+    assert hub.pool(floor.owner).value == 2000
+    assert hub.claim(c01, "b:1", 0).amount == 2000
+    told = hub.claim_paid(c02, "d:1", 0, 1000, at_once=True)
+    assert (told.amount, told.at_once) == (1000, True)
+    hub.set_parameters(floor.owner, "tests", reset=900)
+    assert hub.pool(floor.owner).parameters.reset == 900
 
 
 def test_a_claim_of_a_hit_the_cabinet_never_sent_is_refused_and_changes_nothing(floor: Hub) -> None:
@@ -954,6 +1135,20 @@ def test_wrong_credentials_and_unknown_cabinets_are_told_clearly(floor: Hub) -> 
     bad.chmod(0o600)
     with pytest.raises(CredentialsError, match=r"\[hub\] dbname must be a text"):
         access.read_credentials(bad)
+
+
+def test_a_credentials_file_that_is_not_utf_8_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file saved in another encoding (or not a text at all) is told as its other errors
+    are, not as a traceback."""
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes("[hub]\nhost = 'h\u00f4te'\n".encode("latin-1"))
+    latin.chmod(0o600)
+    assert main(["hub", "pool", "--credentials", str(latin)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert f"oasis-kiosk: hub: {latin}: not UTF-8 text" in err
 
 
 # The command

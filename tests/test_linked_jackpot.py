@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from floor import ROYAL, SEEDS, FloorHub, linked_terminal, play, push
+from floor import ROYAL, SEEDS, FloorHub, linked_terminal, play, push, restrict_server_functions
 from psycopg import sql
 from support import books
 from test_screen import CheckedSurface, checked, settle
@@ -219,6 +219,26 @@ def test_a_linked_hit_is_awarded_the_hubs_pool_and_credited_once(floor: FloorHub
     assert t.credits == credits + amount
     assert len(awards_at_hub(floor)) == 1
     assert t.jackpot_shown == hub.pool(floor.owner).value == 1000, "the pool starts again at its reset"
+    t.store.close()
+
+
+def test_a_floor_whose_server_functions_are_restricted_plays_and_pays_as_before(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """After server_functions.sql (no login but the owner takes an advisory lock, none
+    notifies), the link agent pushes stakes, claims a hit and reads the pool as before."""
+    restrict_server_functions(floor.server, floor.dbname)
+    t, database, credentials = a_linked_hit(floor, tmp_path)
+    contact(database, credentials, t)
+    [(_, amount)] = awards_at_hub(floor)
+    assert amount > 1000, "the stakes fed the pool, and the hit won it"
+    credits = t.credits
+    response = t.follow_link()
+    assert response is not None
+    assert response.ok
+    assert t.credits == credits + amount
+    assert t.jackpot_shown == hub.pool(floor.owner).value == 1000
+    assert audit(t.store).problems == []
     t.store.close()
 
 

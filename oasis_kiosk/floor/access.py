@@ -94,6 +94,8 @@ def read_credentials(path: Path) -> Credentials:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise CredentialsError(f"{path}: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise CredentialsError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from error
     except tomllib.TOMLDecodeError as error:
         raise CredentialsError(f"{path}: not TOML: {error}") from error
     hub = data.get("hub")

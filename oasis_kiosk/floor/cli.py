@@ -283,6 +283,8 @@ def run(arguments: argparse.Namespace) -> int:
                 for migration in applied:
                     print(f"applied {migration.label}")
                 print("the hub's schema is up to date" + ("" if applied else " (nothing to apply)"))
+                for warning in migrate.server_warnings(connection):
+                    print(f"oasis-kiosk: hub: warning: {warning}", file=sys.stderr)
                 return 0
             if command in {"add-cabinet", "add-dashboard"}:
                 tls = {

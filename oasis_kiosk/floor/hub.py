@@ -616,7 +616,6 @@ def set_parameters(
                    RETURNING changed_at, changed_by, role_name, old, new""",
                 [who.strip(), Jsonb(logged_old), Jsonb(logged_new)],
             ).fetchone()
-            connection.execute("SELECT pg_notify('oasis_hub_pool', '')")
     except psycopg.errors.InsufficientPrivilege as error:
         raise ParametersError(
             f"role {connection.info.user} may not change the pool: the hub's owner does ({error})"

@@ -10,6 +10,11 @@ Before the first file, ``migrate`` makes the schema ``hub``, the record table, a
 database's two group roles, ``<database>_cabinet`` and ``<database>_dashboard`` (roles
 belong to the whole server, so their names carry the database's). A file names them, and
 the database, as ``{{cabinets}}``, ``{{dashboard}}`` and ``{{database}}``.
+
+A migration waits for a table's lock at most ``TABLE_LOCK_WAIT``, the floor's stakes queued
+behind it meanwhile. ``server_warnings`` says what the server still lets any login do to
+stop the floor, which ``SERVER_FUNCTIONS``, a superuser's step, and the server's settings
+take away.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +32,9 @@ from psycopg import sql
 from oasis_kiosk.floor.errors import MigrationError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+# A superuser's step on the hub's database, after migrating (docs/floor.md): the server's
+# functions by which any login could stop the server or the floor, taken from them.
+SERVER_FUNCTIONS = Path(__file__).with_name("server_functions.sql")
 FILE_NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.sql")
 # Any number: held by every migrating transaction so that two `hub migrate` at once take turns.
 LOCK = 0x0A5151
@@ -172,10 +181,14 @@ def prepare(connection: psycopg.Connection[Any]) -> None:
 LOCK_WAIT = 60.0
 """Seconds a migration waits for the lock another holds (a second ``hub migrate``)."""
 
+TABLE_LOCK_WAIT = 5.0
+"""Seconds a migration's statements wait for a lock on a table: while one waits, its request
+(ALTER TABLE's is exclusive) queues every cabinet's stake behind it."""
+
 
 def _take_lock(connection: psycopg.Connection[Any], wait: float) -> None:
-    """The migrations' lock for this transaction. Any login may take an advisory lock, so the
-    wait is bounded, and a lock held too long is named."""
+    """The migrations' lock for this transaction. Any login may take an advisory lock (until
+    SERVER_FUNCTIONS is run), so the wait is bounded, and a lock held too long is named."""
     connection.execute(f"SET LOCAL lock_timeout = {int(wait * 1000)}")
     try:
         with connection.transaction():  # a savepoint: the lookup below still runs
@@ -191,7 +204,51 @@ def _take_lock(connection: psycopg.Connection[Any], wait: float) -> None:
             f"the migration lock is held by {named}, {wait:g} s and counting: another hub migrate, "
             "or a login that took it; nothing was applied"
         ) from error
-    connection.execute("SET LOCAL lock_timeout = 0")
+    connection.execute(f"SET LOCAL lock_timeout = {int(TABLE_LOCK_WAIT * 1000)}")
+
+
+def _apply(connection: psycopg.Connection[Any], migration: Migration) -> None:
+    """One migration's statements, in the transaction the caller holds and rolls back on a
+    MigrationError."""
+    asked = connection.execute("SELECT clock_timestamp()").fetchone()
+    assert asked is not None
+    try:
+        with connection.transaction():  # a savepoint: the holders are still looked up
+            connection.execute(render(migration, connection))
+    except psycopg.errors.LockNotAvailable as error:
+        holders = _table_lock_holders(connection, asked[0])
+        ending = "; ".join(f"SELECT pg_terminate_backend({pid})" for pid in holders)
+        what_to_do = (
+            f"let it finish, or end it ({ending}, as the owner or a superuser), then " if holders else ""
+        )
+        raise MigrationError(
+            f"migration {migration.label} waited {TABLE_LOCK_WAIT:g} s for a lock on the hub's tables "
+            f"held by {', '.join(holders.values()) or 'a session ended since'}; nothing of it applied: "
+            f"{what_to_do}run hub migrate again"
+        ) from error
+    except psycopg.Error as error:
+        raise MigrationError(f"migration {migration.label} failed, nothing of it applied: {error}") from error
+
+
+def _table_lock_holders(connection: psycopg.Connection[Any], asked: datetime) -> dict[int, str]:
+    """The other sessions holding a lock on a table of the hub in a transaction begun before
+    the migration ``asked`` for its locks (one begun after queued behind it), by pid, the
+    oldest first. The owner sees the cabinets' logins' state (migration 0013); others' is hidden."""
+    rows = connection.execute(
+        """SELECT DISTINCT a.pid, a.usename, a.state, a.xact_start
+             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.granted AND l.locktype = 'relation' AND l.pid <> pg_backend_pid()
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND l.relation IN (SELECT oid FROM pg_class WHERE relnamespace = 'hub'::regnamespace)
+              AND (a.xact_start IS NULL OR a.xact_start < %s)
+            ORDER BY a.xact_start NULLS LAST, a.pid""",
+        [asked],
+    ).fetchall()
+    named = {}
+    for pid, role, state, began in rows:
+        since = f" since {began:%H:%M:%S}" if began is not None else ""
+        named[int(pid)] = f"pid {pid} (role {role}, {state or 'state hidden'}{since})"
+    return named
 
 
 def migrate(
@@ -212,18 +269,63 @@ def migrate(
             check_history(known, recorded)
             if migration.version in recorded:
                 continue
-            try:
-                connection.execute(render(migration, connection))
-            except psycopg.Error as error:
-                raise MigrationError(
-                    f"migration {migration.label} failed, nothing of it applied: {error}"
-                ) from error
+            _apply(connection, migration)
             connection.execute(
                 "INSERT INTO hub.schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
                 [migration.version, migration.name, migration.checksum],
             )
             done.append(migration)
     return done
+
+
+ADVISORY_LOCKS = (
+    "pg_advisory_lock",
+    "pg_advisory_lock_shared",
+    "pg_try_advisory_lock",
+    "pg_try_advisory_lock_shared",
+    "pg_advisory_xact_lock",
+    "pg_advisory_xact_lock_shared",
+    "pg_try_advisory_xact_lock",
+    "pg_try_advisory_xact_lock_shared",
+)
+GUARDED_FUNCTIONS = (
+    *(
+        f"pg_catalog.{name}({arguments})"
+        for name in ADVISORY_LOCKS
+        for arguments in ("bigint", "integer, integer")
+    ),
+    "pg_catalog.pg_notify(text, text)",
+)
+"""What SERVER_FUNCTIONS takes from every login of the hub's database."""
+
+
+def server_warnings(connection: psycopg.Connection[Any]) -> list[str]:
+    """What the hub's server still lets any login do that could stop the floor, and what to
+    do about it: none once the operator has done what docs/floor.md says."""
+    warnings = []
+    open_to_all = [
+        str(name)
+        for (name,) in connection.execute(
+            "SELECT f FROM unnest(%s::text[]) f WHERE has_function_privilege('public', f, 'EXECUTE')",
+            [list(GUARDED_FUNCTIONS)],
+        )
+    ]
+    if open_to_all:
+        more = f", and {len(open_to_all) - 1} more" if len(open_to_all) > 1 else ""
+        warnings.append(
+            f"any login of this database may call {open_to_all[0]}{more}: a cabinet's login could fill "
+            "the server's lock table (then nobody, a superuser included, connects) or its NOTIFY queue; "
+            f"a superuser runs psql -v ON_ERROR_STOP=1 -U postgres -d {connection.info.dbname} "
+            f"-f {SERVER_FUNCTIONS} (docs/floor.md)"
+        )
+    row = connection.execute("SELECT current_setting('max_prepared_transactions')::integer").fetchone()
+    if row is not None and row[0] > 0:
+        warnings.append(
+            f"the server allows prepared transactions (max_prepared_transactions = {row[0]}): a login's "
+            "prepared transaction keeps its locks, the pool's too, with no session to end, until a "
+            "superuser ends it; the hub prepares none: set max_prepared_transactions = 0 and restart the server"
+        )
+    return warnings
 
 
 def require_current(connection: psycopg.Connection[Any], directory: Path = MIGRATIONS) -> None:
