@@ -4,6 +4,7 @@ watchdog``), which records it, and the honest cabinets' agents carry on (docs/fl
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
@@ -123,8 +124,9 @@ def test_a_login_idle_in_its_transaction_with_the_pool_cannot_stop_the_floor(
     ((name, pid, held_ms, state, _query),) = recorded(floor)
     assert (name, pid, state) == ("c01", stolen_pid, "idle in transaction")
     assert held_ms >= HOLD * 1000
-    with floor.cabinet("c01") as c01:
-        assert hub.held(c01) == 0, "nothing of its transaction was kept"
+    assert floor.owner.execute("SELECT last_seq FROM hub.cabinets WHERE name = 'c01'").fetchone() == (0,), (
+        "nothing of its transaction was kept"
+    )
     reconcile = ["hub", "reconcile", "--books", f"c02={books}", "--skip", "c01", "--dsn", floor.owner_dsn]
     assert main(reconcile) == 0
     said = capsys.readouterr().out
@@ -244,12 +246,16 @@ def test_a_login_waiting_on_an_advisory_lock_while_it_holds_the_pool_is_not_queu
     dog = watchdog.Watchdog(lambda: access.connect(floor.owner_dsn), HOLD, clock=lambda: float(next(times)))
     try:
         assert dog.look() == []
-        assert [(ended.cabinet, ended.pid) for ended in dog.look()] == [("c01", stolen_pid)]
+        assert [(ended.cabinet, ended.pid, ended.reason) for ended in dog.look()] == [
+            ("c04", accomplice.info.backend_pid, "advisory lock held"),
+            ("c01", stolen_pid, "pool held"),
+        ]
     finally:
         dog.close()
     waiting.join(10)
-    (error,) = outcome
-    assert isinstance(error, psycopg.OperationalError), error
+    assert len(outcome) == 1, "its wait ended: c04's lock went with its session, or its own session ended"
+    with pytest.raises(psycopg.OperationalError):
+        stolen.execute("SELECT 1")
 
 
 def test_a_cabinet_added_before_the_watchdog_may_have_its_session_ended(
@@ -340,6 +346,9 @@ def test_the_watchdog_outlives_a_restart_of_the_hub(tmp_path: Path) -> None:
         process.terminate()
         assert process.wait(15) == 0
         said = log.read_text()
+        assert "any login of this database may call pg_catalog.pg_advisory_lock(bigint)" in said, (
+            "a server whose functions were not restricted is said at start"
+        )
         assert "cannot watch the hub" in said
         assert "the hub is reached again" in said
         assert f"cabinet c01: its session (role {floor.dbname}_cabinet_c01, pid {stolen_pid})" in said
@@ -349,3 +358,296 @@ def test_the_watchdog_outlives_a_restart_of_the_hub(tmp_path: Path) -> None:
             process.wait()
         floor.close()
         server.stop()
+
+
+def with_a_fast_clock(floor: FloorHub) -> watchdog.Watchdog:
+    """The watchdog with every look 1000 s after the one before: what it saw at one look it
+    ends at the next, if it is still there."""
+    times = itertools.count(0, 1000)
+    return watchdog.Watchdog(lambda: access.connect(floor.owner_dsn), HOLD, clock=lambda: float(next(times)))
+
+
+def waits_until(floor: FloorHub, pid: int, state: str) -> None:
+    deadline = time.monotonic() + 10
+    while floor.owner.execute("SELECT state FROM pg_stat_activity WHERE pid = %s", [pid]).fetchone() != (
+        state,
+    ):
+        assert time.monotonic() < deadline, f"session {pid} never {state}"
+        time.sleep(0.05)
+
+
+def idle_in_a_transaction_elsewhere(connection: psycopg.Connection[Any]) -> None:
+    """A transaction that never touches the pool: it holds back vacuum and migrate's DDL."""
+    connection.execute("SET idle_in_transaction_session_timeout = 0")
+    connection.execute("BEGIN")
+    connection.execute("SELECT count(*) FROM hub.events")
+
+
+def sleeping_in_a_long_statement(connection: psycopg.Connection[Any]) -> None:
+    connection.execute("SET statement_timeout = 0")
+    in_background(lambda: connection.execute("SELECT pg_sleep(600)"))
+
+
+def holding_an_advisory_lock(connection: psycopg.Connection[Any]) -> None:
+    """Held by the session, outside any transaction, until it lets go or ends."""
+    connection.execute("SELECT pg_advisory_lock(7)")
+
+
+def listening(connection: psycopg.Connection[Any]) -> None:
+    """A listener that never reads: the server's NOTIFY queue fills behind it."""
+    connection.execute("LISTEN oasis_hub_pool")
+
+
+@pytest.mark.parametrize(
+    ("offend", "state", "reason"),
+    [
+        (idle_in_a_transaction_elsewhere, "idle in transaction", "transaction held"),
+        (sleeping_in_a_long_statement, "active", "transaction held"),
+        (holding_an_advisory_lock, "idle", "advisory lock held"),
+        (listening, "idle", "listening"),
+    ],
+)
+def test_a_cabinets_session_holding_anything_past_the_bound_is_ended(
+    floor: FloorHub, offend: Any, state: str, reason: str
+) -> None:
+    floor.add_cabinet("c01")
+    stolen = floor.cabinet("c01")
+    offend(stolen)
+    stolen_pid = stolen.info.backend_pid
+    waits_until(floor, stolen_pid, state)
+    dog = with_a_fast_clock(floor)
+    try:
+        assert dog.look() == []
+        assert [(ended.cabinet, ended.pid, ended.reason) for ended in dog.look()] == [
+            ("c01", stolen_pid, reason)
+        ]
+    finally:
+        dog.close()
+    assert floor.owner.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [stolen_pid]
+    ).fetchone() == (0,)
+    assert floor.owner.execute("SELECT reason, login_disabled FROM hub.sessions_ended").fetchall() == [
+        (reason, True)
+    ]
+
+
+def test_the_owners_a_dashboards_and_an_idle_agents_sessions_are_never_ended(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    """Whatever the owner and a dashboard hold, and an honest agent idle between its batches."""
+    owner = access.connect(floor.owner_dsn)
+    floor.closing.append(owner)
+    owner.execute("SELECT pg_advisory_lock(8)")
+    owner.execute("LISTEN oasis_hub_pool")
+    owner.execute("BEGIN")
+    owner.execute("SELECT count(*) FROM hub.events")
+    office = access.connect(floor.add_dashboard(), options=dashboard_options())
+    floor.closing.append(office)
+    office.execute("SELECT pg_advisory_lock(9)")
+    office.execute("LISTEN oasis_hub_pool")
+    office.execute("BEGIN")
+    office.execute("SELECT count(*) FROM hub.events")
+    books = honest_cabinet(floor, "c02", tmp_path)
+    link = agent.Agent(books, floor.credentials("c02"), batch=50)
+    try:
+        assert link.push_all() > 0
+        link.push_once()  # idle now: its heartbeat and the pool's value, as between batches
+        dog = with_a_fast_clock(floor)
+        try:
+            assert [dog.look() for _ in range(4)] == [[], [], [], []]
+        finally:
+            dog.close()
+        assert link.push_once() == 0, "its session goes on"
+    finally:
+        link.close()
+    assert owner.execute("SELECT 1").fetchone() == (1,)
+    assert office.execute("SELECT 1").fetchone() == (1,)
+    assert ended_sessions(floor) == []
+
+
+def dashboard_options() -> str:
+    from oasis_kiosk.floor import dashboard
+
+    return dashboard.SESSION_OPTIONS
+
+
+def test_an_ended_login_is_disabled_and_its_other_sessions_ended(floor: FloorHub) -> None:
+    floor.add_cabinet("c01")
+    floor.add_cabinet("c02")
+    stolen = floor.cabinet("c01")
+    accomplice = floor.cabinet("c01")  # innocent-looking: idle, nothing held
+    honest = floor.cabinet("c02")
+    take_the_pool(stolen)
+    dog = with_a_fast_clock(floor)
+    try:
+        assert dog.look() == []
+        (ended,) = dog.look()
+    finally:
+        dog.close()
+    assert (ended.cabinet, ended.reason, ended.login_disabled) == ("c01", "pool held", True)
+    for session in (stolen, accomplice):
+        with pytest.raises(psycopg.OperationalError):
+            session.execute("SELECT 1")
+    assert honest.execute("SELECT 1").fetchone() == (1,)
+    assert floor.owner.execute(
+        "SELECT rolcanlogin FROM pg_roles WHERE rolname = %s", [f"{floor.dbname}_cabinet_c01"]
+    ).fetchone() == (False,)
+    assert floor.owner.execute(
+        "SELECT reason, login_disabled, other_sessions_ended FROM hub.sessions_ended"
+    ).fetchall() == [("pool held", True, 1)]
+    with pytest.raises(HubError, match="the hub's watchdog disabled the login"):
+        floor.cabinet("c01")
+
+
+def test_a_disabled_login_is_told_so_and_how_the_owner_lets_it_in_again(
+    floor: FloorHub, tmp_path: Path
+) -> None:
+    books = honest_cabinet(floor, "c01", tmp_path)
+    take_the_pool(floor.cabinet("c01"))
+    dog = with_a_fast_clock(floor)
+    try:
+        dog.look()
+        assert len(dog.look()) == 1
+    finally:
+        dog.close()
+    role = f"{floor.dbname}_cabinet_c01"
+    told = (
+        f"the hub's watchdog disabled the login {role} of cabinet c01 (it held the hub past the bound: a login "
+        "used by something other than its link agent); the hub's owner lets it in again with "
+        "hub enable-cabinet c01 --by WHO"
+    )
+    with pytest.raises(HubError) as refused:
+        access.connect(floor.credentials("c01"))
+    assert told in str(refused.value)
+    with pytest.raises(HubError) as refused:
+        push(books, floor.credentials("c01"))
+    assert told in str(refused.value)
+    assert "has no login" not in str(refused.value)
+
+
+def test_the_owner_lets_a_disabled_login_in_again_recorded_with_who_and_when(
+    floor: FloorHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    floor.add_cabinet("c01")
+    take_the_pool(floor.cabinet("c01"))
+    dog = with_a_fast_clock(floor)
+    try:
+        dog.look()
+        assert len(dog.look()) == 1
+    finally:
+        dog.close()
+    enable = ["hub", "enable-cabinet", "c01", "--by", "Ana (floor manager)", "--dsn", floor.owner_dsn]
+    assert main(enable) == 0
+    assert (
+        "cabinet c01: its login may log in again (enabled by Ana (floor manager) at "
+        in capsys.readouterr().out
+    )
+    assert floor.cabinet("c01").execute("SELECT 1").fetchone() == (1,)
+    ((by, role_name, at_ok),) = floor.owner.execute(
+        """SELECT e.enabled_by, e.role_name, e.enabled_at <= now() FROM hub.logins_enabled e
+             JOIN hub.cabinets c ON c.id = e.cabinet_id WHERE c.name = 'c01'"""
+    ).fetchall()
+    assert (by, role_name, at_ok) == ("Ana (floor manager)", f"{floor.dbname}_cabinet_c01", True)
+    assert main(enable) == 2
+    assert "cabinet c01: its login is not disabled: nothing was changed" in capsys.readouterr().err
+    assert main(["hub", "enable-cabinet", "c09", "--by", "Ana", "--dsn", floor.owner_dsn]) == 2
+    assert "the hub has no cabinet 'c09'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["hub", "enable-cabinet", "c01", "--dsn", floor.owner_dsn])
+    assert "--by" in capsys.readouterr().err
+
+
+def test_the_dashboard_reads_what_the_watchdog_did_and_a_cabinet_nothing_of_it(floor: FloorHub) -> None:
+    floor.add_cabinet("c01")
+    office = access.connect(floor.add_dashboard())
+    floor.closing.append(office)
+    for table in ("hub.sessions_ended", "hub.logins_enabled"):
+        assert office.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            office.execute(f"DELETE FROM {table}")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            floor.cabinet("c01").execute(f"SELECT count(*) FROM {table}")
+
+
+def test_reconcile_lists_the_sessions_ended_during_its_own_run(
+    floor: FloorHub, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oasis_kiosk.floor import reconcile
+
+    books = honest_cabinet(floor, "c02", tmp_path)
+    push(books, floor.credentials("c02"))
+    floor.add_cabinet("c01")
+    listener = floor.cabinet("c01")
+    listener.execute("LISTEN oasis_hub_pool")
+    dog = with_a_fast_clock(floor)
+    dog.look()
+    compare = reconcile.compare
+
+    def compare_while_the_watchdog_ends_one(*args: Any, **kwargs: Any) -> Any:
+        verdict = compare(*args, **kwargs)
+        assert len(dog.look()) == 1
+        return verdict
+
+    monkeypatch.setattr(reconcile, "compare", compare_while_the_watchdog_ends_one)
+    command = ["hub", "reconcile", "--books", f"c02={books}", "--skip", "c01", "--dsn", floor.owner_dsn]
+    try:
+        assert main(command) == 0
+    finally:
+        dog.close()
+    said = capsys.readouterr().out
+    assert "sessions the watchdog ended since the last reconciliation (1):" in said
+    assert (
+        f"cabinet c01: its session (role {floor.dbname}_cabinet_c01, pid {listener.info.backend_pid})" in said
+    )
+    assert "listening" in said
+    assert "its login is still disabled (hub enable-cabinet c01 --by WHO lets it in again)" in said
+    monkeypatch.setattr(reconcile, "compare", compare)
+    assert main(command) == 0
+    assert "the watchdog ended" not in capsys.readouterr().out, "told once"
+
+
+def test_stolen_logins_taking_turns_are_each_ended_once_and_the_honest_stake_commits(
+    floor: FloorHub, tmp_path: Path, guard: watchdog.Watchdog
+) -> None:
+    """Each stolen login takes the pool again as soon as its session is ended: disabled, it
+    cannot, and the honest cabinet's stake, queued behind them all, commits."""
+    logins = [f"s{number}" for number in range(6)]
+    stop = threading.Event()
+    takes: dict[str, int] = dict.fromkeys(logins, 0)
+
+    def take_turns(name: str) -> None:
+        while not stop.is_set():
+            try:
+                connection = access.connect(floor.credentials(name))
+            except HubError:
+                return  # disabled
+            with connection:
+                connection.execute("SET statement_timeout = 0")
+                connection.execute("SET idle_in_transaction_session_timeout = 0")
+                takes[name] += 1
+                with contextlib.suppress(psycopg.Error):
+                    take_the_pool(connection)
+                    while not stop.wait(0.2):
+                        connection.execute("SELECT 1")
+
+    for name in logins:
+        floor.add_cabinet(name)
+    turns = [in_background(lambda name=name: take_turns(name))[0] for name in logins]
+    try:
+        deadline = time.monotonic() + 10
+        while floor.owner.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        ).fetchone() != (len(logins) - 1,):
+            assert time.monotonic() < deadline, "the stolen logins never all queued"
+            time.sleep(0.05)
+        started = time.monotonic()
+        honest_push_completes(floor, tmp_path)
+        waited = time.monotonic() - started
+    finally:
+        stop.set()
+        for thread in turns:
+            thread.join(10)
+    print(f"the honest stake waited {waited:.1f} s behind {len(logins)} stolen logins")
+    ended = [row[0] for row in ended_sessions(floor)]
+    assert len(ended) == len(set(ended)), f"a login ended twice: {ended}"
+    assert takes == dict.fromkeys(logins, 1), "each took the pool once: ended, it was refused"

@@ -151,7 +151,10 @@ def connect(target: Credentials | Path | str, **options: Any) -> psycopg.Connect
             raise CredentialsError(
                 f"the hub refused the login of {user or 'this role'}: wrong password, or no such login"
             ) from error
-        if "is not permitted to log in" in message or ("role" in message and "does not exist" in message):
+        if "is not permitted to log in" in message:
+            cabinet = target.cabinet if isinstance(target, Credentials) else None
+            raise CredentialsError(disabled_login(str(user), cabinet, message)) from error
+        if "role" in message and "does not exist" in message:
             raise CredentialsError(f"the hub has no login {user!r}: {message}") from error
         if "permission denied for database" in message:
             raise CredentialsError(f"{user!r} may not connect to this hub's database: {message}") from error
@@ -163,6 +166,16 @@ def connect(target: Credentials | Path | str, **options: Any) -> psycopg.Connect
                 f"certificate {ca} (sslrootcert): signed by another CA, or expired: {message}"
             ) from error
         raise HubUnavailableError(f"cannot reach the hub: {message}") from error
+
+
+def disabled_login(user: str, cabinet: str | None, message: str) -> str:
+    """A login that may not log in: the hub's watchdog disabled it (``watchdog.disable_login``)."""
+    which = f"the login {user} of cabinet {cabinet}" if cabinet else f"the login {user}"
+    return (
+        f"the hub's watchdog disabled {which} (it held the hub past the bound: a login used by something "
+        f"other than its link agent); the hub's owner lets it in again with hub enable-cabinet "
+        f"{cabinet or 'NAME'} --by WHO: {message}"
+    )
 
 
 def login_role(connection: psycopg.Connection[Any], kind: str, name: str) -> str:

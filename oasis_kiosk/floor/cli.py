@@ -11,8 +11,10 @@
   difference, and when a cabinet of the hub was not compared without ``--skip`` naming it; a
   cabinet whose books disagree or cannot be read is marked faulty);
 - ``serve [--host H] [--port N]``: the owner's read-only dashboard, as a dashboard's login;
-- ``watchdog [--hold-seconds S]``: ends any cabinet's session whose transaction holds the
-  pool's lock for S seconds (default 5), until stopped.
+- ``watchdog [--hold-seconds S]``: ends any cabinet's session that holds a transaction, an
+  advisory lock or a LISTEN for S seconds (default 5) and disables its login, until stopped;
+- ``enable-cabinet NAME --by WHO``: lets a cabinet's login the watchdog disabled in again
+  (recorded with who and when).
 
 Each connects as the hub's owner (``serve`` as a dashboard's login) with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
 ``$OASIS_HUB_DSN``, else libpq's own environment: PGHOST, PGDATABASE, PGUSER, PGPASSFILE…).
@@ -163,14 +165,32 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     serve.add_argument("--title", default="Oasis floor", help="the page's title")
     watchdog = commands.add_parser(
         "watchdog",
-        help="end any cabinet's session that holds the pool's lock too long (as the owner, until stopped)",
+        help="end any cabinet's session that holds a transaction, an advisory lock or a LISTEN too long, "
+        "and disable its login (as the owner, until stopped)",
     )
     watchdog.add_argument(
         "--hold-seconds",
         type=hold_seconds,
-        help="the longest a cabinet's transaction may hold the pool's lock (default 5: watchdog.HOLD_SECONDS)",
+        help="the longest a cabinet's session may hold a transaction, an advisory lock or a LISTEN "
+        "(default 5: watchdog.HOLD_SECONDS)",
     )
-    for command in (migrate, add_cabinet, add_dashboard, pool, parameters, reconcile, serve, watchdog):
+    enable = commands.add_parser(
+        "enable-cabinet",
+        help="let a cabinet's login the watchdog disabled log in again (recorded with who and when)",
+    )
+    enable.add_argument("name", help="the cabinet's name at the hub")
+    enable.add_argument("--by", required=True, type=who, help="who lets it in again (kept in the hub)")
+    for command in (
+        migrate,
+        add_cabinet,
+        add_dashboard,
+        pool,
+        parameters,
+        reconcile,
+        serve,
+        watchdog,
+        enable,
+    ):
         where = command.add_mutually_exclusive_group()
         whose = "a dashboard's" if command is serve else "the owner's"
         where.add_argument("--credentials", type=Path, help=f"{whose} credentials file")
@@ -305,6 +325,8 @@ def run(arguments: argparse.Namespace) -> int:
                     f"{command[4:]} {arguments.name}: role {credentials.user}, credentials in {arguments.out}"
                 )
                 return 0
+            if command == "enable-cabinet":
+                return run_enable_cabinet(connection, arguments.name, arguments.by)
             if command == "pool":
                 return show_pool(hub.pool(connection), hub.parameter_log(connection), arguments.json)
             change = hub.set_parameters(
@@ -360,9 +382,13 @@ def run_reconcile(
                 f"cabinet {name}: its books are given and it is skipped: drop --books or --skip {name}"
             )
     reconcile.require_cabinets(connection, skip)
-    migrate.require_current(connection)  # before reading the watchdog's table (0013)
-    ended = watchdog.recent(connection, watchdog.last_reconciliation(connection))
+    migrate.require_current(connection)  # before reading the watchdog's table
+    since = watchdog.last_reconciliation(connection)
     verdicts = reconcile.reconcile(connection, books, in_flight_for=in_flight_for)
+    # Read after the verdicts, so that a session ended while they were made is listed now; up
+    # to their time (the next run lists from it), or all, when no verdict was recorded.
+    recorded = watchdog.last_reconciliation(connection)
+    ended = watchdog.recent(connection, since, recorded if recorded != since else None)
     for verdict in verdicts:
         print(verdict_line(verdict))
         for sentence in verdict.sentences():
@@ -384,8 +410,19 @@ def run_reconcile(
     if ended:
         print(f"sessions the watchdog ended since the last reconciliation ({len(ended)}):")
     for session in ended:
-        print(f"  {session.sentence()}")
+        print(f"  {session.sentence()}; {session.standing()}")
     return 0 if all(verdict.agrees for verdict in verdicts) and not unchecked and not pool else 1
+
+
+def run_enable_cabinet(connection: psycopg.Connection[Any], name: str, by: str) -> int:
+    from oasis_kiosk.floor import watchdog
+
+    enabled = watchdog.enable_cabinet(connection, name, by)
+    print(
+        f"cabinet {name}: its login may log in again (enabled by {enabled.enabled_by} at "
+        f"{enabled.enabled_at:%Y-%m-%d %H:%M:%S %Z}); if it was stolen, give the cabinet new credentials"
+    )
+    return 0
 
 
 def verdict_line(verdict: reconcile.Verdict) -> str:
@@ -445,7 +482,7 @@ def run_watchdog(target: Path | str, hold_seconds: float | None) -> int:
     """Until SIGTERM or SIGINT; a hub that cannot be reached at start, a login that is not the
     owner's or a hub not migrated to this version end it at once (exit 2), a hub lost later is
     reached again."""
-    from oasis_kiosk.floor import access, agent, watchdog
+    from oasis_kiosk.floor import access, agent, migrate, watchdog
 
     def connect() -> psycopg.Connection[Any]:
         return access.connect(target, **watchdog.SESSION_OPTIONS)
@@ -453,7 +490,11 @@ def run_watchdog(target: Path | str, hold_seconds: float | None) -> int:
     with connect() as connection:
         watchdog.check_owner(connection)
         user = connection.info.user
+        # What the watchdog cannot bound (a lock table filled at once) the server must refuse.
+        warnings = migrate.server_warnings(connection)
     logging.basicConfig(level=logging.INFO, format="oasis-kiosk hub watchdog: %(message)s")
+    for warning in warnings:
+        watchdog.log.warning("%s", warning)
     guard = watchdog.Watchdog(connect, hold_seconds or watchdog.HOLD_SECONDS)
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -461,7 +502,10 @@ def run_watchdog(target: Path | str, hold_seconds: float | None) -> int:
 
     previous = {number: signal.signal(number, stop) for number in (signal.SIGTERM, signal.SIGINT)}
     watchdog.log.info(
-        "as %s: ending any cabinet's session that holds the pool's lock for %g s", user, guard.hold_seconds
+        "as %s: ending any cabinet's session that holds a transaction, an advisory lock or a LISTEN for %g s, "
+        "and disabling its login",
+        user,
+        guard.hold_seconds,
     )
     if guard.hold_seconds + guard.look_every >= agent.STATEMENT_TIMEOUT:
         watchdog.log.warning(
