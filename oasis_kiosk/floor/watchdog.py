@@ -25,8 +25,7 @@ it has seen, for ``hold_seconds``:
 It then disables the login (``ALTER ROLE … NOLOGIN``) and ends the login's other sessions, so
 that a stolen login cannot take its turn again (several rotating kept every honest stake
 waiting); the owner lets it in again with ``hub enable-cabinet NAME --by WHO``. Each is
-logged and recorded in ``hub.sessions_ended`` (migrations 0013 and the one that shuts
-stolen logins out).
+logged and recorded in ``hub.sessions_ended`` (migrations 0013 and 0015).
 
 A transaction's clock runs from the first look that finds it open and not queued, and starts
 again at any look that finds it queued: a batch that waits behind another login's hold of
