@@ -285,7 +285,7 @@ def run(arguments: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from oasis_kiosk.floor import access, hub, migrate
+    from oasis_kiosk.floor import access, hub
     from oasis_kiosk.floor.errors import HubError
 
     target: Path | str = arguments.credentials or arguments.dsn or os.environ.get("OASIS_HUB_DSN", "")
@@ -299,32 +299,9 @@ def run(arguments: argparse.Namespace) -> int:
             if command == "reconcile":
                 return run_reconcile(connection, arguments.books, arguments.skip, arguments.in_flight_for)
             if command == "migrate":
-                applied = migrate.migrate(connection)
-                for migration in applied:
-                    print(f"applied {migration.label}")
-                print("the hub's schema is up to date" + ("" if applied else " (nothing to apply)"))
-                for warning in migrate.server_warnings(connection):
-                    print(f"oasis-kiosk: hub: warning: {warning}", file=sys.stderr)
-                return 0
+                return run_migrate(connection)
             if command in {"add-cabinet", "add-dashboard"}:
-                tls = {
-                    key: value
-                    for key, value in (("sslmode", arguments.sslmode), ("sslrootcert", arguments.sslrootcert))
-                    if value
-                }
-                add = access.add_cabinet if command == "add-cabinet" else access.add_dashboard
-                credentials = add(
-                    connection,
-                    arguments.name,
-                    arguments.out,
-                    host=arguments.hub_host,
-                    port=arguments.hub_port,
-                    tls=tls,
-                )
-                print(
-                    f"{command[4:]} {arguments.name}: role {credentials.user}, credentials in {arguments.out}"
-                )
-                return 0
+                return run_add_login(connection, arguments)
             if command == "enable-cabinet":
                 return run_enable_cabinet(connection, arguments.name, arguments.by)
             if command == "pool":
@@ -358,6 +335,41 @@ def run(arguments: argparse.Namespace) -> int:
     except psycopg.Error as error:
         print(f"oasis-kiosk: hub: {error}", file=sys.stderr)
         return 3
+
+
+def run_migrate(connection: psycopg.Connection[Any]) -> int:
+    from oasis_kiosk.floor import migrate
+
+    applied = migrate.migrate(connection)
+    for migration in applied:
+        print(f"applied {migration.label}")
+    print("the hub's schema is up to date" + ("" if applied else " (nothing to apply)"))
+    for warning in migrate.server_warnings(connection):
+        print(f"oasis-kiosk: hub: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def run_add_login(connection: psycopg.Connection[Any], arguments: argparse.Namespace) -> int:
+    """``add-cabinet`` or ``add-dashboard``: a new login and its credentials file."""
+    from oasis_kiosk.floor import access
+
+    tls = {
+        key: value
+        for key, value in (("sslmode", arguments.sslmode), ("sslrootcert", arguments.sslrootcert))
+        if value
+    }
+    command = arguments.hub_command
+    add = access.add_cabinet if command == "add-cabinet" else access.add_dashboard
+    credentials = add(
+        connection,
+        arguments.name,
+        arguments.out,
+        host=arguments.hub_host,
+        port=arguments.hub_port,
+        tls=tls,
+    )
+    print(f"{command[4:]} {arguments.name}: role {credentials.user}, credentials in {arguments.out}")
+    return 0
 
 
 def run_reconcile(
