@@ -102,3 +102,7 @@ def test_the_history_gives_the_amount_insured(tmp_path: Path) -> None:
     assert terminal.handle("decline").ok, "the dealer did not qualify: no redraw bought"
     (_title, story) = history.history_lines(terminal, cash_for(terminal))
     assert f"INSURE {cash_for(terminal)(amount)}" in story, story
+
+
+def test_a_ten_reads_as_on_the_card() -> None:
+    assert [history.card_text(card) for card in ("Th", "As", None)] == ["10♥", "A♠", "–"]

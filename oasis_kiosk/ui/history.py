@@ -11,6 +11,7 @@ from oasis_kiosk.i18n import _, local_time
 from oasis_kiosk.machine.intents import ACTION_INTENTS
 from oasis_kiosk.machine.recall import RecalledHand
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.ui.rules_text import RANK_TEXT
 from oasis_kiosk.ui.view import OUTCOMES, box_result, button_name, dealer_verdict, jackpot_awards
 
 if TYPE_CHECKING:
@@ -23,8 +24,11 @@ SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
 def card_text(card: str | None) -> str:
-    """A card as the player reads it (``A♠``); a card never turned as a dash."""
-    return "–" if card is None else card[:-1] + SUITS[card[-1]]
+    """A card as the player reads it (``A♠``, ``10♥``); a card never turned as a dash."""
+    if card is None:
+        return "–"
+    rank = card[:-1]
+    return RANK_TEXT.get(rank, rank) + SUITS[card[-1]]
 
 
 def _cards(cards: Sequence[str | None]) -> str:

@@ -19,6 +19,7 @@ import pygame
 
 from oasis_kiosk.assets import ASSETS
 from oasis_kiosk.ui.layout import MIN_TEXT_SIZE, Box
+from oasis_kiosk.ui.rules_text import RANK_TEXT
 
 FELT = (14, 92, 52)
 FELT_DARK = (10, 66, 38)
@@ -37,7 +38,6 @@ ALARM = (150, 20, 30)
 
 Colour = tuple[int, int, int]
 FONTS = {False: ASSETS / "fonts" / "DejaVuSans.ttf", True: ASSETS / "fonts" / "DejaVuSans-Bold.ttf"}
-RANK_TEXT = {"T": "10"}
 
 
 def rect(box: Box) -> pygame.Rect:

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from oasis_kiosk._core import _PriceList as PriceList
     from oasis_kiosk._core import _ProfileRules as ProfileRules
 
+RANK_TEXT = {"T": "10"}
+"""A rank as a card's index prints it, where the code's one letter is not."""
 NAMES = {
     "HighCard": N_("High card"),
     "AceKing": N_("Ace-King"),
