@@ -85,7 +85,7 @@ SENTENCES: dict[str, Sentence] = {
     "operator_key_on": _said(N_("Operator key turned")),
     "operator_key_off": _said(N_("Operator key turned back")),
     "tilt": _said(N_("Tilt: {tilt}")),
-    "tilt_cleared": _said(N_("Tilt cleared: {tilt}")),
+    "tilt_cleared": _said(N_("Tilt cleared: “{tilt}”")),
     "self_test": _said(N_("Start-up self-test, problems found: {problems}")),
     "refused": _said(N_("Input refused ({intent}): {reason}")),
     # The money devices.
