@@ -149,7 +149,7 @@ def test_repeat_bet_the_credit_cannot_deal_says_why_and_changes_nothing(tmp_path
     response = t.handle("repeat_bet")
     assert not response.ok
     assert response.message == (
-        f"repeat_bet needs {needs} for the antes, bonus stakes and play bets; the credit is {t.credits}"
+        f"repeat_bet needs {needs}, its play bets included; the credit is {t.credits}"
     )
     assert (t.bets, t.credits, len(t.store.rounds())) == before
 
@@ -162,9 +162,14 @@ def test_the_prompt_names_what_the_bet_needs_and_the_credit(tmp_path: Path) -> N
     shown = view.prompt(t, t.live(), view.cash_for(t))
     cash = view.cash_for(t)
     assert shown == (
-        f"DEAL needs {cash(t.upfront())} for the antes, bonus stakes and play bets; "
-        f"the credit is {cash(t.credits)}: lower the bet or insert money."
-    )
+        f"DEAL needs {cash(t.upfront())}, its play bets included; "
+        f"the credit is {cash(t.credits)}: insert at least {cash(t.upfront() - t.credits)} more to play."
+    ), "at the least bet, lowering it cannot help"
+    t.handle("bill", 5000)
+    while t.upfront() <= t.credits:  # a higher ante than the credit deals
+        press(t, "bet")
+    shown = view.prompt(t, t.live(), view.cash_for(t))
+    assert shown.endswith(": lower the bet or insert money."), "the least bet is dealt with this credit"
 
 
 def test_a_deal_refused_for_the_credit_says_its_reason_once(tmp_path: Path) -> None:
@@ -176,7 +181,7 @@ def test_a_deal_refused_for_the_credit_says_its_reason_once(tmp_path: Path) -> N
     assert not refused.ok
     line = view.snapshot(t, refused).prompt
     cash = view.cash_for(t)
-    reason = f"DEAL needs {cash(t.upfront())} for the antes, bonus stakes and play bets"
+    reason = f"DEAL needs {cash(t.upfront())}, its play bets included"
     assert line.count(reason) == 1, line
     assert line == view.prompt(t, t.live(), cash)
 

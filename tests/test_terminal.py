@@ -92,7 +92,7 @@ def test_what_the_credit_cannot_pay_is_not_live(database: Path) -> None:
     assert "deal" not in t.live()
     response = t.handle("deal")
     assert not response.ok
-    assert response.message == "deal needs 3000 for the antes, bonus stakes and play bets; the credit is 1000"
+    assert response.message == "deal needs 3000, its play bets included; the credit is 1000"
     feed(t, "bill 2000")
     assert "deal" in t.live()
     t.handle("deal")

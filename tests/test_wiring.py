@@ -51,9 +51,7 @@ def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None
     factory.pin(5).drive_low()
     factory.pin(5).drive_high()
     responses = cabinet.step()
-    assert [r.message for r in responses] == [
-        "deal needs 3000 for the antes, bonus stakes and play bets; the credit is 0"
-    ]
+    assert [r.message for r in responses] == ["deal needs 3000, its play bets included; the credit is 0"]
 
 
 @pytest.mark.parametrize(

@@ -80,6 +80,10 @@ class Betting:
         every play bet (kept in reserve, so that no option leads to a fold)."""
         return self.profile.deal_needs([bets.ante] * bets.boxes, bets.bonus_stake)
 
+    def least_needed(self) -> int:
+        """What the least deal the table takes needs: its least ante on one box, no bonus."""
+        return self.needs(Bets(self.antes_for(1)[0], 1, 0))
+
     def placed(self, bets: Bets) -> int:
         """What a deal of ``bets`` takes from the credit at once, as the core counts it: the
         antes, bonus stakes and blind boxes' play bets; the rest of ``needs`` is kept."""
@@ -134,7 +138,7 @@ class Betting:
         # Only the credit stands in the way: it must cover every play bet too (RULES.md §2.7).
         return Response(
             False,
-            N_("{intent} needs {amount} for the antes, bonus stakes and play bets; the credit is {credit}"),
+            N_("{intent} needs {amount}, its play bets included; the credit is {credit}"),
             {**details, "amount": Amount(self.needs(bets)), "credit": Amount(credit)},
         )
 

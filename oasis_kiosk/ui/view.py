@@ -668,9 +668,13 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
             )
         if terminal.credits > 0:
             reason = terminal.why_not("deal").text(cash, button_name)
-            return _("{reason}: lower the bet or insert money.").format(
-                reason=reason[:1].upper() + reason[1:]
-            )
+            reason = reason[:1].upper() + reason[1:]
+            short = terminal.least_to_deal() - terminal.credits
+            if short > 0:  # no lower bet is dealt either
+                return _("{reason}: insert at least {more} more to play.").format(
+                    reason=reason, more=cash(short)
+                )
+            return _("{reason}: lower the bet or insert money.").format(reason=reason)
         return _("Insert coins or notes to play.")
     legal = round_.legal_actions()
     if round_.phase == "insurance":

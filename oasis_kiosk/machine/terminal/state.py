@@ -278,6 +278,10 @@ class TerminalState:
         """The credit a deal with the current bets needs (``Betting.needs``)."""
         return self.betting.needs(self.bets)
 
+    def least_to_deal(self) -> int:
+        """The credit the least deal the table takes needs (``Betting.least_needed``)."""
+        return self.betting.least_needed()
+
     def placed_at_deal(self) -> int:
         """What a deal with the current bets takes from the credit (``Betting.placed``)."""
         return self.betting.placed(self.bets)
