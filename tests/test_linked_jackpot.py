@@ -37,7 +37,7 @@ from oasis_kiosk.store.db import Store
 from oasis_kiosk.store.outbox import Outbox, hub_round_id
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.screenshots import Clock as ScreenClock
-from oasis_kiosk.ui.view import cash_for, snapshot
+from oasis_kiosk.ui.view import cash_for, sentence, snapshot
 
 PENDING = "Jackpot pending: the award is being confirmed"
 BONUS_CLOSED = "the linked jackpot is offline: the bonus bet is closed"
@@ -1005,7 +1005,7 @@ def test_before_the_agents_first_contact_the_cabinet_says_the_link_is_down(
     assert before_contact is not None
     assert before_contact.message == BONUS_CLOSED
     shown = snapshot(t)
-    assert BONUS_CLOSED in shown.prompt
+    assert sentence(BONUS_CLOSED) in shown.prompt
     assert shown.jackpot is None, "no meter value the hub never had"
     app = App(t, size=(800, 480), clock=lambda: clock.now)
     app.draw()
@@ -1016,7 +1016,7 @@ def test_before_the_agents_first_contact_the_cabinet_says_the_link_is_down(
     # The link up, then down: the same words.
     contact(database, credentials, t)
     assert t.link_offline() is None
-    assert BONUS_CLOSED not in snapshot(t).prompt
+    assert sentence(BONUS_CLOSED) not in snapshot(t).prompt
     assert snapshot(t).jackpot == hub.pool(floor.owner).value
     app.draw()
     assert app.game.jackpot_shown == hub.pool(floor.owner).value, "the meter starts at the hub's pool"
@@ -1025,7 +1025,7 @@ def test_before_the_agents_first_contact_the_cabinet_says_the_link_is_down(
     down = t.link_offline()
     assert down is not None
     assert down.message == before_contact.message
-    assert BONUS_CLOSED in snapshot(t).prompt
+    assert sentence(BONUS_CLOSED) in snapshot(t).prompt
     assert snapshot(t).jackpot is None, "no pool the hub may have moved on from"
     app.draw()
     assert app.game.jackpot_shown is None

@@ -793,4 +793,4 @@ def test_a_handpay_shows_its_amount_large_and_the_attendants_payment_is_confirme
     app.key("a")  # the attendant's key: paid
     assert terminal.handpay is None
     assert app.game.view is not None
-    assert f"handpay of {amount} paid" in app.game.view.prompt
+    assert f"   Handpay of {amount} paid." in app.game.view.prompt, "a sentence of its own after the prompt"

@@ -420,13 +420,20 @@ def _message_line(
     said: list[str] = []
     for part in (
         prompt(terminal, live, cash),
-        offline and offline.text(cash, button_name),
+        offline and sentence(offline.text(cash, button_name)),
         advised,
-        message and message.text(cash, button_name),
+        message and sentence(message.text(cash, button_name)),
     ):
-        if part and not any(part in earlier for earlier in said):
+        if part and not any(part.rstrip(".") in earlier for earlier in said):
             said.append(part)
     return "   ".join(said)
+
+
+def sentence(words: str) -> str:
+    """A response's words (``handpay of €5.00 paid``) as a sentence of the line: its first
+    letter capital, a full stop after it."""
+    words = words[:1].upper() + words[1:]
+    return words if words.endswith((".", "!", "?", ":")) else words + "."
 
 
 def dealer_verdict(settlement: Settlement) -> str:
@@ -667,8 +674,7 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
                 amount=cash(placed), play=cash(terminal.upfront() - placed)
             )
         if terminal.credits > 0:
-            reason = terminal.why_not("deal").text(cash, button_name)
-            reason = reason[:1].upper() + reason[1:]
+            reason = sentence(terminal.why_not("deal").text(cash, button_name)).removesuffix(".")
             short = terminal.least_to_deal() - terminal.credits
             if short > 0:  # no lower bet is dealt either
                 return _("{reason}: insert at least {more} more to play.").format(
