@@ -163,7 +163,28 @@ def test_a_rules_change_switches_off_a_bonus_the_new_rules_do_not_have(tmp_path:
 
 def test_an_absurd_value_is_refused_not_a_crash(tmp_path: Path) -> None:
     t = terminal(tmp_path / "kiosk.db")
-    assert t.handle("insure", 10**30).message == f"insure {10**30}: a value is 0 to 1000000000000"
+    assert (
+        t.handle("insure", 10**30).message
+        == f"insure {10**30}: a value is a whole number from 0 to 1000000000000"
+    )
+
+
+@pytest.mark.parametrize("value", [1.5, 2.0, 5000.0, "200", [200], b"200", True, float("nan")])
+@pytest.mark.parametrize("intent", ["card", "coin", "bill", "insure", "bet"])
+def test_a_value_that_is_not_a_whole_number_is_refused_and_changes_nothing(
+    tmp_path: Path, intent: str, value: object
+) -> None:
+    """A card of 1.5 was taken and saved as the selection, and the books then never opened
+    again; a note of 5000.0 was credited on a meter of its own."""
+    t = terminal(tmp_path / "kiosk.db")
+    t.handle("bill", 5000)
+    t.handle("deal")
+    before = (t.credits, set(t.selected), t.store.meters(), t.store.get_state("terminal"))
+    response = t.handle(intent, value)  # type: ignore[arg-type]
+    assert not response.ok
+    assert response.message == f"{intent} {value!r}: a value is a whole number from 0 to 1000000000000"
+    assert (t.credits, set(t.selected), t.store.meters(), t.store.get_state("terminal")) == before
+    assert not t.tilts
     assert not t.tilts
 
 

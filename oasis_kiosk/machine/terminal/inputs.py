@@ -84,11 +84,13 @@ class Inputs(RoundPlay, CreditsIn):
         in the same transaction (the script runner's position)."""
         if intent not in INTENTS:
             return Response(False, N_("unknown input {intent!r}"), {"intent": intent})
-        if value is not None and (isinstance(value, bool) or not 0 <= value <= MAX_VALUE):
+        # A whole number exactly: a float, a bool or text must never reach the round, the
+        # ledger or the stored state (a card of 1.5 saved as the selection bricked the books).
+        if value is not None and (type(value) is not int or not 0 <= value <= MAX_VALUE):
             return Response(
                 False,
-                N_("{intent} {value}: a value is 0 to {limit}"),
-                {"intent": intent, "value": value, "limit": MAX_VALUE},
+                N_("{intent} {value}: a value is a whole number from 0 to {limit}"),
+                {"intent": intent, "value": repr(value), "limit": MAX_VALUE},
             )
         if self.power_failure and intent not in self.live():
             # Refused without a word to the database, which stays closed.
