@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from support import books, logged_in_menu
+from support import books, logged_in_menu, memory_books
 
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.machine.operator import OperatorMenu
+from oasis_kiosk.machine.operator import OperatorError, OperatorMenu
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
 
@@ -152,3 +152,60 @@ def test_books_with_two_rounds_open_stand_still_with_a_books_tilt_and_fail_the_a
     assert not terminal.handle("deal").ok
     report = audit(terminal.store)
     assert "rounds 1 and 2 are both open" in report.problems
+
+
+def handpay_after_a_stopped_payout() -> Terminal:
+    """A hopper cash-out of 1 000 stopped after 3 coins: a handpay of 700 pending."""
+    terminal = Terminal(Config(cashout="hopper", hopper_coin=100), memory_books())
+    for _ in range(5):
+        terminal.handle("coin", 200)
+    terminal.handle("cashout")
+    for _ in range(3):
+        terminal.payout_item_paid(100)
+    terminal.handle("attendant")
+    terminal.payout_ended(700)
+    assert terminal.handpay == 700
+    return terminal
+
+
+def test_a_late_coin_takes_its_value_off_the_handpay_and_nothing_else() -> None:
+    """Coins booked and the handpay are what was cashed out, whatever else is on the credits:
+    a late coin once made the handpay all the credits."""
+    terminal = handpay_after_a_stopped_payout()
+    terminal.credit_by_operator(500, "a credit that came in meanwhile")
+    assert terminal.payout_item_paid(100).ok
+    assert terminal.handpay == 600
+    assert terminal.handle("attendant").ok
+    assert terminal.credits == 500, "what came in after the cash-out stays on the credits"
+    assert audit(terminal.store).ok
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda menu: menu.add_credit(500, "a refund"),
+        lambda menu: menu.set_rules("caribbean"),
+        lambda menu: menu.reset_period(),
+    ],
+    ids=["add_credit", "set_rules", "reset_period"],
+)
+def test_the_menu_changes_no_money_or_rules_while_a_handpay_is_pending(
+    change: Callable[[OperatorMenu], None],
+) -> None:
+    terminal = handpay_after_a_stopped_payout()
+    menu = logged_in_menu(terminal)
+    before = (
+        terminal.credits,
+        terminal.handpay,
+        terminal.profile.id,
+        terminal.store.get_state("period_baseline"),
+    )
+    with pytest.raises(OperatorError, match="handpay"):
+        change(menu)
+    after = (
+        terminal.credits,
+        terminal.handpay,
+        terminal.profile.id,
+        terminal.store.get_state("period_baseline"),
+    )
+    assert after == before

@@ -238,10 +238,17 @@ class OperatorMenu:
     def _require_no_money(self, round_open: str, credits_on: str) -> None:
         """What the credits and a round in play were won under changes only between sessions:
         refused with ``round_open`` or ``credits_on`` (message templates) while they are."""
+        self._require_no_cash_out()
         if self.terminal.round is not None:
             raise OperatorError(round_open)
         if self.terminal.credits:
             raise OperatorError(credits_on)
+
+    def _require_no_cash_out(self) -> None:
+        """A handpay or a payout under way is money owed as it was counted: nothing that
+        moves money, rules or meters comes between it and its end."""
+        if self.terminal.handpay is not None or self.terminal.payout:
+            raise OperatorError(N_("a handpay or a payout is under way: the attendant ends it first"))
 
     def meters(self) -> dict[str, int]:
         self._require()
@@ -256,8 +263,12 @@ class OperatorMenu:
         return {"credits": self.terminal.credits, **since}
 
     def reset_period(self) -> None:
-        """Starts a new period; the lifetime meters are untouched."""
+        """Starts a new period, between rounds and cash-outs (a round's or a handpay's money
+        is never split between two periods); the lifetime meters are untouched."""
         self._require()
+        self._require_no_cash_out()
+        if self.terminal.round is not None:
+            raise OperatorError(N_("finish the round in play first"))
         with self._writing():
             previous = self.store.get_state("period_baseline", {})
             self.store.set_state("period_baseline", self.store.meters())
@@ -273,6 +284,7 @@ class OperatorMenu:
             or not reason.strip()
         ):
             raise OperatorError(N_("an operator credit needs a positive whole amount and a reason"))
+        self._require_no_cash_out()
         if self.terminal.round is not None:
             raise OperatorError(N_("finish the round in play first"))
         self.terminal.credit_by_operator(amount, reason)

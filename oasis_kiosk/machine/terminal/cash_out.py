@@ -50,7 +50,7 @@ class CashOut(Transactions):
             if self.payout:
                 owed = self.payout
             elif self.handpay is not None and self.handpay_win is None:
-                owed = self.credits
+                owed = self.handpay  # the cash-out's; money in since stays on the credits
             else:
                 owed = 0
             if value <= min(owed, self.credits) and device.whole_items(self.config, value) == value:
@@ -65,7 +65,7 @@ class CashOut(Transactions):
                         # cannot leave the cash-out half done.
                         self._request_handpay()
                 else:
-                    self.handpay = self.credits or None
+                    self.handpay = owed - value or None
                     self.store.event("handpay_reduced", coin=value, amount=self.handpay or 0)
                 return Response(True, device.words.paid, {"coin": Amount(value)})
             self.store.post(device.overpaid, 0, coin=value)
