@@ -71,7 +71,11 @@ def cash(amount: int) -> str:
         ),
         ("tilt", {"kind": "an_older_releases", "message": "coin jam"}, "Tilt: coin jam"),
         # What was cleared is quoted: "cleared: the door is open" read as the door open now.
-        ("tilt_cleared", {"kind": "door", "message": "the door is open"}, "Tilt cleared: “The door is open.”"),
+        (
+            "tilt_cleared",
+            {"kind": "door", "message": "the door is open"},
+            "Tilt cleared: “The door is open.”",
+        ),
         (
             "round_settled",
             {"round_id": 42, "staked": 3000, "paid": 1000},

@@ -209,3 +209,26 @@ def test_the_menu_changes_no_money_or_rules_while_a_handpay_is_pending(
         terminal.store.get_state("period_baseline"),
     )
     assert after == before
+
+
+@pytest.mark.parametrize(
+    "jackpot",
+    [
+        {"base": 1.5, "rate": "0.01", "maximum": 6_000_000},
+        {"base": True, "rate": "0.01", "maximum": 6_000_000},
+        {"base": "1000000", "rate": "0.01", "maximum": 6_000_000},
+        {"base": 1_000_000, "rate": "0.01", "maximum": 6_000_000.0},
+    ],
+)
+def test_the_jackpot_is_refused_where_the_configuration_would_refuse_it(
+    tmp_path: Path, jackpot: dict[str, Any]
+) -> None:
+    """A base of 1.5 was stored, and the next start refused its own books' setting."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    menu = logged_in_menu(terminal)
+    with pytest.raises(OperatorError, match="the jackpot"):
+        menu.set_jackpot(**jackpot)
+    assert terminal.store.get_state("jackpot_config") is None
+    terminal.store.close()
+    assert not Terminal(Config(database=database), books(database)).tilts

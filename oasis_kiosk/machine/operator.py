@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, replace
-from fractions import Fraction
 from itertools import count
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -318,12 +317,12 @@ class OperatorMenu:
     def set_jackpot(self, *, base: int, rate: str, maximum: int) -> None:
         """New jackpot parameters, from the next contribution on; the meter keeps its value."""
         self._require()
-        try:
-            new = JackpotConfig(base=base, rate=Fraction(rate), maximum=maximum)
-        except (ValueError, ZeroDivisionError):
-            raise OperatorError(N_("{rate} is not a share such as 0.1 or 3/20"), rate=repr(rate)) from None
-        if not (0 < new.base <= new.maximum and 0 <= new.rate <= 1):
-            raise OperatorError(N_("the jackpot needs 0 < base <= maximum and a rate from 0 to 1"))
+        try:  # as the configuration's [jackpot] is checked, and the next start checks it again
+            new: JackpotConfig = check_setting(
+                "jackpot_config", {"base": base, "rate": rate, "maximum": maximum}, "the jackpot: "
+            )
+        except ConfigError as error:
+            raise OperatorError(N_("the setting is refused: {reason}"), reason=str(error)) from None
         # The side bet's greatest return counts an award at the meter's maximum: held to the
         # bounds as the rules are.
         figures = self._figures(self.terminal.profile)
