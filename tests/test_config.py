@@ -36,6 +36,7 @@ BAD_FILES: list[tuple[str, str, str]] = [
     ("[terminal]\nattract_after = '60'", "terminal.attract_after", "not '60'"),
     ("[terminal]\ndatabase = 5", "terminal.database", "a file path, not 5"),
     ("[terminal]\ndatabase = ''", "terminal.database", "a file path, not ''"),
+    ('[terminal]\ndatabase = "kiosk\\u0000.db"', "terminal.database", "a file path, not 'kiosk\\x00.db'"),
     ("[terminal]\nprofile = 5", "terminal.profile", "not 5"),
     ("[terminal]\ncashout = 1", "terminal.cashout", "'handpay' or 'hopper', not 1"),
     ("terminal = 5", "terminal", "a table of keys, not 5"),

@@ -121,6 +121,16 @@ class Text:
         return self.convert(value)
 
 
+def is_path(text: str) -> bool:
+    """A path the system can open: not empty, and no NUL (which no file name holds)."""
+    return bool(text) and "\x00" not in text
+
+
+def path_text(describe: str) -> Text:
+    """A file's path, as a ``Path``."""
+    return Text(describe, valid=is_path, convert=Path)
+
+
 @dataclass(frozen=True)
 class Unset:
     """``kind``, or left unset (None: the key's default is to have none, as a configuration

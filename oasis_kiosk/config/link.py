@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from oasis_kiosk.config.kinds import OneOf, Seconds, Text, Unset, Whole
+from oasis_kiosk.config.kinds import OneOf, Seconds, Unset, Whole, path_text
 from oasis_kiosk.config.schema import REQUIRED, Key, TomlTable
 
 LINK_JACKPOTS = ("local", "linked")
@@ -43,7 +43,7 @@ class LinkConfig:
 LINK_DEFAULTS = LinkConfig(Path())
 LINK: dict[str, Key] = {
     "credentials": Key(
-        Text("a credentials file's path", convert=Path),
+        path_text("a credentials file's path"),
         REQUIRED,
         "the cabinet's credentials file from `hub add-cabinet` (mode 0600)",
     ),
@@ -71,7 +71,7 @@ LINK: dict[str, Key] = {
         "the linked jackpot offline: 'bonus', the bonus bet is closed; 'stop', no play at all",
     ),
     "agent_file": Key(
-        Unset(Text("a file's path", convert=Path)),
+        Unset(path_text("a file's path")),
         LINK_DEFAULTS.agent_file,
         "the link agent's own file, read by the kiosk (default: beside the books, kiosk.db.link)",
     ),

@@ -12,7 +12,7 @@ from typing import Any
 from oasis_kiosk._core import Profile
 from oasis_kiosk.config.devices import DevicesConfig
 from oasis_kiosk.config.jackpot import JackpotConfig
-from oasis_kiosk.config.kinds import Denominations, Money, OneOf, Text, Whole
+from oasis_kiosk.config.kinds import Denominations, Money, OneOf, Text, Whole, path_text
 from oasis_kiosk.config.link import LinkConfig
 from oasis_kiosk.config.rules import ReturnBounds
 from oasis_kiosk.config.schema import Key
@@ -84,7 +84,7 @@ TERMINAL: dict[str, Key] = {
         "the rules: a shipped profile's id or a profile file's path",
     ),
     "database": Key(
-        Text("a file path", convert=Path),
+        path_text("a file path"),
         None,  # the data directory of the moment (default_data_dir), not of the import
         "the terminal's database, the only file it writes",
     ),
