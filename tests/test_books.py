@@ -197,6 +197,28 @@ def test_a_missing_books_mark_is_refused(played: Path) -> None:
         Store(played)
 
 
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        ({"seq": 5}, "seal 5 is not the one the books mark holds"),
+        ({"seal": "0" * 64}, "is not the one the books mark holds"),
+        ({"books": "someone-elses"}, "the mark beside them is of books someone-elses"),
+    ],
+)
+def test_an_edited_books_mark_fails_the_audit_as_it_fails_the_start(
+    played: Path, capsys: pytest.CaptureFixture[str], edit: dict[str, object], said: str
+) -> None:
+    """The audit passed books the kiosk would not open: read at every meter reading, it must
+    say what the start says."""
+    mark = BooksFiles(played).mark
+    mark.write_text(json.dumps({**json.loads(mark.read_text()), **edit}) + "\n")
+    with pytest.raises(StoreError, match=said):
+        Store(played)
+    capsys.readouterr()
+    assert main(["audit", "--db", str(played)]) == 1
+    assert said in capsys.readouterr().out
+
+
 def test_a_missing_seal_key_is_refused(played: Path) -> None:
     BooksFiles(played).key.unlink()
     with pytest.raises(StoreError, match="the seal key of these books is missing"):

@@ -228,30 +228,42 @@ class Connection:
         books = self.books
         if books is None:
             raise StoreError(f"{self.path}: the books have no identity: {_init_hint(self.path)}")
-        seq, last_seal = seals.last_entry(self._db)
         if mark is None:
             raise StoreError(
                 f"{self.files.mark}: the books mark is missing: the books cannot show that nothing "
                 f"committed was lost; restore it, or clear the books on purpose "
                 f"(`oasis-kiosk init --ram-clear --db {self.path}`)"
             )
-        if mark.books != books.id:
-            raise StoreError(
+        disagreements = self._against_the_mark(mark, books)
+        if disagreements:
+            raise StoreError(disagreements[0])
+        seq, last_seal = seals.last_entry(self._db)
+        self._chain = (seq, last_seal)
+        if seq != mark.seq:
+            write_mark(self.files, Mark(books.id, seq, last_seal))
+
+    def _against_the_mark(self, mark: Mark, books: Books | None) -> list[str]:
+        """Where the database disagrees with its books mark (empty: it reaches it): other
+        books, fewer seals than were committed, or another seal where the mark's stands. The
+        start refuses the first; the audit reports them all."""
+        found = []
+        if books is not None and mark.books != books.id:
+            found.append(
                 f"{self.path}: these are books {books.id}, but the mark beside them is of books "
                 f"{mark.books}: the database was replaced"
             )
+        seq, _ = seals.last_entry(self._db)
         if seq < mark.seq:
-            raise StoreError(
+            found.append(
                 f"{self.path}: the database ends at seal {seq} but the books committed up to seal "
                 f"{mark.seq}: committed transactions were lost (a deleted write-ahead log, or an "
                 "older copy put back)"
             )
+            return found
         at_mark = self._db.execute("SELECT seal FROM seals WHERE seq = ?", (mark.seq,)).fetchone()
         if mark.seq and (at_mark is None or at_mark[0] != mark.seal):
-            raise StoreError(f"{self.path}: seal {mark.seq} is not the one the books mark holds")
-        self._chain = (seq, last_seal)
-        if seq != mark.seq:
-            write_mark(self.files, Mark(books.id, seq, last_seal))
+            found.append(f"{self.path}: seal {mark.seq} is not the one the books mark holds")
+        return found
 
     @property
     def books(self) -> Books | None:
@@ -288,7 +300,8 @@ class Connection:
         return problems
 
     def mark_problems(self) -> list[str]:
-        """For a read-only look (the audit): does the database reach its books mark?"""
+        """For a read-only look (the audit): does the database reach its books mark, as the
+        start checks it?"""
         if self.path == Path(MEMORY):
             return []
         try:
@@ -297,12 +310,7 @@ class Connection:
             return [str(error)]
         if mark is None:
             return [f"{self.files.mark}: the books mark is missing"]
-        seq, _ = seals.last_entry(self._db)
-        if seq < mark.seq:
-            return [
-                f"the database ends at seal {seq}, the books committed up to seal {mark.seq}: transactions lost"
-            ]
-        return []
+        return self._against_the_mark(mark, self.books)
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
