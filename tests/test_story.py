@@ -629,9 +629,12 @@ def test_a_handpaid_wins_panel_says_how_its_amount_is_the_win_and_the_bets(tmp_p
     cash = cash_for(terminal)
     stakes = int(settlement["collected"])
     assert view.win + stakes == terminal.handpay
-    kind, _title, amount, *said = view.overlay
+    kind, title, amount, *said = view.overlay
     assert (kind, amount) == ("handpay", cash(terminal.handpay))
     assert any(cash(view.win) in line and cash(stakes) in line for line in said), said
+    assert title == "JACKPOT: HANDPAY", "the lock-up of a jackpot says so"
+    jackpot = cash(settlement["jackpot_awards"])
+    assert any(f"the jackpot's {jackpot} included" in line for line in said), said
 
 
 def test_a_handpay_of_cashed_out_credits_names_no_win(tmp_path: Path) -> None:

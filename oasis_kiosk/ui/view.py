@@ -576,11 +576,12 @@ def overlay(terminal: Terminal, cash: Callable[[int], str], last: ShownSettlemen
         words = payout_device(terminal.config).words
         return ("payout", _("PAYING OUT"), _(words.to_come).format(coins=terminal.payout_items))
     if mode is Mode.HANDPAY and terminal.handpay is not None:
+        title, won = _handpaid_win(terminal, cash, last)
         return (
             "handpay",
-            _("HANDPAY"),
+            title,
             cash(terminal.handpay),
-            *_handpaid_win(terminal, cash, last),
+            *won,
             _("Please wait: the attendant pays this amount by hand."),
         )
     if mode is Mode.JACKPOT_PENDING:
@@ -593,17 +594,23 @@ def overlay(terminal: Terminal, cash: Callable[[int], str], last: ShownSettlemen
 
 def _handpaid_win(
     terminal: Terminal, cash: Callable[[int], str], last: ShownSettlement | None
-) -> tuple[str, ...]:
-    """What a round's handpay is, where WIN shows another amount: the win, on the bets the
-    round took (the two make what it pays back, a lost bet's loss being in the win); or a
-    linked jackpot's award, paid after the round's win."""
+) -> tuple[str, tuple[str, ...]]:
+    """The handpay panel's title and what its handpay is, where WIN shows another amount:
+    the win, on the bets the round took (the two make what it pays back, a lost bet's loss
+    being in the win), and the jackpot in it; or a linked jackpot's award, paid after the
+    round's win. A jackpot's lock-up says so in its title."""
     won = terminal.handpay_win
     if won is not None and won.get("linked"):
-        return (_("The linked jackpot's award"),)
+        return _("JACKPOT: HANDPAY"), (_("The linked jackpot's award"),)
     if won is None or last is None or last["round"] != won["round_id"]:
-        return ()
+        return _("HANDPAY"), ()
     bets = int(last.get("collected", 0))
-    return (_("Won {win} on bets of {bets}").format(win=cash(last_win(last)), bets=cash(bets)),)
+    won_words = _("Won {win} on bets of {bets}").format(win=cash(last_win(last)), bets=cash(bets))
+    jackpot = sum(jackpot_awards(last).values())
+    if not jackpot:
+        return _("HANDPAY"), (won_words,)
+    line = _("{won}, the jackpot's {jackpot} included").format(won=won_words, jackpot=cash(jackpot))
+    return _("JACKPOT: HANDPAY"), (line,)
 
 
 def tilt_reason(kind: str, detail: str) -> str:
