@@ -890,3 +890,13 @@ def test_a_box_whose_net_belies_its_verdict_says_the_hands_verdict_not_won_or_lo
     assert settled["net"] > 0
     (box,) = snapshot(terminal).boxes
     assert box.caption == f"Flush: loses to the dealer, +{cash_for(terminal)(settled['net'])}"
+
+
+def test_the_prompt_says_fold_gives_up_a_bonus_the_hand_wins(tmp_path: Path) -> None:
+    """A dealt royal flush with the bonus bet on: PASS was offered with no word that folding
+    gives up the bonus and its jackpot."""
+    terminal = dealt_terminal(tmp_path, "As Ks Qs Js Ts / 2c 2d 4h 5h 7c", bonus=True)
+    assert "Royal flush wins the bonus: FOLD gives it up." in snapshot(terminal).prompt
+    (tmp_path / "other").mkdir()
+    high_card = dealt_terminal(tmp_path / "other", "2s 5d 8c Th Kd / Ks Kh 4c 5c 9d", bonus=True)
+    assert "FOLD gives it up" not in snapshot(high_card).prompt

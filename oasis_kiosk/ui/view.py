@@ -725,15 +725,28 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
         else _("{choices} or {last}").format(choices=", ".join(choices[:-1]), last=choices[-1])
     )
     said = _("Box {number}: {choices}.").format(number=(round_.current_box or 0) + 1, choices=listed)
-    stakes = round_.stakes(round_.current_box or 0)
+    return " ".join((said, *_what_a_choice_gives_up(terminal, round_, legal)))
+
+
+def _what_a_choice_gives_up(terminal: Terminal, round_: Round, legal: LegalActions) -> list[str]:
+    """Said beside the choices, before a press binds anything: a bonus the hand wins, which
+    FOLD gives up; while cards are selected, what EXCHANGE binds the box to or takes."""
+    box = round_.current_box or 0
+    stakes = round_.stakes(box)
+    bonus = terminal.rules.get("bonus")
+    said = []
+    cards = round_.box_cards(box)
+    if "fold" in legal and bonus and bonus["forfeited_by_fold"] and stakes and stakes["bonus"] and cards:
+        category = evaluate(cards).category
+        if category in bonus["pays"] or any(award["category"] == category for award in bonus["jackpot"]):
+            said.append(_("{hand} wins the bonus: FOLD gives it up.").format(hand=hand_name(category)))
     exchange = terminal.rules.get("exchange")
     if exchange is None or exchange_price(terminal) is None:
         return said
-    # Said while the cards are selected, before EXCHANGE binds the box or takes the bonus chip.
     if exchange["must_play_after"]:
-        said = " ".join((said, _("After an exchange the play bet is compulsory.")))
+        said.append(_("After an exchange the play bet is compulsory."))
     if exchange["forfeits_bonus"] and stakes is not None and stakes["bonus"]:
-        said = " ".join((said, _("The bonus bet is lost by exchanging.")))
+        said.append(_("The bonus bet is lost by exchanging."))
     return said
 
 
