@@ -215,6 +215,9 @@ def test_the_recall_shows_each_exchange_in_positions_1_to_5_and_local_time_pagin
     page(screen, "recall")
     texts = shown(screen, "operator-recall-boxes-1")
     assert any(in_tokyo(recalled["started_at"]) in text for text in texts), "the local time"
+    assert [text for text in texts if text in {"1", "2", "3", "4", "5"}][:5] == ["1", "2", "3", "4", "5"], (
+        "the card positions are numbered over their columns"
+    )
     assert "Cards 1, 3 exchanged" in texts
     assert not [text for text in texts if re.search(r"\[|\bexchange 1\b", text)], "no record's words"
     dealt, exchanged = screen.menu.recalled_hands(recalled)[1].steps

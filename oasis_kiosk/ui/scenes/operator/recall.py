@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from oasis_kiosk.store.db.rounds import StoredRound
 
 ROUND_STATES = {"open": N_("open"), "settled": N_("settled"), "voided": N_("voided")}
+CARDS_X = 7
+"""Where the cards begin, in text sizes from the left: the hands' names go before them."""
 
 
 class RecallPage(OperatorPage):
@@ -58,16 +60,18 @@ class RecallPage(OperatorPage):
         said = _hands_said(shown, len(hands), cash)
         if hands:
             dealer, *boxes = hands
+            cards_top = top + size * 2 + self.line_height  # under the positions' numbers
             pages, card_w, card_h = _box_pages(
                 len(dealer.steps),
                 [len(box.steps) for box in boxes],
-                footer - top - size * 2,
+                footer - cards_top,
                 size,
                 width,
                 height,
             )
             self.box_page %= len(pages)
-            y = self._draw_hand(top + size * 2, _("Dealer"), dealer, said[0], card_w, card_h)
+            self._draw_positions(top + size * 2, card_w)
+            y = self._draw_hand(cards_top, _("Dealer"), dealer, said[0], card_w, card_h)
             for box in pages[self.box_page]:
                 name = _("Box {number}").format(number=box + 1)
                 y = self._draw_hand(y, name, boxes[box], said[box + 1], card_w, card_h)
@@ -78,11 +82,19 @@ class RecallPage(OperatorPage):
         money = self._shortened(_money_said(shown, cash), render.WHITE, width // 2 - size)
         self.screen.blit(money, (size, footer + self.line_height + (size * 2 - money.get_height()) // 2))
 
+    def _draw_positions(self, y: int, card_w: int) -> None:
+        """The card positions 1 to 5 over the columns of cards, as the actions name them."""
+        size = self.size
+        for position in range(5):
+            number = render.text(str(position + 1), size, render.DIM)
+            x = CARDS_X * size + position * (card_w + size // 3) + (card_w - number.get_width()) // 2
+            self.screen.blit(number, (x, y))
+
     def _draw_hand(self, y: int, name: str, hand: RecalledHand, said: str, card_w: int, card_h: int) -> int:
         """A hand's steps one under another, the cards a step changed framed, what made
         each step beside it, and under the last what the hand came to; the y under it."""
         size, width = self.size, self.screen.get_width()
-        cards_x = size * 7
+        cards_x = size * CARDS_X
         for number, step in enumerate(hand.steps):
             middle = y + card_h // 2
             if number == 0:
