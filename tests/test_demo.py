@@ -165,7 +165,7 @@ def test_the_attract_mode_turns_a_demo_round_the_title_the_paytable_and_the_jack
     assert [part for part, _at in turns] == cycle
     for (card, began), (_next, ended) in pairwise(turns[1:]):
         assert ended - began == pytest.approx(CARD_SECONDS[card], abs=2 * STEP), f"{card} shows its time"
-    call = "INSERT COINS TO PLAY"
+    call = "INSERT MONEY TO PLAY"
     assert "DEMO CREDIT" in shown["round"]
     assert f"{call}  ·  DEMO" in shown["round"], "the demo round is marked DEMO"
     for card in cycle[1:-1]:

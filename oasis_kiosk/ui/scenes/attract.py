@@ -134,7 +134,7 @@ class Attract:
             self._call_key = blink
             area = rect(lay.message)
             pygame.draw.rect(self.screen, render.PANEL, area)
-            self._call(_("INSERT COINS TO PLAY  ·  DEMO"), area, lay.large, blink)
+            self._call(_("INSERT MONEY TO PLAY  ·  DEMO"), area, lay.large, blink)
             dirty.append(area)
         return dirty
 
@@ -158,7 +158,7 @@ class Attract:
             return []
         self._call_key = blink
         pygame.draw.rect(self.screen, render.PANEL, band)
-        self._call(_("INSERT COINS TO PLAY"), band, band.h * 55 // 100, blink)
+        self._call(_("INSERT MONEY TO PLAY"), band, band.h * 55 // 100, blink)
         return [band]
 
     def _title(self, body: Box) -> None:
