@@ -719,6 +719,27 @@ def test_every_house_rules_are_on_the_help_pages_in_every_language(tmp_path: Pat
     assert profile != "golden-oasis" or max(pages_seen) > 1, "the most rules of all need a second page"
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1024, 768), (1920, 1080)])
+def test_help_shows_every_row_of_both_paytables_at_every_size(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The touchscreen's strip shows three rows: the whole of both tables, the bonus's too,
+    is on HELP (SCREEN.md), or a player could learn what a hand pays only from the attract."""
+    app, _clock = kiosk(tmp_path, size)
+    terminal = app.terminal
+    cash = cash_for(terminal)
+    rows = rules_text.paytable_rows(terminal.rules) + rules_text.bonus_rows(terminal.rules, cash)
+    wanted = {(name, pays) for _category, name, pays in rows}
+    app.key("h")
+    seen: set[str] = set()
+    while app.game.showing_help:
+        assert isinstance(app.screen, CheckedSurface)
+        app.screen.forget()
+        app.repaint()
+        seen |= {text.content for text in app.screen.shown}
+        app.key("h")
+    missing = {(name, pays) for name, pays in wanted if name not in seen or pays not in seen}
+    assert not missing, missing
+
+
 def test_before_a_hand_is_lit_the_touchscreens_paytable_strip_shows_its_top_rows(tmp_path: Path) -> None:
     """What a hand can win draws a player in: the strip showed the bottom rows (Ace-King)."""
     app, _clock = kiosk(tmp_path, (800, 480))

@@ -1,6 +1,6 @@
 """The HELP scene: the rules of the active profile in the active language, then the
 player's last rounds, a page a press; the paytables in their column, or beside the rules on
-a compact screen where there is room. It is drawn over the game's table, whose regions,
+a compact screen where there is room, else on a first page of their own. It is drawn over the game's table, whose regions,
 meters and buttons stay: the game scene shows it while the player pages through it."""
 
 from __future__ import annotations
@@ -41,35 +41,44 @@ class HelpPages:
         lines = self._history[1]
         return rulebook.pages(tuple(lines), lay, False) if len(lines) > 1 else (lay.small, lay.table.w, ())
 
+    def _tables_page(self, lay: Layout) -> bool:
+        """Whether both paytables have a page of their own: on a compact screen whose
+        paytable is a strip of a few rows, and where they do not fit beside the rules."""
+        return lay.compact and self._rules(lay)[1] >= lay.table.w
+
     def pages(self, lay: Layout) -> list[tuple[str, ...]]:
-        """Every page HELP steps through: the rules, then the last rounds."""
-        return [*self._rules(lay)[2], *self._rounds(lay)[2]]
+        """Every page HELP steps through: both paytables where they have a page of their
+        own, the rules, then the last rounds."""
+        tables = [(_("PAYTABLE (play bet)"),)] if self._tables_page(lay) else []
+        return [*tables, *self._rules(lay)[2], *self._rounds(lay)[2]]
 
     def draw(self, surface: pygame.Surface, lay: Layout, page: int) -> None:
         """Page ``page`` over the table (and its number, when there is more than one)."""
         table = lay.table
         pygame.draw.rect(surface, render.FELT_DARK, render.rect(table))
         rule_pages, round_pages = self._rules(lay), self._rounds(lay)
+        tables = int(self._tables_page(lay))
         count = len(rule_pages[2])
-        total = count + len(round_pages[2])
+        total = tables + count + len(round_pages[2])
         page = min(page, total - 1)
-        (size, width, pages), first = (rule_pages, page) if page < count else (round_pages, page - count)
-        area = Box(table.x, table.y, width, table.h)
-        rulebook.sentences(surface, area, pages[first], size, lay.small, titled=first == 0)
+        rules, cash = self.terminal.rules, cash_for(self.terminal)
+        rows, bonus = rules_text.paytable_rows(rules), rules_text.bonus_rows(rules, cash)
+        if page < tables:  # the page number goes under the tables, not over their last rows
+            size, area = lay.small, Box(table.x, table.y, table.w, table.h)
+            tables_area = Box(table.x, table.y, table.w, table.h - lay.small * 2).shrink(lay.small)
+            paytable.side_by_side(surface, tables_area, rows, bonus, lay.medium, lay.floor)
+        else:
+            at = page - tables
+            (size, width, pages), first = (rule_pages, at) if at < count else (round_pages, at - count)
+            area = Box(table.x, table.y, width, table.h)
+            rulebook.sentences(surface, area, pages[first], size, lay.small, titled=first == 0)
+            if width < table.w:
+                beside = Box(table.x + width, table.y, table.w - width, table.h)
+                paytable.both(surface, beside, rows, bonus, lay.small, lay.floor)
         if total > 1:
             number = render.text(
                 _("page {page} of {pages}").format(page=page + 1, pages=total), size, render.GOLD
             )
             surface.blit(
                 number, number.get_rect(bottomright=(area.right - lay.small, area.bottom - lay.small // 2))
-            )
-        if width < table.w:
-            rules = self.terminal.rules
-            paytable.both(
-                surface,
-                Box(table.x + width, table.y, table.w - width, table.h),
-                rules_text.paytable_rows(rules),
-                rules_text.bonus_rows(rules, cash_for(self.terminal)),
-                lay.small,
-                lay.floor,
             )
