@@ -36,6 +36,7 @@ from oasis_kiosk.ui.layout import text_floor, window_size
 from oasis_kiosk.ui.scenes.game.scene import MOST_FRAMES_WAITED
 from oasis_kiosk.ui.screenshots import Clock as Clock  # and this
 from oasis_kiosk.ui.view import cash_for, last_settlement
+from oasis_kiosk.ui.widgets import hand
 
 ARTIFACTS = (
     Path(os.environ.get("OASIS_ARTIFACTS") or Path(__file__).parent.parent / "test-artifacts") / "screens"
@@ -815,3 +816,31 @@ def test_a_handpay_shows_its_amount_large_and_the_attendants_payment_is_confirme
     assert terminal.handpay is None
     assert app.game.view is not None
     assert f"   Handpay of {amount} paid." in app.game.view.prompt, "a sentence of its own after the prompt"
+
+
+def contrast(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
+    """WCAG's contrast ratio of two colours."""
+
+    def luminance(colour: tuple[int, int, int]) -> float:
+        linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in colour]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_a_folded_boxs_net_is_as_legible_as_any_caption(tmp_path: Path) -> None:
+    """The cards are greyed; the caption, which says what the fold cost, is not: in grey on
+    the felt it was barely there."""
+    app, _clock = kiosk(tmp_path, (800, 480))
+    app.key("f8")
+    app.key("return")
+    app.key("f")
+    (box,) = app.game.showing(app.game.revealed_at + 10).boxes
+    assert box.folded
+    words, _where = hand.caption(app.game.layout, app.game.layout.boxes[0], box)
+    ink = max(
+        (words.get_at((x, y)) for x in range(words.get_width()) for y in range(words.get_height())),
+        key=lambda colour: sum(colour[:3]),
+    )
+    assert contrast((ink.r, ink.g, ink.b), render.FELT) >= 4.5, ink

@@ -45,10 +45,19 @@ def _label(lay: Layout, area: Box, content: str, colour: render.Colour) -> Words
 
 
 def caption(lay: Layout, area: Box, box: BoxView) -> Words:
-    """A box's caption (its hand and outcome): along the bottom of its area, centred."""
-    colour = render.GOLD if box.won else render.DIM if box.folded else render.WHITE
+    """A box's caption (its hand and outcome): along the bottom of its area, centred; a
+    folded box's cards are greyed, not its caption, which says what the fold cost."""
+    colour = render.GOLD if box.won else render.WHITE
     words = render.fitted(box.caption, lay.medium, colour, area.w - lay.small, least=lay.floor)
     return words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
+
+
+def draw_caption(surface: pygame.Surface, lay: Layout, area: Box, box: BoxView) -> None:
+    """The caption on a patch of plain felt: the felt's oval line, which crosses a box's
+    bottom on a small screen, does not strike through its words."""
+    words, where = caption(lay, area, box)
+    surface.fill(render.FELT, where)
+    surface.blit(words, where)
 
 
 def glowing(place: Box) -> pygame.Rect:

@@ -768,7 +768,7 @@ class GameScene(RoundStory):
                 hand.draw_glow(self.screen, lay, area, len(box.cards))
             self.bets.draw_box(self.screen, index, parts.looks, self._chip_label, only)
             if caption is not None and only.colliderect(caption):
-                self.screen.blit(*hand.caption(lay, area, box))
+                hand.draw_caption(self.screen, lay, area, box)
         self.bets.draw_flights(self.screen, parts.flights, self._chip_label, only)
 
     def _winning_hands(self, lay: Layout) -> list[tuple[BoxView, Box]]:
