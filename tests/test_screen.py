@@ -838,9 +838,25 @@ def test_a_folded_boxs_net_is_as_legible_as_any_caption(tmp_path: Path) -> None:
     app.key("f")
     (box,) = app.game.showing(app.game.revealed_at + 10).boxes
     assert box.folded
-    words, _where = hand.caption(app.game.layout, app.game.layout.boxes[0], box)
+    lay = app.game.layout
+    words, _where = hand.caption(lay, lay.boxes[0], box, hand.caption_size(lay, [box]))
     ink = max(
         (words.get_at((x, y)) for x in range(words.get_width()) for y in range(words.get_height())),
         key=lambda colour: sum(colour[:3]),
     )
     assert contrast((ink.r, ink.g, ink.b), render.FELT) >= 4.5, ink
+
+
+def test_the_boxes_captions_are_written_at_one_size(tmp_path: Path) -> None:
+    """Side by side, three captions at three sizes read as three kinds of thing."""
+    app, clock = kiosk(tmp_path, (1024, 768))
+    for key in ("f8", "f8", "x", "x", "return", "p", "f", "p"):
+        app.key(key)
+    clock.now += 30
+    assert isinstance(app.screen, CheckedSurface)
+    app.screen.forget()
+    app.repaint()
+    captions = {box.caption for box in app.game.showing(clock.now).boxes}
+    assert len(captions) == 3, captions
+    sizes = {text.size for text in app.screen.shown if text.content in captions}
+    assert len(sizes) == 1, sizes

@@ -86,11 +86,16 @@ def fitted(
     """The text at ``size`` or, if it is wider than ``width``, at the size that fits, but
     never under ``least``: text too small to read is no better than text cut off. The sizes
     tried are measured, not rendered (a font's ``size`` is its rendering's, to the pixel)."""
+    return text(content, fitted_size(content, size, width, bold, least), colour, bold)
+
+
+def fitted_size(content: str, size: int, width: int, bold: bool = False, least: int = MIN_TEXT_SIZE) -> int:
+    """The size ``fitted`` writes ``content`` at."""
     chosen = size
     for chosen in fitting_sizes(size, least):  # the last one tried, if none fits
         if text_width(content, chosen, bold) <= width:
             break
-    return text(content, chosen, colour, bold)
+    return chosen
 
 
 def fitting_sizes(size: int, least: int) -> Iterator[int]:

@@ -3,7 +3,7 @@ turning, lifted while selected), drawing it there, and how each was last drawn."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import pygame
@@ -44,18 +44,33 @@ def _label(lay: Layout, area: Box, content: str, colour: render.Colour) -> Words
     return words, words.get_rect(topleft=(area.x + lay.small, area.y + lay.small // 2))
 
 
-def caption(lay: Layout, area: Box, box: BoxView) -> Words:
-    """A box's caption (its hand and outcome): along the bottom of its area, centred; a
-    folded box's cards are greyed, not its caption, which says what the fold cost."""
+def caption_size(lay: Layout, boxes: Sequence[BoxView]) -> int:
+    """The one size every box's caption is written at: the largest at which each fits its
+    box (side by side, captions at three sizes read as three kinds of thing)."""
+    width = _caption_room(lay)
+    fitting = [
+        render.fitted_size(box.caption, lay.medium, width, least=lay.floor) for box in boxes if box.caption
+    ]
+    return min(fitting, default=lay.medium)
+
+
+def _caption_room(lay: Layout) -> int:
+    return min(area.w for area in lay.boxes) - lay.small
+
+
+def caption(lay: Layout, area: Box, box: BoxView, size: int) -> Words:
+    """A box's caption (its hand and outcome) at ``size`` (``caption_size``): along the
+    bottom of its area, centred; a folded box's cards are greyed, not its caption, which
+    says what the fold cost."""
     colour = render.GOLD if box.won else render.WHITE
-    words = render.fitted(box.caption, lay.medium, colour, area.w - lay.small, least=lay.floor)
+    words = render.fitted(box.caption, size, colour, _caption_room(lay), least=lay.floor)
     return words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
 
 
-def draw_caption(surface: pygame.Surface, lay: Layout, area: Box, box: BoxView) -> None:
+def draw_caption(surface: pygame.Surface, lay: Layout, area: Box, box: BoxView, size: int) -> None:
     """The caption on a patch of plain felt: the felt's oval line, which crosses a box's
     bottom on a small screen, does not strike through its words."""
-    words, where = caption(lay, area, box)
+    words, where = caption(lay, area, box, size)
     surface.fill(render.FELT, where)
     surface.blit(words, where)
 

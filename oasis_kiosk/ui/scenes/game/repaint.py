@@ -90,6 +90,17 @@ def changed_pieces(lay: Layout, before: TableLook, now: TableLook, bonus: bool) 
         count = max(len(before.dealer), len(now.dealer), 5)
         changed.slots.update(("dealer", 0, position) for position in range(count))
     spots = [spot_places(lay, insured(look.boxes), bonus) for look in (before, now)]
+    captions = [[(box.caption, box.won, box.folded) for box in look.boxes] for look in (before, now)]
+    if captions[0] != captions[1]:
+        # Every box's caption, before and after: they share one size, which one new caption
+        # may change for all.
+        for look in (before, now):
+            size = hand.caption_size(lay, look.boxes)
+            changed.areas += [
+                hand.caption(lay, area, box, size)[1]
+                for box, area in zip(look.boxes, lay.boxes, strict=False)
+                if box.caption
+            ]
     for index, (was, box, area) in enumerate(zip(before.boxes, now.boxes, lay.boxes, strict=False)):
         if was == box:
             continue
@@ -99,8 +110,6 @@ def changed_pieces(lay: Layout, before: TableLook, now: TableLook, bonus: bool) 
             count = max(len(was.cards), len(box.cards), 5)
             changed.slots.update(("box", index, position) for position in range(count))
             changed.areas += [hand.glow(lay, area, len(shown.cards)) for shown in (was, box) if shown.won]
-        if (was.caption, was.won, was.folded) != (box.caption, box.won, box.folded):
-            changed.areas += [hand.caption(lay, area, shown)[1] for shown in (was, box) if shown.caption]
         if was.bets != box.bets:
             changed.areas += [
                 render.rect(place) for places in spots for (at, _kind), place in places.items() if at == index

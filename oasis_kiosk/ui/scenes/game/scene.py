@@ -289,10 +289,11 @@ class GameScene(RoundStory):
         lay = self.layout
         if self._on_screen is not view:  # the dealer's cards still hide some of it
             yield hand.dealer_label(lay, view.dealer_verdict)
+            size = hand.caption_size(lay, view.boxes)
             for box, area in zip(view.boxes, lay.boxes, strict=False):
                 yield hand.box_label(lay, area, box)
                 if box.caption:
-                    yield hand.caption(lay, area, box)
+                    yield hand.caption(lay, area, box, size)
         shown = panel.overlay_panel(view)
         if shown is not None:
             lines, _alarm, amount_line = shown
@@ -759,6 +760,7 @@ class GameScene(RoundStory):
         if only.colliderect(parts.dealer_label):
             self.screen.blit(*hand.dealer_label(lay, view.dealer_verdict))
         self.hands.draw(self.screen, parts.hands[0], lay, now, only)
+        caption_size = hand.caption_size(lay, view.boxes)
         for index, (box, area, shown, label, glow, caption) in enumerate(parts.boxes):
             if only.colliderect(label):
                 self.screen.blit(*hand.box_label(lay, area, box))
@@ -768,7 +770,7 @@ class GameScene(RoundStory):
                 hand.draw_glow(self.screen, lay, area, len(box.cards))
             self.bets.draw_box(self.screen, index, parts.looks, self._chip_label, only)
             if caption is not None and only.colliderect(caption):
-                hand.draw_caption(self.screen, lay, area, box)
+                hand.draw_caption(self.screen, lay, area, box, caption_size)
         self.bets.draw_flights(self.screen, parts.flights, self._chip_label, only)
 
     def _winning_hands(self, lay: Layout) -> list[tuple[BoxView, Box]]:
