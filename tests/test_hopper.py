@@ -29,10 +29,12 @@ EXIT_PULSE = 0.02
 
 
 def coin_leaves(factory: MockFactory, now: list[float]) -> None:
-    """A coin passes the exit sensor, covering it ``EXIT_PULSE`` of the hopper's clock."""
+    """A coin passes the exit sensor, covering it ``EXIT_PULSE`` of the hopper's clock, and
+    the sensor stays clear as long before the next."""
     factory.pin(EXIT).drive_low()
     now[0] += EXIT_PULSE
     factory.pin(EXIT).drive_high()
+    now[0] += EXIT_PULSE
 
 
 def test_the_hopper_counts_coins_out_and_stops_at_the_count() -> None:
@@ -86,12 +88,31 @@ def test_noise_on_the_exit_sensor_is_logged_and_never_a_coin() -> None:
         line.drive_low()
         now[0] += 0.001
         line.drive_high()
+        now[0] += 0.010
     coin_leaves(factory, now)
     assert hopper.money_events() == [
         *[Glitch("hopper_exit_noise", {"width_ms": 1.0})] * 3,
         Paid(100),
     ]
     assert hopper.running, "one coin of two is out"
+
+
+def test_a_coin_whose_cover_drops_out_for_an_instant_is_one_coin() -> None:
+    """A coin's hole or edge lets the light through for a millisecond: the sensor clears and
+    is covered again within one passage, which was booked as two coins."""
+    factory, now = MockFactory(), [0.0]
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
+    hopper.start(300)
+    line = factory.pin(EXIT)
+    line.drive_low()
+    now[0] += 0.010
+    line.drive_high()
+    now[0] += 0.001
+    line.drive_low()
+    now[0] += 0.010
+    line.drive_high()
+    now[0] += 0.020
+    assert hopper.money_events() == [Paid(100)]
 
 
 def test_an_exit_sensor_held_covered_stops_the_payout_and_a_coin_that_then_falls_is_booked_late() -> None:
@@ -126,6 +147,7 @@ def test_a_noisy_exit_sensor_takes_nothing_from_the_credits(tmp_path: Path) -> N
         factory.pin(EXIT).drive_low()
         now[0] += 0.0005
         factory.pin(EXIT).drive_high()
+        now[0] += 0.010
     for _ in range(2):
         coin_leaves(factory, now)
     cabinet.step()

@@ -8,7 +8,8 @@ paid the motor stops and the payout ends. If no coin passes within ``timeout`` w
 motor runs, the hopper is empty or jammed: the motor stops and the payout ends short.
 
 A coin is counted as it clears the sensor, and only if it covered it for ``exit_min_ms`` or
-more: a narrower spike is noise on the line (``Glitch``, logged, never booked out, for a
+more (a clearing shorter than ``EXIT_DROPOUT`` inside it bridged: one coin, counted once):
+a narrower spike is noise on the line (``Glitch``, logged, never booked out, for a
 coin booked that never left would short the player). A sensor covered for longer than
 ``exit_max_ms`` is a coin stuck at the exit or a failed sensor: nothing more can be counted,
 so the motor stops and the payout ends short, as when jammed; a coin that clears it after is
@@ -28,6 +29,10 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
 from oasis_kiosk.hardware.money import Glitch, MoneyEvent, Paid, PayoutEnded
+
+EXIT_DROPOUT = 0.003
+"""Seconds the exit sensor may clear inside one coin's passage (a hole or an edge letting
+the light through) and the passage go on: one coin, counted once."""
 
 
 class Hopper:
@@ -64,6 +69,11 @@ class Hopper:
         self._last_progress = 0.0
         self._covered_at: float | None = None
         """When the exit sensor was last covered, while it stays covered."""
+        self._passage: tuple[float, bool] | None = None
+        """The coin passing the sensor, its dropouts bridged: when it first covered it, and
+        whether it was counted."""
+        self._cleared_at: float | None = None
+        """When the sensor last cleared: a cover within ``EXIT_DROPOUT`` is the same coin."""
         self._blocked = False
         """The sensor was covered past ``exit_max``: reported once, until it clears."""
         self._events: list[MoneyEvent] = []
@@ -83,19 +93,31 @@ class Hopper:
 
     def _covered(self) -> None:
         with self._lock:
-            self._covered_at = self._clock()
+            now, cleared_at = self._clock(), self._cleared_at
+            if self._passage is None or cleared_at is None or now - cleared_at >= EXIT_DROPOUT:
+                self._passage_over()
+                self._passage = (now, False)
+            self._cleared_at, self._covered_at = None, now
 
     def _cleared(self) -> None:
         with self._lock:
-            covered_at, self._covered_at = self._covered_at, None
-            if covered_at is None:
+            now = self._clock()
+            self._covered_at, self._cleared_at = None, now
+            if self._passage is None:
                 return  # covered since before the hopper started: no edge to time it by
-            width = self._clock() - covered_at
-            if width < self.exit_min:
-                self._events.append(Glitch("hopper_exit_noise", {"width_ms": _ms(width)}))
-                return
-            self._blocked = False
-            self._coin_passed()
+            started, counted = self._passage
+            if not counted and now - started >= self.exit_min:
+                self._passage = (started, True)
+                self._blocked = False
+                self._coin_passed()
+
+    def _passage_over(self) -> None:
+        """The sensor stayed clear past a dropout (the lock held): a passage never long
+        enough to be a coin was noise on the line."""
+        if self._passage is not None and not self._passage[1] and self._cleared_at is not None:
+            width = self._cleared_at - self._passage[0]
+            self._events.append(Glitch("hopper_exit_noise", {"width_ms": _ms(width)}))
+        self._passage = None
 
     def _coin_passed(self) -> None:
         """A coin cleared the sensor (the lock held)."""
@@ -119,6 +141,9 @@ class Hopper:
     def money_events(self) -> list[MoneyEvent]:
         with self._lock:
             now = self._clock()
+            if self._cleared_at is not None and now - self._cleared_at >= EXIT_DROPOUT:
+                self._passage_over()
+                self._cleared_at = None
             covered_at = self._covered_at
             if covered_at is not None and not self._blocked and now - covered_at > self.exit_max:
                 self._blocked = True
