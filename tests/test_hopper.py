@@ -115,25 +115,64 @@ def test_a_coin_whose_cover_drops_out_for_an_instant_is_one_coin() -> None:
     assert hopper.money_events() == [Paid(100)]
 
 
-def test_an_exit_sensor_held_covered_stops_the_payout_and_a_coin_that_then_falls_is_booked_late() -> None:
-    """A coin stuck at the exit (or a sensor failed covered) cannot be counted: the motor
-    stops and the payout ends short, as when the hopper is jammed; if a coin does clear the
-    sensor after, it left the cabinet and is booked, as any coin not owed is."""
+def test_a_coin_stuck_at_the_exit_is_counted_once_and_stops_the_payout() -> None:
+    """A coin that covers the sensor long enough is a coin, counted while it still covers
+    it; one that stays past ``exit_max_ms`` stops the motor, the payout short by the coins
+    not yet out. When it falls it is not counted again (it was paid once, and a stuck coin
+    booked as not owed had been paid twice by the cash-out that followed)."""
     factory, now = MockFactory(), [0.0]
     hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
     hopper.start(300)
     coin_leaves(factory, now)
     factory.pin(EXIT).drive_low()
     now[0] += 0.2
-    assert hopper.money_events() == [Paid(100)], "covered for 200 ms: a slow coin, not yet a jam"
+    assert hopper.money_events() == [Paid(100), Paid(100)], "covered for 200 ms: a coin, slow"
+    assert hopper.running
     now[0] += 0.1
     assert hopper.money_events() == [
         Glitch("hopper_exit_blocked", {"width_ms": 300.0}),
-        PayoutEnded(paid=100, short=200),
+        PayoutEnded(paid=200, short=100),
     ]
     assert not hopper.running
     factory.pin(EXIT).drive_high()
-    assert hopper.money_events() == [Paid(100)]
+    now[0] += 0.02
+    assert hopper.money_events() == []
+
+
+def test_no_payout_starts_while_the_exit_sensor_is_covered() -> None:
+    """A sensor failed covered stopped the first payout, and the next ran its motor blind
+    until the empty timeout: while the sensor stays covered no payout starts, every time."""
+    factory, now = MockFactory(), [0.0]
+    hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
+    hopper.start(300)
+    factory.pin(EXIT).drive_low()  # the sensor fails covered
+    now[0] += 0.3
+    assert hopper.money_events()[-1] == PayoutEnded(paid=100, short=200)
+    for _ in range(2):
+        hopper.start(200)
+        assert not factory.pin(MOTOR).state
+        events = hopper.money_events()
+        assert [type(event) for event in events] == [Glitch, PayoutEnded]
+        assert events[-1] == PayoutEnded(paid=0, short=200)
+        now[0] += 1
+
+
+def test_a_power_cut_while_a_coin_covers_the_exit_loses_no_coin(tmp_path: Path) -> None:
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    cabinet = cabinet_with_hopper(database, factory, now)
+    cabinet.terminal.handle("bill", 500)
+    cabinet.terminal.handle("cashout")
+    cabinet.step()
+    coin_leaves(factory, now)
+    factory.pin(EXIT).drive_low()  # the second coin at the exit
+    now[0] += 0.035
+    cabinet.step()
+    cabinet.terminal.store.close()  # the power goes with the coin on the sensor
+    again = Terminal(Config(database=database, cashout="hopper", hopper_coin=100), books(database))
+    assert again.store.meters()["hopper_out"] == 200
+    assert again.handpay == 300, "what the coins did not pay, by hand, once"
+    assert audit(again.store).ok
 
 
 def test_a_noisy_exit_sensor_takes_nothing_from_the_credits(tmp_path: Path) -> None:

@@ -83,12 +83,19 @@ class Hopper:
         return bool(self._motor.value)
 
     def start(self, amount: int) -> None:
+        """Runs the motor for ``amount``; not while the exit sensor is covered (a coin stuck
+        there, or a failed sensor), when the payout ends at once, nothing paid."""
         if amount < self.coin or amount % self.coin:
             raise ValueError(f"a payout is whole coins of {self.coin}, at least one, not {amount}")
         with self._lock:
             if self.running:
                 raise RuntimeError("the hopper is already paying out")
             self._owed, self._paid, self._last_progress = amount, 0, self._clock()
+            if self._exit.is_active:
+                covered = 0.0 if self._covered_at is None else self._clock() - self._covered_at
+                self._events.append(Glitch("hopper_exit_blocked", {"width_ms": _ms(covered)}))
+                self._events.append(PayoutEnded(0, amount))
+                return
             self._motor.on()
 
     def _covered(self) -> None:
@@ -103,13 +110,20 @@ class Hopper:
         with self._lock:
             now = self._clock()
             self._covered_at, self._cleared_at = None, now
-            if self._passage is None:
-                return  # covered since before the hopper started: no edge to time it by
-            started, counted = self._passage
-            if not counted and now - started >= self.exit_min:
-                self._passage = (started, True)
-                self._blocked = False
-                self._coin_passed()
+            self._blocked = False
+            self._count_if_long_enough(now)
+
+    def _count_if_long_enough(self, now: float) -> None:
+        """Counts the coin passing once it has covered the sensor ``exit_min`` (the lock
+        held): as it clears, or while it still covers it, so that a coin stuck at the exit
+        is booked before the motor stops or the power goes. None is counted for a cover
+        that began before the hopper was made: it was booked by the run that saw it begin."""
+        if self._passage is None:
+            return
+        started, counted = self._passage
+        if not counted and now - started >= self.exit_min:
+            self._passage = (started, True)
+            self._coin_passed()
 
     def _passage_over(self) -> None:
         """The sensor stayed clear past a dropout (the lock held): a passage never long
@@ -144,6 +158,8 @@ class Hopper:
             if self._cleared_at is not None and now - self._cleared_at >= EXIT_DROPOUT:
                 self._passage_over()
                 self._cleared_at = None
+            elif self._covered_at is not None:
+                self._count_if_long_enough(now)
             covered_at = self._covered_at
             if covered_at is not None and not self._blocked and now - covered_at > self.exit_max:
                 self._blocked = True
