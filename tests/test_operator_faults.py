@@ -186,8 +186,10 @@ def test_a_late_coin_takes_its_value_off_the_handpay_and_nothing_else() -> None:
         lambda menu: menu.add_credit(500, "a refund"),
         lambda menu: menu.set_rules("caribbean"),
         lambda menu: menu.reset_period(),
+        lambda menu: menu.set_jackpot(base=2_000_000, rate="0.01", maximum=6_000_000),
+        lambda menu: menu.reset_jackpot(),
     ],
-    ids=["add_credit", "set_rules", "reset_period"],
+    ids=["add_credit", "set_rules", "reset_period", "set_jackpot", "reset_jackpot"],
 )
 def test_the_menu_changes_no_money_or_rules_while_a_handpay_is_pending(
     change: Callable[[OperatorMenu], None],

@@ -317,6 +317,7 @@ class OperatorMenu:
     def set_jackpot(self, *, base: int, rate: str, maximum: int) -> None:
         """New jackpot parameters, from the next contribution on; the meter keeps its value."""
         self._require()
+        self._require_no_cash_out()
         try:  # as the configuration's [jackpot] is checked, and the next start checks it again
             new: JackpotConfig = check_setting(
                 "jackpot_config", {"base": base, "rate": rate, "maximum": maximum}, "the jackpot: "
@@ -433,6 +434,7 @@ class OperatorMenu:
         """Brings the meter up to its base (after the base was raised, say); the house puts
         the difference on. The meter never goes down but by a hit."""
         self._require()
+        self._require_no_cash_out()
         terminal = self.terminal
         base = terminal.config.jackpot.base
         if terminal.jackpot.value >= base:
