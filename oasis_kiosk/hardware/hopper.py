@@ -7,13 +7,14 @@ books each coin as it leaves, and a partial payout is recorded exactly); when th
 paid the motor stops and the payout ends. If no coin passes within ``timeout`` while the
 motor runs, the hopper is empty or jammed: the motor stops and the payout ends short.
 
-A coin is counted as it clears the sensor, and only if it covered it for ``exit_min_ms`` or
-more (a clearing shorter than ``EXIT_DROPOUT`` inside it bridged: one coin, counted once):
-a narrower spike is noise on the line (``Glitch``, logged, never booked out, for a
-coin booked that never left would short the player). A sensor covered for longer than
-``exit_max_ms`` is a coin stuck at the exit or a failed sensor: nothing more can be counted,
-so the motor stops and the payout ends short, as when jammed; a coin that clears it after is
-reported then, as a coin that falls after a stop is.
+A coin is counted once it has covered the sensor for ``exit_min_ms`` (a clearing shorter
+than ``EXIT_DROPOUT`` inside it bridged: one coin, counted once), whether it has cleared it
+yet or not, so that a coin stuck at the exit is booked before the motor stops or the power
+goes. A narrower spike is noise on the line (``Glitch``, logged, never booked out, for a
+coin booked that never left would short the player). A sensor covered longer than
+``exit_max_ms`` is a coin stuck at the exit (counted already) or a failed sensor: the motor
+stops and the payout ends short, as when jammed, and no payout starts while it stays
+covered.
 ``stop()`` stops the motor at once (the attendant's key): the payout ends short, and a coin
 that still falls is reported after the end. Its events are the money devices'
 (``hardware/money.py``); it is a ``MoneyOut``.
@@ -134,7 +135,7 @@ class Hopper:
         self._passage = None
 
     def _coin_passed(self) -> None:
-        """A coin cleared the sensor (the lock held)."""
+        """A coin counted at the exit (the lock held)."""
         if not self.running:
             self._events.append(Paid(self.coin))  # a coin falling after the stop still left
             return

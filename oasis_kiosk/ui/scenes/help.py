@@ -41,23 +41,26 @@ class HelpPages:
         lines = self._history[1]
         return rulebook.pages(tuple(lines), lay, False) if len(lines) > 1 else (lay.small, lay.table.w, ())
 
-    def _tables_page(self, lay: Layout) -> bool:
+    @staticmethod
+    def _tables_page(lay: Layout, rules_width: int) -> bool:
         """Whether both paytables have a page of their own: on a compact screen whose
-        paytable is a strip of a few rows, and where they do not fit beside the rules."""
-        return lay.compact and self._rules(lay)[1] >= lay.table.w
+        paytable is a strip of a few rows, where the rules (``rules_width`` wide) leave them
+        no room beside."""
+        return lay.compact and rules_width >= lay.table.w
 
     def pages(self, lay: Layout) -> list[tuple[str, ...]]:
         """Every page HELP steps through: both paytables where they have a page of their
         own, the rules, then the last rounds."""
-        tables = [(_("PAYTABLE (play bet)"),)] if self._tables_page(lay) else []
-        return [*tables, *self._rules(lay)[2], *self._rounds(lay)[2]]
+        _size, width, rules = self._rules(lay)
+        tables = [(_("PAYTABLE (play bet)"),)] if self._tables_page(lay, width) else []
+        return [*tables, *rules, *self._rounds(lay)[2]]
 
     def draw(self, surface: pygame.Surface, lay: Layout, page: int) -> None:
         """Page ``page`` over the table (and its number, when there is more than one)."""
         table = lay.table
         pygame.draw.rect(surface, render.FELT_DARK, render.rect(table))
         rule_pages, round_pages = self._rules(lay), self._rounds(lay)
-        tables = int(self._tables_page(lay))
+        tables = int(self._tables_page(lay, rule_pages[1]))
         count = len(rule_pages[2])
         total = tables + count + len(round_pages[2])
         page = min(page, total - 1)

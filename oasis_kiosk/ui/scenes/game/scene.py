@@ -98,6 +98,8 @@ class TableParts:
     boxes: list[tuple[BoxView, Box, Hand, pygame.Rect, pygame.Rect | None, pygame.Rect | None]]
     """Each box: its view, its area, its hand, where its label lies, its glow while the hand
     glows, and its caption if it has one."""
+    caption_size: int
+    """The size the boxes' captions share (``hand.caption_size``)."""
 
 
 class GameScene(RoundStory):
@@ -750,6 +752,7 @@ class GameScene(RoundStory):
                 )
                 for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False))
             ],
+            hand.caption_size(lay, view.boxes),
         )
         return self._parts
 
@@ -760,7 +763,6 @@ class GameScene(RoundStory):
         if only.colliderect(parts.dealer_label):
             self.screen.blit(*hand.dealer_label(lay, view.dealer_verdict))
         self.hands.draw(self.screen, parts.hands[0], lay, now, only)
-        caption_size = hand.caption_size(lay, view.boxes)
         for index, (box, area, shown, label, glow, caption) in enumerate(parts.boxes):
             if only.colliderect(label):
                 self.screen.blit(*hand.box_label(lay, area, box))
@@ -770,7 +772,7 @@ class GameScene(RoundStory):
                 hand.draw_glow(self.screen, lay, area, len(box.cards))
             self.bets.draw_box(self.screen, index, parts.looks, self._chip_label, only)
             if caption is not None and only.colliderect(caption):
-                hand.draw_caption(self.screen, lay, area, box, caption_size)
+                hand.draw_caption(self.screen, lay, area, box, parts.caption_size)
         self.bets.draw_flights(self.screen, parts.flights, self._chip_label, only)
 
     def _winning_hands(self, lay: Layout) -> list[tuple[BoxView, Box]]:
