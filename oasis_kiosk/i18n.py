@@ -71,6 +71,18 @@ def _number(value: int, language: str) -> str:
     return format_decimal(value, locale=language)
 
 
+def bare_amount(amount: int, minor_units: int) -> str:
+    """An amount without its currency, as a casino's chip writes it (the meters name the
+    currency): ``1200`` cents -> ``12``, ``60`` -> ``0.60`` (en) or ``0,60`` (cs). Exact."""
+    places = len(str(minor_units)) - 1
+    if amount % minor_units == 0:
+        return number(amount // minor_units)
+    shown: str = format_decimal(
+        Decimal(amount).scaleb(-places), format="#,##0." + "0" * places, locale=_active
+    )
+    return shown
+
+
 def percent(fraction: float) -> str:
     """``0.9478`` -> ``94.78 %`` (en), ``94,78 %`` (cs): a return, to two places."""
     shown: str = format_percent(fraction, format="#,##0.00\u00a0%", locale=_active)

@@ -134,6 +134,18 @@ def test_money_with_its_currency_code_is_english_in_every_language() -> None:
     assert i18n.money(500, "EUR", 100) == "5,00\xa0€", "the language's own format is untouched"
 
 
+def test_a_chip_writes_its_amount_without_the_currency_in_the_languages_digits() -> None:
+    """A chip's words must fit a small chip: whole units bare, others to the minor unit."""
+    i18n.use("en")
+    assert i18n.bare_amount(1200, 100) == "12"
+    assert i18n.bare_amount(60, 100) == "0.60"
+    assert i18n.bare_amount(10**12 + 1, 100) == "10,000,000,000.01"
+    i18n.use("cs")
+    assert i18n.bare_amount(123_456, 100) == "1\xa0234,56"
+    assert i18n.bare_amount(5, 1000) == "0,005"
+    assert i18n.bare_amount(250, 1) == "250"
+
+
 def test_an_amount_is_never_rounded() -> None:
     i18n.use("en")
     assert i18n.money(10**12 + 1, "EUR", 100) == "€10,000,000,000.01"

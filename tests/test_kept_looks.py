@@ -97,7 +97,7 @@ def test_the_deck_and_the_chips_are_drawn_ahead_in_quiet_frames_and_a_deal_draws
     lay = app.game.layout
     diameter = lay.spots(lay.boxes[0])[0].w
     fonts = render.font.cache_info().misses
-    for size in render.fitting_sizes(diameter // 4, render.CHIP_TEXT_SIZE):  # a chip label's
+    for size in render.fitting_sizes(max(diameter // 4, lay.floor), lay.floor):  # a chip label's
         render.font(size, True)
     assert render.font.cache_info().misses == fonts, "every font a chip's label may take is made"
     app.key("return")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -74,17 +74,23 @@ class CheckedSurface(pygame.Surface):
 
     texts: ClassVar[weakref.WeakKeyDictionary[pygame.Surface, tuple[str, int]]] = weakref.WeakKeyDictionary()
     """Every text surface made: its words and size."""
+    pieces: ClassVar[weakref.WeakKeyDictionary[pygame.Surface, list[tuple[str, int]]]] = (
+        weakref.WeakKeyDictionary()
+    )
+    """Every chip and bet spot drawn with words on it: those words and their sizes."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         super().__init__(size)
         self.shown: list[Text] = []
+        self.piece_words: list[tuple[str, int]] = []
+        """The words on the chips and spots drawn."""
         self.buttons: list[pygame.Rect] = []
         self.torn: list[str] = []
         """Texts painted over in part: what is left of them still shows, cut."""
 
     def forget(self) -> None:
         """A new picture is drawn from scratch."""
-        self.shown, self.buttons, self.torn = [], [], []
+        self.shown, self.piece_words, self.buttons, self.torn = [], [], [], []
 
     def blit(
         self,
@@ -99,6 +105,8 @@ class CheckedSurface(pygame.Surface):
             ink = source.get_bounding_rect().move(topleft)
             if ink.w and ink.h:
                 self.shown.append(Text(*known, ink, self.get_clip()))
+        elif source in self.pieces:  # chips pass over each other: only their words' size is checked
+            self.piece_words += self.pieces[source]
         elif not source.get_flags() & pygame.SRCALPHA:
             size = pygame.Rect(area).size if area is not None else source.get_size()
             self.cover(pygame.Rect(topleft, size))
@@ -133,7 +141,8 @@ class CheckedSurface(pygame.Surface):
         off by its region's edge or partly painted over, texts on top of each other, and a row
         of buttons whose labels differ in size."""
         floor = text_floor(self.get_height())
-        faults = [f"{t.content!r} at {t.size} px, under {floor}" for t in self.shown if t.size < floor]
+        words = [(t.content, t.size) for t in self.shown] + self.piece_words
+        faults = [f"{content!r} at {size} px, under {floor}" for content, size in words if size < floor]
         faults += self.cut_off()
         faults += self.torn
         inks = [text.ink for text in self.shown]
@@ -154,14 +163,34 @@ class CheckedSurface(pygame.Surface):
 
 @pytest.fixture(autouse=True)
 def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every surface render.text makes is remembered, every button and filled rectangle
-    drawn on a checked surface noted, so that it knows what shows."""
+    """Every surface render.text makes is remembered, and the words on every chip and bet
+    spot, every button and filled rectangle drawn on a checked surface noted, so that it
+    knows what shows."""
     text, button, rectangle = render.text, render.button, pygame.draw.rect
+    writing: list[list[tuple[str, int]]] = []
+    """The words of the chips and spots being drawn."""
 
     def remembered(content: str, size: int, colour: render.Colour, bold: bool = False) -> pygame.Surface:
         surface = text(content, size, colour, bold)
         CheckedSurface.texts[surface] = (content, size)
+        if writing:
+            writing[-1].append((content, size))
         return surface
+
+    def pictured(draw: Callable[..., pygame.Surface]) -> Callable[..., pygame.Surface]:
+        def drawing(*arguments: Any) -> pygame.Surface:
+            writing.append([])
+            try:
+                piece = draw(*arguments)
+            finally:
+                words = writing.pop()
+            if words:  # drawn now, not taken from render's cache
+                CheckedSurface.pieces[piece] = words
+            return piece
+
+        drawing.cache_clear = draw.cache_clear  # type: ignore[attr-defined]
+        drawing.cache_info = draw.cache_info  # type: ignore[attr-defined]
+        return drawing
 
     def noted(surface: pygame.Surface, area: pygame.Rect, *arguments: Any, **options: Any) -> None:
         if isinstance(surface, CheckedSurface):
@@ -178,6 +207,8 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     remembered.cache_clear = text.cache_clear  # type: ignore[attr-defined]
     monkeypatch.setattr(render, "text", remembered)
     monkeypatch.setattr(render, "button", noted)
+    monkeypatch.setattr(render, "chip", pictured(render.chip))
+    monkeypatch.setattr(render, "spot", pictured(render.spot))
     monkeypatch.setattr(pygame.draw, "rect", filled)
     yield
     pygame.quit()

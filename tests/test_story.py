@@ -24,9 +24,10 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.motion import HURRIED_GAP
 from oasis_kiosk.ui.rules_text import hand_name
+from oasis_kiosk.ui.scenes.game import scene as game_scene
 from oasis_kiosk.ui.sound import TUNES, win_tune
 from oasis_kiosk.ui.view import before_reveal, cash_for, last_settlement, snapshot
-from oasis_kiosk.ui.widgets import jackpot, panel
+from oasis_kiosk.ui.widgets import chips, jackpot, panel
 
 TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # a dealt flush: won, and the bonus pays 60:1
@@ -413,16 +414,16 @@ def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
 
 
 def spots_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The labels of the empty bet spots drawn from now on."""
+    """The kinds of the empty bet spots drawn from now on (a small ring is drawn without its
+    name)."""
     spots: list[str] = []
-    original = render.spot
+    original = chips.spot_name
 
-    def remembered(label: str, diameter: int) -> pygame.Surface:
-        spots.append(label)
-        return original(label, diameter)
+    def remembered(kind: str, diameter: int, floor: int) -> str:
+        spots.append(kind)
+        return original(kind, diameter, floor)
 
-    remembered.cache_clear = original.cache_clear  # type: ignore[attr-defined]
-    monkeypatch.setattr(render, "spot", remembered)
+    monkeypatch.setattr(game_scene, "spot_name", remembered)
     return spots
 
 
@@ -450,8 +451,8 @@ def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus
     app.draw()
     jackpot = app.game.layout.jackpot
     assert region_colours(app, pygame.Rect(jackpot.x, jackpot.y, jackpot.w, jackpot.h)) == {render.FELT_DARK}
-    assert "PLAY" in spots
-    assert "BONUS" not in spots
+    assert "play" in spots
+    assert "bonus" not in spots
     shot(app, "no-jackpot-no-bonus")
 
 
@@ -465,7 +466,7 @@ def test_a_profile_with_a_jackpot_and_a_bonus_shows_both(
     app.draw()
     jackpot = app.game.layout.jackpot
     assert len(region_colours(app, pygame.Rect(jackpot.x, jackpot.y, jackpot.w, jackpot.h))) > 3
-    assert "BONUS" in spots
+    assert "bonus" in spots
 
 
 def test_no_more_cards_can_be_selected_than_the_profile_exchanges(tmp_path: Path) -> None:

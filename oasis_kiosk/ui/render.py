@@ -624,9 +624,6 @@ def card_slot(width: int, height: int) -> pygame.Surface:
     return run_length(surface)
 
 
-CHIP_TEXT_SIZE = 8
-"""A chip's amount and a spot's name are part of its picture, drawn as small as the chip
-needs: the amounts are written on the meters and in the prompt too."""
 CHIP_COLOURS = {
     "ante": (30, 90, 170),
     "play": (170, 40, 40),
@@ -636,24 +633,35 @@ CHIP_COLOURS = {
 
 
 @lru_cache(maxsize=512)  # bounded: each amount bet or won is a label of its own
-def chip(kind: str, label: str, diameter: int) -> pygame.Surface:
-    """A chip on a bet spot with its amount written on it: a copy of the blank chip of its
-    kind and size, drawn once, and the words (a new amount costs its words, not the chip)."""
+def chip(kind: str, label: str, diameter: int, least: int) -> pygame.Surface:
+    """A chip on a bet spot with its amount written on it, not under ``least`` (the
+    screen's text floor): a copy of the blank chip of its kind and size, drawn once, and the
+    words (a new amount costs its words, not the chip). A chip too small for its amount at
+    ``least`` shows none: the amounts are on the meters and in the prompt too."""
     surface = _blank_chip(kind, diameter).copy()
-    words = fitted(
-        label, _chip_label_size(diameter), WHITE, diameter * 6 // 10, bold=True, least=CHIP_TEXT_SIZE
-    )
-    surface.blit(words, words.get_rect(center=(diameter // 2, diameter // 2)))
+    words = ring_words(label, _chip_label_size(diameter, least), WHITE, diameter * 7 // 10, True, least)
+    if words is not None:
+        surface.blit(words, words.get_rect(center=(diameter // 2, diameter // 2)))
     return run_length(surface)
 
 
-def preparing_chips(diameter: int) -> Iterator[None]:
+def ring_words(
+    content: str, size: int, colour: Colour, width: int, bold: bool, least: int
+) -> pygame.Surface | None:
+    """Words written inside a chip or a ring, at ``size`` or smaller to fit ``width`` but
+    not under ``least``; None if they fit at no such size (a word spilling out of its ring, or
+    too small to read, is worse than none)."""
+    size = fitted_size(content, size, width, bold, least)
+    return text(content, size, colour, bold) if text_width(content, size, bold) <= width else None
+
+
+def preparing_chips(diameter: int, least: int) -> Iterator[None]:
     """What every chip of this size shares, drawn ahead a step at a time: each kind's blank,
     then each font its label may be fitted in (a font read from its file takes a tenth of a
     millisecond or more)."""
     for kind in CHIP_COLOURS:
         _blank_chip(kind, diameter)
-    for number, size in enumerate(fitting_sizes(_chip_label_size(diameter), CHIP_TEXT_SIZE)):
+    for number, size in enumerate(fitting_sizes(_chip_label_size(diameter, least), least)):
         if number % 2 == 0:
             yield
         font(size, True)
@@ -667,8 +675,8 @@ def preparing_fonts(sizes: Iterable[tuple[int, bool]]) -> Iterator[None]:
         font(size, bold)
 
 
-def _chip_label_size(diameter: int) -> int:
-    return max(diameter // 4, 8)
+def _chip_label_size(diameter: int, least: int) -> int:
+    return max(diameter // 4, least)
 
 
 @cache
@@ -685,15 +693,23 @@ def _blank_chip(kind: str, diameter: int) -> pygame.Surface:
 
 
 @cache
-def spot(label: str, diameter: int) -> pygame.Surface:
-    """An empty bet spot: a ring with the bet's name."""
+def spot(label: str, diameter: int, least: int) -> pygame.Surface:
+    """An empty bet spot: a ring with the bet's name (``spot_words``); a ring too small for it,
+    or with no name, is left plain: its chip's colour and the bet buttons name it."""
     surface = pygame.Surface((diameter, diameter), pygame.SRCALPHA)
     pygame.draw.circle(
         surface, FELT_LINE, (diameter // 2, diameter // 2), diameter // 2, width=max(diameter // 20, 1)
     )
-    words = fitted(label, max(diameter // 5, 8), FELT_LINE, diameter * 8 // 10, least=CHIP_TEXT_SIZE)
-    surface.blit(words, words.get_rect(center=(diameter // 2, diameter // 2)))
+    words = spot_words(label, diameter, least) if label else None
+    if words is not None:
+        surface.blit(words, words.get_rect(center=(diameter // 2, diameter // 2)))
     return run_length(surface)
+
+
+def spot_words(label: str, diameter: int, least: int) -> pygame.Surface | None:
+    """A bet's name as a ring of ``diameter`` writes it inside, at ``least`` (the screen's
+    text floor) or larger; None if it does not fit."""
+    return ring_words(label, max(diameter // 5, least), FELT_LINE, diameter * 8 // 10, False, least)
 
 
 BUTTON_PAD = 6

@@ -9,6 +9,7 @@ from functools import cache
 
 import pygame
 
+from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box, Layout
@@ -20,6 +21,20 @@ SpotLook = tuple[Box, int | None]
 """A bet spot's place and the chip lying there (None: an empty ring)."""
 Flight = tuple[ChipSpot, pygame.Rect, ChipPose]
 """A chip on its way: its spot, where it is and its pose."""
+ChipPiece = Callable[[str, int | None, int], pygame.Surface]
+"""The picture of a chip of a kind of bet, of an amount (None: the spot's empty ring), of a
+diameter."""
+
+
+def spot_name(kind: str, diameter: int, floor: int) -> str:
+    """The name written in ``kind``'s empty ring of ``diameter``: none unless every spot's
+    name fits its ring at the text floor (rings named in part look broken)."""
+    return _(SPOT_LABELS[kind]) if _names_fit(diameter, floor, i18n.active()) else ""
+
+
+@cache
+def _names_fit(diameter: int, floor: int, language: str) -> bool:
+    return all(render.spot_words(_(label), diameter, floor) is not None for label in SPOT_LABELS.values())
 
 
 def chips_on(view: View) -> dict[ChipSpot, int]:
@@ -114,11 +129,11 @@ class BetSpots:
         surface: pygame.Surface,
         index: int,
         looks: dict[ChipSpot, SpotLook],
-        label: Callable[[int], str],
+        piece: ChipPiece,
         only: pygame.Rect | None,
     ) -> None:
-        """Box ``index``'s spots: each with its chip lying there (written ``label(amount)``),
-        or an empty ring while its chip is still to come or on its way."""
+        """Box ``index``'s spots: each with its chip lying there, or an empty ring while its
+        chip is still to come or on its way."""
         for (box, kind), look in looks.items():
             place, amount = look
             if box != index:
@@ -126,17 +141,13 @@ class BetSpots:
             self.drawn[box, kind] = look
             if only is not None and not only.colliderect(render.rect(place)):
                 continue
-            if amount is not None:
-                piece = render.chip(kind, label(amount), place.w)
-            else:
-                piece = render.spot(_(SPOT_LABELS[kind]), place.w)
-            surface.blit(piece, (place.x, place.y))
+            surface.blit(piece(kind, amount, place.w), (place.x, place.y))
 
     def draw_flights(
         self,
         surface: pygame.Surface,
         flights: list[Flight],
-        label: Callable[[int], str],
+        piece: ChipPiece,
         only: pygame.Rect | None,
     ) -> None:
         """The chips on their way, over everything on the felt, as a dealer's hand moves them."""
@@ -144,4 +155,4 @@ class BetSpots:
             self.flights_drawn = {spot: area for spot, area, _pose in flights}
         for (_box, kind), area, pose in flights:
             if only is None or only.colliderect(area):
-                surface.blit(render.chip(kind, label(pose.amount), area.w), area)
+                surface.blit(piece(kind, pose.amount, area.w), area)

@@ -52,7 +52,15 @@ from oasis_kiosk.ui.view import (
 )
 from oasis_kiosk.ui.view import legend as legend_rows
 from oasis_kiosk.ui.widgets import buttons, hand, jackpot, legend, meters, panel, paytable
-from oasis_kiosk.ui.widgets.chips import BetSpots, Flight, SpotLook, chips_on, insured, spot_places
+from oasis_kiosk.ui.widgets.chips import (
+    BetSpots,
+    Flight,
+    SpotLook,
+    chips_on,
+    insured,
+    spot_name,
+    spot_places,
+)
 from oasis_kiosk.ui.widgets.hand import CardPose, Hand, Hands
 
 JACKPOT_ROLL = 8
@@ -309,7 +317,7 @@ class GameScene(RoundStory):
         for spot, move in [*self.chips.paying.items(), *self.chips.leaving.items()]:
             if spot in places:
                 # as ``BetSpots`` asks for it: the cache knows a chip by these arguments
-                yield self._encoded(render.chip(spot[1], self._chip_label(move.amount), places[spot].w))
+                yield self._encoded(self._chip(spot[1], move.amount, places[spot].w))
 
     def _draw_a_piece_ahead(self) -> None:
         """A step of one piece every round shows, drawn at the table's size in a frame with
@@ -326,7 +334,7 @@ class GameScene(RoundStory):
             yield from render.drawing_card(name, lay.card_w, lay.card_h)
             # as ``_hand`` asks for it: the cache knows a piece by these arguments
             yield self._encoded(render.card_piece(name, lay.card_w, lay.card_h, False))
-        yield from render.preparing_chips(lay.spots(lay.boxes[0])[0].w)
+        yield from render.preparing_chips(lay.spots(lay.boxes[0])[0].w, lay.floor)
         outcome_fonts = panel.font_sizes(lay) + (jackpot.banner_font_sizes(lay) if self._has_jackpot else [])
         yield from render.preparing_fonts(outcome_fonts)
 
@@ -770,10 +778,10 @@ class GameScene(RoundStory):
             # the winning hand glows while it counts (its rounded frames are slow to draw clipped away)
             if glow is not None and only.colliderect(glow):
                 hand.draw_glow(self.screen, lay, area, len(box.cards))
-            self.bets.draw_box(self.screen, index, parts.looks, self._chip_label, only)
+            self.bets.draw_box(self.screen, index, parts.looks, self._chip, only)
             if caption is not None and only.colliderect(caption):
                 hand.draw_caption(self.screen, lay, area, box, parts.caption_size)
-        self.bets.draw_flights(self.screen, parts.flights, self._chip_label, only)
+        self.bets.draw_flights(self.screen, parts.flights, self._chip, only)
 
     def _winning_hands(self, lay: Layout) -> list[tuple[BoxView, Box]]:
         view = self._on_screen
@@ -800,11 +808,14 @@ class GameScene(RoundStory):
         assert view is not None
         return spot_places(lay, insured(view.boxes), self._has_bonus)
 
-    def _chip_label(self, amount: int) -> str:
-        """What a chip says: whole units without the currency, as a casino's chips do (the
-        meters name it), so that it can be read on a touchscreen's small chip."""
-        minor = self.terminal.rules["table"]["minor_units"]
-        return i18n.number(amount // minor) if amount % minor == 0 else cash_for(self.terminal)(amount)
+    def _chip(self, kind: str, amount: int | None, diameter: int) -> pygame.Surface:
+        """A chip of ``amount`` on a ``kind`` spot, or the spot's empty ring (None), its
+        words at the screen's text floor or larger."""
+        floor = self.layout.floor
+        if amount is None:
+            return render.spot(spot_name(kind, diameter, floor), diameter, floor)
+        label = i18n.bare_amount(amount, self.terminal.rules["table"]["minor_units"])
+        return render.chip(kind, label, diameter, floor)
 
     def help_pages(self, lay: Layout) -> list[tuple[str, ...]]:
         """Every page HELP steps through: the rules, then the last rounds."""
