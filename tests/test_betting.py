@@ -172,6 +172,21 @@ def test_the_prompt_names_what_the_bet_needs_and_the_credit(tmp_path: Path) -> N
     assert shown.endswith(": lower the bet or insert money."), "the least bet is dealt with this credit"
 
 
+def test_a_bet_above_the_least_that_no_credit_deals_names_both_sums_to_insert(tmp_path: Path) -> None:
+    """MAX BET on too little credit sets the table's most: the prompt says what this bet
+    lacks and what the least bet lacks, not only the latter (which would not light DEAL)."""
+    t = terminal(tmp_path / "kiosk.db")
+    t.handle("coin", 200)
+    press(t, "max_bet")
+    assert t.upfront() > t.least_to_deal() > t.credits
+    cash = view.cash_for(t)
+    assert view.prompt(t, t.live(), cash) == (
+        f"DEAL needs {cash(t.upfront())}, its play bets included; the credit is {cash(t.credits)}: "
+        f"insert {cash(t.upfront() - t.credits)} more, "
+        f"or at least {cash(t.least_to_deal() - t.credits)} more for the least bet."
+    )
+
+
 def test_a_deal_refused_for_the_credit_says_its_reason_once(tmp_path: Path) -> None:
     """The prompt already says what DEAL needs; the refused press's own message, the same
     sentence, is not said again after it (it filled both lines at 800x480)."""

@@ -109,6 +109,26 @@ def test_the_russian_play_bet_is_the_houses_bet_and_a_button_is_not_put_after_a_
     assert not after_for, after_for
 
 
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_a_sentence_led_by_a_buttons_name_sets_it_apart_so_nothing_agrees_with_its_gender(
+    language: str,
+) -> None:
+    """A button's name (СТРАХОВКА, VÝMĚNA, СДАТЬ) has a gender of its own, or none: "СТРАХОВКА
+    сейчас невозможно" was wrong. A sentence it leads sets it apart with a colon, or goes on
+    with a verb of no gender or the value it names."""
+    path = i18n.LOCALE_DIR / language / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+    with path.open("rb") as source:
+        catalogue = read_po(source, locale=language)
+    led = [str(message.string) for message in catalogue if str(message.string).startswith("{intent}")]
+    assert led
+    agreeing = [
+        sentence
+        for sentence in led
+        if not sentence.startswith(("{intent}:", "{intent} {value}:", "{intent} potřebuje"))
+    ]
+    assert not agreeing, agreeing
+
+
 def test_money_and_numbers_follow_the_language() -> None:
     i18n.use("en")
     assert i18n.money(1_234_567, "EUR", 100) == "€12,345.67"

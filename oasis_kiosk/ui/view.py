@@ -683,7 +683,11 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
         if terminal.credits > 0:
             reason = sentence(terminal.why_not("deal").text(cash, button_name)).removesuffix(".")
             short = terminal.least_to_deal() - terminal.credits
-            if short > 0:  # no lower bet is dealt either
+            if short > 0 and terminal.upfront() > terminal.least_to_deal():  # nor is the least bet
+                return _("{reason}: insert {more} more, or at least {least} more for the least bet.").format(
+                    reason=reason, more=cash(terminal.upfront() - terminal.credits), least=cash(short)
+                )
+            if short > 0:
                 return _("{reason}: insert at least {more} more to play.").format(
                     reason=reason, more=cash(short)
                 )
