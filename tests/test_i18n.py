@@ -109,6 +109,15 @@ def test_the_russian_play_bet_is_the_houses_bet_and_a_button_is_not_put_after_a_
     assert not after_for, after_for
 
 
+def test_the_czech_screen_calls_the_dealer_krupier_as_the_house_does() -> None:
+    """Seed 000 says krupiér; the screen had said DEALER in its labels and captions."""
+    path = i18n.LOCALE_DIR / "cs" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+    with path.open("rb") as source:
+        catalogue = read_po(source, locale="cs")
+    english = [str(message.string) for message in catalogue if "dealer" in str(message.string).lower()]
+    assert not english, english
+
+
 @pytest.mark.parametrize("language", ["cs", "ru"])
 def test_a_sentence_led_by_a_buttons_name_sets_it_apart_so_nothing_agrees_with_its_gender(
     language: str,
