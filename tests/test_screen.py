@@ -29,7 +29,7 @@ from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.money_kinds import BILL, COIN
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.ui import render, rules_text, screenshots
+from oasis_kiosk.ui import render, rules_text, screenshots, view
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.layout import SIZES as SIZES  # the other screen tests take it from here
 from oasis_kiosk.ui.layout import text_floor, window_size
@@ -292,6 +292,31 @@ def shot(app: App, name: str) -> None:
     assert surface.shown, f"{name}: no text drawn"
     found = surface.faults()
     assert not found, f"{name}: {found[:5]}"
+
+
+def test_the_desktops_window_says_which_key_shows_the_keys(tmp_path: Path) -> None:
+    """Nothing on a desktop said that L lists the keys."""
+    kiosk(tmp_path, (800, 480), language="cs")
+    title, _icon_title = pygame.display.get_caption()
+    assert title == "Oasis Stud Poker (L zobrazí klávesy)"
+
+
+@pytest.mark.parametrize("language", screenshots.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES)
+def test_the_desktops_key_legend_fits_its_panel_at_one_size(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    """Its last row had run out of the panel at 1280x720, and one meaning shrank alone."""
+    app, _clock = kiosk(tmp_path, size, language=language)
+    app.key("l")
+    assert app.game.legend is not None
+    shot(app, f"legend-{language}")
+    surface = app.screen
+    assert isinstance(surface, CheckedSurface)
+    meanings = {meaning for _key, meaning in view.legend(app.game.legend, view.cash_for(app.terminal))}
+    table = render.rect(app.game.layout.table)
+    sizes = {text.size for text in surface.shown if text.content in meanings and table.contains(text.ink)}
+    assert len(sizes) == 1, sizes
 
 
 @pytest.mark.parametrize("size", ENDS)

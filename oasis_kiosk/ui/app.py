@@ -20,6 +20,7 @@ from oasis_kiosk import i18n, notify
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.keyboard import SWITCH_KEYS, Keyboard
+from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import garbage, render
@@ -89,6 +90,8 @@ class App:
             self.cabinet = MockCabinet(terminal)
             self.keyboard = Keyboard(self.cabinet)
             devices = self.cabinet.cabinet
+        if self.keyboard is not None:  # the desktop's window says how to learn its keys
+            pygame.display.set_caption(_("Oasis Stud Poker (L shows the keys)"))
         self.devices = devices
         self.sounds = Sounds(terminal.config.volume)
         self.game = GameScene(terminal, self.screen, self.sounds.play, demo=free_play)
