@@ -57,6 +57,12 @@ def _(message: str) -> str:
     return _translation.gettext(message)
 
 
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a message for ``count`` things: English has two, Czech and Russian three
+    (1 karta, 2 karty, 5 karet), as each catalogue's Plural-Forms says."""
+    return _translation.ngettext(singular, plural, count)
+
+
 def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
     """Marks a string for the catalogues without translating it yet."""
     return message
@@ -172,7 +178,9 @@ def _english(path: str) -> None:
         catalogue = read_po(source, locale="en")
     catalogue.fuzzy = False
     for message in catalogue:
-        if message.id and not message.string:
+        if isinstance(message.id, tuple) and isinstance(message.string, tuple) and not any(message.string):
+            message.string = message.id  # the singular and the plural
+        elif message.id and not message.string:
             message.string = message.id
     with open(path, "wb") as target:
         write_po(target, catalogue, no_location=True, sort_output=True)

@@ -36,13 +36,13 @@ def test_the_help_says_what_each_house_does() -> None:
     golden = help_at("golden-oasis", 1000)
     assert "Prices at an ante of €10.00:" in golden
     assert (
-        "Exchange: 1 card(s) for €10.00, 2 card(s) for €15.00, 3 card(s) for €15.00, 5 card(s) for €10.00."
+        "Exchange: 1 card for €10.00, 2 cards for €15.00, 3 cards for €15.00, 5 cards for €10.00."
         in golden
     )
-    assert "With the bonus: 2 card(s) for €10.00." in golden
+    assert "With the bonus: 2 cards for €10.00." in golden
     assert any(line.startswith("Buy a sixth card for €10.00") for line in golden)
     stand_c = help_at("stand-c")
-    assert "Then one more exchange: 1 card(s) for RUB200.00." in stand_c
+    assert "Then one more exchange: 1 card for RUB200.00." in stand_c
     assert "Maximum payout per box RUB200,000.00, counting the ante's and the play bet's wins." in stand_c
     czech = load_profile("czech").to_dict()
     assert bonus_rows(czech, cash_in("czech"))[-1] == ("ThreeOfAKind", "Three of a kind", "CZK100.00")

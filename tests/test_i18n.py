@@ -5,6 +5,7 @@ language."""
 from __future__ import annotations
 
 import copy
+import gettext
 import string
 from collections.abc import Iterator
 from decimal import Decimal
@@ -19,7 +20,7 @@ from oasis_kiosk import i18n
 from oasis_kiosk.machine.intents import BUTTON_LABELS
 
 PACKAGE = Path(i18n.__file__).parent
-KEYWORDS = {"_": None, "N_": None}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 
 @pytest.fixture(autouse=True)
@@ -28,13 +29,14 @@ def _english_after() -> Iterator[None]:
     i18n.use("en")
 
 
-def shown_strings() -> set[str]:
-    """What `make translations` extracts from the package."""
-    found: set[str] = set()
+def shown_strings() -> set[str | tuple[str, ...]]:
+    """What `make translations` extracts from the package: a message, or the singular and
+    plural of one that has forms for a count."""
+    found: set[str | tuple[str, ...]] = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
         str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS
     ):
-        found.update([message] if isinstance(message, str) else message)
+        found.add(message)
     return found
 
 
@@ -52,17 +54,30 @@ def test_every_shown_string_is_translated_with_its_placeholders(language: str) -
     assert len(shown) > 100
     missing = sorted(shown - set(messages))
     assert not missing, f"{language}: not in the catalogue (make translations): {missing[:5]}"
-    untranslated = sorted(text for text in shown if not messages[text].string or messages[text].fuzzy)
+    untranslated = [text for text in shown if messages[text].fuzzy or not all(forms(messages[text].string))]
     assert not untranslated, f"{language}: not translated: {untranslated[:5]}"
+    plurals = [text for text in shown if isinstance(text, tuple)]
+    assert plurals, "a count's messages have their forms"
     for text in shown:
-        translated = messages[text].string
-        assert isinstance(translated, str), f"{language}: {text!r} has no plural forms"
-        assert fields(translated) == fields(text), f"{language}: placeholders of {text!r}"
-    i18n.use(language)
-    for text in shown:
-        assert i18n._(text) == messages[text].string, (
-            f"{language}: the compiled catalogue is stale (make build)"
+        translated = forms(messages[text].string)
+        assert len(translated) == (catalogue.num_plurals if isinstance(text, tuple) else 1), text
+        assert all(fields(form) == fields(forms(text)[-1]) for form in translated), (
+            f"{language}: placeholders of {text!r}"
         )
+    i18n.use(language)
+    form_for = gettext.c2py(catalogue.plural_expr)
+    for text in shown:
+        if isinstance(text, tuple):
+            for count in (0, 1, 2, 5, 21, 101):
+                singular, plural = text
+                assert i18n.ngettext(singular, plural, count) == forms(messages[text].string)[form_for(count)]
+        else:
+            assert i18n._(text) == messages[text].string, f"{language}: the compiled catalogue is stale"
+
+
+def forms(message: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """A message's text, or its forms for a count."""
+    return (message,) if isinstance(message, str) else tuple(message or ())
 
 
 def test_the_languages_differ_where_they_should() -> None:

@@ -482,10 +482,10 @@ def test_no_more_cards_can_be_selected_than_the_profile_exchanges(tmp_path: Path
     view = app.game.view
     assert view is not None
     assert ("exchange", "EXCHANGE €10.00", True) in view.buttons
-    assert "EXCHANGE 1 card(s) for €10.00" in view.prompt
+    assert "EXCHANGE 1 card for €10.00" in view.prompt
     response = terminal.handle("card", 2)
     assert not response.ok
-    assert response.message == "at most 1 card(s) may be exchanged"
+    assert response.message == "cards to exchange: at most 1"
     assert terminal.selected == {4}, "the refused card is not selected"
     app.key("5")
     assert terminal.selected == set()
@@ -511,10 +511,10 @@ def test_exchange_is_lit_only_for_a_count_that_may_be_exchanged(tmp_path: Path) 
         lit[number] = live
         if live:
             assert label == "EXCHANGE " + i18n.money(prices[number], "EUR", 100)
-            assert f"EXCHANGE {number} card(s) for" in view.prompt
+            assert f"EXCHANGE {number} card{'' if number == 1 else 's'} for" in view.prompt
         else:
             assert label == "EXCHANGE"
-            assert "EXCHANGE 4 card(s)" not in view.prompt
+            assert "EXCHANGE 4 cards" not in view.prompt
     assert lit == {1: True, 2: True, 3: True, 4: False, 5: True}
     settle(app, clock, 1)
 
@@ -584,7 +584,7 @@ def test_no_bonus_warning_where_no_bonus_was_bet_or_the_exchange_keeps_it(
 ) -> None:
     terminal = dealt_terminal(tmp_path, TRIPS, bonus=bonus, profile=profile)
     terminal.handle("card", 5)
-    assert "EXCHANGE 1 card(s)" in snapshot(terminal).prompt
+    assert "EXCHANGE 1 card for" in snapshot(terminal).prompt
     assert "bonus" not in snapshot(terminal).prompt.lower()
 
 

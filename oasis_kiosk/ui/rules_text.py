@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from oasis_kiosk import CATEGORIES
-from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _PriceList as PriceList
@@ -37,7 +37,12 @@ def hand_name(category: str) -> str:
 
 
 def _fees(fees: list[tuple[int, int]], cash: Callable[[int], str]) -> str:
-    return ", ".join(_("{count} card(s) for {fee}").format(count=count, fee=cash(fee)) for count, fee in fees)
+    return ", ".join(
+        ngettext("{count} card for {fee}", "{count} cards for {fee}", count).format(
+            count=count, fee=cash(fee)
+        )
+        for count, fee in fees
+    )
 
 
 def rules_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
@@ -106,9 +111,11 @@ def _boxes_lines(rules: ProfileRules, cash: Callable[[int], str]) -> list[str]:
         lines.append(_("Every box has the same ante."))
     if boxes.get("max_exchange_multi"):
         lines.append(
-            _("With several boxes an exchange takes at most {count} card(s).").format(
-                count=boxes["max_exchange_multi"]
-            )
+            ngettext(
+                "With several boxes an exchange takes at most {count} card.",
+                "With several boxes an exchange takes at most {count} cards.",
+                boxes["max_exchange_multi"],
+            ).format(count=boxes["max_exchange_multi"])
         )
     return lines
 

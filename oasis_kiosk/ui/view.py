@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from oasis_kiosk import Round, evaluate, i18n
-from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.i18n import N_, _, ngettext
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, INTENT_NAMES
@@ -707,9 +707,11 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
         price = exchange_price(terminal)
         if price is not None:
             choices.append(
-                _("EXCHANGE {count} card(s) for {amount}").format(
-                    count=len(terminal.selected), amount=cash(price)
-                )
+                ngettext(
+                    "EXCHANGE {count} card for {amount}",
+                    "EXCHANGE {count} cards for {amount}",
+                    len(terminal.selected),
+                ).format(count=len(terminal.selected), amount=cash(price))
             )
         else:
             counts = [str(count) for count in sorted(legal["exchange"])]
@@ -718,7 +720,11 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
                 if len(counts) == 1
                 else _("{choices} or {last}").format(choices=", ".join(counts[:-1]), last=counts[-1])
             )
-            choices.append(_("select {counts} card(s) to EXCHANGE").format(counts=listed_counts))
+            choices.append(
+                ngettext(
+                    "select {counts} card to EXCHANGE", "select {counts} cards to EXCHANGE", int(counts[-1])
+                ).format(counts=listed_counts)
+            )
     if "buy_sixth_card" in legal:
         choices.append(_("buy a SIXTH CARD for {amount}").format(amount=cash(legal["buy_sixth_card"])))
     if "fold" in legal:

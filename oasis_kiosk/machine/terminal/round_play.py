@@ -73,7 +73,7 @@ class RoundPlay(RoundSettling):
         if position not in self.selected and self.round is not None:
             most = self._most_selected(self.round)
             if len(self.selected) >= most:
-                return Response(False, N_("at most {count} card(s) may be exchanged"), {"count": most})
+                return Response(False, N_("cards to exchange: at most {count}"), {"count": most})
         self.selected ^= {position}
         if not self.selected:
             return Response(True, N_("no card selected"))

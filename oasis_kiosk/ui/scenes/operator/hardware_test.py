@@ -10,7 +10,7 @@ import pygame
 
 from oasis_kiosk.hardware.cabinet import Cabinet, Reported, Seen, Taken
 from oasis_kiosk.hardware.panel import Press
-from oasis_kiosk.i18n import _
+from oasis_kiosk.i18n import _, ngettext
 from oasis_kiosk.machine.events import sentence
 from oasis_kiosk.machine.intents import BUTTON_LABELS, BUTTONS
 from oasis_kiosk.machine.terminal import Terminal
@@ -56,7 +56,9 @@ class HardwareTestPage(OperatorPage):
 
     def _end_test(self) -> None:
         seen = self.cabinet.end_test()
-        self.notice = _("Test over: {count} input(s) seen.").format(count=len(seen))
+        self.notice = ngettext(
+            "Test over: {count} input seen.", "Test over: {count} inputs seen.", len(seen)
+        ).format(count=len(seen))
 
     def _draw_test(self, top: int) -> None:
         """What the test saw, newest first, in the screen's language, beside END TEST."""

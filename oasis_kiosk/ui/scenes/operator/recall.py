@@ -48,7 +48,7 @@ class RecallPage(OperatorPage):
         shown = rounds[-1 - self.scroll]
         cash = cash_for(self.terminal)
         size, width, height = self.size, self.screen.get_width(), self.screen.get_height()
-        header = _("Round {number} of the last {count} (PLAY: older, FOLD: newer)   {when}   {state}").format(
+        header = _("Round {number} ({count} kept; PLAY: older, FOLD: newer)   {when}   {state}").format(
             number=shown["id"],
             count=len(rounds),
             when=i18n.local_time(shown["started_at"]),
