@@ -449,8 +449,9 @@ def test_a_profile_without_a_jackpot_shows_no_meter_and_without_a_bonus_no_bonus
     settle(app, clock, 2)
     app.game.invalidate()
     app.draw()
-    jackpot = app.game.layout.jackpot
-    assert region_colours(app, pygame.Rect(jackpot.x, jackpot.y, jackpot.w, jackpot.h)) == {render.FELT_DARK}
+    band = render.rect(app.game.layout.jackpot)
+    assert render.GOLD in region_colours(app, band), "the game's name, in gold"
+    assert render.PANEL not in region_colours(app, band), "no meter's cells"
     assert "play" in spots
     assert "bonus" not in spots
     shot(app, "no-jackpot-no-bonus")

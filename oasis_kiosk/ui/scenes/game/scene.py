@@ -685,9 +685,15 @@ class GameScene(RoundStory):
         return bool(bonus and bonus.get("jackpot"))
 
     def _jackpot(self, lay: Layout, now: float) -> None:
-        """The progressive meter, odometer style: each digit in its own cell; nothing for a
-        profile without a jackpot."""
+        """The progressive meter, odometer style: each digit in its own cell; for a profile
+        without a jackpot, the game's name, as a cabinet's marquee shows it."""
         if not self._has_jackpot:
+            band = render.rect(lay.jackpot)
+            size = max(band.h * 45 // 100, lay.floor)
+            name = render.fitted(
+                self.terminal.rules["name"], size, render.GOLD, band.w * 9 // 10, True, lay.floor
+            )
+            self.screen.blit(name, name.get_rect(center=band.center))
             return
         if self.celebrating(now):
             assert self._on_screen is not None
