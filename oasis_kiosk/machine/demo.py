@@ -16,8 +16,9 @@ from oasis_kiosk.machine.intents import ACTION_INTENTS
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 
-FREE_PLAY_ROUNDS = 50
-"""Play credits for this many rounds at the largest stake, put on again when they run low."""
+FREE_PLAY_ROUNDS = 20
+"""Play credits for this many rounds of the bets placed, put on again when they run low: a
+demo's credit meter shows a sum a player might have, not a fortune."""
 
 
 def free_play_terminal(config: Config) -> Terminal:
@@ -28,11 +29,13 @@ def free_play_terminal(config: Config) -> Terminal:
 
 
 def top_up(terminal: Terminal) -> None:
-    """Play credits, between rounds, when they would not pay for a few more."""
-    largest = max(terminal.profile.allowed_antes()) * terminal.rules["boxes"]["max"] * 10
-    if terminal.round is not None or terminal.credits >= largest * 3:
+    """Play credits, between rounds, when they would not pay for a few more of the bets
+    placed (a round's fees twice over its stake at most: short of them, the round offers
+    fewer options, never a bet the credit cannot cover)."""
+    round_at_most = terminal.upfront() * 2
+    if terminal.round is not None or terminal.credits >= round_at_most * 3:
         return
-    terminal.credit_by_operator(largest * FREE_PLAY_ROUNDS, "free play")
+    terminal.credit_by_operator(round_at_most * FREE_PLAY_ROUNDS, "free play")
 
 
 class DemoPlayer:
