@@ -24,7 +24,7 @@ from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.motion import HURRIED_GAP
 from oasis_kiosk.ui.rules_text import hand_name
-from oasis_kiosk.ui.scenes.game import scene as game_scene
+from oasis_kiosk.ui.scenes.game import table as game_table
 from oasis_kiosk.ui.sound import TUNES, win_tune
 from oasis_kiosk.ui.view import before_reveal, cash_for, last_settlement, snapshot
 from oasis_kiosk.ui.widgets import chips, jackpot, panel
@@ -423,7 +423,7 @@ def spots_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         spots.append(kind)
         return original(kind, diameter, floor)
 
-    monkeypatch.setattr(game_scene, "spot_name", remembered)
+    monkeypatch.setattr(game_table, "spot_name", remembered)
     return spots
 
 
