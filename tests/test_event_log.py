@@ -159,6 +159,7 @@ TICKET_PRINTER = PayoutDevice(
     unit=lambda config: 1,
     meter="printer_out",
     stopped_short="printer_failed",
+    short_for_cause={},
     overpaid="printer_overpaid",
     words=replace(
         HOPPER.words,

@@ -131,7 +131,7 @@ def test_a_coin_stuck_at_the_exit_is_counted_once_and_stops_the_payout() -> None
     now[0] += 0.1
     assert hopper.money_events() == [
         Glitch("hopper_exit_blocked", {"width_ms": 300.0}),
-        PayoutEnded(paid=200, short=100),
+        PayoutEnded(paid=200, short=100, tilt="hopper_exit_blocked"),
     ]
     assert not hopper.running
     factory.pin(EXIT).drive_high()
@@ -147,13 +147,13 @@ def test_no_payout_starts_while_the_exit_sensor_is_covered() -> None:
     hopper.start(300)
     factory.pin(EXIT).drive_low()  # the sensor fails covered
     now[0] += 0.3
-    assert hopper.money_events()[-1] == PayoutEnded(paid=100, short=200)
+    assert hopper.money_events()[-1] == PayoutEnded(paid=100, short=200, tilt="hopper_exit_blocked")
     for _ in range(2):
         hopper.start(200)
         assert not factory.pin(MOTOR).state
         events = hopper.money_events()
         assert [type(event) for event in events] == [Glitch, PayoutEnded]
-        assert events[-1] == PayoutEnded(paid=0, short=200)
+        assert events[-1] == PayoutEnded(paid=0, short=200, tilt="hopper_exit_blocked")
         now[0] += 1
 
 
@@ -237,6 +237,37 @@ def test_an_empty_hopper_tilts_and_the_credits_left_stay(tmp_path: Path) -> None
     cabinet.step()
     assert terminal.credits == 600
     assert terminal.tilts == {"hopper_empty": "the hopper stopped 6 coin(s) short"}
+    assert audit(terminal.store).ok
+
+
+def test_an_exit_sensor_covered_past_its_bound_tilts_naming_the_sensor_not_an_empty_hopper(
+    tmp_path: Path,
+) -> None:
+    """A coin stuck at the exit, or the sensor failed covered, stops the payout: the tilt
+    says so and that the last coin counted may not have reached the tray (it had said the
+    hopper was empty, sending the attendant to refill it); the next cash-out, with the
+    sensor still covered, tilts the same, and nothing is paid twice."""
+    factory, now = MockFactory(), [0.0]
+    cabinet = cabinet_with_hopper(tmp_path / "kiosk.db", factory, now)
+    terminal = cabinet.terminal
+    terminal.handle("bill", 500)
+    terminal.handle("cashout")
+    cabinet.step()
+    coin_leaves(factory, now)
+    factory.pin(EXIT).drive_low()  # the sensor fails covered
+    now[0] += 0.3
+    cabinet.step()
+    assert terminal.store.meters()["hopper_out"] == 200, "the covering counted once, as a coin"
+    assert terminal.credits == 300
+    assert list(terminal.tilts) == ["hopper_exit_blocked"]
+    assert "3 coin(s)" in terminal.tilts["hopper_exit_blocked"]
+    terminal.handle("attendant")
+    assert not terminal.tilts
+    terminal.handle("cashout")
+    cabinet.step()
+    assert list(terminal.tilts) == ["hopper_exit_blocked"], "still covered: no payout starts"
+    assert terminal.credits == 300
+    assert terminal.store.meters()["hopper_out"] == 200
     assert audit(terminal.store).ok
 
 

@@ -235,8 +235,8 @@ class Cabinet:
                 self._device_fault(tilt, reason)
             case Paid(value=value):
                 self.terminal.payout_item_paid(value)
-            case PayoutEnded(short=short):
-                self.terminal.payout_ended(short=short)
+            case PayoutEnded(short=short, tilt=tilt):
+                self.terminal.payout_ended(short=short, tilt=tilt)
         return None
 
     def _may_take(self, kind: MoneyKind, value: int) -> bool:

@@ -34,6 +34,8 @@ from oasis_kiosk.hardware.money import Glitch, MoneyEvent, Paid, PayoutEnded
 EXIT_DROPOUT = 0.003
 """Seconds the exit sensor may clear inside one coin's passage (a hole or an edge letting
 the light through) and the passage go on: one coin, counted once."""
+EXIT_BLOCKED = "hopper_exit_blocked"
+"""The event, and the tilt, of an exit sensor covered past ``exit_max_ms``."""
 
 
 class Hopper:
@@ -94,8 +96,8 @@ class Hopper:
             self._owed, self._paid, self._last_progress = amount, 0, self._clock()
             if self._exit.is_active:
                 covered = 0.0 if self._covered_at is None else self._clock() - self._covered_at
-                self._events.append(Glitch("hopper_exit_blocked", {"width_ms": _ms(covered)}))
-                self._events.append(PayoutEnded(0, amount))
+                self._events.append(Glitch(EXIT_BLOCKED, {"width_ms": _ms(covered)}))
+                self._events.append(PayoutEnded(0, amount, EXIT_BLOCKED))
                 return
             self._motor.on()
 
@@ -164,10 +166,10 @@ class Hopper:
             covered_at = self._covered_at
             if covered_at is not None and not self._blocked and now - covered_at > self.exit_max:
                 self._blocked = True
-                self._events.append(Glitch("hopper_exit_blocked", {"width_ms": _ms(now - covered_at)}))
+                self._events.append(Glitch(EXIT_BLOCKED, {"width_ms": _ms(now - covered_at)}))
                 if self.running:
                     self._motor.off()
-                    self._events.append(PayoutEnded(self._paid, self._owed - self._paid))
+                    self._events.append(PayoutEnded(self._paid, self._owed - self._paid, EXIT_BLOCKED))
             if self.running and now - self._last_progress > self.timeout:
                 self._motor.off()  # empty or jammed
                 self._events.append(PayoutEnded(self._paid, self._owed - self._paid))

@@ -101,6 +101,9 @@ class PayoutEnded:
     """The amount paid out (minor units)."""
     short: int
     """The amount still owed (minor units)."""
+    tilt: str | None = None
+    """The tilt an end short calls for when the device knows its cause (its exit sensor
+    covered too long); None: empty or jammed."""
 
 
 MoneyEvent = Credit | Held | Rejected | Glitch | Report | Fault | Paid | PayoutEnded

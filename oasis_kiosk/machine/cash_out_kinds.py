@@ -7,7 +7,7 @@ the registries of ``machine/tilts.py`` and ``machine/meters.py``, which label th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,9 @@ class PayoutDevice:
     """The meter of what it paid out."""
     stopped_short: str
     """The tilt of a payout it ended short (empty or jammed)."""
+    short_for_cause: Mapping[str, str]
+    """The tilts of a payout it ended short for a cause it names (``PayoutEnded.tilt``),
+    each with its English reason (``{coins}`` still owed); another cause is ``stopped_short``."""
     overpaid: str
     """The tilt, the ledger's row (at no credit) and the meter of an item it paid unowed."""
     words: PayoutWords
@@ -89,6 +92,10 @@ HOPPER = PayoutDevice(
     unit=lambda config: config.hopper_coin,
     meter="hopper_out",
     stopped_short="hopper_empty",
+    short_for_cause={
+        "hopper_exit_blocked": "the exit sensor stayed covered with {coins} coin(s) still owed: "
+        "check that the last coin counted reached the tray"
+    },
     overpaid="hopper_overpaid",
     words=PayoutWords(
         paying=N_("paying out {coins} coin(s) of {coin}"),

@@ -37,6 +37,7 @@ TILTS: dict[str, Tilt] = {
     "database": Tilt(N_("The records cannot be written.")),
     "fault": Tilt(N_("An internal fault stopped the game.")),
     "hopper_empty": Tilt(N_("The hopper is empty or jammed.")),
+    "hopper_exit_blocked": Tilt(N_("The hopper's exit is blocked, or its sensor covered.")),
     "hopper_overpaid": Tilt(N_("The hopper paid a coin it did not owe.")),
     "coin_acceptor": Tilt(N_("The coin acceptor reports a fault.")),
     "bill_acceptor": Tilt(N_("The note acceptor reports a fault.")),

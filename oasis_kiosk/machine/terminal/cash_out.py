@@ -75,11 +75,11 @@ class CashOut(Transactions):
 
         return self._commit(book)
 
-    def payout_ended(self, short: int) -> Response:
+    def payout_ended(self, short: int, tilt: str | None = None) -> Response:
         """The payout device stopped with ``short`` (minor units) of the payout still owed:
         complete (0; what is left below an item is handpaid), stopped by the attendant's key
-        (the rest is handpaid), or short because the device is empty or jammed (a tilt; the
-        credits stay)."""
+        (the rest is handpaid), or short because the device is empty or jammed, or for the
+        cause its ``tilt`` names (a tilt; the credits stay)."""
 
         def stop() -> Response:
             by_attendant = self.stopping
@@ -87,7 +87,10 @@ class CashOut(Transactions):
             if short and not by_attendant:
                 device = payout_device(self.config)
                 coins = device.items(self.config, short)
-                self._tilt(device.stopped_short, device.words.short_reason.format(coins=coins))
+                if tilt is not None and tilt in device.short_for_cause:
+                    self._tilt(tilt, device.short_for_cause[tilt].format(coins=coins))
+                else:
+                    self._tilt(device.stopped_short, device.words.short_reason.format(coins=coins))
                 return Response(False, device.words.short, {"short": coins})
             if self.credits and self.handpay is None:
                 return self._request_handpay()
