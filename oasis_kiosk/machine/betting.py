@@ -51,13 +51,11 @@ class Betting:
         boxes = profile.to_dict()["boxes"]
         self.profile = profile
         self.most_boxes = boxes["max"]
-        self.least_ante_on_several_boxes: int | None = boxes.get("min_ante_multi")
 
     def antes_for(self, boxes: int) -> list[int]:
         """The antes the profile allows on each of ``boxes`` boxes (several boxes may ask for
-        a higher minimum)."""
-        least = self.least_ante_on_several_boxes if boxes > 1 else None
-        return [ante for ante in self.profile.allowed_antes() if least is None or ante >= least]
+        a higher minimum), as the core checks them."""
+        return self.profile.allowed_antes(boxes)
 
     def fitted_bonus(self, stake: int, ante: int) -> int:
         """``stake`` as the profile allows it at ``ante``: none stays none; else the greatest

@@ -34,8 +34,8 @@ use settle::{settle_box, void_box};
 
 pub use actions::{Action, LegalAction, Phase};
 pub use pricing::{
-    bonus_stakes, deal_needs, placed_at_deal, price_list, privilege_fee, standard_bonus_stake, ExchangeFee,
-    PriceList,
+    allowed_antes, bonus_stakes, deal_needs, extreme_antes, placed_at_deal, price_list, privilege_fee,
+    standard_bonus_stake, ExchangeFee, PriceList,
 };
 pub(crate) use pricing::{
     exchange_counts, exchange_fee, insurance_limits, purchase_fee, redraw_fee, redraw_price,
