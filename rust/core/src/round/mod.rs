@@ -42,7 +42,7 @@ pub(crate) use pricing::{
 };
 pub use record::{DeckSource, RoundRecord};
 pub(crate) use settle::{bonus_bet, insurance_bet, main_bets, played_outcome, qualifies};
-pub use settle::{BetResult, BoxSettlement, JackpotWin, Outcome, Settlement};
+pub use settle::{outcome_name, BetResult, BoxSettlement, JackpotWin, Outcome, Settlement};
 
 /// Cards in a box or a dealer's hand as dealt.
 pub const HAND: usize = 5;
