@@ -178,9 +178,7 @@ def _devices(values: dict[str, Any]) -> DevicesConfig:
 DEVICES: dict[str, Key] = {
     "buttons": Key(Names(), {}, "button or switch name -> the pin it pulls low"),
     "lamps": Key(Names(), {}, "button name -> the pin of its lamp"),
-    "coin_acceptor": Key(
-        COIN_ACCEPTOR, None, "a coin acceptor in pulse mode (protocol 'pulse', the default)"
-    ),
+    "coin_acceptor": Key(COIN_ACCEPTOR, None, "a coin acceptor, by its protocol ('pulse', the default)"),
     "bill_validator": Key(BILL_VALIDATOR, None, "a bill validator on SSP ('essp') or in pulse mode"),
     "hopper": Key(
         TomlTable(
