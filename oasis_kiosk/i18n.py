@@ -21,6 +21,7 @@ from babel import Locale
 from babel.numbers import NumberPattern, format_decimal, format_percent, parse_pattern
 
 from oasis_kiosk.assets import ASSETS
+from oasis_kiosk.errors import InputError
 
 LANGUAGES = {"en": "English", "cs": "Čeština", "ru": "Русский"}
 """Each language by its own name, as the menu offers it."""
@@ -121,7 +122,7 @@ CURRENCY_CODE_PATTERN = "#,##0 ¤¤"
 def _money(amount: int, currency: str, minor_units: int, language: str, *, with_code: bool) -> str:
     places = len(str(minor_units)) - 1
     if minor_units != 10**places:
-        raise ValueError(f"minor units per major unit must be a power of ten, not {minor_units}")
+        raise InputError(f"minor units per major unit must be a power of ten, not {minor_units}")
     digits = str(abs(amount)).rjust(places + 1, "0")
     pieces = _money_pieces(len(digits), amount < 0, currency, places, language, with_code)
     if pieces is None:

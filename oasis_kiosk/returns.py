@@ -213,7 +213,7 @@ def compute(
     ``progress(done, total)`` sees the whole work once, monotone. Holds no lock and touches no
     books: it may run in a thread of its own (the core releases the GIL)."""
     rules = profile.to_dict()
-    antes = table_antes(rules, None)
+    antes = table_antes(profile, None)
     jobs: list[tuple[BoxPlay, int]] = [("standard", ante) for ante in antes]
     jobs += [(play, ante) for play in other_plays(rules) for ante in antes]
     stages = _Stages(len(jobs), progress)
@@ -521,7 +521,7 @@ def mismatch(profile: Profile, figures: Figures) -> str | None:
     """Why figures are not of this profile's table, beyond its digest: the antes, the ways of
     betting the bonus and the side bet's stake a sheet of it gives."""
     rules = profile.to_dict()
-    antes = table_antes(rules, None)
+    antes = table_antes(profile, None)
     wanted = [("standard", ante) for ante in antes] + [
         (p, ante) for p in other_plays(rules) for ante in antes
     ]

@@ -118,3 +118,51 @@ def test_every_exception_class_the_package_defines_is_an_oasis_error() -> None:
     assert set(SIGNALS) <= set(defined), "a signal named here is still defined"
     outside = sorted(name for name, error in defined.items() if not issubclass(error, OasisError))
     assert set(outside) == SIGNALS, "exceptions that are not OasisErrors"
+
+
+def _bad_input() -> list[tuple[type[ValueError], Callable[[], object]]]:
+    from oasis_kiosk import i18n
+    from oasis_kiosk.config import PulseTiming
+    from oasis_kiosk.errors import InputError
+    from oasis_kiosk.hardware.essp import EsspValidator
+    from oasis_kiosk.hardware.hopper import Hopper
+    from oasis_kiosk.hardware.money import Paid
+    from oasis_kiosk.hardware.panel import Panel
+    from oasis_kiosk.hardware.pulses import PulseDecoder
+    from oasis_kiosk.machine.betting import Bets
+    from oasis_kiosk.ui.layout import layout
+
+    return [
+        (InputError, lambda: Bets.from_state({"ante": 100})),
+        (InputError, lambda: Paid(0)),
+        (InputError, lambda: i18n.money(100, "EUR", 3)),
+        (InputError, lambda: layout(10, 10, 1)),
+        (ConfigError, lambda: PulseTiming(pulse_min_ms=0)),
+        (ConfigError, lambda: PulseDecoder({})),
+        (ConfigError, lambda: EsspValidator(cast(Any, None), {})),
+        (ConfigError, lambda: Panel({"no_such_button": 5}, {})),
+        (ConfigError, lambda: Hopper(5, 6, coin=0)),
+    ]
+
+
+def test_bad_input_to_the_kiosks_own_code_is_an_oasis_error_and_still_a_value_error() -> None:
+    """Configuration that cannot drive a device, a device's report that is no money, stored
+    bets that are not bets: each is refused under OasisError, as a ValueError as before."""
+    for error, action in _bad_input():
+        with pytest.raises(error) as raised:
+            action()
+        assert isinstance(raised.value, OasisError)
+        assert isinstance(raised.value, ValueError)
+
+
+def test_no_module_raises_a_bare_value_error() -> None:
+    """Bad input is refused with a class of the kiosk's (``errors.InputError``, ``ConfigError``
+    or one of its own), never a ValueError that ``except OasisError`` would miss."""
+    package = Path(oasis_kiosk.__file__).parent
+    bare = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "raise ValueError" in line
+    ]
+    assert bare == []

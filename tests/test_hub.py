@@ -22,7 +22,7 @@ from floor import new_database, restrict_server_functions
 from postgres import Postgres
 
 from oasis_kiosk.cli import main
-from oasis_kiosk.floor import access, cli, hub, migrate, reconcile
+from oasis_kiosk.floor import access, hub, migrate, reconcile
 from oasis_kiosk.floor.errors import (
     AwardDisagreesError,
     BatchError,
@@ -1230,7 +1230,6 @@ def test_a_login_the_cabinet_could_not_use_is_refused_before_anything_is_made(
             access.add_cabinet(floor.owner, "c01", floor.directory / "c01.toml", port=port, tls=tls)
     assert logins(floor) == before
     assert not (floor.directory / "c01.toml").exists()
-    assert cli.SSLMODES == access.SSLMODES
 
 
 def test_who_changes_the_parameters_is_a_name_without_control_characters(

@@ -24,6 +24,7 @@ BELOW_THE_DEVICES = (
     "rules.py",
     "returns.py",
     "i18n.py",
+    "errors.py",
     "notify.py",
     "assets.py",
     "__init__.py",

@@ -179,7 +179,7 @@ def test_every_profile_file_has_a_current_par_sheet_at_its_extreme_antes(path: P
     figures = json.loads((DOCS / "par" / f"{profile.id}.json").read_text())
     assert figures["profile_digest"] == profile.digest, f"docs/par/{profile.id}.json is of other rules"
     table = profile.to_dict()["table"]
-    assert [row["ante"] for row in figures["by_ante"]] == par.table_antes(profile.to_dict(), None)
+    assert [row["ante"] for row in figures["by_ante"]] == par.table_antes(profile, None)
     assert {table["ante_min"], table["ante_max"]} <= {row["ante"] for row in figures["by_ante"]}
     for row in figures["by_ante"]:
         assert row["ci95"] <= 0.0005, f"{profile.id} at {row['ante']}: ±{row['ci95']:.5f}"

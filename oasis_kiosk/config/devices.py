@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from oasis_kiosk.config.kinds import Counts, Names, OneOf, Pin, PinOrTable, Seconds, Tagged, Text, Whole
-from oasis_kiosk.config.schema import REQUIRED, Below, Key, TomlTable
+from oasis_kiosk.config.schema import REQUIRED, Below, ConfigError, Key, TomlTable
 
 
 @dataclass(frozen=True)
@@ -34,12 +34,12 @@ class PulseTiming:
         for name in (f.name for f in fields(self)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}: a whole number of milliseconds, 1 or more, not {value!r}")
+                raise ConfigError(f"{name}: a whole number of milliseconds, 1 or more, not {value!r}")
         for shorter, longer, strict in WINDOW_ORDER:
             low, high = getattr(self, shorter), getattr(self, longer)
             if high < low or (strict and high == low):
                 relation = "<" if strict else "<="
-                raise ValueError(
+                raise ConfigError(
                     f"the pulse window needs {shorter} {relation} {longer}, and {shorter} {low} "
                     f"{relation} {longer} {high} is false"
                 )
@@ -178,9 +178,7 @@ def _devices(values: dict[str, Any]) -> DevicesConfig:
 DEVICES: dict[str, Key] = {
     "buttons": Key(Names(), {}, "button or switch name -> the pin it pulls low"),
     "lamps": Key(Names(), {}, "button name -> the pin of its lamp"),
-    "coin_acceptor": Key(
-        COIN_ACCEPTOR, None, "a coin acceptor in pulse mode (protocol 'pulse', the default)"
-    ),
+    "coin_acceptor": Key(COIN_ACCEPTOR, None, "a coin acceptor, by its protocol ('pulse', the default)"),
     "bill_validator": Key(BILL_VALIDATOR, None, "a bill validator on SSP ('essp') or in pulse mode"),
     "hopper": Key(
         TomlTable(

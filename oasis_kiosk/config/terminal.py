@@ -16,11 +16,13 @@ from oasis_kiosk.config.kinds import Denominations, Money, OneOf, Text, Whole, p
 from oasis_kiosk.config.link import LinkConfig
 from oasis_kiosk.config.rules import ReturnBounds
 from oasis_kiosk.config.schema import Key
+from oasis_kiosk.i18n import LANGUAGES as LANGUAGE_NAMES
 from oasis_kiosk.machine.cash_out_kinds import CASH_OUT_KINDS
 from oasis_kiosk.rules import load_profile
 
 MAX_VOLUME = 10
-LANGUAGES = ("en", "cs", "ru")
+LANGUAGES = tuple(LANGUAGE_NAMES)
+"""The screen's languages: those ``i18n`` has catalogues and names for."""
 SPEEDS = ("normal", "fast")
 """How fast the cards move and a win counts up (ui/motion.py's PACES)."""
 

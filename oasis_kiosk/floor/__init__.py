@@ -6,6 +6,7 @@ events and keeps the linked jackpot.
   files, and connecting with them;
 - ``hub``: what a cabinet does at the hub (send its events, claim the jackpot) and what the
   owner does to the pool (its parameters);
+- ``tls``: the TLS settings of a login, by libpq's names;
 - ``cli``: ``oasis-kiosk hub …``.
 
 Nothing here touches the screen or the cabinet's devices, and importing this package needs

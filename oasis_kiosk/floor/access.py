@@ -38,10 +38,9 @@ from psycopg import sql
 
 from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
 from oasis_kiosk.floor.migrate import ROLE_NAME_BYTES, group_roles
+from oasis_kiosk.floor.tls import SSLMODES, TLS_KEYS
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,29}")
-TLS_KEYS = ("sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl")
-SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
 CONNECT_TIMEOUT = 10
 
 

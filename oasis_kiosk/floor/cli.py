@@ -39,6 +39,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from oasis_kiosk.floor.tls import SSLMODES
+
 if TYPE_CHECKING:
     import psycopg
 
@@ -232,10 +234,6 @@ def hub_port(text: str) -> int:
     if not 0 < number <= 65535:
         raise argparse.ArgumentTypeError(f"not a port (1 to 65535): {text!r}")
     return number
-
-
-SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
-"""libpq's sslmode values: any other makes every connection of the login fail."""
 
 
 def sslmode(text: str) -> str:

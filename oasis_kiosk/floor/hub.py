@@ -268,7 +268,7 @@ def held(connection: psycopg.Connection[Any]) -> int:
 
 
 @dataclass(frozen=True)
-class Held:
+class HubHolds:
     """What the hub holds for the connection's cabinet: its events 1 to ``seq``, and the last."""
 
     cabinet: str
@@ -277,7 +277,7 @@ class Held:
     """The hub's event ``seq`` (None: it holds none)."""
 
 
-def held_last(connection: psycopg.Connection[Any]) -> Held:
+def held_last(connection: psycopg.Connection[Any]) -> HubHolds:
     """The highest sequence number the hub holds for the connection's cabinet, with the hub's
     event of that number: one row, read by its key."""
     row = connection.execute(
@@ -289,7 +289,7 @@ def held_last(connection: psycopg.Connection[Any]) -> Held:
         raise UnknownCabinetError(f"role {connection.info.user} is not a cabinet of this hub")
     name, seq, kind, payload, committed_at = row
     last = None if kind is None else Event(int(seq), str(kind), payload, committed_at)
-    return Held(str(name), int(seq), last)
+    return HubHolds(str(name), int(seq), last)
 
 
 def books(connection: psycopg.Connection[Any]) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from oasis_kiosk.config import DevicesConfig, PulseDevice
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.cabinet import Cabinet
@@ -177,7 +178,7 @@ class MockCabinet:
         """A coin passes the hopper's exit sensor (also one the motor did not drive out),
         covering it ``HOPPER_EXIT_PULSE``."""
         if self.wiring.hopper_exit is None:
-            raise ValueError("this cabinet has no hopper")
+            raise InputError("this cabinet has no hopper")
         line = self.factory.pin(self.wiring.hopper_exit)
         line.drive_low()
         self.now += HOPPER_EXIT_PULSE

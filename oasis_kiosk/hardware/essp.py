@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from oasis_kiosk.config import ConfigError
 from oasis_kiosk.hardware import money
 from oasis_kiosk.hardware.money import DeviceError
 from oasis_kiosk.hardware.serial_port import LineSettings, Port
@@ -167,9 +168,9 @@ class EsspValidator:
         """``timeout``: seconds of silence or corrupt replies to one command before it is a
         fault; ``clock`` measures them."""
         if not channel_values or not all(1 <= c <= 16 and v > 0 for c, v in channel_values.items()):
-            raise ValueError(f"channels are 1 to 16 with positive values, not {channel_values}")
+            raise ConfigError(f"channels are 1 to 16 with positive values, not {channel_values}")
         if not timeout > 0:
-            raise ValueError(f"the time-out is a positive number of seconds, not {timeout}")
+            raise ConfigError(f"the time-out is a positive number of seconds, not {timeout}")
         self.port = port
         self.channel_values = dict(channel_values)
         self.address = address

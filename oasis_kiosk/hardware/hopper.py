@@ -29,6 +29,8 @@ from collections.abc import Callable
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
+from oasis_kiosk.config import ConfigError
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.hardware.money import Glitch, MoneyEvent, Paid, PayoutEnded
 
 EXIT_DROPOUT = 0.003
@@ -52,9 +54,9 @@ class Hopper:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if coin < 1:
-            raise ValueError(f"the hopper's coin is worth at least 1 minor unit, not {coin}")
+            raise ConfigError(f"the hopper's coin is worth at least 1 minor unit, not {coin}")
         if not 0 < exit_min_ms < exit_max_ms:
-            raise ValueError(
+            raise ConfigError(
                 f"the exit sensor's window needs 0 < exit_min_ms < exit_max_ms, not {exit_min_ms} and {exit_max_ms}"
             )
         self._motor = DigitalOutputDevice(motor_pin, pin_factory=pin_factory)
@@ -89,7 +91,7 @@ class Hopper:
         """Runs the motor for ``amount``; not while the exit sensor is covered (a coin stuck
         there, or a failed sensor), when the payout ends at once, nothing paid."""
         if amount < self.coin or amount % self.coin:
-            raise ValueError(f"a payout is whole coins of {self.coin}, at least one, not {amount}")
+            raise InputError(f"a payout is whole coins of {self.coin}, at least one, not {amount}")
         with self._lock:
             if self.running:
                 raise RuntimeError("the hopper is already paying out")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from oasis_kiosk._core import OasisError
+from oasis_kiosk.errors import InputError
 
 
 class DeviceError(OasisError):
@@ -89,7 +90,7 @@ class Paid:
 
     def __post_init__(self) -> None:
         if self.value < 1:
-            raise ValueError(f"an item paid out is worth at least 1 minor unit, not {self.value}")
+            raise InputError(f"an item paid out is worth at least 1 minor unit, not {self.value}")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from gpiozero import LED, DigitalInputDevice
 from gpiozero.pins import Factory
 
+from oasis_kiosk.config import ConfigError
 from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
 
 
@@ -37,7 +38,7 @@ class Panel:
         """``lamp_factory``: the lamps' own board (an output expander), if not ``pin_factory``'s."""
         unknown = sorted((set(buttons) | set(lamps)) - set(BUTTONS) - set(SWITCHES))
         if unknown:
-            raise ValueError(f"no such button or switch: {', '.join(unknown)}")
+            raise ConfigError(f"no such button or switch: {', '.join(unknown)}")
         self._lock = threading.Lock()
         self._presses: list[Press] = []
         self._devices: list[DigitalInputDevice | LED] = []

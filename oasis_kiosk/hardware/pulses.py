@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oasis_kiosk.config import PulseTiming
+from oasis_kiosk.config import ConfigError, PulseTiming
 
 MS = 0.001
 
@@ -71,7 +71,7 @@ PulseEvent = KnownTrain | UnknownTrain | AmbiguousTrain | ShortPulse | StuckLine
 class PulseDecoder:
     def __init__(self, pulses_to_value: dict[int, int], timing: PulseTiming | None = None) -> None:
         if not pulses_to_value or any(p < 1 or v < 1 for p, v in pulses_to_value.items()):
-            raise ValueError(f"a pulse table maps pulse counts >= 1 to values >= 1, not {pulses_to_value}")
+            raise ConfigError(f"a pulse table maps pulse counts >= 1 to values >= 1, not {pulses_to_value}")
         self.table = dict(pulses_to_value)
         self.timing = timing or PulseTiming()
         self._pulse_start: float | None = None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from oasis_kiosk._core import Profile
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.response import Amount, Intent, Response
 
@@ -28,11 +29,11 @@ class Bets:
 
     @classmethod
     def from_state(cls, state: Any) -> Bets:
-        """The bets as ``Terminal.save_state`` wrote them; ValueError naming what is wrong."""
+        """The bets as ``Terminal.save_state`` wrote them; InputError naming what is wrong."""
         if not isinstance(state, dict) or set(state) != {"ante", "boxes", "bonus_stake"}:
-            raise ValueError(f"not a table of ante, boxes and bonus_stake: {state!r}")
+            raise InputError(f"not a table of ante, boxes and bonus_stake: {state!r}")
         if not all(type(value) is int and value >= 0 for value in state.values()):
-            raise ValueError(f"amounts are whole numbers of at least 0: {state!r}")
+            raise InputError(f"amounts are whole numbers of at least 0: {state!r}")
         return cls(**state)
 
 
@@ -51,13 +52,11 @@ class Betting:
         boxes = profile.to_dict()["boxes"]
         self.profile = profile
         self.most_boxes = boxes["max"]
-        self.least_ante_on_several_boxes: int | None = boxes.get("min_ante_multi")
 
     def antes_for(self, boxes: int) -> list[int]:
         """The antes the profile allows on each of ``boxes`` boxes (several boxes may ask for
-        a higher minimum)."""
-        least = self.least_ante_on_several_boxes if boxes > 1 else None
-        return [ante for ante in self.profile.allowed_antes() if least is None or ante >= least]
+        a higher minimum), as the core checks them."""
+        return self.profile.allowed_antes(boxes)
 
     def fitted_bonus(self, stake: int, ante: int) -> int:
         """``stake`` as the profile allows it at ``ante``: none stays none; else the greatest

@@ -102,7 +102,7 @@ def run(
     progress = ProgressLine(sys.stderr)
     started = time.perf_counter()
     try:
-        antes_figured = table_antes(rules, ante)
+        antes_figured = table_antes(profile, ante)
         analyses = [exact_analysis(profile, ante=a, progress=progress) for a in antes_figured]
         others = [
             figures_at(profile, a, play, rounds=None, seed=None, progress=progress)
@@ -152,7 +152,7 @@ def run_simulation(
     started = time.perf_counter()
     seed = seed or os.urandom(32)  # one seed for every ante, so the command repeats the sheet
     try:
-        antes_figured = table_antes(rules, ante)
+        antes_figured = table_antes(profile, ante)
         results = [simulate(profile, rounds, seed=seed, ante=a, progress=progress) for a in antes_figured]
         others = [
             figures_at(profile, a, play, rounds=rounds, seed=seed, progress=progress)

@@ -62,20 +62,11 @@ OTHER_BETS_SHARE = 4
 figures bound what a player can get, and the standard bet's are the headline."""
 
 
-def table_antes(rules: ProfileRules, ante: int | None) -> list[int]:
+def table_antes(profile: Profile, ante: int | None) -> list[int]:
     """The antes a PAR sheet gives figures at: the one asked for, else every ante where the
-    return may be at its least or greatest. Every price is in antes, and the maximum payout
-    cuts more as the ante grows, so the return per ante never rises with the ante, except
-    where a fee is set for one ante (a privilege fee's ``fee_at_ante``): the table's least and
-    greatest ante, each such ante, and the least ante with none."""
-    if ante is not None:
-        return [ante]
-    table = rules["table"]
-    least, greatest, step = table["ante_min"], table["ante_max"], table["ante_step"]
-    bonus = rules.get("bonus")
-    special = {int(a) for a in bonus["fee_at_ante"]} if bonus is not None else set()
-    ordinary = next((a for a in range(least, greatest + 1, step) if a not in special), least)
-    return sorted({least, greatest, ordinary} | special)
+    return may be at its least or greatest (``Profile.extreme_antes``: the table's least and
+    greatest ante, each ante with a fee of its own, and the least ante priced in proportion)."""
+    return [ante] if ante is not None else profile.extreme_antes()
 
 
 def counted(figures: Computed) -> TypeIs[ExactAnalysis]:

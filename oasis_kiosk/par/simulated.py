@@ -89,12 +89,8 @@ def estimate_text(result: Simulation) -> str:
 
 def outcome_rows(result: Simulation) -> list[tuple[str, int, float, float]]:
     rounds = result["rounds"]
-    names = {
-        "dealer_still_not_qualified": "dealer still does not qualify (card bought)",
-        "protected": "straight flush protection",
-    }
     return [
-        (names.get(name, outcome_name(name)), count, count / rounds, result["outcome_return"][name])
+        (outcome_name(name), count, count / rounds, result["outcome_return"][name])
         for name, count in result["outcomes"].items()
     ]
 

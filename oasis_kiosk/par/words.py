@@ -19,15 +19,22 @@ def hand_name(category: str) -> str:
     return " ".join(word.lower() for word in re.findall(r"[A-Z][a-z]*", category))
 
 
+OUTCOME_WORDS = {
+    "dealer_not_qualified": "dealer does not qualify",
+    "dealer_still_not_qualified": "dealer still does not qualify (card bought)",
+    "push": "push",
+    "protected": "straight flush protection",
+    "folded": "player folds",
+    "lost": "dealer wins",
+}
+"""The sheets' words for the core's outcome names (``won_<category>`` aside)."""
+
+
 def outcome_name(outcome: str) -> str:
+    """A tallied outcome in words: ``"won_Flush"`` -> ``"player wins with flush"``."""
     if outcome.startswith("won_"):
         return f"player wins with {hand_name(outcome.removeprefix('won_'))}"
-    return {
-        "dealer_not_qualified": "dealer does not qualify",
-        "push": "push",
-        "folded": "player folds",
-        "lost": "dealer wins",
-    }.get(outcome, outcome)
+    return OUTCOME_WORDS.get(outcome, outcome)
 
 
 def antes(net: int, ante: int) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass
 from functools import cache, cached_property
 
+from oasis_kiosk.errors import InputError
+
 TOUCH_PANEL_MM = 154
 """The width of the 7-inch 800x480 touchscreen's picture."""
 COMPACT_HEIGHT = 600
@@ -167,7 +169,7 @@ def window_size(display: tuple[int, int]) -> tuple[int, int]:
 def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
     """The screen for ``boxes`` player boxes of up to ``hand`` cards (6 with a sixth card)."""
     if width < SMALLEST[0] or height < SMALLEST[1] or not 1 <= boxes <= 7:
-        raise ValueError(f"a screen of {width}x{height} with {boxes} box(es) cannot be laid out")
+        raise InputError(f"a screen of {width}x{height} with {boxes} box(es) cannot be laid out")
     compact = height < COMPACT_HEIGHT
     wide = width / height >= 1.7
     top = round(height * (0.075 if compact else 0.08 if wide else 0.09))

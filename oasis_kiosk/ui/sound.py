@@ -11,6 +11,7 @@ from array import array
 import pygame
 
 from oasis_kiosk.config import MAX_VOLUME
+from oasis_kiosk.errors import InputError
 
 RATE = 22050
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class Sounds:
 
     def set_volume(self, volume: int) -> None:
         if not 0 <= volume <= MAX_VOLUME:
-            raise ValueError(f"the volume is 0 to {MAX_VOLUME}, not {volume}")
+            raise InputError(f"the volume is 0 to {MAX_VOLUME}, not {volume}")
         self.volume = volume
         for sound in self.sounds.values():
             sound.set_volume(volume / MAX_VOLUME)

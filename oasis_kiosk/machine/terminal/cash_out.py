@@ -5,6 +5,7 @@ pays a handpay (credits cashed out, or a round's large win) or clears the tilts 
 
 from __future__ import annotations
 
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.cash_out_kinds import CASH_OUT_KINDS, payout_device
 from oasis_kiosk.machine.response import Amount, Response
@@ -43,7 +44,7 @@ class CashOut(Transactions):
         device) is paid money all the same: on the ledger at no credit, on its own meter, and
         a tilt for the attendant."""
         if value < 1:
-            raise ValueError(f"an item paid out is worth at least 1 minor unit, not {value}")
+            raise InputError(f"an item paid out is worth at least 1 minor unit, not {value}")
         device = payout_device(self.config)
 
         def book() -> Response:

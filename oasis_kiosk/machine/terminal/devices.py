@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS, MoneyKind
@@ -31,7 +32,7 @@ class Devices(Inputs, CashOut):
 
         def credit() -> Response:
             if kind not in MONEY_KINDS.values() or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"{kind!r} {value} is not money a device takes in")
+                raise InputError(f"{kind!r} {value} is not money a device takes in")
             if kind.name not in self.live() and not opened:
                 self.store.event("credited_while_inhibited", kind=kind.name, value=value)
             self._credit(kind, value)
@@ -120,7 +121,7 @@ class Devices(Inputs, CashOut):
             "operator_key_off": not self.operator_key,
         }
         if position not in known:
-            raise ValueError(f"{position!r} is not a switch position (positions: {', '.join(known)})")
+            raise InputError(f"{position!r} is not a switch position (positions: {', '.join(known)})")
         return None if known[position] else self.handle(position)
 
     def _on_door_open(self, value: int | None) -> Response:

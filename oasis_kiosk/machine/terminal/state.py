@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import Profile, RecordError, Round
 from oasis_kiosk.config import LANGUAGES, Config
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.machine.betting import Bets, Betting
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
@@ -218,7 +219,7 @@ class TerminalState:
         """Raises a tilt, logged (``tilt``) with the state in this transaction: the books
         and the floor's hub see every tilt begin, as ``_clear_tilt`` logs it end."""
         if kind not in TILTS:
-            raise ValueError(f"{kind} is not a tilt of machine/tilts.py")
+            raise InputError(f"{kind} is not a tilt of machine/tilts.py")
         self.tilts[kind] = message
         self.store.event("tilt", kind=kind, message=message)
         self.save_state()

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use oasis_core::round::{price_list, Action, LegalAction, Phase};
+use oasis_core::round::{allowed_antes, extreme_antes, price_list, Action, LegalAction, Phase};
 use oasis_core::{parse_cards, Money, Profile, Round};
 
 const ANTE: Money = 1000;
@@ -63,4 +63,24 @@ fn the_price_list_states_the_redraw_the_round_charges() {
     });
     assert_eq!(sold, Some(1500));
     assert_eq!(price_list(&profile, ANTE).unwrap().redraw, sold);
+}
+
+#[test]
+fn the_antes_allowed_on_several_boxes_are_those_a_round_of_them_takes() {
+    let profile = golden_oasis("");
+    for boxes in 1..=2 {
+        let allowed = allowed_antes(&profile, boxes);
+        for ante in profile.allowed_antes() {
+            let taken = Round::new(profile.clone(), &vec![ante; boxes], &[], Some([7; 32]), None).is_ok();
+            assert_eq!(taken, allowed.contains(&ante), "{boxes} box(es) at {ante}");
+        }
+    }
+    assert_eq!(allowed_antes(&profile, 2)[0], 1500);
+}
+
+#[test]
+fn the_extreme_antes_are_the_ends_of_the_table_and_those_priced_apart() {
+    // golden-oasis sets the privilege fee at 500 apart: 600 is the least ante priced in proportion.
+    assert_eq!(extreme_antes(&golden_oasis("")), [500, 600, 5000]);
+    assert_eq!(extreme_antes(&golden_oasis("[bonus]\nfee_at_ante = { 600 = 70 }")), [500, 600, 700, 5000]);
 }

@@ -118,6 +118,12 @@ pub(crate) fn to_py_err(error: impl Into<Error>) -> PyErr {
     kind.err(error.to_string())
 }
 
+/// A value of the core that serde could not write as JSON for Python: a fault of the core,
+/// never of the caller's input, so the base class alone.
+pub(crate) fn unwritable(error: &serde_json::Error) -> PyErr {
+    OasisError::new_err(format!("the core could not write a value for Python: {error}"))
+}
+
 pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add("OasisError", py.get_type::<OasisError>())?;

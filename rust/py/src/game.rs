@@ -56,9 +56,18 @@ impl Profile {
         self.0.digest()
     }
 
-    /// Every allowed ante, lowest first.
-    fn allowed_antes(&self) -> Vec<Money> {
-        self.0.allowed_antes().collect()
+    /// Every ante each of `boxes` boxes may take, lowest first: with several boxes the
+    /// profile may ask for a higher minimum.
+    #[pyo3(signature = (boxes = 1))]
+    fn allowed_antes(&self, boxes: usize) -> Vec<Money> {
+        round::allowed_antes(&self.0, boxes)
+    }
+
+    /// The antes at which a box's return per ante may be at its least or greatest, lowest
+    /// first: the table's least and greatest, each ante with a fee of its own, and the least
+    /// ante priced in proportion (the antes a PAR sheet gives figures at).
+    fn extreme_antes(&self) -> Vec<Money> {
+        round::extreme_antes(&self.0)
     }
 
     /// The bonus stake a box takes at this ante when the player switches the bonus on.

@@ -3,13 +3,14 @@
 //! operator overrides come in, through Python's json module (each is small and crosses once
 //! per round or per report).
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::errors::unwritable;
+
 /// A serde value as Python objects (dicts, lists, numbers, strings).
 pub(crate) fn to_python<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let text = serde_json::to_string(value).map_err(|e| unwritable(&e))?;
     py.import("json")?.getattr("loads")?.call1((text,))
 }
 

@@ -271,21 +271,24 @@ pub(crate) fn analyse(
         .rev()
         .filter(|&&category| profile.odds(category).is_some())
         .map(|&category| OutcomeRow {
-            name: format!("won_{}", category.name()),
+            name: round::outcome_name(Outcome::Won, category),
             combinations: tally.won[category as usize],
             net: payments.won[category as usize],
         })
         .collect();
-    outcomes.extend([
-        OutcomeRow {
-            name: "dealer_not_qualified".into(),
-            combinations: tally.not_qualified,
-            net: payments.not_qualified,
-        },
-        OutcomeRow { name: "push".into(), combinations: tally.push, net: payments.push },
-        OutcomeRow { name: "folded".into(), combinations: tally.folded, net: payments.folded },
-        OutcomeRow { name: "lost".into(), combinations: tally.lost, net: payments.lost },
-    ]);
+    outcomes.extend(
+        [
+            (Outcome::DealerNotQualified, tally.not_qualified, payments.not_qualified),
+            (Outcome::Push, tally.push, payments.push),
+            (Outcome::Folded, tally.folded, payments.folded),
+            (Outcome::Lost, tally.lost, payments.lost),
+        ]
+        .map(|(outcome, combinations, net)| OutcomeRow {
+            name: outcome.name().into(),
+            combinations,
+            net,
+        }),
+    );
     let total_combinations: u64 = outcomes.iter().map(|row| row.combinations).sum();
     assert_eq!(total_combinations, TOTAL_COMBINATIONS, "every combination is counted once");
 

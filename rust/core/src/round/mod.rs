@@ -34,15 +34,15 @@ use settle::{settle_box, void_box};
 
 pub use actions::{Action, LegalAction, Phase};
 pub use pricing::{
-    bonus_stakes, deal_needs, placed_at_deal, price_list, privilege_fee, standard_bonus_stake, ExchangeFee,
-    PriceList,
+    allowed_antes, bonus_stakes, deal_needs, extreme_antes, placed_at_deal, price_list, privilege_fee,
+    standard_bonus_stake, ExchangeFee, PriceList,
 };
 pub(crate) use pricing::{
     exchange_counts, exchange_fee, insurance_limits, purchase_fee, redraw_fee, redraw_price,
 };
 pub use record::{DeckSource, RoundRecord};
 pub(crate) use settle::{bonus_bet, insurance_bet, main_bets, played_outcome, qualifies};
-pub use settle::{BetResult, BoxSettlement, JackpotWin, Outcome, Settlement};
+pub use settle::{outcome_name, BetResult, BoxSettlement, JackpotWin, Outcome, Settlement};
 
 /// Cards in a box or a dealer's hand as dealt.
 pub const HAND: usize = 5;

@@ -35,12 +35,8 @@ pub(super) fn check_bets(
                 t.ante_step
             ));
         }
-        if antes.len() > 1 && boxes.min_ante_multi.is_some_and(|min| ante < min) {
-            return Err(format!(
-                "box {}: with several boxes the ante is at least {}",
-                i + 1,
-                boxes.min_ante_multi.unwrap_or_default()
-            ));
+        if let Some(least) = least_ante_on(profile, antes.len()).filter(|&least| ante < least) {
+            return Err(format!("box {}: with several boxes the ante is at least {least}", i + 1));
         }
     }
     if boxes.identical_antes && antes.iter().any(|&a| a != antes[0]) {
@@ -63,6 +59,38 @@ pub(super) fn check_bets(
         }
     }
     Ok(bonus_stakes)
+}
+
+/// The least ante a box takes when `boxes` boxes are played, beyond the table's: several boxes
+/// may ask for more (the profile's `min_ante_multi`).
+fn least_ante_on(profile: &Profile, boxes: usize) -> Option<Money> {
+    profile.boxes.min_ante_multi.filter(|_| boxes > 1)
+}
+
+/// Every ante each of `boxes` boxes may take, lowest first: the table's ante ladder, from
+/// the profile's higher minimum when several boxes are played. `check_bets` refuses the others.
+pub fn allowed_antes(profile: &Profile, boxes: usize) -> Vec<Money> {
+    let least = least_ante_on(profile, boxes).unwrap_or(0);
+    profile.allowed_antes().filter(|&ante| ante >= least).collect()
+}
+
+/// The antes at which a box's return per ante may be at its least or greatest, lowest first.
+/// Every price is in antes and the maximum payout cuts more as the ante grows, so the return
+/// per ante never rises with the ante, except where a fee is set for one ante (a privilege
+/// fee's `fee_at_ante`): the table's least and greatest ante, each ante priced apart, and
+/// the least ante priced in proportion.
+pub fn extreme_antes(profile: &Profile) -> Vec<Money> {
+    let priced_apart = profile.bonus.as_ref().map(|bonus| &bonus.fee_at_ante);
+    let is_apart = |ante: &Money| priced_apart.is_some_and(|fees| fees.contains_key(ante));
+    let t = &profile.table;
+    let in_proportion = profile.allowed_antes().find(|ante| !is_apart(ante)).unwrap_or(t.ante_min);
+    let mut antes: Vec<Money> = [t.ante_min, t.ante_max, in_proportion]
+        .into_iter()
+        .chain(priced_apart.into_iter().flat_map(|fees| fees.keys().copied()))
+        .collect();
+    antes.sort_unstable();
+    antes.dedup();
+    antes
 }
 
 /// What the deal takes from the credit: every ante and bonus stake (`bonus` may be empty:

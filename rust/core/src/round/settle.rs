@@ -33,9 +33,8 @@ impl BetResult {
     }
 }
 
-/// How a box's main bets ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// How a box's main bets ended; written by its `name`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Folded,
     DealerNotQualified,
@@ -48,6 +47,37 @@ pub enum Outcome {
     Protected,
     /// The round was void: everything returned.
     Void,
+}
+
+impl Outcome {
+    /// The outcome's name in settlements, records and reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Folded => "folded",
+            Outcome::DealerNotQualified => "dealer_not_qualified",
+            Outcome::DealerStillNotQualified => "dealer_still_not_qualified",
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+            Outcome::Push => "push",
+            Outcome::Protected => "protected",
+            Outcome::Void => "void",
+        }
+    }
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// An outcome as the analysis and the simulation tally it: a win under the category of the
+/// hand that won it (`won_Flush`), any other outcome by its name (`hand` unused).
+pub fn outcome_name(outcome: Outcome, hand: Category) -> String {
+    match outcome {
+        Outcome::Won => format!("{}_{}", outcome.name(), hand.name()),
+        _ => outcome.name().into(),
+    }
 }
 
 /// A bonus hand that wins a share of the progressive jackpot; the terminal pays the amount.

@@ -114,16 +114,18 @@ pub struct Simulation {
     pub distribution: Vec<(f64, u64)>,
 }
 
+/// The name of a tally's outcome slot: a category's slot counts the wins with it.
 fn outcome_name(slot: usize) -> String {
-    match slot {
-        NOT_QUALIFIED => "dealer_not_qualified".into(),
-        STILL_NOT_QUALIFIED => "dealer_still_not_qualified".into(),
-        PUSH => "push".into(),
-        PROTECTED => "protected".into(),
-        FOLDED => "folded".into(),
-        LOST => "lost".into(),
-        c => format!("won_{}", Category::ALL[c].name()),
-    }
+    let outcome = match slot {
+        NOT_QUALIFIED => Outcome::DealerNotQualified,
+        STILL_NOT_QUALIFIED => Outcome::DealerStillNotQualified,
+        PUSH => Outcome::Push,
+        PROTECTED => Outcome::Protected,
+        FOLDED => Outcome::Folded,
+        LOST => Outcome::Lost,
+        won => return round::outcome_name(Outcome::Won, Category::ALL[won]),
+    };
+    outcome.name().into()
 }
 
 /// The report of a simulation from its tally, at the player's ante and stake.
