@@ -36,8 +36,7 @@ def test_the_help_says_what_each_house_does() -> None:
     golden = help_at("golden-oasis", 1000)
     assert "Prices at an ante of €10.00:" in golden
     assert (
-        "Exchange: 1 card for €10.00, 2 cards for €15.00, 3 cards for €15.00, 5 cards for €10.00."
-        in golden
+        "Exchange: 1 card for €10.00, 2 cards for €15.00, 3 cards for €15.00, 5 cards for €10.00." in golden
     )
     assert "With the bonus: 2 cards for €10.00." in golden
     assert any(line.startswith("Buy a sixth card for €10.00") for line in golden)
