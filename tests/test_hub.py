@@ -341,7 +341,11 @@ def test_hub_migrate_warns_while_any_login_may_take_advisory_locks_or_notify(
         "oasis-kiosk: hub: warning: any login of this database may call pg_catalog.pg_advisory_lock(bigint), "
     )
     assert "and 16 more" in warning
-    assert f"psql -v ON_ERROR_STOP=1 -U postgres -d {bare.dbname} -f {migrate.SERVER_FUNCTIONS}" in warning
+    server = bare.owner.info
+    assert (
+        f"psql -h {server.host} -p {server.port} -v ON_ERROR_STOP=1 -U postgres -d {bare.dbname} "
+        f"-f {migrate.SERVER_FUNCTIONS}"
+    ) in warning, "the psql that reaches this hub's server"
     restrict_server_functions(bare.server, bare.dbname)
     assert main(["hub", "migrate", *dsn]) == 0
     assert capsys.readouterr().err == "", "the step run, and the server allows no prepared transaction"

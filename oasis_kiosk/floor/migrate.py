@@ -315,7 +315,8 @@ def server_warnings(connection: psycopg.Connection[Any]) -> list[str]:
         warnings.append(
             f"any login of this database may call {open_to_all[0]}{more}: a cabinet's login could fill "
             "the server's lock table (then nobody, a superuser included, connects) or its NOTIFY queue; "
-            f"a superuser runs psql -v ON_ERROR_STOP=1 -U postgres -d {connection.info.dbname} "
+            f"a superuser runs psql -h {connection.info.host} -p {connection.info.port} -v ON_ERROR_STOP=1 "
+            f"-U postgres -d {connection.info.dbname} "
             f"-f {SERVER_FUNCTIONS} (docs/floor.md)"
         )
     row = connection.execute("SELECT current_setting('max_prepared_transactions')::integer").fetchone()
