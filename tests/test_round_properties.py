@@ -30,10 +30,8 @@ ACTIONS = ["fold", "play", "exchange", "buy_sixth_card", "insure", "decline", "b
 def bets(draw: st.DrawFn) -> tuple[Profile, list[int], list[bool], int | None]:
     profile = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
     rules = profile.to_dict()
-    antes_allowed = profile.allowed_antes()
     boxes = draw(st.integers(1, rules["boxes"]["max"]))
-    if boxes > 1 and rules["boxes"].get("min_ante_multi"):
-        antes_allowed = [a for a in antes_allowed if a >= rules["boxes"]["min_ante_multi"]]
+    antes_allowed = profile.allowed_antes(boxes)
     if rules["boxes"]["identical_antes"]:
         antes = [draw(st.sampled_from(antes_allowed))] * boxes
     else:
@@ -86,6 +84,8 @@ def test_any_round_settles_conserves_money_refuses_illegal_actions_and_replays(
             break
         legal = round_.legal_actions()
         assert legal, "an unsettled round always offers its current box something"
+        offered = dict(profile.offered_actions())[round_.phase]
+        assert set(legal) <= set(offered), "every button the round lights is one its phase shows"
         if data.draw(st.booleans(), label="try something illegal"):
             name = data.draw(st.sampled_from(ACTIONS))
             box = data.draw(st.integers(0, round_.box_count))

@@ -24,6 +24,7 @@ from oasis_kiosk.ui.rules_text import hand_name
 if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
     from oasis_kiosk._core import _LegalActions as LegalActions
+    from oasis_kiosk._core import _Phase as Phase
     from oasis_kiosk._core import _RoundRecord as RoundRecord
     from oasis_kiosk._core import _Settlement as Settlement
     from oasis_kiosk.store.db.rounds import RoundSettlement
@@ -502,41 +503,32 @@ def buttons(
 
 
 def bars_to_come(terminal: Terminal, cash: Callable[[int], str]) -> list[tuple[str, ...]]:
-    """The labels of each bar of buttons a round shows as it goes (placing the bets,
-    insurance, the purchase, in play), as they read now: what the screen renders ahead."""
+    """The labels of each bar of buttons a round shows as it goes (placing the bets, then
+    each phase the profile asks in), as they read now: what the screen renders ahead."""
+    phases: list[Phase | None] = [None, *dict(terminal.profile.offered_actions())]
     return [
         tuple(_button_label(terminal, name, phase is None, cash) for name in _bar_names(terminal, phase))
-        for phase in (None, "insurance", "purchase", "play")
+        for phase in phases
     ]
 
 
-def _bar_names(terminal: Terminal, phase: str | None) -> list[str]:
-    """The buttons of a round's ``phase`` (None: placing the bets), HELP last."""
-    rules = terminal.rules
+def _bar_names(terminal: Terminal, phase: Phase | None) -> list[str]:
+    """The buttons of a round's ``phase`` (None: placing the bets), HELP last: in a round,
+    each action the profile may offer in it (the core's ``offered_actions``), by its intent."""
     if phase is None:
         names = ["bet_down", "bet", "max_bet"]
         if terminal.profile.bonus_stakes(terminal.ante):
             names.append("bonus")
-        if int(rules["boxes"]["max"]) > 1:
+        if int(terminal.rules["boxes"]["max"]) > 1:
             names.append("boxes")
         if terminal.last_bets is not None and terminal.last_bets != terminal.bets:
             names.append("repeat_bet")  # beside DEAL only when it deals something else
         names += ["deal", "cashout", "language"]
-    elif phase == "insurance":
-        names = ["bet_down", "bet", "insure", "decline"]
-    elif phase == "purchase":
-        names = [
-            name
-            for name, key in (("buy_card", "buy_dealer_card"), ("buy_game", "buy_game"))
-            if rules.get(key)
-        ]
-        names.append("decline")
     else:
-        names = ["fold", "play"]
-        if rules.get("exchange"):
-            names.append("exchange")
-        if rules.get("sixth_card"):
-            names.append("sixth")
+        offered = dict(terminal.profile.offered_actions()).get(phase, [])
+        names = [ACTION_INTENTS[action] for action in offered]
+        if phase == "insurance":
+            names[:0] = ["bet_down", "bet"]  # BET and BET − choose the amount to insure
     return [*names, "help"]
 
 

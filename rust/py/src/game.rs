@@ -70,6 +70,16 @@ impl Profile {
         round::extreme_antes(&self.0)
     }
 
+    /// The actions a box may be offered in each phase it may be asked in, by the phase's
+    /// name, in the order its buttons show them, whatever its cards and the credit
+    /// (`Round.legal_actions` says which of them are legal now).
+    fn offered_actions(&self) -> Vec<(&'static str, Vec<&'static str>)> {
+        round::offered_actions(&self.0)
+            .into_iter()
+            .map(|(phase, actions)| (phase.name(), actions.into_iter().map(|kind| kind.key()).collect()))
+            .collect()
+    }
+
     /// The bonus stake a box takes at this ante when the player switches the bonus on.
     fn standard_bonus_stake(&self, ante: Money) -> Option<Money> {
         round::standard_bonus_stake(&self.0, ante)
@@ -185,7 +195,7 @@ impl Choice {
     /// The action's name, as `Round.legal_actions` names it: "fold", "play", "exchange", ...
     #[getter]
     fn action(&self) -> &'static str {
-        action_key(&self.action)
+        self.action.kind().key()
     }
 
     /// The positions to exchange (0 to 4), for an exchange.
@@ -262,31 +272,9 @@ impl Advice {
     }
 }
 
-fn action_key(action: &Action) -> &'static str {
-    match action {
-        Action::Fold { .. } => "fold",
-        Action::Play { .. } => "play",
-        Action::Exchange { .. } => "exchange",
-        Action::BuySixthCard { .. } => "buy_sixth_card",
-        Action::Insure { .. } => "insure",
-        Action::Decline { .. } => "decline",
-        Action::BuyDealerCard { .. } => "buy_dealer_card",
-        Action::BuyGame { .. } => "buy_game",
-    }
-}
-
 /// One round of the game: deal, decide box by box, settle.
 #[pyclass(module = "oasis_kiosk._core")]
 pub struct Round(round::Round);
-
-fn phase_name(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Decision { .. } => "decision",
-        Phase::Insurance { .. } => "insurance",
-        Phase::Purchase { .. } => "purchase",
-        Phase::Settled => "settled",
-    }
-}
 
 impl Round {
     fn current(&self, box_index: Option<usize>) -> PyResult<usize> {
@@ -362,7 +350,7 @@ impl Round {
     /// "decision", "insurance", "purchase" or "settled".
     #[getter]
     fn phase(&self) -> &'static str {
-        phase_name(self.0.phase())
+        self.0.phase().name()
     }
 
     /// The box whose turn it is (0-based), or None when settled.
@@ -426,21 +414,22 @@ impl Round {
             return Ok(legal);
         };
         for action in self.0.legal_actions(box_index) {
+            let key = action.kind().key();
             match action {
-                LegalAction::Fold => legal.set_item("fold", 0)?,
-                LegalAction::Play { price } => legal.set_item("play", price)?,
-                LegalAction::Exchange { prices } => legal
-                    .set_item("exchange", prices.into_iter().collect::<std::collections::BTreeMap<_, _>>())?,
-                LegalAction::BuySixthCard { price } => legal.set_item("buy_sixth_card", price)?,
+                LegalAction::Fold | LegalAction::Decline => legal.set_item(key, 0)?,
+                LegalAction::Play { price }
+                | LegalAction::BuySixthCard { price }
+                | LegalAction::BuyDealerCard { price }
+                | LegalAction::BuyGame { price } => legal.set_item(key, price)?,
+                LegalAction::Exchange { prices } => {
+                    legal.set_item(key, prices.into_iter().collect::<std::collections::BTreeMap<_, _>>())?
+                }
                 LegalAction::Insure { min, max } => {
                     let range = PyDict::new(py);
                     range.set_item("min", min)?;
                     range.set_item("max", max)?;
-                    legal.set_item("insure", range)?
+                    legal.set_item(key, range)?
                 }
-                LegalAction::Decline => legal.set_item("decline", 0)?,
-                LegalAction::BuyDealerCard { price } => legal.set_item("buy_dealer_card", price)?,
-                LegalAction::BuyGame { price } => legal.set_item("buy_game", price)?,
             }
         }
         Ok(legal)

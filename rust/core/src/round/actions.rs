@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::profile::Money;
+use crate::profile::{Money, Profile, Redraw};
 
 /// Whose turn it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,7 +69,88 @@ pub enum Action {
     },
 }
 
+impl Phase {
+    /// The phase's name, as the bindings give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Decision { .. } => "decision",
+            Phase::Insurance { .. } => "insurance",
+            Phase::Purchase { .. } => "purchase",
+            Phase::Settled => "settled",
+        }
+    }
+}
+
+/// What kind of action a player's is, whatever its box and amounts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    Fold,
+    Play,
+    Exchange,
+    BuySixthCard,
+    Insure,
+    Decline,
+    BuyDealerCard,
+    BuyGame,
+}
+
+impl ActionKind {
+    /// The action's name, as the bindings give it (the keys of the legal actions).
+    pub fn key(self) -> &'static str {
+        match self {
+            ActionKind::Fold => "fold",
+            ActionKind::Play => "play",
+            ActionKind::Exchange => "exchange",
+            ActionKind::BuySixthCard => "buy_sixth_card",
+            ActionKind::Insure => "insure",
+            ActionKind::Decline => "decline",
+            ActionKind::BuyDealerCard => "buy_dealer_card",
+            ActionKind::BuyGame => "buy_game",
+        }
+    }
+}
+
+/// The actions a box may be offered in each phase it may be asked in under `profile`, in
+/// the order its buttons show them, whatever its cards and the credit (`Round::legal_actions`
+/// says which of them are legal now); a phase the profile never asks in is left out. Each
+/// phase is given for the first box: it is every box's.
+pub fn offered_actions(profile: &Profile) -> Vec<(Phase, Vec<ActionKind>)> {
+    let mut decision = vec![ActionKind::Fold, ActionKind::Play];
+    if profile.exchange.is_some() {
+        decision.push(ActionKind::Exchange);
+    }
+    if profile.sixth_card.is_some() {
+        decision.push(ActionKind::BuySixthCard);
+    }
+    let mut phases = vec![(Phase::Decision { box_index: 0 }, decision)];
+    if profile.insurance.is_some() {
+        phases.push((Phase::Insurance { box_index: 0 }, vec![ActionKind::Insure, ActionKind::Decline]));
+    }
+    if let Some((redraw, _)) = profile.dealer_redraw() {
+        let buy = match redraw {
+            Redraw::DealerCard => ActionKind::BuyDealerCard,
+            Redraw::Game => ActionKind::BuyGame,
+        };
+        phases.push((Phase::Purchase { box_index: 0 }, vec![buy, ActionKind::Decline]));
+    }
+    phases
+}
+
 impl Action {
+    /// What kind of action it is.
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            Action::Fold { .. } => ActionKind::Fold,
+            Action::Play { .. } => ActionKind::Play,
+            Action::Exchange { .. } => ActionKind::Exchange,
+            Action::BuySixthCard { .. } => ActionKind::BuySixthCard,
+            Action::Insure { .. } => ActionKind::Insure,
+            Action::Decline { .. } => ActionKind::Decline,
+            Action::BuyDealerCard { .. } => ActionKind::BuyDealerCard,
+            Action::BuyGame { .. } => ActionKind::BuyGame,
+        }
+    }
+
     /// The box the action is for.
     pub fn box_index(&self) -> usize {
         match *self {
@@ -112,6 +193,22 @@ pub enum LegalAction {
     BuyGame {
         price: Money,
     },
+}
+
+impl LegalAction {
+    /// What kind of action it is.
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            LegalAction::Fold => ActionKind::Fold,
+            LegalAction::Play { .. } => ActionKind::Play,
+            LegalAction::Exchange { .. } => ActionKind::Exchange,
+            LegalAction::BuySixthCard { .. } => ActionKind::BuySixthCard,
+            LegalAction::Insure { .. } => ActionKind::Insure,
+            LegalAction::Decline => ActionKind::Decline,
+            LegalAction::BuyDealerCard { .. } => ActionKind::BuyDealerCard,
+            LegalAction::BuyGame { .. } => ActionKind::BuyGame,
+        }
+    }
 }
 
 pub(super) fn action_name(action: &Action) -> &'static str {

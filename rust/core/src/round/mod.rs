@@ -32,7 +32,7 @@ use record::unhex;
 use pricing::{check_bets, credit_kept_for_play};
 use settle::{settle_box, void_box};
 
-pub use actions::{Action, LegalAction, Phase};
+pub use actions::{offered_actions, Action, ActionKind, LegalAction, Phase};
 pub use pricing::{
     allowed_antes, bonus_stakes, deal_needs, extreme_antes, placed_at_deal, price_list, privilege_fee,
     standard_bonus_stake, ExchangeFee, PriceList,
