@@ -17,6 +17,7 @@ from oasis_kiosk.machine import cash_out_kinds
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, PayoutDevice
 from oasis_kiosk.machine.events import SENTENCES, event_log, sentence
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.machine.tilts import TiltKind
 
 PACKAGE = Path(__file__).parent.parent / "oasis_kiosk"
 MONEY_KINDS = ("coin", "bill")
@@ -158,9 +159,9 @@ TICKET_PRINTER = PayoutDevice(
     "ticket_printer",
     unit=lambda config: 1,
     meter="printer_out",
-    stopped_short="printer_failed",
+    stopped_short=TiltKind.FAULT,  # a printer's own tilts would be entries of machine/tilts.py
     short_for_cause={},
-    overpaid="printer_overpaid",
+    overpaid=TiltKind.FAULT,
     words=replace(
         HOPPER.words,
         logged_paid="Ticket of {amount} printed",

@@ -15,6 +15,7 @@ from oasis_kiosk.config import Config, ConfigError, JackpotConfig, load_config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.machine.tilts import TILTS, TiltKind
 from oasis_kiosk.store.db import StoreError
 
 SEEDS = seeds_from(bytes(32))
@@ -356,6 +357,12 @@ def test_each_tilt_is_cleared_as_its_registry_entry_says(database: Path) -> None
     assert feed(t, "attendant") == [False]
     feed(t, "door_close")
     assert t.tilts == {}
+
+
+def test_every_kind_of_tilt_has_its_entry_in_the_registry() -> None:
+    """The code raises tilts by ``TiltKind`` (a misspelt kind is mypy's error, not the
+    cabinet's): each kind has what the screen, the key and the log read of it."""
+    assert list(TILTS) == list(TiltKind)
 
 
 def test_a_tilt_missing_from_the_registry_is_a_fault_that_names_it(database: Path) -> None:

@@ -40,6 +40,7 @@ from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import BILL, COIN, MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.terminal import Response, Terminal
+from oasis_kiosk.machine.tilts import TiltKind
 
 SWITCH_INTENTS = {intent for edges in SWITCHES.values() for intent in edges}
 
@@ -217,7 +218,7 @@ class Cabinet:
         match event:
             case Credit(value=value):
                 if kind is None:  # a payout device cannot take money in: never booked, never lost
-                    self._device_fault("fault", f"the payout device reported {value} taken in")
+                    self._device_fault(TiltKind.FAULT, f"the payout device reported {value} taken in")
                     return None
                 response = self.terminal.accept_money(kind, value, opened=kind in self._money_live())
                 self._saw(Taken(kind, value))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.tilts import TiltKind
 
 if TYPE_CHECKING:  # the configuration lists these kinds as its choices
     from oasis_kiosk.config import Config
@@ -25,12 +26,12 @@ class PayoutDevice:
     """The value of one item it pays (minor units), from the configuration."""
     meter: str
     """The meter of what it paid out."""
-    stopped_short: str
+    stopped_short: TiltKind
     """The tilt of a payout it ended short (empty or jammed)."""
-    short_for_cause: Mapping[str, str]
+    short_for_cause: Mapping[TiltKind, str]
     """The tilts of a payout it ended short for a cause it names (``PayoutEnded.tilt``),
     each with its English reason (``{coins}`` still owed); another cause is ``stopped_short``."""
-    overpaid: str
+    overpaid: TiltKind
     """The tilt, the ledger's row (at no credit) and the meter of an item it paid unowed."""
     words: PayoutWords
 
@@ -91,12 +92,12 @@ HOPPER = PayoutDevice(
     "hopper",
     unit=lambda config: config.hopper_coin,
     meter="hopper_out",
-    stopped_short="hopper_empty",
+    stopped_short=TiltKind.HOPPER_EMPTY,
     short_for_cause={
-        "hopper_exit_blocked": "the exit sensor stayed covered with {coins} coin(s) still owed: "
+        TiltKind.HOPPER_EXIT_BLOCKED: "the exit sensor stayed covered with {coins} coin(s) still owed: "
         "check that the last coin counted reached the tray"
     },
-    overpaid="hopper_overpaid",
+    overpaid=TiltKind.HOPPER_OVERPAID,
     words=PayoutWords(
         paying=N_("paying out {coins} coin(s) of {coin}"),
         paid=N_("coin {coin} paid out"),

@@ -18,7 +18,7 @@ from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, PAYOUT_DEVICES, PayoutDevice
 from oasis_kiosk.machine.intents import BUTTON_LABELS
 from oasis_kiosk.machine.money_kinds import BILL, BY_LEDGER_KIND, COIN
-from oasis_kiosk.machine.tilts import TILTS
+from oasis_kiosk.machine.tilts import registered
 from oasis_kiosk.store.db import Store
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ def sentence(event: Mapping[str, Any], cash: Callable[[int], str]) -> str:
         return in_words
     fields = {name: _field(name, value, said, cash) for name, value in _flattened(detail)}
     if "message" in detail:
-        tilt = TILTS.get(detail.get("kind", ""))
+        tilt = registered(detail.get("kind", ""))
         fields["tilt"] = _(tilt.label) if tilt is not None else str(detail["message"])
     if "intent" in detail:
         label = BUTTON_LABELS.get(detail["intent"])

@@ -33,6 +33,7 @@ from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
+from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
 from oasis_kiosk.store.db import Store
@@ -210,7 +211,7 @@ class OperatorMenu:
             self.store.set_state("pin_failures", {"count": failures, "at": self.clock()})
             self.store.event("operator_login_failed", failures=failures)
             if locked:
-                self.terminal._tilt("pin_lockout", reason)  # in this very transaction
+                self.terminal._tilt(TiltKind.PIN_LOCKOUT, reason)  # in this very transaction
         if locked:
             raise OperatorError(
                 N_("wrong PIN: {failures} wrong PINs in a row: the menu is locked until the attendant's key"),
@@ -305,7 +306,7 @@ class OperatorMenu:
                 self.store.add_meter("coin_out", taken)
             self.store.void_round(round_id, reason)
             self.store.event("round_voided", round_id=round_id, refund=taken, reason=reason)
-            self.terminal._clear_tilt("resume")
+            self.terminal._clear_tilt(TiltKind.RESUME)
             self.terminal.save_state()
 
     # Settings.

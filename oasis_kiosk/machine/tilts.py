@@ -5,9 +5,31 @@ line that raises it; the screen, the attendant's key and the log read the rest f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.i18n import N_
+
+
+class TiltKind(StrEnum):
+    """Each tilt's kind, as the books, the log and the floor's hub name it; a string, so that
+    the books' own (a device's, an older release's) compare equal."""
+
+    DOOR = "door"
+    RESUME = "resume"
+    INTEGRITY = "integrity"
+    DATABASE = "database"
+    FAULT = "fault"
+    HOPPER_EMPTY = "hopper_empty"
+    HOPPER_EXIT_BLOCKED = "hopper_exit_blocked"
+    HOPPER_OVERPAID = "hopper_overpaid"
+    COIN_ACCEPTOR = "coin_acceptor"
+    BILL_ACCEPTOR = "bill_acceptor"
+    BILL_VALIDATOR = "bill_validator"
+    POWER_FAIL = "power_fail"
+    SELF_TEST = "self_test"
+    BOOKS = "books"
+    PIN_LOCKOUT = "pin_lockout"
 
 
 class ClearedBy(Enum):
@@ -30,28 +52,50 @@ class Tilt:
     the label on the panel, where it says more."""
 
 
-TILTS: dict[str, Tilt] = {
-    "door": Tilt(N_("The door is open."), ClearedBy.DOOR_CLOSED),
-    "resume": Tilt(N_("A round could not resume; the operator voids it."), ClearedBy.OPERATOR_VOID),
-    "integrity": Tilt(N_("A round was void: its stakes were returned.")),
-    "database": Tilt(N_("The records cannot be written.")),
-    "fault": Tilt(N_("An internal fault stopped the game.")),
-    "hopper_empty": Tilt(N_("The hopper is empty or jammed.")),
-    "hopper_exit_blocked": Tilt(N_("The hopper's exit is blocked, or its sensor covered.")),
-    "hopper_overpaid": Tilt(N_("The hopper paid a coin it did not owe.")),
-    "coin_acceptor": Tilt(N_("The coin acceptor reports a fault.")),
-    "bill_acceptor": Tilt(N_("The note acceptor reports a fault.")),
-    "bill_validator": Tilt(N_("The note validator reports a fault.")),
+TILTS: dict[TiltKind, Tilt] = {
+    TiltKind.DOOR: Tilt(N_("The door is open."), ClearedBy.DOOR_CLOSED),
+    TiltKind.RESUME: Tilt(N_("A round could not resume; the operator voids it."), ClearedBy.OPERATOR_VOID),
+    TiltKind.INTEGRITY: Tilt(N_("A round was void: its stakes were returned.")),
+    TiltKind.DATABASE: Tilt(N_("The records cannot be written.")),
+    TiltKind.FAULT: Tilt(N_("An internal fault stopped the game.")),
+    TiltKind.HOPPER_EMPTY: Tilt(N_("The hopper is empty or jammed.")),
+    TiltKind.HOPPER_EXIT_BLOCKED: Tilt(N_("The hopper's exit is blocked, or its sensor covered.")),
+    TiltKind.HOPPER_OVERPAID: Tilt(N_("The hopper paid a coin it did not owe.")),
+    TiltKind.COIN_ACCEPTOR: Tilt(N_("The coin acceptor reports a fault.")),
+    TiltKind.BILL_ACCEPTOR: Tilt(N_("The note acceptor reports a fault.")),
+    TiltKind.BILL_VALIDATOR: Tilt(N_("The note validator reports a fault.")),
     # The power's return clears it too (Terminal.power_restored).
-    "power_fail": Tilt(N_("The mains power has failed.")),
-    "self_test": Tilt(N_("The start-up self-test failed."), ClearedBy.SELF_TEST),
-    "books": Tilt(N_("The records are damaged: the operator must restore them."), ClearedBy.BOOKS_RESTORED),
-    "pin_lockout": Tilt(N_("The operator menu is locked after too many wrong PINs."), detail_shown=False),
+    TiltKind.POWER_FAIL: Tilt(N_("The mains power has failed.")),
+    TiltKind.SELF_TEST: Tilt(N_("The start-up self-test failed."), ClearedBy.SELF_TEST),
+    TiltKind.BOOKS: Tilt(
+        N_("The records are damaged: the operator must restore them."), ClearedBy.BOOKS_RESTORED
+    ),
+    TiltKind.PIN_LOCKOUT: Tilt(
+        N_("The operator menu is locked after too many wrong PINs."), detail_shown=False
+    ),
 }
+
+
+def tilt_kind(name: str) -> TiltKind:
+    """The tilt a device names (``Fault``, ``PayoutEnded``); one the registry lacks is an
+    error that names the registry."""
+    try:
+        return TiltKind(name)
+    except ValueError:
+        raise InputError(f"{name} is not a tilt of machine/tilts.py") from None
+
+
+def registered(kind: str) -> Tilt | None:
+    """The registry's entry for a tilt the books hold; None for a kind it lacks (from the
+    state of an older release)."""
+    try:
+        return TILTS[TiltKind(kind)]
+    except ValueError:
+        return None
 
 
 def attendant_clears(kind: str) -> bool:
     """Whether the attendant's key clears a tilt of this kind (an unknown kind, from the
     state of an older release, is cleared: nothing else would)."""
-    tilt = TILTS.get(kind)
+    tilt = registered(kind)
     return tilt is None or tilt.cleared_by is ClearedBy.ATTENDANT

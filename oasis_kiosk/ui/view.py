@@ -17,7 +17,7 @@ from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, INTENT_NA
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 from oasis_kiosk.machine.terminal import Response, Terminal
-from oasis_kiosk.machine.tilts import TILTS
+from oasis_kiosk.machine.tilts import registered
 from oasis_kiosk.ui.motion import Face
 from oasis_kiosk.ui.rules_text import hand_name
 
@@ -608,7 +608,7 @@ def _handpaid_win(
 def tilt_reason(kind: str, detail: str) -> str:
     """What the player reads of a tilt: its meaning in the player's language, and the
     terminal's detail where it says more."""
-    tilt = TILTS.get(kind)
+    tilt = registered(kind)
     if tilt is None:  # a kind from an older release's state
         return detail
     meaning = tilt.label

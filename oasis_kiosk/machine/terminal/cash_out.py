@@ -88,8 +88,9 @@ class CashOut(Transactions):
             if short and not by_attendant:
                 device = payout_device(self.config)
                 coins = device.items(self.config, short)
-                if tilt is not None and tilt in device.short_for_cause:
-                    self._tilt(tilt, device.short_for_cause[tilt].format(coins=coins))
+                cause = next((kind for kind in device.short_for_cause if kind == tilt), None)
+                if cause is not None:
+                    self._tilt(cause, device.short_for_cause[cause].format(coins=coins))
                 else:
                     self._tilt(device.stopped_short, device.words.short_reason.format(coins=coins))
                 return Response(False, device.words.short, {"short": coins})

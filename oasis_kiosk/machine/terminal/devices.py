@@ -16,6 +16,7 @@ from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.terminal.cash_out import CashOut
 from oasis_kiosk.machine.terminal.inputs import Inputs
 from oasis_kiosk.machine.terminal.money_in import credited
+from oasis_kiosk.machine.tilts import TiltKind, tilt_kind
 
 POWER_FAIL = "the power is failing: play and money stop until it returns"
 
@@ -56,7 +57,7 @@ class Devices(Inputs, CashOut):
         """A device fault: a tilt that stops play and money until the attendant clears it."""
 
         def tilt() -> Response:
-            self._tilt(kind, message)
+            self._tilt(tilt_kind(kind), message)
             return Response(True, message)
 
         return self._commit(tilt)
@@ -71,7 +72,7 @@ class Devices(Inputs, CashOut):
 
         def stop() -> Response:
             self.store.event("power_failing", credits=self.credits, round_id=self.round_id)
-            self._tilt("power_fail", POWER_FAIL)
+            self._tilt(TiltKind.POWER_FAIL, POWER_FAIL)
             return Response(True, "power failing")
 
         response = self._commit(stop)
@@ -85,12 +86,12 @@ class Devices(Inputs, CashOut):
         if self.power_failure:
             self.store.reopen()
             self.power_failure = False
-        if "power_fail" not in self.tilts:
+        if TiltKind.POWER_FAIL not in self.tilts:
             return Response(True, "power on")
 
         def clear() -> Response:
             self.store.event("power_restored", credits=self.credits)
-            self._clear_tilt("power_fail")
+            self._clear_tilt(TiltKind.POWER_FAIL)
             return Response(True, "power restored")
 
         return self._commit(clear)
@@ -103,9 +104,9 @@ class Devices(Inputs, CashOut):
         def record() -> Response:
             self.store.event("self_test", problems=list(problems))
             if problems:
-                self._tilt("self_test", "self-test failed: " + "; ".join(problems))
+                self._tilt(TiltKind.SELF_TEST, "self-test failed: " + "; ".join(problems))
                 return Response(False, "self-test failed")
-            self._clear_tilt("self_test")
+            self._clear_tilt(TiltKind.SELF_TEST)
             return Response(True, "self-test passed")
 
         return self._commit(record)
@@ -115,8 +116,8 @@ class Devices(Inputs, CashOut):
         at start: taken as that edge if the books last knew it the other way (it moved while
         the cabinet was off), else nothing."""
         known = {
-            "door_open": "door" in self.tilts,
-            "door_close": "door" not in self.tilts,
+            "door_open": TiltKind.DOOR in self.tilts,
+            "door_close": TiltKind.DOOR not in self.tilts,
             "operator_key_on": self.operator_key,
             "operator_key_off": not self.operator_key,
         }
@@ -127,11 +128,11 @@ class Devices(Inputs, CashOut):
     def _on_door_open(self, value: int | None) -> Response:
         self.store.add_meter("door_opens", 1)
         self.store.event("door_open")
-        self._tilt("door", "the door is open")
+        self._tilt(TiltKind.DOOR, "the door is open")
         return Response(True, N_("door open"))
 
     def _on_door_close(self, value: int | None) -> Response:
-        self._clear_tilt("door")
+        self._clear_tilt(TiltKind.DOOR)
         self.store.event("door_close")
         return Response(True, N_("door closed"))
 

@@ -17,6 +17,7 @@ from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 from oasis_kiosk.machine.response import Intent, Response
 from oasis_kiosk.machine.terminal.money_in import CreditsIn
 from oasis_kiosk.machine.terminal.round_play import RoundPlay
+from oasis_kiosk.machine.tilts import TiltKind
 
 # The largest value an input may carry (an amount in minor units).
 MAX_VALUE = 10**12
@@ -33,7 +34,7 @@ class Inputs(RoundPlay, CreditsIn):
         mode = self.mode
         if mode is Mode.BOOKS_FAULT:
             return set()  # nothing can be booked: no lamp lit, no money taken
-        door = {"door_close"} if "door" in self.tilts else {"door_open"}
+        door = {"door_close"} if TiltKind.DOOR in self.tilts else {"door_open"}
         switches = door | ({"operator_key_off"} if self.operator_key else {"operator_key_on"})
         if mode in {Mode.POWERING_DOWN, Mode.OPERATOR, Mode.JACKPOT_PENDING}:
             return switches

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from oasis_kiosk._core import Round
 from oasis_kiosk.machine.jackpot import hit
 from oasis_kiosk.machine.terminal.linked_jackpot import LinkedJackpot
+from oasis_kiosk.machine.tilts import TiltKind
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
@@ -73,7 +74,7 @@ class RoundSettling(LinkedJackpot):
         handpaid = not settlement["void"] and self._reaches_handpay_limit(settlement["net"] + awards)
         if settlement["void"]:
             self.store.post("void_refund", settlement["paid"], round_id=round_id, reason=settlement["void"])
-            self._tilt("integrity", f"round {round_id} void: {settlement['void']}")
+            self._tilt(TiltKind.INTEGRITY, f"round {round_id} void: {settlement['void']}")
         elif handpaid:
             # A large win locks the terminal up until the attendant pays it by hand: it never
             # goes on the credits, and it is booked when it is paid.

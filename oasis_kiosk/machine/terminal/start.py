@@ -18,6 +18,7 @@ from oasis_kiosk.machine.jackpot import JackpotState
 from oasis_kiosk.machine.linked import LinkState
 from oasis_kiosk.machine.terminal.bet_buttons import BetButtons
 from oasis_kiosk.machine.terminal.devices import Devices
+from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.store.db import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -147,4 +148,4 @@ class Terminal(BetButtons, Devices):
         self.insurance = self.handpay = self.payout = self.handpay_win = None
         self.stopping = self.operator_key = False
         self.jackpot = JackpotState.fresh(config.jackpot)
-        self.tilts = {"books": f"the books fail their check: {problem}"}
+        self.tilts = {TiltKind.BOOKS: f"the books fail their check: {problem}"}

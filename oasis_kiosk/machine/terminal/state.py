@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import Profile, RecordError, Round
 from oasis_kiosk.config import LANGUAGES, Config
-from oasis_kiosk.errors import InputError
 from oasis_kiosk.machine.betting import Bets, Betting
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
 from oasis_kiosk.machine.linked import LinkState
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.recall import RecalledHand, recalled_hands
-from oasis_kiosk.machine.tilts import TILTS
+from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.outbox import BOX_OF_A_ROUNDS_HIT
 
@@ -211,20 +210,18 @@ class TerminalState:
             self.round = Round.replay(self.store.profile(digest), record)
         except (RecordError, StoreError) as error:
             with self.store.transaction():
-                self._tilt("resume", f"round {round_id} cannot resume: {error}")
+                self._tilt(TiltKind.RESUME, f"round {round_id} cannot resume: {error}")
             return
         self.round_id = round_id
 
-    def _tilt(self, kind: str, message: str) -> None:
+    def _tilt(self, kind: TiltKind, message: str) -> None:
         """Raises a tilt, logged (``tilt``) with the state in this transaction: the books
         and the floor's hub see every tilt begin, as ``_clear_tilt`` logs it end."""
-        if kind not in TILTS:
-            raise InputError(f"{kind} is not a tilt of machine/tilts.py")
         self.tilts[kind] = message
         self.store.event("tilt", kind=kind, message=message)
         self.save_state()
 
-    def _clear_tilt(self, kind: str) -> None:
+    def _clear_tilt(self, kind: TiltKind | str) -> None:
         """Ends a standing tilt, logged (``tilt_cleared``); nothing for one not standing."""
         if kind in self.tilts:
             self.store.event("tilt_cleared", kind=kind, message=self.tilts.pop(kind))

@@ -13,6 +13,7 @@ from typing import Any
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.terminal.state import TerminalState
+from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.store.db import StoreError
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ class Transactions(TerminalState):
             return response
         except Exception as error:  # a rolled-back change must never leave memory changed
             self.take_back_the_books()
-            kind = "database" if isinstance(error, StoreError) else "fault"
+            kind = TiltKind.DATABASE if isinstance(error, StoreError) else TiltKind.FAULT
             message = str(error) or type(error).__name__
             self.tilts[kind] = message
             try:
@@ -77,6 +78,6 @@ class Transactions(TerminalState):
                     self.save_state()
             except StoreError:
                 pass  # the tilt stands in memory; the database refuses writes
-            if kind == "database":
+            if kind is TiltKind.DATABASE:
                 return Response(False, N_("database error: {reason}"), {"reason": message})
             return Response(False, N_("fault: {reason}"), {"reason": message})
