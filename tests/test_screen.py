@@ -36,7 +36,7 @@ from oasis_kiosk.ui.layout import text_floor, window_size
 from oasis_kiosk.ui.scenes.game.scene import MOST_FRAMES_WAITED
 from oasis_kiosk.ui.screenshots import Clock as Clock  # and this
 from oasis_kiosk.ui.view import cash_for, last_settlement
-from oasis_kiosk.ui.widgets import hand
+from oasis_kiosk.ui.widgets import hand, legend
 
 ARTIFACTS = (
     Path(os.environ.get("OASIS_ARTIFACTS") or Path(__file__).parent.parent / "test-artifacts") / "screens"
@@ -299,6 +299,29 @@ def test_the_desktops_window_says_which_key_shows_the_keys(tmp_path: Path) -> No
     kiosk(tmp_path, (800, 480), language="cs")
     title, _icon_title = pygame.display.get_caption()
     assert title == "Oasis Stud Poker (L zobrazí klávesy)"
+
+
+def test_the_key_legend_paints_only_inside_the_area_repainted(tmp_path: Path) -> None:
+    """A chip or card moving under the legend repaints its own small area, the legend within
+    it: the legend had set its clip to its whole panel, and blitted all its words again over
+    themselves (bolder each time, off the frame's damage)."""
+    app, _clock = kiosk(tmp_path, (1280, 720))
+    app.key("l")
+    assert app.game.legend is not None
+    rows = view.legend(app.game.legend, view.cash_for(app.terminal))
+    surface = pygame.Surface((1280, 720))
+    legend.draw(surface, app.game.layout, rows)
+    before = surface.copy()
+    area = pygame.Rect(300, 300, 20, 20)
+    with render.clipped(surface, area):
+        legend.draw(surface, app.game.layout, rows)
+    outside = [
+        (x, y)
+        for x in range(0, 1280, 2)
+        for y in range(0, 720, 2)
+        if not area.collidepoint(x, y) and surface.get_at((x, y)) != before.get_at((x, y))
+    ]
+    assert outside == []
 
 
 @pytest.mark.parametrize("language", screenshots.LANGUAGES)

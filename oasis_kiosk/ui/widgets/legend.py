@@ -22,7 +22,7 @@ def draw(surface: pygame.Surface, lay: Layout, keys: list[tuple[str, str]]) -> N
     width = panel.w // COLUMNS
     key_w = _key_width(keys, size)
     clip = surface.get_clip()
-    surface.set_clip(panel)  # nothing of the legend leaks onto the table
+    surface.set_clip(panel.clip(clip))  # within the area repainted, and nothing onto the table
     surface.blit(
         render.text(_("KEYS (L hides this)"), size, render.GOLD, True), (panel.x + size, panel.y + line // 3)
     )
