@@ -28,9 +28,12 @@ MONEY_KINDS = ("coin", "bill")
 # devices' reports (``money.Rejected``, ``money.Glitch``, ``money.Held``).
 LOGGED = [
     re.compile(r"""(?:\.event|\b_log|device_event)\(\s*f?"([a-z_{}]+)\""""),
-    re.compile(r"""money\.(?:Rejected|Glitch|Report)\(\s*f?"([a-z_{}]+)\""""),
+    re.compile(r"""\b(?:Rejected|Glitch|Report)\(\s*f?"([a-z_{}]+)\""""),
     re.compile(r"""money\.Held\(\s*\w+,\s*"([a-z_]+)\""""),
 ]
+NAMED_BY_CONSTANT = re.compile(r"""\b(?:Rejected|Glitch|Report)\(\s*([A-Z][A-Z_]+)\b""")
+"""A device's report whose event name is a constant of its module (the hopper's)."""
+CONSTANT = r"""^{name} = (?:"([a-z_]+)"|TiltKind\.([A-Z_]+))$"""
 HELD_ITEM = re.compile(r"""money\.Held\(\s*\w+,\s*"[a-z_]+",\s*"([a-z]+)\"""")
 
 
@@ -40,6 +43,12 @@ def logged_kinds() -> set[str]:
     sources = [path.read_text(encoding="utf-8") for path in PACKAGE.rglob("*.py")]
     items = {item for source in sources for item in HELD_ITEM.findall(source)}
     named = {name for source in sources for pattern in LOGGED for name in pattern.findall(source)}
+    for source in sources:
+        for constant in NAMED_BY_CONSTANT.findall(source):
+            found = re.search(CONSTANT.format(name=constant), source, re.MULTILINE)
+            assert found, f"{constant}: an event name this test cannot read"
+            literal, tilt = found.groups()
+            named.add(literal or TiltKind[tilt].value)
     kinds = set(essp.NAMES.values())  # the validator's reports, named in a table
     for name in named:
         kinds |= {name.format(kind=kind, item=item) for kind in MONEY_KINDS for item in items}
@@ -49,6 +58,7 @@ def logged_kinds() -> set[str]:
 def test_every_event_kind_the_code_logs_has_a_sentence() -> None:
     kinds = logged_kinds()
     assert {"door_open", "tilt", "handpay_paid", "operator_login", "coin_rejected", "note_returned"} <= kinds
+    assert {"hopper_exit_noise", "hopper_exit_blocked"} <= kinds, "the hopper's own reports"
     assert len(kinds) > 40
     assert sorted(kinds - set(SENTENCES)) == []
 

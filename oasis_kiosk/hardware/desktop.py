@@ -25,6 +25,7 @@ from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
 from oasis_kiosk.machine.money_kinds import BILL, COIN, MoneyKind
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
+from oasis_kiosk.machine.tilts import TiltKind
 
 PULSE_WIDTH = 0.05
 PULSE_GAP = 0.05
@@ -98,7 +99,7 @@ class MockCabinet:
         self.factory = MockFactory(revision="a020a0", pin_class=SwitchPin)
         self.lamp_factory = MockFactory(revision="a020a0")
         if switches is None:
-            switches = {"door": "door" in terminal.tilts, "operator_key": terminal.operator_key}
+            switches = {"door": TiltKind.DOOR in terminal.tilts, "operator_key": terminal.operator_key}
         for name, closed in switches.items():
             if closed:
                 self.factory.pin(self.wiring.buttons[name]).drive_low()

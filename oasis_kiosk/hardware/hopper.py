@@ -32,11 +32,12 @@ from gpiozero.pins import Factory
 from oasis_kiosk.config import ConfigError
 from oasis_kiosk.errors import InputError
 from oasis_kiosk.hardware.money import Glitch, MoneyEvent, Paid, PayoutEnded
+from oasis_kiosk.machine.tilts import TiltKind
 
 EXIT_DROPOUT = 0.003
 """Seconds the exit sensor may clear inside one coin's passage (a hole or an edge letting
 the light through) and the passage go on: one coin, counted once."""
-EXIT_BLOCKED = "hopper_exit_blocked"
+EXIT_BLOCKED = TiltKind.HOPPER_EXIT_BLOCKED
 """The event, and the tilt, of an exit sensor covered past ``exit_max_ms``."""
 
 

@@ -176,7 +176,7 @@ class OperatorMenu:
         if not self.terminal.operator_key:
             raise OperatorError(N_("turn the operator key first"))
         failures = int(self.store.get_state("pin_failures", {}).get("count", 0))
-        if "pin_lockout" in self.terminal.tilts:
+        if TiltKind.PIN_LOCKOUT in self.terminal.tilts:
             raise OperatorError(LOCKED, failures=failures)
         stored = self.store.get_state("operator_pin")
         if stored is None:

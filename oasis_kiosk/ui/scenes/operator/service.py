@@ -9,6 +9,7 @@ from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.ui.scenes.operator.page import OperatorPage
 from oasis_kiosk.ui.view import cash_for
 
@@ -50,7 +51,7 @@ class ServicePage(OperatorPage):
 
     def _draw_service(self, top: int) -> None:
         cash = cash_for(self.terminal)
-        unresumable = "resume" in self.terminal.tilts
+        unresumable = TiltKind.RESUME in self.terminal.tilts
         lines = [
             (_("Operator credit (digits; EXCHANGE clears; DEAL twice credits)"), cash(int(self.amount or 0))),
             (_("Credits now"), cash(self.terminal.credits)),
