@@ -206,15 +206,15 @@ TICKET_PRINTER = PayoutDevice(
         (
             "payout_requested",
             {"coins": 10, "coin": 100, "device": "hopper"},
-            "Payout of 10 coin(s) of €1.00 started",
+            "Payout started: 10 × €1.00",
         ),
         # An event of a release that named no device was the hopper's.
         ("cash_out", {"amount": 100}, "Coin of €1.00 paid out by the hopper"),
-        ("payout_stop_requested", {"coins_owed": 7}, "Payout stopped by the attendant with 7 coin(s) owed"),
+        ("payout_stop_requested", {"coins_owed": 7}, "Payout stopped by the attendant, coins owed: 7"),
         (
             "payout_interrupted",
             {"coins_owed": 7},
-            "The power failed during a payout: 7 coin(s) owed, handpaid",
+            "The power failed during a payout; coins owed, handpaid: 7",
         ),
     ],
 )

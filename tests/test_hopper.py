@@ -210,7 +210,7 @@ def test_a_payout_books_each_coin_and_handpays_the_rest(tmp_path: Path) -> None:
     terminal = cabinet.terminal
     terminal.handle("bill", 1000)
     terminal.handle("coin", 50)
-    assert terminal.handle("cashout").message == "paying out 10 coin(s) of 100"
+    assert terminal.handle("cashout").message == "paying out 10 × 100"
     assert terminal.live() == {"attendant", "door_open", "operator_key_on"}, (
         "only the attendant and the door while the hopper pays"
     )
@@ -236,7 +236,7 @@ def test_an_empty_hopper_tilts_and_the_credits_left_stay(tmp_path: Path) -> None
     now[0] += 5
     cabinet.step()
     assert terminal.credits == 600
-    assert terminal.tilts == {"hopper_empty": "the hopper stopped 6 coin(s) short"}
+    assert terminal.tilts == {"hopper_empty": "the hopper stopped with coins still owed: 6"}
     assert audit(terminal.store).ok
 
 
@@ -260,7 +260,7 @@ def test_an_exit_sensor_covered_past_its_bound_tilts_naming_the_sensor_not_an_em
     assert terminal.store.meters()["hopper_out"] == 200, "the covering counted once, as a coin"
     assert terminal.credits == 300
     assert list(terminal.tilts) == ["hopper_exit_blocked"]
-    assert "3 coin(s)" in terminal.tilts["hopper_exit_blocked"]
+    assert "coins still owed: 3" in terminal.tilts["hopper_exit_blocked"]
     terminal.handle("attendant")
     assert not terminal.tilts
     terminal.handle("cashout")
@@ -492,7 +492,7 @@ def test_any_payout_device_is_booked_logged_and_tilted_by_the_one_event_vocabula
     ]
     cabinet.step()
     assert terminal.credits == 300, "each item paid is booked out, the rest stays"
-    assert terminal.tilts == {"hopper_empty": "the hopper stopped 3 coin(s) short"}
+    assert terminal.tilts == {"hopper_empty": "the hopper stopped with coins still owed: 3"}
     logged = [(event["kind"], event["detail"]) for event in terminal.store.events()]
     assert ("hopper_exit_noise", {"width_ms": 1.0}) in logged, "a device's noise is logged"
     device.events = [Fault("hopper_overpaid", "the hopper's sensor failed")]
@@ -516,12 +516,12 @@ def test_the_screen_and_the_log_count_the_coins_a_payout_owes(tmp_path: Path) ->
     assert overlay(terminal, cash, last_settlement(terminal)) == (
         "payout",
         "PAYING OUT",
-        "10 coin(s) to come",
+        "coins to come: 10",
     )
     for _ in range(3):
         coin_leaves(factory, now)
     cabinet.step()
-    assert prompt(terminal, terminal.live(), cash) == "Paying out: 7 coin(s) to come."
+    assert prompt(terminal, terminal.live(), cash) == "Paying out, coins to come: 7."
     assert terminal.handle("attendant").ok
     logged = {e["kind"]: e["detail"] for e in terminal.store.events() if e["kind"].startswith("payout_")}
     assert logged == {

@@ -350,7 +350,7 @@ def test_several_boxes_take_the_profile_s_higher_minimum_ante(database: Path) ->
 def test_each_tilt_is_cleared_as_its_registry_entry_says(database: Path) -> None:
     t = terminal(database)
     feed(t, "door_open")
-    t.device_fault("hopper_empty", "the hopper stopped 2 coin(s) short")
+    t.device_fault("hopper_empty", "the hopper stopped with coins still owed: 2")
     assert set(t.tilts) == {"door", "hopper_empty"}
     assert feed(t, "attendant") == [True]
     assert set(t.tilts) == {"door"}, "the door clears when it closes, not by the key"

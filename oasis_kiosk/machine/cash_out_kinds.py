@@ -94,23 +94,23 @@ HOPPER = PayoutDevice(
     meter="hopper_out",
     stopped_short=TiltKind.HOPPER_EMPTY,
     short_for_cause={
-        TiltKind.HOPPER_EXIT_BLOCKED: "the exit sensor stayed covered with {coins} coin(s) still owed: "
+        TiltKind.HOPPER_EXIT_BLOCKED: "the exit sensor stayed covered, coins still owed: {coins}; "
         "check that the last coin counted reached the tray"
     },
     overpaid=TiltKind.HOPPER_OVERPAID,
     words=PayoutWords(
-        paying=N_("paying out {coins} coin(s) of {coin}"),
+        paying=N_("paying out {coins} × {coin}"),
         paid=N_("coin {coin} paid out"),
         not_owed=N_("a coin the payout did not owe"),
-        short=N_("{short} coin(s) short"),
-        to_come=N_("{coins} coin(s) to come"),
-        to_come_prompt=N_("Paying out: {coins} coin(s) to come."),
-        short_reason="the hopper stopped {coins} coin(s) short",
+        short=N_("coins short: {short}"),
+        to_come=N_("coins to come: {coins}"),
+        to_come_prompt=N_("Paying out, coins to come: {coins}."),
+        short_reason="the hopper stopped with coins still owed: {coins}",
         not_owed_reason="the hopper paid a coin of {coin} it did not owe",
         logged_paid=N_("Coin of {amount} paid out by the hopper"),
-        logged_started=N_("Payout of {coins} coin(s) of {coin} started"),
-        logged_stopped=N_("Payout stopped by the attendant with {coins_owed} coin(s) owed"),
-        logged_interrupted=N_("The power failed during a payout: {coins_owed} coin(s) owed, handpaid"),
+        logged_started=N_("Payout started: {coins} × {coin}"),
+        logged_stopped=N_("Payout stopped by the attendant, coins owed: {coins_owed}"),
+        logged_interrupted=N_("The power failed during a payout; coins owed, handpaid: {coins_owed}"),
     ),
 )
 """Coins of ``[money] hopper_coin``."""
