@@ -160,10 +160,7 @@ def test_no_payout_starts_while_the_exit_sensor_is_covered() -> None:
 def test_a_power_cut_while_a_coin_covers_the_exit_loses_no_coin(tmp_path: Path) -> None:
     factory, now = MockFactory(), [0.0]
     database = tmp_path / "kiosk.db"
-    cabinet = cabinet_with_hopper(database, factory, now)
-    cabinet.terminal.handle("bill", 500)
-    cabinet.terminal.handle("cashout")
-    cabinet.step()
+    cabinet = cashing_out_500(database, factory, now)
     coin_leaves(factory, now)
     factory.pin(EXIT).drive_low()  # the second coin at the exit
     now[0] += 0.035
@@ -177,11 +174,8 @@ def test_a_power_cut_while_a_coin_covers_the_exit_loses_no_coin(tmp_path: Path) 
 
 def test_a_noisy_exit_sensor_takes_nothing_from_the_credits(tmp_path: Path) -> None:
     factory, now = MockFactory(), [0.0]
-    cabinet = cabinet_with_hopper(tmp_path / "kiosk.db", factory, now)
+    cabinet = cashing_out_500(tmp_path / "kiosk.db", factory, now)
     terminal = cabinet.terminal
-    terminal.handle("bill", 500)
-    terminal.handle("cashout")
-    cabinet.step()
     for _ in range(10):
         factory.pin(EXIT).drive_low()
         now[0] += 0.0005
@@ -195,6 +189,15 @@ def test_a_noisy_exit_sensor_takes_nothing_from_the_credits(tmp_path: Path) -> N
     noise = [e["detail"] for e in terminal.store.events(last=100) if e["kind"] == "hopper_exit_noise"]
     assert noise == [{"width_ms": 0.5}] * 10
     assert audit(terminal.store).ok
+
+
+def cashing_out_500(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
+    """A cabinet paying out 5 coins of 100 for a note of 500, its hopper started."""
+    cabinet = cabinet_with_hopper(database, factory, now)
+    cabinet.terminal.handle("bill", 500)
+    cabinet.terminal.handle("cashout")
+    cabinet.step()
+    return cabinet
 
 
 def cabinet_with_hopper(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
@@ -248,11 +251,8 @@ def test_an_exit_sensor_covered_past_its_bound_tilts_naming_the_sensor_not_an_em
     hopper was empty, sending the attendant to refill it); the next cash-out, with the
     sensor still covered, tilts the same, and nothing is paid twice."""
     factory, now = MockFactory(), [0.0]
-    cabinet = cabinet_with_hopper(tmp_path / "kiosk.db", factory, now)
+    cabinet = cashing_out_500(tmp_path / "kiosk.db", factory, now)
     terminal = cabinet.terminal
-    terminal.handle("bill", 500)
-    terminal.handle("cashout")
-    cabinet.step()
     coin_leaves(factory, now)
     factory.pin(EXIT).drive_low()  # the sensor fails covered
     now[0] += 0.3
