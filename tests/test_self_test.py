@@ -173,9 +173,9 @@ def test_under_systemd_the_kiosk_says_ready_and_stops_cleanly_on_sigterm(tmp_pat
             text=True,
         )
         try:
-            messages = [manager.recv(4096).decode()]
+            messages = [said_or_why_not(manager, kiosk)]
             while "READY=1" not in messages[-1]:
-                messages.append(manager.recv(4096).decode())
+                messages.append(said_or_why_not(manager, kiosk))
             assert any(m.startswith("STATUS=out of order: self-test failed: video") for m in messages)
             assert manager.recv(4096) == b"WATCHDOG=1", "the frame loop feeds the watchdog"
             kiosk.send_signal(signal.SIGTERM)
@@ -186,6 +186,9 @@ def test_under_systemd_the_kiosk_says_ready_and_stops_cleanly_on_sigterm(tmp_pat
             if kiosk.poll() is None:
                 kiosk.kill()
                 kiosk.wait()
+            for stream in (kiosk.stdout, kiosk.stderr):  # a kiosk that died had them left open
+                if stream is not None:
+                    stream.close()
             manager.close()
     assert message == b"STOPPING=1"
     assert kiosk.returncode == 0, errors
@@ -193,6 +196,17 @@ def test_under_systemd_the_kiosk_says_ready_and_stops_cleanly_on_sigterm(tmp_pat
     assert not database.with_name("kiosk.db-wal").exists(), "the books were checkpointed and closed"
     store = books(database)
     assert "self_test" in store.get_state("terminal")["tilts"]
+
+
+def said_or_why_not(manager: socket.socket, kiosk: subprocess.Popen[str]) -> str:
+    """The next message the kiosk sends the service manager; if none comes, the kiosk's own
+    last words (a kiosk that failed to start had only timed the test out)."""
+    try:
+        return manager.recv(4096).decode()
+    except TimeoutError:
+        kiosk.kill()
+        _, errors = kiosk.communicate()
+        pytest.fail(f"the kiosk said nothing to the service manager; it printed: {errors[-3000:]}")
 
 
 @pytest.mark.parametrize("driver", ["KMSDRM", "kms drm", 5])
