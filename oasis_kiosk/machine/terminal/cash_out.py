@@ -10,7 +10,7 @@ from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.cash_out_kinds import CASH_OUT_KINDS, payout_device
 from oasis_kiosk.machine.response import Amount, Response
 from oasis_kiosk.machine.terminal.transactions import Transactions
-from oasis_kiosk.machine.tilts import attendant_clears
+from oasis_kiosk.machine.tilts import TiltKind, attendant_clears
 
 
 class CashOut(Transactions):
@@ -88,8 +88,8 @@ class CashOut(Transactions):
             if short and not by_attendant:
                 device = payout_device(self.config)
                 coins = device.items(self.config, short)
-                cause = next((kind for kind in device.short_for_cause if kind == tilt), None)
-                if cause is not None:
+                if tilt is not None and tilt in device.short_for_cause:
+                    cause = TiltKind(tilt)  # one of the device's own causes
                     self._tilt(cause, device.short_for_cause[cause].format(coins=coins))
                 else:
                     self._tilt(device.stopped_short, device.words.short_reason.format(coins=coins))
