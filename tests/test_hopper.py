@@ -191,6 +191,26 @@ def test_a_noisy_exit_sensor_takes_nothing_from_the_credits(tmp_path: Path) -> N
     assert audit(terminal.store).ok
 
 
+def test_an_exit_blocked_tilt_outlives_a_power_cut_and_the_attendant_clears_it(tmp_path: Path) -> None:
+    """The power goes while the exit-blocked tilt stands: it stands again at the start, with
+    the coins still owed on the credits, and the attendant's key clears it."""
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    cabinet = cashing_out_500(database, factory, now)
+    coin_leaves(factory, now)
+    factory.pin(EXIT).drive_low()  # the sensor fails covered
+    now[0] += 0.3
+    cabinet.step()
+    assert list(cabinet.terminal.tilts) == ["hopper_exit_blocked"]
+    cabinet.terminal.store.close()
+    again = Terminal(Config(database=database, cashout="hopper", hopper_coin=100), books(database))
+    assert list(again.tilts) == ["hopper_exit_blocked"]
+    assert again.credits == 300
+    assert again.handle("attendant").ok
+    assert not again.tilts
+    assert audit(again.store).ok
+
+
 def cashing_out_500(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
     """A cabinet paying out 5 coins of 100 for a note of 500, its hopper started."""
     cabinet = cabinet_with_hopper(database, factory, now)
