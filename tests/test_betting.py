@@ -13,6 +13,7 @@ from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.betting import Bets
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import view
 
@@ -93,10 +94,10 @@ def test_bonus_steps_through_its_stakes_and_the_round_takes_the_chosen_one(tmp_p
 def test_the_bonus_button_shows_the_stake_chosen(tmp_path: Path) -> None:
     t = terminal(tmp_path / "kiosk.db")
     labels = {name: label for name, label, _lit in view.buttons(t, t.live(), view.cash_for(t))}
-    assert labels["bonus"] == "BONUS OFF"
+    assert labels[Intent.BONUS] == "BONUS OFF"
     press(t, "bonus", "bonus")
     labels = {name: label for name, label, _lit in view.buttons(t, t.live(), view.cash_for(t))}
-    assert labels["bonus"] == f"BONUS {view.cash_for(t)(t.profile.bonus_stakes(t.ante)[1])}"
+    assert labels[Intent.BONUS] == f"BONUS {view.cash_for(t)(t.profile.bonus_stakes(t.ante)[1])}"
 
 
 def test_a_privilege_fee_follows_the_ante(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import OVERPAID
 from oasis_kiosk.machine.cash_out_kinds import PAYOUT_DEVICES, PayoutDevice
 from oasis_kiosk.machine.events import MONEY_IN_AND_OUT, SENTENCES
-from oasis_kiosk.machine.intents import INTENTS
+from oasis_kiosk.machine.intents import INTENTS, Intent
 from oasis_kiosk.machine.ledger_kinds import MONEY_IN
 from oasis_kiosk.machine.meters import METERS, denomination, every_meter
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS, MoneyKind
@@ -84,7 +84,7 @@ def test_both_columns_of_the_menu_list_every_meter_from_zero(tmp_path: Path) -> 
 def test_each_kind_of_money_is_an_intent_a_ledger_row_and_a_meter_the_listings_and_the_log_know(
     kind: MoneyKind,
 ) -> None:
-    assert INTENTS[kind.name].takes_value, "its intent carries the value taken in"
+    assert INTENTS[Intent(kind.name)].takes_value, "its intent carries the value taken in"
     assert kind.ledger_kind in MONEY_IN, "its ledger row counts as money in"
     assert kind.ledger_kind in MONEY_IN_AND_OUT, "the event log shows its row"
     assert kind.ledger_kind in SENTENCES, "in a sentence"

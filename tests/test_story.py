@@ -19,6 +19,7 @@ from test_screen import SIZES, Clock, _texts_are_known, kiosk, settle, shot
 
 from oasis_kiosk import i18n
 from oasis_kiosk.config import SPEEDS, Config, JackpotConfig
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.app import App
@@ -245,7 +246,7 @@ def test_the_lamps_lit_as_the_dealers_last_card_turns_are_the_answer_the_termina
     asked: list[float] = []
     live = app.terminal.live
 
-    def asking() -> set[str]:
+    def asking() -> set[Intent]:
         asked.append(clock.now)
         return live()
 

@@ -36,7 +36,7 @@ from oasis_kiosk.hardware.money import (
 )
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
-from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
+from oasis_kiosk.machine.intents import BUTTONS, SWITCHES, Intent
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import BILL, COIN, MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -103,13 +103,13 @@ class Cabinet:
         self.menu: Callable[[Press], None] | None = None
         """While the operator key is turned, button presses go here (the operator menu on
         screen) instead of to the game; the switches still go to the terminal."""
-        self._outputs_for: tuple[set[str], set[int], dict[MoneyKind, bool]] | None = None
+        self._outputs_for: tuple[set[Intent], set[int], dict[MoneyKind, bool]] | None = None
         """What was live, and whether coins and notes were taken, when the lamps and inhibit
         lines were last set."""
         self._outputs_at: tuple[int, tuple[int | None, ...], bool] | None = None
         """The terminal's count of changes and what the devices held in escrow when they were
         last set."""
-        self._answers: tuple[int, set[str], set[int], set[MoneyKind], int] | None = None
+        self._answers: tuple[int, set[Intent], set[int], set[MoneyKind], int] | None = None
         """The terminal's count of changes when it was last asked what is live, and its
         answers (``_answers_now``)."""
         self._read_switches()
@@ -243,7 +243,7 @@ class Cabinet:
     def _may_take(self, kind: MoneyKind, value: int) -> bool:
         return kind in self._money_live() and value <= self.terminal.room_for_money()
 
-    def _money_live(self, live: set[str] | None = None) -> set[MoneyKind]:
+    def _money_live(self, live: set[Intent] | None = None) -> set[MoneyKind]:
         """The money the devices may take in now: what the game takes, and during the
         hardware test what the terminal lists and has room for, in the operator menu too,
         as long as its books are open. ``live``: the terminal's live intents, when the caller
@@ -330,7 +330,7 @@ class Cabinet:
             except DeviceError as error:
                 self._device_fault(device.fault_tilt(kind.name), str(error))
 
-    def _answers_now(self) -> tuple[set[str], set[int], set[MoneyKind], int]:
+    def _answers_now(self) -> tuple[set[Intent], set[int], set[MoneyKind], int]:
         """What is live, the cards live, the money the devices may take and the room for it: asked of the
         terminal once for each change it took. The reveal ending, or a note held in escrow,
         moves the lines but not the answers, and each asking reads the books (a quarter of

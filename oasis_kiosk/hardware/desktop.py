@@ -22,7 +22,7 @@ from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.i18n import N_
-from oasis_kiosk.machine.intents import BUTTONS, SWITCHES
+from oasis_kiosk.machine.intents import BUTTONS, SWITCHES, Intent
 from oasis_kiosk.machine.money_kinds import BILL, COIN, MoneyKind
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 from oasis_kiosk.machine.tilts import TiltKind
@@ -30,7 +30,7 @@ from oasis_kiosk.machine.tilts import TiltKind
 PULSE_WIDTH = 0.05
 PULSE_GAP = 0.05
 AFTER_TRAIN = 0.3  # longer than the decoder's train gap: the train is complete
-UNLIT = {"attendant", "help"}
+UNLIT = {Intent.ATTENDANT, Intent.HELP}
 """Buttons without a lamp on the desktop: the attendant's key has none, and HELP is lit
 whenever the game is."""
 COMES_BACK = {

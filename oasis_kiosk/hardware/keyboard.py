@@ -6,30 +6,31 @@ from __future__ import annotations
 
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.money_kinds import BILL, COIN
 from oasis_kiosk.machine.terminal import Response
 
 # Key -> cabinet button.
 BUTTON_KEYS = {
-    "b": "bet",
-    "v": "bet_down",
-    "t": "max_bet",
-    "n": "bonus",
-    "x": "boxes",
-    "r": "repeat_bet",
-    "return": "deal",
-    "p": "play",
-    "f": "fold",
-    "e": "exchange",
-    "s": "sixth",
-    "i": "insure",
-    "c": "decline",
-    "k": "buy_card",
-    "g": "buy_game",
-    "o": "cashout",
-    "a": "attendant",
-    "h": "help",
-    "u": "language",
+    "b": Intent.BET,
+    "v": Intent.BET_DOWN,
+    "t": Intent.MAX_BET,
+    "n": Intent.BONUS,
+    "x": Intent.BOXES,
+    "r": Intent.REPEAT_BET,
+    "return": Intent.DEAL,
+    "p": Intent.PLAY,
+    "f": Intent.FOLD,
+    "e": Intent.EXCHANGE,
+    "s": Intent.SIXTH,
+    "i": Intent.INSURE,
+    "c": Intent.DECLINE,
+    "k": Intent.BUY_CARD,
+    "g": Intent.BUY_GAME,
+    "o": Intent.CASHOUT,
+    "a": Intent.ATTENDANT,
+    "h": Intent.HELP,
+    "u": Intent.LANGUAGE,
     **{str(n): f"card{n}" for n in range(1, 6)},
 }
 # Key -> money: F1-F4 the coins, F5-F8 the notes, smallest first.

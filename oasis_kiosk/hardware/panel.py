@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from gpiozero import LED, DigitalInputDevice
@@ -74,7 +75,7 @@ class Panel:
             presses, self._presses = self._presses, []
         return presses
 
-    def show(self, live: set[str], cards: set[int]) -> None:
+    def show(self, live: AbstractSet[str], cards: set[int]) -> None:
         """Lights the lamp of every button whose intent is live; of the cards' buttons, those
         of the ``cards`` a press would select or unselect."""
         self._light({name for name in self._lamps if _lit(BUTTONS.get(name, (name, None)), live, cards)})
@@ -96,6 +97,6 @@ class Panel:
             device.close()
 
 
-def _lit(press: tuple[str, int | None], live: set[str], cards: set[int]) -> bool:
+def _lit(press: tuple[str, int | None], live: AbstractSet[str], cards: set[int]) -> bool:
     intent, value = press
     return intent in live and (intent != "card" or value in cards)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from oasis_kiosk._core import OasisError
 from oasis_kiosk.hardware.desktop import MockCabinet
-from oasis_kiosk.machine.intents import BUTTON_LABELS, INTENTS
+from oasis_kiosk.machine.intents import BUTTON_LABELS, INTENTS, Intent
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 
 # Script words and the intent each sends: a button's intent with its underscores as spaces
@@ -33,12 +33,12 @@ from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 # (machine/intents.py).
 WORDS: dict[str, str] = {
     **{kind: kind for kind in MONEY_KINDS},
-    "select": "card",
-    **{name.replace("_", " "): name for name in BUTTON_LABELS if name != "attendant"},
-    "key attendant": "attendant",
+    "select": Intent.CARD,
+    **{name.replace("_", " "): name for name in BUTTON_LABELS if name != Intent.ATTENDANT},
+    "key attendant": Intent.ATTENDANT,
     "key operator": "operator_key",
-    "door open": "door_open",
-    "door close": "door_close",
+    "door open": Intent.DOOR_OPEN,
+    "door close": Intent.DOOR_CLOSE,
 }
 
 
@@ -87,13 +87,13 @@ def parse(text: str, source: str = "<script>") -> list[ScriptStep]:
                 f"{source}:{number}: {raw.strip()!r} is not an input (inputs: {', '.join(WORDS)})"
             )
         intent = WORDS[phrase]
-        takes_value = intent in INTENTS and INTENTS[intent].takes_value
-        if len(numbers) > int(takes_value) or (takes_value and intent != "insure" and not numbers):
+        takes_value = intent in INTENTS and INTENTS[Intent(intent)].takes_value
+        if len(numbers) > int(takes_value) or (takes_value and intent != Intent.INSURE and not numbers):
             wanted = "an amount" if takes_value else "no number"
             raise ScriptError(f"{source}:{number}: {phrase} takes {wanted}: {raw.strip()!r}")
         if numbers and int(numbers[0]) > 10**12:
             raise ScriptError(f"{source}:{number}: {numbers[0]} is more than any amount: {raw.strip()!r}")
-        if intent == "card" and not 1 <= int(numbers[0]) <= CARDS:
+        if intent == Intent.CARD and not 1 <= int(numbers[0]) <= CARDS:
             raise ScriptError(f"{source}:{number}: select takes a card 1 to {CARDS}: {raw.strip()!r}")
         steps.append(ScriptStep(number, intent, int(numbers[0]) if numbers else None))
     return steps
@@ -167,15 +167,15 @@ def play(cabinet: MockCabinet, step: ScriptStep) -> tuple[bool, str]:
         assert step.value is not None
         response = cabinet.insert(MONEY_KINDS[step.intent], step.value)
         return response.ok, response.message
-    if step.intent == "insure" and step.value is not None:
-        response = cabinet.terminal.handle("insure", step.value)
+    if step.intent == Intent.INSURE and step.value is not None:
+        response = cabinet.terminal.handle(Intent.INSURE, step.value)
         return response.ok, response.message
-    if step.intent in {"door_open", "door_close"}:
-        responses = cabinet.switch("door", closed=step.intent == "door_open")
+    if step.intent in {Intent.DOOR_OPEN, Intent.DOOR_CLOSE}:
+        responses = cabinet.switch("door", closed=step.intent == Intent.DOOR_OPEN)
     elif step.intent == "operator_key":  # the key turns one way, then back
         responses = cabinet.switch("operator_key", closed=not cabinet.closed("operator_key"))
     else:
-        button = f"card{step.value}" if step.intent == "card" else step.intent
+        button = f"card{step.value}" if step.intent == Intent.CARD else step.intent
         if button not in cabinet.wiring.buttons:
             return False, f"there is no button {button}"
         responses = cabinet.press(button)

@@ -16,7 +16,8 @@ from typing import Any
 from oasis_kiosk._core import Profile
 from oasis_kiosk.errors import InputError
 from oasis_kiosk.i18n import N_
-from oasis_kiosk.machine.response import Amount, Intent, Response
+from oasis_kiosk.machine.intents import Intent
+from oasis_kiosk.machine.response import Amount, Response
 
 
 @dataclass(frozen=True)
@@ -109,27 +110,27 @@ class Betting:
         dealt = bisect.bisect_right(antes, credit, key=needs)
         return antes[dealt - 1] if dealt else antes[-1]
 
-    def lit(self, bets: Bets, last: Bets | None, credit: int) -> set[str]:
+    def lit(self, bets: Bets, last: Bets | None, credit: int) -> set[Intent]:
         """The betting buttons that would do something now, between rounds: DEAL and REPEAT
         BET (``last``, the last round's bets) only where the rules take the bets and the
         credit covers them."""
-        lit = {"bet", "boxes"}
+        lit = {Intent.BET, Intent.BOXES}
         if bets.ante > self.antes_for(bets.boxes)[0]:
-            lit.add("bet_down")
+            lit.add(Intent.BET_DOWN)
         if self.max_ante(bets, credit) != bets.ante:
-            lit.add("max_bet")
+            lit.add(Intent.MAX_BET)
         if self.profile.bonus_stakes(bets.ante):
-            lit.add("bonus")
+            lit.add(Intent.BONUS)
         if credit >= self.needs(bets):
-            lit.add("deal")
+            lit.add(Intent.DEAL)
         if last is not None and self.allows(last) and credit >= self.needs(last):
-            lit.add("repeat_bet")
+            lit.add(Intent.REPEAT_BET)
         return lit
 
-    def why_not_dealt(self, intent: str, bets: Bets | None, credit: int) -> Response:
+    def why_not_dealt(self, intent: Intent, bets: Bets | None, credit: int) -> Response:
         """Why DEAL (``bets``: those placed) or REPEAT BET (the last round's) is dark between
         rounds."""
-        details = {"intent": Intent(intent)}
+        details = {"intent": intent}
         if bets is None:
             return Response(False, N_("{intent}: no round has been dealt yet"), details)
         if not self.allows(bets):

@@ -12,7 +12,7 @@ from pathlib import Path
 from oasis_kiosk._core import Choice
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.advisor import Advisor
-from oasis_kiosk.machine.intents import ACTION_INTENTS
+from oasis_kiosk.machine.intents import ACTION_INTENTS, Intent
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 
@@ -43,9 +43,9 @@ class DemoPlayer:
         self.terminal = terminal
         self.random = random.Random(seed)
         self.advisor = Advisor()
-        self.plan: list[tuple[str, int | None]] = []
+        self.plan: list[tuple[Intent, int | None]] = []
 
-    def next_input(self) -> tuple[str, int | None] | None:
+    def next_input(self) -> tuple[Intent, int | None] | None:
         """The next button the demo presses (with its value); None while the strategy is
         still thinking (ask again)."""
         if not self.plan:
@@ -58,7 +58,7 @@ class DemoPlayer:
                 self.plan = self._decide(advice.best)
         return self.plan.pop(0)
 
-    def wait_input(self) -> tuple[str, int | None]:
+    def wait_input(self) -> tuple[Intent, int | None]:
         """The next press, waiting for the strategy if need be (scripts and tests)."""
         if not self.plan and self.terminal.round is not None:
             self.advisor.wait(self.terminal.round)
@@ -67,26 +67,26 @@ class DemoPlayer:
             raise RuntimeError("the strategy gave no advice after it was waited for")
         return press
 
-    def _between_rounds(self) -> list[tuple[str, int | None]]:
+    def _between_rounds(self) -> list[tuple[Intent, int | None]]:
         terminal = self.terminal
         top_up(terminal)
-        plan: list[tuple[str, int | None]] = []
-        if "bonus" in terminal.live():  # shows the bonus bet now and then
+        plan: list[tuple[Intent, int | None]] = []
+        if Intent.BONUS in terminal.live():  # shows the bonus bet now and then
             stakes = terminal.profile.bonus_stakes(terminal.ante)
             wanted = self.random.random() < 0.6
             if wanted and not terminal.bonus_stake:
-                plan.append(("bonus", None))
+                plan.append((Intent.BONUS, None))
             elif not wanted and terminal.bonus_stake:
                 # BONUS steps through the stakes, then off.
-                plan += [("bonus", None)] * (len(stakes) - stakes.index(terminal.bonus_stake))
-        return [*plan, ("deal", None)]
+                plan += [(Intent.BONUS, None)] * (len(stakes) - stakes.index(terminal.bonus_stake))
+        return [*plan, (Intent.DEAL, None)]
 
-    def _decide(self, choice: Choice) -> list[tuple[str, int | None]]:
+    def _decide(self, choice: Choice) -> list[tuple[Intent, int | None]]:
         if choice.action == "exchange":
             # Clear a selection left over, then select what the strategy discards.
             positions = set(choice.positions or ())
             toggles = sorted(self.terminal.selected ^ positions)
-            return [*(("card", position + 1) for position in toggles), ("exchange", None)]
+            return [*((Intent.CARD, position + 1) for position in toggles), (Intent.EXCHANGE, None)]
         if choice.action == "insure":
-            return [("insure", choice.amount)]
+            return [(Intent.INSURE, choice.amount)]
         return [(ACTION_INTENTS[choice.action], None)]

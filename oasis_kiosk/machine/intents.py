@@ -1,18 +1,52 @@
 """Every intent the terminal takes, in one registry: the name on its button (if it has a
 button of its own), the round's action it carries out, and whether it carries a value. The
 panel's buttons and switches (their names, which the configuration wires to pins), the
-terminal's dispatch, the screen's labels and the strategy's advice read it from here."""
+terminal's dispatch, the screen's labels and the strategy's advice read it from here, and
+name an intent by its ``Intent`` (a misspelt one is a type error, not a dead button)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 
 
+class Intent(StrEnum):
+    """Each intent by name, as the configuration's buttons, the keyboard, the scripts and the
+    log name it; a string, so that a name read from a file compares equal."""
+
+    COIN = "coin"  # the money kinds' names: INTENTS fails to load without one
+    BILL = "bill"
+    BET = "bet"
+    BET_DOWN = "bet_down"
+    MAX_BET = "max_bet"
+    BONUS = "bonus"
+    BOXES = "boxes"
+    REPEAT_BET = "repeat_bet"
+    DEAL = "deal"
+    CARD = "card"
+    PLAY = "play"
+    FOLD = "fold"
+    EXCHANGE = "exchange"
+    SIXTH = "sixth"
+    INSURE = "insure"
+    DECLINE = "decline"
+    BUY_CARD = "buy_card"
+    BUY_GAME = "buy_game"
+    CASHOUT = "cashout"
+    ATTENDANT = "attendant"
+    HELP = "help"
+    LANGUAGE = "language"
+    DOOR_OPEN = "door_open"
+    DOOR_CLOSE = "door_close"
+    OPERATOR_KEY_ON = "operator_key_on"
+    OPERATOR_KEY_OFF = "operator_key_off"
+
+
 @dataclass(frozen=True)
-class IntentKind:
+class IntentEntry:
     label: str | None = None
     """The name on its button (a message id); None: no button of its own (money, a
     switch, a card, which the player touches)."""
@@ -25,32 +59,32 @@ class IntentKind:
 
 
 # In the panel's order: the buttons are wired to mock pins in this order on the desktop.
-INTENTS: dict[str, IntentKind] = {
-    **{kind: IntentKind(takes_value=True) for kind in MONEY_KINDS},
-    "bet": IntentKind(N_("BET")),
-    "bet_down": IntentKind(N_("BET −")),
-    "max_bet": IntentKind(N_("MAX BET")),
-    "bonus": IntentKind(N_("BONUS")),
-    "boxes": IntentKind(N_("BOXES")),
-    "repeat_bet": IntentKind(N_("REPEAT BET")),
-    "deal": IntentKind(N_("DEAL")),
-    "card": IntentKind(takes_value=True, named=N_("CARD")),
-    "play": IntentKind(N_("PLAY"), "play"),
-    "fold": IntentKind(N_("FOLD"), "fold"),
-    "exchange": IntentKind(N_("EXCHANGE"), "exchange"),
-    "sixth": IntentKind(N_("SIXTH CARD"), "buy_sixth_card"),
-    "insure": IntentKind(N_("INSURE"), "insure", takes_value=True),
-    "decline": IntentKind(N_("DECLINE"), "decline"),
-    "buy_card": IntentKind(N_("BUY CARD"), "buy_dealer_card"),
-    "buy_game": IntentKind(N_("BUY GAME"), "buy_game"),
-    "cashout": IntentKind(N_("CASH OUT")),
-    "attendant": IntentKind(N_("ATTENDANT")),
-    "help": IntentKind(N_("HELP")),
-    "language": IntentKind(N_("EN/CS/RU")),
-    "door_open": IntentKind(),
-    "door_close": IntentKind(),
-    "operator_key_on": IntentKind(),
-    "operator_key_off": IntentKind(),
+INTENTS: dict[Intent, IntentEntry] = {
+    **{Intent(kind): IntentEntry(takes_value=True) for kind in MONEY_KINDS},
+    Intent.BET: IntentEntry(N_("BET")),
+    Intent.BET_DOWN: IntentEntry(N_("BET −")),
+    Intent.MAX_BET: IntentEntry(N_("MAX BET")),
+    Intent.BONUS: IntentEntry(N_("BONUS")),
+    Intent.BOXES: IntentEntry(N_("BOXES")),
+    Intent.REPEAT_BET: IntentEntry(N_("REPEAT BET")),
+    Intent.DEAL: IntentEntry(N_("DEAL")),
+    Intent.CARD: IntentEntry(takes_value=True, named=N_("CARD")),
+    Intent.PLAY: IntentEntry(N_("PLAY"), "play"),
+    Intent.FOLD: IntentEntry(N_("FOLD"), "fold"),
+    Intent.EXCHANGE: IntentEntry(N_("EXCHANGE"), "exchange"),
+    Intent.SIXTH: IntentEntry(N_("SIXTH CARD"), "buy_sixth_card"),
+    Intent.INSURE: IntentEntry(N_("INSURE"), "insure", takes_value=True),
+    Intent.DECLINE: IntentEntry(N_("DECLINE"), "decline"),
+    Intent.BUY_CARD: IntentEntry(N_("BUY CARD"), "buy_dealer_card"),
+    Intent.BUY_GAME: IntentEntry(N_("BUY GAME"), "buy_game"),
+    Intent.CASHOUT: IntentEntry(N_("CASH OUT")),
+    Intent.ATTENDANT: IntentEntry(N_("ATTENDANT")),
+    Intent.HELP: IntentEntry(N_("HELP")),
+    Intent.LANGUAGE: IntentEntry(N_("EN/CS/RU")),
+    Intent.DOOR_OPEN: IntentEntry(),
+    Intent.DOOR_CLOSE: IntentEntry(),
+    Intent.OPERATOR_KEY_ON: IntentEntry(),
+    Intent.OPERATOR_KEY_OFF: IntentEntry(),
 }
 
 ROUND_ACTIONS = {name: kind.round_action for name, kind in INTENTS.items() if kind.round_action}
@@ -66,12 +100,12 @@ INTENT_NAMES = {
 
 # Panel button names and the intent each sends: a button for each intent with a label, and
 # "card1".."card5", which send ``card`` with 1..5.
-BUTTONS: dict[str, tuple[str, int | None]] = {
+BUTTONS: dict[str, tuple[Intent, int | None]] = {
     **{name: (name, None) for name in BUTTON_LABELS},
-    **{f"card{n}": ("card", n) for n in range(1, 6)},
+    **{f"card{n}": (Intent.CARD, n) for n in range(1, 6)},
 }
 # Switches: (intent when it closes, intent when it opens).
-SWITCHES: dict[str, tuple[str, str]] = {
-    "door": ("door_open", "door_close"),
-    "operator_key": ("operator_key_on", "operator_key_off"),
+SWITCHES: dict[str, tuple[Intent, Intent]] = {
+    "door": (Intent.DOOR_OPEN, Intent.DOOR_CLOSE),
+    "operator_key": (Intent.OPERATOR_KEY_ON, Intent.OPERATOR_KEY_OFF),
 }

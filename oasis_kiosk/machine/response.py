@@ -9,14 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oasis_kiosk.i18n import _
+from oasis_kiosk.machine.intents import Intent
 
 
 class Amount(int):
     """An amount of money among a response's details: shown in the currency."""
-
-
-class Intent(str):
-    """An intent among a response's details: shown by its button's name."""
 
 
 @dataclass(frozen=True)

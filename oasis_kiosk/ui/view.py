@@ -13,7 +13,7 @@ from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _, ngettext
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.cash_out_kinds import payout_device
-from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, INTENT_NAMES
+from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, INTENT_NAMES, Intent
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -234,7 +234,7 @@ def _settled_bets(box: BoxSettlement) -> tuple[tuple[str, int], ...]:
 
 def button_name(intent: str) -> str:
     """An intent as the player knows it: the name on its button, or of what he touches."""
-    return _(INTENT_NAMES[intent]) if intent in INTENT_NAMES else intent
+    return _(INTENT_NAMES[Intent(intent)]) if intent in INTENT_NAMES else intent
 
 
 def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advisor | None = None) -> View:
@@ -412,7 +412,7 @@ def _with_staged_boxes(terminal: Terminal, boxes: tuple[BoxView, ...], looked_at
 
 
 def _message_line(
-    terminal: Terminal, live: set[str], cash: Callable[[int], str], advised: str, message: Response | None
+    terminal: Terminal, live: set[Intent], cash: Callable[[int], str], advised: str, message: Response | None
 ) -> str:
     """The prompt, then what else there is to say: the linked jackpot offline, a hint, a
     refused press or a notice; each said once (a DEAL refused for the credit is refused for
@@ -482,19 +482,19 @@ def _box_label(index: int, looked_at: int) -> str:
 
 
 def buttons(
-    terminal: Terminal, live: set[str], cash: Callable[[int], str]
-) -> tuple[tuple[str, str, bool], ...]:
+    terminal: Terminal, live: set[Intent], cash: Callable[[int], str]
+) -> tuple[tuple[Intent, str, bool], ...]:
     """The buttons that belong to the moment, lit when live (the cabinet's lamps)."""
     round_ = terminal.round
     if terminal.mode.calls_attendant:
-        names = ["attendant", "help"]
+        names = [Intent.ATTENDANT, Intent.HELP]
     else:
         names = _bar_names(terminal, None if round_ is None else round_.phase)
     labels = []
     for name in names:
         label = _button_label(terminal, name, round_ is None, cash)
         lit = name in live
-        if name == "exchange":
+        if name is Intent.EXCHANGE:
             price = exchange_price(terminal)
             lit = lit and price is not None
             label = f"{label} {cash(price)}" if price is not None else label
@@ -512,38 +512,38 @@ def bars_to_come(terminal: Terminal, cash: Callable[[int], str]) -> list[tuple[s
     ]
 
 
-def _bar_names(terminal: Terminal, phase: Phase | None) -> list[str]:
+def _bar_names(terminal: Terminal, phase: Phase | None) -> list[Intent]:
     """The buttons of a round's ``phase`` (None: placing the bets), HELP last: in a round,
     each action the profile may offer in it (the core's ``offered_actions``), by its intent."""
     if phase is None:
-        names = ["bet_down", "bet", "max_bet"]
+        names = [Intent.BET_DOWN, Intent.BET, Intent.MAX_BET]
         if terminal.profile.bonus_stakes(terminal.ante):
-            names.append("bonus")
+            names.append(Intent.BONUS)
         if int(terminal.rules["boxes"]["max"]) > 1:
-            names.append("boxes")
+            names.append(Intent.BOXES)
         if terminal.last_bets is not None and terminal.last_bets != terminal.bets:
-            names.append("repeat_bet")  # beside DEAL only when it deals something else
-        names += ["deal", "cashout", "language"]
+            names.append(Intent.REPEAT_BET)  # beside DEAL only when it deals something else
+        names += [Intent.DEAL, Intent.CASHOUT, Intent.LANGUAGE]
     else:
         offered = dict(terminal.profile.offered_actions()).get(phase, [])
         names = [ACTION_INTENTS[action] for action in offered]
         if phase == "insurance":
-            names[:0] = ["bet_down", "bet"]  # BET and BET − choose the amount to insure
-    return [*names, "help"]
+            names[:0] = [Intent.BET_DOWN, Intent.BET]  # BET and BET − choose the amount to insure
+    return [*names, Intent.HELP]
 
 
-def _button_label(terminal: Terminal, name: str, betting: bool, cash: Callable[[int], str]) -> str:
+def _button_label(terminal: Terminal, name: Intent, betting: bool, cash: Callable[[int], str]) -> str:
     """A button's label with the amount it stakes or the count it sets (``betting``: before
     the deal; an exchange's price is the selection's: ``buttons``)."""
     label = _(BUTTON_LABELS[name])
-    if name == "bet" and betting:
+    if name is Intent.BET and betting:
         return f"{label} {cash(terminal.ante)}"
-    if name == "bet":
+    if name is Intent.BET:
         return f"{label} {cash(terminal.insurance_amount or 0)}"
-    if name == "bonus":
+    if name is Intent.BONUS:
         stake = cash(terminal.bonus_stake) if terminal.bonus_stake else _("OFF")
         return f"{label} {stake}"
-    if name == "boxes":
+    if name is Intent.BOXES:
         return f"{label} {terminal.boxes}"
     return label
 
@@ -650,7 +650,7 @@ def _redraw_offer(box: int, legal: LegalActions, cash: Callable[[int], str]) -> 
     )
 
 
-def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> str:
+def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) -> str:
     """The one sentence that says what the player can do now (SCREEN.md)."""
     round_ = terminal.round
     mode = terminal.mode
@@ -667,13 +667,13 @@ def prompt(terminal: Terminal, live: set[str], cash: Callable[[int], str]) -> st
         kind, detail = next(iter(terminal.tilts.items()))
         return _("Out of order: {reason} Please call the attendant.").format(reason=tilt_reason(kind, detail))
     if round_ is None:
-        if "deal" in live:
+        if Intent.DEAL in live:
             placed = terminal.placed_at_deal()
             return _("Press DEAL to bet {amount} ({play} more for PLAY), or BET to change the ante.").format(
                 amount=cash(placed), play=cash(terminal.upfront() - placed)
             )
         if terminal.credits > 0:
-            reason = sentence(terminal.why_not("deal").text(cash, button_name)).removesuffix(".")
+            reason = sentence(terminal.why_not(Intent.DEAL).text(cash, button_name)).removesuffix(".")
             short = terminal.least_to_deal() - terminal.credits
             if short > 0 and terminal.upfront() > terminal.least_to_deal():  # nor is the least bet
                 return _("{reason}: insert {more} more, or at least {least} more for the least bet.").format(
@@ -757,7 +757,7 @@ def legend(rows: list[tuple[str, str, int | None]], cash: Callable[[int], str]) 
     shown = []
     for key, name, value in rows:
         if name in BUTTON_LABELS:
-            meaning = _(BUTTON_LABELS[name])
+            meaning = _(BUTTON_LABELS[Intent(name)])
         elif name.startswith("card"):
             meaning = _("CARD {number}").format(number=name[4:])
         elif name in MONEY_KINDS:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.betting import BetChoice
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.response import Amount, Response
 from oasis_kiosk.machine.terminal.inputs import Inputs
 
@@ -48,7 +49,7 @@ class BetButtons(Inputs):
         """The last round's bets dealt again in one press."""
         before, last = self.bets, self.last_bets
         if last is None:  # live only after a round: never so here
-            return self.why_not("repeat_bet", value)
+            return self.why_not(Intent.REPEAT_BET, value)
         self._place(last)
         response = self._on_deal(value)
         if not response.ok:

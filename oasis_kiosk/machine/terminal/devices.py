@@ -10,6 +10,7 @@ from typing import Any
 
 from oasis_kiosk.errors import InputError
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.meters import COUNTED_DEVICE_EVENTS
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.response import Response
@@ -116,14 +117,14 @@ class Devices(Inputs, CashOut):
         at start: taken as that edge if the books last knew it the other way (it moved while
         the cabinet was off), else nothing."""
         known = {
-            "door_open": TiltKind.DOOR in self.tilts,
-            "door_close": TiltKind.DOOR not in self.tilts,
-            "operator_key_on": self.operator_key,
-            "operator_key_off": not self.operator_key,
+            Intent.DOOR_OPEN: TiltKind.DOOR in self.tilts,
+            Intent.DOOR_CLOSE: TiltKind.DOOR not in self.tilts,
+            Intent.OPERATOR_KEY_ON: self.operator_key,
+            Intent.OPERATOR_KEY_OFF: not self.operator_key,
         }
         if position not in known:
             raise InputError(f"{position!r} is not a switch position (positions: {', '.join(known)})")
-        return None if known[position] else self.handle(position)
+        return None if known[Intent(position)] else self.handle(position)
 
     def _on_door_open(self, value: int | None) -> Response:
         self.store.add_meter("door_opens", 1)

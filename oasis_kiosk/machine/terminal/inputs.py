@@ -11,10 +11,10 @@ from typing import Any
 from oasis_kiosk._core import IllegalAction, Round
 from oasis_kiosk.config import LANGUAGES
 from oasis_kiosk.i18n import N_
-from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS
+from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS, Intent
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
-from oasis_kiosk.machine.response import Intent, Response
+from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.terminal.money_in import CreditsIn
 from oasis_kiosk.machine.terminal.round_play import RoundPlay
 from oasis_kiosk.machine.tilts import TiltKind
@@ -26,7 +26,7 @@ MAX_VALUE = 10**12
 class Inputs(RoundPlay, CreditsIn):
     """Takes the player's intents."""
 
-    def live(self) -> set[str]:
+    def live(self) -> set[Intent]:
         """The intents that would do something now: the lamps that are lit. The door and the
         operator's key always count, on the battery too: each is a physical fact, like money a
         device took in (a key turned back unbooked would hold the cabinet in the operator's menu
@@ -34,14 +34,15 @@ class Inputs(RoundPlay, CreditsIn):
         mode = self.mode
         if mode is Mode.BOOKS_FAULT:
             return set()  # nothing can be booked: no lamp lit, no money taken
-        door = {"door_close"} if TiltKind.DOOR in self.tilts else {"door_open"}
-        switches = door | ({"operator_key_off"} if self.operator_key else {"operator_key_on"})
+        door = Intent.DOOR_CLOSE if TiltKind.DOOR in self.tilts else Intent.DOOR_OPEN
+        key = Intent.OPERATOR_KEY_OFF if self.operator_key else Intent.OPERATOR_KEY_ON
+        switches = {door, key}
         if mode in {Mode.POWERING_DOWN, Mode.OPERATOR, Mode.JACKPOT_PENDING}:
             return switches
         if mode.calls_attendant:
             # A payout's stop already asked for: the key does nothing until the hopper stands.
-            return switches if self.payout and self.stopping else switches | {"attendant"}
-        live = switches | {"help", "language"}
+            return switches if self.payout and self.stopping else switches | {Intent.ATTENDANT}
+        live = switches | {Intent.HELP, Intent.LANGUAGE}
         if self.round is None:
             # No query for an open round: a round left open in the
             # database without resuming carries the "resume" tilt, which only the operator's
@@ -50,41 +51,40 @@ class Inputs(RoundPlay, CreditsIn):
             room = self.room_for_money()
             # An acceptor cannot know which coin or note comes next: it takes money only
             # while the largest it accepts still fits under the limit.
-            live |= {name for name, kind in MONEY_KINDS.items() if kind.fits(self.config, room)}
+            live |= {Intent(name) for name, kind in MONEY_KINDS.items() if kind.fits(self.config, room)}
             live |= self.betting.lit(self.bets, self.last_bets, credits)
             if credits > 0:
-                live.add("cashout")
+                live.add(Intent.CASHOUT)
             return live
         legal = self.round.legal_actions()
         live |= {intent for intent, name in ROUND_ACTIONS.items() if name in legal}
         if "exchange" in legal:
-            live.add("card")
+            live.add(Intent.CARD)
             if len(self.selected) not in legal["exchange"]:
-                live.discard("exchange")  # lit only for a selection that may be exchanged
+                live.discard(Intent.EXCHANGE)  # lit only for a selection that may be exchanged
         amounts = self.insurance_amounts()
         if len(amounts) > 1:
-            live.add("bet")  # BET and BET − choose the amount to insure
+            live.add(Intent.BET)  # BET and BET − choose the amount to insure
             if self.insurance_amount != amounts[0]:
-                live.add("bet_down")
+                live.add(Intent.BET_DOWN)
         return live
 
     def cards_live(self) -> set[int]:
         """The cards (1 to 5) whose press would select or unselect one now: their lamps.
         Once the selection holds all the rules let this box exchange, only its own cards."""
         round_ = self.round
-        if round_ is None or "card" not in self.live():
+        if round_ is None or Intent.CARD not in self.live():
             return set()
         if len(self.selected) < self._most_selected(round_):
             return set(range(1, 6))
         return {position + 1 for position in self.selected}
 
-    def handle(
-        self, intent: str, value: int | None = None, *, note: tuple[str, Any] | None = None
-    ) -> Response:
-        """Carries out one intent in one transaction. ``note``, a (key, value) pair, is saved
-        in the same transaction (the script runner's position)."""
-        if intent not in INTENTS:
-            return Response(False, N_("unknown input {intent!r}"), {"intent": intent})
+    def handle(self, name: str, value: int | None = None, *, note: tuple[str, Any] | None = None) -> Response:
+        """Carries out the intent of this ``name`` in one transaction. ``note``, a (key,
+        value) pair, is saved in the same transaction (the script runner's position)."""
+        if name not in INTENTS:
+            return Response(False, N_("unknown input {intent!r}"), {"intent": name})
+        intent = Intent(name)
         # A whole number exactly: a float, a bool or text must never reach the round, the
         # ledger or the stored state (a card of 1.5 saved as the selection bricked the books).
         if value is not None and (type(value) is not int or not 0 <= value <= MAX_VALUE):
@@ -95,12 +95,12 @@ class Inputs(RoundPlay, CreditsIn):
             )
         if self.power_failure and intent not in self.live():
             # Refused without a word to the database, which stays closed.
-            return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
+            return Response(False, N_("{intent} is not live now"), {"intent": intent})
 
         def carry_out() -> Response:
             if intent not in self.live():
                 response = self.why_not(intent, value)
-            elif intent == "bonus" and self._bonus_closed():
+            elif intent is Intent.BONUS and self._bonus_closed():
                 response = self._bonus_off()
             elif intent in ROUND_ACTIONS:
                 response = self._round_action(intent, value)
@@ -115,14 +115,14 @@ class Inputs(RoundPlay, CreditsIn):
             self.note = note
         return self._commit(carry_out)
 
-    def why_not(self, intent: str, value: int | None = None) -> Response:
+    def why_not(self, intent: Intent, value: int | None = None) -> Response:
         """The reason a dead button gives: what holds the terminal, or the round's own reason
         (asked of a copy of the round, so that asking changes nothing)."""
-        details = {"intent": Intent(intent)}
+        details = {"intent": intent}
         mode = self.mode
         if mode is Mode.OPERATOR:
             return Response(False, N_("{intent} is not possible while the operator key is turned"), details)
-        if intent == "attendant" and self.payout and self.stopping:
+        if intent is Intent.ATTENDANT and self.payout and self.stopping:
             return Response(False, N_("the payout is stopping: what it did not pay is handpaid then"))
         if mode in {Mode.PAYING, Mode.HANDPAY}:
             return Response(False, N_("{intent} is not possible while the attendant is called"), details)
@@ -142,8 +142,8 @@ class Inputs(RoundPlay, CreditsIn):
                 self._act(copy, intent, value)
             except IllegalAction as error:
                 return Response(False, N_("{intent} is not possible now"), details, str(error))
-        if intent in {"deal", "repeat_bet"} and "bet" in self.live():
-            bets = self.bets if intent == "deal" else self.last_bets
+        if intent in {Intent.DEAL, Intent.REPEAT_BET} and Intent.BET in self.live():
+            bets = self.bets if intent is Intent.DEAL else self.last_bets
             return self.betting.why_not_dealt(intent, bets, self.credits)
         return Response(False, N_("{intent} is not live now"), details)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from oasis_kiosk._core import IllegalAction, Round
 from oasis_kiosk.i18n import N_
-from oasis_kiosk.machine.intents import ROUND_ACTIONS
+from oasis_kiosk.machine.intents import ROUND_ACTIONS, Intent
 from oasis_kiosk.machine.jackpot import contribute
-from oasis_kiosk.machine.response import Intent, Response
+from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.terminal.settlement import RoundSettling
 
 
@@ -32,7 +32,7 @@ class RoundPlay(RoundSettling):
                 deck=deck,
             )
         except ValueError as error:
-            return Response(False, N_("{intent} is not possible now"), {"intent": Intent("deal")}, str(error))
+            return Response(False, N_("{intent} is not possible now"), {"intent": Intent.DEAL}, str(error))
         self.round = round_
         self.last_bets = self.bets
         self.bet_since_round = False
@@ -91,32 +91,32 @@ class RoundPlay(RoundSettling):
         unlimited = Round.replay(round_.profile, {**round_.record(), "credit": None})
         return max(unlimited.legal_actions().get("exchange") or {0: 0})
 
-    def _act(self, round_: Round, intent: str, value: int | None) -> None:
+    def _act(self, round_: Round, intent: Intent, value: int | None) -> None:
         """Carries out a game action on ``round_``; IllegalAction if the round refuses it."""
         method = getattr(round_, ROUND_ACTIONS[intent])
-        if intent == "exchange":
+        if intent is Intent.EXCHANGE:
             method(sorted(self.selected))
-        elif intent == "insure":
+        elif intent is Intent.INSURE:
             method(value if value is not None else self.insurance_amount or 0)
         else:
             method()
 
-    def _round_action(self, intent: str, value: int | None) -> Response:
+    def _round_action(self, intent: Intent, value: int | None) -> Response:
         round_ = self.round
         if round_ is None:
-            return Response(False, N_("{intent} is not live now"), {"intent": Intent(intent)})
+            return Response(False, N_("{intent} is not live now"), {"intent": intent})
         before = round_.collected
         try:
             self._act(round_, intent, value)
         except IllegalAction as error:
-            return Response(False, N_("{intent} is not possible now"), {"intent": Intent(intent)}, str(error))
+            return Response(False, N_("{intent} is not possible now"), {"intent": intent}, str(error))
         # A selection is of the hand as it stood: an exchange used it, any other decision
         # left it behind (the next box's cards are another hand, RULES.md §3.7).
         self.selected.clear()
         self.insurance = None
         paid = round_.collected - before
         if paid:
-            kind = "wager" if intent in {"play", "insure"} else "fee"
+            kind = "wager" if intent in {Intent.PLAY, Intent.INSURE} else "fee"
             self._post_wagers(paid, kind=kind, bet=ROUND_ACTIONS[intent])
         self._after_action()
         return Response(True, intent)

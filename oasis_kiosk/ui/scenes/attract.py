@@ -14,6 +14,7 @@ import pygame
 
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.demo import DemoPlayer, free_play_terminal
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render, rules_text
 from oasis_kiosk.ui.layout import Box
@@ -104,10 +105,10 @@ class Attract:
             return  # the strategy is still thinking: the frames go on meanwhile
         intent, value = press
         self.terminal.handle(intent, value)
-        self.dealt = self.dealt or intent == "deal"
+        self.dealt = self.dealt or intent is Intent.DEAL
         self._follow_jackpot()
         self.game.refresh(now)
-        self.wait = BETWEEN_ROUNDS if self.terminal.round is None and intent != "deal" else PACE
+        self.wait = BETWEEN_ROUNDS if self.terminal.round is None and intent is not Intent.DEAL else PACE
 
     # Drawing.
 

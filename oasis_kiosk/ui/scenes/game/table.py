@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pygame
 
 from oasis_kiosk import i18n
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box, Layout, layout
@@ -206,11 +207,11 @@ class TableScene(RoundStory):
         """The cards of the box in play, each where a touch or a click selects it."""
         view = self._on_screen
         assert view is not None
-        self.hotspots = [spot for spot in self.hotspots if spot[1] != "card"]
+        self.hotspots = [spot for spot in self.hotspots if spot[1] != Intent.CARD]
         if self.showing_help:
             return
         self.hotspots += [
-            (render.rect(card), "card", position + 1)
+            (render.rect(card), Intent.CARD, position + 1)
             for box, area in zip(view.boxes, lay.boxes, strict=False)
             if box.current
             for position, card in enumerate(lay.cards(area))
@@ -218,7 +219,7 @@ class TableScene(RoundStory):
 
     def _button_hotspots(self, lay: Layout) -> None:
         assert self._on_screen is not None
-        self.hotspots = [spot for spot in self.hotspots if spot[1] == "card"]
+        self.hotspots = [spot for spot in self.hotspots if spot[1] == Intent.CARD]
         self.hotspots += buttons.hotspots(lay, self._on_screen.buttons)
 
     def hit(self, x: int, y: int) -> tuple[str, int | None] | None:
@@ -226,6 +227,6 @@ class TableScene(RoundStory):
         show (not under HELP, a panel or the key legend)."""
         covered = self.showing_help or self.legend is not None or bool(self.view and self.view.overlay)
         for area, name, card in self.hotspots:
-            if area.collidepoint(x, y) and not (covered and name == "card"):
+            if area.collidepoint(x, y) and not (covered and name == Intent.CARD):
                 return name, card
         return None

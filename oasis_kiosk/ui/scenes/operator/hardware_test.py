@@ -12,7 +12,7 @@ from oasis_kiosk.hardware.cabinet import Cabinet, Reported, Seen, Taken
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import _, ngettext
 from oasis_kiosk.machine.events import sentence
-from oasis_kiosk.machine.intents import BUTTON_LABELS, BUTTONS
+from oasis_kiosk.machine.intents import BUTTON_LABELS, BUTTONS, Intent
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.scenes.operator.page import OperatorPage
@@ -86,10 +86,10 @@ def seen_said(seen: Seen, cash: Callable[[int], str]) -> str:
     match seen:
         case Taken(kind=kind, value=value):
             return _(kind.said).format(amount=cash(value))
-        case Press(intent="card", value=number):
+        case Press(intent=Intent.CARD, value=number):
             return _("CARD {number}").format(number=number)
         case Press(intent=intent) if intent in BUTTON_LABELS:
-            return _(BUTTON_LABELS[intent])
+            return _(BUTTON_LABELS[Intent(intent)])
         case Press(intent=switch):
             return sentence({"kind": switch, "detail": {}}, cash)
         case Reported(kind=kind, detail=detail):

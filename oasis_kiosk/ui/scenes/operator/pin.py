@@ -8,6 +8,7 @@ import pygame
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import _
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.operator import MAX_PIN_LENGTH, PIN_DIGITS
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import render
@@ -24,11 +25,15 @@ class PinPage(OperatorPage):
     def _pin_button(self, press: Press) -> None:
         if not self.menu.pin_is_set:
             return  # the page says so: no PIN typed would open the menu
-        if press.intent in {"card", "digit"} and press.value is not None and len(self.pin) < MAX_PIN_LENGTH:
+        if (
+            press.intent in {Intent.CARD, "digit"}
+            and press.value is not None
+            and len(self.pin) < MAX_PIN_LENGTH
+        ):
             self.pin += str(press.value)
-        elif press.intent == "fold":
+        elif press.intent == Intent.FOLD:
             self.pin = ""
-        elif press.intent == "deal":
+        elif press.intent == Intent.DEAL:
             pin, self.pin = self.pin, ""
             self.menu.login(pin)
             self.notice = ""

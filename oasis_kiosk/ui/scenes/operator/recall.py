@@ -205,7 +205,7 @@ def _actions_said(actions: list[RecordedAction], cash: Callable[[int], str]) -> 
 
 def _action_name(action: str) -> str:
     """A round's action by the name of the button that takes it."""
-    label = BUTTON_LABELS.get(ACTION_INTENTS.get(action, ""))
+    label = BUTTON_LABELS[ACTION_INTENTS[action]] if action in ACTION_INTENTS else None
     return _(label) if label else action.replace("_", " ")
 
 

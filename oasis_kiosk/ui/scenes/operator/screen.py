@@ -9,6 +9,7 @@ import pygame
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.operator import OperatorError
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
@@ -62,7 +63,7 @@ class OperatorScreen(
         """A cabinet button while the key is turned (Cabinet.menu)."""
         self.dirty = True
         if self.worker is not None:
-            if press.intent == "fold":  # the only button while the return is computed
+            if press.intent == Intent.FOLD:  # the only button while the return is computed
                 self.worker.cancel()
                 self.worker = None
                 self.notice = _("Cancelled: the rules are unchanged.")
@@ -79,9 +80,9 @@ class OperatorScreen(
     def type(self, character: str) -> None:
         """A digit from a keyboard or the touch keypad; Enter and Backspace."""
         self.press(
-            Press("deal")
+            Press(Intent.DEAL)
             if character == "enter"
-            else Press("fold")
+            else Press(Intent.FOLD)
             if character == "clear"
             else Press("digit", int(character))
         )
@@ -123,18 +124,18 @@ class OperatorScreen(
             return
         if page == "settings" and self._settings_button(press):
             return
-        if press.intent == "bet":
+        if press.intent == Intent.BET:
             self._go(self.page + 1)
-        elif press.intent == "bonus":
+        elif press.intent == Intent.BONUS:
             self._go(self.page - 1)
-        elif press.intent == "play":
+        elif press.intent == Intent.PLAY:
             self.scroll, self.box_page = self.scroll + 1, 0
-        elif press.intent == "fold":
+        elif press.intent == Intent.FOLD:
             self.scroll, self.box_page = max(self.scroll - 1, 0), 0
             self.confirming = None
-        elif page == "recall" and press.intent == "exchange":
+        elif page == "recall" and press.intent == Intent.EXCHANGE:
             self.box_page += 1
-        elif press.intent == "deal":
+        elif press.intent == Intent.DEAL:
             self._confirm(page)
 
     def _confirm(self, page: str) -> None:

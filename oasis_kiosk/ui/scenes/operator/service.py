@@ -8,6 +8,7 @@ import pygame
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import _
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.ui.scenes.operator.page import OperatorPage
@@ -28,12 +29,12 @@ class ServicePage(OperatorPage):
     def _service_button(self, press: Press) -> bool:
         """The service page's own buttons: digits type an operator credit, EXCHANGE clears
         it, PLAY (twice) voids a round that cannot resume. True if the press was one."""
-        if press.intent in {"card", "digit"} and len(self.amount) < MAX_AMOUNT_DIGITS:
+        if press.intent in {Intent.CARD, "digit"} and len(self.amount) < MAX_AMOUNT_DIGITS:
             self.amount += str(press.value or 0)
             self.confirming = None
-        elif press.intent == "exchange":
+        elif press.intent == Intent.EXCHANGE:
             self.amount, self.confirming = "", None
-        elif press.intent == "play":
+        elif press.intent == Intent.PLAY:
             if self._confirmed("void"):
                 self._void()
         else:

@@ -15,6 +15,7 @@ from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.events import SETTING_WORDS
+from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.operator import OperatorError, ReturnsRefusedError, ReturnsUnknownError
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
@@ -90,9 +91,9 @@ class SettingsPage(OperatorPage):
     def _settings_button(self, press: Press) -> bool:
         """The settings page's own buttons: the card buttons step a setting, EXCHANGE the
         attract mode's volume. True if the press was one."""
-        if press.intent == "card":
+        if press.intent == Intent.CARD:
             self._setting(press.value or 0)
-        elif press.intent == "exchange":
+        elif press.intent == Intent.EXCHANGE:
             # The card buttons run out at five: the attract mode's volume is on EXCHANGE.
             attract = self.terminal.config.attract_volume
             self.menu.set_attract_volume((attract + 1) % (MAX_VOLUME + 1))
