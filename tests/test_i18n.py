@@ -247,18 +247,46 @@ def test_no_shown_string_hides_where_extraction_cannot_see_it() -> None:
 
 
 @pytest.mark.parametrize("language", ["cs", "ru"])
-def test_every_tilt_tells_the_player_what_it_is_in_the_players_language(language: str) -> None:
-    """Each tilt's panel leads with its meaning, translated; the terminal's own detail (in
-    English, for the attendant and the log) follows only where it says more."""
+def test_every_tilt_tells_the_player_what_it_is_in_the_players_language_and_nothing_in_english(
+    language: str,
+) -> None:
+    """Each tilt's panel says its meaning, translated; the terminal's own detail (in English,
+    written for the attendant and the log) follows only on an English screen, where it says
+    more: a Czech panel had read "(the hopper stopped with coins still owed: 3)"."""
     from oasis_kiosk.machine.tilts import TILTS
     from oasis_kiosk.ui.view import tilt_reason
 
-    english_detail = "5 wrong PINs in a row: the menu is locked until the attendant's key"
+    english_detail = "the hopper stopped with coins still owed: 3"
     for kind, tilt in TILTS.items():
-        assert tilt.label is not None, f"{kind}: no meaning for the player"
+        i18n.use("en")
+        in_english = tilt_reason(kind, english_detail)
+        assert in_english.startswith(tilt.label), f"{kind}: {in_english}"
+        assert (english_detail in in_english) is tilt.detail_shown, f"{kind}: {in_english}"
         i18n.use(language)
         said = tilt_reason(kind, english_detail)
-        i18n.use("en")
-        assert not said.startswith(english_detail[:10]), f"{kind}: {said}"
+        assert said == i18n._(tilt.label) != tilt.label, f"{kind}: {said}"
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_a_press_refused_while_tilted_names_no_tilt_by_its_kind_on_the_screen(
+    tmp_path: Path, language: str
+) -> None:
+    """The screen's refusal says the terminal is out of order in the player's words; the
+    tilts' kinds (``hopper_empty``) are the log's."""
+    from support import books
+
+    from oasis_kiosk.config import Config
+    from oasis_kiosk.machine.intents import Intent
+    from oasis_kiosk.machine.terminal import Terminal
+    from oasis_kiosk.machine.tilts import TiltKind
+    from oasis_kiosk.ui import view
+
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    with terminal.store.transaction():
+        terminal._tilt(TiltKind.HOPPER_EMPTY, "the hopper stopped with coins still owed: 3")
+    refused = terminal.handle(Intent.DEAL)
+    assert "hopper_empty" in refused.message, "the log names the tilt"
     i18n.use(language)
-    assert english_detail not in tilt_reason("pin_lockout", english_detail), "its detail adds nothing"
+    shown = refused.text(view.cash_for(terminal), view.button_name)
+    assert "hopper_empty" not in shown and "(" not in shown, shown

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 from support import books, logged_in_menu
 
+from oasis_kiosk import i18n
 from oasis_kiosk.cli import describe_round
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -58,6 +59,11 @@ def test_a_failure_inside_an_input_commits_nothing_and_leaves_memory_as_the_book
     monkeypatch.setattr(t.store, "post", failing_post)
     response = t.handle("play")
     assert response.message == "fault: the disk controller hiccupped"
+    i18n.use("cs")
+    try:  # the error's English words are the log's; the screen says a fault in its language
+        assert response.text(str) == "porucha"
+    finally:
+        i18n.use("en")
     assert t.tilts["fault"] == "the disk controller hiccupped"
     assert t.round is not None
     assert t.round.record() == record, "the round is as the database has it"

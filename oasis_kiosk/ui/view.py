@@ -606,15 +606,18 @@ def _handpaid_win(
 
 
 def tilt_reason(kind: str, detail: str) -> str:
-    """What the player reads of a tilt: its meaning in the player's language, and the
-    terminal's detail where it says more."""
+    """What the player reads of a tilt: its meaning in the player's language, and on an
+    English screen the terminal's detail where it says more (the detail is written in
+    English, for the attendant and the log, who read it in the event log)."""
     tilt = registered(kind)
     if tilt is None:  # a kind from an older release's state
-        return detail
+        return detail if i18n.active() == "en" else _("An internal fault stopped the game.")
     meaning = tilt.label
-    if not tilt.detail_shown or detail.lower().rstrip(".") == meaning.lower().rstrip("."):
+    if i18n.active() != "en" or not tilt.detail_shown:
         return _(meaning)
-    return f"{_(meaning)} ({detail})"
+    if detail.lower().rstrip(".") == meaning.lower().rstrip("."):
+        return meaning
+    return f"{meaning} ({detail})"
 
 
 def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None) -> str:

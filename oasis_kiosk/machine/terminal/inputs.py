@@ -131,10 +131,12 @@ class Inputs(RoundPlay, CreditsIn):
                 False, N_("{intent} is not possible while the jackpot is being confirmed"), details
             )
         if mode is Mode.TILTED:
+            # The tilts' kinds are the log's (the reason): the screen says the tilt in words.
             return Response(
                 False,
-                N_("{intent} is not possible while the terminal is tilted ({tilts})"),
-                {**details, "tilts": ", ".join(sorted(self.tilts))},
+                N_("{intent} is not possible while the terminal is tilted"),
+                details,
+                ", ".join(sorted(self.tilts)),
             )
         if self.round is not None and intent in ROUND_ACTIONS:
             copy = Round.replay(self.round.profile, self.round.record())

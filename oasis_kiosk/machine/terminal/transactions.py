@@ -78,6 +78,7 @@ class Transactions(TerminalState):
                     self.save_state()
             except StoreError:
                 pass  # the tilt stands in memory; the database refuses writes
+            # The error's own words are the log's (English): the screen says which it was.
             if kind is TiltKind.DATABASE:
-                return Response(False, N_("database error: {reason}"), {"reason": message})
-            return Response(False, N_("fault: {reason}"), {"reason": message})
+                return Response(False, N_("database error"), reason=message)
+            return Response(False, N_("fault"), reason=message)
