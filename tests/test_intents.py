@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support import books
+
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS, Intent
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 from oasis_kiosk.machine.terminal import Terminal
-from support import books
 
 
 def test_every_intent_has_its_entry_and_every_kind_of_money_its_intent() -> None:
