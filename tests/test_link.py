@@ -5,6 +5,7 @@ stopped hub and its own SIGKILL, without losing or doubling a row."""
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import shutil
 import signal
@@ -155,6 +156,31 @@ def test_text_the_hub_cannot_hold_goes_to_the_outbox_escaped_and_reaches_the_hub
         "kind": "fault\\u0000",
         "message": "device said \\u0000 at \\ud800 \\u0000 é 😀",
     }
+    assert push(database, floor.credentials) == len(rows)
+    assert floor.cabinet_events() == expected(rows)
+    assert floor.count("SELECT count(*) FROM hub.contributions") == 3
+
+
+def test_a_number_json_cannot_write_goes_to_the_outbox_as_text_and_reaches_the_hub(
+    floor: Floor, tmp_path: Path
+) -> None:
+    """A device's reading of NaN or infinity: Python writes it as JSON it is not (``NaN``),
+    the hub's jsonb refuses it, and the row would hold every row after it in the outbox for
+    ever. The outbox writes such a number as text; the books' own event keeps the number."""
+    database = tmp_path / "kiosk.db"
+    t = linked_terminal(database)
+    play(t, 1)
+    with t.store.transaction():
+        t.store.event(
+            "hopper_exit_noise", gap_ms=float("nan"), bound_ms=float("inf"), pulses=[1.5, float("-inf")]
+        )
+    play(t, 2)
+    kept = next(event for event in t.store.events() if event["kind"] == "hopper_exit_noise")
+    assert math.isnan(kept["detail"]["gap_ms"])
+    t.store.close()
+    rows = outbox(database)
+    noise = next(row for row in rows if row.kind == "event" and row.payload["kind"] == "hopper_exit_noise")
+    assert noise.payload["detail"] == {"gap_ms": "NaN", "bound_ms": "Infinity", "pulses": [1.5, "-Infinity"]}
     assert push(database, floor.credentials) == len(rows)
     assert floor.cabinet_events() == expected(rows)
     assert floor.count("SELECT count(*) FROM hub.contributions") == 3

@@ -34,6 +34,7 @@ unique for the cabinet even after a RAM clear starts the round numbers again.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -146,9 +147,12 @@ text at all; a pair of them would come back as another character)."""
 
 def storable(value: Any) -> Any:
     """``value`` with each character the hub cannot hold written as its JSON escape, as six
-    characters of text (U+0000 as ``\\u0000``): a text with none is unchanged."""
+    characters of text (U+0000 as ``\\u0000``), and each number JSON cannot write (NaN,
+    infinity) as the text Python writes for it (``NaN``): a value with neither is unchanged."""
     if isinstance(value, str):
         return UNSTORABLE.sub(lambda found: f"\\u{ord(found[0]):04x}", value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return json.dumps(value)
     if isinstance(value, dict):
         return {storable(key): storable(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -157,14 +161,18 @@ def storable(value: Any) -> Any:
 
 
 def _dumps(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def append(db: sqlite3.Connection, kind: str, payload: dict[str, Any], committed_at: str) -> None:
     """An outbox row, its payload as JSON the hub can hold: any text of the books (a tilt's
     message from a device, an error's words) may carry U+0000, which SQLite keeps and the
-    hub's ``jsonb`` refuses, so that the row and every row after it would never reach the hub."""
-    text = _dumps(payload)
+    hub's ``jsonb`` refuses, so that the row and every row after it would never reach the hub;
+    and a device's reading may be NaN, which is no JSON at all."""
+    try:
+        text = _dumps(payload)
+    except ValueError:  # a number JSON cannot write: rarely there
+        text = _dumps(storable(payload))
     if "\\u0000" in text or "\\ud" in text:  # json.dumps escapes both so; rarely there
         text = _dumps(storable(payload))
     db.execute(
