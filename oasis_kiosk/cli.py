@@ -40,7 +40,7 @@ from oasis_kiosk.floor import cli as floor_cli
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, read, run
-from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.audit import AuditReport, audit
 from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.meters import every_meter
@@ -49,7 +49,7 @@ from oasis_kiosk.machine.recall import disclosed
 from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
 from oasis_kiosk.store.books import BooksFiles
-from oasis_kiosk.store.db import Store, StoreError, books_held
+from oasis_kiosk.store.db import BooksDamagedError, Store, StoreError, books_held
 from oasis_kiosk.store.outbox import Outbox
 from oasis_kiosk.ui.layout import SMALLEST
 
@@ -186,8 +186,11 @@ def show_meters(config: Config, as_json: bool) -> int:
 
 
 def show_audit(config: Config, as_json: bool) -> int:
-    with reading(config) as store:
-        report = audit(store)
+    try:
+        with reading(config) as store:
+            report = audit(store)
+    except BooksDamagedError as error:  # damaged books fail the audit, with the reason
+        report = AuditReport(problems=[f"the books cannot be read: {error}"])
     if as_json:
         print(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:

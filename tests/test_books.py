@@ -26,6 +26,7 @@ from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import Store, StoreError
 
+PAGE = 4096
 SESSION = "bill 5000\nbonus\ndeal\nplay\ncoin 100\n"
 
 
@@ -421,6 +422,56 @@ def test_known_decks_are_refused_on_books_that_are_not_test_books(
     assert fingerprint(played) == before
     with pytest.raises(ConfigError, match="test books only"):
         Terminal(Config(database=played), Store(played), seed_for_round=seeds_from(bytes(32)))
+
+
+def test_a_damaged_page_anywhere_in_the_file_fails_the_audit_and_refuses_every_reader(
+    played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bytes of the file itself spoilt, page by page, as a failing card spoils them: the
+    audit had ended in a traceback (a read transaction failing to end), or passed a file
+    whose index SQLite finds malformed; the meters and the recall had printed from it. Each
+    now either reads the books exactly as they were (a page with nothing in use spoilt) or
+    fails: the audit with a discrepancy (exit 1), the others with the reason (exit 3)."""
+    readers = {"meters": ["meters", "--json"], "recall": ["recall", "--json", "5"]}
+
+    def read_all(database: Path) -> dict[str, tuple[int, str, str]]:
+        said = {}
+        for name, command in {**readers, "audit": ["audit"]}.items():
+            code = main([*command, "--db", str(database)])
+            output = capsys.readouterr()
+            said[name] = (code, output.out, output.err)
+        return said
+
+    whole = read_all(played)
+    assert whole["audit"][0] == 0
+    pages = played.stat().st_size // PAGE
+    assert pages > 10
+    failed = 0
+    for page in range(1, pages):
+        damaged = played.parent / f"page{page}" / played.name
+        damaged.parent.mkdir()
+        for file in played.parent.iterdir():
+            if file.is_file() and file.name.startswith(played.name):
+                shutil.copy(file, damaged.parent / file.name)
+        spoilt = bytearray(damaged.read_bytes())
+        end = (page + 1) * PAGE
+        spoilt[end - 300 : end - 100] = bytes(byte ^ 0x5A for byte in spoilt[end - 300 : end - 100])
+        damaged.write_bytes(bytes(spoilt))
+        said = read_all(damaged)
+        code, out, _err = said["audit"]
+        if code == 0:
+            assert said == whole, f"page {page + 1}: the audit passed books that read otherwise"
+            continue
+        assert code == 1, f"page {page + 1}: audit exit {code}"
+        failed += 1
+        assert "DISCREPANCY: " in out, f"page {page + 1}: {out}"
+        assert "audit FAILED" in out, f"page {page + 1}: {out}"
+        for name in readers:
+            code, out, err = said[name]
+            assert (code, out) == whole[name][:2] or (code == 3 and "oasis-kiosk: TILT:" in err), (
+                f"page {page + 1}: {name} exit {code}: {err}"
+            )
+    assert failed > pages // 2, "most pages hold rows: spoiling them must be found"
 
 
 def test_the_audit_flags_every_round_of_test_books_dealt_from_a_known_deck(

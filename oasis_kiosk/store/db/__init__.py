@@ -9,6 +9,6 @@
 
 from oasis_kiosk.store.db.connection import books_held
 from oasis_kiosk.store.db.store import Store
-from oasis_kiosk.store.db.values import StoreError
+from oasis_kiosk.store.db.values import BooksDamagedError, StoreError
 
-__all__ = ["Store", "StoreError", "books_held"]
+__all__ = ["BooksDamagedError", "Store", "StoreError", "books_held"]

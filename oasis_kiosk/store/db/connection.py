@@ -32,7 +32,7 @@ from oasis_kiosk.store.books import (
     write_mark,
 )
 from oasis_kiosk.store.db.schema import MIGRATIONS, apply_migrations
-from oasis_kiosk.store.db.values import StoreError, now
+from oasis_kiosk.store.db.values import BooksDamagedError, StoreError, now, read_error
 
 BUSY_TIMEOUT_MS = 10_000
 """How long a write waits for another process's (a command reading the meters)."""
@@ -186,7 +186,7 @@ class Connection:
             self._db.execute("PRAGMA foreign_keys = ON")
             check = self._db.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                raise StoreError(f"{self.path}: the database is damaged: {check}")
+                raise BooksDamagedError(f"{self.path}: the database is damaged: {check}")
             if self.schema_version < 2:
                 raise StoreError(
                     f"{self.path}: these books were written before sealing: seal them once with "
@@ -216,6 +216,12 @@ class Connection:
                 self._db.execute("PRAGMA schema_version").fetchone()
             except sqlite3.Error as error:
                 raise StoreError(f"{self.path}: cannot open the database to read: {error}") from None
+        # As the kiosk's own opening does: a reader (the meters, the audit, the recall) must
+        # not print from a file whose pages SQLite finds malformed.
+        checked = self._read("PRAGMA quick_check")
+        if checked[0][0] != "ok":
+            self._db.close()
+            raise BooksDamagedError(f"{self.path}: the database is damaged: {checked[0][0]}")
         if self.schema_version > len(MIGRATIONS):
             raise StoreError(
                 f"{self.path}: schema version {self.schema_version} is newer than this terminal's "
@@ -314,12 +320,19 @@ class Connection:
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
-        """Reads inside see one committed state, whatever the kiosk commits meanwhile."""
-        self._db.execute("BEGIN")
+        """Reads inside see one committed state, whatever the kiosk commits meanwhile. A
+        damaged page may fail even the end of reading: that is a StoreError too."""
+        try:
+            self._db.execute("BEGIN")
+        except sqlite3.Error as error:
+            raise read_error(self.path, error) from None
         try:
             yield
         finally:
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                raise read_error(self.path, error) from None
 
     def checkpoint(self) -> bool:
         """Copies the write-ahead log into the database file and empties it; False when a
@@ -476,4 +489,4 @@ class Connection:
         try:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:
-            raise StoreError(f"{self.path}: cannot read: {error}") from None
+            raise read_error(self.path, error) from None

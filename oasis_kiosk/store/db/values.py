@@ -4,6 +4,7 @@ the JSON a column holds."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,6 +13,18 @@ from oasis_kiosk._core import OasisError
 
 class StoreError(OasisError):
     """The database cannot be opened, read or written: the terminal tilts on it."""
+
+
+class BooksDamagedError(StoreError):
+    """The database's file is there but damaged: SQLite finds its pages malformed. An audit
+    fails on it; everything else refuses it as it refuses any books it cannot open."""
+
+
+def read_error(path: object, error: sqlite3.Error) -> StoreError:
+    """A failed read as the books' error: a damaged file says so."""
+    code = getattr(error, "sqlite_errorcode", None)
+    kind = BooksDamagedError if code in {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB} else StoreError
+    return kind(f"{path}: cannot read: {error}")
 
 
 class LedgerRefusedError(OasisError, ValueError):
