@@ -171,6 +171,13 @@ def test_a_round_is_dealt_only_when_the_credit_also_pays_the_play_bet() -> None:
         (lambda r: r.buy_game(), "buying the game is not possible now"),
         (lambda r: r.decline(), "declining is not possible now"),
         (lambda r: r.play(3), "there is no box 4 in this round"),
+        # Numbers no position, box or amount can be: the core's refusal, not an OverflowError.
+        (lambda r: r.exchange([-1]), r"card position -1 is out of range"),
+        (lambda r: r.exchange([0, 2**70]), r"card position 1180591620717411303424 is out of range"),
+        (lambda r: r.exchange([]), "an exchange takes at least one card"),
+        (lambda r: r.play(-1), "box index -1 is out of range"),
+        (lambda r: r.legal_actions(2**64), "box index 18446744073709551616 is out of range"),
+        (lambda r: r.insure(2**63), "amount 9223372036854775808 is out of range"),
     ],
 )
 def test_an_illegal_action_is_refused_and_changes_nothing(action: Any, message: str) -> None:
@@ -179,6 +186,33 @@ def test_an_illegal_action_is_refused_and_changes_nothing(action: Any, message: 
     with pytest.raises(IllegalAction, match=message):
         action(round_)
     assert snapshot(round_) == before
+
+
+def test_repeated_positions_are_named_so_even_where_their_count_is_not_offered() -> None:
+    round_ = Round("standard", 1000, seed=bytes(range(32)))
+    with pytest.raises(IllegalAction, match=r"positions \[1, 1\] are not distinct"):
+        round_.exchange([1, 1])
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Round("standard", 2**70), "ante 1180591620717411303424 is out of range"),
+        (lambda: Round("standard", [1000, -(2**70)]), "ante -1180591620717411303424 is out of range"),
+        (lambda: Round("standard", 1000, credit=2**70), "credit 1180591620717411303424 is out of range"),
+        (lambda: Round("standard", 1000, bonus=2**70), "bonus stake 1180591620717411303424 is out of range"),
+        (lambda: load_profile("standard").prices(2**70), "ante 1180591620717411303424 is out of range"),
+        (
+            lambda: load_profile("standard").bonus_stakes(-(2**64)),
+            "ante -18446744073709551616 is out of range",
+        ),
+        (lambda: load_profile("standard").allowed_antes(-1), "number of boxes -1 is out of range"),
+        (lambda: load_profile("standard").deal_needs(-1), "box 1: ante -1 is not allowed"),
+    ],
+)
+def test_a_bet_no_money_can_be_is_refused_as_a_bet_error(call: Any, message: str) -> None:
+    with pytest.raises(BetError, match=message):
+        call()
 
 
 def test_after_an_exchange_stand_a_must_play() -> None:

@@ -8,10 +8,11 @@ use oasis_core::profile::Money;
 use oasis_core::round::{self, Action, LegalAction, Phase, RoundRecord};
 use oasis_core::strategy;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyInt, PyString};
 
 use crate::errors::to_py_err;
 use crate::json::{json_text, to_python};
+use crate::whole::{whole, ActionAmount, Ante, BoxCount, BoxIndex, Position};
 use crate::{names, seed_or_fresh, HandValue};
 
 /// A validated rule profile (RULES.md): load one with `oasis_kiosk.load_profile`.
@@ -58,9 +59,9 @@ impl Profile {
 
     /// Every ante each of `boxes` boxes may take, lowest first: with several boxes the
     /// profile may ask for a higher minimum.
-    #[pyo3(signature = (boxes = 1))]
-    fn allowed_antes(&self, boxes: usize) -> Vec<Money> {
-        round::allowed_antes(&self.0, boxes)
+    #[pyo3(signature = (boxes = BoxCount(1)), text_signature = "($self, boxes=1)")]
+    fn allowed_antes(&self, boxes: BoxCount) -> Vec<Money> {
+        round::allowed_antes(&self.0, boxes.0)
     }
 
     /// The antes at which a box's return per ante may be at its least or greatest, lowest
@@ -81,13 +82,13 @@ impl Profile {
     }
 
     /// The bonus stake a box takes at this ante when the player switches the bonus on.
-    fn standard_bonus_stake(&self, ante: Money) -> Option<Money> {
-        round::standard_bonus_stake(&self.0, ante)
+    fn standard_bonus_stake(&self, ante: Ante) -> Option<Money> {
+        round::standard_bonus_stake(&self.0, ante.0)
     }
 
     /// Every bonus stake a box may take at this ante, least first; empty without a bonus.
-    fn bonus_stakes(&self, ante: Money) -> Vec<Money> {
-        round::bonus_stakes(&self.0, ante)
+    fn bonus_stakes(&self, ante: Ante) -> Vec<Money> {
+        round::bonus_stakes(&self.0, ante.0)
     }
 
     /// The credit a deal of these bets needs (RULES.md §2.7): every box's ante, bonus stake
@@ -108,7 +109,8 @@ impl Profile {
     }
 
     /// Every price a box with this ante meets, in minor units (the help screen's fees).
-    fn prices<'py>(&self, py: Python<'py>, ante: Money) -> PyResult<Bound<'py, PyAny>> {
+    fn prices<'py>(&self, py: Python<'py>, ante: Ante) -> PyResult<Bound<'py, PyAny>> {
+        let ante = ante.0;
         let prices = round::price_list(&self.0, ante).ok_or_else(|| {
             to_py_err(RoundError::Setup(format!("{} does not allow an ante of {ante}", self.0.id)))
         })?;
@@ -137,16 +139,19 @@ impl Profile {
             Some(bonus) => bonus_stakes(&self.0, &antes, bonus)?,
             None => Vec::new(),
         };
+        // Priced only for bets a round would take: an ante the table refuses has no price.
+        let bonus = round::check_bets(&self.0, &antes, &bonus, None)
+            .map_err(|reason| to_py_err(RoundError::Setup(reason)))?;
         Ok((antes, bonus))
     }
 }
 
 /// The antes per box from one ante or a sequence of them.
 fn antes_of(antes: &Bound<'_, PyAny>) -> PyResult<Vec<Money>> {
-    match antes.extract::<Money>() {
-        Ok(ante) => Ok(vec![ante]),
-        Err(_) => antes.extract(),
+    if antes.is_instance_of::<PyInt>() {
+        return Ok(vec![whole(antes, "ante", RoundError::Setup)?]);
     }
+    Ok(antes.extract::<Vec<Ante>>()?.into_iter().map(|ante| ante.0).collect())
 }
 
 /// Bonus stakes per box from `False`/`True`/an amount, or a sequence of those.
@@ -164,7 +169,7 @@ fn bonus_stakes(
                 })?,
             });
         }
-        item.extract::<Money>()
+        whole(item, "bonus stake", RoundError::Setup)
     };
     match bonus.try_iter() {
         Ok(items) => {
@@ -310,9 +315,11 @@ impl Round {
         antes: &Bound<'_, PyAny>,
         bonus: Option<&Bound<'_, PyAny>>,
         seed: Option<&[u8]>,
-        credit: Option<Money>,
+        credit: Option<&Bound<'_, PyAny>>,
         deck: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let credit: Option<Money> =
+            credit.map(|credit| whole(credit, "credit", RoundError::Setup)).transpose()?;
         let profile = match profile.cast::<Profile>() {
             Ok(profile) => profile.get().0.clone(),
             Err(_) => {
@@ -383,19 +390,19 @@ impl Round {
     }
 
     /// A box's cards as the player may see them now, or None while hidden.
-    fn box_cards(&self, box_index: usize) -> Option<Vec<String>> {
-        self.0.visible_box_cards(box_index).map(names)
+    fn box_cards(&self, box_index: BoxIndex) -> Option<Vec<String>> {
+        self.0.visible_box_cards(box_index.0).map(names)
     }
 
     /// What stands on a box's bet spots now: {"ante", "play", "bonus", "insurance"} (a
     /// forfeited bonus is 0), or None for a box the round does not have.
-    fn stakes<'py>(&self, py: Python<'py>, box_index: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.0.stakes(box_index).map(|stakes| to_python(py, &stakes)).transpose()
+    fn stakes<'py>(&self, py: Python<'py>, box_index: BoxIndex) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.0.stakes(box_index.0).map(|stakes| to_python(py, &stakes)).transpose()
     }
 
     /// The best hand a box holds now, or None while hidden.
-    fn hand(&self, box_index: usize) -> Option<HandValue> {
-        self.0.visible_hand(box_index).map(HandValue)
+    fn hand(&self, box_index: BoxIndex) -> Option<HandValue> {
+        self.0.visible_hand(box_index.0).map(HandValue)
     }
 
     /// The dealer's cards, None for each card still face down.
@@ -408,9 +415,13 @@ impl Round {
     /// {"fold": 0, "play": 2000, "exchange": {1: 1000}, "buy_sixth_card": 1000,
     ///  "insure": {"min": 1000, "max": 6000}, "decline": 0, "buy_dealer_card": ..., "buy_game": ...}
     #[pyo3(signature = (box_index = None))]
-    fn legal_actions<'py>(&self, py: Python<'py>, box_index: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+        box_index: Option<BoxIndex>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let legal = PyDict::new(py);
-        let Ok(box_index) = self.current(box_index) else {
+        let Ok(box_index) = self.current(box_index.map(|index| index.0)) else {
             return Ok(legal);
         };
         for action in self.0.legal_actions(box_index) {
@@ -438,8 +449,8 @@ impl Round {
     /// The expected value of every choice a box (default: the current one) may take now,
     /// and the best: docs/strategy.md says how. Computed with the GIL released.
     #[pyo3(signature = (box_index = None))]
-    fn advice(&self, py: Python<'_>, box_index: Option<usize>) -> PyResult<Advice> {
-        let box_index = self.current(box_index)?;
+    fn advice(&self, py: Python<'_>, box_index: Option<BoxIndex>) -> PyResult<Advice> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
         let round = &self.0;
         let advice = py.detach(|| strategy::advise(round, box_index)).map_err(to_py_err)?;
         let best = advice.best_index();
@@ -452,52 +463,53 @@ impl Round {
     }
 
     #[pyo3(signature = (box_index = None))]
-    fn fold(&mut self, box_index: Option<usize>) -> PyResult<()> {
-        let box_index = self.current(box_index)?;
+    fn fold(&mut self, box_index: Option<BoxIndex>) -> PyResult<()> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
         self.act(Action::Fold { box_index })
     }
 
     #[pyo3(signature = (box_index = None))]
-    fn play(&mut self, box_index: Option<usize>) -> PyResult<()> {
-        let box_index = self.current(box_index)?;
+    fn play(&mut self, box_index: Option<BoxIndex>) -> PyResult<()> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
         self.act(Action::Play { box_index })
     }
 
     /// Exchanges the cards at these positions (0 to 4) of the box's hand.
     #[pyo3(signature = (positions, box_index = None))]
-    fn exchange(&mut self, positions: Vec<usize>, box_index: Option<usize>) -> PyResult<()> {
-        let box_index = self.current(box_index)?;
+    fn exchange(&mut self, positions: Vec<Position>, box_index: Option<BoxIndex>) -> PyResult<()> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
+        let positions = positions.into_iter().map(|position| position.0).collect();
         self.act(Action::Exchange { box_index, positions })
     }
 
     #[pyo3(signature = (box_index = None))]
-    fn buy_sixth_card(&mut self, box_index: Option<usize>) -> PyResult<()> {
-        let box_index = self.current(box_index)?;
+    fn buy_sixth_card(&mut self, box_index: Option<BoxIndex>) -> PyResult<()> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
         self.act(Action::BuySixthCard { box_index })
     }
 
     #[pyo3(signature = (amount, box_index = None))]
-    fn insure(&mut self, amount: Money, box_index: Option<usize>) -> PyResult<()> {
-        let box_index = self.current(box_index)?;
-        self.act(Action::Insure { box_index, amount })
+    fn insure(&mut self, amount: ActionAmount, box_index: Option<BoxIndex>) -> PyResult<()> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
+        self.act(Action::Insure { box_index, amount: amount.0 })
     }
 
     /// Declines insurance, or a purchase after the dealer's reveal.
     #[pyo3(signature = (box_index = None))]
-    fn decline(&mut self, box_index: Option<usize>) -> PyResult<()> {
-        let box_index = self.current(box_index)?;
+    fn decline(&mut self, box_index: Option<BoxIndex>) -> PyResult<()> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
         self.act(Action::Decline { box_index })
     }
 
     #[pyo3(signature = (box_index = None))]
-    fn buy_dealer_card(&mut self, box_index: Option<usize>) -> PyResult<()> {
-        let box_index = self.current(box_index)?;
+    fn buy_dealer_card(&mut self, box_index: Option<BoxIndex>) -> PyResult<()> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
         self.act(Action::BuyDealerCard { box_index })
     }
 
     #[pyo3(signature = (box_index = None))]
-    fn buy_game(&mut self, box_index: Option<usize>) -> PyResult<()> {
-        let box_index = self.current(box_index)?;
+    fn buy_game(&mut self, box_index: Option<BoxIndex>) -> PyResult<()> {
+        let box_index = self.current(box_index.map(|index| index.0))?;
         self.act(Action::BuyGame { box_index })
     }
 

@@ -18,6 +18,7 @@ mod errors;
 mod game;
 mod json;
 mod simulation;
+mod whole;
 
 use errors::{to_py_err, CARD_ERROR};
 

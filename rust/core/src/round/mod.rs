@@ -29,13 +29,13 @@ use actions::{action_name, phase_text};
 pub(crate) use record::hex;
 use record::unhex;
 
-use pricing::{check_bets, credit_kept_for_play};
+use pricing::credit_kept_for_play;
 use settle::{settle_box, void_box};
 
 pub use actions::{offered_actions, Action, ActionKind, LegalAction, Phase};
 pub use pricing::{
-    allowed_antes, bonus_stakes, deal_needs, extreme_antes, placed_at_deal, price_list, privilege_fee,
-    standard_bonus_stake, ExchangeFee, PriceList,
+    allowed_antes, bonus_stakes, check_bets, deal_needs, extreme_antes, placed_at_deal, price_list,
+    privilege_fee, standard_bonus_stake, ExchangeFee, PriceList,
 };
 pub(crate) use pricing::{
     exchange_counts, exchange_fee, insurance_limits, purchase_fee, redraw_fee, redraw_price,
@@ -495,7 +495,10 @@ impl Round {
     /// Replaces the cards at `positions` of the box's hand, a burnt card first where the
     /// profile burns; the fee is paid and, where the profile says so, the bonus forfeited.
     fn exchange(&mut self, box_index: usize, positions: &[usize]) -> Result<(), RoundError> {
-        let price = self.exchange_price(box_index, positions.len()).map_err(RoundError::Illegal)?;
+        // The positions first: repeated ones are named so, not priced as a count of cards.
+        if positions.is_empty() {
+            return Err(RoundError::Illegal("an exchange takes at least one card".into()));
+        }
         let mut sorted = positions.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
@@ -504,6 +507,7 @@ impl Round {
                 "positions {positions:?} are not distinct positions 0 to 4 of the hand"
             )));
         }
+        let price = self.exchange_price(box_index, positions.len()).map_err(RoundError::Illegal)?;
         self.pay(price);
         if self.burns() {
             let burnt = self.draw(1);

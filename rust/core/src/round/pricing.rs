@@ -11,7 +11,7 @@ use crate::profile::{Bonus, BonusKind, ExchangeRound, Money, Profile, Purchase, 
 /// Checks the bets of a deal against the profile and the credit (RULES.md §2.1, §2.7, §4):
 /// the number of boxes, each ante, the bonus stakes (`bonus` may be empty: none) and a credit
 /// that covers what the deal needs. Returns each box's bonus stake.
-pub(super) fn check_bets(
+pub fn check_bets(
     profile: &Profile,
     antes: &[Money],
     bonus: &[Money],
