@@ -378,6 +378,20 @@ def test_a_round_that_loses_the_bonus_lights_no_bonus_row(tmp_path: Path) -> Non
     assert app.game.showing(clock.now).bonus_category is None
 
 
+def test_a_hand_whose_play_bet_lost_lights_no_paytable_row_though_its_bonus_won(tmp_path: Path) -> None:
+    """The paytable pays the play bet: a straight that loses to the dealer's flush, its bonus
+    paid 40:1, had lit "Straight 4:1" beside a caption saying it lost to the dealer."""
+    app, clock = dealt(tmp_path, "2s 3s 4d 5h 6c / 7h 8h Th Jh 2h", bonus=True)
+    app.key("p")
+    settle(app, clock, 6)
+    (settled,) = last_settlement(app.terminal)["boxes"]  # type: ignore[index]
+    assert settled["play"]["returned"] == 0
+    assert settled["bonus"]["returned"] > settled["bonus"]["stake"]
+    shown = app.game.showing(clock.now)
+    assert shown.bonus_category == "Straight", "the bonus table lights the bonus win"
+    assert shown.lit_category is None
+
+
 def card_colour(app: App, box: int, position: int = 0) -> tuple[int, int, int]:
     """The colour of a card's face near its top right corner, clear of rank and suit."""
     lay = app.game.layout

@@ -351,8 +351,8 @@ def _settled_round(
     terminal: Terminal, last: ShownSettlement, looked_at: int, cash: Callable[[int], str]
 ) -> _TableShown:
     """The last round settled, shown until the next bet: each box's result, the winning
-    hand lit in the paytable (the best of the boxes that won money, before one paid only
-    its jackpot), and the bonus table's row a bonus won on."""
+    hand lit in the paytable (the best of the hands whose play bet it paid: a bonus win is
+    the bonus table's), and the bonus table's row a bonus won on."""
     awards = jackpot_awards(last)
     boxes: list[BoxView] = []
     lit: tuple[tuple[bool, int], str] | None = None
@@ -374,8 +374,9 @@ def _settled_round(
                 folded=settled["outcome"] == "folded",
             )
         )
+        paid_by_the_table = settled["play"]["returned"] > settled["play"]["stake"]
         rank = (settled["net"] > 0, settled["hand"]["strength"])
-        if won and settled["outcome"] != "folded" and (lit is None or rank > lit[0]):
+        if paid_by_the_table and (lit is None or rank > lit[0]):
             lit = (rank, settled["hand"]["category"])
         bonus_category = bonus_category or _bonus_category(terminal, last, settled)
     return _TableShown(
