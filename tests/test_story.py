@@ -28,7 +28,7 @@ from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.game import table as game_table
 from oasis_kiosk.ui.sound import TUNES, win_tune
 from oasis_kiosk.ui.view import before_reveal, cash_for, last_settlement, snapshot
-from oasis_kiosk.ui.widgets import chips, jackpot, panel
+from oasis_kiosk.ui.widgets import chips, hand, jackpot, panel
 
 TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
 FLUSH = "As Ks 9s 7s 4s / Kd Kc 4h 5h 9c"  # a dealt flush: won, and the bonus pays 60:1
@@ -425,7 +425,20 @@ def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
     assert [box.folded for box in view.boxes] == [True, False]
     assert card_colour(app, 0) == grey
     assert card_colour(app, 1) == render.CARD_FACE
+    size = hand.caption_size(app.game.layout, view.boxes)
+    folded_words, _ = hand.caption(app.game.layout, app.game.layout.boxes[0], view.boxes[0], size)
+    played_words, _ = hand.caption(app.game.layout, app.game.layout.boxes[1], view.boxes[1], size)
+    assert brightest(folded_words) == render.GREYED, "its caption greyed with its cards"
+    assert brightest(played_words) in {render.WHITE, render.GOLD}
     shot(app, "folded-box")
+
+
+def brightest(words: pygame.Surface) -> tuple[int, int, int]:
+    """The colour of the brightest pixel of rendered words (the words' own colour)."""
+    colours = {
+        tuple(words.get_at((x, y)))[:3] for x in range(words.get_width()) for y in range(words.get_height())
+    }
+    return max(colours, key=sum)  # type: ignore[return-value]
 
 
 def spots_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
