@@ -155,6 +155,28 @@ def test_repeat_bet_the_credit_cannot_deal_says_why_and_changes_nothing(tmp_path
     assert (t.bets, t.credits, len(t.store.rounds())) == before
 
 
+def test_an_exchange_the_credit_cannot_leave_room_for_is_said_not_silently_dropped(tmp_path: Path) -> None:
+    """Three boxes dealt on €100: the credit left must keep the play bets to come (RULES.md
+    §2.7), so no exchange is offered. The prompt had dropped EXCHANGE without a word, and a
+    card pressed said only "CARD is not live now"."""
+    t = terminal(tmp_path / "kiosk.db")
+    for _ in range(2):
+        assert t.handle("bill", 5000).ok
+    press(t, "boxes", "boxes", "bonus", "deal")
+    assert t.round is not None
+    assert "exchange" not in t.round.legal_actions()
+    cash = view.cash_for(t)
+    shown = view.prompt(t, t.live(), cash)
+    kept = f"No EXCHANGE: the credit {cash(t.credits)} must keep the play bets to come"
+    assert kept in shown, shown
+    refused = t.handle("card", 5)
+    assert not refused.ok
+    assert (
+        refused.text(cash, view.button_name)
+        == f"CARD: the credit {cash(t.credits)} must keep the play bets to come"
+    )
+
+
 def test_the_prompt_names_what_the_bet_needs_and_the_credit(tmp_path: Path) -> None:
     t = terminal(tmp_path / "kiosk.db")
     assert view.prompt(t, t.live(), view.cash_for(t)) == "Insert coins or notes to play."

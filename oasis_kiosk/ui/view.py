@@ -731,6 +731,11 @@ def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) ->
         else _("{choices} or {last}").format(choices=", ".join(choices[:-1]), last=choices[-1])
     )
     said = _("Box {number}: {choices}.").format(number=(round_.current_box or 0) + 1, choices=listed)
+    if terminal.exchange_kept_for_play():
+        kept = _("no EXCHANGE: the credit {credit} must keep the play bets to come").format(
+            credit=cash(terminal.credits)
+        )
+        said = f"{said} {sentence(kept)}"
     return " ".join((said, *_what_a_choice_gives_up(terminal, round_, legal)))
 
 

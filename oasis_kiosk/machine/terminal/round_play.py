@@ -83,6 +83,14 @@ class RoundPlay(RoundSettling):
             {"cards": ", ".join(str(p + 1) for p in sorted(self.selected))},
         )
 
+    def exchange_kept_for_play(self) -> bool:
+        """The rules offer the box in play an exchange now, but the credit left after it
+        would not keep the play bets to come, so the round offers none (RULES.md §2.7)."""
+        round_ = self.round
+        if round_ is None or "exchange" in round_.legal_actions():
+            return False
+        return self._most_selected(round_) > 0
+
     @staticmethod
     def _most_selected(round_: Round) -> int:
         """The selection is what EXCHANGE would take: never more cards than the rules let
