@@ -90,6 +90,12 @@ def bare_amount(amount: int, minor_units: int) -> str:
     return shown
 
 
+def decimal(value: float) -> str:
+    """``3.2`` -> ``3.2`` (en), ``3,2`` (cs, ru): a reading, as precise as it came."""
+    shown: str = format_decimal(value, format="#,##0.###", locale=_active)
+    return shown
+
+
 def percent(fraction: float) -> str:
     """``0.9478`` -> ``94.78 %`` (en), ``94,78 %`` (cs): a return, to two places."""
     shown: str = format_percent(fraction, format="#,##0.00\u00a0%", locale=_active)

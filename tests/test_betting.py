@@ -13,7 +13,7 @@ from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.betting import Bets
-from oasis_kiosk.machine.intents import Intent
+from oasis_kiosk.machine.intents import Intent, intent_name
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import view
 
@@ -172,7 +172,7 @@ def test_an_exchange_the_credit_cannot_leave_room_for_is_said_not_silently_dropp
     refused = t.handle("card", 5)
     assert not refused.ok
     assert (
-        refused.text(cash, view.button_name)
+        refused.text(cash, intent_name)
         == f"CARD: the credit {cash(t.credits)} must keep the play bets to come"
     )
 

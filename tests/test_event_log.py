@@ -18,6 +18,7 @@ from oasis_kiosk.machine.cash_out_kinds import HOPPER, PayoutDevice
 from oasis_kiosk.machine.events import SENTENCES, event_log, sentence
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.machine.tilts import TiltKind
+from oasis_kiosk.ui.view import cash_for
 
 PACKAGE = Path(__file__).parent.parent / "oasis_kiosk"
 MONEY_KINDS = ("coin", "bill")
@@ -128,6 +129,39 @@ def test_a_setting_in_words_reads_in_the_screens_language() -> None:
             cash,
         )
         assert said == "Rychlost změněna: normální → rychlá"
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_a_refused_press_reads_in_the_screens_language_with_its_money_and_button(
+    tmp_path: Path, language: str
+) -> None:
+    """A refusal is logged with its English message (the books', the hub's) and reads on a
+    Czech or Russian menu in that language: it had read «Ввод отклонён (СДАТЬ): deal needs
+    3000, its play bets included; the credit is 0», cents unformatted, and a card as
+    ``card``. A device's reading of milliseconds is written in the language's digits."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, language=language), books(database))
+    assert not terminal.handle("deal").ok
+    assert terminal.handle("bill", 5000).ok
+    assert terminal.handle("deal").ok
+    assert not terminal.handle("card", 9).ok
+    with terminal.store.transaction():
+        terminal.store.event("bill_line_noise", width_ms=3.2)
+    refused = [event for event in terminal.store.events() if event["kind"] == "refused"]
+    assert refused[0]["detail"]["reason"] == "deal needs 3000, its play bets included; the credit is 0"
+    i18n.use(language)
+    try:
+        cash = cash_for(terminal)
+        said = [sentence(event, cash) for event in event_log(terminal.store, 50)]
+        denied = [line for line in said if line.startswith(i18n._("Input refused ({intent}): {reason}")[:5])]
+        assert len(denied) == len(refused) >= 2
+        for line in denied:
+            assert not re.search(r"\b(needs|credit|card|not|now|value|play)\b", line), line
+        assert cash(3000) in denied[0], denied[0]
+        assert cash(0) in denied[0], denied[0]
+        assert "3,2" in said[-1], said[-1]
     finally:
         i18n.use("en")
 

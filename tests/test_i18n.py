@@ -17,7 +17,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from oasis_kiosk import i18n
-from oasis_kiosk.machine.intents import BUTTON_LABELS
+from oasis_kiosk.machine.intents import BUTTON_LABELS, intent_name
 
 PACKAGE = Path(i18n.__file__).parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
@@ -288,6 +288,6 @@ def test_a_press_refused_while_tilted_names_no_tilt_by_its_kind_on_the_screen(
     refused = terminal.handle(Intent.DEAL)
     assert "hopper_empty" in refused.message, "the log names the tilt"
     i18n.use(language)
-    shown = refused.text(view.cash_for(terminal), view.button_name)
+    shown = refused.text(view.cash_for(terminal), intent_name)
     assert "hopper_empty" not in shown
     assert "(" not in shown

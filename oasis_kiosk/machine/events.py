@@ -9,6 +9,7 @@ kind in words."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, PAYOUT_DEVICES, PayoutDevice
-from oasis_kiosk.machine.intents import BUTTON_LABELS
+from oasis_kiosk.machine.intents import intent_name
 from oasis_kiosk.machine.money_kinds import BILL, BY_LEDGER_KIND, COIN
+from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.tilts import registered
 from oasis_kiosk.store.db import Store
 
@@ -159,8 +161,10 @@ def sentence(event: Mapping[str, Any], cash: Callable[[int], str]) -> str:
         tilt = registered(detail.get("kind", ""))
         fields["tilt"] = _(tilt.label) if tilt is not None else str(detail["message"])
     if "intent" in detail:
-        label = BUTTON_LABELS.get(detail["intent"])
-        fields["intent"] = _(label) if label else str(detail["intent"])
+        fields["intent"] = intent_name(detail["intent"])
+    if isinstance(detail.get("said"), Mapping):  # a refusal's own words, in this language
+        with contextlib.suppress(KeyError, TypeError, ValueError):  # else its English reason
+            fields["reason"] = Response.from_logged(detail["said"]).text(cash, intent_name)
     try:
         return _(said.template).format_map(fields)
     except KeyError:  # an event of an older shape
@@ -191,6 +195,8 @@ def _field(name: str, value: Any, said: Sentence, cash: Callable[[int], str]) ->
         return i18n.percent(value)
     if name in said.words and value in SETTING_WORDS:
         return _(SETTING_WORDS[value])
+    if isinstance(value, float):  # a device's reading: in the language's digits
+        return i18n.decimal(value)
     if isinstance(value, list):
         return "; ".join(map(str, value)) or _("none")
     return str(value)

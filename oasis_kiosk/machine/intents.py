@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from oasis_kiosk.i18n import N_
+from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 
 
@@ -97,6 +97,13 @@ INTENT_NAMES = {
     name: named for name, kind in INTENTS.items() if (named := kind.label or kind.named) is not None
 }
 """Each intent as a message names it: the name on its button, or what the player touches."""
+
+
+def intent_name(name: str) -> str:
+    """An intent as the player knows it, in the active language: the name on its button, or
+    of what he touches; a name that is no intent, as it is."""
+    return _(INTENT_NAMES[Intent(name)]) if name in INTENT_NAMES else name
+
 
 # Panel button names and the intent each sends: a button for each intent with a label, and
 # "card1".."card5", which send ``card`` with 1..5.

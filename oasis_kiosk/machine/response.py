@@ -47,3 +47,25 @@ class Response:
         }
         translated = _(self.template)
         return translated.format_map(details) if details else translated
+
+    def logged(self) -> dict[str, Any]:
+        """Its words as the event log keeps them, to be said again in any language
+        (``from_logged``): the template, the details, and which are amounts and intents."""
+        return {
+            "template": self.template,
+            "details": dict(self.details),
+            "amounts": sorted(key for key, value in self.details.items() if isinstance(value, Amount)),
+            "intents": sorted(key for key, value in self.details.items() if isinstance(value, Intent)),
+        }
+
+    @classmethod
+    def from_logged(cls, logged: Mapping[str, Any]) -> Response:
+        """A refusal's words as ``logged`` kept them; an intent no longer known is kept as
+        its name."""
+        details = dict(logged["details"])
+        for key in logged["amounts"]:
+            details[key] = Amount(details[key])
+        for key in logged["intents"]:
+            if details[key] in set(Intent):
+                details[key] = Intent(details[key])
+        return cls(False, logged["template"], details)

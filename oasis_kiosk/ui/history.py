@@ -8,11 +8,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from oasis_kiosk.i18n import _, local_time
-from oasis_kiosk.machine.intents import ACTION_INTENTS
+from oasis_kiosk.machine.intents import ACTION_INTENTS, intent_name
 from oasis_kiosk.machine.recall import RecalledHand
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui.rules_text import RANK_TEXT
-from oasis_kiosk.ui.view import OUTCOMES, box_result, button_name, dealer_verdict, jackpot_awards
+from oasis_kiosk.ui.view import OUTCOMES, box_result, dealer_verdict, jackpot_awards
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
@@ -73,7 +73,7 @@ def _box_story(
     changed = list(hand.steps[1:])  # the cards after each action that changed them, in order
     told = [_("dealt {cards}").format(cards=_cards(hand.steps[0].cards))]
     for action in (a for a in actions if a.get("box") == settled["box"]):
-        said = button_name(ACTION_INTENTS[action["action"]])
+        said = intent_name(ACTION_INTENTS[action["action"]])
         if action["action"] == "exchange" and action["positions"]:
             said = f"{said} {', '.join(str(p + 1) for p in action['positions'])}"
         if action["action"] == "insure" and action["amount"]:

@@ -13,7 +13,7 @@ from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _, ngettext
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.cash_out_kinds import payout_device
-from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, INTENT_NAMES, Intent
+from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, Intent, intent_name
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -232,11 +232,6 @@ def _settled_bets(box: BoxSettlement) -> tuple[tuple[str, int], ...]:
     return tuple((spot, box[key]["stake"]) for spot, key in spots if box[key]["stake"])
 
 
-def button_name(intent: str) -> str:
-    """An intent as the player knows it: the name on its button, or of what he touches."""
-    return _(INTENT_NAMES[Intent(intent)]) if intent in INTENT_NAMES else intent
-
-
 def snapshot(terminal: Terminal, message: Response | None = None, advisor: Advisor | None = None) -> View:
     """``message``: a refused press or a notice, said after the prompt; ``advisor``: hints are on."""
     cash = cash_for(terminal)
@@ -422,9 +417,9 @@ def _message_line(
     said: list[str] = []
     for part in (
         prompt(terminal, live, cash),
-        offline and sentence(offline.text(cash, button_name)),
+        offline and sentence(offline.text(cash, intent_name)),
         advised,
-        message and sentence(message.text(cash, button_name)),
+        message and sentence(message.text(cash, intent_name)),
     ):
         if part and not any(part.rstrip(".") in earlier for earlier in said):
             said.append(part)
@@ -638,7 +633,7 @@ def hint(terminal: Terminal, cash: Callable[[int], str], advisor: Advisor | None
     elif best.action == "insure":
         decision = _("INSURE {amount}").format(amount=cash(best.amount or 0))
     else:
-        decision = button_name(ACTION_INTENTS[best.action])
+        decision = intent_name(ACTION_INTENTS[best.action])
     return _("Hint: {decision}").format(decision=decision)
 
 
@@ -677,7 +672,7 @@ def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) ->
                 amount=cash(placed), play=cash(terminal.upfront() - placed)
             )
         if terminal.credits > 0:
-            reason = sentence(terminal.why_not(Intent.DEAL).text(cash, button_name)).removesuffix(".")
+            reason = sentence(terminal.why_not(Intent.DEAL).text(cash, intent_name)).removesuffix(".")
             short = terminal.least_to_deal() - terminal.credits
             if short > 0 and terminal.upfront() > terminal.least_to_deal():  # nor is the least bet
                 return _("{reason}: insert {more} more, or at least {least} more for the least bet.").format(

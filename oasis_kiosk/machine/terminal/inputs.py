@@ -108,7 +108,9 @@ class Inputs(RoundPlay, CreditsIn):
                 handler: Callable[[int | None], Response] = getattr(self, f"_on_{intent}")
                 response = handler(value)
             if not response.ok:
-                self.store.event("refused", intent=intent, value=value, reason=response.message)
+                self.store.event(
+                    "refused", intent=intent, value=value, reason=response.message, said=response.logged()
+                )
             return response
 
         if note is not None:
