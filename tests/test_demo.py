@@ -106,6 +106,26 @@ def test_the_attract_mode_marks_its_meters_demo_and_shows_no_credit_of_its_own_a
     assert "CREDIT" not in drawn, "no meter claims the demo's credits as the cabinet's"
 
 
+def test_the_attract_demo_lights_no_button_a_visitor_might_press(tmp_path: Path) -> None:
+    """The demo's buttons are its player's: lit, they had told a passer-by that BET, DEAL or
+    CASH OUT beside the demo's credit would do something, where a press only ends the demo."""
+    from oasis_kiosk.ui.app import STEP
+
+    app, now = idle_kiosk(tmp_path)
+    while app.attract is None:
+        now[0] += STEP
+        app.advance(STEP)
+    seen = set()
+    for _ in range(round(20 / STEP)):
+        now[0] += STEP
+        app.advance(STEP)
+        view = app.attract.game.view if app.attract is not None else None
+        if view is not None:
+            seen |= {lit for _name, _label, lit in view.buttons}
+            assert view.buttons, "the bar still shows what the demo plays"
+    assert seen == {False}
+
+
 def texts_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Each text rendered from now on, in order."""
     from oasis_kiosk.ui import render

@@ -54,7 +54,11 @@ class Attract:
         # Not a method of its own: the table would hold the demo, the demo the table, and
         # both (with the table's kept surfaces) would wait for a full collection.
         self.game = GameScene(
-            self.terminal, screen, functools.partial(_play_quietly, sounds, cabinet_terminal), demo=True
+            self.terminal,
+            screen,
+            functools.partial(_play_quietly, sounds, cabinet_terminal),
+            demo=True,
+            played_by_itself=True,
         )
         self.screen = screen
         bonus = self.terminal.rules.get("bonus")

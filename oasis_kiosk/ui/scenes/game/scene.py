@@ -10,7 +10,7 @@ display. A screen where nothing moves costs next to nothing (``repaint.py``).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -96,11 +96,15 @@ class GameScene(TableScene):
         play_sound: Callable[[str], None],
         *,
         demo: bool = False,
+        played_by_itself: bool = False,
     ) -> None:
         """``demo``: the terminal plays for free (the attract mode, ``run --demo``); its meters
-        say DEMO, since no money on them is on the cabinet's books."""
+        say DEMO, since no money on them is on the cabinet's books. ``played_by_itself``: the
+        attract mode's demo, whose buttons its own player presses: all drawn dark, since a
+        visitor's press only ends the demo."""
         super().__init__(terminal, screen, play_sound)
         self.demo = demo
+        self.played_by_itself = played_by_itself
         self.message: Response | None = None
         """A refused press or a notice (a handpay paid), said beside the prompt (in the language
         of the moment)."""
@@ -140,6 +144,8 @@ class GameScene(TableScene):
         hints = bool(self.terminal.round) and self.terminal.hints
         self.motions.pace = self.chips.pace = PACES[self.terminal.config.speed]  # the operator's setting
         view = snapshot(self.terminal, self.message, self.advisor if hints else None)
+        if self.played_by_itself:
+            view = replace(view, buttons=tuple((name, label, False) for name, label, _lit in view.buttons))
         old = self.view
         cards: dict[Slot, str | None] = {("dealer", 0, i): face for i, face in enumerate(view.dealer)}
         for b, box in enumerate(view.boxes):
