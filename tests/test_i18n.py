@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import gettext
+import re
 import string
 from collections.abc import Iterator
 from decimal import Decimal
@@ -291,3 +292,33 @@ def test_a_press_refused_while_tilted_names_no_tilt_by_its_kind_on_the_screen(
     shown = refused.text(view.cash_for(terminal), intent_name)
     assert "hopper_empty" not in shown
     assert "(" not in shown
+
+
+def test_the_russian_catalogue_leaves_no_english_word_but_names_and_keys() -> None:
+    """Russian is written in Cyrillic: a Latin word in it is English left behind (the meters
+    had read «Поставлено (coin in)»), except the game's name, the keys and the command the
+    operator types."""
+    allowed = {
+        "EN",
+        "CS",
+        "RU",
+        "ENTER",
+        "OK",
+        "PIN",
+        "Oasis",
+        "Stud",
+        "Poker",
+        "oasis",
+        "kiosk",
+        "set",
+        "pin",
+    }
+    with (PACKAGE.parent / "assets/locale/ru/LC_MESSAGES/oasis_kiosk.po").open("rb") as catalogue:
+        messages = [message for message in read_po(catalogue) if message.id]
+    left = {
+        word
+        for message in messages
+        for translated in forms(message.string)
+        for word in re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}", "", translated))
+    } - allowed
+    assert not left, left
