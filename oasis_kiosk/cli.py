@@ -45,7 +45,7 @@ from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.meters import every_meter
 from oasis_kiosk.machine.operator import OperatorError, store_pin
-from oasis_kiosk.machine.recall import disclosed
+from oasis_kiosk.machine.recall import disclosed, recalled_hands
 from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
 from oasis_kiosk.store.books import BooksFiles
@@ -204,7 +204,9 @@ def show_audit(config: Config, as_json: bool) -> int:
     return 0 if report.ok else 1
 
 
-def describe_round(round_: StoredRound) -> list[str]:
+def describe_round(round_: StoredRound, dealer_revealed: list[str | None] | None = None) -> list[str]:
+    """A round as the console prints it; ``dealer_revealed``: the cards the dealer revealed,
+    where a box bought his redraw (``revealed_cards``)."""
     record = round_["record"]
     lines = [f"round {round_['id']}  {round_['started_at']}  {round_['state']}  antes {record['antes']}"]
     actions = ", ".join(action_said(action) for action in record["actions"]) or "none"
@@ -216,10 +218,13 @@ def describe_round(round_: StoredRound) -> list[str]:
                 f"  box {box['box'] + 1}: {' '.join(box['cards'])}  {box['hand']['category']}  "
                 f"{box['outcome']}  net {box['net']:+d}"
             )
-        dealer = settlement["dealer_hand"]["category"]
-        lines.append(
-            f"  dealer: {' '.join(settlement['dealer_cards'])}  {dealer}  round net {settlement['net']:+d}"
-        )
+        dealer = f"{' '.join(settlement['dealer_cards'])}  {settlement['dealer_hand']['category']}"
+        revealed = settlement.get("dealer_revealed")
+        if revealed is not None and dealer_revealed is not None:
+            # The boxes that declined his redraw settled against the hand he revealed.
+            shown = " ".join(card or "--" for card in dealer_revealed)
+            dealer = f"revealed {shown}  {revealed['category']}, redraw {dealer}"
+        lines.append(f"  dealer: {dealer}  round net {settlement['net']:+d}")
     return lines
 
 
@@ -238,12 +243,21 @@ def action_said(action: RecordedAction) -> str:
 def show_recall(config: Config, count: int, as_json: bool) -> int:
     with reading(config) as store:
         rounds = store.rounds(last=count)
+        revealed = {round_["id"]: revealed_cards(store, round_) for round_ in rounds}
     if as_json:
         print(json.dumps([disclosed(round_) for round_ in rounds], indent=2))
     else:
         for round_ in rounds:
-            print("\n".join(describe_round(round_)))
+            print("\n".join(describe_round(round_, revealed[round_["id"]])))
     return 0
+
+
+def revealed_cards(store: Store, round_: StoredRound) -> list[str | None] | None:
+    """The cards the dealer revealed in a settled round where a box bought his redraw, as
+    its replay shows them; None for any other round."""
+    if round_["state"] != "settled" or not round_["settlement"].get("dealer_revealed"):
+        return None
+    return recalled_hands(store, round_)[0].steps[0].cards
 
 
 def set_pin(config: Config) -> int:

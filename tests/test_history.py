@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from support import REDRAW_DECK, books, golden_oasis_two_boxes, settled
 from test_screen import kiosk, settle
 
+from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, ReturnBounds
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import history
@@ -84,6 +86,31 @@ def test_the_history_shows_the_hand_the_dealer_revealed_and_his_redraw(tmp_path:
     assert redrawn == " ".join(history.card_text(card) for card in settlement["dealer_cards"])
     assert revealed != redrawn
     assert "Q♠" in revealed, "his highest card, which he changed"
+
+
+def test_the_consoles_recall_shows_the_hand_the_dealer_revealed_and_his_redraw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``oasis-kiosk recall`` printed only the redraw beside the boxes that declined it and
+    settled against the hand he revealed, which it never showed."""
+    database = tmp_path / "kiosk.db"
+    terminal = golden_oasis_two_boxes(database, REDRAW_DECK)
+    for intent in ["play", "play", "buy_game", "decline"]:
+        assert terminal.handle(intent).ok, intent
+    settlement = settled(terminal.store.rounds(last=1)[0])
+    revealed = settlement["dealer_revealed"]
+    assert revealed is not None
+    hands = terminal.recalled_hands(terminal.store.rounds(last=1)[0])
+    shown_first = " ".join(card or "" for card in hands[0].steps[0].cards)
+    terminal.store.close()
+    capsys.readouterr()
+    assert main(["recall", "--db", str(database), "1"]) == 0
+    printed = capsys.readouterr().out
+    dealer = next(line for line in printed.splitlines() if line.strip().startswith("dealer"))
+    assert f"revealed {shown_first}  {revealed['category']}" in dealer, dealer
+    assert (
+        f"redraw {' '.join(settlement['dealer_cards'])}  {settlement['dealer_hand']['category']}" in dealer
+    ), dealer
 
 
 def test_the_history_gives_the_amount_insured(tmp_path: Path) -> None:
