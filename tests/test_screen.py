@@ -5,7 +5,8 @@ Every screen of ``make screenshots`` (``ui/screenshots.py``), at each size and i
 language, and the key screens of the tests below (saved into ``test-artifacts/screens``, or
 the folder ``OASIS_ARTIFACTS`` names) are checked for what a player would see: text no
 smaller than the floor, none cut off by the edge of its region or painted over in part, no
-two texts on top of each other, and one label size along a row of buttons."""
+two texts on top of each other, each button's label inside its button clear of its border,
+and one label size along a row of buttons."""
 
 from __future__ import annotations
 
@@ -41,6 +42,9 @@ from oasis_kiosk.ui.widgets import hand, legend
 ARTIFACTS = (
     Path(os.environ.get("OASIS_ARTIFACTS") or Path(__file__).parent.parent / "test-artifacts") / "screens"
 )
+BUTTON_CLEARANCE = 4
+"""Pixels of a button, from its edge in, that its label leaves clear: its border and a little
+more (a label touching the border, or its neighbour's, reads as one word with it)."""
 ENDS = [(1920, 1080), (800, 480)]
 """The largest and the smallest screen, for the tests that play rather than look."""
 
@@ -84,7 +88,8 @@ class CheckedSurface(pygame.Surface):
         self.shown: list[Text] = []
         self.piece_words: list[tuple[str, int]] = []
         """The words on the chips and spots drawn."""
-        self.buttons: list[pygame.Rect] = []
+        self.buttons: list[tuple[pygame.Rect, list[Text]]] = []
+        """Each button drawn and the words written on it."""
         self.torn: list[str] = []
         """Texts painted over in part: what is left of them still shows, cut."""
 
@@ -138,8 +143,9 @@ class CheckedSurface(pygame.Surface):
 
     def faults(self) -> list[str]:
         """What a player would find wrong with the picture: text under the floor, text cut
-        off by its region's edge or partly painted over, texts on top of each other, and a row
-        of buttons whose labels differ in size."""
+        off by its region's edge or partly painted over, texts on top of each other, a button's
+        label running to its edge or out of it, and a row of buttons whose labels differ in
+        size."""
         floor = text_floor(self.get_height())
         words = [(t.content, t.size) for t in self.shown] + self.piece_words
         faults = [f"{content!r} at {size} px, under {floor}" for content, size in words if size < floor]
@@ -150,9 +156,14 @@ class CheckedSurface(pygame.Surface):
             for other in text.ink.collidelistall(inks[number + 1 :]):
                 faults.append(f"{text.content!r} overlaps {self.shown[number + 1 + other].content!r}")
         rows: dict[tuple[int, int], set[int]] = {}
-        for button in self.buttons:
-            sizes = {t.size for t in self.shown if button.contains(t.ink)}
-            rows.setdefault((button.y, button.h), set()).update(sizes)
+        for button, label in self.buttons:
+            room = button.inflate(-2 * BUTTON_CLEARANCE, -2 * BUTTON_CLEARANCE)
+            faults += [
+                f"{t.content!r} runs out of its button: {t.ink} is not inside {room}"
+                for t in label
+                if not room.contains(t.ink)
+            ]
+            rows.setdefault((button.y, button.h), set()).update(t.size for t in label)
         faults += [
             f"buttons at y={y} with labels of {sorted(sizes)} px"
             for (y, _h), sizes in rows.items()
@@ -193,9 +204,13 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return drawing
 
     def noted(surface: pygame.Surface, area: pygame.Rect, *arguments: Any, **options: Any) -> None:
-        if isinstance(surface, CheckedSurface):
-            surface.buttons.append(pygame.Rect(area))
+        if not isinstance(surface, CheckedSurface):
+            button(surface, area, *arguments, **options)
+            return
+        before = list(surface.shown)  # kept alive: a new text is never taken for one of these
         button(surface, area, *arguments, **options)
+        known = {id(text) for text in before}
+        surface.buttons.append((pygame.Rect(area), [t for t in surface.shown if id(t) not in known]))
 
     def filled(
         surface: pygame.Surface, colour: Any, area: Any, width: int = 0, **options: Any
