@@ -81,7 +81,8 @@ class CheckedSurface(pygame.Surface):
     pieces: ClassVar[weakref.WeakKeyDictionary[pygame.Surface, list[tuple[str, int]]]] = (
         weakref.WeakKeyDictionary()
     )
-    """Every chip and bet spot drawn with words on it: those words and their sizes."""
+    """Every chip and bet spot drawn with words on it, and every card face as drawn (the
+    recall's; the table's are copies): those words (a card's rank) and their sizes."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         super().__init__(size)
@@ -177,7 +178,7 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every surface render.text makes is remembered, and the words on every chip and bet
     spot, every button and filled rectangle drawn on a checked surface noted, so that it
     knows what shows."""
-    text, button, rectangle = render.text, render.button, pygame.draw.rect
+    text, button, rectangle, card = render.text, render.button, pygame.draw.rect, render.card
     writing: list[list[tuple[str, int]]] = []
     """The words of the chips and spots being drawn."""
 
@@ -219,11 +220,22 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             surface.cover(pygame.Rect(area))
         return rectangle(surface, colour, area, width, **options)
 
+    def faced(name: str | None, width: int, height: int) -> pygame.Surface:
+        """A card, its rank noted as the words on it: the recall blits the card itself."""
+        surface = card(name, width, height)
+        if name is not None:
+            rank = name[:-1]
+            CheckedSurface.pieces[surface] = [
+                (rules_text.RANK_TEXT.get(rank, rank), render.rank_size(height))
+            ]
+        return surface
+
     remembered.cache_clear = text.cache_clear  # type: ignore[attr-defined]
     monkeypatch.setattr(render, "text", remembered)
     monkeypatch.setattr(render, "button", noted)
     monkeypatch.setattr(render, "chip", pictured(render.chip))
     monkeypatch.setattr(render, "spot", pictured(render.spot))
+    monkeypatch.setattr(render, "card", faced)
     monkeypatch.setattr(pygame.draw, "rect", filled)
     yield
     pygame.quit()

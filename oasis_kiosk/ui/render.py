@@ -442,6 +442,17 @@ def _rank_label(rank: str, size: int, colour: Colour) -> pygame.Surface:
     return label
 
 
+def rank_size(height: int) -> int:
+    """The size of the rank in a card's corner: a fifth of the card's height (a card to be
+    read needs to be at least five times the screen's text floor tall)."""
+    return max(height // 5, 9)
+
+
+def card_height_for(rank: int) -> int:
+    """The least height of a card whose rank is ``rank`` pixels tall (``rank_size``)."""
+    return rank * 5
+
+
 def _blank(width: int, height: int, scale: int) -> pygame.Surface:
     """A card's outline at ``scale`` times its size: the face, a thin black edge."""
     big = pygame.Surface((width * scale, height * scale), pygame.SRCALPHA)
@@ -491,7 +502,7 @@ def _drawing_face(name: str, width: int, height: int) -> Generator[None, None, p
     rank, suit = name[:-1], name[-1]
     scale = _sharpness(width)
     big = _blank(width, height, scale)
-    label = _rank_label(rank, max(height // 5, 9), _ink(suit))
+    label = _rank_label(rank, rank_size(height), _ink(suit))
     corner = (max(width // 20, 2), max(height // 25, 2))
     index = width * 0.16
     beside = (corner[0] + label.get_width() / 2, corner[1] + label.get_height() + height / 40 + index / 2)
