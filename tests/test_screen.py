@@ -966,3 +966,29 @@ def test_the_boxes_captions_are_written_at_one_size(tmp_path: Path) -> None:
     assert len(captions) == 3, captions
     sizes = {text.size for text in app.screen.shown if text.content in captions}
     assert len(sizes) == 1, sizes
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_meters_share_one_size_and_keep_it_as_the_credit_grows(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """At 1024x768 CREDIT's 118,00 € was written smaller than BET's 32,00 €, and it shrank
+    alone as its digits grew: the three amounts read as things of different kinds."""
+    app, clock = kiosk(tmp_path, size, language="cs")
+    terminal = app.terminal
+    app.key("f8")
+    sizes: list[int] = []
+    for credit in (2000, 11800, terminal.config.credit_limit - terminal.credits):
+        with terminal.store.transaction():
+            terminal.store.post("operator_credit", credit, reason="test")
+        settle(app, clock, 3)
+        surface = app.screen
+        assert isinstance(surface, CheckedSurface)
+        surface.forget()
+        app.repaint()
+        row = render.rect(app.game.layout.meters)
+        glyphs = {(t.content, t.size) for t in surface.shown if len(t.content) == 1 and row.contains(t.ink)}
+        found = {size for _glyph, size in glyphs}
+        assert len(found) == 1, f"the meters' amounts at {sorted(found)} px with credit {terminal.credits}"
+        sizes += found
+    assert len(set(sizes)) == 1, f"the meters written at {sizes} px as the credit grew"
