@@ -425,7 +425,7 @@ def test_a_meter_redrawn_in_part_blits_only_the_glyphs_that_reach_into_the_part(
     would be clipped away whole, and each blit of them costs as much as one that draws."""
     app, _clock = kiosk(tmp_path, (1920, 1080))
     lay = app.game.layout
-    cash = cash_for(app.terminal)
+    cash, most = cash_for(app.terminal), app.terminal.config.credit_limit
     before = (("CREDIT", 123_456), ("BET", 500), ("WIN", 1_000))
     now = (("CREDIT", 123_457), ("BET", 500), ("WIN", 1_001))
     blits: list[pygame.Rect] = []
@@ -437,14 +437,14 @@ def test_a_meter_redrawn_in_part_blits_only_the_glyphs_that_reach_into_the_part(
             blits.append(source.get_rect(topleft=dest[:2]))
             return super().blit(source, dest, area, special_flags)
 
-    for area, _cell in meters.changed(lay, before, now, cash):
+    for area, _cell in meters.changed(lay, before, now, cash, most):
         screen, full = (Counting(app.screen.get_size()) for _ in range(2))
         blits.clear()
         with render.clipped(screen, area):
-            meters.draw(screen, lay, now, cash, only=area)
+            meters.draw(screen, lay, now, cash, most, only=area)
         assert blits, "the changed digits are drawn"
         assert all(blit.colliderect(area) for blit in blits), (area, blits)
-        meters.draw(full, lay, now, cash)
+        meters.draw(full, lay, now, cash, most)
         shown, whole = (pygame.image.tobytes(surface.subsurface(area), "RGB") for surface in (screen, full))
         assert shown == whole
 

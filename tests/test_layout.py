@@ -59,6 +59,27 @@ def test_many_buttons_take_two_rows_beside_the_meters_rather_than_squeeze(
     assert len({area.w for area in areas}) == 1
 
 
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768), (800, 480)])
+def test_buttons_as_wide_as_their_labels_fill_their_bar_without_overlapping(size: tuple[int, int]) -> None:
+    """Ten buttons on the touchscreen gave each 74 pixels, too narrow for ВЫПЛАТА or EN/CS/RU
+    at the floor size: the bar now gives each what its label needs, and no less than 10 mm."""
+    screen = layout(*size, 1)
+    needs = (30, 60, 40, 60, 50, 70, 45, 80, 74, 80)
+    areas = screen.button_areas(len(needs), needs)
+    assert len(areas) == len(needs)
+    for number, (area, need) in enumerate(zip(areas, needs, strict=True)):
+        assert area.inside(screen.buttons)
+        assert not any(area.overlaps(other) for other in areas[number + 1 :])
+        assert area.w >= need
+        if screen.compact:
+            assert area.w >= screen.minimum_touch()
+            assert area.h >= screen.minimum_touch()
+    rows = {area.y for area in areas}
+    for row in rows:
+        along = [area for area in areas if area.y == row]
+        assert screen.buttons.right - 4 <= along[-1].right, "the room left over is shared out"
+
+
 def test_an_impossible_screen_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot be laid out"):
         layout(200, 100, 1)

@@ -29,6 +29,7 @@ from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.operator.meters import meter_row
+from oasis_kiosk.ui.scenes.operator.recall import _box_pages
 from oasis_kiosk.ui.scenes.operator.screen import PAGES, OperatorScreen
 from oasis_kiosk.ui.view import box_result, cash_for
 
@@ -237,6 +238,25 @@ def test_the_recall_shows_each_exchange_in_positions_1_to_5_and_local_time_pagin
     assert "Two pair: won, +$25.00" in results
     assert set(results) <= every, "each box's hand, outcome and net as the table says them"
     assert pages > 1 or size[1] > 480, "three boxes do not fit the small screen at once"
+
+
+@pytest.mark.parametrize(("dealer", "boxes"), [(1, [1]), (1, [2, 2, 1]), (2, [5, 1]), (1, [9])])
+def test_the_recalls_ranks_keep_the_floor_and_a_hand_too_long_for_a_page_goes_on_over_the_next(
+    dealer: int, boxes: list[int]
+) -> None:
+    """At 800x480 the recall's cards were 60 pixels tall, their ranks 12, under the floor
+    of 14: they are tall enough for the floor now, and fewer steps go on a page."""
+    room, size, floor = 245, 14, 14  # the 800x480 screen's
+    pages, card_w, card_h = _box_pages(dealer, boxes, room, size, floor, 800, 480)
+    assert render.rank_size(card_h) >= floor
+    assert card_w * 7 // 5 <= card_h
+    for shown in pages:
+        rows = dealer + sum(len(steps) for _box, steps in shown)
+        assert rows * (card_h + size // 2) <= room, "the page's steps fit above the actions"
+    steps = [(box, step) for shown in pages for box, steps in shown for step in steps]
+    assert steps == [(box, step) for box, count in enumerate(boxes) for step in range(count)], (
+        "every step of every box once, in order"
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)

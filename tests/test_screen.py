@@ -5,7 +5,8 @@ Every screen of ``make screenshots`` (``ui/screenshots.py``), at each size and i
 language, and the key screens of the tests below (saved into ``test-artifacts/screens``, or
 the folder ``OASIS_ARTIFACTS`` names) are checked for what a player would see: text no
 smaller than the floor, none cut off by the edge of its region or painted over in part, no
-two texts on top of each other, and one label size along a row of buttons."""
+two texts on top of each other, each button's label inside its button clear of its border,
+and one label size along a row of buttons."""
 
 from __future__ import annotations
 
@@ -41,6 +42,9 @@ from oasis_kiosk.ui.widgets import hand, legend
 ARTIFACTS = (
     Path(os.environ.get("OASIS_ARTIFACTS") or Path(__file__).parent.parent / "test-artifacts") / "screens"
 )
+BUTTON_CLEARANCE = 4
+"""Pixels of a button, from its edge in, that its label leaves clear: its border and a little
+more (a label touching the border, or its neighbour's, reads as one word with it)."""
 ENDS = [(1920, 1080), (800, 480)]
 """The largest and the smallest screen, for the tests that play rather than look."""
 
@@ -77,14 +81,16 @@ class CheckedSurface(pygame.Surface):
     pieces: ClassVar[weakref.WeakKeyDictionary[pygame.Surface, list[tuple[str, int]]]] = (
         weakref.WeakKeyDictionary()
     )
-    """Every chip and bet spot drawn with words on it: those words and their sizes."""
+    """Every chip and bet spot drawn with words on it, and every card face as drawn (the
+    recall's; the table's are copies): those words (a card's rank) and their sizes."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         super().__init__(size)
         self.shown: list[Text] = []
         self.piece_words: list[tuple[str, int]] = []
         """The words on the chips and spots drawn."""
-        self.buttons: list[pygame.Rect] = []
+        self.buttons: list[tuple[pygame.Rect, list[Text]]] = []
+        """Each button drawn and the words written on it."""
         self.torn: list[str] = []
         """Texts painted over in part: what is left of them still shows, cut."""
 
@@ -138,8 +144,9 @@ class CheckedSurface(pygame.Surface):
 
     def faults(self) -> list[str]:
         """What a player would find wrong with the picture: text under the floor, text cut
-        off by its region's edge or partly painted over, texts on top of each other, and a row
-        of buttons whose labels differ in size."""
+        off by its region's edge or partly painted over, texts on top of each other, a button's
+        label running to its edge or out of it, and a row of buttons whose labels differ in
+        size."""
         floor = text_floor(self.get_height())
         words = [(t.content, t.size) for t in self.shown] + self.piece_words
         faults = [f"{content!r} at {size} px, under {floor}" for content, size in words if size < floor]
@@ -150,9 +157,14 @@ class CheckedSurface(pygame.Surface):
             for other in text.ink.collidelistall(inks[number + 1 :]):
                 faults.append(f"{text.content!r} overlaps {self.shown[number + 1 + other].content!r}")
         rows: dict[tuple[int, int], set[int]] = {}
-        for button in self.buttons:
-            sizes = {t.size for t in self.shown if button.contains(t.ink)}
-            rows.setdefault((button.y, button.h), set()).update(sizes)
+        for button, label in self.buttons:
+            room = button.inflate(-2 * BUTTON_CLEARANCE, -2 * BUTTON_CLEARANCE)
+            faults += [
+                f"{t.content!r} runs out of its button: {t.ink} is not inside {room}"
+                for t in label
+                if not room.contains(t.ink)
+            ]
+            rows.setdefault((button.y, button.h), set()).update(t.size for t in label)
         faults += [
             f"buttons at y={y} with labels of {sorted(sizes)} px"
             for (y, _h), sizes in rows.items()
@@ -166,7 +178,7 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every surface render.text makes is remembered, and the words on every chip and bet
     spot, every button and filled rectangle drawn on a checked surface noted, so that it
     knows what shows."""
-    text, button, rectangle = render.text, render.button, pygame.draw.rect
+    text, button, rectangle, card = render.text, render.button, pygame.draw.rect, render.card
     writing: list[list[tuple[str, int]]] = []
     """The words of the chips and spots being drawn."""
 
@@ -193,9 +205,13 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return drawing
 
     def noted(surface: pygame.Surface, area: pygame.Rect, *arguments: Any, **options: Any) -> None:
-        if isinstance(surface, CheckedSurface):
-            surface.buttons.append(pygame.Rect(area))
+        if not isinstance(surface, CheckedSurface):
+            button(surface, area, *arguments, **options)
+            return
+        before = list(surface.shown)  # kept alive: a new text is never taken for one of these
         button(surface, area, *arguments, **options)
+        known = {id(text) for text in before}
+        surface.buttons.append((pygame.Rect(area), [t for t in surface.shown if id(t) not in known]))
 
     def filled(
         surface: pygame.Surface, colour: Any, area: Any, width: int = 0, **options: Any
@@ -204,11 +220,22 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             surface.cover(pygame.Rect(area))
         return rectangle(surface, colour, area, width, **options)
 
+    def faced(name: str | None, width: int, height: int) -> pygame.Surface:
+        """A card, its rank noted as the words on it: the recall blits the card itself."""
+        surface = card(name, width, height)
+        if name is not None:
+            rank = name[:-1]
+            CheckedSurface.pieces[surface] = [
+                (rules_text.RANK_TEXT.get(rank, rank), render.rank_size(height))
+            ]
+        return surface
+
     remembered.cache_clear = text.cache_clear  # type: ignore[attr-defined]
     monkeypatch.setattr(render, "text", remembered)
     monkeypatch.setattr(render, "button", noted)
     monkeypatch.setattr(render, "chip", pictured(render.chip))
     monkeypatch.setattr(render, "spot", pictured(render.spot))
+    monkeypatch.setattr(render, "card", faced)
     monkeypatch.setattr(pygame.draw, "rect", filled)
     yield
     pygame.quit()
@@ -939,3 +966,29 @@ def test_the_boxes_captions_are_written_at_one_size(tmp_path: Path) -> None:
     assert len(captions) == 3, captions
     sizes = {text.size for text in app.screen.shown if text.content in captions}
     assert len(sizes) == 1, sizes
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_meters_share_one_size_and_keep_it_as_the_credit_grows(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """At 1024x768 CREDIT's 118,00 € was written smaller than BET's 32,00 €, and it shrank
+    alone as its digits grew: the three amounts read as things of different kinds."""
+    app, clock = kiosk(tmp_path, size, language="cs")
+    terminal = app.terminal
+    app.key("f8")
+    sizes: list[int] = []
+    for credit in (2000, 11800, terminal.config.credit_limit - terminal.credits):
+        with terminal.store.transaction():
+            terminal.store.post("operator_credit", credit, reason="test")
+        settle(app, clock, 3)
+        surface = app.screen
+        assert isinstance(surface, CheckedSurface)
+        surface.forget()
+        app.repaint()
+        row = render.rect(app.game.layout.meters)
+        glyphs = {(t.content, t.size) for t in surface.shown if len(t.content) == 1 and row.contains(t.ink)}
+        found = {size for _glyph, size in glyphs}
+        assert len(found) == 1, f"the meters' amounts at {sorted(found)} px with credit {terminal.credits}"
+        sizes += found
+    assert len(set(sizes)) == 1, f"the meters written at {sizes} px as the credit grew"

@@ -127,22 +127,38 @@ class Layout:
         step = size * 2
         return [Box(middle + (i - 1) * step - size // 2, y, size, size) for i in range(3)]
 
-    def button_areas(self, count: int) -> list[Box]:
+    def button_areas(self, count: int, needs: tuple[int, ...] = ()) -> list[Box]:
         """The on-screen buttons, side by side on their bar, with a little space between; in
         two rows beside the meters when one row would leave a button too narrow for a word
-        at the floor size (a touchscreen keeps one row: its buttons must be 10 mm tall)."""
+        at the floor size (a touchscreen keeps one row: its buttons must be 10 mm tall).
+        Without ``needs``, of equal widths; with them (each button's least width, its
+        label's), each as wide as it needs, and no narrower than 10 mm on a touchscreen, the
+        room left over shared out equally along its row and the space between narrower."""
         if not count:
             return []
-        gap = max(self.small // 4, 2)
         rows = 2 if not self.compact and self.buttons.w // count < self.floor * 7 else 1
         per_row = -(-count // rows)
         bar = self.buttons
-        cells = [
-            cell
-            for row in range(rows)
-            for cell in Box(bar.x, bar.y + row * bar.h // rows, bar.w, bar.h // rows).split(per_row)
-        ]
-        return [Box(cell.x + gap, cell.y + gap, cell.w - 2 * gap, cell.h - 2 * gap) for cell in cells[:count]]
+        lines = [Box(bar.x, bar.y + row * bar.h // rows, bar.w, bar.h // rows) for row in range(rows)]
+        if not needs:
+            gap = max(self.small // 4, 2)
+            cells = [cell for line in lines for cell in line.split(per_row)]
+            return [Box(c.x + gap, c.y + gap, c.w - 2 * gap, c.h - 2 * gap) for c in cells[:count]]
+        gap = max(self.small // 7, 2)
+        least = self.minimum_touch() if self.compact else 0
+        areas = []
+        for row, line in enumerate(lines):
+            wanted = [max(need, least) + 2 * gap for need in needs[row * per_row : (row + 1) * per_row]]
+            spare = line.w - sum(wanted)
+            if spare < 0:  # more than fits: each in proportion (its label runs over)
+                wanted = [width * line.w // sum(wanted) for width in wanted]
+                spare = line.w - sum(wanted)
+            x = line.x
+            for number, width in enumerate(wanted):
+                width += spare // len(wanted) + (1 if number < spare % len(wanted) else 0)
+                areas.append(Box(x + gap, line.y + gap, width - 2 * gap, line.h - 2 * gap))
+                x += width
+        return areas
 
     def minimum_touch(self) -> int:
         """10 mm in pixels on a touchscreen this wide, if it is the 154 mm wide 7-inch panel."""

@@ -442,6 +442,17 @@ def _rank_label(rank: str, size: int, colour: Colour) -> pygame.Surface:
     return label
 
 
+def rank_size(height: int) -> int:
+    """The size of the rank in a card's corner: a fifth of the card's height (a card to be
+    read needs to be at least five times the screen's text floor tall)."""
+    return max(height // 5, 9)
+
+
+def card_height_for(rank: int) -> int:
+    """The least height of a card whose rank is ``rank`` pixels tall (``rank_size``)."""
+    return rank * 5
+
+
 def _blank(width: int, height: int, scale: int) -> pygame.Surface:
     """A card's outline at ``scale`` times its size: the face, a thin black edge."""
     big = pygame.Surface((width * scale, height * scale), pygame.SRCALPHA)
@@ -491,7 +502,7 @@ def _drawing_face(name: str, width: int, height: int) -> Generator[None, None, p
     rank, suit = name[:-1], name[-1]
     scale = _sharpness(width)
     big = _blank(width, height, scale)
-    label = _rank_label(rank, max(height // 5, 9), _ink(suit))
+    label = _rank_label(rank, rank_size(height), _ink(suit))
     corner = (max(width // 20, 2), max(height // 25, 2))
     index = width * 0.16
     beside = (corner[0] + label.get_width() / 2, corner[1] + label.get_height() + height / 40 + index / 2)
@@ -712,8 +723,8 @@ def spot_words(label: str, diameter: int, least: int) -> pygame.Surface | None:
     return ring_words(label, max(diameter // 5, least), FELT_LINE, diameter * 8 // 10, False, least)
 
 
-BUTTON_PAD = 6
-"""Pixels between a button's edge and its label."""
+BUTTON_PAD = 4
+"""Pixels between a button's edge and its label: its border (2) and as much again clear."""
 
 
 def label_size(labels: list[str], size: int, width: int, height: int, least: int) -> int:
@@ -727,6 +738,32 @@ def label_size(labels: list[str], size: int, width: int, height: int, least: int
         ),
         default=size,
     )
+
+
+def label_fits(label: str, size: int, width: int, height: int) -> bool:
+    """Whether ``label`` fits a button ``width`` by ``height`` at ``size`` on two lines at
+    most, inside its padding."""
+    inner_w, inner_h = width - 2 * BUTTON_PAD, height - 2 * BUTTON_PAD
+    pieces = lines_that_fit(label, size, inner_w, inner_h, size, bold=True)[1]
+    step = font(size, True).get_linesize()
+    return (
+        len(pieces) <= 2
+        and len(pieces) * step <= inner_h
+        and all(text_width(piece, size, True) <= inner_w for piece in pieces)
+    )
+
+
+@lru_cache(maxsize=1024)
+def label_width(label: str, size: int, height: int) -> int:
+    """The least width of a button ``height`` tall that holds ``label`` at ``size``: on one
+    line, or on two split at a space where two lines fit its height."""
+    widest = text_width(label, size, True)
+    if 2 * font(size, True).get_linesize() <= height - 2 * BUTTON_PAD:
+        words = label.split(" ")
+        for cut in range(1, len(words)):
+            lines = (" ".join(words[:cut]), " ".join(words[cut:]))
+            widest = min(widest, max(text_width(line, size, True) for line in lines))
+    return widest + 2 * BUTTON_PAD
 
 
 def button(surface: pygame.Surface, rect: pygame.Rect, label: str, live: bool, size: int) -> None:
@@ -763,6 +800,7 @@ def forget() -> None:
         amount,
         wrap,
         lines_that_fit,
+        label_width,
         card_piece,
         greyed_card,
         card_slot,

@@ -55,7 +55,7 @@ def kiosk(size: tuple[int, int], language: str, profile: str = "standard") -> tu
 
 def screens(app: App, clock: Clock) -> Iterator[str]:
     """Takes the kiosk through every screen, yielding each one's name while it shows: the
-    table before the deal, in a round and settled, HELP page by page, a tilt, the operator's
+    table before the deal, in a round, settled and with a new bet after it, HELP page by page, a tilt, the operator's
     menu page by page, a handpay and the attract mode: its demo round, then each of its cards."""
     terminal = app.terminal
 
@@ -70,6 +70,8 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
     yield "round"
     keys("5", "p")
     yield "settled"
+    keys("b")  # a new ante: REPEAT BET beside DEAL, the most buttons of the betting bar
+    yield "repeat-bet"
     keys("h")
     page = 1
     while app.game.showing_help:

@@ -38,20 +38,46 @@ def _glyphs(words: str, size: int, colour: render.Colour, width: int, least: int
     return glyphs, tuple(starts)
 
 
-def _amount(lay: Layout, inner: Box, number: int, values: Meters, cash: Callable[[int], str]) -> Glyphs:
-    """A meter's amount as glyphs (on a compact screen, its name too); the last, the win,
-    in gold while it is not zero."""
+def _amount(
+    lay: Layout, inner: Box, number: int, values: Meters, cash: Callable[[int], str], size: int
+) -> Glyphs:
+    """A meter's amount as glyphs at the row's ``size`` (on a compact screen, its name too);
+    the last, the win, in gold while it is not zero."""
     name, amount = values[number]
     colour = render.GOLD if number == len(values) - 1 and amount else render.WHITE
-    return _glyphs(_words(lay, name, amount, cash), lay.large, colour, inner.w, lay.floor)
+    return _glyphs(_words(lay, name, amount, cash), size, colour, inner.w, lay.floor)
 
 
-def glyph_sizes(lay: Layout, values: Meters, cash: Callable[[int], str]) -> tuple[int, ...]:
-    """The size each meter's amount is written at now."""
-    return tuple(
-        render.amount_size(_words(lay, name, amount, cash), lay.large, inner.w, True, lay.floor)
-        for (name, amount), (_cell, inner, _whole) in zip(values, _cells(lay, len(values)), strict=True)
+def row_size(lay: Layout, values: Meters, cash: Callable[[int], str], most: int) -> int:
+    """The one size of the meters' amounts: the largest, up to ``lay.large``, at which each
+    meter's amount fits its cell, and would fit were it ``most`` (the credit limit: the most
+    money alone may bring). A meter then keeps its size as its digits grow, and the three
+    read alike; only an amount past ``most`` makes all three smaller together."""
+    return min(
+        (
+            _row_size(lay, tuple(name for name, _amount in values), cash, most),
+            *(
+                render.amount_size(_words(lay, name, amount, cash), lay.large, inner.w, True, lay.floor)
+                for (name, amount), (_cell, inner, _whole) in zip(
+                    values, _cells(lay, len(values)), strict=True
+                )
+                if amount > most
+            ),
+        )
     )
+
+
+@lru_cache(maxsize=16)
+def _row_size(lay: Layout, names: tuple[str, ...], cash: Callable[[int], str], most: int) -> int:
+    return min(
+        render.amount_size(_words(lay, name, most, cash), lay.large, inner.w, True, lay.floor)
+        for name, (_cell, inner, _whole) in zip(names, _cells(lay, len(names)), strict=True)
+    )
+
+
+def glyph_sizes(lay: Layout, values: Meters, cash: Callable[[int], str], most: int) -> tuple[int, ...]:
+    """The size each meter's amount is written at now (``row_size``)."""
+    return (row_size(lay, values, cash, most),) * len(values)
 
 
 def render_ahead(
@@ -78,14 +104,16 @@ def draw(
     lay: Layout,
     values: Meters,
     cash: Callable[[int], str],
+    most: int,
     only: pygame.Rect | None = None,
 ) -> None:
-    """Each (name, amount) in its cell; with ``only``, just the cells, and in them the name
-    and the glyphs, that reach into it."""
+    """Each (name, amount) in its cell, the amounts at one size (``row_size``); with
+    ``only``, just the cells, and in them the name and the glyphs, that reach into it."""
+    size = row_size(lay, values, cash, most)
     for number, (_cell, inner, whole) in enumerate(_cells(lay, len(values))):
         if only is not None and not only.colliderect(whole):
             continue
-        glyphs, starts = _amount(lay, inner, number, values, cash)
+        glyphs, starts = _amount(lay, inner, number, values, cash, size)
         height = glyphs[0].get_height()
         if lay.compact:
             x = inner.x + (inner.w - starts[-1]) // 2
@@ -119,19 +147,24 @@ def _row(
 
 
 def changed(
-    lay: Layout, before: Meters, now: Meters, cash: Callable[[int], str]
+    lay: Layout, before: Meters, now: Meters, cash: Callable[[int], str], most: int
 ) -> list[tuple[pygame.Rect, pygame.Rect]]:
     """Where the meters' picture changed from ``before``, each with its meter's cell: of a
     meter whose amount changed but not its glyphs' size or colour, from its first changed
     glyph to the end of the longer amount (a count changes the last few digits of CREDIT
-    and WIN each frame); of any other changed meter, its cell."""
+    and WIN each frame); of any other changed meter, its cell; of every meter, its cell,
+    when the row's size changed."""
     areas = []
+    sizes = (row_size(lay, before, cash, most), row_size(lay, now, cash, most))
     for number, (cell, inner, _whole) in enumerate(_cells(lay, len(now))):
+        whole = render.rect(cell)
+        if sizes[0] != sizes[1]:
+            areas.append((whole, whole))
+            continue
         if before[number] == now[number]:
             continue
-        whole = render.rect(cell)
         (was, was_starts), (glyphs, starts) = (
-            _amount(lay, inner, number, values, cash) for values in (before, now)
+            _amount(lay, inner, number, values, cash, sizes[0]) for values in (before, now)
         )
         if (
             lay.compact

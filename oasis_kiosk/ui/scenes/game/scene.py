@@ -237,7 +237,10 @@ class GameScene(TableScene):
             return False
         lay, cash = self.layout, cash_for(self.terminal)
         values = self._meter_values(self.meters(now))
-        names, sizes = tuple(name for name, _amount in values), meters.glyph_sizes(lay, values, cash)
+        names, sizes = (
+            tuple(name for name, _amount in values),
+            meters.glyph_sizes(lay, values, cash, self._most),
+        )
         words = (lay, tuple(bars_to_come(self.terminal, cash)), names, sizes)
         self._words_read = (self.view, words)
         if words == rendered:
@@ -510,11 +513,11 @@ class GameScene(TableScene):
         cash = cash_for(self.terminal)
         shown = self._meter_values(now)
         damage = []
-        for area, cell in meters.changed(lay, self._meter_values(before), shown, cash):
+        for area, cell in meters.changed(lay, self._meter_values(before), shown, cash, self._most):
             area = in_columns(area, cell)
             background.paint(self.screen, area)
             with render.clipped(self.screen, area):
-                meters.draw(self.screen, lay, shown, cash, only=area)
+                meters.draw(self.screen, lay, shown, cash, self._most, only=area)
             damage.append(area)
         return damage
 
@@ -681,7 +684,13 @@ class GameScene(TableScene):
             y += step
 
     def _meters(self, lay: Layout, now: float) -> None:
-        meters.draw(self.screen, lay, self._meter_values(self.meters(now)), cash_for(self.terminal))
+        values = self._meter_values(self.meters(now))
+        meters.draw(self.screen, lay, values, cash_for(self.terminal), self._most)
+
+    @property
+    def _most(self) -> int:
+        """The amount the meters are sized for: the credit limit, the most money may bring."""
+        return self.terminal.config.credit_limit
 
     def _meter_values(self, amounts: tuple[int, int, int]) -> meters.Meters:
         credit, bet, win = amounts

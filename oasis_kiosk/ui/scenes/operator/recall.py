@@ -66,15 +66,17 @@ class RecallPage(OperatorPage):
                 [len(box.steps) for box in boxes],
                 footer - cards_top,
                 size,
+                self.floor,
                 width,
                 height,
             )
             self.box_page %= len(pages)
             self._draw_positions(top + size * 2, card_w)
-            y = self._draw_hand(cards_top, _("Dealer"), dealer, said[0], card_w, card_h)
-            for box in pages[self.box_page]:
+            steps = range(len(dealer.steps))
+            y = self._draw_hand(cards_top, _("Dealer"), dealer, said[0], (card_w, card_h), steps)
+            for box, steps in pages[self.box_page]:
                 name = _("Box {number}").format(number=box + 1)
-                y = self._draw_hand(y, name, boxes[box], said[box + 1], card_w, card_h)
+                y = self._draw_hand(y, name, boxes[box], said[box + 1], (card_w, card_h), steps)
             if len(pages) > 1:
                 self._draw_box_pages(len(pages), footer + self.line_height)
         actions = _("Actions: {actions}").format(actions=_actions_said(shown["record"]["actions"], cash))
@@ -90,14 +92,19 @@ class RecallPage(OperatorPage):
             x = CARDS_X * size + position * (card_w + size // 3) + (card_w - number.get_width()) // 2
             self.screen.blit(number, (x, y))
 
-    def _draw_hand(self, y: int, name: str, hand: RecalledHand, said: str, card_w: int, card_h: int) -> int:
-        """A hand's steps one under another, the cards a step changed framed, what made
-        each step beside it, and under the last what the hand came to; the y under it."""
+    def _draw_hand(
+        self, y: int, name: str, hand: RecalledHand, said: str, card_size: tuple[int, int], steps: range
+    ) -> int:
+        """A hand's ``steps`` one under another (its name beside the first), the cards a
+        step changed framed, what made each step beside it, and under the last what the hand
+        came to; the y under it."""
         size, width = self.size, self.screen.get_width()
+        card_w, card_h = card_size
         cards_x = size * CARDS_X
-        for number, step in enumerate(hand.steps):
+        for number in steps:
+            step = hand.steps[number]
             middle = y + card_h // 2
-            if number == 0:
+            if number == steps.start:
                 label = self._fitted(name, render.WHITE, cards_x - size * 2, bold=True)
                 self.screen.blit(label, (size, middle - label.get_height() // 2))
             before = hand.steps[number - 1].cards if number else step.cards
@@ -127,28 +134,42 @@ class RecallPage(OperatorPage):
         self.hotspots.append((area, "boxes"))
 
 
+Part = tuple[int, range]
+"""A box on a page of the recall, and which of its steps are shown there."""
+
+
 def _box_pages(
-    dealer_steps: int, box_steps: list[int], room: int, size: int, width: int, height: int
-) -> tuple[list[list[int]], int, int]:
-    """The boxes on each page of the recall, and the cards' width and height to fit
-    ``room``: as large as the screen allows, smaller (down to a size still read at a glance)
-    to fit every box on one page, and always the dealer's hand and the longest box's
-    together; then as many boxes on a page as fit under the dealer's."""
+    dealer_steps: int, box_steps: list[int], room: int, size: int, floor: int, width: int, height: int
+) -> tuple[list[list[Part]], int, int]:
+    """The boxes on each page of the recall (and of each, the steps), and the cards' width
+    and height to fit ``room``: as large as the screen allows, smaller (down to a size still
+    read at a glance, and never so small that their ranks fall under the text ``floor``) to
+    fit every box on one page, and where they can, the dealer's hand and the longest box's
+    together; then as many boxes on a page as fit under the dealer's, a box too long for a
+    page of its own going on over the next."""
     gap = size // 2
-    largest = min(width // 18, height // 11) * 7 // 5
-    smallest = min(largest, size * 4)
+    readable = render.card_height_for(floor)
+    largest = max(min(width // 18, height // 11) * 7 // 5, readable)
+    smallest = max(min(largest, size * 4), readable)
     every = dealer_steps + sum(box_steps)
     longest = dealer_steps + max(box_steps, default=0)
-    card_h = min(largest, max(room // every - gap, smallest), room // longest - gap)
-    rows = room // (card_h + gap) - dealer_steps
-    pages: list[list[int]] = [[]]
+    card_h = max(min(largest, max(room // every - gap, smallest), room // longest - gap), readable)
+    rows = max(room // (card_h + gap) - dealer_steps, 1)
+    pages: list[list[Part]] = [[]]
     used = 0
     for box, steps in enumerate(box_steps):
         if pages[-1] and used + steps > rows:
             pages.append([])
             used = 0
-        pages[-1].append(box)
-        used += steps
+        first = 0
+        while True:
+            shown = min(steps - first, rows - used)
+            pages[-1].append((box, range(first, first + shown)))
+            used, first = used + shown, first + shown
+            if first >= steps:
+                break
+            pages.append([])
+            used = 0
     return pages, card_h * 5 // 7, card_h
 
 
