@@ -428,7 +428,7 @@ def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
     size = hand.caption_size(app.game.layout, view.boxes)
     folded_words, _ = hand.caption(app.game.layout, app.game.layout.boxes[0], view.boxes[0], size)
     played_words, _ = hand.caption(app.game.layout, app.game.layout.boxes[1], view.boxes[1], size)
-    assert brightest(folded_words) == render.GREYED, "its caption greyed with its cards"
+    assert brightest(folded_words) == render.FOLDED_WORDS, "its caption grey with its cards"
     assert brightest(played_words) in {render.WHITE, render.GOLD}
     shot(app, "folded-box")
 

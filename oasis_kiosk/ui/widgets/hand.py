@@ -60,9 +60,9 @@ def _caption_room(lay: Layout) -> int:
 
 def caption(lay: Layout, area: Box, box: BoxView, size: int) -> Words:
     """A box's caption (its hand and outcome) at ``size`` (``caption_size``): along the
-    bottom of its area, centred; a folded box's is greyed as its cards are, still light
+    bottom of its area, centred; a folded box's is grey as its cards are, still light
     enough to read what the fold cost."""
-    colour = render.GOLD if box.won else render.GREYED if box.folded else render.WHITE
+    colour = render.GOLD if box.won else render.FOLDED_WORDS if box.folded else render.WHITE
     words = render.fitted(box.caption, size, colour, _caption_room(lay), least=lay.floor)
     return words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
 
