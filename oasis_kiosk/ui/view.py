@@ -649,6 +649,46 @@ def _redraw_offer(box: int, legal: LegalActions, cash: Callable[[int], str]) -> 
     )
 
 
+def _between_rounds(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) -> str:
+    """The prompt with no round on the table: what DEAL bets, or what keeps it dark."""
+    if Intent.DEAL in live:
+        placed = terminal.placed_at_deal()
+        return _("Press DEAL to bet {amount} ({play} more for PLAY), or BET to change the ante.").format(
+            amount=cash(placed), play=cash(terminal.upfront() - placed)
+        )
+    if terminal.credits > 0:
+        reason = sentence(terminal.why_not(Intent.DEAL).text(cash, intent_name)).removesuffix(".")
+        short = terminal.least_to_deal() - terminal.credits
+        if short > 0 and terminal.upfront() > terminal.least_to_deal():  # nor is the least bet
+            return _("{reason}: insert {more} more, or at least {least} more for the least bet.").format(
+                reason=reason, more=cash(terminal.upfront() - terminal.credits), least=cash(short)
+            )
+        if short > 0:
+            return _("{reason}: insert at least {more} more to play.").format(reason=reason, more=cash(short))
+        return _("{reason}: lower the bet or insert money.").format(reason=reason)
+    return _("Insert coins or notes to play.")
+
+
+def _exchange_choice(terminal: Terminal, legal: LegalActions, cash: Callable[[int], str]) -> str:
+    """EXCHANGE among the choices: its price once cards are selected, else how many may be."""
+    price = exchange_price(terminal)
+    if price is not None:
+        return ngettext(
+            "EXCHANGE {count} card for {amount}",
+            "EXCHANGE {count} cards for {amount}",
+            len(terminal.selected),
+        ).format(count=len(terminal.selected), amount=cash(price))
+    counts = [str(count) for count in sorted(legal["exchange"])]
+    listed_counts = (
+        counts[-1]
+        if len(counts) == 1
+        else _("{choices} or {last}").format(choices=", ".join(counts[:-1]), last=counts[-1])
+    )
+    return ngettext(
+        "select {counts} card to EXCHANGE", "select {counts} cards to EXCHANGE", int(counts[-1])
+    ).format(counts=listed_counts)
+
+
 def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) -> str:
     """The one sentence that says what the player can do now (SCREEN.md)."""
     round_ = terminal.round
@@ -666,24 +706,7 @@ def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) ->
         kind, detail = next(iter(terminal.tilts.items()))
         return _("Out of order: {reason} Please call the attendant.").format(reason=tilt_reason(kind, detail))
     if round_ is None:
-        if Intent.DEAL in live:
-            placed = terminal.placed_at_deal()
-            return _("Press DEAL to bet {amount} ({play} more for PLAY), or BET to change the ante.").format(
-                amount=cash(placed), play=cash(terminal.upfront() - placed)
-            )
-        if terminal.credits > 0:
-            reason = sentence(terminal.why_not(Intent.DEAL).text(cash, intent_name)).removesuffix(".")
-            short = terminal.least_to_deal() - terminal.credits
-            if short > 0 and terminal.upfront() > terminal.least_to_deal():  # nor is the least bet
-                return _("{reason}: insert {more} more, or at least {least} more for the least bet.").format(
-                    reason=reason, more=cash(terminal.upfront() - terminal.credits), least=cash(short)
-                )
-            if short > 0:
-                return _("{reason}: insert at least {more} more to play.").format(
-                    reason=reason, more=cash(short)
-                )
-            return _("{reason}: lower the bet or insert money.").format(reason=reason)
-        return _("Insert coins or notes to play.")
+        return _between_rounds(terminal, live, cash)
     legal = round_.legal_actions()
     if round_.phase == "insurance":
         return _(
@@ -695,27 +718,7 @@ def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) ->
     if "play" in legal:
         choices.append(_("PLAY for {amount}").format(amount=cash(legal["play"])))
     if "exchange" in legal:
-        price = exchange_price(terminal)
-        if price is not None:
-            choices.append(
-                ngettext(
-                    "EXCHANGE {count} card for {amount}",
-                    "EXCHANGE {count} cards for {amount}",
-                    len(terminal.selected),
-                ).format(count=len(terminal.selected), amount=cash(price))
-            )
-        else:
-            counts = [str(count) for count in sorted(legal["exchange"])]
-            listed_counts = (
-                counts[-1]
-                if len(counts) == 1
-                else _("{choices} or {last}").format(choices=", ".join(counts[:-1]), last=counts[-1])
-            )
-            choices.append(
-                ngettext(
-                    "select {counts} card to EXCHANGE", "select {counts} cards to EXCHANGE", int(counts[-1])
-                ).format(counts=listed_counts)
-            )
+        choices.append(_exchange_choice(terminal, legal, cash))
     if "buy_sixth_card" in legal:
         choices.append(_("buy a SIXTH CARD for {amount}").format(amount=cash(legal["buy_sixth_card"])))
     if "fold" in legal:
