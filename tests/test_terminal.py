@@ -384,3 +384,27 @@ def test_a_selection_made_on_one_box_is_not_the_next_boxs(database: Path, decisi
     assert "exchange" not in t.live()
     assert not t.handle("exchange").ok
     assert [action["action"] for action in t.round.record()["actions"]] == [decision]
+
+
+@pytest.mark.parametrize(
+    ("kept", "profile"),
+    [
+        (("boxes", "boxes"), "golden-oasis"),  # three boxes saved; golden-oasis plays at most two
+        (("boxes", "bet", "bet", "bet"), "golden-oasis"),  # two boxes at an ante it does not take
+    ],
+)
+def test_a_restart_under_other_rules_fits_the_saved_bets_to_them(
+    database: Path, kept: tuple[str, ...], profile: str
+) -> None:
+    """The bets kept in the books were placed under the last rules; a restart under rules
+    that refuse them must fit them (as a change of rules between rounds does), not fail at
+    every lamp and prompt."""
+    t = Terminal(Config(database=database, profile="standard"), books(database))
+    feed(t, "bill 5000", "bill 5000", "bill 5000", *kept)
+    del t
+    again = Terminal(Config(database=database, profile=profile), books(database))
+    assert again.betting.allows(again.bets), again.bets
+    assert again.bets == again.betting.fitted(again.bets)
+    live = again.live()
+    assert "deal" in live
+    assert feed(again, "deal") == [True]

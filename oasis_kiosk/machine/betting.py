@@ -69,8 +69,9 @@ class Betting:
 
     def fitted(self, bets: Bets) -> Bets:
         """``bets`` as the profile takes them, nearest to what the player chose: no more boxes
-        than the table has, the least ante where the ante is not one of its, the bonus fitted."""
-        boxes = min(bets.boxes, self.most_boxes)
+        than the table has (at least one), the least ante where the ante is not one of its, the
+        bonus fitted."""
+        boxes = max(1, min(bets.boxes, self.most_boxes))
         antes = self.antes_for(boxes)
         ante = bets.ante if bets.ante in antes else antes[0]
         return Bets(ante, boxes, self.fitted_bonus(bets.bonus_stake, ante))

@@ -119,6 +119,8 @@ class TerminalState:
             stake = (self.profile.standard_bonus_stake(self.ante) or 0) if field("bonus", bool, False) else 0
         self.bonus_stake = self.betting.fitted_bonus(stake, self.ante)
         self.boxes = field("boxes", int, 1)
+        # Placed under the rules of the last start, which may have changed since.
+        self._place(self.betting.fitted(self.bets))
         try:
             last = field("last_bets", dict, None)
             self.last_bets = None if last is None else Bets.from_state(last)
