@@ -166,6 +166,25 @@ def test_a_refused_press_reads_in_the_screens_language_with_its_money_and_button
         i18n.use("en")
 
 
+def test_a_refusal_the_core_explains_keeps_its_reason_in_the_english_log(tmp_path: Path) -> None:
+    """A press the round refuses says why in the core's words (an exchange of no card): the
+    log must keep that reason, not only "not possible"."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    assert terminal.handle("bill", 5000).ok
+    assert terminal.handle("deal").ok
+    refused = terminal.handle("exchange")  # no card selected
+    assert not refused.ok
+    assert refused.reason == "an exchange takes at least one card"
+    said = [sentence(event, cash_for(terminal)) for event in event_log(terminal.store, 50)]
+    (line,) = [line for line in said if line.startswith("Input refused")]
+    assert line.endswith(refused.reason), line
+    assert sentence(
+        {"kind": "refused", "detail": {"intent": "exchange", "said": {**refused.logged(), "reason": ""}}},
+        cash_for(terminal),
+    ) == line.removesuffix(f": {refused.reason}"), "an entry without a reason reads as before"
+
+
 def test_the_log_says_the_money_taken_in_and_paid_out_among_the_events(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     terminal = Terminal(Config(database=database), books(database), seed_for_round=seeds_from(bytes(32)))

@@ -164,7 +164,12 @@ def sentence(event: Mapping[str, Any], cash: Callable[[int], str]) -> str:
         fields["intent"] = intent_name(detail["intent"])
     if isinstance(detail.get("said"), Mapping):  # a refusal's own words, in this language
         with contextlib.suppress(KeyError, TypeError, ValueError):  # else its English reason
-            fields["reason"] = Response.from_logged(detail["said"]).text(cash, intent_name)
+            refusal = Response.from_logged(detail["said"])
+            told = refusal.text(cash, intent_name)
+            # The core's reason, the detail a lab reads the log for, is in English words: said
+            # on an English log only, as a tilt's detail is on an English screen.
+            explained = refusal.reason and i18n.active() == "en"
+            fields["reason"] = f"{told}: {refusal.reason}" if explained else told
     try:
         return _(said.template).format_map(fields)
     except KeyError:  # an event of an older shape

@@ -50,9 +50,11 @@ class Response:
 
     def logged(self) -> dict[str, Any]:
         """Its words as the event log keeps them, to be said again in any language
-        (``from_logged``): the template, the details, and which are amounts and intents."""
+        (``from_logged``): the template, the details, which are amounts and intents, and the
+        core's reason."""
         return {
             "template": self.template,
+            "reason": self.reason,
             "details": dict(self.details),
             "amounts": sorted(key for key, value in self.details.items() if isinstance(value, Amount)),
             "intents": sorted(key for key, value in self.details.items() if isinstance(value, Intent)),
@@ -61,11 +63,11 @@ class Response:
     @classmethod
     def from_logged(cls, logged: Mapping[str, Any]) -> Response:
         """A refusal's words as ``logged`` kept them; an intent no longer known is kept as
-        its name."""
+        its name (an entry of an earlier release kept no reason)."""
         details = dict(logged["details"])
         for key in logged["amounts"]:
             details[key] = Amount(details[key])
         for key in logged["intents"]:
             if details[key] in set(Intent):
                 details[key] = Intent(details[key])
-        return cls(False, logged["template"], details)
+        return cls(False, logged["template"], details, str(logged.get("reason", "")))
