@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -215,10 +215,14 @@ class Connection:
                 self._db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
                 self._db.execute("PRAGMA schema_version").fetchone()
             except sqlite3.Error as error:
-                raise StoreError(f"{self.path}: cannot open the database to read: {error}") from None
+                raise read_error(self.path, error, "open the database to read") from None
         # As the kiosk's own opening does: a reader (the meters, the audit, the recall) must
         # not print from a file whose pages SQLite finds malformed.
-        checked = self._read("PRAGMA quick_check")
+        try:
+            checked = self._read("PRAGMA quick_check")
+        except StoreError:
+            self._db.close()
+            raise
         if checked[0][0] != "ok":
             self._db.close()
             raise BooksDamagedError(f"{self.path}: the database is damaged: {checked[0][0]}")
@@ -328,11 +332,15 @@ class Connection:
             raise read_error(self.path, error) from None
         try:
             yield
-        finally:
-            try:
-                self._db.execute("COMMIT")
-            except sqlite3.Error as error:
-                raise read_error(self.path, error) from None
+        except BaseException:
+            # The reads' own error is the one to tell: ending the transaction cannot hide it.
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise read_error(self.path, error) from None
 
     def checkpoint(self) -> bool:
         """Copies the write-ahead log into the database file and empties it; False when a

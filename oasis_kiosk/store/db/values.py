@@ -20,11 +20,13 @@ class BooksDamagedError(StoreError):
     fails on it; everything else refuses it as it refuses any books it cannot open."""
 
 
-def read_error(path: object, error: sqlite3.Error) -> StoreError:
-    """A failed read as the books' error: a damaged file says so."""
+def read_error(path: object, error: sqlite3.Error, doing: str = "read") -> StoreError:
+    """A failed read (or ``doing``: opening to read) as the books' error: a damaged file
+    says so, whichever extended code SQLite gives (its low byte is the primary code)."""
     code = getattr(error, "sqlite_errorcode", None)
-    kind = BooksDamagedError if code in {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB} else StoreError
-    return kind(f"{path}: cannot read: {error}")
+    damaged = code is not None and code & 0xFF in {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+    kind = BooksDamagedError if damaged else StoreError
+    return kind(f"{path}: cannot {doing}: {error}")
 
 
 class LedgerRefusedError(OasisError, ValueError):
