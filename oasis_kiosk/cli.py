@@ -254,10 +254,12 @@ def show_recall(config: Config, count: int, as_json: bool) -> int:
 
 def revealed_cards(store: Store, round_: StoredRound) -> list[str | None] | None:
     """The cards the dealer revealed in a settled round where a box bought his redraw, as
-    its replay shows them; None for any other round."""
+    its replay shows them; None for any other round, and where the record no longer replays
+    (its first step is then the settled redraw)."""
     if round_["state"] != "settled" or not round_["settlement"].get("dealer_revealed"):
         return None
-    return recalled_hands(store, round_)[0].steps[0].cards
+    first = recalled_hands(store, round_)[0].steps[0]
+    return None if first.action == "settled" else first.cards
 
 
 def set_pin(config: Config) -> int:

@@ -9,8 +9,10 @@ import pytest
 from support import REDRAW_DECK, books, golden_oasis_two_boxes, settled
 from test_screen import kiosk, settle
 
+from oasis_kiosk import OasisError
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, ReturnBounds
+from oasis_kiosk.machine import recall
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui import history
 from oasis_kiosk.ui.view import cash_for
@@ -111,6 +113,29 @@ def test_the_consoles_recall_shows_the_hand_the_dealer_revealed_and_his_redraw(
     assert (
         f"redraw {' '.join(settlement['dealer_cards'])}  {settlement['dealer_hand']['category']}" in dealer
     ), dealer
+
+
+def test_the_consoles_recall_names_no_revealed_hand_where_the_record_no_longer_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record that no longer replays shows its hands as settled: the dealer's first step is
+    then his redraw, which the console must not print as the hand he revealed."""
+    database = tmp_path / "kiosk.db"
+    terminal = golden_oasis_two_boxes(database, REDRAW_DECK)
+    for intent in ["play", "play", "buy_game", "decline"]:
+        assert terminal.handle(intent).ok, intent
+    settlement = settled(terminal.store.rounds(last=1)[0])
+    terminal.store.close()
+
+    def unreplayable(*_: object) -> None:
+        raise OasisError("the record does not replay")
+
+    monkeypatch.setattr(recall, "replayed_hands", unreplayable)
+    capsys.readouterr()
+    assert main(["recall", "--db", str(database), "1"]) == 0
+    dealer = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("dealer"))
+    assert "revealed" not in dealer, dealer
+    assert " ".join(settlement["dealer_cards"]) in dealer, dealer
 
 
 def test_the_history_gives_the_amount_insured(tmp_path: Path) -> None:
