@@ -9,14 +9,18 @@ import pytest
 from support import snapshot
 
 from oasis_kiosk import (
+    AnalysisError,
     BetError,
     IllegalAction,
     Profile,
     ProfileError,
     RecordError,
     Round,
+    SimulationError,
+    exact_analysis,
     load_profile,
     profile_names,
+    simulate,
 )
 from oasis_kiosk._core import SHIPPED_PROFILES
 from oasis_kiosk.rules import PROFILES
@@ -212,6 +216,28 @@ def test_repeated_positions_are_named_so_even_where_their_count_is_not_offered()
 )
 def test_a_bet_no_money_can_be_is_refused_as_a_bet_error(call: Any, message: str) -> None:
     with pytest.raises(BetError, match=message):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("call", "refusal", "message"),
+    [
+        (lambda: simulate("standard", 10, ante=2**70), SimulationError, "ante 1180591620717411303424 is out"),
+        (lambda: simulate("standard", -1), SimulationError, "rounds -1 is out of range"),
+        (lambda: simulate("standard", 2**64), SimulationError, "rounds 18446744073709551616 is out"),
+        (
+            lambda: exact_analysis("standard", ante=-(2**70)),
+            AnalysisError,
+            "ante -1180591620717411303424 is out",
+        ),
+    ],
+)
+def test_the_returns_refuse_a_number_no_money_can_be_with_their_own_error(
+    call: Any, refusal: type[Exception], message: str
+) -> None:
+    """An ante or a count of rounds beyond any integer had left Python's OverflowError,
+    which no caller catching the kiosk's errors (``par``) expects."""
+    with pytest.raises(refusal, match=message):
         call()
 
 

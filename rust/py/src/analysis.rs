@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use crate::background::{profile_argument, run_reporting};
 use crate::errors::{to_py_err, Kind, ANALYSIS_ERROR};
 use crate::json::to_python;
+use crate::whole::whole;
 
 /// The exact return of a profile whose only decision is to play or fold, under optimal
 /// play, over every player hand, up card and hole-card set (docs/analysis.md).
@@ -20,11 +21,13 @@ use crate::json::to_python;
 #[pyo3(signature = (profile, ante = None, play = "standard", progress = None))]
 fn exact_analysis<'py>(
     profile: &Bound<'py, PyAny>,
-    ante: Option<Money>,
+    ante: Option<&Bound<'py, PyAny>>,
     play: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = profile.py();
+    let ante: Option<Money> =
+        ante.map(|ante| whole(ante, "ante", |message| ANALYSIS_ERROR.err(message))).transpose()?;
     let profile = profile_argument(profile)?;
     let play = box_play(play, &ANALYSIS_ERROR)?;
     // Refused at once, without starting the work.

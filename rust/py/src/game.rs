@@ -12,7 +12,7 @@ use pyo3::types::{PyDict, PyInt, PyString};
 
 use crate::errors::to_py_err;
 use crate::json::{json_text, to_python};
-use crate::whole::{whole, ActionAmount, Ante, BoxCount, BoxIndex, Position};
+use crate::whole::{bet_refused, whole, ActionAmount, Ante, BoxCount, BoxIndex, Position};
 use crate::{names, seed_or_fresh, HandValue};
 
 /// A validated rule profile (RULES.md): load one with `oasis_kiosk.load_profile`.
@@ -149,7 +149,7 @@ impl Profile {
 /// The antes per box from one ante or a sequence of them.
 fn antes_of(antes: &Bound<'_, PyAny>) -> PyResult<Vec<Money>> {
     if antes.is_instance_of::<PyInt>() {
-        return Ok(vec![whole(antes, "ante", RoundError::Setup)?]);
+        return Ok(vec![whole(antes, "ante", bet_refused)?]);
     }
     Ok(antes.extract::<Vec<Ante>>()?.into_iter().map(|ante| ante.0).collect())
 }
@@ -169,7 +169,7 @@ fn bonus_stakes(
                 })?,
             });
         }
-        whole(item, "bonus stake", RoundError::Setup)
+        whole(item, "bonus stake", bet_refused)
     };
     match bonus.try_iter() {
         Ok(items) => {
@@ -318,8 +318,7 @@ impl Round {
         credit: Option<&Bound<'_, PyAny>>,
         deck: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let credit: Option<Money> =
-            credit.map(|credit| whole(credit, "credit", RoundError::Setup)).transpose()?;
+        let credit: Option<Money> = credit.map(|credit| whole(credit, "credit", bet_refused)).transpose()?;
         let profile = match profile.cast::<Profile>() {
             Ok(profile) => profile.get().0.clone(),
             Err(_) => {

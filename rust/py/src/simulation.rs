@@ -9,6 +9,7 @@ use crate::background::{profile_argument, run_reporting};
 use crate::errors::{to_py_err, SIMULATION_ERROR};
 use crate::json::to_python;
 use crate::seed_or_fresh;
+use crate::whole::whole;
 
 /// Simulates `rounds` rounds of one box of a profile, with its exchanges and purchases, played
 /// by the simulation's fast near-optimal strategy (docs/simulation.md).
@@ -23,13 +24,16 @@ use crate::seed_or_fresh;
 #[pyo3(signature = (profile, rounds, seed = None, ante = None, play = "standard", progress = None))]
 fn simulate<'py>(
     profile: &Bound<'py, PyAny>,
-    rounds: u64,
+    rounds: &Bound<'py, PyAny>,
     seed: Option<&[u8]>,
-    ante: Option<Money>,
+    ante: Option<&Bound<'py, PyAny>>,
     play: &str,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = profile.py();
+    let refused = |message: String| SIMULATION_ERROR.err(message);
+    let rounds: u64 = whole(rounds, "rounds", refused)?;
+    let ante: Option<Money> = ante.map(|ante| whole(ante, "ante", refused)).transpose()?;
     let profile = profile_argument(profile)?;
     let options = SimulationOptions {
         rounds,

@@ -1,7 +1,7 @@
 //! Whole numbers from Python as the core takes them. An int that the core's type cannot hold
-//! (a negative card position, an ante beyond any money) is refused as the core refuses a
-//! number it can hold but does not allow, with the core's error naming the value: Python's
-//! own OverflowError is no `OasisError`, and a caller catching those would crash on it.
+//! (a negative card position, an ante beyond any money) is refused with the error the call
+//! gives for a number it can hold but does not allow, naming the value: Python's own
+//! OverflowError is no `OasisError`, and a caller catching those would crash on it.
 
 use oasis_core::error::RoundError;
 use oasis_core::profile::Money;
@@ -10,23 +10,26 @@ use pyo3::types::PyInt;
 
 use crate::errors::to_py_err;
 
-/// `value` as a `T`, or the core's `refusal` naming `what` when it is an int out of `T`'s
-/// range; any other type is pyo3's TypeError, as for every argument.
+/// `value` as a `T`, or the caller's `refused` error naming `what` when it is an int out of
+/// `T`'s range; any other type is pyo3's TypeError, as for every argument.
 pub(crate) fn whole<'py, T>(
     value: &Bound<'py, PyAny>,
     what: &str,
-    refusal: fn(String) -> RoundError,
+    refused: impl FnOnce(String) -> PyErr,
 ) -> PyResult<T>
 where
     T: for<'a> FromPyObject<'a, 'py, Error = PyErr>,
 {
     match value.extract::<T>() {
         Ok(number) => Ok(number),
-        Err(_) if value.is_instance_of::<PyInt>() => {
-            Err(to_py_err(refusal(format!("{what} {value} is out of range"))))
-        }
+        Err(_) if value.is_instance_of::<PyInt>() => Err(refused(format!("{what} {value} is out of range"))),
         Err(error) => Err(error),
     }
+}
+
+/// A number of a bet out of range, refused as bets the table does not allow: a `BetError`.
+pub(crate) fn bet_refused(message: String) -> PyErr {
+    to_py_err(RoundError::Setup(message))
 }
 
 macro_rules! whole_number {
@@ -38,7 +41,7 @@ macro_rules! whole_number {
             type Error = PyErr;
 
             fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-                whole(&value, $what, $refusal).map($name)
+                whole(&value, $what, |message| to_py_err($refusal(message))).map($name)
             }
         }
     };
