@@ -91,7 +91,7 @@ def bare_amount(amount: int, minor_units: int) -> str:
 
 
 def decimal(value: float) -> str:
-    """``3.2`` -> ``3.2`` (en), ``3,2`` (cs, ru): a reading, as precise as it came."""
+    """``3.2`` -> ``3.2`` (en), ``3,2`` (cs, ru): a reading, to at most three places."""
     shown: str = format_decimal(value, format="#,##0.###", locale=_active)
     return shown
 

@@ -32,7 +32,12 @@ class CreditsIn(Transactions):
         accepted = kind.accepted(self.config)
         if value not in accepted:
             return Response(
-                False, kind.not_accepted, {"value": value, "accepted": ", ".join(map(str, accepted))}
+                False,
+                kind.not_accepted,
+                {
+                    "value": value if value is None else Amount(value),
+                    "accepted": ", ".join(map(str, accepted)),
+                },
             )
         if self.credits + value > self.config.credit_limit:
             return Response(
