@@ -20,6 +20,7 @@ from support import logged_in_menu
 
 from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config, ConfigError
+from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.operator import OperatorError
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
@@ -545,6 +546,52 @@ def test_a_profile_in_another_currency_than_the_books_is_refused(tmp_path: Path)
     terminal.store.close()
     with pytest.raises(ConfigError, match="plays in CZK, but these books are kept in EUR"):
         Terminal(Config(database=database, profile="czech"), Store(database))
+
+
+@pytest.mark.parametrize("minor_units", [1, 10, 1000])
+def test_rules_counting_other_minor_units_than_the_books_are_refused(
+    tmp_path: Path, minor_units: int
+) -> None:
+    """Every amount on the books is an integer of their minor unit: an override of
+    ``minor_units`` had started, showing a €50 note as €5,000 and playing 100 times over."""
+    database = tmp_path / "kiosk.db"
+    Store.create(database, currency="EUR").close()
+    terminal = Terminal(Config(database=database), Store(database))
+    overrides = {"table": {"minor_units": minor_units}}
+    menu = logged_in_menu(terminal)
+    with pytest.raises(
+        OperatorError, match=f"counts {minor_units} minor units to the EUR, but these books count 100"
+    ):
+        menu.set_rules("standard", overrides)
+    terminal.handle("operator_key_off")
+    assert terminal.handle("bill", 5000).ok
+    terminal.store.close()
+    before = database.read_bytes()
+    with pytest.raises(
+        ConfigError, match=f"counts {minor_units} minor units to the EUR, but these books count 100"
+    ):
+        Terminal(Config(database=database, profile_overrides=overrides), Store(database))
+    assert database.read_bytes() == before, "nothing written"
+
+
+def test_books_played_before_their_minor_units_were_recorded_keep_those_of_their_first_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = tmp_path / "kiosk.db"
+    Store.create(database, currency="EUR").close()
+    with monkeypatch.context() as earlier_release:  # which recorded no minor units
+        earlier_release.setattr(books_money, "record_minor_units", lambda *_: None)
+        terminal = Terminal(Config(database=database), Store(database))
+    assert all(
+        terminal.handle(intent, value).ok
+        for intent, value in [("bill", 5000), ("deal", None), ("fold", None)]
+    )
+    assert terminal.store.get_state("minor_units") is None
+    terminal.store.close()
+    with pytest.raises(ConfigError, match="but these books count 100"):
+        Terminal(Config(database=database, profile_overrides={"table": {"minor_units": 10}}), Store(database))
+    again = Terminal(Config(database=database), Store(database))
+    assert again.store.get_state("minor_units") == 100
 
 
 def test_a_second_store_in_the_process_shares_the_lock_and_gives_it_back(tmp_path: Path) -> None:

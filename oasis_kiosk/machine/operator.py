@@ -30,6 +30,7 @@ from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting, validate
 from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
@@ -363,18 +364,10 @@ class OperatorMenu:
             validate(changed)  # the rules with the cabinet's limits: a round it could deal
         except ConfigError as error:
             raise OperatorError(N_("these rules cannot be played: {reason}"), reason=str(error)) from None
-        books = self.store.books
-        currency = loaded.to_dict()["table"]["currency"]
-        if books is not None and currency != books.currency:
-            raise OperatorError(
-                N_(
-                    "the profile {profile} plays in {currency}, but these books are kept in "
-                    "{books}: the books have one currency"
-                ),
-                profile=loaded.id,
-                currency=currency,
-                books=books.currency,
-            )
+        refused = books_money.refusal(self.store, loaded.id, loaded.to_dict()["table"])
+        if refused is not None:
+            template, details = refused
+            raise OperatorError(template, **details)
         figures = self._figures(loaded)
         if figures is None:
             raise ReturnsUnknownError(loaded)

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from oasis_kiosk.config import Config, ConfigError, check_stored
+from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
 from oasis_kiosk.machine.linked import LinkState
@@ -95,13 +96,12 @@ class Terminal(BetButtons, Devices):
         if problems:
             self._stand_still(config, "; ".join(problems))
             return
-        if books is not None and books.currency != self.rules["table"]["currency"]:
-            raise ConfigError(
-                f"{config.source}: the profile {self.profile.id} plays in "
-                f"{self.rules['table']['currency']}, but these books are kept in {books.currency}: "
-                "the books have one currency, set when they were made"
-            )
+        refused = books_money.refusal(store, self.profile.id, self.rules["table"])
+        if refused is not None:
+            template, details = refused
+            raise ConfigError(f"{config.source}: {template.format_map(details)}")
         with store.transaction():
+            books_money.record_minor_units(store, self.rules["table"])
             store.add_meter("power_ups", 1)
             store.event("power_up", credits=store.credits())
             self._log_configuration(config)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from oasis_kiosk._core import Profile
 from oasis_kiosk.store.db.connection import Connection
@@ -106,13 +106,19 @@ class RoundTables(Connection):
         where = f"stored profile {rows[0][0]} ({digest})"
         return Profile.from_toml("", where, read_json(rows[0][1], where))
 
+    def first_played_table(self) -> dict[str, Any] | None:
+        """The table (currency, minor units, limits) of the first profile a round was played
+        under; None before any round."""
+        rows = self._read("SELECT data FROM profiles LIMIT 1")
+        return dict(read_json(rows[0][0], "a stored profile")["table"]) if rows else None
+
     def _first_currency(self) -> str:
         """The currency of the first profile a round was played under (books of schema 1
         keep it nowhere else)."""
-        rows = self._read("SELECT data FROM profiles LIMIT 1")
-        if not rows:
+        table = self.first_played_table()
+        if table is None:
             raise StoreError(f"{self.path}: no round was played: nothing tells the books' currency")
-        return str(read_json(rows[0][0], "a stored profile")["table"]["currency"])
+        return str(table["currency"])
 
     def next_round_id(self) -> int:
         return int(self._read("SELECT COALESCE(MAX(id), 0) + 1 FROM rounds")[0][0])
