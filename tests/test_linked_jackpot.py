@@ -26,7 +26,7 @@ from test_screen import _texts_are_known as _texts_are_known  # the screen's tex
 
 from oasis_kiosk import i18n
 from oasis_kiosk.cli import main
-from oasis_kiosk.config import Config, LinkConfig
+from oasis_kiosk.config import Config, ConfigError, LinkConfig
 from oasis_kiosk.floor import access, agent, hub, reconcile
 from oasis_kiosk.floor.errors import PoolShortError
 from oasis_kiosk.machine import linked
@@ -132,6 +132,33 @@ def jackpot_rows(t: Terminal) -> list[Any]:
 
 def awards_at_hub(floor: FloorHub) -> list[tuple[str, int]]:
     return [(str(r), int(a)) for r, a in floor.owner.execute("SELECT round_id, amount FROM hub.awards")]
+
+
+@pytest.mark.parametrize("unlinked", [None, "local"])
+def test_a_restart_that_cannot_claim_a_pending_linked_hit_is_refused_naming_it(
+    tmp_path: Path, unlinked: str | None
+) -> None:
+    """A hit waits for the hub's award; a restart with ``[link]`` gone or the jackpot made
+    local had locked the cabinet up for good (no award could ever come, the credit could
+    not be cashed out), with no error. It is refused, naming the round, and nothing is
+    written: restoring the link claims it."""
+    database, credentials = tmp_path / "kiosk.db", tmp_path / "hub.toml"
+    agent_file = sqlite3.connect(linked.link_path(database), isolation_level=None)
+    linked.create(agent_file)
+    linked.write_pool(agent_file, 2_000_000, time.time())
+    agent_file.close()
+    t = cabinet(database, credentials, deck=lambda number: ROYAL)
+    feed(t, "bill 5000")
+    hit(t)
+    round_id = t.jackpot_pending["round_id"] if t.jackpot_pending else None
+    t.store.close()
+    before = database.read_bytes()
+    link = None if unlinked is None else LinkConfig(credentials, jackpot=unlinked)
+    with pytest.raises(ConfigError, match=f"a linked jackpot hit of round {round_id} waits for the hub"):
+        Terminal(Config(database=database, link=link), Store(database))
+    assert database.read_bytes() == before, "nothing written"
+    again = cabinet(database, credentials, deck=lambda number: ROYAL)
+    assert again.mode is Mode.JACKPOT_PENDING, "the hit is still pending, claimed as before"
 
 
 def test_the_meter_shown_is_the_hubs_pool_as_the_agent_last_read_it(floor: FloorHub, tmp_path: Path) -> None:

@@ -96,6 +96,13 @@ class Terminal(BetButtons, Devices):
         if problems:
             self._stand_still(config, "; ".join(problems))
             return
+        if self.jackpot_pending is not None and not self.linked_jackpot:
+            # Only the hub can award it: an unlinked start would stand locked up for good.
+            raise ConfigError(
+                f"{config.source}: a linked jackpot hit of round {self.jackpot_pending['round_id']} "
+                'waits for the hub\'s award, which only a cabinet with [link] jackpot = "linked" '
+                "can claim: restore that section to finish it"
+            )
         refused = books_money.refusal(store, self.profile.id, self.rules["table"])
         if refused is not None:
             template, details = refused
