@@ -3,6 +3,7 @@ rows, test hooks on real books, and reading while the kiosk runs."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -423,6 +424,34 @@ def test_known_decks_are_refused_on_books_that_are_not_test_books(
     assert fingerprint(played) == before
     with pytest.raises(ConfigError, match="test books only"):
         Terminal(Config(database=played), Store(played), seed_for_round=seeds_from(bytes(32)))
+
+
+@pytest.mark.parametrize(
+    ("edit", "finding"),
+    [
+        ("DROP TABLE seals", "no such table: seals"),
+        ("DROP TABLE books", "no such table: books"),
+        ("PRAGMA user_version = 1", "written before sealing"),
+    ],
+)
+def test_books_the_start_refuses_fail_the_audit_with_the_reason_never_a_traceback(
+    played: Path, capsys: pytest.CaptureFixture[str], edit: str, finding: str
+) -> None:
+    """A table of the seals gone, or the schema set back before sealing: the audit had
+    ended in a traceback, or passed books the start refuses."""
+    with contextlib.closing(sqlite3.connect(played)) as db:
+        db.execute("PRAGMA foreign_keys = OFF")
+        db.execute(edit)
+        db.commit()
+    capsys.readouterr()
+    assert main(["audit", "--db", str(played)]) == 1
+    out = capsys.readouterr().out
+    assert "audit FAILED" in out, out
+    assert finding in out, out
+    assert (
+        main(["run", "--headless", "--script", str(played.with_name("session.txt")), "--db", str(played)])
+        != 0
+    )
 
 
 def test_a_damaged_page_anywhere_in_the_file_fails_the_audit_and_refuses_every_reader(

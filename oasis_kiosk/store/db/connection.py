@@ -188,10 +188,7 @@ class Connection:
             if check != "ok":
                 raise BooksDamagedError(f"{self.path}: the database is damaged: {check}")
             if self.schema_version < 2:
-                raise StoreError(
-                    f"{self.path}: these books were written before sealing: seal them once with "
-                    f"`oasis-kiosk init --seal-existing --db {self.path}`"
-                )
+                raise StoreError(self._unsealed())
             self._secret = self._read_key()
             self._migrate()
             self._check_mark()
@@ -309,18 +306,35 @@ class Connection:
             problems.append(f"{open_rounds} rounds are open at once")
         return problems
 
+    def _unsealed(self) -> str:
+        return (
+            f"{self.path}: these books were written before sealing: seal them once with "
+            f"`oasis-kiosk init --seal-existing --db {self.path}`"
+        )
+
     def mark_problems(self) -> list[str]:
-        """For a read-only look (the audit): does the database reach its books mark, as the
-        start checks it?"""
+        """For a read-only look (the audit): are these sealed books that reach their books
+        mark, as the start checks them? A file that cannot say (a foreign database, a table
+        gone) is a problem found, never an error of the look."""
         if self.path == Path(MEMORY):
             return []
+        if self.schema_version < 2:
+            return [self._unsealed()]
         try:
             mark = read_mark(self.files)
         except BooksError as error:
             return [str(error)]
         if mark is None:
             return [f"{self.files.mark}: the books mark is missing"]
-        return self._against_the_mark(mark, self.books)
+        try:
+            books = self.books
+            if books is None:
+                return [f"{self.path}: the books have no identity"]
+            return self._against_the_mark(mark, books)
+        except StoreError as error:
+            return [str(error)]
+        except sqlite3.Error as error:
+            return [str(read_error(self.path, error))]
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
