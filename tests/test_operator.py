@@ -238,6 +238,10 @@ def test_jackpot_parameters_are_logged_and_survive_a_restart(menu: OperatorMenu,
     again = Terminal(Config(database=database), books(database))
     assert again.config.jackpot.rate == Fraction(1, 1000)
     assert again.config.language == "cs"
+    # The start logs the settings in force: it had logged the file's jackpot as changed
+    # back, while the menu's went on playing.
+    logged = [e["detail"] for e in again.store.events() if e["kind"] == "configuration_changed"]
+    assert len(logged) == len(changes), f"no change since the menu's: {logged[len(changes) :]}"
 
 
 def test_the_attract_volume_is_checked_logged_and_survives_a_restart(

@@ -111,7 +111,7 @@ class Terminal(BetButtons, Devices):
             books_money.record_minor_units(store, self.rules["table"])
             store.add_meter("power_ups", 1)
             store.event("power_up", credits=store.credits())
-            self._log_configuration(config)
+            self._log_configuration(self.config)
             if "jackpot" not in state:
                 store.post("jackpot_reset", 0, to_meter=self.config.jackpot.base)
             if self.payout:
@@ -125,11 +125,13 @@ class Terminal(BetButtons, Devices):
         self._resume()
 
     def _log_configuration(self, config: Config) -> None:
-        """Logs what of the configuration file a lab approves, where it changed since the last
-        start: the rules played, the approved return range and the jackpot's parameters."""
+        """Logs what of the configuration in force (the file's, with the operator's changes
+        kept in the books) a lab approves, where it changed since the last start: the rules
+        played, the approved return range and the jackpot's parameters."""
         bounds, jackpot = config.return_bounds, config.jackpot
+        source = "operator menu" if self.store.get_state("rules") is not None else config.source
         in_force = {
-            "profile": {"profile": self.profile.id, "digest": self.profile.digest, "source": config.source},
+            "profile": {"profile": self.profile.id, "digest": self.profile.digest, "source": source},
             "return_bounds": {
                 "return_min": bounds.return_min,
                 "return_max": bounds.return_max,
