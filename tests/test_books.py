@@ -91,6 +91,23 @@ def test_a_second_process_on_held_books_refuses_to_start_and_touches_nothing(
     assert fingerprint(played) == before
 
 
+def test_another_path_to_held_books_through_symbolic_links_shares_their_lock(
+    played: Path, holder: subprocess.Popen[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Links to the database, key and mark in another folder had a lock of their own: a
+    second kiosk credited a note into books a running one held."""
+    elsewhere = played.parent / "elsewhere"
+    elsewhere.mkdir()
+    for name in ("kiosk.db", "kiosk.db.key", "kiosk.db.books"):
+        (elsewhere / name).symlink_to(played.parent / name)
+    before = fingerprint(played)
+    capsys.readouterr()
+    assert run_script(elsewhere / "kiosk.db", "bill 5000\n") == 3
+    assert f"in use by another process (pid {holder.pid})" in capsys.readouterr().err
+    assert fingerprint(played) == before
+    assert (elsewhere / "kiosk.db.books").is_symlink(), "the mark is not replaced by a file"
+
+
 def test_a_ram_clear_of_held_books_is_refused_before_anything_is_moved(
     played: Path, holder: subprocess.Popen[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -40,7 +40,14 @@ class LockHeldError(BooksError):
 
 @dataclass(frozen=True)
 class BooksFiles:
+    """The files of one set of books: the database and, beside the database file itself
+    (a symbolic link followed), its key, mark and lock, so that two paths to one database
+    share one lock."""
+
     database: Path
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "database", Path(os.path.realpath(self.database)))
 
     @property
     def key(self) -> Path:
