@@ -393,6 +393,29 @@ def test_switches_standing_as_the_books_knew_them_change_nothing(tmp_path: Path)
     assert again.operator_key
 
 
+def test_a_switch_no_longer_wired_leaves_no_tilt_or_key_standing_that_nothing_could_clear(
+    tmp_path: Path,
+) -> None:
+    """The door and the key were open and turned when the cabinet went off; it is started
+    with a button map that wires neither: their tilt and the operator's mode had stood for
+    good (the attendant had nothing to clear, the credit could not be cashed out)."""
+    database = tmp_path / "kiosk.db"
+    first = cabinet_at_start(database, door_open=True, key_turned=True).terminal
+    assert first.handle("bill", 5000).ok is False, "the door is open"
+    first.handle("operator_key_off")
+    first.handle("door_close")
+    assert first.handle("bill", 5000).ok
+    first.handle("door_open")
+    first.handle("operator_key_on")
+    first.store.close()
+    terminal = Terminal(Config(database=database), books(database))
+    Cabinet(terminal, Panel({"deal": 5}, {}, bounce_time=None, pin_factory=MockFactory(pin_class=SwitchPin)))
+    assert "door" not in terminal.tilts
+    assert not terminal.operator_key
+    assert terminal.handle("cashout").ok
+    assert audit(terminal.store).ok
+
+
 def test_a_desktop_cabinet_starts_with_the_switches_where_the_terminal_left_them(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     terminal = Terminal(Config(database=database), books(database))

@@ -67,8 +67,12 @@ class Panel:
 
     def switches(self) -> list[str]:
         """The intent of each switch's position as it stands now (``door_open`` for an open
-        door, ``operator_key_off`` for the key not turned...)."""
-        return [SWITCHES[name][0 if button.is_active else 1] for name, button in self._switches.items()]
+        door, ``operator_key_off`` for the key not turned...); a switch the button map does not
+        wire stands at rest, so that nothing it left in the books stands for good."""
+        return [
+            SWITCHES[name][0 if name in self._switches and self._switches[name].is_active else 1]
+            for name in SWITCHES
+        ]
 
     def poll(self) -> list[Press]:
         with self._lock:
