@@ -185,6 +185,31 @@ def test_a_refusal_the_core_explains_keeps_its_reason_in_the_english_log(tmp_pat
     ) == line.removesuffix(f": {refused.reason}"), "an entry without a reason reads as before"
 
 
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_a_refused_press_names_its_button_once(tmp_path: Path, language: str) -> None:
+    """A refusal's own words begin with the button ("EXCHANGE is not possible now"): the
+    log's line had named it again before them ("Input refused (EXCHANGE): EXCHANGE is not
+    possible now"). A refusal whose words do not name the button (a card's) still names it."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, language=language), books(database))
+    assert terminal.handle("bill", 5000).ok
+    assert terminal.handle("deal").ok
+    assert not terminal.handle("exchange").ok  # no card selected
+    assert not terminal.handle("card", 9).ok
+    i18n.use(language)
+    try:
+        said = [sentence(event, cash_for(terminal)) for event in event_log(terminal.store, 50)]
+        exchange, card = i18n._("EXCHANGE"), i18n._("CARD")
+        (line,) = [line for line in said if exchange in line]
+        assert line.count(exchange) == 1, line
+        (line,) = [
+            line for line in said if i18n._("card {card}: the cards are 1 to 5").format(card=9) in line
+        ]
+        assert line.count(card) == 1, line
+    finally:
+        i18n.use("en")
+
+
 def test_the_log_says_the_money_taken_in_and_paid_out_among_the_events(tmp_path: Path) -> None:
     database = tmp_path / "kiosk.db"
     terminal = Terminal(Config(database=database), books(database), seed_for_round=seeds_from(bytes(32)))
