@@ -16,6 +16,7 @@ from oasis_kiosk.hardware import essp
 from oasis_kiosk.machine import cash_out_kinds
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, PayoutDevice
 from oasis_kiosk.machine.events import SENTENCES, event_log, sentence
+from oasis_kiosk.machine.meters import METERS
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.ui.view import cash_for
@@ -208,6 +209,33 @@ def test_a_refused_press_names_its_button_once(tmp_path: Path, language: str) ->
         assert line.count(card) == 1, line
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("language", "paid", "stakes"),
+    [("en", "pays", "coin out"), ("cs", "vypl", "sázek"), ("ru", "выплач", "ставк")],
+)
+def test_the_money_paid_out_reads_as_paid_not_won(language: str, paid: str, stakes: str) -> None:
+    """The coin-out meter and a handpay's entry count what the player is paid, stakes
+    included: said as "won" ("Vyhráno", "Round 4 won") they read as a win that disagrees with
+    the player's WIN, which is net of the stakes."""
+    i18n.use(language)
+    try:
+        label = i18n._(METERS["coin_out"].label)
+        handpay = sentence({"kind": "handpay_win", "detail": {"round_id": 4, "amount": 150_000}}, cash)
+        amount = cash(150_000)
+    finally:
+        i18n.use("en")
+    if language == "en":
+        assert label == "Won (coin out)"
+    else:
+        assert paid in label.lower(), label
+        assert stakes in label, label
+        assert not re.search(r"(?i)vyhr|выигр", label + handpay), (label, handpay)
+    assert paid in handpay.lower(), handpay
+    assert amount in handpay, handpay
+    assert "4" in handpay, handpay
+    assert not re.search(r"(?i)\bwon\b", handpay), handpay
 
 
 def test_the_log_says_the_money_taken_in_and_paid_out_among_the_events(tmp_path: Path) -> None:

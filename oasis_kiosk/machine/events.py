@@ -73,7 +73,7 @@ SENTENCES: dict[str, Sentence] = {
     "handpay_reduced": _said(
         N_("A late coin of {coin} paid out: the handpay is now {amount}"), "coin", "amount"
     ),
-    "handpay_win": _said(N_("Round {round_id} won {amount}: it is paid by hand"), "amount"),
+    "handpay_win": _said(N_("Round {round_id} pays {amount} by hand"), "amount"),  # stakes included
     "handpay_paid": _said(N_("Handpay of {amount} paid"), "amount"),
     "jackpot_hit": _said(N_("Jackpot of {amount} hit in round {round_id}"), "amount"),
     "jackpot_awarded": _said(N_("Linked jackpot of {amount} awarded for round {round_id}"), "amount"),
