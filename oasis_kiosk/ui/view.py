@@ -325,7 +325,10 @@ def _round_in_play(terminal: Terminal, round_: Round, looked_at: int) -> _TableS
                 selected=frozenset(terminal.selected) if current else frozenset(),
                 current=current,
                 hand=name,
-                caption=name,
+                # Folded: said in words, not by the greyed cards alone.
+                caption=_("{hand}: {outcome}").format(hand=name, outcome=_(OUTCOMES["folded"]))
+                if name and index in folded
+                else name,
                 bets=_bets_in_play(terminal, index),
                 won=False,
                 folded=index in folded,
