@@ -140,6 +140,9 @@ class Inputs(RoundPlay, CreditsIn):
                 details,
                 ", ".join(sorted(self.tilts)),
             )
+        offered = {action for _phase, actions in self.profile.offered_actions() for action in actions}
+        if intent in ROUND_ACTIONS and ROUND_ACTIONS[intent] not in offered:
+            return Response(False, N_("{intent}: this table does not offer it"), details)
         no_purchase = self.why_no_purchase(intent)
         if no_purchase is not None:
             return no_purchase
