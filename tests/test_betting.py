@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from support import books
 
+from oasis_kiosk import i18n
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import run
@@ -175,6 +176,77 @@ def test_an_exchange_the_credit_cannot_leave_room_for_is_said_not_silently_dropp
         refused.text(cash, intent_name)
         == f"CARD: the credit {cash(t.credits)} must keep the play bets to come"
     )
+
+
+def golden_oasis_dealt(database: Path, credit: int) -> Terminal:
+    """A Golden Oasis round dealt on one box with the bonus (which the sixth card needs)."""
+    t = terminal(database, "golden-oasis")
+    assert t.handle("bill", credit).ok
+    if not t.bonus_stake:
+        press(t, "bonus")
+    press(t, "deal")
+    assert t.round is not None
+    return t
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_a_sixth_card_the_credit_cannot_leave_room_for_is_said(tmp_path: Path, language: str) -> None:
+    """Golden Oasis dealt on €20: SIXTH CARD is dark, as EXCHANGE is, because the credit
+    left must keep the play bet to come; the prompt had said so for EXCHANGE only."""
+    t = golden_oasis_dealt(tmp_path / "kiosk.db", 2000)
+    assert t.round is not None
+    assert "buy_sixth_card" not in t.round.legal_actions()
+    cash = view.cash_for(t)
+    i18n.use(language)
+    try:
+        shown = view.prompt(t, t.live(), cash)
+        refused = t.handle("sixth")
+        said = refused.text(cash, intent_name)
+        sixth, credit = i18n._("SIXTH CARD"), cash(t.credits)
+    finally:
+        i18n.use("en")
+    assert not refused.ok
+    if language == "en":
+        assert f"No EXCHANGE or SIXTH CARD: the credit {credit} must keep the play bets to come" in shown
+        assert said == f"SIXTH CARD: the credit {credit} must keep the play bets to come"
+    assert shown.count(sixth) == 1, shown  # named once, with the reason
+    assert shown.count(credit) == 1, shown
+    assert said.startswith(sixth), said
+    assert credit in said, said
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_one_purchase_per_box_is_said_when_it_darkens_the_other(tmp_path: Path, language: str) -> None:
+    """A Golden Oasis box buys a sixth card or exchanges, not both: the other button went
+    dark without a word, and its press said only that it was not possible now."""
+    bought = golden_oasis_dealt(tmp_path / "sixth.db", 5000)
+    press(bought, "sixth")
+    exchanged = golden_oasis_dealt(tmp_path / "exchange.db", 5000)
+    assert exchanged.handle("card", 1).ok
+    press(exchanged, "exchange")
+    i18n.use(language)
+    try:
+        shown = {t: view.prompt(t, t.live(), view.cash_for(t)) for t in (bought, exchanged)}
+        said = {
+            t: t.handle(intent).text(view.cash_for(t), intent_name)
+            for t, intent in ((bought, "exchange"), (exchanged, "sixth"))
+        }
+        dark = {bought: i18n._("EXCHANGE"), exchanged: i18n._("SIXTH CARD")}
+        english = {
+            bought: "no EXCHANGE: one purchase per box, and this box bought a SIXTH CARD",
+            exchanged: "no SIXTH CARD: one purchase per box, and this box exchanged",
+        }
+        why = {t: i18n._(message) for t, message in english.items()}
+    finally:
+        i18n.use("en")
+    if language == "en":
+        assert said[bought] == "EXCHANGE: one purchase per box, and this box bought a SIXTH CARD"
+        assert said[exchanged] == "SIXTH CARD: one purchase per box, and this box exchanged"
+    for t in (bought, exchanged):
+        assert language == "en" or why[t] != english[t], "translated"
+        assert why[t][0].upper() + why[t][1:] in shown[t], shown[t]
+        assert said[t].startswith(dark[t]), said[t]
+        assert said[t] != dark[t] + " is not possible now", said[t]
 
 
 def test_the_prompt_names_what_the_bet_needs_and_the_credit(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from oasis_kiosk.hardware import essp
 from oasis_kiosk.machine import cash_out_kinds
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, PayoutDevice
 from oasis_kiosk.machine.events import SENTENCES, event_log, sentence
+from oasis_kiosk.machine.meters import METERS
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.ui.view import cash_for
@@ -183,6 +184,58 @@ def test_a_refusal_the_core_explains_keeps_its_reason_in_the_english_log(tmp_pat
         {"kind": "refused", "detail": {"intent": "exchange", "said": {**refused.logged(), "reason": ""}}},
         cash_for(terminal),
     ) == line.removesuffix(f": {refused.reason}"), "an entry without a reason reads as before"
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_a_refused_press_names_its_button_once(tmp_path: Path, language: str) -> None:
+    """A refusal's own words begin with the button ("EXCHANGE is not possible now"): the
+    log's line had named it again before them ("Input refused (EXCHANGE): EXCHANGE is not
+    possible now"). A refusal whose words do not name the button (a card's) still names it."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, language=language), books(database))
+    assert terminal.handle("bill", 5000).ok
+    assert terminal.handle("deal").ok
+    assert not terminal.handle("exchange").ok  # no card selected
+    assert not terminal.handle("card", 9).ok
+    i18n.use(language)
+    try:
+        said = [sentence(event, cash_for(terminal)) for event in event_log(terminal.store, 50)]
+        exchange, card = i18n._("EXCHANGE"), i18n._("CARD")
+        (line,) = [line for line in said if exchange in line]
+        assert line.count(exchange) == 1, line
+        (line,) = [
+            line for line in said if i18n._("card {card}: the cards are 1 to 5").format(card=9) in line
+        ]
+        assert line.count(card) == 1, line
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("language", "paid", "stakes"),
+    [("en", "pays", "coin out"), ("cs", "vypl", "sázek"), ("ru", "выплач", "ставк")],
+)
+def test_the_money_paid_out_reads_as_paid_not_won(language: str, paid: str, stakes: str) -> None:
+    """The coin-out meter and a handpay's entry count what the player is paid, stakes
+    included: said as "won" ("Vyhráno", "Round 4 won") they read as a win that disagrees with
+    the player's WIN, which is net of the stakes."""
+    i18n.use(language)
+    try:
+        label = i18n._(METERS["coin_out"].label)
+        handpay = sentence({"kind": "handpay_win", "detail": {"round_id": 4, "amount": 150_000}}, cash)
+        amount = cash(150_000)
+    finally:
+        i18n.use("en")
+    if language == "en":
+        assert label == "Won (coin out)"
+    else:
+        assert paid in label.lower(), label
+        assert stakes in label, label
+        assert not re.search(r"(?i)vyhr|выигр", label + handpay), (label, handpay)
+    assert paid in handpay.lower(), handpay
+    assert amount in handpay, handpay
+    assert "4" in handpay, handpay
+    assert not re.search(r"(?i)\bwon\b", handpay), handpay
 
 
 def test_the_log_says_the_money_taken_in_and_paid_out_among_the_events(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from oasis_kiosk import i18n
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
+from oasis_kiosk.machine.events import sentence
 from oasis_kiosk.machine.meters import every_meter
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
@@ -199,6 +200,65 @@ def test_the_event_log_reads_in_sentences_in_local_time(tmp_path: Path, size: tu
     assert not [text for text in texts if re.search(r"[{}=]|\w_\w", text)], "no raw detail"
     logged_in = terminal.store.events(1)[0]
     assert texts.index(in_tokyo(logged_in["at"])) == texts.index("Operator logged in") - 1
+
+
+TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+
+
+def log_entries(screen: OperatorScreen, name: str) -> tuple[list[tuple[str, list[pygame.Rect]]], int]:
+    """The event log's entries on the page, newest first: each sentence as its lines read
+    on (joined at their breaks) and where each line lies; and how many the page says are
+    below."""
+    surface = screen.screen
+    assert isinstance(surface, Drawn)
+    shown(screen, name)
+    entries: list[tuple[list[str], list[pygame.Rect]]] = []
+    below = 0
+    for what, where in surface.placed:
+        more = re.fullmatch(r"▼ (\d+) more \(PLAY\)", what)
+        if more:
+            below = int(more[1])
+        elif TIME.fullmatch(what):
+            entries.append(([], []))
+        elif entries:
+            entries[-1][0].append(what)
+            entries[-1][1].append(where)
+    return [(" ".join(pieces), places) for pieces, places in entries], below
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_long_event_reads_whole_on_lines_of_the_menus_size(tmp_path: Path, size: tuple[int, int]) -> None:
+    """A line too long for the page had been cut with "…" (at 800x480 a refused press could
+    not be read whole) or drawn smaller than the others (at 1920x1080): it goes on to the
+    next line at the menu's size, and PLAY pages through every entry of the log."""
+    terminal = played(tmp_path)
+    terminal.handle("deal")
+    terminal.handle("exchange")  # no card selected: refused, with the round's reason
+    with terminal.store.transaction():
+        terminal.store.event(
+            "operator_credit", amount=500, reason="a coin jammed in the hopper's exit, " * 4 + "cleared"
+        )
+    terminal.handle("fold")
+    screen = operator_screen(terminal, size)
+    page(screen, "events")
+    said = [sentence(event, cash_for(terminal)) for event in reversed(screen.menu.events(200))]
+    assert any(line.startswith("Input refused: EXCHANGE") for line in said)
+    seen: list[str] = []
+    wrapped = 0
+    for _ in said:
+        entries, below = log_entries(screen, "operator-events-long")
+        heights = {place.height for _line, places in entries for place in places}
+        assert len(heights) == 1, "every line at the menu's one size"
+        lines = [line for line, _places in entries]
+        assert lines == said[screen.scroll : screen.scroll + len(lines)], "whole, newest first"
+        assert below == len(said) - screen.scroll - len(lines)
+        wrapped = max(wrapped, *(len(places) for _line, places in entries))
+        seen += [line for line in lines if line not in seen]
+        if not below:
+            break
+        screen.press(Press("play"))
+    assert seen == said, "every entry, on one page or another"
+    assert wrapped > 1, "the long credit goes on to a second line"
 
 
 def boxes_on(texts: list[str]) -> set[str]:

@@ -953,6 +953,37 @@ def test_a_folded_boxs_net_is_as_legible_as_any_caption(tmp_path: Path) -> None:
     assert contrast((ink.r, ink.g, ink.b), render.FELT) >= 4.5, ink
 
 
+def brightest(words: pygame.Surface) -> tuple[int, int, int]:
+    """The lightest ink of words drawn on a transparent surface."""
+    ink = max(
+        (words.get_at((x, y)) for x in range(words.get_width()) for y in range(words.get_height())),
+        key=lambda colour: sum(colour[:3]),
+    )
+    return ink.r, ink.g, ink.b
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_a_box_folded_while_the_round_goes_on_says_so_in_words_and_its_label_reads(
+    tmp_path: Path, language: str
+) -> None:
+    """While the other boxes play, a folded box's caption had said only its hand, the fold
+    told by grey alone, and its label was in a grey barely there on the felt (2:1)."""
+    app, _clock = kiosk(tmp_path, (800, 480), language=language)
+    for key in ("f8", "f8", "x", "x", "return", "f"):
+        app.key(key)
+    assert app.terminal.round is not None, "the round goes on with the other boxes"
+    folded, *_others = app.game.showing(app.game.revealed_at + 10).boxes
+    assert folded.folded
+    i18n.use(language)
+    try:
+        assert folded.caption.endswith(": " + i18n._("folded")), folded.caption
+    finally:
+        i18n.use("en")
+    lay = app.game.layout
+    words, _where = hand.box_label(lay, lay.boxes[0], folded)
+    assert contrast(brightest(words), render.FELT) >= 4.5
+
+
 def test_the_boxes_captions_are_written_at_one_size(tmp_path: Path) -> None:
     """Side by side, three captions at three sizes read as three kinds of thing."""
     app, clock = kiosk(tmp_path, (1024, 768))

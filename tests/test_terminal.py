@@ -11,12 +11,16 @@ from pathlib import Path
 import pytest
 from support import books, logged_in_menu, memory_books, settled
 
+from oasis_kiosk import i18n
 from oasis_kiosk.config import Config, ConfigError, JackpotConfig, load_config
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.events import event_log, sentence
+from oasis_kiosk.machine.intents import intent_name
 from oasis_kiosk.machine.jackpot import JackpotState, contribute, hit
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.machine.tilts import TILTS, TiltKind
 from oasis_kiosk.store.db import StoreError
+from oasis_kiosk.ui.view import cash_for
 
 SEEDS = seeds_from(bytes(32))
 
@@ -408,3 +412,36 @@ def test_a_restart_under_other_rules_fits_the_saved_bets_to_them(
     live = again.live()
     assert "deal" in live
     assert feed(again, "deal") == [True]
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_a_press_of_an_action_the_table_never_offers_says_so(database: Path, language: str) -> None:
+    """The standard table sells no dealer's card: BUY CARD had said it was "not possible
+    now", as if it might be later."""
+    t = terminal(database)
+    assert "buy_dealer_card" not in {
+        action for _phase, actions in t.profile.offered_actions() for action in actions
+    }
+    between = t.handle("buy_card")
+    assert t.handle("bill", 5000).ok
+    assert t.handle("deal").ok
+    during = t.handle("buy_card")
+    i18n.use(language)
+    try:
+        said = [refused.text(cash_for(t), intent_name) for refused in (between, during)]
+        expected = i18n._("{intent}: this table does not offer it").format(intent=i18n._("BUY CARD"))
+        logged = [
+            sentence(event, cash_for(t)) for event in event_log(t.store, 50) if event["kind"] == "refused"
+        ]
+    finally:
+        i18n.use("en")
+    assert not between.ok
+    assert not during.ok
+    assert said == [expected, expected]
+    if language == "en":
+        assert expected == "BUY CARD: this table does not offer it"
+        assert logged == ["Input refused: BUY CARD: this table does not offer it"] * 2, (
+            "no reason of the round's"
+        )
+    else:
+        assert expected != "BUY CARD: this table does not offer it", "translated"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from oasis_kiosk import i18n
 from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, PAYOUT_DEVICES, PayoutDevice
-from oasis_kiosk.machine.intents import intent_name
+from oasis_kiosk.machine.intents import Intent, intent_name
 from oasis_kiosk.machine.money_kinds import BILL, BY_LEDGER_KIND, COIN
 from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.tilts import registered
@@ -73,7 +73,7 @@ SENTENCES: dict[str, Sentence] = {
     "handpay_reduced": _said(
         N_("A late coin of {coin} paid out: the handpay is now {amount}"), "coin", "amount"
     ),
-    "handpay_win": _said(N_("Round {round_id} won {amount}: it is paid by hand"), "amount"),
+    "handpay_win": _said(N_("Round {round_id} pays {amount} by hand"), "amount"),  # stakes included
     "handpay_paid": _said(N_("Handpay of {amount} paid"), "amount"),
     "jackpot_hit": _said(N_("Jackpot of {amount} hit in round {round_id}"), "amount"),
     "jackpot_awarded": _said(N_("Linked jackpot of {amount} awarded for round {round_id}"), "amount"),
@@ -90,6 +90,8 @@ SENTENCES: dict[str, Sentence] = {
     "tilt_cleared": _said(N_("Tilt cleared: “{tilt}”")),
     "self_test": _said(N_("Start-up self-test, problems found: {problems}")),
     "refused": _said(N_("Input refused ({intent}): {reason}")),
+    # A refusal whose own words name the button ("EXCHANGE is not possible now"), said once.
+    "refused:named": _said(N_("Input refused: {reason}")),
     # The money devices.
     "coin_line_noise": _said(N_("Noise on the coin line ({width_ms} ms)")),
     "bill_line_noise": _said(N_("Noise on the note line ({width_ms} ms)")),
@@ -170,6 +172,8 @@ def sentence(event: Mapping[str, Any], cash: Callable[[int], str]) -> str:
             # on an English log only, as a tilt's detail is on an English screen.
             explained = refusal.reason and i18n.active() == "en"
             fields["reason"] = f"{told}: {refusal.reason}" if explained else told
+            if any(isinstance(value, Intent) for value in refusal.details.values()):
+                said = SENTENCES["refused:named"]
     try:
         return _(said.template).format_map(fields)
     except KeyError:  # an event of an older shape

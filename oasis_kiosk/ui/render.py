@@ -33,8 +33,8 @@ GOLD = (232, 190, 72)
 LIVE = (90, 200, 250)
 DIM = (110, 130, 120)
 GREYED = (150, 150, 150)
-# A folded box's words: grey like its cards, yet light enough on the felt (contrast 4.8:1) to
-# read what the fold cost.
+# A folded box's words (its label, its caption): grey like its cards, yet light enough on the
+# felt (contrast 4.8:1) to read what the fold cost.
 FOLDED_WORDS = (200, 200, 200)
 WHITE = (240, 240, 235)
 ALARM = (150, 20, 30)

@@ -325,7 +325,10 @@ def _round_in_play(terminal: Terminal, round_: Round, looked_at: int) -> _TableS
                 selected=frozenset(terminal.selected) if current else frozenset(),
                 current=current,
                 hand=name,
-                caption=name,
+                # Folded: said in words, not by the greyed cards alone.
+                caption=_("{hand}: {outcome}").format(hand=name, outcome=_(OUTCOMES["folded"]))
+                if name and index in folded
+                else name,
                 bets=_bets_in_play(terminal, index),
                 won=False,
                 folded=index in folded,
@@ -729,12 +732,31 @@ def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) ->
         else _("{choices} or {last}").format(choices=", ".join(choices[:-1]), last=choices[-1])
     )
     said = _("Box {number}: {choices}.").format(number=(round_.current_box or 0) + 1, choices=listed)
-    if terminal.exchange_kept_for_play():
-        kept = _("no EXCHANGE: the credit {credit} must keep the play bets to come").format(
-            credit=cash(terminal.credits)
-        )
-        said = f"{said} {sentence(kept)}"
+    dark = _dark_purchase(terminal, cash)
+    if dark:
+        said = f"{said} {sentence(dark)}"
     return " ".join((said, *_what_a_choice_gives_up(terminal, round_, legal)))
+
+
+def _dark_purchase(terminal: Terminal, cash: Callable[[int], str]) -> str:
+    """Why EXCHANGE or SIXTH CARD, which the rules offer the box, is dark: the credit the
+    play bets to come need, or the one purchase a box makes; nothing when neither is."""
+    credit = cash(terminal.credits)
+    exchange, sixth = terminal.exchange_kept_for_play(), terminal.sixth_kept_for_play()
+    if exchange and sixth:
+        return _("no EXCHANGE or SIXTH CARD: the credit {credit} must keep the play bets to come").format(
+            credit=credit
+        )
+    if exchange:
+        return _("no EXCHANGE: the credit {credit} must keep the play bets to come").format(credit=credit)
+    if sixth:
+        return _("no SIXTH CARD: the credit {credit} must keep the play bets to come").format(credit=credit)
+    bought = terminal.purchase_made()
+    if bought is Intent.SIXTH:
+        return _("no EXCHANGE: one purchase per box, and this box bought a SIXTH CARD")
+    if bought is Intent.EXCHANGE:
+        return _("no SIXTH CARD: one purchase per box, and this box exchanged")
+    return ""
 
 
 def _what_a_choice_gives_up(terminal: Terminal, round_: Round, legal: LegalActions) -> list[str]:

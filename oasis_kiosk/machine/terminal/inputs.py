@@ -14,7 +14,7 @@ from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.intents import INTENTS, ROUND_ACTIONS, Intent
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
-from oasis_kiosk.machine.response import Amount, Response
+from oasis_kiosk.machine.response import Response
 from oasis_kiosk.machine.terminal.money_in import CreditsIn
 from oasis_kiosk.machine.terminal.round_play import RoundPlay
 from oasis_kiosk.machine.tilts import TiltKind
@@ -140,12 +140,12 @@ class Inputs(RoundPlay, CreditsIn):
                 details,
                 ", ".join(sorted(self.tilts)),
             )
-        if intent in {Intent.CARD, Intent.EXCHANGE} and self.exchange_kept_for_play():
-            return Response(
-                False,
-                N_("{intent}: the credit {credit} must keep the play bets to come"),
-                {**details, "credit": Amount(self.credits)},
-            )
+        offered = {action for _phase, actions in self.profile.offered_actions() for action in actions}
+        if intent in ROUND_ACTIONS and ROUND_ACTIONS[intent] not in offered:
+            return Response(False, N_("{intent}: this table does not offer it"), details)
+        no_purchase = self.why_no_purchase(intent)
+        if no_purchase is not None:
+            return no_purchase
         if self.round is not None and intent in ROUND_ACTIONS:
             copy = Round.replay(self.round.profile, self.round.record())
             try:

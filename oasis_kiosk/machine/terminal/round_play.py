@@ -9,8 +9,16 @@ from oasis_kiosk._core import IllegalAction, Round
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.intents import ROUND_ACTIONS, Intent
 from oasis_kiosk.machine.jackpot import contribute
-from oasis_kiosk.machine.response import Response
+from oasis_kiosk.machine.response import Amount, Response
 from oasis_kiosk.machine.terminal.settlement import RoundSettling
+
+PURCHASES = {"exchange": Intent.EXCHANGE, "buy_sixth_card": Intent.SIXTH}
+"""The round's actions that buy a box cards, by the intent that buys them."""
+
+
+def _unlimited(round_: Round) -> Round:
+    """The round as it would stand on a credit without limit: what the rules offer."""
+    return Round.replay(round_.profile, {**round_.record(), "credit": None})
 
 
 class RoundPlay(RoundSettling):
@@ -91,13 +99,52 @@ class RoundPlay(RoundSettling):
             return False
         return self._most_selected(round_) > 0
 
+    def sixth_kept_for_play(self) -> bool:
+        """The rules offer the box in play a sixth card now, but the credit left after it
+        would not keep the play bets to come, so the round offers none."""
+        round_ = self.round
+        if round_ is None or "buy_sixth_card" in round_.legal_actions():
+            return False
+        return "buy_sixth_card" in _unlimited(round_).legal_actions()
+
+    def purchase_made(self) -> Intent | None:
+        """What the box in play bought, EXCHANGE or SIXTH CARD, where the rules sell a box
+        one of them only (Golden Oasis: the sixth card is instead of an exchange)."""
+        round_ = self.round
+        if round_ is None or not self.rules.get("sixth_card"):
+            return None
+        for action in round_.record()["actions"]:
+            if action.get("box") == round_.current_box and action["action"] in PURCHASES:
+                return PURCHASES[action["action"]]
+        return None
+
+    def why_no_purchase(self, intent: Intent) -> Response | None:
+        """Why a press that would buy the box cards (CARD, EXCHANGE, SIXTH CARD) is dark, if
+        it is for the credit the play bets to come need or for a purchase the box made."""
+        kept = {Intent.CARD, Intent.EXCHANGE} if self.exchange_kept_for_play() else set()
+        if self.sixth_kept_for_play():
+            kept.add(Intent.SIXTH)
+        if intent in kept:
+            return Response(
+                False,
+                N_("{intent}: the credit {credit} must keep the play bets to come"),
+                {"intent": intent, "credit": Amount(self.credits)},
+            )
+        bought = self.purchase_made()
+        if bought is None or intent not in {Intent.CARD, *PURCHASES.values()} - {bought}:
+            return None
+        if bought is Intent.SIXTH:
+            template = N_("{intent}: one purchase per box, and this box bought a SIXTH CARD")
+        else:
+            template = N_("{intent}: one purchase per box, and this box exchanged")
+        return Response(False, template, {"intent": intent})
+
     @staticmethod
     def _most_selected(round_: Round) -> int:
         """The selection is what EXCHANGE would take: never more cards than the rules let
         this box exchange now. The credit does not count here: EXCHANGE says so if it falls
         short."""
-        unlimited = Round.replay(round_.profile, {**round_.record(), "credit": None})
-        return max(unlimited.legal_actions().get("exchange") or {0: 0})
+        return max(_unlimited(round_).legal_actions().get("exchange") or {0: 0})
 
     def _act(self, round_: Round, intent: Intent, value: int | None) -> None:
         """Carries out a game action on ``round_``; IllegalAction if the round refuses it."""

@@ -34,7 +34,7 @@ def dealer_label(lay: Layout, verdict: str) -> Words:
 
 
 def box_label(lay: Layout, area: Box, box: BoxView) -> Words:
-    colour = render.DIM if box.folded else render.LIVE if box.current else render.WHITE
+    colour = render.FOLDED_WORDS if box.folded else render.LIVE if box.current else render.WHITE
     return _label(lay, area, box.label, colour)
 
 
