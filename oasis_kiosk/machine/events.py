@@ -135,6 +135,7 @@ SENTENCES: dict[str, Sentence] = {
         N_("Approved return set: {after_return_min} to {after_return_max}"),
         shares=("after_return_min", "after_return_max"),
     ),
+    # Written by an earlier release, whose menu kept a denomination that nothing read.
     "configuration_changed:denomination": _said(N_("A credit is now worth {after}"), "after"),
     "configuration_changed:language": _said(N_("Language changed from {before} to {after}")),
     "configuration_changed:volume": _said(N_("Volume changed from {before} to {after}")),

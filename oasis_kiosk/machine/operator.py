@@ -407,23 +407,6 @@ class OperatorMenu:
         self._require()
         returns.book(self.store, figures)
 
-    def set_denomination(self, minor_units_per_credit: int) -> None:
-        """What one credit shown on the meters is worth (display only: the books stay in
-        minor units)."""
-        self._require()
-        self._require_no_money(
-            N_("the denomination cannot change while a round is open: finish it first"),
-            N_("the denomination cannot change while credits are on: cash them out first"),
-        )
-        if minor_units_per_credit not in {1, 5, 10, 25, 50, 100}:
-            raise OperatorError(N_("a credit is 1, 5, 10, 25, 50 or 100 minor units"))
-        with self._writing():
-            before = self.store.get_state("denomination", 1)
-            self.store.set_state("denomination", minor_units_per_credit)
-            self.store.event(
-                "configuration_changed", setting="denomination", before=before, after=minor_units_per_credit
-            )
-
     def reset_jackpot(self) -> None:
         """Brings the meter up to its base (after the base was raised, say); the house puts
         the difference on. The meter never goes down but by a hit."""
