@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from oasis_kiosk import AnalysisError, EntropyError, Shoe, evaluate, notify, par, returns
 from oasis_kiosk.config import Config, ConfigError, load_config
+from oasis_kiosk.config.stored import STORED
 from oasis_kiosk.floor import cli as floor_cli
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -44,7 +45,7 @@ from oasis_kiosk.machine.audit import AuditReport, audit
 from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.linked import link_state
 from oasis_kiosk.machine.meters import every_meter
-from oasis_kiosk.machine.operator import OperatorError, store_pin
+from oasis_kiosk.machine.operator import OperatorError, forget_setting, store_pin
 from oasis_kiosk.machine.recall import disclosed, recalled_hands
 from oasis_kiosk.machine.selftest import self_test
 from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_store
@@ -284,6 +285,18 @@ def set_pin(config: Config) -> int:
     return 0
 
 
+def forget_stored(config: Config, setting: str) -> int:
+    """``forget-setting``: under the books' lock, as ``set-pin``; the stored setting itself is
+    not read, so one that can no longer be used (rules whose profile file is gone) goes too."""
+    store = open_books(config)
+    try:
+        forgotten = forget_setting(store, setting, by="command line")
+    finally:
+        store.close()
+    print(f"the stored {setting} is forgotten" if forgotten else f"no {setting} was stored: nothing changed")
+    return 0
+
+
 def configured_returns(config: Config, *, rounds: int, seed: bytes | None, as_json: bool, book: bool) -> int:
     """The return of the rules as the terminal runs them (the file with the operator menu's
     changes over it) against ``[rules]``: exit 1 if refused. Known figures are shown as they
@@ -513,6 +526,12 @@ def add_books_commands(commands: Commands) -> None:
         command.add_argument("--json", action="store_true", help="print JSON")
     commands.choices["recall"].add_argument("count", nargs="?", type=positive, default=25, help="rounds (25)")
     add_configured(commands.add_parser("set-pin", help="set the operator PIN (read from standard input)"))
+    forget = commands.add_parser(
+        "forget-setting",
+        help="play the configuration file's setting again where the operator menu stored one",
+    )
+    add_configured(forget)
+    forget.add_argument("setting", choices=list(STORED), help="the stored setting to forget")
     init = commands.add_parser("init", help="create the terminal's books (the only command that does)")
     add_configured(init)
     how = init.add_mutually_exclusive_group()
@@ -614,6 +633,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return show_recall(config, arguments.count, arguments.json)
         if arguments.command == "set-pin":
             return set_pin(config)
+        if arguments.command == "forget-setting":
+            return forget_stored(config, arguments.setting)
         if arguments.command == "link":
             return floor_cli.run_link(config)
         if arguments.command == "init":

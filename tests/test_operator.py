@@ -14,10 +14,12 @@ import pytest
 from support import REDRAW_DECK, books, golden_oasis_two_boxes, logged_in_menu, settled
 
 from oasis_kiosk import load_profile, returns
-from oasis_kiosk.config import Config, ReturnBounds
+from oasis_kiosk.cli import main
+from oasis_kiosk.config import Config, ConfigError, ReturnBounds
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.machine.audit import audit
+from oasis_kiosk.machine.events import sentence
 from oasis_kiosk.machine.intents import BUTTONS
 from oasis_kiosk.machine.operator import (
     MIN_PIN_LENGTH,
@@ -420,3 +422,36 @@ def test_the_recall_names_the_dealers_redraw_after_the_purchase_that_bought_it(t
     dealer, *_boxes = menu.recalled_hands(recalled)
     assert [step.action for step in dealer.steps] == ["dealt", "buy_game"]
     assert dealer.steps[-1].cards == settled(recalled)["dealer_cards"]
+
+
+def test_stored_rules_whose_profile_file_is_gone_name_the_way_out_and_forget_setting_takes_it(
+    menu: OperatorMenu, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The menu chose a house profile file, later removed: every start had failed, with no
+    command to play the configuration file's rules again short of a RAM clear."""
+    house = tmp_path / "house.toml"
+    house.write_text((Path(returns.__file__).parent / "profiles" / "standard.toml").read_text())
+    open_menu(menu)
+    menu.set_rules(str(house))
+    menu.terminal.handle("operator_key_off")
+    assert menu.terminal.handle("bill", 5000).ok
+    menu.store.close()
+    house.unlink()
+    database = tmp_path / "kiosk.db"
+    with pytest.raises(ConfigError, match=r"oasis-kiosk forget-setting rules --db"):
+        Terminal(Config(database=database), books(database))
+    capsys.readouterr()
+    assert main(["forget-setting", "rules", "--db", str(database)]) == 0
+    assert "forgotten" in capsys.readouterr().out
+    again = Terminal(Config(database=database), books(database))
+    assert again.profile.id == "standard"
+    assert again.credits == 5000, "the credit kept"
+    (forgotten,) = [e for e in again.store.events() if e["kind"] == "setting_forgotten"]
+    assert forgotten["detail"]["before"]["profile"] == str(house)
+    assert sentence(forgotten, str) == (
+        "Stored setting rules forgotten: the configuration file's is in force"
+    )
+    again.store.close()
+    capsys.readouterr()
+    assert main(["forget-setting", "rules", "--db", str(database)]) == 0
+    assert "nothing changed" in capsys.readouterr().out

@@ -9,7 +9,7 @@ from typing import Any
 
 from oasis_kiosk.config.jackpot import JACKPOT_SECTION
 from oasis_kiosk.config.kinds import Overrides
-from oasis_kiosk.config.schema import REQUIRED, Key, Kind, TomlTable, Walk
+from oasis_kiosk.config.schema import REQUIRED, ConfigError, Key, Kind, TomlTable, Walk
 from oasis_kiosk.config.terminal import TERMINAL
 from oasis_kiosk.rules import load_profile
 
@@ -44,8 +44,15 @@ STORED: dict[str, Kind] = {
 
 def check_stored(setting: str, value: Any, database: Path) -> Any:
     """A setting the operator menu stored, checked as the configuration's own keys are:
-    what the schema makes of it, or a ConfigError naming the database and the setting."""
-    return check_setting(setting, value, f"{database}: the stored setting {setting}: ")
+    what the schema makes of it, or a ConfigError naming the database and the setting, and
+    the way out when what it names cannot be restored (a profile file gone)."""
+    try:
+        return check_setting(setting, value, f"{database}: the stored setting {setting}: ")
+    except ConfigError as error:
+        raise ConfigError(
+            f"{error}; restore what it names, or play the configuration file's {setting} with "
+            f"`oasis-kiosk forget-setting {setting} --db {database}`"
+        ) from None
 
 
 def check_setting(setting: str, value: Any, said_as: str) -> Any:

@@ -119,6 +119,9 @@ SENTENCES: dict[str, Sentence] = {
     "operator_logout": _said(N_("Operator logged out")),
     "operator_login_failed": _said(N_("Wrong PIN ({failures} in a row)")),
     "operator_pin_changed": _said(N_("Operator PIN changed")),
+    "setting_forgotten": _said(
+        N_("Stored setting {setting} forgotten: the configuration file's is in force")
+    ),
     "period_meters_reset": _said(N_("A new meter period started")),
     "books_created": _said(N_("Books created, kept in {currency}")),
     "returns_computed": _said(N_("Return of {profile} computed and kept")),

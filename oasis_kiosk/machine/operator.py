@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting, validate
+from oasis_kiosk.config.stored import STORED
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.events import event_log
@@ -119,6 +120,22 @@ def store_pin(store: Store, pin: str, **by: str) -> None:
     with store.transaction():
         store.set_state("operator_pin", hashed)
         store.event("operator_pin_changed", **by)
+
+
+def forget_setting(store: Store, setting: str, **by: str) -> bool:
+    """Forgets what the operator menu stored for ``setting`` (``config.stored.STORED``), so
+    that the configuration file's is played again, logged with what it was (``by``: who):
+    the way out of a stored setting that can no longer be used, such as rules whose profile
+    file is gone. False: nothing was stored."""
+    if setting not in STORED:
+        raise ConfigError(f"{setting!r} is not a stored setting (settings: {', '.join(STORED)})")
+    with store.transaction():
+        before = store.get_state(setting)
+        if before is None:
+            return False
+        store.set_state(setting, None)
+        store.event("setting_forgotten", setting=setting, before=before, **by)
+    return True
 
 
 def _digest(pin: str, salt: bytes) -> bytes:

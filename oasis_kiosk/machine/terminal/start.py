@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from oasis_kiosk.config import Config, ConfigError, check_stored
+from oasis_kiosk.config.stored import STORED
 from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
@@ -30,7 +31,7 @@ def settings_from_store(config: Config, store: Store) -> Config:
     each stored setting checked as the configuration file's keys are: a wrong one is a
     ConfigError naming it, never a half-read setting."""
     changes: dict[str, Any] = {}
-    for setting in ("jackpot_config", "rules", "language", "volume", "attract_volume", "speed"):
+    for setting in STORED:
         value = store.get_state(setting)
         if value is None:
             continue
