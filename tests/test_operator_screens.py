@@ -371,3 +371,41 @@ def test_a_refusal_is_said_in_the_screens_language(tmp_path: Path, language: str
         i18n.use("en")
     with pytest.raises(OperatorError, match=r"^the meter \(\d+\) is not below its base"):
         screen.menu.reset_jackpot()  # the log's and the command line's English, whatever is shown
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_the_service_page_types_any_credit_on_its_keypad_or_the_cabinets_buttons(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """An operator credit is typed in minor units, but the page drew no keypad and the card
+    buttons type only 1 to 5: 1000 (€10.00) could not be typed on a cabinet without a
+    keyboard. The page draws a keypad of all ten digits, and FOLD types 0 there."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    screen = operator_screen(terminal, size)
+    page(screen, "service")
+    shown(screen, "operator-service")
+    keys = {label: area for area, label in screen.hotspots if not label.startswith("page:")}
+    assert set(keys) == {*"0123456789", "clear", "enter"}, "every digit, CLEAR and OK"
+    assert all(area.bottom <= screen.foot for area in keys.values()), "the keypad stays above the notice"
+    assert not [(one, two) for one, two in combinations(keys.values(), 2) if one.colliderect(two)]
+    for digit in "1000":
+        screen.click(*keys[digit].center)
+        shown(screen, "operator-service-typed")
+        keys = {label: area for area, label in screen.hotspots if not label.startswith("page:")}
+    assert screen.amount == "1000"
+    screen.click(*keys["clear"].center)
+    assert screen.amount == "", "CLEAR on the keypad clears the credit, it types no 0"
+    screen.press(Press("card", 1))
+    for _ in range(3):
+        screen.press(Press("fold"))
+    assert screen.amount == "1000", "FOLD types 0 on the cabinet's buttons"
+    screen.press(Press("deal"))
+    asked = screen.confirming
+    assert asked == "service"
+    screen.press(Press("fold"))
+    assert (screen.amount, screen.confirming) == ("1000", None), "FOLD cancels a credit asked to confirm"
+    credits = terminal.credits
+    screen.press(Press("deal"))
+    screen.click(*keys["enter"].center)
+    assert terminal.credits == credits + 1000
