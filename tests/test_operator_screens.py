@@ -30,7 +30,7 @@ from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.operator.meters import meter_row
-from oasis_kiosk.ui.scenes.operator.recall import _box_pages
+from oasis_kiosk.ui.scenes.operator.recall import _box_pages, _next_page_said
 from oasis_kiosk.ui.scenes.operator.screen import PAGES, OperatorScreen
 from oasis_kiosk.ui.view import box_result, cash_for
 
@@ -409,3 +409,66 @@ def test_the_service_page_types_any_credit_on_its_keypad_or_the_cabinets_buttons
     screen.press(Press("deal"))
     screen.click(*keys["enter"].center)
     assert terminal.credits == credits + 1000
+
+
+def page_button(texts: list[str]) -> str:
+    """The recall's paging button's words (on one line or two)."""
+    start = next(number for number, text in enumerate(texts) if text.startswith("Page "))
+    return " ".join(texts[start : start + 2]) if not texts[start].endswith(")") else texts[start]
+
+
+@pytest.mark.usefixtures("tokyo")
+def test_the_recalls_page_button_names_what_exchange_shows_next(tmp_path: Path) -> None:
+    """The button said "EXCHANGE: more boxes" on every page, the last one too (EXCHANGE
+    goes back to the first there), and when the next page only goes on with the same box."""
+    terminal = played(tmp_path, "russian-three-box", boxes=3)
+    screen = operator_screen(terminal, (800, 480))
+    page(screen, "recall")
+    texts = shown(screen, "operator-recall-paging")
+    for _ in range(4):
+        said = page_button(texts)
+        screen.press(Press("exchange"))
+        texts = shown(screen, "operator-recall-paging")
+        named = re.search(r"EXCHANGE: box(?:es)? (\d)(?: to (\d))?", said)
+        if screen.box_page == 0:
+            assert named is None, f"the last page promises no more boxes: {said!r}"
+            assert "page 1" in said, said
+            break
+        assert named, said
+        first, last = int(named[1]), int(named[2] or named[1])
+        assert boxes_on(texts) == {f"Box {box}" for box in range(first, last + 1)}, said
+    assert screen.box_page == 0, "EXCHANGE came back to the first page"
+
+
+@pytest.mark.parametrize(("dealer", "boxes"), [(1, [9]), (2, [5, 1]), (1, [2, 2, 1])])
+def test_a_box_going_on_over_the_next_page_is_named_so(dealer: int, boxes: list[int]) -> None:
+    pages, _card_w, _card_h = _box_pages(dealer, boxes, 245, 14, 14, 800, 480)
+    assert len(pages) > 1
+    i18n.use("en")
+    for number, parts in enumerate(pages[1:], 1):
+        said = _next_page_said(pages, number - 1)
+        box, steps = parts[0]
+        if len(parts) == 1 and steps.start > 0:
+            assert said == f"EXCHANGE: box {box + 1} continued"
+        assert "more boxes" not in said
+    assert _next_page_said(pages, len(pages) - 1) == "EXCHANGE: back to page 1"
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_the_recalls_page_button_keeps_its_words_inside(tmp_path: Path, language: str) -> None:
+    terminal = played(tmp_path, "russian-three-box", boxes=3)
+    screen = operator_screen(terminal, (800, 480))
+    page(screen, "recall")
+    surface = screen.screen
+    assert isinstance(surface, Drawn)
+    i18n.use(language)
+    try:
+        for _ in range(3):
+            shown(screen, f"operator-recall-paging-{language}")
+            (button,) = [area for area, name in screen.hotspots if name == "boxes"]
+            words = [where for _what, where in surface.placed if where.colliderect(button)]
+            assert words, "the button says something"
+            assert all(button.contains(where) for where in words), (button, words)
+            screen.press(Press("exchange"))
+    finally:
+        i18n.use("en")
