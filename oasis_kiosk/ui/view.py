@@ -733,7 +733,7 @@ def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) ->
     legal = round_.legal_actions()
     if round_.phase == "insurance":
         return _(
-            "Insure {amount} (BET changes it) against a dealer who does not qualify, or DECLINE."
+            "INSURE {amount} (BET changes it) against a dealer who does not qualify, or DECLINE."
         ).format(amount=cash(terminal.insurance_amount or 0))
     if round_.phase == "purchase":
         return _redraw_offer(round_.current_box or 0, legal, cash)
