@@ -349,7 +349,10 @@ def test_a_refusal_is_said_in_the_screens_language(tmp_path: Path, language: str
         for key in (*"111111", "enter"):
             screen.type(key)
         assert not screen.menu.logged_in
-        assert screen.notice == i18n._("wrong PIN: wait {seconds} s before the next PIN").format(seconds=2)
+        said = i18n._("wrong PIN: wait {seconds} s before the next PIN").format(seconds=2)
+        assert screen.notice == said[0].upper() + said[1:], "a sentence on the menu starts with a capital"
+        screen.type("enter")  # at once: the wait
+        assert screen.notice[0].isupper(), screen.notice
         assert "wrong PIN" not in screen.notice
         assert not [text for text in shown(screen, f"operator-wrong-pin-{language}") if "wrong" in text]
 
@@ -363,7 +366,8 @@ def test_a_refusal_is_said_in_the_screens_language(tmp_path: Path, language: str
         cash = cash_for(terminal)
         base = terminal.config.jackpot.base
         said = i18n._("the meter ({meter}) is not below its base ({base}): only a hit lowers it")
-        assert screen.notice == said.format(meter=cash(terminal.jackpot.value), base=cash(base))
+        said = said.format(meter=cash(terminal.jackpot.value), base=cash(base))
+        assert screen.notice == said[0].upper() + said[1:]
         assert cash(base) in screen.notice, "money as the language writes it"
         assert "only a hit lowers it" not in screen.notice
         assert not [text for text in shown(screen, f"operator-refused-{language}") if "a hit" in text]

@@ -741,7 +741,7 @@ def test_the_service_page_credits_what_the_operator_types(tmp_path: Path) -> Non
     assert terminal.store.meters()["operator_credits"] == 2500
     app.key("p")
     app.key("p")
-    assert "no round is open" in app.operator.notice
+    assert app.operator.notice.startswith("No round is open"), "a sentence, its first letter a capital"
     assert audit(terminal.store).ok
 
 

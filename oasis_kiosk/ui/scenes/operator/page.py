@@ -57,8 +57,10 @@ class OperatorPage:
 
     def _refused(self, error: OperatorError | StoreError) -> str:
         """Why the machine refused, in the screen's language (the books' own errors are
-        the store's words)."""
-        return error.text(cash_for(self.terminal)) if isinstance(error, OperatorError) else str(error)
+        the store's words), as a sentence of the menu: its first letter a capital (the log
+        keeps the words as they are)."""
+        said = error.text(cash_for(self.terminal)) if isinstance(error, OperatorError) else str(error)
+        return said[:1].upper() + said[1:]
 
     def _paragraph(self, said: str, colour: render.Colour, top: int, width: int | None = None) -> int:
         """A sentence across the page (or ``width``) at the menu's size, on as many lines as
