@@ -389,3 +389,36 @@ def test_the_staged_bets_of_every_box_are_drawn_where_they_are(tmp_path: Path) -
         ("play", play_bet),
         ("bonus", t.bonus_stake),
     ), "the blind box's play bet is placed at the deal, as staged"
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_boxes_raising_the_ante_to_the_several_box_least_says_so_and_why_bet_down_is_dark(
+    tmp_path: Path, language: str
+) -> None:
+    """Golden Oasis takes two boxes at an ante of at least €15.00: BOXES at €5.00 raised the
+    ante there silently (the bet jumped from €5.60 to €33.00, BET − dark for no reason said)."""
+    t = terminal(tmp_path / "kiosk.db", "golden-oasis")
+    t.handle("bill", 10000)
+    one, two = t.betting.antes_for(1)[0], t.betting.antes_for(2)[0]
+    assert one < two
+    i18n.use(language)
+    try:
+        cash = view.cash_for(t)
+        quiet = view.snapshot(t).prompt
+        assert cash(two) not in quiet, "one box: nothing to say"
+        assert intent_name(Intent.BET_DOWN) not in quiet
+        raised = t.handle("boxes")
+        assert (raised.ok, raised.notice) == (True, True), "the screen says what the press did"
+        assert t.ante == two
+        line = view.snapshot(t, raised).prompt
+        assert cash(two) in line, line
+        assert "bet_down" not in t.live()
+        assert intent_name(Intent.BET_DOWN) in line, "why BET − is dark"
+        press(t, "bet", "bet_down")
+        assert intent_name(Intent.BET_DOWN) in view.snapshot(t).prompt, "said as long as it is dark for it"
+        kept = t.handle("boxes")  # back to one box, whose least is lower: the ante stays
+        assert t.ante == two
+        assert not kept.notice
+        assert intent_name(Intent.BET_DOWN) not in view.snapshot(t, kept).prompt
+    finally:
+        i18n.use("en")

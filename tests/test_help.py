@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from copy import deepcopy
 
 import pytest
 
-from oasis_kiosk import BetError, Round, load_profile, profile_names
+from oasis_kiosk import BetError, Round, i18n, load_profile, profile_names
 from oasis_kiosk.i18n import money
 from oasis_kiosk.ui.rules_text import bonus_rows, paytable_rows, rules_lines
 
@@ -75,3 +77,33 @@ def test_every_exchange_fee_in_the_help_is_the_rounds_price(name: str) -> None:
 def test_prices_refuse_an_ante_the_table_does_not_allow() -> None:
     with pytest.raises(BetError, match="does not allow an ante of 501"):
         load_profile("golden-oasis").prices(501)
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+@pytest.mark.parametrize("name", profile_names())
+def test_a_purchase_that_needs_the_bonus_says_so_inside_its_sentence(name: str, language: str) -> None:
+    """The words "(with the bonus)" stood after the sentence's full stop ("… из шести. (со ставкой на
+    бонус)"): the condition is part of the sentence."""
+    profile = load_profile(name)
+    rules = profile.to_dict()
+    prices = profile.prices(profile.allowed_antes()[0])
+    anyway = deepcopy(rules)
+    needing = 0
+    for option in (anyway.get("sixth_card"), anyway.get("buy_game"), anyway.get("buy_dealer_card")):
+        if option:
+            needing += bool(option.get("needs_bonus"))
+            option["needs_bonus"] = False
+    i18n.use(language)
+    try:
+        lines = rules_lines(rules, cash_in(name), prices)
+        without = rules_lines(anyway, cash_in(name), prices)
+        bonus = i18n._("BONUS")
+    finally:
+        i18n.use("en")
+    for line in lines:
+        assert not re.search(r"[.!?]\s*\(", line), f"words after the full stop: {line!r}"
+    conditional = [line for line in lines if line not in without]
+    assert len(conditional) == needing
+    for line in conditional:
+        assert bonus.lower()[:4] in line.lower(), f"the bonus it needs is named: {line!r}"
+        assert line.endswith("."), line

@@ -19,6 +19,7 @@ from babel.messages.pofile import read_po
 
 from oasis_kiosk import i18n
 from oasis_kiosk.machine.intents import BUTTON_LABELS, intent_name
+from oasis_kiosk.machine.meters import METERS
 
 PACKAGE = Path(i18n.__file__).parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
@@ -322,3 +323,26 @@ def test_the_russian_catalogue_leaves_no_english_word_but_names_and_keys() -> No
         for word in re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}", "", translated))
     } - allowed
     assert not left, left
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_a_meter_qualified_in_english_is_qualified_in_every_language(language: str) -> None:
+    """ "Won (coin out)" had been given its qualifier ("Vyplaceno hráči (vč. sázek)") and
+    "Played (coin in)" was still a bare "Vsazeno"/"Поставлено": the two read as a pair."""
+    i18n.use(language)
+    bare = [
+        (meter.label, i18n._(meter.label))
+        for meter in METERS.values()
+        if "(" in meter.label and "(" not in i18n._(meter.label)
+    ]
+    assert not bare, bare
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_the_insurance_prompt_names_both_its_buttons(language: str) -> None:
+    """The Czech prompt paired a noun ("Pojištění 30,00 €") with a button's verb ("nebo
+    ODMÍTNOUT"): it names INSURE as the other prompts name their buttons."""
+    i18n.use(language)
+    said = i18n._("INSURE {amount} (BET changes it) against a dealer who does not qualify, or DECLINE.")
+    for intent in ("insure", "decline", "bet"):
+        assert intent_name(intent) in said, (intent_name(intent), said)

@@ -30,7 +30,7 @@ from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.operator.meters import meter_row
-from oasis_kiosk.ui.scenes.operator.recall import _box_pages
+from oasis_kiosk.ui.scenes.operator.recall import _box_pages, _next_page_said
 from oasis_kiosk.ui.scenes.operator.screen import PAGES, OperatorScreen
 from oasis_kiosk.ui.view import box_result, cash_for
 
@@ -349,7 +349,10 @@ def test_a_refusal_is_said_in_the_screens_language(tmp_path: Path, language: str
         for key in (*"111111", "enter"):
             screen.type(key)
         assert not screen.menu.logged_in
-        assert screen.notice == i18n._("wrong PIN: wait {seconds} s before the next PIN").format(seconds=2)
+        said = i18n._("wrong PIN: wait {seconds} s before the next PIN").format(seconds=2)
+        assert screen.notice == said[0].upper() + said[1:], "a sentence on the menu starts with a capital"
+        screen.type("enter")  # at once: the wait
+        assert screen.notice[0].isupper(), screen.notice
         assert "wrong PIN" not in screen.notice
         assert not [text for text in shown(screen, f"operator-wrong-pin-{language}") if "wrong" in text]
 
@@ -363,7 +366,8 @@ def test_a_refusal_is_said_in_the_screens_language(tmp_path: Path, language: str
         cash = cash_for(terminal)
         base = terminal.config.jackpot.base
         said = i18n._("the meter ({meter}) is not below its base ({base}): only a hit lowers it")
-        assert screen.notice == said.format(meter=cash(terminal.jackpot.value), base=cash(base))
+        said = said.format(meter=cash(terminal.jackpot.value), base=cash(base))
+        assert screen.notice == said[0].upper() + said[1:]
         assert cash(base) in screen.notice, "money as the language writes it"
         assert "only a hit lowers it" not in screen.notice
         assert not [text for text in shown(screen, f"operator-refused-{language}") if "a hit" in text]
@@ -371,3 +375,104 @@ def test_a_refusal_is_said_in_the_screens_language(tmp_path: Path, language: str
         i18n.use("en")
     with pytest.raises(OperatorError, match=r"^the meter \(\d+\) is not below its base"):
         screen.menu.reset_jackpot()  # the log's and the command line's English, whatever is shown
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_the_service_page_types_any_credit_on_its_keypad_or_the_cabinets_buttons(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """An operator credit is typed in minor units, but the page drew no keypad and the card
+    buttons type only 1 to 5: 1000 (€10.00) could not be typed on a cabinet without a
+    keyboard. The page draws a keypad of all ten digits, and FOLD types 0 there."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    screen = operator_screen(terminal, size)
+    page(screen, "service")
+    shown(screen, "operator-service")
+    keys = {label: area for area, label in screen.hotspots if not label.startswith("page:")}
+    assert set(keys) == {*"0123456789", "clear", "enter"}, "every digit, CLEAR and OK"
+    assert all(area.bottom <= screen.foot for area in keys.values()), "the keypad stays above the notice"
+    assert not [(one, two) for one, two in combinations(keys.values(), 2) if one.colliderect(two)]
+    for digit in "1000":
+        screen.click(*keys[digit].center)
+        shown(screen, "operator-service-typed")
+        keys = {label: area for area, label in screen.hotspots if not label.startswith("page:")}
+    assert screen.amount == "1000"
+    screen.click(*keys["clear"].center)
+    assert screen.amount == "", "CLEAR on the keypad clears the credit, it types no 0"
+    screen.press(Press("card", 1))
+    for _ in range(3):
+        screen.press(Press("fold"))
+    assert screen.amount == "1000", "FOLD types 0 on the cabinet's buttons"
+    screen.press(Press("deal"))
+    asked = screen.confirming
+    assert asked == "service"
+    screen.press(Press("fold"))
+    assert (screen.amount, screen.confirming) == ("1000", None), "FOLD cancels a credit asked to confirm"
+    credits = terminal.credits
+    screen.press(Press("deal"))
+    screen.click(*keys["enter"].center)
+    assert terminal.credits == credits + 1000
+
+
+def page_button(texts: list[str]) -> str:
+    """The recall's paging button's words (on one line or two)."""
+    start = next(number for number, text in enumerate(texts) if text.startswith("Page "))
+    return " ".join(texts[start : start + 2]) if not texts[start].endswith(")") else texts[start]
+
+
+@pytest.mark.usefixtures("tokyo")
+def test_the_recalls_page_button_names_what_exchange_shows_next(tmp_path: Path) -> None:
+    """The button said "EXCHANGE: more boxes" on every page, the last one too (EXCHANGE
+    goes back to the first there), and when the next page only goes on with the same box."""
+    terminal = played(tmp_path, "russian-three-box", boxes=3)
+    screen = operator_screen(terminal, (800, 480))
+    page(screen, "recall")
+    texts = shown(screen, "operator-recall-paging")
+    for _ in range(4):
+        said = page_button(texts)
+        screen.press(Press("exchange"))
+        texts = shown(screen, "operator-recall-paging")
+        named = re.search(r"EXCHANGE: box(?:es)? (\d)(?: to (\d))?", said)
+        if screen.box_page == 0:
+            assert named is None, f"the last page promises no more boxes: {said!r}"
+            assert "page 1" in said, said
+            break
+        assert named, said
+        first, last = int(named[1]), int(named[2] or named[1])
+        assert boxes_on(texts) == {f"Box {box}" for box in range(first, last + 1)}, said
+    assert screen.box_page == 0, "EXCHANGE came back to the first page"
+
+
+@pytest.mark.parametrize(("dealer", "boxes"), [(1, [9]), (2, [5, 1]), (1, [2, 2, 1])])
+def test_a_box_going_on_over_the_next_page_is_named_so(dealer: int, boxes: list[int]) -> None:
+    pages, _card_w, _card_h = _box_pages(dealer, boxes, 245, 14, 14, 800, 480)
+    assert len(pages) > 1
+    i18n.use("en")
+    for number, parts in enumerate(pages[1:], 1):
+        said = _next_page_said(pages, number - 1)
+        box, steps = parts[0]
+        if len(parts) == 1 and steps.start > 0:
+            assert said == f"EXCHANGE: box {box + 1} continued"
+        assert "more boxes" not in said
+    assert _next_page_said(pages, len(pages) - 1) == "EXCHANGE: back to page 1"
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+def test_the_recalls_page_button_keeps_its_words_inside(tmp_path: Path, language: str) -> None:
+    terminal = played(tmp_path, "russian-three-box", boxes=3)
+    screen = operator_screen(terminal, (800, 480))
+    page(screen, "recall")
+    surface = screen.screen
+    assert isinstance(surface, Drawn)
+    i18n.use(language)
+    try:
+        for _ in range(3):
+            shown(screen, f"operator-recall-paging-{language}")
+            (button,) = [area for area, name in screen.hotspots if name == "boxes"]
+            words = [where for _what, where in surface.placed if where.colliderect(button)]
+            assert words, "the button says something"
+            assert all(button.contains(where) for where in words), (button, words)
+            screen.press(Press("exchange"))
+    finally:
+        i18n.use("en")

@@ -741,7 +741,7 @@ def test_the_service_page_credits_what_the_operator_types(tmp_path: Path) -> Non
     assert terminal.store.meters()["operator_credits"] == 2500
     app.key("p")
     app.key("p")
-    assert "no round is open" in app.operator.notice
+    assert app.operator.notice.startswith("No round is open"), "a sentence, its first letter a capital"
     assert audit(terminal.store).ok
 
 
@@ -945,7 +945,7 @@ def test_a_folded_boxs_net_is_as_legible_as_any_caption(tmp_path: Path) -> None:
     (box,) = app.game.showing(app.game.revealed_at + 10).boxes
     assert box.folded
     lay = app.game.layout
-    words, _where = hand.caption(lay, lay.boxes[0], box, hand.caption_size(lay, [box]))
+    (words, _where), *_ = hand.caption(lay, lay.boxes[0], box, hand.caption_size(lay, [box]))
     ink = max(
         (words.get_at((x, y)) for x in range(words.get_width()) for y in range(words.get_height())),
         key=lambda colour: sum(colour[:3]),
@@ -1023,3 +1023,41 @@ def test_the_meters_share_one_size_and_keep_it_as_the_credit_grows(
         assert len(found) == 1, f"the meters' amounts at {sorted(found)} px with credit {terminal.credits}"
         sizes += found
     assert len(set(sizes)) == 1, f"the meters written at {sizes} px as the credit grew"
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "ru"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_outer_boxes_captions_keep_clear_of_the_screens_edges(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    """At 800x480 the three boxes' Russian captions ran to x=2 and x=797, touching the
+    screen's edges (at 1024x768 the third ran into the paytable): each keeps a margin from
+    the felt's edges, wrapped onto two lines where even the floor is too wide for its box."""
+    deck = "Qh Jd 9c 7s 3c / 2h 2d 9d 8s 4h / Qc Td 8c 6s 4d / Kh Kd 5c 6h 7d"
+    app, clock = kiosk(tmp_path, size, "russian-three-box", deck, language=language)
+    for key in ("f8", "f8", "f8", "f8", "x", "x", "return", "p", "f", "p"):
+        app.key(key)
+        settle(app, clock, 3)
+    settle(app, clock, 20)
+    assert isinstance(app.screen, CheckedSurface)
+    app.screen.forget()
+    app.repaint()
+    lay = app.game.layout
+    margin, felt = lay.small // 2, render.rect(lay.table)
+    boxes = app.game.showing(clock.now).boxes
+    assert len(boxes) == 3
+    assert all(box.caption for box in boxes)
+    for box, area in zip(boxes, lay.boxes, strict=True):
+        below = pygame.Rect(
+            area.x, lay.spots(area)[0].bottom, area.w, area.bottom - lay.spots(area)[0].bottom
+        )
+        pieces = [
+            text
+            for text in app.screen.shown
+            if below.collidepoint(text.ink.center) and text.content in box.caption
+        ]
+        assert " ".join(text.content for text in pieces) == box.caption, "the whole caption shows"
+        for text in pieces:
+            assert felt.left + margin <= text.ink.left, (text.content, text.ink)
+            assert text.ink.right <= felt.right - margin, (text.content, text.ink)
+    assert not app.screen.faults()

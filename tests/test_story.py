@@ -426,8 +426,8 @@ def test_folded_boxes_are_greyed(tmp_path: Path) -> None:
     assert card_colour(app, 0) == grey
     assert card_colour(app, 1) == render.CARD_FACE
     size = hand.caption_size(app.game.layout, view.boxes)
-    folded_words, _ = hand.caption(app.game.layout, app.game.layout.boxes[0], view.boxes[0], size)
-    played_words, _ = hand.caption(app.game.layout, app.game.layout.boxes[1], view.boxes[1], size)
+    (folded_words, _), *_ = hand.caption(app.game.layout, app.game.layout.boxes[0], view.boxes[0], size)
+    (played_words, _), *_ = hand.caption(app.game.layout, app.game.layout.boxes[1], view.boxes[1], size)
     assert brightest(folded_words) == render.FOLDED_WORDS, "its caption grey with its cards"
     assert brightest(played_words) in {render.WHITE, render.GOLD}
     shot(app, "folded-box")

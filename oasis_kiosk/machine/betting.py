@@ -173,18 +173,23 @@ class Betting:
         return BetChoice(chosen, Response(True, N_("bonus {amount}"), {"amount": Amount(chosen.bonus_stake)}))
 
     def boxes(self, bets: Bets) -> BetChoice:
-        """BOXES: one box more, round to one after the table's most."""
+        """BOXES: one box more, round to one after the table's most; an ante below the least
+        on several boxes goes up to it, and the screen says so."""
         boxes = bets.boxes % self.most_boxes + 1
         antes = self.antes_for(boxes)
         if bets.ante not in antes:  # several boxes may need a higher ante: the smallest allowed
             ante = antes[0]
             chosen = Bets(ante, boxes, self.fitted_bonus(bets.bonus_stake, ante))
-            return BetChoice(
-                chosen,
-                Response(
-                    True,
-                    N_("{boxes} box(es) at an ante of {ante}"),
-                    {"boxes": boxes, "ante": Amount(ante)},
-                ),
-            )
+            return BetChoice(chosen, least_on_boxes(boxes, ante))
         return BetChoice(replace(bets, boxes=boxes), Response(True, N_("{boxes} box(es)"), {"boxes": boxes}))
+
+
+def least_on_boxes(boxes: int, ante: int) -> Response:
+    """Said when BOXES raises the ante to the least on several boxes, and by the prompt while
+    it stays there (BET − dark for it)."""
+    return Response(
+        True,
+        N_("on {boxes} boxes the ante is at least {ante}"),
+        {"boxes": boxes, "ante": Amount(ante)},
+        notice=True,
+    )

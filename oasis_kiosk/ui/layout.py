@@ -115,10 +115,6 @@ class Layout:
         """Where a hand's label (the dealer's with its verdict, a box's) lies: along its top."""
         return Box(area.x, area.y, area.w, self.small * 2)
 
-    def caption(self, area: Box) -> Box:
-        """Where a box's caption (its hand and outcome) lies: along its bottom."""
-        return Box(area.x, area.bottom - self.medium * 2, area.w, self.medium * 2)
-
     def spots(self, area: Box) -> list[Box]:
         """The ante, play and bonus (or insurance) bet spots under a box's cards."""
         size = min(self.card_w * 3 // 5, max(area.bottom - self.cards(area)[0].bottom - self.medium * 2, 8))

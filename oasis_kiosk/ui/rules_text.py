@@ -177,24 +177,28 @@ def _bonus_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceL
 
 
 def _purchase_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
-    """What a box may buy (a sixth card, the dealer's redraw) and at what price."""
+    """What a box may buy (a sixth card, the dealer's redraw) and at what price, and whether
+    only a box with the bonus bet may (said inside the sentence)."""
+    sixth = (
+        N_("Buy a sixth card for {fee}: the best five of six count."),
+        N_("Buy a sixth card for {fee} if the box has the bonus bet: the best five of six count."),
+    )
     # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
-    redraw = N_("If the dealer does not qualify, pay {fee} for him to change his highest card.")
-    lines = []
-    for option, sentence, fee in (
-        (
-            rules.get("sixth_card"),
-            N_("Buy a sixth card for {fee}: the best five of six count."),
-            prices["sixth_card"],
+    redraw = (
+        N_("If the dealer does not qualify, pay {fee} for him to change his highest card."),
+        N_(
+            "If the dealer does not qualify, a box with the bonus bet may pay {fee} for him to "
+            "change his highest card."
         ),
+    )
+    lines = []
+    for option, (anyway, with_bonus), fee in (
+        (rules.get("sixth_card"), sixth, prices["sixth_card"]),
         (rules.get("buy_game"), redraw, prices["redraw"]),
         (rules.get("buy_dealer_card"), redraw, prices["redraw"]),
     ):
         if option and fee is not None:
-            line = _(sentence).format(fee=cash(fee))
-            lines.append(
-                _("{rule} (with the bonus)").format(rule=line) if option.get("needs_bonus") else line
-            )
+            lines.append(_(with_bonus if option.get("needs_bonus") else anyway).format(fee=cash(fee)))
     return lines
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 from oasis_kiosk import Round, evaluate, i18n
 from oasis_kiosk.i18n import N_, _, ngettext
 from oasis_kiosk.machine.advisor import Advisor
+from oasis_kiosk.machine.betting import least_on_boxes
 from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, Intent, intent_name
 from oasis_kiosk.machine.mode import Mode
@@ -653,7 +654,26 @@ def _redraw_offer(box: int, legal: LegalActions, cash: Callable[[int], str]) -> 
 
 
 def _between_rounds(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) -> str:
-    """The prompt with no round on the table: what DEAL bets, or what keeps it dark."""
+    """The prompt with no round on the table: what DEAL bets, or what keeps it dark; and
+    why BET − is dark at an ante above the one box's least."""
+    least = _least_on_boxes(terminal, cash)
+    said = _deal_prompt(terminal, live, cash)
+    return f"{said} {least}" if least else said
+
+
+def _least_on_boxes(terminal: Terminal, cash: Callable[[int], str]) -> str:
+    """The least ante on the boxes chosen, while the ante is at it and one box's is lower:
+    BET − is dark for it (and BOXES' own notice, the same words, is not said again)."""
+    betting, boxes = terminal.betting, terminal.boxes
+    least = betting.antes_for(boxes)[0]
+    if terminal.ante != least or least == betting.antes_for(1)[0]:
+        return ""
+    reason = sentence(least_on_boxes(boxes, least).text(cash)).removesuffix(".")
+    return _("{reason}: {button} goes no lower.").format(reason=reason, button=intent_name(Intent.BET_DOWN))
+
+
+def _deal_prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) -> str:
+    """What DEAL bets, or what keeps it dark."""
     if Intent.DEAL in live:
         placed = terminal.placed_at_deal()
         return _("Press DEAL to bet {amount} ({play} more for PLAY), or BET to change the ante.").format(
@@ -713,7 +733,7 @@ def prompt(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) ->
     legal = round_.legal_actions()
     if round_.phase == "insurance":
         return _(
-            "Insure {amount} (BET changes it) against a dealer who does not qualify, or DECLINE."
+            "INSURE {amount} (BET changes it) against a dealer who does not qualify, or DECLINE."
         ).format(amount=cash(terminal.insurance_amount or 0))
     if round_.phase == "purchase":
         return _redraw_offer(round_.current_box or 0, legal, cash)

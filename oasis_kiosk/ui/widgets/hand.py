@@ -58,21 +58,37 @@ def _caption_room(lay: Layout) -> int:
     return min(area.w for area in lay.boxes) - lay.small
 
 
-def caption(lay: Layout, area: Box, box: BoxView, size: int) -> Words:
+def caption(lay: Layout, area: Box, box: BoxView, size: int) -> list[Words]:
     """A box's caption (its hand and outcome) at ``size`` (``caption_size``): along the
-    bottom of its area, centred; a folded box's is grey as its cards are, still light
-    enough to read what the fold cost."""
+    bottom of its area, centred, on two lines where even at the floor it is wider than its
+    box (it never runs to the felt's edge); a folded box's is grey as its cards are, still
+    light enough to read what the fold cost."""
     colour = render.GOLD if box.won else render.FOLDED_WORDS if box.folded else render.WHITE
-    words = render.fitted(box.caption, size, colour, _caption_room(lay), least=lay.floor)
-    return words, words.get_rect(midbottom=(area.x + area.w // 2, area.bottom - lay.small // 2))
+    room = _caption_room(lay)
+    fits = render.text_width(box.caption, size) <= room
+    lines = (box.caption,) if fits else render.wrap(box.caption, size, room)
+    step = render.font(size).get_linesize()
+    centre, bottom = area.x + area.w // 2, area.bottom - lay.small // 2
+    said = []
+    for number, line in enumerate(lines):
+        words = render.text(line, size, colour)
+        below = (len(lines) - 1 - number) * step
+        said.append((words, words.get_rect(midbottom=(centre, bottom - below))))
+    return said
+
+
+def caption_area(lay: Layout, area: Box, box: BoxView, size: int) -> pygame.Rect:
+    """Where a box's caption lies, on as many lines as it takes."""
+    first, *others = (where for _words, where in caption(lay, area, box, size))
+    return first.unionall(others) if others else first
 
 
 def draw_caption(surface: pygame.Surface, lay: Layout, area: Box, box: BoxView, size: int) -> None:
     """The caption on a patch of plain felt: the felt's oval line, which crosses a box's
     bottom on a small screen, does not strike through its words."""
-    words, where = caption(lay, area, box, size)
-    surface.fill(render.FELT, where)
-    surface.blit(words, where)
+    for words, where in caption(lay, area, box, size):
+        surface.fill(render.FELT, where)
+        surface.blit(words, where)
 
 
 def glowing(place: Box) -> pygame.Rect:

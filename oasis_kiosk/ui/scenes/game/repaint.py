@@ -97,7 +97,7 @@ def changed_pieces(lay: Layout, before: TableLook, now: TableLook, bonus: bool) 
         for look in (before, now):
             size = hand.caption_size(lay, look.boxes)
             changed.areas += [
-                hand.caption(lay, area, box, size)[1]
+                hand.caption_area(lay, area, box, size)
                 for box, area in zip(look.boxes, lay.boxes, strict=False)
                 if box.caption
             ]

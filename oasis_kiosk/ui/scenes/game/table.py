@@ -120,6 +120,7 @@ class TableScene(RoundStory):
         glowing = self.glowing(now)
         hands = self._hands(lay)
         places = self._spot_places(lay)
+        size = hand.caption_size(lay, view.boxes)
         self._parts = TableParts(
             hands,
             places,
@@ -133,11 +134,11 @@ class TableScene(RoundStory):
                     hands[index + 1],
                     render.rect(lay.label(area)),
                     hand.glow(lay, area, len(box.cards)) if box.won and glowing else None,
-                    render.rect(lay.caption(area)) if box.caption else None,
+                    hand.caption_area(lay, area, box, size) if box.caption else None,
                 )
                 for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False))
             ],
-            hand.caption_size(lay, view.boxes),
+            size,
         )
         return self._parts
 

@@ -7,7 +7,8 @@ buttons and drawing, on the shared ground of ``page``.
 
 The cabinet's buttons work the menu: the card buttons type the PIN (its digits are 1 to 5,
 as on the touch keypad; a keyboard types them too) and pick settings, DEAL confirms, FOLD
-clears or goes back, BET and BONUS turn the pages, PLAY and FOLD scroll.
+clears or goes back (on the service page, whose keypad has all ten digits, it types 0),
+BET and BONUS turn the pages, PLAY and FOLD scroll.
 
 The settings page shows the return of the rules being chosen; rules whose return is not
 known yet are computed when applied, in a thread of its own (the core releases the GIL),

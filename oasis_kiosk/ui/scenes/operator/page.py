@@ -4,6 +4,8 @@ drawn at the menu's size (measured by each frame, ``OperatorScreen.draw``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pygame
 
 from oasis_kiosk.hardware.cabinet import Cabinet
@@ -13,6 +15,9 @@ from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.view import cash_for
+
+KEY_GAP = 8
+"""Pixels between the keys of the touch keypad."""
 
 
 class OperatorPage:
@@ -52,8 +57,10 @@ class OperatorPage:
 
     def _refused(self, error: OperatorError | StoreError) -> str:
         """Why the machine refused, in the screen's language (the books' own errors are
-        the store's words)."""
-        return error.text(cash_for(self.terminal)) if isinstance(error, OperatorError) else str(error)
+        the store's words), as a sentence of the menu: its first letter a capital (the log
+        keeps the words as they are)."""
+        said = error.text(cash_for(self.terminal)) if isinstance(error, OperatorError) else str(error)
+        return said[:1].upper() + said[1:]
 
     def _paragraph(self, said: str, colour: render.Colour, top: int, width: int | None = None) -> int:
         """A sentence across the page (or ``width``) at the menu's size, on as many lines as
@@ -93,6 +100,27 @@ class OperatorPage:
             said = said[:-2] + "…"
             shown = self._fitted(said, colour, width)
         return shown
+
+    def _keypad(
+        self, keys: Sequence[str], columns: int, key: int, corner: tuple[int, int], right: bool = False
+    ) -> int:
+        """The touch keypad: ``keys`` (digits, "clear" and "enter") in that order, ``columns``
+        a row, each ``key`` tall and as wide as its widest word asks; ``corner`` its top left
+        (its top right if ``right``). A key touched types its name (``OperatorScreen.type``).
+        The x of its left edge."""
+        words = {"clear": _("CLEAR"), "enter": _("OK")}
+        labels = {name: words.get(name, name) for name in keys}
+        widest = max(render.font(self.size, True).size(said)[0] for said in labels.values())
+        key_w = max(key, widest + 2 * render.BUTTON_PAD)  # a word on a key stays inside it
+        left = corner[0] - columns * (key_w + KEY_GAP) + KEY_GAP if right else corner[0]
+        for number, (label, said) in enumerate(labels.items()):
+            row, column = divmod(number, columns)
+            area = pygame.Rect(
+                left + column * (key_w + KEY_GAP), corner[1] + row * (key + KEY_GAP), key_w, key
+            )
+            render.button(self.screen, area, said, True, self.size)
+            self.hotspots.append((area, label))
+        return left
 
     def _rows_fit(self, top: int) -> int:
         """How many lines fit from ``top`` down to the notice."""

@@ -48,13 +48,5 @@ class PinPage(OperatorPage):
         below = self._paragraph(prompt, render.WHITE, size * 4)
         shown = render.text("•" * len(self.pin) or "_", size * 2, render.GOLD, True)
         self.screen.blit(shown, (size, below + size // 2))
-        labels = {digit: digit for digit in PIN_DIGITS} | {"clear": _("CLEAR"), "enter": _("OK")}
         key = min(width // 8, height // 8)
-        widest = max(render.font(size, True).size(words)[0] for words in labels.values())
-        key_w = max(key, widest + 2 * render.BUTTON_PAD)  # a word on a key stays inside it
-        left, top = size, below + size * 4
-        for number, (label, words) in enumerate(labels.items()):
-            row, column = divmod(number, 4)
-            area = pygame.Rect(left + column * (key_w + 8), top + row * (key + 8), key_w, key)
-            render.button(self.screen, area, words, True, size)
-            self.hotspots.append((area, label))
+        self._keypad([*PIN_DIGITS, "clear", "enter"], 4, key, (size, below + size * 4))

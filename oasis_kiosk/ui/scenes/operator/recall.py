@@ -78,7 +78,7 @@ class RecallPage(OperatorPage):
                 name = _("Box {number}").format(number=box + 1)
                 y = self._draw_hand(y, name, boxes[box], said[box + 1], (card_w, card_h), steps)
             if len(pages) > 1:
-                self._draw_box_pages(len(pages), footer + self.line_height)
+                self._draw_box_pages(pages, footer + self.line_height)
         actions = _("Actions: {actions}").format(actions=_actions_said(shown["record"]["actions"], cash))
         self.screen.blit(self._shortened(actions, render.WHITE, width - size * 2), (size, footer))
         money = self._shortened(_money_said(shown, cash), render.WHITE, width // 2 - size)
@@ -125,17 +125,33 @@ class RecallPage(OperatorPage):
             y += card_h + size // 2
         return y
 
-    def _draw_box_pages(self, pages: int, y: int) -> None:
-        """The button to the next page of boxes (as EXCHANGE), saying which is shown."""
+    def _draw_box_pages(self, pages: list[list[Part]], y: int) -> None:
+        """The button to the next page of boxes (as EXCHANGE), saying which is shown and
+        what the next holds."""
         width = self.screen.get_width()
         area = pygame.Rect(width // 2 + self.size, y, width // 2 - self.size * 2, self.size * 2)
-        label = _("Page {page} of {pages} (EXCHANGE: more boxes)").format(page=self.box_page + 1, pages=pages)
+        label = _("Page {page} of {pages} ({next})").format(
+            page=self.box_page + 1, pages=len(pages), next=_next_page_said(pages, self.box_page)
+        )
         render.button(self.screen, area, label, True, self.size)
         self.hotspots.append((area, "boxes"))
 
 
 Part = tuple[int, range]
 """A box on a page of the recall, and which of its steps are shown there."""
+
+
+def _next_page_said(pages: list[list[Part]], page: int) -> str:
+    """What EXCHANGE shows after ``page``: the box going on there, the boxes there, or from
+    the last page the first again."""
+    if page == len(pages) - 1:
+        return _("EXCHANGE: back to page 1")
+    following = pages[page + 1]
+    (first, steps), last = following[0], following[-1][0]
+    if first == last:
+        box = _("EXCHANGE: box {box} continued") if steps.start else _("EXCHANGE: box {box}")
+        return box.format(box=first + 1)
+    return _("EXCHANGE: boxes {first} to {last}").format(first=first + 1, last=last + 1)
 
 
 def _box_pages(

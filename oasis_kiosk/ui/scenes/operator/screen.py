@@ -78,11 +78,13 @@ class OperatorScreen(
             self.confirming = None
 
     def type(self, character: str) -> None:
-        """A digit from a keyboard or the touch keypad; Enter and Backspace."""
+        """A digit from a keyboard or the touch keypad; Enter and Backspace (CLEAR: FOLD on
+        the PIN, EXCHANGE on the service page, where FOLD types 0)."""
+        service = self.menu.logged_in and self.page_name == "service"
         self.press(
             Press(Intent.DEAL)
             if character == "enter"
-            else Press(Intent.FOLD)
+            else Press(Intent.EXCHANGE if service else Intent.FOLD)
             if character == "clear"
             else Press("digit", int(character))
         )

@@ -11,15 +11,18 @@ from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.machine.tilts import TiltKind
-from oasis_kiosk.ui.scenes.operator.page import OperatorPage
+from oasis_kiosk.ui import render
+from oasis_kiosk.ui.scenes.operator.page import KEY_GAP, OperatorPage
 from oasis_kiosk.ui.view import cash_for
 
 MAX_AMOUNT_DIGITS = 9
+KEYS = [*"123456789", "clear", "0", "enter"]
+"""The service page's keypad, as a telephone's: every digit a credit may need."""
 
 
 class ServicePage(OperatorPage):
-    """The service page: its digits, EXCHANGE and PLAY, what DEAL and PLAY confirm, and
-    its lines."""
+    """The service page: its digits (FOLD types 0), EXCHANGE and PLAY, what DEAL and PLAY
+    confirm, its lines and its keypad."""
 
     def __init__(self, terminal: Terminal, cabinet: Cabinet, screen: pygame.Surface) -> None:
         super().__init__(terminal, cabinet, screen)
@@ -27,9 +30,11 @@ class ServicePage(OperatorPage):
         """An operator credit being typed, in minor units."""
 
     def _service_button(self, press: Press) -> bool:
-        """The service page's own buttons: digits type an operator credit, EXCHANGE clears
-        it, PLAY (twice) voids a round that cannot resume. True if the press was one."""
-        if press.intent in {Intent.CARD, "digit"} and len(self.amount) < MAX_AMOUNT_DIGITS:
+        """The service page's own buttons: digits type an operator credit (the card buttons
+        type 1 to 5, and FOLD 0, unless it cancels an action asked to confirm), EXCHANGE
+        clears it, PLAY (twice) voids a round that cannot resume. True if the press was one."""
+        zero = press.intent == Intent.FOLD and self.confirming is None
+        if (press.intent in {Intent.CARD, "digit"} or zero) and len(self.amount) < MAX_AMOUNT_DIGITS:
             self.amount += str(press.value or 0)
             self.confirming = None
         elif press.intent == Intent.EXCHANGE:
@@ -51,17 +56,28 @@ class ServicePage(OperatorPage):
         self.notice = _("The round is void; its stakes are refunded.")
 
     def _draw_service(self, top: int) -> None:
+        """The credit typed and the credits now at the left, the keypad at the right, as
+        tall as the room above the notice allows."""
+        size, width = self.size, self.screen.get_width()
+        rows = -(-len(KEYS) // 3)
+        top += size // 2  # clear of the tabs
+        key = min(width // 8, self.screen.get_height() // 8, (self.foot - top) // rows - KEY_GAP)
+        keypad = self._keypad(KEYS, 3, key, (width - size, top), right=True)
+        room = keypad - size * 3
         cash = cash_for(self.terminal)
-        unresumable = TiltKind.RESUME in self.terminal.tilts
+        said = _(
+            "Type the credit in minor units (100 is {one}): the keypad, or the card buttons 1-5 "
+            "and FOLD for 0. EXCHANGE clears, DEAL twice credits."
+        ).format(one=cash(100))
+        below = self._paragraph(said, render.WHITE, top, room)
         lines = [
-            (_("Operator credit (digits; EXCHANGE clears; DEAL twice credits)"), cash(int(self.amount or 0))),
+            (_("Operator credit"), cash(int(self.amount or 0))),
             (_("Credits now"), cash(self.terminal.credits)),
-            ("", ""),
-            (
-                _("A round cannot resume: PLAY twice voids it and refunds its stakes.")
-                if unresumable
-                else _("No round waits to be voided."),
-                "",
-            ),
         ]
-        self._lines(top, lines, width=self.screen.get_width() - self.size * 2)
+        self._lines(below + size // 2, lines, width=room)
+        void = (
+            _("A round cannot resume: PLAY twice voids it and refunds its stakes.")
+            if TiltKind.RESUME in self.terminal.tilts
+            else _("No round waits to be voided.")
+        )
+        self._paragraph(void, render.GOLD, below + size // 2 + self.line_height * 3, room)
