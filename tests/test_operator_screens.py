@@ -415,6 +415,28 @@ def test_the_service_page_types_any_credit_on_its_keypad_or_the_cabinets_buttons
     assert terminal.credits == credits + 1000
 
 
+def test_a_cancelled_confirmation_leaves_no_notice_asking_for_it(tmp_path: Path) -> None:
+    """FOLD cancelled a credit asked to confirm, but "Press DEAL again to confirm, FOLD to
+    cancel" stayed: a second FOLD, as it invited, typed a 0, and the credit credited was ten
+    times the one typed. The void, confirmed by PLAY, asked for DEAL."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    screen = operator_screen(terminal, (800, 480))
+    page(screen, "service")
+    for digit in "1000":
+        screen.type(digit)
+    screen.press(Press("deal"))
+    assert "FOLD" in screen.notice
+    screen.press(Press("fold"))
+    assert (screen.confirming, screen.notice) == (None, ""), "the cancelled question is gone"
+    screen.press(Press("deal"))
+    screen.press(Press("card", 2))  # a digit typed also drops the question
+    assert (screen.confirming, screen.notice, screen.amount) == (None, "", "10002")
+    screen.press(Press("exchange"))
+    screen.press(Press("play"))
+    assert screen.notice.startswith("Press PLAY again"), screen.notice
+
+
 def page_button(texts: list[str]) -> str:
     """The recall's paging button's words (on one line or two)."""
     start = next(number for number, text in enumerate(texts) if text.startswith("Page "))

@@ -10,6 +10,7 @@ import pygame
 
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.i18n import _
+from oasis_kiosk.machine.intents import Intent, intent_name
 from oasis_kiosk.machine.operator import OperatorError, OperatorMenu
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import StoreError
@@ -45,15 +46,23 @@ class OperatorPage:
         self.hotspots: list[tuple[pygame.Rect, str]] = []
         self.dirty = True
 
-    def _confirmed(self, action: str) -> bool:
-        """Whether this press confirms ``action``: the second in a row does, the first asks
-        for it (FOLD, or another page, cancels it)."""
+    def _confirmed(self, action: str, button: Intent = Intent.DEAL) -> bool:
+        """Whether this press of ``button`` confirms ``action``: the second in a row does, the
+        first asks for it (FOLD, a digit or another page cancels it: ``_cancel``)."""
         if self.confirming != action:
             self.confirming = action
-            self.notice = _("Press DEAL again to confirm, FOLD to cancel.")
+            self.notice = _("Press {button} again to confirm, FOLD to cancel.").format(
+                button=intent_name(button)
+            )
             return False
         self.confirming = None
         return True
+
+    def _cancel(self) -> None:
+        """Drops the action waiting for its second press, and the notice that asked for it
+        (left standing, it invited a FOLD that no longer cancels anything)."""
+        if self.confirming is not None:
+            self.confirming, self.notice = None, ""
 
     def _refused(self, error: OperatorError | StoreError) -> str:
         """Why the machine refused, in the screen's language (the books' own errors are

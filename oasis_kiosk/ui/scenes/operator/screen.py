@@ -134,7 +134,7 @@ class OperatorScreen(
             self.scroll, self.box_page = self.scroll + 1, 0
         elif press.intent == Intent.FOLD:
             self.scroll, self.box_page = max(self.scroll - 1, 0), 0
-            self.confirming = None
+            self._cancel()
         elif page == "recall" and press.intent == Intent.EXCHANGE:
             self.box_page += 1
         elif press.intent == Intent.DEAL:

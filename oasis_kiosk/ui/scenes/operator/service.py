@@ -36,11 +36,12 @@ class ServicePage(OperatorPage):
         zero = press.intent == Intent.FOLD and self.confirming is None
         if (press.intent in {Intent.CARD, "digit"} or zero) and len(self.amount) < MAX_AMOUNT_DIGITS:
             self.amount += str(press.value or 0)
-            self.confirming = None
+            self._cancel()
         elif press.intent == Intent.EXCHANGE:
-            self.amount, self.confirming = "", None
+            self.amount = ""
+            self._cancel()
         elif press.intent == Intent.PLAY:
-            if self._confirmed("void"):
+            if self._confirmed("void", Intent.PLAY):
                 self._void()
         else:
             return False
