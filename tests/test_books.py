@@ -105,7 +105,20 @@ def test_another_path_to_held_books_through_symbolic_links_shares_their_lock(
     assert run_script(elsewhere / "kiosk.db", "bill 5000\n") == 3
     assert f"in use by another process (pid {holder.pid})" in capsys.readouterr().err
     assert fingerprint(played) == before
-    assert (elsewhere / "kiosk.db.books").is_symlink(), "the mark is not replaced by a file"
+
+
+def test_books_opened_through_a_linked_database_path_keep_their_key_and_mark_beside_it(
+    played: Path,
+) -> None:
+    """A cabinet whose configured database is a symbolic link, with the key and mark beside
+    the link, as earlier releases kept them: it opens, and plays, as before."""
+    elsewhere = played.parent / "data"
+    elsewhere.mkdir()
+    (elsewhere / "kiosk.db").symlink_to(played)
+    for name in ("kiosk.db.key", "kiosk.db.books"):
+        (played.parent / name).rename(elsewhere / name)
+    assert run_script(elsewhere / "kiosk.db", "bill 5000\n") == 0
+    assert main(["audit", "--db", str(elsewhere / "kiosk.db")]) == 0
 
 
 def test_a_ram_clear_of_held_books_is_refused_before_anything_is_moved(

@@ -895,3 +895,13 @@ def test_an_agent_of_a_local_jackpot_writes_nothing_of_the_pool(floor: Floor, tm
     assert link._confirm_db.execute("SELECT count(*) FROM pool").fetchone() == (0,)
     link.close()
     t.store.close()
+
+
+def test_two_paths_to_one_agent_file_share_the_agent_s_lock(tmp_path: Path) -> None:
+    """The books' lock follows a symbolic link; the agent's had not, so two agents named the
+    same books by two paths and both pushed their outbox."""
+    (tmp_path / "data").mkdir()
+    own_file = tmp_path / "data" / "kiosk.db.link"
+    own_file.touch()
+    (tmp_path / "kiosk.db.link").symlink_to(own_file)
+    assert agent.lock_path(tmp_path / "kiosk.db.link") == agent.lock_path(own_file)

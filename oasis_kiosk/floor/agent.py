@@ -635,8 +635,10 @@ def _file_identity(path: Path) -> tuple[int, int]:
 
 
 def lock_path(agent_file: Path) -> Path:
-    """The lock the agent holds while it runs, beside its own file: one agent per books."""
-    return agent_file.with_name(agent_file.name + ".lock")
+    """The lock the agent holds while it runs, beside its own file itself (a symbolic link
+    followed, as the books' lock is): one agent per books, whichever path names them."""
+    own_file = Path(os.path.realpath(agent_file))
+    return own_file.with_name(own_file.name + ".lock")
 
 
 def run_agent(

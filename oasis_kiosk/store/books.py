@@ -40,14 +40,11 @@ class LockHeldError(BooksError):
 
 @dataclass(frozen=True)
 class BooksFiles:
-    """The files of one set of books: the database and, beside the database file itself
-    (a symbolic link followed), its key, mark and lock, so that two paths to one database
-    share one lock."""
+    """The files of one set of books, beside the database's path: its key and mark, and
+    the lock, which is beside the database file itself (a symbolic link followed), so that
+    two paths to one database share one lock."""
 
     database: Path
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "database", Path(os.path.realpath(self.database)))
 
     @property
     def key(self) -> Path:
@@ -59,7 +56,8 @@ class BooksFiles:
 
     @property
     def lock(self) -> Path:
-        return self.database.with_name(self.database.name + ".lock")
+        database = Path(os.path.realpath(self.database))
+        return database.with_name(database.name + ".lock")
 
     @property
     def journal(self) -> list[Path]:
