@@ -41,6 +41,7 @@ from oasis_kiosk.floor import cli as floor_cli
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptError, ScriptStoppedError, read, run
+from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.audit import AuditReport, audit
 from oasis_kiosk.machine.demo import free_play_terminal
 from oasis_kiosk.machine.linked import link_state
@@ -318,6 +319,13 @@ def configured_returns(config: Config, *, rounds: int, seed: bytes | None, as_js
         if store is not None:
             config = settings_from_store(config, store)
         profile = config.load_profile()
+        other_money = (
+            None if store is None else books_money.refusal(store, profile.id, profile.to_dict()["table"])
+        )
+        if other_money is not None:  # the start refuses these rules: no figures are kept for them
+            template, details = other_money
+            print(f"oasis-kiosk: {config.source}: {template.format_map(details)}", file=sys.stderr)
+            return 2
         figures = returns.known(profile, store)
         source = "shipped" if returns.shipped(profile) else "from the books"
         if figures is None:

@@ -222,6 +222,23 @@ def test_at_start_an_unknown_return_is_a_finding_that_says_how_to_get_it(tmp_pat
     assert "`oasis-kiosk returns`" in finding
 
 
+@pytest.mark.parametrize("command", ["par", "returns"])
+def test_the_console_refuses_the_return_of_rules_the_books_cannot_count_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Rules counting other minor units than the books: ``returns`` had computed and kept
+    figures for them in the books, and ``par`` had called them accepted, though the start
+    refuses them."""
+    config, database = tmp_path / "config.toml", tmp_path / "kiosk.db"
+    config.write_text("[terminal]\nprofile = 'standard'\n[profile_overrides.table]\nminor_units = 1\n")
+    Terminal(Config(database=database), books(database)).store.close()  # started: counting in cents
+    before = database.read_bytes()
+    capsys.readouterr()
+    assert main([command, "--config", str(config), "--db", str(database), "--rounds", str(FEW_ROUNDS)]) == 2
+    assert "counts 1 minor units to the EUR, but these books count 100" in capsys.readouterr().err
+    assert database.read_bytes() == before, "nothing kept"
+
+
 def test_the_console_prints_the_configured_return_and_books_what_it_computes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
