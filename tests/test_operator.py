@@ -455,3 +455,19 @@ def test_stored_rules_whose_profile_file_is_gone_name_the_way_out_and_forget_set
     capsys.readouterr()
     assert main(["forget-setting", "rules", "--db", str(database)]) == 0
     assert "nothing changed" in capsys.readouterr().out
+
+
+def test_stored_rules_the_books_cannot_count_in_are_blamed_on_the_store_with_the_way_out(
+    menu: OperatorMenu, tmp_path: Path
+) -> None:
+    """The menu's rules, kept in the books, whose profile file was edited to count other
+    minor units: the refusal had named the configuration file, which holds no such rules."""
+    house = tmp_path / "house.toml"
+    house.write_text((Path(returns.__file__).parent / "profiles" / "standard.toml").read_text())
+    open_menu(menu)
+    menu.set_rules(str(house))
+    menu.store.close()
+    house.write_text(house.read_text().replace("minor_units = 100", "minor_units = 1"))
+    database = tmp_path / "kiosk.db"
+    with pytest.raises(ConfigError, match=r"the stored setting rules: .*oasis-kiosk forget-setting rules --db"):
+        Terminal(Config(database=database), books(database))

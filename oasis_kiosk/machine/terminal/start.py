@@ -107,7 +107,14 @@ class Terminal(BetButtons, Devices):
         refused = books_money.refusal(store, self.profile.id, self.rules["table"])
         if refused is not None:
             template, details = refused
-            raise ConfigError(f"{config.source}: {template.format_map(details)}")
+            said = template.format_map(details)
+            if store.get_state("rules") is None:
+                raise ConfigError(f"{config.source}: {said}")
+            # The operator's rules, kept in the books: the file is not to blame.
+            raise ConfigError(
+                f"{store.path}: the stored setting rules: {said}; play the configuration file's "
+                f"rules with `oasis-kiosk forget-setting rules --db {store.path}`"
+            )
         with store.transaction():
             books_money.record_minor_units(store, self.rules["table"])
             store.add_meter("power_ups", 1)
