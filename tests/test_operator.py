@@ -469,5 +469,20 @@ def test_stored_rules_the_books_cannot_count_in_are_blamed_on_the_store_with_the
     menu.store.close()
     house.write_text(house.read_text().replace("minor_units = 100", "minor_units = 1"))
     database = tmp_path / "kiosk.db"
-    with pytest.raises(ConfigError, match=r"the stored setting rules: .*oasis-kiosk forget-setting rules --db"):
+    with pytest.raises(
+        ConfigError, match=r"the stored setting rules: .*oasis-kiosk forget-setting rules --db"
+    ):
         Terminal(Config(database=database), books(database))
+
+
+def test_a_change_of_rules_in_the_menu_is_logged_once(menu: OperatorMenu, tmp_path: Path) -> None:
+    """The menu logged it, and the next start logged it again as the configuration's."""
+    open_menu(menu)
+    menu.set_rules("caribbean")
+    logged = len([e for e in menu.events() if e["kind"] == "configuration_changed"])
+    menu.store.close()
+    database = tmp_path / "kiosk.db"
+    again = Terminal(Config(database=database), books(database))
+    assert again.profile.id == "caribbean"
+    changes = [e["detail"] for e in again.store.events() if e["kind"] == "configuration_changed"]
+    assert changes[logged:] == [], "the start finds the rules as the menu logged them"

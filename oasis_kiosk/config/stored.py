@@ -41,6 +41,9 @@ STORED: dict[str, Kind] = {
 }
 """The settings the operator menu keeps in the database, as the schema takes them."""
 
+MENU_RULES_SOURCE = "operator menu"
+"""Where rules the operator menu chose come from, as the configuration's log says it."""
+
 
 def check_stored(setting: str, value: Any, database: Path) -> Any:
     """A setting the operator menu stored, checked as the configuration's own keys are:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
 from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting, validate
-from oasis_kiosk.config.stored import STORED
+from oasis_kiosk.config.stored import MENU_RULES_SOURCE, STORED
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.events import event_log
@@ -395,6 +395,11 @@ class OperatorMenu:
         before = {"profile": self.terminal.profile.id, "digest": self.terminal.profile.digest}
         with self._writing():
             self.store.set_state("rules", {"profile": profile, "overrides": overrides})
+            # The rules in force as the start logs them (``Terminal._log_configuration``): the
+            # next start finds them unchanged and logs nothing again.
+            self.store.set_state(
+                "configuration", {"profile": loaded.id, "digest": loaded.digest, "source": MENU_RULES_SOURCE}
+            )
             after = {"profile": loaded.id, "digest": loaded.digest, "overrides": overrides}
             self.store.event("configuration_changed", setting="rules", before=before, after=after)
         self.terminal.config = changed

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from oasis_kiosk.config import Config, ConfigError, check_stored
-from oasis_kiosk.config.stored import STORED
+from oasis_kiosk.config.stored import MENU_RULES_SOURCE, STORED
 from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
@@ -137,7 +137,7 @@ class Terminal(BetButtons, Devices):
         kept in the books) a lab approves, where it changed since the last start: the rules
         played, the approved return range and the jackpot's parameters."""
         bounds, jackpot = config.return_bounds, config.jackpot
-        source = "operator menu" if self.store.get_state("rules") is not None else config.source
+        source = MENU_RULES_SOURCE if self.store.get_state("rules") is not None else config.source
         in_force = {
             "profile": {"profile": self.profile.id, "digest": self.profile.digest, "source": source},
             "return_bounds": {
