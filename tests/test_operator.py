@@ -448,6 +448,7 @@ def test_stored_rules_whose_profile_file_is_gone_name_the_way_out_and_forget_set
     assert again.credits == 5000, "the credit kept"
     (forgotten,) = [e for e in again.store.events() if e["kind"] == "setting_forgotten"]
     assert forgotten["detail"]["before"]["profile"] == str(house)
+    assert forgotten["detail"]["credits"] == 5000, "the credit on when the rules changed is logged"
     assert sentence(forgotten, str) == (
         "Stored setting rules forgotten: the configuration file's is in force"
     )

@@ -134,7 +134,9 @@ def forget_setting(store: Store, setting: str, **by: str) -> bool:
         if before is None:
             return False
         store.set_state(setting, None)
-        store.event("setting_forgotten", setting=setting, before=before, **by)
+        # Unlike the menu, it may act with credits on: the kiosk cannot start to cash them
+        # out. They stay on the books; the log says how much was on.
+        store.event("setting_forgotten", setting=setting, before=before, credits=store.credits(), **by)
     return True
 
 
