@@ -52,10 +52,14 @@ def check_stored(setting: str, value: Any, database: Path) -> Any:
     try:
         return check_setting(setting, value, f"{database}: the stored setting {setting}: ")
     except ConfigError as error:
-        raise ConfigError(
-            f"{error}; restore what it names, or play the configuration file's {setting} with "
-            f"`oasis-kiosk forget-setting {setting} --db {database}`"
-        ) from None
+        raise ConfigError(f"{error}; restore what it names, or {forget_hint(setting, database)}") from None
+
+
+def forget_hint(setting: str, database: Path) -> str:
+    """The way out of a stored setting that can no longer be used, as an error says it."""
+    return (
+        f"play the configuration file's {setting} with `oasis-kiosk forget-setting {setting} --db {database}`"
+    )
 
 
 def check_setting(setting: str, value: Any, said_as: str) -> Any:

@@ -35,6 +35,7 @@ from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
+from oasis_kiosk.machine.terminal.start import rules_logged
 from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
@@ -399,9 +400,7 @@ class OperatorMenu:
             self.store.set_state("rules", {"profile": profile, "overrides": overrides})
             # The rules in force as the start logs them (``Terminal._log_configuration``): the
             # next start finds them unchanged and logs nothing again.
-            self.store.set_state(
-                "configuration", {"profile": loaded.id, "digest": loaded.digest, "source": MENU_RULES_SOURCE}
-            )
+            self.store.set_state("configuration", rules_logged(loaded, MENU_RULES_SOURCE))
             after = {"profile": loaded.id, "digest": loaded.digest, "overrides": overrides}
             self.store.event("configuration_changed", setting="rules", before=before, after=after)
         self.terminal.config = changed

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from oasis_kiosk._core import Profile
 from oasis_kiosk.config import Config, ConfigError, check_stored
-from oasis_kiosk.config.stored import MENU_RULES_SOURCE, STORED
+from oasis_kiosk.config.stored import MENU_RULES_SOURCE, STORED, forget_hint
 from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
@@ -43,6 +44,12 @@ def settings_from_store(config: Config, store: Store) -> Config:
         else:
             changes[setting] = checked
     return replace(config, **changes)
+
+
+def rules_logged(profile: Profile, source: str) -> dict[str, str]:
+    """The rules in force as the configuration's log keeps them (state ``configuration``):
+    the start and the operator menu's change of rules write the same."""
+    return {"profile": profile.id, "digest": profile.digest, "source": source}
 
 
 def seeds_from(base: bytes) -> Callable[[int], bytes]:
@@ -112,8 +119,7 @@ class Terminal(BetButtons, Devices):
                 raise ConfigError(f"{config.source}: {said}")
             # The operator's rules, kept in the books: the file is not to blame.
             raise ConfigError(
-                f"{store.path}: the stored setting rules: {said}; play the configuration file's "
-                f"rules with `oasis-kiosk forget-setting rules --db {store.path}`"
+                f"{store.path}: the stored setting rules: {said}; {forget_hint('rules', store.path)}"
             )
         with store.transaction():
             books_money.record_minor_units(store, self.rules["table"])
@@ -139,7 +145,7 @@ class Terminal(BetButtons, Devices):
         bounds, jackpot = config.return_bounds, config.jackpot
         source = MENU_RULES_SOURCE if self.store.get_state("rules") is not None else config.source
         in_force = {
-            "profile": {"profile": self.profile.id, "digest": self.profile.digest, "source": source},
+            "profile": rules_logged(self.profile, source),
             "return_bounds": {
                 "return_min": bounds.return_min,
                 "return_max": bounds.return_max,

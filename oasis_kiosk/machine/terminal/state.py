@@ -113,14 +113,12 @@ class TerminalState:
 
         antes = self.profile.allowed_antes()
         ante = field("ante", int, None)
-        self.ante = ante if ante in antes else antes[0]
+        ante = ante if ante in antes else antes[0]
         stake = field("bonus_stake", int, None)
         if stake is None:  # books of an earlier release kept the bonus as a switch
-            stake = (self.profile.standard_bonus_stake(self.ante) or 0) if field("bonus", bool, False) else 0
-        self.bonus_stake = self.betting.fitted_bonus(stake, self.ante)
-        self.boxes = field("boxes", int, 1)
-        # Placed under the rules of the last start, which may have changed since.
-        self._place(self.betting.fitted(self.bets))
+            stake = (self.profile.standard_bonus_stake(ante) or 0) if field("bonus", bool, False) else 0
+        # Placed under the rules of the last start, which may have changed since: fitted to these.
+        self._place(self.betting.fitted(Bets(ante, field("boxes", int, 1), stake)))
         try:
             last = field("last_bets", dict, None)
             self.last_bets = None if last is None else Bets.from_state(last)
