@@ -1061,3 +1061,27 @@ def test_the_outer_boxes_captions_keep_clear_of_the_screens_edges(
             assert felt.left + margin <= text.ink.left, (text.content, text.ink)
             assert text.ink.right <= felt.right - margin, (text.content, text.ink)
     assert not app.screen.faults()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "на 2 боксах анте не меньше $15.00",
+        "na 2 boxech je ante nejméně 15,00 €, v boxu 3 se hraje naslepo",
+        "on 2 boxes the ante is at least €15.00",
+    ],
+)
+def test_a_wrapped_line_keeps_a_number_and_a_short_word_with_the_word_after_them(line: str) -> None:
+    """The Russian two-box notice at 800x480 broke as "На 2 / боксах": a line never ends in
+    a bare number or a word of one or two letters, as a typesetter keeps them with the next
+    word, unless that pair is alone wider than the line."""
+    render.forget()
+    pygame.font.init()
+    size = 18
+    for width in range(render.font(size).size("боксах")[0] * 2, render.font(size).size(line)[0], 7):
+        pieces = render.wrap(line, size, width)
+        assert " ".join(pieces) == line
+        for piece in pieces[:-1]:
+            last = piece.split(" ")[-1]
+            assert not last.isdigit(), (width, pieces)
+            assert len(last) > 2, (width, pieces)

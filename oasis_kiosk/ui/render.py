@@ -147,10 +147,12 @@ def row_width(glyphs: Sequence[pygame.Surface]) -> int:
 @lru_cache(maxsize=1024)
 def wrap(line: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
     """Breaks a line at its spaces into pieces no wider than ``width`` pixels at this font
-    size (a word wider than that is a piece of its own). Money keeps its no-break space."""
+    size (a word wider than that is a piece of its own). Money keeps its no-break space, and
+    a number or a word of one or two letters keeps to the word after it, as a typesetter
+    keeps "на 2 боксах" or "v boxu" on one line, unless together they are too wide for one."""
     pieces: list[str] = []
     current = ""
-    for word in line.split(" "):
+    for word in _unbroken(line, size, width, bold):
         candidate = f"{current} {word}".strip(" ")
         if current and font(size, bold).size(candidate)[0] > width:
             pieces.append(current)
@@ -158,6 +160,25 @@ def wrap(line: str, size: int, width: int, bold: bool = False) -> tuple[str, ...
         else:
             current = candidate
     return (*pieces, current) if current else tuple(pieces)
+
+
+def _unbroken(line: str, size: int, width: int, bold: bool) -> list[str]:
+    """The words of ``line``, each joined to those before it that must not end a line."""
+    groups: list[str] = []
+    for word in line.split(" "):
+        if groups and _keeps_to_the_next(groups[-1].rsplit(" ", 1)[-1]):
+            groups[-1] = f"{groups[-1]} {word}"
+        else:
+            groups.append(word)
+    return [
+        word
+        for group in groups
+        for word in ([group] if font(size, bold).size(group)[0] <= width else group.split(" "))
+    ]
+
+
+def _keeps_to_the_next(word: str) -> bool:
+    return word.isdigit() or 0 < len(word) <= 2
 
 
 @lru_cache(maxsize=1024)
