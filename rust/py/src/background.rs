@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use oasis_core::Progress;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -50,9 +49,7 @@ pub(crate) fn run_reporting<T: Send + 'static>(
         match received {
             Ok(result) => break result,
             Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err(format!("the {what} stopped without a result")))
-            }
+            Err(RecvTimeoutError::Disconnected) => return Err(crate::errors::worker_stopped(what)),
         }
         let polled = py.check_signals().and_then(|()| match progress {
             Some(callback) => callback.call1(shared.get()).map(drop),

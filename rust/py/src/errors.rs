@@ -7,7 +7,7 @@
 //! `create_exception!` cannot make.
 
 use oasis_core::error::{Error, RoundError};
-use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::exceptions::{PyException, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -122,6 +122,18 @@ pub(crate) fn to_py_err(error: impl Into<Error>) -> PyErr {
 /// never of the caller's input, so the base class alone.
 pub(crate) fn unwritable(error: &serde_json::Error) -> PyErr {
     OasisError::new_err(format!("the core could not write a value for Python: {error}"))
+}
+
+/// An argument of a type the bindings do not read: Python's own `TypeError`, as a built-in
+/// function raises, since no rule of the core was asked.
+pub(crate) fn wrong_type(message: impl Into<String>) -> PyErr {
+    PyTypeError::new_err(message.into())
+}
+
+/// A worker thread that ended without sending its result (it panicked): Python's
+/// `RuntimeError`, a fault of the bindings rather than a refusal of the core.
+pub(crate) fn worker_stopped(what: &str) -> PyErr {
+    PyRuntimeError::new_err(format!("the {what} stopped without a result"))
 }
 
 pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -8,7 +8,6 @@ use oasis_core::error::CardError as CoreCardError;
 use oasis_core::eval::{batch_len, evaluator, Category, HandValue as CoreHandValue};
 use oasis_core::shuffle::{self, Seed};
 use pyo3::buffer::PyBuffer;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -20,7 +19,7 @@ mod json;
 mod simulation;
 mod whole;
 
-use errors::{to_py_err, CARD_ERROR};
+use errors::{to_py_err, wrong_type, CARD_ERROR};
 
 /// The strength of a poker hand: compare two values to compare the hands.
 #[pyclass(frozen, eq, ord, hash, module = "oasis_kiosk._core")]
@@ -70,7 +69,7 @@ pub(crate) fn card_of(item: &Bound<'_, PyAny>) -> PyResult<Card> {
             .map_err(|_| CoreCardError::BadCode(code))
             .and_then(Card::from_code)
             .map_err(to_py_err),
-        Err(_) => Err(PyTypeError::new_err(format!(
+        Err(_) => Err(wrong_type(format!(
             "a card is a string such as 'As' or a code 0..51, not {}",
             item.get_type().name()?
         ))),
@@ -84,7 +83,7 @@ fn cards_of(cards: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     }
     let cards = cards
         .try_iter()
-        .map_err(|_| PyTypeError::new_err("cards are a string or a sequence of card strings or codes"))?
+        .map_err(|_| wrong_type("cards are a string or a sequence of card strings or codes"))?
         .map(|item| card_of(&item?))
         .collect::<PyResult<Vec<Card>>>()?;
     oasis_core::card::check_distinct(&cards).map_err(to_py_err)?;
@@ -114,7 +113,7 @@ const HANDS_PER_STEP: usize = 1 << 14;
 fn evaluate_many<'py>(codes: &Bound<'py, PyAny>, hand_size: usize) -> PyResult<Bound<'py, PyAny>> {
     let py = codes.py();
     let input = PyBuffer::<u8>::get(codes).map_err(|_| {
-        PyTypeError::new_err(
+        wrong_type(
             "evaluate_many takes a buffer of card codes: bytes, bytearray, array('B') or a numpy uint8 array",
         )
     })?;
