@@ -901,6 +901,39 @@ def test_the_attract_ends_for_a_tilt_and_a_panel_press_only_wakes(tmp_path: Path
     assert terminal.ante == ante, "the press that wakes the game does nothing else"
 
 
+@pytest.mark.parametrize("key", ["f3", "f5"])
+def test_money_put_in_during_the_demo_or_the_reveal_is_credited_not_taken_as_a_wake(
+    tmp_path: Path, key: str
+) -> None:
+    """A coin key pressed while the attract demo ran only woke the game: the credit stayed
+    0.00 and the coin was gone. Money in is a physical fact, like a switch: it ends the demo
+    (or hurries the reveal) and is credited."""
+    from dataclasses import replace
+
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(replace(Config(database=database), attract_after=1), books(database))
+    clock = Clock()
+    app = App(terminal, size=(800, 480), clock=clock)
+    for _ in range(90):
+        app.update(1 / 60)
+    assert app.attract is not None
+    app.key(key)
+    for _ in range(3):
+        app.update(1 / 60)
+    assert app.attract is None
+    credited = terminal.credits
+    assert credited > 0, "the money is credited"
+    app.key("f8")
+    app.key("return")  # a round whose reveal the next money arrives in
+    app.key("p")
+    clock.now += 0.3
+    app.draw()
+    assert app.game.revealing(clock.now)
+    before = terminal.credits
+    app.key(key)
+    assert terminal.credits > before, "money put in during the reveal is credited too"
+
+
 @pytest.mark.parametrize("size", ENDS)
 def test_a_handpay_shows_its_amount_large_and_the_attendants_payment_is_confirmed(
     tmp_path: Path, size: tuple[int, int]

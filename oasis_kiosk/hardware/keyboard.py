@@ -39,7 +39,10 @@ BILL_KEYS = ("f5", "f6", "f7", "f8")
 DOOR_KEY = "d"
 OPERATOR_KEY = "m"
 SWITCH_KEYS = {DOOR_KEY, OPERATOR_KEY}
-"""Keys that throw a switch: a physical fact, never taken as a press that only wakes or hurries."""
+"""Keys that throw a switch."""
+PHYSICAL_KEYS = SWITCH_KEYS | {*COIN_KEYS, *BILL_KEYS}
+"""Keys that stand for a physical fact, a switch thrown or money put in: never taken as a
+press that only wakes the game or hurries the reveal (the coin would be gone)."""
 
 
 class Keyboard:

@@ -19,7 +19,7 @@ import pygame
 from oasis_kiosk import i18n, notify
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
-from oasis_kiosk.hardware.keyboard import SWITCH_KEYS, Keyboard
+from oasis_kiosk.hardware.keyboard import PHYSICAL_KEYS, Keyboard
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -119,7 +119,7 @@ class App:
         if name == "escape":
             self.running = False
             return
-        if name not in SWITCH_KEYS and self._interrupt():
+        if name not in PHYSICAL_KEYS and self._interrupt():
             return
         if name == LEGEND_KEY:
             self.game.legend = None if self.game.legend is not None else self.keyboard.legend()
