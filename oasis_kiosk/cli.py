@@ -25,6 +25,8 @@ import argparse
 import getpass
 import json
 import logging
+import os
+import select
 import signal
 import sys
 import time
@@ -600,7 +602,33 @@ def add_returns_command(commands: Commands) -> None:
     add_configured(command)
 
 
+READER_GONE = 141
+"""The exit status of a command whose reader closed its output (``| head``): 128 + SIGPIPE,
+as a shell reports a command the signal ended."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """``oasis-kiosk``: a command, its exit status. A reader that stops reading (``| head``)
+    ends it quietly, as it ends any command of the shell's."""
+    try:
+        return _command(argv)
+    except BrokenPipeError:
+        if not _stdout_closed():
+            raise  # a pipe of the command's own (a socket), not its output
+        # Python flushes stdout again as it exits: it writes to nowhere instead.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return READER_GONE
+
+
+def _stdout_closed() -> bool:
+    """The reader of standard output has gone: a pipe whose reading end is closed reports an
+    error to a poll of its writing end."""
+    poller = select.poll()
+    poller.register(sys.stdout.fileno(), select.POLLOUT)
+    return any(events & select.POLLERR for _fd, events in poller.poll(0))
+
+
+def _command(argv: Sequence[str] | None) -> int:
     command_line = parser()
     arguments = command_line.parse_args(argv)
     if arguments.command == "run" and arguments.fullscreen and arguments.size:
@@ -667,6 +695,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (StoreError, ScriptStoppedError) as error:
         print(f"oasis-kiosk: TILT: {error}", file=sys.stderr)
         return 3
+    except BrokenPipeError:
+        raise  # the reader went (``main``), or a socket of the command's: not a file's error
     except (EntropyError, OSError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2

@@ -162,3 +162,23 @@ def test_the_screenshots_command_says_its_usage_and_refuses_a_second_folder(
         screenshots.main(["one", "two"])
     assert two_folders.value.code == 2
     assert list(tmp_path.iterdir()) == [], "nothing written, no folder made"
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
+    """``oasis-kiosk hub pool | head -2`` ended in a traceback (BrokenPipeError): a command
+    whose reader goes stops quietly, with the shell's status for it."""
+    import subprocess
+    import sys
+
+    with subprocess.Popen(
+        [sys.executable, "-m", "oasis_kiosk", "demo", "--rounds", "3000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as command:
+        assert command.stdout is not None
+        assert command.stderr is not None
+        command.stdout.readline()
+        command.stdout.close()  # as ``head -1`` does once it has its line
+        errors = command.stderr.read().decode()
+        assert command.wait() == 141
+    assert errors == ""
