@@ -217,6 +217,22 @@ def test_a_royal_flush_with_the_bonus_wins_the_jackpot(database: Path) -> None:
     assert [(hit["round"], hit["amount"]) for hit in logged_in_menu(t).jackpot_hits()] == [(1, meter_before)]
 
 
+def test_a_jackpot_paid_by_hand_is_among_the_menus_last_hits(database: Path) -> None:
+    """The menu's jackpot page said "Last hits: none" right after a hit over the handpay
+    limit, which the ledger books as the round's handpaid win."""
+    t = Terminal(
+        Config(database=database, handpay_limit=100_000),
+        books(database),
+        deck_for_round=lambda number: "As Ks Qs Js Ts / 2c 2d 4h 5h 7c",
+    )
+    feed(t, "bill 5000", "bonus", "deal")
+    meter_before = t.jackpot.value
+    t.handle("play")
+    assert t.handpay is not None, "over the limit: the attendant pays it"
+    t.handle("attendant")
+    assert [(hit["round"], hit["amount"]) for hit in logged_in_menu(t).jackpot_hits()] == [(1, meter_before)]
+
+
 def test_the_audit_finds_a_tampered_ledger_and_meter(database: Path) -> None:
     t = terminal(database)
     feed(t, "bill 5000", "deal", "fold")

@@ -451,12 +451,15 @@ class OperatorMenu:
             terminal.save_state()
 
     def jackpot_hits(self, count: int = 10) -> list[dict[str, Any]]:
-        """The last hits, newest last: when, which round, how much."""
+        """The last hits, newest last: when, which round, how much. A hit credited is a row
+        of its own; one over the handpay limit is in its round's handpaid win, once paid."""
         self._require()
         hits = [
             {"at": row.at, "round": row.round_id, "amount": row.amount}
-            for row in self.store.ledger()
             if row.kind == "jackpot_hit"
+            else {"at": row.at, "round": row.round_id, "amount": row.detail["jackpot"]}
+            for row in self.store.ledger()
+            if row.kind == "jackpot_hit" or (row.kind == "handpaid_win" and row.detail.get("jackpot"))
         ]
         return hits[-count:]
 
