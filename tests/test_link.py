@@ -372,6 +372,33 @@ def test_the_agent_catches_up_after_the_hub_was_unreachable(floor: Floor, tmp_pa
     t.store.close()
 
 
+def test_an_agent_that_cannot_reach_the_hub_says_how_many_rows_wait(
+    floor: Floor, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Its log said "0 rows wait in the outbox" with 25 rows waiting: an agent that never
+    reached the hub had not counted them. It counts them from the books and its own record."""
+    import socket
+
+    database = tmp_path / "kiosk.db"
+    played(database, 2, pushed_with=floor.credentials)
+    held = agent.confirmed(database)
+    t = linked_terminal(database)
+    play(t, 2)
+    t.store.close()
+    last = agent.outbox_last(database)
+    assert last > held > 0
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    unreachable = replace(access.read_credentials(floor.credentials), port=port)
+    link = agent.Agent(database, unreachable, sleep=lambda seconds: (link.stop(), True)[1])
+    with caplog.at_level("WARNING", logger="oasis_kiosk.link"):
+        link.run()
+    (said,) = [record.getMessage() for record in caplog.records]
+    assert said.startswith("the hub cannot be reached: ")
+    assert said.endswith(f"; {last - held} rows wait in the outbox")
+
+
 IN_A_NETWORK_OF_ITS_OWN = "OASIS_TEST_PRIVATE_NETWORK"
 """Set in a pytest run inside a network namespace of its own, where a packet filter may drop
 the hub's packets without touching the machine's network: the namespace it was started from."""

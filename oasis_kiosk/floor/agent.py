@@ -562,6 +562,7 @@ class Agent:
 
     def _failed(self, message: str, *, error: bool = False) -> None:
         self._disconnect()
+        self._count_waiting()
         self._close_books()
         if message != self.status.last_error:
             (log.error if error else log.warning)(
@@ -571,6 +572,16 @@ class Agent:
 
     def stop(self) -> None:
         self.stop_event.set()
+
+    def _count_waiting(self) -> None:
+        """The rows the hub does not hold, as far as this side knows, when the hub cannot be
+        asked: the books' outbox beyond what this agent (or its own record) saw confirmed."""
+        try:
+            last = outboxes.last_seq(self._open_books())
+            held = max(self.status.held, confirmed(self.database, self._books_id, self.agent_file))
+        except (LinkError, sqlite3.Error):
+            return  # books that cannot be read say so in the message itself
+        self.status.waiting = max(last - held, 0)
 
     def _close_books(self) -> None:
         books, self._books = self._books, None
