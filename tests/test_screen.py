@@ -1001,11 +1001,12 @@ def test_a_box_folded_while_the_round_goes_on_says_so_in_words_and_its_label_rea
 ) -> None:
     """While the other boxes play, a folded box's caption had said only its hand, the fold
     told by grey alone, and its label was in a grey barely there on the felt (2:1)."""
-    app, _clock = kiosk(tmp_path, (800, 480), language=language)
+    app, clock = kiosk(tmp_path, (800, 480), language=language)
     for key in ("f8", "f8", "x", "x", "return", "f"):
         app.key(key)
     assert app.terminal.round is not None, "the round goes on with the other boxes"
-    folded, *_others = app.game.showing(app.game.revealed_at + 10).boxes
+    settle(app, clock, 3)  # the next box's cards turn face up
+    folded, *_others = app.game.showing(clock.now).boxes
     assert folded.folded
     i18n.use(language)
     try:

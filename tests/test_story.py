@@ -390,6 +390,12 @@ def test_a_hand_whose_play_bet_lost_lights_no_paytable_row_though_its_bonus_won(
     shown = app.game.showing(clock.now)
     assert shown.bonus_category == "Straight", "the bonus table lights the bonus win"
     assert shown.lit_category is None
+    net = settled["net"]
+    assert net > 0
+    assert (
+        shown.boxes[0].caption
+        == f"Straight: loses to the dealer, the bonus pays, +{cash_for(app.terminal)(net)}"
+    ), "a gain beside a loss says where it came from"
 
 
 def card_colour(app: App, box: int, position: int = 0) -> tuple[int, int, int]:
@@ -919,7 +925,7 @@ def test_a_box_whose_net_belies_its_verdict_says_the_hands_verdict_not_won_or_lo
     assert settled["outcome"] == "lost"
     assert settled["net"] > 0
     (box,) = snapshot(terminal).boxes
-    assert box.caption == f"Flush: loses to the dealer, +{cash_for(terminal)(settled['net'])}"
+    assert box.caption == f"Flush: loses to the dealer, the bonus pays, +{cash_for(terminal)(settled['net'])}"
 
 
 def test_the_prompt_says_fold_gives_up_a_bonus_the_hand_wins(tmp_path: Path) -> None:
@@ -930,3 +936,67 @@ def test_the_prompt_says_fold_gives_up_a_bonus_the_hand_wins(tmp_path: Path) -> 
     (tmp_path / "other").mkdir()
     high_card = dealt_terminal(tmp_path / "other", "2s 5d 8c Th Kd / Ks Kh 4c 5c 9d", bonus=True)
     assert "FOLD gives it up" not in snapshot(high_card).prompt
+
+
+def box_faces(app: App, now: float, box: int = 0) -> list[str | None]:
+    """What each card of a box shows at ``now`` (None: not there yet, its back, or mid-turn)."""
+    faces = []
+    for position in range(5):
+        pose = app.game.motions.pose(("box", box, position), now)
+        faces.append(None if pose is None or pose.width < 1 else pose.face)
+    return faces
+
+
+@pytest.mark.parametrize("exchange", [False, True])
+def test_no_hand_is_named_lit_or_offered_before_its_cards_have_landed(tmp_path: Path, exchange: bool) -> None:
+    """The box said "Three of a kind" and lit its paytable row, with PLAY and FOLD live, in
+    the first frame of the deal, while every card place was still empty; an exchange named
+    the new hand before its cards came. Each shows once the box's cards lie face up."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=TRIPS + " Qc Jh")
+    app.key("f8")
+    app.key("return")
+    if exchange:
+        settle(app, clock, 3)
+        app.key("3")
+        app.key("e")
+    frames = []
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        app.draw()
+        frames.append((box_faces(app, clock.now), app.game.showing(clock.now)))
+    landing = [shown for faces, shown in frames if None in faces]
+    assert len(landing) > 10, "the cards come one after another, visibly"
+    for shown in landing:
+        assert [box.caption for box in shown.boxes] == [""], "no hand named"
+        assert shown.lit_category is None, "no paytable row lit"
+        assert shown.buttons == ()
+        assert shown.prompt == ""
+    landed = app.game.showing(clock.now)
+    assert landed.boxes[0].caption == ("One pair" if exchange else "Three of a kind")
+    assert landed.lit_category is not None
+    assert landed.buttons
+
+
+def test_a_folded_box_says_folded_while_the_dealers_cards_turn(tmp_path: Path) -> None:
+    """Its caption read "High card: folded" until the PLAY of the next box, then only "High
+    card" through the whole reveal: the fold is said in words, not by the grey alone."""
+    deck = "2s 3d 7c 9h Jd / As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"
+    app, clock = kiosk(tmp_path, (1920, 1080), deck=deck)
+    for _ in range(3):
+        app.key("f8")
+    app.key("x")
+    app.key("return")
+    settle(app, clock, 3)
+    app.key("f")
+    settle(app, clock, 1)
+    app.key("p")
+    turning = []
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        app.draw()
+        if None in dealer_faces(app, clock.now):
+            turning.append(app.game.showing(clock.now))
+    assert turning
+    for shown in turning:
+        assert shown.boxes[0].caption == "High card: folded"
+        assert shown.boxes[1].caption == "Three of a kind"

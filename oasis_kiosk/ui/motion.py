@@ -132,6 +132,10 @@ class Motions:
         self.moving.clear()
         self._queue_end = 0.0
 
+    def landing(self, now: float) -> bool:
+        """Some of the boxes' cards are still to come, to turn or to be swapped."""
+        return any(slot[0] == "box" and now < motion.end for slot, motion in self.moving.items())
+
     def revealing(self, now: float) -> bool:
         """Some of the dealer's cards are still to turn, or turning."""
         return bool(self._reveal(now))

@@ -63,7 +63,7 @@ class BoxView:
     selected: frozenset[int]
     current: bool
     hand: str
-    """The hand's name, all that shows while the dealer's cards are still turning."""
+    """The hand's name (and a fold), all that shows while the dealer's cards are still turning."""
     caption: str
     """The hand and, once the round is settled, its outcome and net ("Flush: won, +€98.00")."""
     bets: tuple[tuple[str, int], ...]
@@ -147,6 +147,16 @@ def while_the_dealer_turns(view: View) -> View:
         prompt=view.prompt if cabinet else "",
         buttons=(),
         dealer_verdict="",
+    )
+
+
+def while_the_cards_land(view: View) -> View:
+    """A round as it shows while its boxes' cards are still coming, turning or being swapped:
+    no hand named or lit in the paytable, nothing offered on them yet."""
+    return replace(
+        while_the_dealer_turns(view),
+        boxes=tuple(replace(box, hand="", caption="") for box in view.boxes),
+        lit_category=None,
     )
 
 
@@ -326,10 +336,7 @@ def _round_in_play(terminal: Terminal, round_: Round, looked_at: int) -> _TableS
                 selected=frozenset(terminal.selected) if current else frozenset(),
                 current=current,
                 hand=name,
-                # Folded: said in words, not by the greyed cards alone.
-                caption=_("{hand}: {outcome}").format(hand=name, outcome=_(OUTCOMES["folded"]))
-                if name and index in folded
-                else name,
+                caption=_named(name, index in folded),
                 bets=_bets_in_play(terminal, index),
                 won=False,
                 folded=index in folded,
@@ -343,6 +350,14 @@ def _round_in_play(terminal: Terminal, round_: Round, looked_at: int) -> _TableS
         dealer=tuple(round_.dealer_cards),
         boxes=tuple(boxes),
         lit=lit,
+    )
+
+
+def _named(hand: str, folded: bool) -> str:
+    """A box's hand as it is named before the outcome: a fold said in words, not by the
+    greyed cards alone (it tells nothing of the dealer's hand)."""
+    return (
+        _("{hand}: {outcome}").format(hand=hand, outcome=_(OUTCOMES["folded"])) if hand and folded else hand
     )
 
 
@@ -366,7 +381,7 @@ def _settled_round(
                 selected=frozenset(),
                 current=False,
                 # A blind box's cards turn with the dealer's: nothing names its hand before.
-                hand="" if settled["box"] >= looked_at else name,
+                hand="" if settled["box"] >= looked_at else _named(name, settled["outcome"] == "folded"),
                 caption=box_result(settled, awards.get(settled["box"], 0), cash),
                 bets=_settled_bets(settled),
                 won=won,
@@ -470,9 +485,12 @@ def box_result(settled: BoxSettlement, award: int, cash: Callable[[int], str]) -
     outcome = settled["outcome"]
     belied = (outcome == "won" and result <= 0) or (outcome == "lost" and result > 0)
     words = AGAINST_THE_NET[outcome] if belied else OUTCOMES[outcome]
-    return _("{hand}: {outcome}, {net}").format(
-        hand=hand_name(settled["hand"]["category"]), outcome=_(words), net=net
-    )
+    hand, said = hand_name(settled["hand"]["category"]), _(words)
+    if award:
+        return _("{hand}: {outcome}, the jackpot pays, {net}").format(hand=hand, outcome=said, net=net)
+    if settled["bonus"]["returned"] > settled["bonus"]["stake"]:
+        return _("{hand}: {outcome}, the bonus pays, {net}").format(hand=hand, outcome=said, net=net)
+    return _("{hand}: {outcome}, {net}").format(hand=hand, outcome=said, net=net)
 
 
 def _box_label(index: int, looked_at: int) -> str:

@@ -11,7 +11,14 @@ from dataclasses import replace
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.ui.motion import DEALER, PLAYER, ChipMotions, ChipSpot, CountUp, Motions, count_duration
 from oasis_kiosk.ui.sound import win_tune
-from oasis_kiosk.ui.view import SettledBet, View, before_reveal, last_settlement, while_the_dealer_turns
+from oasis_kiosk.ui.view import (
+    SettledBet,
+    View,
+    before_reveal,
+    last_settlement,
+    while_the_cards_land,
+    while_the_dealer_turns,
+)
 
 SETTLED_BETS: dict[str, SettledBet] = {
     "ante": "ante",
@@ -40,7 +47,7 @@ class RoundStory:
         """When the settled round's last dealer card has turned: its outcome shows from then."""
         self._lit_in_play: str | None = None
         """The paytable row lit while the round was played, kept lit through the reveal."""
-        self._hidden: tuple[View, str | None, bool, View] | None = None
+        self._hidden: tuple[View, str | None, str, View] | None = None
         """The last view shown without what its reveal is to tell (``_hiding``): a frame of
         the reveal asks twice, and every frame of it asks the same."""
 
@@ -113,24 +120,32 @@ class RoundStory:
         """The view as the screen shows it at ``now``: a settled round without its outcome
         until the dealer's last card has turned, a round in play without its next offers."""
         assert self.view is not None
-        if now < self.revealed_at:
-            return self._hiding(self.view, settled=True)
+        if now < self.revealed_at:  # a blind box's cards turn with the dealer's: named after
+            return self._hiding(self.view, "settled")
+        if self.motions.landing(now):
+            return self._hiding(self.view, "landing")
         if self.motions.revealing(now):
-            return self._hiding(self.view, settled=False)
+            return self._hiding(self.view, "turning")
         if self.view.overlay[:1] == ("handpay",) and (self.counting(now) or self.celebrating(now)):
             # The winning hand stays in view while its win counts up and its jackpot is
             # celebrated; the prompt already says the attendant pays it, then the lock-up shows.
             return replace(self.view, overlay=())
         return self.view
 
-    def _hiding(self, view: View, settled: bool) -> View:
-        """``view`` as its reveal shows it (``before_reveal`` of a settled round, else
-        ``while_the_dealer_turns``), made once for the view."""
+    def _hiding(self, view: View, moment: str) -> View:
+        """``view`` as the moment shows it, made once for the view: its boxes' cards still
+        landing (``while_the_cards_land``), a settled round's dealer turning
+        (``before_reveal``), a round in play's (``while_the_dealer_turns``)."""
         kept = self._hidden
-        if kept is not None and kept[0] is view and kept[1:3] == (self._lit_in_play, settled):
+        if kept is not None and kept[0] is view and kept[1:3] == (self._lit_in_play, moment):
             return kept[3]
-        hidden = before_reveal(view, self._lit_in_play) if settled else while_the_dealer_turns(view)
-        self._hidden = (view, self._lit_in_play, settled, hidden)
+        if moment == "landing":
+            hidden = while_the_cards_land(view)
+        elif moment == "settled":
+            hidden = before_reveal(view, self._lit_in_play)
+        else:
+            hidden = while_the_dealer_turns(view)
+        self._hidden = (view, self._lit_in_play, moment, hidden)
         return hidden
 
     def meters(self, now: float) -> tuple[int, int, int]:
