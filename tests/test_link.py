@@ -391,7 +391,12 @@ def test_an_agent_that_cannot_reach_the_hub_says_how_many_rows_wait(
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]
     unreachable = replace(access.read_credentials(floor.credentials), port=port)
-    link = agent.Agent(database, unreachable, sleep=lambda seconds: (link.stop(), True)[1])
+
+    def stop_at_the_first_wait(seconds: float) -> bool:
+        link.stop()
+        return True
+
+    link = agent.Agent(database, unreachable, sleep=stop_at_the_first_wait)
     with caplog.at_level("WARNING", logger="oasis_kiosk.link"):
         link.run()
     (said,) = [record.getMessage() for record in caplog.records]
