@@ -141,8 +141,7 @@ def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_
     assert view.jackpot_won
     written = render.text.cache_info().misses
     lines, _alarm, amount_line = shown
-    for number, line in enumerate(lines):
-        panel.words(table.layout, number, line, amount_line)
+    panel.all_words(table.layout, lines, amount_line)
     for colour in jackpot.BANNER_COLOURS:
         jackpot.banner_words(table.layout, cash_for(table.terminal)(view.jackpot_won), colour)
     assert render.text.cache_info().misses == written, "every word was written ahead"

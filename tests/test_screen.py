@@ -957,6 +957,27 @@ def test_a_handpay_shows_its_amount_large_and_the_attendants_payment_is_confirme
     assert f"   Handpay of {amount} paid." in app.game.view.prompt, "a sentence of its own after the prompt"
 
 
+@pytest.mark.parametrize("language", screenshots.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES)
+def test_a_jackpots_handpay_panel_keeps_its_words_inside_it(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    """At 1024x768 in Russian the lock-up of a jackpot over the handpay limit took its title
+    on two lines and cut its instruction through the middle: the words of what to do were
+    lost. A panel's words shrink, never under the floor, until all of them fit it."""
+    app, clock = kiosk(tmp_path, size, deck="As Ks Qs Js Ts / 2h 3d 7c 8c 9d", language=language)
+    for key in ("f8", "n", "return"):
+        app.key(key)
+    settle(app, clock, 3)
+    app.key("p")
+    settle(app, clock, 30)
+    assert app.game.showing(clock.now).overlay[:1] == ("handpay",)
+    assert isinstance(app.screen, CheckedSurface)
+    app.screen.forget()
+    app.repaint()
+    assert not app.screen.faults()
+
+
 def contrast(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
     """WCAG's contrast ratio of two colours."""
 

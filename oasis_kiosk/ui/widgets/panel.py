@@ -30,13 +30,30 @@ def area(lay: Layout) -> pygame.Rect:
     return table.inflate(-lay.small, -table.h // 3)
 
 
-def words(lay: Layout, number: int, line: str, amount_line: int | None) -> list[pygame.Surface]:
-    """A panel's line ``number`` as it is written: the first as its title, the amount
-    (``amount_line``) in the largest type, the others wrapped to the panel's width."""
+Scale = tuple[int, int, int]
+"""A panel's type sizes: its title's, its amount's (the largest it may be fitted at) and its
+text's."""
+
+
+def scales(lay: Layout) -> list[Scale]:
+    """A panel's type sizes, largest first: a panel whose words do not fit its frame takes the
+    next (at 1024x768 a Russian jackpot's lock-up had cut its instruction through)."""
+    return [
+        (lay.large * 3 // 2, lay.large * 2, lay.medium),
+        (lay.large, lay.large * 3 // 2, lay.medium),
+        (lay.medium, lay.large, lay.medium),
+        (lay.medium, lay.large, max(lay.small, lay.floor)),
+    ]
+
+
+def words(lay: Layout, number: int, line: str, amount_line: int | None, scale: Scale) -> list[pygame.Surface]:
+    """A panel's line ``number`` as it is written at ``scale``: the first as its title, the
+    amount (``amount_line``) in the largest type, the others wrapped to the panel's width."""
     room = area(lay).w - lay.medium * 2
+    title, amount, body = scale
     if number == amount_line:
-        return [render.fitted(line, _amount_size(lay), render.GOLD, room, True, lay.floor)]
-    size = _title_size(lay) if number == 0 else lay.medium
+        return [render.fitted(line, amount, render.GOLD, room, True, lay.floor)]
+    size = title if number == 0 else body
     colour = render.GOLD if number == 0 else render.WHITE
     return [
         render.text(piece, size, colour, bold=number == 0)
@@ -44,19 +61,32 @@ def words(lay: Layout, number: int, line: str, amount_line: int | None) -> list[
     ]
 
 
-def _amount_size(lay: Layout) -> int:
-    return lay.large * 2
+def all_words(lay: Layout, lines: Sequence[str], amount_line: int | None) -> list[pygame.Surface]:
+    """The panel's words at the largest scale at which they all fit its frame (at the least
+    of them if none does: the screen's test sees that)."""
+    room = area(lay).h - lay.medium * 2
+    for scale in scales(lay):
+        shown = [
+            piece
+            for number, line in enumerate(lines)
+            for piece in words(lay, number, line, amount_line, scale)
+        ]
+        if _height(lay, shown) <= room:
+            break
+    return shown
 
 
-def _title_size(lay: Layout) -> int:
-    return lay.large * 3 // 2
+def _height(lay: Layout, shown: Sequence[pygame.Surface]) -> int:
+    return sum(piece.get_height() for piece in shown) + lay.small // 2 * (len(shown) - 1)
 
 
 def font_sizes(lay: Layout) -> list[tuple[int, bool]]:
-    """The fonts (size, bold) a panel's words may be written in: its title's, its text's
-    and each its amount may be fitted at."""
-    amount = [(size, True) for size in render.fitting_sizes(_amount_size(lay), lay.floor)]
-    return [(_title_size(lay), True), (lay.medium, False), *amount]
+    """The fonts (size, bold) a panel's words may be written in: its titles', its texts' and
+    each its amount may be fitted at."""
+    amount = [(size, True) for size in render.fitting_sizes(lay.large * 2, lay.floor)]
+    titles = {(title, True) for title, _amount, _body in scales(lay)}
+    bodies = {(body, False) for _title, _amount, body in scales(lay)}
+    return [*sorted(titles), *sorted(bodies), *amount]
 
 
 CORNER = 12
@@ -81,10 +111,9 @@ def draw(surface: pygame.Surface, lay: Layout, panel: Panel, veiled: Sequence[py
     frame = area(lay)
     pygame.draw.rect(surface, render.ALARM if alarm else render.PANEL, frame, border_radius=CORNER)
     pygame.draw.rect(surface, render.GOLD, frame, width=3, border_radius=CORNER)
-    shown = [piece for number, line in enumerate(lines) for piece in words(lay, number, line, amount_line)]
+    shown = all_words(lay, lines, amount_line)
     gap = lay.small // 2
-    tall = sum(piece.get_height() for piece in shown) + gap * (len(shown) - 1)
-    y = max(frame.centery - tall // 2, frame.y + lay.medium)  # the words in the middle
+    y = max(frame.centery - _height(lay, shown) // 2, frame.y + lay.medium)  # the words in the middle
     with render.clipped(surface, frame.inflate(-6, -6)):
         for piece in shown:
             surface.blit(piece, piece.get_rect(midtop=(frame.centerx, y)))

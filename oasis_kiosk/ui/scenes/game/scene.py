@@ -270,8 +270,7 @@ class GameScene(TableScene):
         shown = panel.overlay_panel(view)
         if shown is not None:
             lines, _alarm, amount_line = shown
-            for number, line in enumerate(lines):
-                yield panel.words(lay, number, line, amount_line)
+            yield panel.all_words(lay, lines, amount_line)
         if view.jackpot_won and self._has_jackpot:
             won = cash_for(self.terminal)(view.jackpot_won)
             for colour in jackpot.BANNER_COLOURS:
