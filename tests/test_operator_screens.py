@@ -498,3 +498,37 @@ def test_the_recalls_page_button_keeps_its_words_inside(tmp_path: Path, language
             screen.press(Press("exchange"))
     finally:
         i18n.use("en")
+
+
+def test_the_menu_never_asks_to_confirm_what_it_would_refuse(tmp_path: Path) -> None:
+    """The jackpot page offered "DEAL twice: bring the meter up to its base" with the meter at
+    its base, asked for the second DEAL, then refused it; the settings page asked to confirm
+    a change of rules with credits on, then refused it, and priced rules in another currency
+    in the books' own. Each refusal is said at once, and nothing waits for a confirmation."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    terminal.handle("bill", 5000)
+    screen = operator_screen(terminal, (1280, 720))
+    page(screen, "jackpot")
+    assert not [text for text in shown(screen, "operator-jackpot-at-base") if text.startswith("DEAL twice")]
+    screen.press(Press("deal"))
+    assert screen.confirming is None
+    assert screen.notice.startswith("The meter ("), screen.notice
+    page(screen, "settings")
+    screen.press(Press("card", 1))  # the next rules: credits are on
+    assert screen.notice == "The rules cannot change while credits are on: cash them out first"
+    screen.press(Press("deal"))
+    assert screen.confirming is None
+    assert screen.notice == "The rules cannot change while credits are on: cash them out first"
+    empty = tmp_path / "empty.db"
+    terminal = Terminal(Config(database=empty), books(empty))
+    screen = operator_screen(terminal, (1280, 720))
+    page(screen, "settings")
+    screen.press(Press("card", 1))
+    while screen.rules_choice[0] != "czech":
+        screen.press(Press("card", 1))
+    assert "CZK" in screen.notice, screen.notice
+    texts = shown(screen, "operator-settings-other-currency")
+    assert not [text for text in texts if "Return at an ante" in text], "no amounts in the books' money"
+    screen.press(Press("deal"))
+    assert screen.confirming is None

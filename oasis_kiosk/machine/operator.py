@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from oasis_kiosk import returns
 from oasis_kiosk._core import OasisError, Profile
-from oasis_kiosk.config import ConfigError, JackpotConfig, check_setting, validate
+from oasis_kiosk.config import Config, ConfigError, JackpotConfig, check_setting, validate
 from oasis_kiosk.config.stored import MENU_RULES_SOURCE, STORED
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine import books_money
@@ -286,14 +286,18 @@ class OperatorMenu:
     def reset_period(self) -> None:
         """Starts a new period, between rounds and cash-outs (a round's or a handpay's money
         is never split between two periods); the lifetime meters are untouched."""
-        self._require()
-        self._require_no_cash_out()
-        if self.terminal.round is not None:
-            raise OperatorError(N_("finish the round in play first"))
+        self.check_period_reset()
         with self._writing():
             previous = self.store.get_state("period_baseline", {})
             self.store.set_state("period_baseline", self.store.meters())
             self.store.event("period_meters_reset", previous_baseline=previous)
+
+    def check_period_reset(self) -> None:
+        """``reset_period``'s refusals, and nothing written."""
+        self._require()
+        self._require_no_cash_out()
+        if self.terminal.round is not None:
+            raise OperatorError(N_("finish the round in play first"))
 
     def add_credit(self, amount: int, reason: str) -> None:
         """Credits put on by the operator (a refund, a test), on the ledger and logged."""
@@ -373,28 +377,7 @@ class OperatorMenu:
         The rules are checked whole before anything changes, their return included: refused
         (ReturnsRefusedError) outside the configuration's bounds, and while it is not known
         (ReturnsUnknownError: compute and book it first)."""
-        self._require()
-        self._require_no_money(
-            N_("the rules cannot change while a round is open: finish it first"),
-            N_("the rules cannot change while credits are on: cash them out first"),
-        )
-        loaded = self._loaded(profile, overrides)
-        changed = replace(self.terminal.config, profile=profile, profile_overrides=overrides)
-        try:
-            validate(changed)  # the rules with the cabinet's limits: a round it could deal
-        except ConfigError as error:
-            raise OperatorError(N_("these rules cannot be played: {reason}"), reason=str(error)) from None
-        refused = books_money.refusal(self.store, loaded.id, loaded.to_dict()["table"])
-        if refused is not None:
-            template, details = refused
-            raise OperatorError(template, **details)
-        figures = self._figures(loaded)
-        if figures is None:
-            raise ReturnsUnknownError(loaded)
-        config = self.terminal.config
-        found = returns.breaches(figures, config.return_bounds, config.jackpot, loaded.to_dict())
-        if found:
-            raise ReturnsRefusedError(found, loaded.to_dict())
+        loaded, changed = self.check_rules(profile, overrides)
         before = {"profile": self.terminal.profile.id, "digest": self.terminal.profile.digest}
         with self._writing():
             self.store.set_state("rules", {"profile": profile, "overrides": overrides})
@@ -405,6 +388,40 @@ class OperatorMenu:
             self.store.event("configuration_changed", setting="rules", before=before, after=after)
         self.terminal.config = changed
         self.terminal.use_profile(loaded)
+
+    def check_rules(self, profile: str, overrides: dict[str, Any] | None = None) -> tuple[Profile, Config]:
+        """``set_rules``' refusals, and nothing written: the rules loaded and the configuration
+        they make. The menu asks before it asks for a confirmation (a change it would refuse
+        is never offered)."""
+        self._require()
+        self._require_no_money(
+            N_("the rules cannot change while a round is open: finish it first"),
+            N_("the rules cannot change while credits are on: cash them out first"),
+        )
+        loaded = self._countable(profile, overrides)
+        changed = replace(self.terminal.config, profile=profile, profile_overrides=overrides)
+        try:
+            validate(changed)  # the rules with the cabinet's limits: a round it could deal
+        except ConfigError as error:
+            raise OperatorError(N_("these rules cannot be played: {reason}"), reason=str(error)) from None
+        figures = self._figures(loaded)
+        if figures is None:
+            raise ReturnsUnknownError(loaded)
+        config = self.terminal.config
+        found = returns.breaches(figures, config.return_bounds, config.jackpot, loaded.to_dict())
+        if found:
+            raise ReturnsRefusedError(found, loaded.to_dict())
+        return loaded, changed
+
+    def _countable(self, profile: str, overrides: dict[str, Any] | None) -> Profile:
+        """The rules, refused where the books cannot count their money (another currency or
+        other minor units: their amounts would be read in the books' own)."""
+        loaded = self._loaded(profile, overrides)
+        refused = books_money.refusal(self.store, loaded.id, loaded.to_dict()["table"])
+        if refused is not None:
+            template, details = refused
+            raise OperatorError(template, **details)
+        return loaded
 
     @staticmethod
     def _loaded(profile: str, overrides: dict[str, Any] | None) -> Profile:
@@ -421,9 +438,10 @@ class OperatorMenu:
             raise OperatorError(N_("the return cannot be read: {reason}"), reason=str(error)) from None
 
     def returns_of(self, profile: str, overrides: dict[str, Any] | None = None) -> returns.Figures | None:
-        """The return of these rules, where it is known (shipped or in the books)."""
+        """The return of these rules, where it is known (shipped or in the books); refused
+        for rules whose money the books cannot count."""
         self._require()
-        return self._figures(self._loaded(profile, overrides))
+        return self._figures(self._countable(profile, overrides))
 
     def book_returns(self, figures: returns.Figures) -> None:
         """Figures computed for rules being applied, kept in the books (and logged)."""
@@ -433,22 +451,27 @@ class OperatorMenu:
     def reset_jackpot(self) -> None:
         """Brings the meter up to its base (after the base was raised, say); the house puts
         the difference on. The meter never goes down but by a hit."""
-        self._require()
-        self._require_no_cash_out()
+        self.check_jackpot_reset()
         terminal = self.terminal
         base = terminal.config.jackpot.base
-        if terminal.jackpot.value >= base:
-            raise OperatorError(
-                N_("the meter ({meter}) is not below its base ({base}): only a hit lowers it"),
-                meter=Amount(terminal.jackpot.value),
-                base=Amount(base),
-            )
         added = base - terminal.jackpot.value
         with self._writing():
             self.store.post("jackpot_reset", 0, to_meter=added)
             terminal.jackpot = replace(terminal.jackpot, value=base)
             self.store.event("jackpot_reset", added=added)
             terminal.save_state()
+
+    def check_jackpot_reset(self) -> None:
+        """``reset_jackpot``'s refusals, and nothing written."""
+        self._require()
+        self._require_no_cash_out()
+        base, meter = self.terminal.config.jackpot.base, self.terminal.jackpot.value
+        if meter >= base:
+            raise OperatorError(
+                N_("the meter ({meter}) is not below its base ({base}): only a hit lowers it"),
+                meter=Amount(meter),
+                base=Amount(base),
+            )
 
     def jackpot_hits(self, count: int = 10) -> list[dict[str, Any]]:
         """The last hits, newest last: when, which round, how much. A hit credited is a row

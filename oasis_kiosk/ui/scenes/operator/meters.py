@@ -49,8 +49,9 @@ class MetersPages(OperatorPage):
             (_("Base"), cash(settings.base)),
             (_("Share of each bonus stake"), str(settings.rate)),
             (_("Maximum"), cash(settings.maximum)),
-            (_("DEAL twice: bring the meter up to its base"), ""),
         ]
+        if self.terminal.jackpot.value < settings.base:  # else only a hit lowers it: nothing to offer
+            lines.append((_("DEAL twice: bring the meter up to its base"), ""))
         hits = [
             (f"{i18n.local_time(hit['at'])}  #{hit['round']}", cash(hit["amount"]))
             for hit in reversed(self.menu.jackpot_hits())

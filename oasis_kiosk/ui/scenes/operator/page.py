@@ -4,7 +4,7 @@ drawn at the menu's size (measured by each frame, ``OperatorScreen.draw``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pygame
 
@@ -46,10 +46,18 @@ class OperatorPage:
         self.hotspots: list[tuple[pygame.Rect, str]] = []
         self.dirty = True
 
-    def _confirmed(self, action: str, button: Intent = Intent.DEAL) -> bool:
+    def _confirmed(
+        self, action: str, button: Intent = Intent.DEAL, refusal: Callable[[], str | None] | None = None
+    ) -> bool:
         """Whether this press of ``button`` confirms ``action``: the second in a row does, the
-        first asks for it (FOLD, a digit or another page cancels it: ``_cancel``)."""
+        first asks for it (FOLD, a digit or another page cancels it: ``_cancel``), unless the
+        machine would refuse it (``refusal``: why, or None): then the first says why, and
+        asks nothing."""
         if self.confirming != action:
+            refused = refusal() if refusal is not None else None
+            if refused is not None:
+                self.confirming, self.notice = None, refused
+                return False
             self.confirming = action
             self.notice = _("Press {button} again to confirm, FOLD to cancel.").format(
                 button=intent_name(button)
@@ -63,6 +71,14 @@ class OperatorPage:
         (left standing, it invited a FOLD that no longer cancels anything)."""
         if self.confirming is not None:
             self.confirming, self.notice = None, ""
+
+    def _refusal_of(self, check: Callable[[], object]) -> str | None:
+        """Why the machine refuses what ``check`` checks (None: it does not)."""
+        try:
+            check()
+        except OperatorError as error:
+            return self._refused(error)
+        return None
 
     def _refused(self, error: OperatorError | StoreError) -> str:
         """Why the machine refused, in the screen's language (the books' own errors are

@@ -152,8 +152,13 @@ class OperatorScreen(
             "settings": lambda: self._apply_rules(self.rules_choice),
             "service": self._credit,
         }
+        refusals = {
+            "meters": lambda: self._refusal_of(self.menu.check_period_reset),
+            "jackpot": lambda: self._refusal_of(self.menu.check_jackpot_reset),
+            "settings": lambda: self._rules_refusal(self.rules_choice),
+        }
         action = actions.get(page)
-        if action is not None and self._confirmed(page):
+        if action is not None and self._confirmed(page, refusal=refusals.get(page)):
             action()
 
     # Drawing.

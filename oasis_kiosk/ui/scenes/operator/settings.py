@@ -107,9 +107,9 @@ class SettingsPage(OperatorPage):
             choices = self.rules_choices
             current = choices.index(self.rules_choice) if self.rules_choice in choices else -1
             self.rules_choice = choices[(current + 1) % len(choices)]
-            self.notice = _("Press DEAL twice to play {profile} from the next round.").format(
-                profile=self._rules_name(self.rules_choice)
-            )
+            self.notice = self._rules_refusal(self.rules_choice) or _(
+                "Press DEAL twice to play {profile} from the next round."
+            ).format(profile=self._rules_name(self.rules_choice))
         elif card == 2:
             languages = list(i18n.LANGUAGES)
             self.menu.set_language(languages[(languages.index(config.language) + 1) % len(languages)])
@@ -146,6 +146,19 @@ class SettingsPage(OperatorPage):
             self._apply_rules(worker.rules)
         except (OperatorError, StoreError) as error:
             self.notice = self._refused(error)
+
+    def _rules_refusal(self, rules: Rules) -> str | None:
+        """Why the machine would refuse these rules now (None: it would not; a return not
+        known yet is computed once they are applied)."""
+        try:
+            self.menu.check_rules(*rules)
+        except ReturnsUnknownError:
+            return None
+        except ReturnsRefusedError as refused:
+            return self._refusal(refused.breaches[0])
+        except OperatorError as error:
+            return self._refused(error)
+        return None
 
     def _refusal(self, breach: returns.Breach) -> str:
         """A return outside its bound, or not known, in the screen's language."""
