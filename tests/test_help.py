@@ -5,12 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from copy import deepcopy
+from typing import TYPE_CHECKING
 
 import pytest
 
 from oasis_kiosk import BetError, Round, i18n, load_profile, profile_names
 from oasis_kiosk.i18n import money
-from oasis_kiosk.ui.rules_text import bonus_rows, paytable_rows, rules_lines
+from oasis_kiosk.ui.rules_text import bonus_rows, hand_name, paytable_rows, rules_lines
+
+if TYPE_CHECKING:
+    from oasis_kiosk._core import _ProfileRules as ProfileRules
+    from oasis_kiosk._core import _PurchaseRules as PurchaseRules
 
 
 def cash_in(profile: str) -> Callable[[int], str]:
@@ -107,3 +112,90 @@ def test_a_purchase_that_needs_the_bonus_says_so_inside_its_sentence(name: str, 
     for line in conditional:
         assert bonus.lower()[:4] in line.lower(), f"the bonus it needs is named: {line!r}"
         assert line.endswith("."), line
+
+
+def rules_of(name: str) -> ProfileRules:
+    return load_profile(name).to_dict()
+
+
+def help_of(name: str, rules: ProfileRules) -> list[str]:
+    """The help's sentences for `rules` (a profile's, perhaps changed) at the least ante."""
+    profile = load_profile(name)
+    return rules_lines(rules, cash_in(name), profile.prices(profile.allowed_antes()[0]))
+
+
+def with_all(lines: list[str], *words: str) -> list[str]:
+    return [line for line in lines if all(word in line for word in words)]
+
+
+@pytest.mark.parametrize("name", [name for name in profile_names() if rules_of(name).get("protection")])
+def test_the_protection_names_every_hand_it_protects_and_its_cap(name: str) -> None:
+    """golden-oasis protects the royal flush as well as the straight flush, and the half it
+    pays stops at the table's maximum (RULES.md §3.5): the help said "a straight flush"."""
+    rules = rules_of(name)
+    cap = cash_in(name)(rules["table"]["max_payout"])
+    names = [hand_name(category) for category in rules["protection"]["categories"]]
+    assert with_all(help_at(name), *names), names
+    assert with_all(help_at(name), "half", cap)
+    changed = deepcopy(rules)
+    changed["protection"]["categories"] = ["FourOfAKind"]
+    assert with_all(help_of(name, changed), "Four of a kind")
+
+
+@pytest.mark.parametrize("name", [name for name in profile_names() if rules_of(name).get("insurance")])
+def test_the_insurance_stops_at_the_table_maximum(name: str) -> None:
+    cap = cash_in(name)(rules_of(name)["table"]["max_payout"])
+    assert with_all(help_at(name), "insure", cap)
+
+
+def redraws(name: str) -> list[PurchaseRules]:
+    rules = rules_of(name)
+    return [option for option in (rules.get("buy_game"), rules.get("buy_dealer_card")) if option]
+
+
+@pytest.mark.parametrize("name", [name for name in profile_names() if redraws(name)])
+def test_the_redraw_says_which_hand_may_buy_it_and_what_a_dealer_still_out_leaves(name: str) -> None:
+    """Buying the game (golden-oasis) is open to Ace-King or better only, and a dealer who
+    still does not qualify returns the ante and the play bet, the fee lost: the purchase gives
+    up the ante's 1:1 win where the profile pays it (RULES.md §3.2, §3.4)."""
+    rules = rules_of(name)
+    lines = help_at(name)
+    least = redraws(name)[0].get("min_category")
+    if least:
+        assert with_all(lines, "change his highest card", f"{hand_name(least)} or better")
+    assert with_all(lines, "still does not qualify", "the fee is lost")
+    assert bool(with_all(lines, "gives up the ante's 1:1 win")) == (
+        rules["game"]["no_qualify_ante"] == "pays"
+    )
+    changed = deepcopy(rules)
+    for option in (changed.get("buy_game"), changed.get("buy_dealer_card")):
+        if option:
+            option["min_category"] = "TwoPair"
+    changed["game"]["no_qualify_ante"] = "returned"
+    lines = help_of(name, changed)
+    assert with_all(lines, "change his highest card", "Two pair or better")
+    assert not with_all(lines, "gives up")
+
+
+def staked_bonus(name: str) -> bool:
+    bonus = rules_of(name).get("bonus")
+    return bonus is not None and bonus["kind"] != "privilege"
+
+
+@pytest.mark.parametrize("name", [name for name in profile_names() if staked_bonus(name)])
+def test_the_bonus_says_what_the_profile_decides(name: str) -> None:
+    """Folding, the cards judged and the jackpot as the profile says them, never one house's
+    words for every house."""
+    rules = rules_of(name)
+    bonus = rules["bonus"]
+    for folding_loses in (True, False):
+        changed = deepcopy(rules)
+        changed["bonus"]["forfeited_by_fold"] = folding_loses
+        lines = help_of(name, changed)
+        assert bool(with_all(lines, "Folding loses the bonus")) == folding_loses
+        assert bool(with_all(lines, "even after a fold")) != folding_loses
+    assert bool(with_all(help_at(name), "five cards as dealt")) == (bonus["judged_on"] == "dealt")
+    for award in bonus["jackpot"]:
+        assert with_all(help_at(name), hand_name(award["category"]), "jackpot", "stake is not returned")
+    if not bonus["jackpot"]:
+        assert not with_all(help_at(name), "jackpot")

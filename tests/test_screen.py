@@ -33,11 +33,11 @@ from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.ui import render, rules_text, screenshots, view
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.layout import SIZES as SIZES  # the other screen tests take it from here
-from oasis_kiosk.ui.layout import text_floor, window_size
+from oasis_kiosk.ui.layout import layout, text_floor, window_size
 from oasis_kiosk.ui.scenes.game.scene import MOST_FRAMES_WAITED
 from oasis_kiosk.ui.screenshots import Clock as Clock  # and this
 from oasis_kiosk.ui.view import cash_for, last_settlement
-from oasis_kiosk.ui.widgets import hand, legend
+from oasis_kiosk.ui.widgets import hand, legend, rulebook
 
 ARTIFACTS = (
     Path(os.environ.get("OASIS_ARTIFACTS") or Path(__file__).parent.parent / "test-artifacts") / "screens"
@@ -824,6 +824,24 @@ def test_every_house_rules_are_on_the_help_pages_in_every_language(tmp_path: Pat
             pages_seen.append(pages)
             pygame.quit()
     assert profile != "golden-oasis" or max(pages_seen) > 1, "the most rules of all need a second page"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 768)])
+def test_help_never_ends_a_page_on_a_lead_in_whose_list_goes_over(size: tuple[int, int]) -> None:
+    """Czech golden-oasis at 800x480 ended its second page on "Ceny při ante 5,00 €:" and
+    began the third with the prices: a line that leads into a list goes over with its first
+    item, wherever the page ends."""
+    pygame.font.init()
+    render.forget()  # fonts kept from a pygame that has quit are invalid
+    lay = layout(*size, 2)
+    filler = "A sentence that takes a line or two of the page, as the house's rules do, and then some."
+    lead_in, item = "Prices at an ante of €5.00:", "Exchange: 1 card for €5.00, 2 cards for €7.50."
+    for count in range(1, 40):
+        lines = ("Golden Oasis Poker", *[filler] * count, lead_in, item, filler)
+        _size, _width, pages = rulebook.pages(lines, lay, False)
+        assert [line for page in pages for line in page] == list(lines), "every sentence, in order"
+        for page in pages[:-1]:
+            assert page[-1] != lead_in, f"{count} sentences before it: its list begins the next page"
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1024, 768), (1920, 1080)])

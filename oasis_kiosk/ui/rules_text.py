@@ -14,6 +14,7 @@ from oasis_kiosk.i18n import N_, _, ngettext
 if TYPE_CHECKING:
     from oasis_kiosk._core import _PriceList as PriceList
     from oasis_kiosk._core import _ProfileRules as ProfileRules
+    from oasis_kiosk._core import _PurchaseRules as PurchaseRules
 
 RANK_TEXT = {"T": "10"}
 """A rank as a card's index prints it, where the code's one letter is not."""
@@ -56,7 +57,7 @@ def rules_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceLi
         *_exchange_lines(rules),
         *_bonus_lines(rules, cash, prices),
         *_purchase_lines(rules, cash, prices),
-        *_cover_lines(rules),
+        *_cover_lines(rules, cash),
     ]
 
 
@@ -153,7 +154,8 @@ def _exchange_lines(rules: ProfileRules) -> list[str]:
 
 
 def _bonus_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
-    """The bonus: a privilege's fee, or the bet's stakes."""
+    """The bonus: a privilege's fee, or the bet's stakes, the cards it is judged on, what a
+    fold does to it and the hands that win the jackpot (RULES.md §3.6)."""
     bonus = rules.get("bonus")
     if not bonus:
         return []
@@ -163,17 +165,35 @@ def _bonus_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceL
                 fee=cash(prices["bonus"] or 0)
             )
         ]
-    if bonus["stake_max"] != bonus["stake_min"]:
-        return [
-            _("Bonus bet {low} to {high}, paid whatever the dealer holds; folding loses it.").format(
-                low=cash(bonus["stake_min"]), high=cash(bonus["stake_max"])
-            )
-        ]
-    return [
-        _("Bonus bet {amount}, paid whatever the dealer holds; folding loses it.").format(
-            amount=cash(bonus["stake_min"])
-        )
+    low, high = bonus.get("stake_min", 0), bonus.get("stake_max", 0)
+    lines = [
+        _("Bonus bet {low} to {high}, paid whatever the dealer holds.").format(low=cash(low), high=cash(high))
+        if high != low
+        else _("Bonus bet {amount}, paid whatever the dealer holds.").format(amount=cash(low))
     ]
+    exchange = rules.get("exchange")
+    changes = rules.get("sixth_card") or (exchange and not exchange["forfeits_bonus"])
+    if bonus["judged_on"] == "dealt":
+        lines.append(_("The bonus is judged on the five cards as dealt."))
+    elif changes:
+        lines.append(_("The bonus is judged on the final hand."))
+    lines.append(
+        _("Folding loses the bonus bet.")
+        if bonus["forfeited_by_fold"]
+        else _("The bonus bet stands even after a fold.")
+    )
+    for award in bonus["jackpot"]:
+        wins = (
+            _(
+                "{hand} wins the progressive jackpot instead of its bonus payment; the bonus stake is not returned."
+            )
+            if award["share"] == "1"
+            else _(
+                "{hand} wins {share} of the progressive jackpot instead of its bonus payment; the bonus stake is not returned."
+            )
+        )
+        lines.append(wins.format(hand=hand_name(award["category"]), share=award["share"]))
+    return lines
 
 
 def _purchase_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
@@ -183,36 +203,71 @@ def _purchase_lines(rules: ProfileRules, cash: Callable[[int], str], prices: Pri
         N_("Buy a sixth card for {fee}: the best five of six count."),
         N_("Buy a sixth card for {fee} if the box has the bonus bet: the best five of six count."),
     )
-    # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
-    redraw = (
-        N_("If the dealer does not qualify, pay {fee} for him to change his highest card."),
-        N_(
-            "If the dealer does not qualify, a box with the bonus bet may pay {fee} for him to "
-            "change his highest card."
-        ),
-    )
     lines = []
-    for option, (anyway, with_bonus), fee in (
-        (rules.get("sixth_card"), sixth, prices["sixth_card"]),
-        (rules.get("buy_game"), redraw, prices["redraw"]),
-        (rules.get("buy_dealer_card"), redraw, prices["redraw"]),
-    ):
-        if option and fee is not None:
-            lines.append(_(with_bonus if option.get("needs_bonus") else anyway).format(fee=cash(fee)))
+    option, fee = rules.get("sixth_card"), prices["sixth_card"]
+    if option and fee is not None:
+        lines.append(_(sixth[1] if option.get("needs_bonus") else sixth[0]).format(fee=cash(fee)))
+    # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
+    for option in (rules.get("buy_game"), rules.get("buy_dealer_card")):
+        if option and prices["redraw"] is not None:
+            lines.extend(_redraw_lines(rules, option, cash(prices["redraw"])))
     return lines
 
 
-def _cover_lines(rules: ProfileRules) -> list[str]:
-    """What covers a strong hand: the insurance a box may buy, the protection it is given."""
+REDRAW = {
+    (False, False): N_("If the dealer does not qualify, pay {fee} for him to change his highest card."),
+    (True, False): N_(
+        "If the dealer does not qualify, a box with the bonus bet may pay {fee} for him to "
+        "change his highest card."
+    ),
+    (False, True): N_(
+        "If the dealer does not qualify, a box with {hand} or better may pay {fee} for him to "
+        "change his highest card."
+    ),
+    (True, True): N_(
+        "If the dealer does not qualify, a box with {hand} or better and the bonus bet may pay "
+        "{fee} for him to change his highest card."
+    ),
+}
+"""The dealer's redraw offered, by (whether it needs the bonus bet, whether it needs a hand)."""
+
+
+def _redraw_lines(rules: ProfileRules, option: PurchaseRules, fee: str) -> list[str]:
+    """Who may buy the dealer's redraw and for what (RULES.md §3.2, §3.4), and what it leaves
+    when he still does not qualify: the ante and the play bet back, the fee lost, and where a
+    dealer who does not qualify pays the ante 1:1, that win given up."""
+    least = option.get("min_category")
+    offer = _(REDRAW[bool(option.get("needs_bonus")), bool(least)])
+    outcome = (
+        _(
+            "If he then qualifies, the hands are compared; if he still does not qualify, the ante and the play bet are returned and the fee is lost: buying gives up the ante's 1:1 win."
+        )
+        if rules["game"]["no_qualify_ante"] == "pays"
+        else _(
+            "If he then qualifies, the hands are compared; if he still does not qualify, the ante and the play bet are returned and the fee is lost."
+        )
+    )
+    return [offer.format(fee=fee, hand=hand_name(least) if least else ""), outcome]
+
+
+def _cover_lines(rules: ProfileRules, cash: Callable[[int], str]) -> list[str]:
+    """What covers a strong hand: the insurance a box may buy, the protection it is given;
+    both stop at the table's maximum payout (RULES.md §3.5)."""
     lines = []
+    cap = cash(rules["table"]["max_payout"])
     if rules.get("insurance"):
         lines.append(
             _(
-                "With {hand} or better, insure against a dealer who does not qualify: up to the hand's payment."
-            ).format(hand=hand_name(rules["insurance"]["min_category"]))
+                "With {hand} or better, insure against a dealer who does not qualify: from one ante up to the hand's payment, never more than {amount}."
+            ).format(hand=hand_name(rules["insurance"]["min_category"]), amount=cap)
         )
     if rules.get("protection"):
-        lines.append(_("A straight flush that is not paid in full is paid half its expected payment."))
+        hands = ", ".join(hand_name(category) for category in rules["protection"]["categories"])
+        lines.append(
+            _(
+                "Protected hands: {hands}. One that would not be paid in full (the dealer does not qualify, ties or holds a higher hand) keeps its ante and play bet and wins half of ante + play bet × odds, at most {amount}."
+            ).format(hands=hands, amount=cap)
+        )
     return lines
 
 

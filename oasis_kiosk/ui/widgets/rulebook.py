@@ -27,7 +27,8 @@ def pages(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> tuple[
     give way before the text goes under the rules' size (the paytable stays in the strip
     above). Where they do not, a house with many options (golden-oasis) on a small screen,
     on pages across the table at the rules' own size (paged anyway, they need not shrink),
-    a sentence never split, the foot of each left for its number."""
+    a sentence never split, a lead-in never last on its page, the foot of each left for its
+    number."""
     table, margin = lay.table, lay.small
     room = table.h - 2 * margin
     tries = [(table.w * 3 // 5, lay.small)] if lay.compact and paytables_beside else []
@@ -41,10 +42,17 @@ def pages(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> tuple[
     page: tuple[str, ...] = ()
     for line in lines:
         if page and _height((*page, line), size, width - 2 * margin) > room:
-            paged.append(page)
-            page = ()
+            # A lead-in ("Prices at an ante of €5.00:") goes over with the list it opens.
+            carried = page[-1:] if len(page) > 1 and _leads_in(page[-1]) else ()
+            paged.append(page[: len(page) - len(carried)])
+            page = carried
         page += (line,)
     return size, width, (*paged, page)
+
+
+def _leads_in(line: str) -> bool:
+    """Whether the sentence opens the list under it: it ends with a colon, in every language."""
+    return line.rstrip().endswith(":")
 
 
 def sentences(
