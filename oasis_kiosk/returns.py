@@ -488,9 +488,13 @@ def breaches(
     how much of it comes back to a box depends on the meter and the other boxes' stakes), and
     at the most any player gets from it, every award at the meter's maximum, by the greatest.
     And the jackpot (``rules``: the profile's, for its greatest bonus stake) may take no more
-    of a stake than its meter can ever pay back."""
+    of a stake than its meter can ever pay back; a share of lost antes it is fed counts in
+    the main game's return."""
+    # The house's share of lost antes comes back through the meter: counted as if every ante
+    # were lost (at most one ante lost per ante staked), an upper bound of what it adds.
+    fed = float(jackpot.lost_ante_rate) if rules.get("bonus") and rules["bonus"]["jackpot"] else 0.0
     checked: list[tuple[bool, str, int, float | None, float, float | None, float | None]] = [
-        (False, main.play, main.ante, main.value, main.ci95, bounds.return_min, bounds.return_max)
+        (False, main.play, main.ante, main.value + fed, main.ci95, bounds.return_min, bounds.return_max)
         for main in figures.every_main
     ]
     if figures.side is not None:

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from dataclasses import asdict
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -177,6 +178,12 @@ BAD_FILES: list[tuple[str, str, str]] = [
     ("[jackpot]\nrate = '1/0'", "jackpot.rate", "'1/0' is not a number"),
     ("[jackpot]\nrate = 'nan'", "jackpot.rate", "'nan' is not a number"),
     ("[jackpot]\nrate = true", "jackpot.rate", "True is not a number"),
+    ("[jackpot]\nlost_ante_rate = '1.5'", "jackpot.lost_ante_rate", "not a share between 0 and 1"),
+    (
+        "[jackpot]\nlost_ante_rate = '0.01'\n[link]\ncredentials = 'hub.toml'\njackpot = 'linked'",
+        "jackpot.lost_ante_rate",
+        "a linked pool is fed by the hub from bonus stakes only",
+    ),
     ("[terminal]\ncashout = 'hopper'", "terminal.cashout", "'hopper' needs a hopper in [devices]"),
     ("[terminal]\nprofile = 'holdem'", "terminal.profile", "no profile 'holdem'"),
     # a credit limit under which the cabinet could take no money, or deal no round
@@ -423,7 +430,7 @@ def test_good_files_load_with_every_key_and_defaults(tmp_path: Path) -> None:
         "[terminal]\nprofile = 'caribbean'\ncredit_limit = 200000\nvolume = 0\nattract_after = 0\n"
         "attract_volume = 5\n"
         "[money]\ncoins = [200, 100]\nhopper_coin = 200\nhandpay_limit = 250000\n"
-        "[jackpot]\nrate = 0.25\n"
+        "[jackpot]\nrate = 0.25\nlost_ante_rate = '1/200'\n"
         "[devices.coin_acceptor]\npulse = 17\ninhibit = 27\npulses = { 1 = 100, 3 = 200 }\n"
         "pulse_min_ms = 15\npulse_max_ms = 120\ndropout_ms = 3\ngap_min_ms = 12\ngap_max_ms = 110\n"
         "quiet_ms = 250\n"
@@ -439,6 +446,7 @@ def test_good_files_load_with_every_key_and_defaults(tmp_path: Path) -> None:
     assert config.attract_volume == 5
     assert (config.coins, config.hopper_coin, config.handpay_limit) == ((100, 200), 200, 250000)
     assert (str(config.jackpot.rate), config.jackpot.base) == ("1/4", 1_000_000)
+    assert config.jackpot.lost_ante_rate == Fraction(1, 200)
     coin = config.devices.coin_acceptor
     assert coin is not None
     assert coin.pulses == {1: 100, 3: 200}

@@ -525,3 +525,19 @@ def test_a_blind_box_the_exact_analysis_cannot_count_is_refused_before_any_simul
     ):
         returns.compute(profile, rounds=FEW_ROUNDS, seed=bytes(32), progress=lambda d, t: seen.append((d, t)))
     assert all(done == 0 for done, _ in seen), "nothing was simulated"
+
+
+def test_a_share_of_lost_antes_counts_in_the_main_games_return_as_if_every_ante_were_lost() -> None:
+    """The house's share of lost antes comes back to the players through the meter: the bounds
+    count it in full (every ante lost, an upper bound), so that no share lifts a game past the
+    approved maximum unseen."""
+    figures = figures_of("standard")
+    main = figures.at_min_ante
+    room = 1.0 - (main.value + main.ci95)  # what the default maximum (100 %) leaves
+    assert room > 0
+    fed = replace(JACKPOT, lost_ante_rate=Fraction(room + 0.01).limit_denominator(10_000))
+    assert 1000 in [
+        breach.amount for breach in breaches(figures, ReturnBounds(), fed) if breach.bet == "standard"
+    ]
+    below = replace(JACKPOT, lost_ante_rate=Fraction(room / 2).limit_denominator(10_000))
+    assert not [breach for breach in breaches(figures, ReturnBounds(), below) if breach.amount == 1000]

@@ -30,6 +30,9 @@ def database(tmp_path: Path) -> Path:
     return tmp_path / "kiosk.db"
 
 
+TRIPS_WIN = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces beat the dealer's kings
+
+
 def terminal(database: Path, config: Config | None = None) -> Terminal:
     config = config or Config(database=database)
     return Terminal(config, books(database, config.profile), seed_for_round=SEEDS)
@@ -215,6 +218,46 @@ def test_a_royal_flush_with_the_bonus_wins_the_jackpot(database: Path) -> None:
     assert t.credits == 5000 + 1000 + 2000 * 100 - 200 + meter_before
     assert audit(t.store).ok
     assert [(hit["round"], hit["amount"]) for hit in logged_in_menu(t).jackpot_hits()] == [(1, meter_before)]
+
+
+def test_a_share_of_every_lost_ante_feeds_the_jackpot_where_the_operator_adds_it(database: Path) -> None:
+    """RULES.md §3.6: the terminal takes a share of every bonus stake, "and the operator may
+    add a share of lost antes"; the configuration had no key for it. A lost ante, played or
+    folded, puts its exact share on the meter (the fractions carried), and the books agree."""
+    jackpot = JackpotConfig(
+        base=500_000, rate=Fraction(1, 100), maximum=900_000, lost_ante_rate=Fraction(1, 3)
+    )
+    decks = iter(["2s 3d 7c 9h Jd / Ks Kh 4c 5c 9d", "2s 3d 7c 9h Jd / Ks Kh 4c 5c 9d", TRIPS_WIN])
+    t = Terminal(
+        Config(database=database, jackpot=jackpot), books(database), deck_for_round=lambda n: next(decks)
+    )
+    feed(t, "bill 5000", "bill 5000", "bill 5000", "deal")
+    ante, before = t.ante, t.jackpot.value
+    t.handle("play")  # lost to the dealer's kings
+    assert t.jackpot.value == before + ante // 3
+    feed(t, "deal", "fold")
+    assert t.jackpot.value == before + (2 * ante) // 3, "a folded ante is lost too; the thirds carried"
+    meter = t.jackpot.value
+    feed(t, "deal", "play")  # won: the ante comes back, nothing is added
+    assert t.jackpot.value == meter
+    lost = [row.detail for row in t.store.ledger() if row.kind == "jackpot_contribution"]
+    assert [detail["lost_ante"] for detail in lost] == [ante, ante]
+    assert t.store.meters()["jackpot_contributions"] == meter - before
+    assert audit(t.store).ok
+    t.store.close()
+
+
+def test_the_menus_jackpot_parameters_keep_the_files_share_of_lost_antes(database: Path) -> None:
+    """The menu sets base, rate and maximum: the configuration's share of lost antes stays,
+    after a restart too."""
+    fed = replace(JackpotConfig(), lost_ante_rate=Fraction(1, 1000))
+    t = Terminal(Config(database=database, jackpot=fed), books(database))
+    logged_in_menu(t).set_jackpot(base=fed.base, rate="0.01", maximum=fed.maximum + 100_000)
+    assert t.config.jackpot == replace(fed, maximum=fed.maximum + 100_000)
+    t.store.close()
+    again = Terminal(Config(database=database, jackpot=fed), books(database))
+    assert again.config.jackpot == replace(fed, maximum=fed.maximum + 100_000)
+    again.store.close()
 
 
 def test_a_jackpot_paid_by_hand_is_among_the_menus_last_hits(database: Path) -> None:

@@ -97,6 +97,12 @@ def validate(config: Config) -> None:
     SECTIONS["rules"].check({key: getattr(bounds, key) for key in RULES}, "rules", walk)
     if config.link is not None:
         SECTIONS["link"].check({key: getattr(config.link, key) for key in LINK}, "link", walk)
+        if config.link.jackpot == "linked" and jackpot.lost_ante_rate:
+            walk.fail(
+                "jackpot.lost_ante_rate",
+                "a linked pool is fed by the hub from bonus stakes only: a share of lost antes is for "
+                "the cabinet's own meter",
+            )
     if config.cashout == "hopper" and config.devices.hopper_motor is None:
         walk.fail("terminal.cashout", "'hopper' needs a hopper in [devices]")
     if config.hopper_coin not in config.coins:

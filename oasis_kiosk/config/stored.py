@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from oasis_kiosk.config.jackpot import JACKPOT_SECTION
+from oasis_kiosk.config.jackpot import MENU_JACKPOT_SECTION
 from oasis_kiosk.config.kinds import Overrides
 from oasis_kiosk.config.schema import REQUIRED, ConfigError, Key, Kind, TomlTable, Walk
 from oasis_kiosk.config.terminal import TERMINAL
@@ -25,7 +25,7 @@ def _whole(table: TomlTable) -> TomlTable:
 
 
 STORED: dict[str, Kind] = {
-    "jackpot_config": _whole(JACKPOT_SECTION),
+    "jackpot_config": _whole(MENU_JACKPOT_SECTION),
     "rules": TomlTable(
         {
             "profile": replace(TERMINAL["profile"], default=REQUIRED),

@@ -35,10 +35,13 @@ class JackpotState:
         return JackpotState(config.base, Fraction(0), 0)
 
 
-def contribute(state: JackpotState, config: JackpotConfig, stake: int) -> tuple[JackpotState, int]:
-    """Feeds ``rate × stake`` to the meter; returns the new state and the whole units added
-    (to the meter or its overflow)."""
-    exact = config.rate * stake + state.carry
+def contribute(
+    state: JackpotState, config: JackpotConfig, stake: int, rate: Fraction | None = None
+) -> tuple[JackpotState, int]:
+    """Feeds ``rate × stake`` to the meter (``config.rate``, the bonus stakes' share, unless
+    another is given); returns the new state and the whole units added (to the meter or its
+    overflow)."""
+    exact = (config.rate if rate is None else rate) * stake + state.carry
     whole = int(exact)  # exact >= 0, so this is the floor
     room = max(config.maximum - state.value, 0)
     to_meter = min(whole, room)

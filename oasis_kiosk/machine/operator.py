@@ -22,7 +22,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, replace
+from dataclasses import replace
 from itertools import count
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -35,7 +35,7 @@ from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
-from oasis_kiosk.machine.terminal.start import rules_logged
+from oasis_kiosk.machine.terminal.start import jackpot_logged, rules_logged
 from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
@@ -345,9 +345,10 @@ class OperatorMenu:
         self._require()
         self._require_no_cash_out()
         try:  # as the configuration's [jackpot] is checked, and the next start checks it again
-            new: JackpotConfig = check_setting(
+            checked = check_setting(
                 "jackpot_config", {"base": base, "rate": rate, "maximum": maximum}, "the jackpot: "
             )
+            new: JackpotConfig = replace(self.terminal.config.jackpot, **checked)
         except ConfigError as error:
             raise OperatorError(N_("the setting is refused: {reason}"), reason=str(error)) from None
         # The side bet's greatest return counts an award at the meter's maximum: held to the
@@ -362,12 +363,9 @@ class OperatorMenu:
         with self._writing():
             self.store.set_state("jackpot_config", after)
             # What the next start compares with: the change is logged here, once.
-            self.store.set_state("configuration:jackpot", {**after, "rate": str(new.rate)})
+            self.store.set_state("configuration:jackpot", jackpot_logged(new))
             self.store.event(
-                "configuration_changed",
-                setting="jackpot",
-                before={**asdict(old), "rate": str(old.rate)},
-                after=after,
+                "configuration_changed", setting="jackpot", before=jackpot_logged(old), after=after
             )
         self.terminal.config = replace(self.terminal.config, jackpot=new)
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from oasis_kiosk._core import Round
-from oasis_kiosk.machine.jackpot import hit
+from oasis_kiosk.machine.jackpot import contribute, hit
 from oasis_kiosk.machine.terminal.linked_jackpot import LinkedJackpot
 from oasis_kiosk.machine.tilts import TiltKind
 
@@ -30,6 +30,8 @@ class RoundSettling(LinkedJackpot):
         awards = sum(award for _, award, _ in hits)
         handpaid = self._pay_returns(round_id, settlement, awards)
         self._book_jackpot_hits(round_id, hits, handpaid=handpaid)
+        if not settlement["void"]:
+            self._feed_lost_antes(round_id, settlement["boxes"])
         if linked_hits and not settlement["void"]:
             self._claim_linked_jackpot(round_id, linked_hits, settlement["net"])
         self.store.add_meter("games_played", 1)
@@ -48,6 +50,27 @@ class RoundSettling(LinkedJackpot):
         if handpaid:
             stored["handpaid"] = True
         self.store.update_round(round_id, round_.record(), stored)
+
+    def _feed_lost_antes(self, round_id: int, boxes: list[BoxSettlement]) -> None:
+        """The house's share of each ante the round lost (played and lost, or folded) onto
+        the cabinet's own meter, where the operator adds one (``[jackpot] lost_ante_rate``)."""
+        rate = self.config.jackpot.lost_ante_rate
+        bonus = self.rules.get("bonus")
+        if not rate or not bonus or not bonus["jackpot"] or self.linked_jackpot:
+            return
+        for box in boxes:
+            ante = box["ante"]
+            if ante["stake"] and not ante["returned"]:
+                self.jackpot, whole = contribute(self.jackpot, self.config.jackpot, ante["stake"], rate)
+                self.store.post(
+                    "jackpot_contribution",
+                    0,
+                    round_id=round_id,
+                    lost_ante=ante["stake"],
+                    to_meter=whole,
+                    carry=str(self.jackpot.carry),
+                )
+                self.store.add_meter("jackpot_contributions", whole)
 
     def _jackpot_hits(self, boxes: list[BoxSettlement]) -> tuple[list[tuple[int, int, int]], list[int]]:
         """The boxes that hit the jackpot: on the cabinet's own meter, each box with its award

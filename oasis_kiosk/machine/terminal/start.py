@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from oasis_kiosk._core import Profile
-from oasis_kiosk.config import Config, ConfigError, check_stored
+from oasis_kiosk.config import Config, ConfigError, JackpotConfig, check_stored
 from oasis_kiosk.config.stored import MENU_RULES_SOURCE, STORED, forget_hint
 from oasis_kiosk.machine import books_money
 from oasis_kiosk.machine.cash_out_kinds import payout_device
@@ -38,7 +38,7 @@ def settings_from_store(config: Config, store: Store) -> Config:
             continue
         checked = check_stored(setting, value, store.path)
         if setting == "jackpot_config":
-            changes["jackpot"] = checked
+            changes["jackpot"] = replace(config.jackpot, **checked)
         elif setting == "rules":
             changes |= {"profile": checked["profile"], "profile_overrides": checked["overrides"]}
         else:
@@ -50,6 +50,16 @@ def rules_logged(profile: Profile, source: str) -> dict[str, str]:
     """The rules in force as the configuration's log keeps them (state ``configuration``):
     the start and the operator menu's change of rules write the same."""
     return {"profile": profile.id, "digest": profile.digest, "source": source}
+
+
+def jackpot_logged(jackpot: JackpotConfig) -> dict[str, Any]:
+    """The jackpot's parameters as the configuration's log keeps them (state
+    ``configuration:jackpot``): the start and the operator menu's change write the same. A
+    share of lost antes is named only where there is one (books of earlier releases log none)."""
+    logged: dict[str, Any] = {"base": jackpot.base, "rate": str(jackpot.rate), "maximum": jackpot.maximum}
+    if jackpot.lost_ante_rate:
+        logged["lost_ante_rate"] = str(jackpot.lost_ante_rate)
+    return logged
 
 
 def seeds_from(base: bytes) -> Callable[[int], bytes]:
@@ -152,7 +162,7 @@ class Terminal(BetButtons, Devices):
                 "side_return_min": bounds.side_return_min,
                 "side_return_max": bounds.side_return_max,
             },
-            "jackpot": {"base": jackpot.base, "rate": str(jackpot.rate), "maximum": jackpot.maximum},
+            "jackpot": jackpot_logged(jackpot),
         }
         for setting, running in in_force.items():
             key = "configuration" if setting == "profile" else f"configuration:{setting}"

@@ -50,6 +50,8 @@ class MetersPages(OperatorPage):
             (_("Share of each bonus stake"), str(settings.rate)),
             (_("Maximum"), cash(settings.maximum)),
         ]
+        if settings.lost_ante_rate:
+            lines.insert(3, (_("Share of each lost ante"), str(settings.lost_ante_rate)))
         if self.terminal.jackpot.value < settings.base:  # else only a hit lowers it: nothing to offer
             lines.append((_("DEAL twice: bring the meter up to its base"), ""))
         hits = [
