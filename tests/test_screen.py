@@ -1139,8 +1139,8 @@ def test_the_outer_boxes_captions_keep_clear_of_the_screens_edges(
 @pytest.mark.parametrize(
     "line",
     [
-        "на 2 боксах анте не меньше $15.00",
-        "na 2 boxech je ante nejméně 15,00 €, v boxu 3 se hraje naslepo",
+        "на 2 боксах анте не меньше 15,00\u00a0$",
+        "na 2 boxech je ante nejméně 15,00\u00a0€, v boxu 3 se hraje naslepo",
         "on 2 boxes the ante is at least €15.00",
     ],
 )
@@ -1158,3 +1158,16 @@ def test_a_wrapped_line_keeps_a_number_and_a_short_word_with_the_word_after_them
             last = piece.split(" ")[-1]
             assert not last.isdigit(), (width, pieces)
             assert len(last) > 2, (width, pieces)
+
+
+@pytest.mark.parametrize("label", ["SÁZKA −", "BET −", "СТАВКА −"])
+def test_a_buttons_sign_stays_with_its_word(label: str) -> None:
+    """At 800x480 the Czech "SÁZKA −" took its minus onto a line of its own, and read like
+    the "SÁZKA 11,00 €" beside it: a lone sign is never the start of a line."""
+    render.forget()
+    pygame.font.init()
+    size = 18
+    whole = render.text_width(label, size, True)
+    assert render.wrap(label, size, whole, True) == (label,)
+    assert render.label_width(label, size, 1000) == whole + 2 * render.BUTTON_PAD, "no cut before the sign"
+

@@ -163,22 +163,33 @@ def wrap(line: str, size: int, width: int, bold: bool = False) -> tuple[str, ...
 
 
 def _unbroken(line: str, size: int, width: int, bold: bool) -> list[str]:
-    """The words of ``line``, each joined to those before it that must not end a line."""
-    groups: list[str] = []
-    for word in line.split(" "):
-        if groups and _keeps_to_the_next(groups[-1].rsplit(" ", 1)[-1]):
-            groups[-1] = f"{groups[-1]} {word}"
-        else:
-            groups.append(word)
+    """The pieces of ``line`` no break may split (``_units``), each split at its spaces after
+    all where it is too wide for a line of its own."""
     return [
         word
-        for group in groups
-        for word in ([group] if font(size, bold).size(group)[0] <= width else group.split(" "))
+        for unit in _units(line)
+        for word in ([unit] if font(size, bold).size(unit)[0] <= width else unit.split(" "))
     ]
 
 
+def _units(line: str) -> list[str]:
+    """The words of ``line``, joined where a typesetter never breaks: after a number or a word
+    of one or two letters ("на 2 боксах"), before a lone sign ("BET −")."""
+    units: list[str] = []
+    for word in line.split(" "):
+        if units and (_keeps_to_the_next(units[-1].rsplit(" ", 1)[-1]) or _keeps_to_the_previous(word)):
+            units[-1] = f"{units[-1]} {word}"
+        else:
+            units.append(word)
+    return units
+
+
 def _keeps_to_the_next(word: str) -> bool:
-    return word.isdigit() or 0 < len(word) <= 2
+    return word.isdigit() or (0 < len(word) <= 2 and word.isalpha())
+
+
+def _keeps_to_the_previous(word: str) -> bool:
+    return len(word) == 1 and not word.isalnum()
 
 
 @lru_cache(maxsize=1024)
@@ -783,7 +794,7 @@ def label_width(label: str, size: int, height: int) -> int:
     line, or on two split at a space where two lines fit its height."""
     widest = text_width(label, size, True)
     if 2 * font(size, True).get_linesize() <= height - 2 * BUTTON_PAD:
-        words = label.split(" ")
+        words = _units(label)
         for cut in range(1, len(words)):
             lines = (" ".join(words[:cut]), " ".join(words[cut:]))
             widest = min(widest, max(text_width(line, size, True) for line in lines))
