@@ -1362,6 +1362,56 @@ def test_money_a_cabinet_sends_is_whole_minor_units(floor: Hub) -> None:
     )
 
 
+def test_money_no_cabinet_can_write_is_refused(floor: Hub) -> None:
+    """A cabinet's login wrote games_played = -5 and coin_out = -999999999999999, and the
+    dashboard showed them: the hub refuses a meter, a credit, a win or a stake below 0, and a
+    row's amount of the wrong sign for its kind (a win taken, a wager given), as no cabinet
+    writes one; and so does ``hub.ingest`` before sending."""
+    cabinet = floor.cabinet("c01")
+    ledger = {"id": 1, "kind": "win", "amount": 500, "credits_after": 5000, "round_id": 3, "detail": {}}
+    for kind, payload, key, shown in (
+        ("meter", {"name": "games_played", "value": -5}, "value", "-5"),
+        ("meter", {"name": "coin_out", "value": -999999999999999}, "value", "-999999999999999"),
+        ("ledger", {**ledger, "credits_after": -1}, "credits_after", "-1"),
+        ("ledger", {**ledger, "amount": -500}, "amount", "-500"),
+        ("ledger", {**ledger, "kind": "bill_in", "amount": -5000}, "amount", "-5000"),
+        ("ledger", {**ledger, "kind": "wager", "amount": 200}, "amount", "200"),
+        ("ledger", {**ledger, "kind": "cash_out", "amount": 5000}, "amount", "5000"),
+        (
+            "ledger",
+            {**ledger, "kind": "handpaid_win", "amount": 0, "detail": {"won": -700}},
+            "detail.won",
+            "-700",
+        ),
+        (
+            "ledger",
+            {**ledger, "kind": "jackpot_contribution", "amount": 0, "detail": {"stake": -200}},
+            "detail.stake",
+            "-200",
+        ),
+        ("jackpot_contribution", {"stake": -5, "round_id": "b:1"}, "stake", "-5"),
+    ):
+        with pytest.raises(psycopg.Error, match=rf'cabinet c01, event 1 \({kind}\): "{re.escape(key)}" '):
+            cabinet.execute(
+                "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (1, %s, %s, now())",
+                [kind, json.dumps(payload)],
+            )
+        with pytest.raises(BatchError, match=rf"event 1 \({kind}\): {re.escape(key)} .*{re.escape(shown)}"):
+            hub.ingest(cabinet, [Event(1, kind, payload, NOW)])
+    assert hub.held(cabinet) == 0
+    honest = [
+        {**ledger, "kind": "bill_in", "amount": 5000, "credits_after": 5000},
+        {**ledger, "kind": "wager", "amount": -200, "credits_after": 4800},
+        {**ledger, "kind": "win", "amount": 0, "credits_after": 4800},
+        {**ledger, "kind": "cash_out", "amount": -4800, "credits_after": 0},
+        {**ledger, "kind": "jackpot_contribution", "amount": 0, "detail": {"stake": 200}},
+        {**ledger, "kind": "something_new", "amount": -3},
+    ]
+    events = [Event(seq, "ledger", payload, NOW) for seq, payload in enumerate(honest, start=1)]
+    events.append(Event(len(events) + 1, "meter", {"name": "games_played", "value": 0}, NOW))
+    assert hub.ingest(cabinet, events) == len(events)
+
+
 def test_a_cabinets_login_is_limited_and_cannot_hold_the_pool_idle(floor: Hub) -> None:
     floor.cabinet("c01")
     (role,) = [name for (name,) in floor.owner.execute("SELECT role_name FROM hub.cabinets")]

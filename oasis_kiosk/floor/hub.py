@@ -63,6 +63,7 @@ from oasis_kiosk.floor.errors import (
     UnknownCabinetError,
     UnknownHitError,
 )
+from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, WAGERED, WON
 
 PPM = 1_000_000
 KIND = re.compile(r"[a-z][a-z0-9_]{0,62}")
@@ -74,6 +75,15 @@ LARGEST = 10**15
 MONEY = {"ledger": (("amount",), ("credits_after",), ("detail", "won")), "meter": (("value",),)}
 """The money in an event's payload by kind, each a whole number of minor units (migration
 0012): a key of the payload itself always, one of its detail when there is one."""
+NEVER_NEGATIVE = {
+    "ledger": (("credits_after",), ("detail", "won"), ("detail", "stake")),
+    "meter": (("value",),),
+    "jackpot_contribution": (("stake",),),
+}
+"""Money no cabinet's books write below 0 (migration 0016)."""
+AMOUNT_SIGN = {**{kind: 1 for kind in (*MONEY_IN, *WON)}, **{kind: -1 for kind in (*WAGERED, *MONEY_OUT)}}
+"""A ledger row's kind that puts credits on (1: its amount from 0) or takes them off (-1: up
+to 0), as the books write it (migration 0016); another kind's amount keeps any sign."""
 
 
 @dataclass(frozen=True)
@@ -225,9 +235,29 @@ def _check_event(event: Event) -> None:
             raise BatchError(
                 f"{where} ({event.kind}): {'.'.join(path)} is a whole number of minor units, not {value!r}"
             )
+    _check_signs(event, where)
     unstorable = _unstorable(dict(event.payload))
     if unstorable is not None:
         raise BatchError(f"{where} ({event.kind}): {unstorable}")
+
+
+def _check_signs(event: Event, where: str) -> None:
+    """Money below 0 that no cabinet writes, and a ledger row's amount of the wrong sign for
+    its kind (migration 0016)."""
+    signed: list[tuple[tuple[str, ...], int, str]] = [
+        (path, 1, "is never below 0 in a cabinet's books") for path in NEVER_NEGATIVE.get(event.kind, ())
+    ]
+    kind = event.payload.get("kind") if event.kind == "ledger" else None
+    if isinstance(kind, str) and kind in AMOUNT_SIGN:
+        sign = AMOUNT_SIGN[kind]
+        what = "puts credits on: from 0" if sign > 0 else "takes credits off: up to 0"
+        signed.append((("amount",), sign, f"of a {kind} row {what}"))
+    for path, sign, what in signed:
+        value: Any = event.payload
+        for step in path:
+            value = value.get(step) if isinstance(value, Mapping) else None
+        if isinstance(value, int | float) and not isinstance(value, bool) and sign * value < 0:
+            raise BatchError(f"{where} ({event.kind}): {'.'.join(path)} {what}, not {value!r}")
 
 
 def _is_money(amount: Any) -> bool:
