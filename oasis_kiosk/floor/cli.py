@@ -5,7 +5,7 @@
 - ``add-dashboard NAME --out FILE``: a read-only login, its credentials in FILE;
 - ``pool``: the pool, its parameters and their last changes;
 - ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]
-  [--despite-silent NAME …] [--despite-hit ROUND:BOX …]``;
+  [--least-stake N] [--despite-silent NAME …] [--despite-hit ROUND:BOX …]``;
 - ``reconcile --books NAME=PATH … [--skip NAME …] [--in-flight-for SECONDS]``: each
   cabinet's books against the hub, and the pool against its records (exit 1 listing each
   difference, and when a cabinet of the hub was not compared without ``--skip`` naming it; a
@@ -97,6 +97,11 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     )
     parameters.add_argument(
         "--reserve-rate-ppm", type=natural, help="parts per million of a stake fed to the reserve"
+    )
+    parameters.add_argument(
+        "--least-stake",
+        type=natural,
+        help="minor units: a hit wins only on a box staked at least this (default 0: any stake)",
     )
     parameters.add_argument(
         "--despite-silent",
@@ -311,6 +316,7 @@ def run(arguments: argparse.Namespace) -> int:
                 rate_ppm=arguments.rate_ppm,
                 maximum=arguments.maximum,
                 reserve_rate_ppm=arguments.reserve_rate_ppm,
+                least_stake=arguments.least_stake,
                 despite_silent=arguments.despite_silent,
                 despite_hits=arguments.despite_hit,
             )
@@ -546,6 +552,7 @@ def show_pool(pool: Pool, log: list[ParameterChange], as_json: bool) -> int:
     print(f"reserve    {pool.reserve} (+{pool.reserve_carry}/1000000)")
     print(f"reset      {parameters.reset}")
     print(f"maximum    {parameters.maximum}")
+    print(f"least      {parameters.least_stake} (a hit wins only on a box staked at least this)")
     print(
         f"rate       {parameters.rate_ppm} ppm of a stake to the pool, {parameters.reserve_rate_ppm} ppm to the reserve"
     )
