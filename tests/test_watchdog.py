@@ -652,3 +652,96 @@ def test_stolen_logins_taking_turns_are_each_ended_once_and_the_honest_stake_com
     ended = [row[0] for row in ended_sessions(floor)]
     assert len(ended) == len(set(ended)), f"a login ended twice: {ended}"
     assert takes == dict.fromkeys(logins, 1), "each took the pool once: ended, it was refused"
+
+
+def role_settings(floor: FloorHub, role: str) -> list[tuple[str, str]]:
+    """Every setting the server keeps for ``role``: (its database, or "" for all), sorted."""
+    rows = floor.owner.execute(
+        """SELECT coalesce(d.datname, ''), unnest(s.setconfig) FROM pg_db_role_setting s
+             LEFT JOIN pg_database d ON d.oid = s.setdatabase
+            WHERE s.setrole = (SELECT oid FROM pg_roles WHERE rolname = %s) ORDER BY 1, 2""",
+        [role],
+    ).fetchall()
+    return [(str(database), str(setting)) for database, setting in rows]
+
+
+def change_own_settings(connection: psycopg.Connection[Any], dbname: str, *settings: str) -> None:
+    """As a stolen login may: PostgreSQL lets any role change its own settings."""
+    for setting in settings:
+        connection.execute(f"ALTER ROLE CURRENT_USER SET {setting}".encode())
+    connection.execute(f'ALTER ROLE CURRENT_USER IN DATABASE "{dbname}" SET lock_timeout = 0'.encode())
+
+
+def test_a_login_that_changes_its_own_settings_has_the_hubs_put_back_recorded(floor: FloorHub) -> None:
+    """A cabinet's login (or a dashboard's) turned its timeouts off, or its session's read-only
+    default, for every session of it to come (ALTER ROLE itself SET …, which no right takes
+    away): the watchdog finds a login whose settings are not the hub's, puts the hub's back
+    and records it, with who and when."""
+    floor.add_cabinet("c01")
+    cabinet, office = f"{floor.dbname}_cabinet_c01", f"{floor.dbname}_dashboard_office"
+    dashboard = access.connect(floor.add_dashboard())
+    floor.closing.append(dashboard)
+    hubs = {cabinet: role_settings(floor, cabinet), office: role_settings(floor, office)}
+    assert ("", "statement_timeout=10s") in hubs[cabinet]
+    assert hubs[office] == []
+    change_own_settings(
+        floor.cabinet("c01"),
+        floor.dbname,
+        "statement_timeout = 0",
+        "idle_in_transaction_session_timeout = 0",
+        "tcp_keepalives_idle = 0",
+    )
+    change_own_settings(dashboard, floor.dbname, "default_transaction_read_only = off")
+    assert role_settings(floor, cabinet) != hubs[cabinet]
+    dog = with_a_fast_clock(floor)
+    try:
+        assert dog.look() == []
+        assert {role: role_settings(floor, role) for role in hubs} == hubs
+        dog.look()
+    finally:
+        dog.close()
+    restored = floor.owner.execute(
+        """SELECT role_name, cabinet_id IS NOT NULL, found, restored_by, restored_at <= now()
+             FROM hub.login_settings_restored ORDER BY id"""
+    ).fetchall()
+    assert sorted(restored) == [
+        (
+            cabinet,
+            True,
+            sorted(
+                [
+                    "idle_in_transaction_session_timeout=0",
+                    "statement_timeout=0",
+                    "tcp_keepalives_count=3",
+                    "tcp_keepalives_idle=0",
+                    "tcp_keepalives_interval=5",
+                    f"in database {floor.dbname}: lock_timeout=0",
+                ]
+            ),
+            "hub watchdog",
+            True,
+        ),
+        (
+            office,
+            False,
+            sorted(["default_transaction_read_only=off", f"in database {floor.dbname}: lock_timeout=0"]),
+            "hub watchdog",
+            True,
+        ),
+    ], "each once"
+    with floor.cabinet("c01") as again:
+        assert again.execute("SHOW statement_timeout").fetchone() == ("10s",)
+        assert again.execute("SHOW lock_timeout").fetchone() == ("0",)
+
+
+def test_enabling_a_login_puts_the_hubs_settings_back(floor: FloorHub) -> None:
+    floor.add_cabinet("c01")
+    role = f"{floor.dbname}_cabinet_c01"
+    hubs = role_settings(floor, role)
+    change_own_settings(floor.cabinet("c01"), floor.dbname, "statement_timeout = 0")
+    floor.owner.execute(f'ALTER ROLE "{role}" NOLOGIN'.encode())
+    assert main(["hub", "enable-cabinet", "c01", "--by", "Ana", "--dsn", floor.owner_dsn]) == 0
+    assert role_settings(floor, role) == hubs
+    assert floor.owner.execute(
+        "SELECT role_name, restored_by FROM hub.login_settings_restored"
+    ).fetchall() == [(role, "Ana")]

@@ -30,6 +30,7 @@ import stat
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -312,3 +313,52 @@ def add_dashboard(
         f"The hub's read-only credentials of dashboard {name}.",
     )
     return credentials
+
+
+@dataclass(frozen=True)
+class SettingsRestored:
+    """A login whose settings were not the hub's, put back (``hub.login_settings_restored``)."""
+
+    role: str
+    cabinet_id: int | None
+    """None: a dashboard's login."""
+    found: list[str]
+    """What the server kept for it (``in database NAME: …`` for one database's)."""
+    restored_by: str
+    restored_at: datetime
+
+    def sentence(self) -> str:
+        whose = "a cabinet's" if self.cabinet_id is not None else "a dashboard's"
+        return (
+            f"the login {self.role} ({whose}) had settings that are not the hub's "
+            f"({', '.join(self.found) or 'none'}): the hub's were put back by {self.restored_by} "
+            f"at {self.restored_at:%Y-%m-%d %H:%M:%S %Z}"
+        )
+
+
+LOGINS_ASTRAY = "SELECT role_name FROM hub.login_settings() WHERE found <> hubs ORDER BY role_name"
+"""The hub's logins whose settings the server keeps are not the hub's (migration 0018)."""
+
+
+def restore_settings(connection: psycopg.Connection[Any], role: str, by: str) -> SettingsRestored | None:
+    """Every setting the server keeps for the hub's login ``role`` reset, in every database, and
+    the hub's own given again (``hub.restore_login_settings``: a login may change its own, and
+    no right takes that away), in one transaction; recorded with who and when if they were not
+    the hub's (None: they were)."""
+    with connection.transaction():
+        row = connection.execute(
+            "SELECT cabinet_id, found, hubs FROM hub.login_settings() WHERE role_name = %s", [role]
+        ).fetchone()
+        if row is None:
+            raise HubError(f"{role} is not a login of this hub (a cabinet's or a dashboard's)")
+        cabinet_id, found, hubs = row
+        connection.execute("SELECT hub.restore_login_settings(%s)", [role])
+        if list(found) == list(hubs):
+            return None
+        stored = connection.execute(
+            """INSERT INTO hub.login_settings_restored (role_name, cabinet_id, found, restored_by)
+               VALUES (%s, %s, %s, %s) RETURNING restored_at""",
+            [role, cabinet_id, list(found), by],
+        ).fetchone()
+    assert stored is not None
+    return SettingsRestored(role, cabinet_id, list(found), by, stored[0])
