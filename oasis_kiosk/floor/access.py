@@ -5,7 +5,8 @@ the database's cabinet group; each dashboard with ``<database>_dashboard_<name>`
 of its dashboard group (``migrate.group_roles``). ``add_cabinet`` and ``add_dashboard``,
 run by the hub's owner, make the role with a random password and write it to a
 credentials file that only its owner may read (mode 0600), which the cabinet or dashboard
-then connects with. The password travels to the server only as its SCRAM verifier.
+then connects with; ``renew_cabinet`` gives a cabinet's login a new one the same way. The
+password travels to the server only as its SCRAM verifier.
 
 A credentials file is TOML::
 
@@ -29,7 +30,7 @@ import secrets
 import stat
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -37,8 +38,8 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
-from oasis_kiosk.floor.migrate import ROLE_NAME_BYTES, group_roles
+from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError, UnknownCabinetError
+from oasis_kiosk.floor.migrate import ROLE_NAME_BYTES, group_roles, require_current
 from oasis_kiosk.floor.tls import SSLMODES, TLS_KEYS
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,29}")
@@ -362,3 +363,79 @@ def restore_settings(connection: psycopg.Connection[Any], role: str, by: str) ->
         ).fetchone()
     assert stored is not None
     return SettingsRestored(role, cabinet_id, list(found), by, stored[0])
+
+
+def end_sessions(connection: psycopg.Connection[Any], role: str, but: int = 0) -> int:
+    """Ends every session of ``role`` but the process ``but``, in any database; returns how many
+    (the owner may: it is a member of each cabinet's login, migration 0013)."""
+    row = connection.execute(
+        """SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 2000)) FROM pg_stat_activity
+            WHERE usename = %s AND pid <> %s""",
+        [role, but],
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+@dataclass(frozen=True)
+class Renewed:
+    """A cabinet's login given new credentials (``hub.credentials_replaced``)."""
+
+    credentials: Credentials
+    replaced_by: str
+    replaced_at: datetime
+    sessions_ended: int
+    """Its sessions opened before, with the old password, ended."""
+    login_disabled: bool
+    """It may still not log in (the watchdog disabled it): ``hub enable-cabinet`` lets it in."""
+
+
+def renew_cabinet(
+    connection: psycopg.Connection[Any],
+    name: str,
+    out: Path,
+    by: str,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+    tls: dict[str, str] | None = None,
+) -> Renewed:
+    """A cabinet's login given a new random password (the old one, stolen perhaps, refused from
+    then on) and the hub's settings again (``restore_settings``), recorded with who and when,
+    in one transaction with its credentials file as ``add_cabinet`` writes it (before the
+    commit, removed if the commit fails, never overwritten); then its sessions, opened with the
+    old password, are ended. A login the watchdog disabled stays disabled."""
+    require_current(connection)
+    if not by.strip():
+        raise HubError("who gives the cabinet new credentials: a name, not blank")
+    row = connection.execute(
+        """SELECT c.id, c.role_name, r.rolcanlogin FROM hub.cabinets c
+             LEFT JOIN pg_roles r ON r.rolname = c.role_name WHERE c.name = %s""",
+        [name],
+    ).fetchone()
+    if row is None:
+        raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
+    cabinet_id, role, may_log_in = row
+    if may_log_in is None:
+        raise HubError(f"cabinet {name}: its login {role} is not on this server")
+    credentials = replace(new_credentials(connection, "cabinet", name, host, port, tls), user=role)
+    replaced: list[datetime] = []
+
+    def renew() -> None:
+        verifier = connection.pgconn.encrypt_password(
+            credentials.password.encode(), role.encode(), b"scram-sha-256"
+        )
+        connection.execute(
+            sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(verifier.decode()))
+        )
+        restore_settings(connection, role, by)
+        stored = connection.execute(
+            """INSERT INTO hub.credentials_replaced (cabinet_id, role_name, replaced_by)
+               VALUES (%s, %s, %s) RETURNING replaced_at""",
+            [cabinet_id, role, by],
+        ).fetchone()
+        assert stored is not None
+        replaced.append(stored[0])
+
+    commit_login(connection, renew, out, credentials, f"The hub's credentials of cabinet {name}.")
+    ended = end_sessions(connection, role)
+    return Renewed(credentials, by, replaced[0], ended, not may_log_in)

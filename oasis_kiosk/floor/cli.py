@@ -14,7 +14,10 @@
 - ``watchdog [--hold-seconds S]``: ends any cabinet's session that holds a transaction, an
   advisory lock or a LISTEN for S seconds (default 5) and disables its login, until stopped;
 - ``enable-cabinet NAME --by WHO``: lets a cabinet's login the watchdog disabled in again
-  (recorded with who and when).
+  (recorded with who and when), the hub's settings put back on it;
+- ``new-credentials NAME --out FILE --by WHO``: a cabinet's login gets a new password (the old
+  one refused, its sessions ended, its settings the hub's), its credentials in FILE (recorded
+  with who and when).
 
 Each connects as the hub's owner (``serve`` as a dashboard's login) with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
 ``$OASIS_HUB_DSN``, else libpq's own environment: PGHOST, PGDATABASE, PGUSER, PGPASSFILE…).
@@ -71,8 +74,16 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     parameters = commands.add_parser(
         "set-parameters", help="change the pool's parameters between hits (logged with who and when)"
     )
+    renew = commands.add_parser(
+        "new-credentials",
+        help="give a cabinet's login a new password (the old one refused, its sessions ended); "
+        "its credentials to a file",
+    )
     for login in (add_cabinet, add_dashboard):
         login.add_argument("name", help="a lower-case letter, then up to 29 letters, digits or _")
+    renew.add_argument("name", help="the cabinet's name at the hub")
+    renew.add_argument("--by", required=True, type=who, help="who gives it new credentials (kept in the hub)")
+    for login in (add_cabinet, add_dashboard, renew):
         login.add_argument(
             "--out", type=Path, required=True, help="the credentials file to write (mode 0600)"
         )
@@ -191,6 +202,7 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         migrate,
         add_cabinet,
         add_dashboard,
+        renew,
         pool,
         parameters,
         reconcile,
@@ -305,6 +317,8 @@ def run(arguments: argparse.Namespace) -> int:
                 return run_migrate(connection)
             if command in {"add-cabinet", "add-dashboard"}:
                 return run_add_login(connection, arguments)
+            if command == "new-credentials":
+                return run_new_credentials(connection, arguments)
             if command == "enable-cabinet":
                 return run_enable_cabinet(connection, arguments.name, arguments.by)
             if command == "pool":
@@ -353,15 +367,20 @@ def run_migrate(connection: psycopg.Connection[Any]) -> int:
     return 0
 
 
-def run_add_login(connection: psycopg.Connection[Any], arguments: argparse.Namespace) -> int:
-    """``add-cabinet`` or ``add-dashboard``: a new login and its credentials file."""
-    from oasis_kiosk.floor import access
-
-    tls = {
+def tls_settings(arguments: argparse.Namespace) -> dict[str, str]:
+    """The libpq TLS settings given for a login's credentials file."""
+    return {
         key: value
         for key, value in (("sslmode", arguments.sslmode), ("sslrootcert", arguments.sslrootcert))
         if value
     }
+
+
+def run_add_login(connection: psycopg.Connection[Any], arguments: argparse.Namespace) -> int:
+    """``add-cabinet`` or ``add-dashboard``: a new login and its credentials file."""
+    from oasis_kiosk.floor import access
+
+    tls = tls_settings(arguments)
     command = arguments.hub_command
     add = access.add_cabinet if command == "add-cabinet" else access.add_dashboard
     credentials = add(
@@ -436,8 +455,36 @@ def run_enable_cabinet(connection: psycopg.Connection[Any], name: str, by: str) 
     enabled = watchdog.enable_cabinet(connection, name, by)
     print(
         f"cabinet {name}: its login may log in again (enabled by {enabled.enabled_by} at "
-        f"{enabled.enabled_at:%Y-%m-%d %H:%M:%S %Z}); if it was stolen, give the cabinet new credentials"
+        f"{enabled.enabled_at:%Y-%m-%d %H:%M:%S %Z}), with the hub's settings; if it was stolen, give the "
+        f"cabinet new credentials: hub new-credentials {name} --out FILE --by WHO"
     )
+    return 0
+
+
+def run_new_credentials(connection: psycopg.Connection[Any], arguments: argparse.Namespace) -> int:
+    from oasis_kiosk.floor import access
+
+    tls = tls_settings(arguments)
+    renewed = access.renew_cabinet(
+        connection,
+        arguments.name,
+        arguments.out,
+        arguments.by,
+        host=arguments.hub_host,
+        port=arguments.hub_port,
+        tls=tls,
+    )
+    print(
+        f"cabinet {arguments.name}: role {renewed.credentials.user} has a new password, credentials in "
+        f"{arguments.out} (given by {renewed.replaced_by} at {renewed.replaced_at:%Y-%m-%d %H:%M:%S %Z}); "
+        f"the old password is refused and its {renewed.sessions_ended} sessions were ended: copy the file "
+        "to the cabinet (its [link] credentials, mode 0600) and restart its link agent"
+    )
+    if renewed.login_disabled:
+        print(
+            f"its login is still disabled: hub enable-cabinet {arguments.name} --by WHO lets it in again, "
+            "once the new file is on the cabinet"
+        )
     return 0
 
 

@@ -203,7 +203,8 @@ class Ended:
         return (
             f"cabinet {self.cabinet}: its session (role {self.role}, pid {self.pid}) was ended at "
             f"{self.ended_at:%Y-%m-%d %H:%M:%S %Z}: {self.what_it_held()} [{self.reason}]: {shut}: a login "
-            "used by something other than its link agent gets new credentials"
+            f"used by something other than its link agent gets new credentials (hub new-credentials "
+            f"{self.cabinet} --out FILE --by WHO)"
         )
 
     def standing(self) -> str:
@@ -426,12 +427,7 @@ def disable_login(connection: psycopg.Connection[Any], cabinet: str, role: str) 
 def end_other_sessions(connection: psycopg.Connection[Any], role: str, pid: int) -> int:
     """Ends every other session of ``role``, in any database (disabled, it makes no new one);
     returns how many."""
-    row = connection.execute(
-        """SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 2000)) FROM pg_stat_activity
-            WHERE usename = %s AND pid <> %s""",
-        [role, pid],
-    ).fetchone()
-    return 0 if row is None else int(row[0])
+    return access.end_sessions(connection, role, pid)
 
 
 def recent(
