@@ -600,6 +600,36 @@ def test_a_hit_of_a_round_not_staked_or_not_of_the_cabinets_books_is_refused(flo
     assert hub.claim(thief, "mine:1", 0).amount == before.value, "a hit of its own staked round"
 
 
+def test_a_hit_is_of_a_box_staked_at_least_the_pools_least_stake(floor: Hub) -> None:
+    """A cabinet's login staked its box 1 minor unit and its hit won the whole pool: with the
+    pool's least stake set, a hit's box must have staked at least it (as it was when the
+    stake was received); a smaller stake still feeds the pool, and wins nothing."""
+    thief = floor.cabinet("c01")
+    hub.ingest(thief, contributions(1, [100], round_id="mine:1"), books_id="mine")
+    assert hub.set_parameters(floor.owner, "tests", least_stake=200).new["least_stake"] == 200
+    assert hub.pool(floor.owner).parameters.least_stake == 200
+    hub.ingest(thief, contributions(2, [1], round_id="mine:2"), books_id="mine")
+    before = hub.pool(floor.owner)
+    with pytest.raises(
+        BatchError, match=r"cabinet c01: round mine:2 staked nothing on the jackpot of at least 200"
+    ):
+        hub.ingest(thief, [hit(3, "mine:2")], books_id="mine")
+    hub.ingest(thief, contributions(3, [200, 150], round_id="mine:3"), books_id="mine")
+    with pytest.raises(
+        BatchError,
+        match=r"cabinet c01: round mine:3 staked the jackpot at least 200 on 1 box\(es\), 0 to 0: it has no box 1",
+    ):
+        hub.ingest(thief, [hit(5, "mine:3", box=1)], books_id="mine")
+    assert hub.held(thief) == 4
+    assert hub.pending_hits(floor.owner) == []
+    assert hub.pool(floor.owner).value == before.value + 35
+    hub.ingest(thief, [hit(5, "mine:3"), hit(6, "mine:1")], books_id="mine")
+    assert hub.claim(thief, "mine:3", 0).amount == before.value + 35
+    assert hub.claim(thief, "mine:1", 0).at_once, "staked 100 before the least stake was 200: it stands"
+    with pytest.raises(ParametersError, match="least_stake is a whole number from 0"):
+        hub.set_parameters(floor.owner, "tests", least_stake=-1)
+
+
 def test_a_hit_received_before_the_hub_checked_hits_is_checked_at_its_claim(
     bare: Hub, tmp_path: Path
 ) -> None:
@@ -914,6 +944,7 @@ def test_parameter_changes_are_logged_with_who_and_when(floor: Hub) -> None:
         "rate_ppm": 100_000,
         "maximum": 2000,
         "reserve_rate_ppm": 10_000,
+        "least_stake": 0,
         "value": 1000,
     }
     assert change.new == {
@@ -921,6 +952,7 @@ def test_parameter_changes_are_logged_with_who_and_when(floor: Hub) -> None:
         "rate_ppm": 100_000,
         "maximum": 5000,
         "reserve_rate_ppm": 10_000,
+        "least_stake": 0,
         "value": 1500,
         "topped_up": 500,
     }
@@ -1360,6 +1392,56 @@ def test_money_a_cabinet_sends_is_whole_minor_units(floor: Hub) -> None:
         hub.ingest(cabinet, [Event(1, "ledger", won, NOW), Event(2, "meter", {**meter, "value": 0}, NOW)])
         == 2
     )
+
+
+def test_money_no_cabinet_can_write_is_refused(floor: Hub) -> None:
+    """A cabinet's login wrote games_played = -5 and coin_out = -999999999999999, and the
+    dashboard showed them: the hub refuses a meter, a credit, a win or a stake below 0, and a
+    row's amount of the wrong sign for its kind (a win taken, a wager given), as no cabinet
+    writes one; and so does ``hub.ingest`` before sending."""
+    cabinet = floor.cabinet("c01")
+    ledger = {"id": 1, "kind": "win", "amount": 500, "credits_after": 5000, "round_id": 3, "detail": {}}
+    for kind, payload, key, shown in (
+        ("meter", {"name": "games_played", "value": -5}, "value", "-5"),
+        ("meter", {"name": "coin_out", "value": -999999999999999}, "value", "-999999999999999"),
+        ("ledger", {**ledger, "credits_after": -1}, "credits_after", "-1"),
+        ("ledger", {**ledger, "amount": -500}, "amount", "-500"),
+        ("ledger", {**ledger, "kind": "bill_in", "amount": -5000}, "amount", "-5000"),
+        ("ledger", {**ledger, "kind": "wager", "amount": 200}, "amount", "200"),
+        ("ledger", {**ledger, "kind": "cash_out", "amount": 5000}, "amount", "5000"),
+        (
+            "ledger",
+            {**ledger, "kind": "handpaid_win", "amount": 0, "detail": {"won": -700}},
+            "detail.won",
+            "-700",
+        ),
+        (
+            "ledger",
+            {**ledger, "kind": "jackpot_contribution", "amount": 0, "detail": {"stake": -200}},
+            "detail.stake",
+            "-200",
+        ),
+        ("jackpot_contribution", {"stake": -5, "round_id": "b:1"}, "stake", "-5"),
+    ):
+        with pytest.raises(psycopg.Error, match=rf'cabinet c01, event 1 \({kind}\): "{re.escape(key)}" '):
+            cabinet.execute(
+                "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (1, %s, %s, now())",
+                [kind, json.dumps(payload)],
+            )
+        with pytest.raises(BatchError, match=rf"event 1 \({kind}\): {re.escape(key)} .*{re.escape(shown)}"):
+            hub.ingest(cabinet, [Event(1, kind, payload, NOW)])
+    assert hub.held(cabinet) == 0
+    honest = [
+        {**ledger, "kind": "bill_in", "amount": 5000, "credits_after": 5000},
+        {**ledger, "kind": "wager", "amount": -200, "credits_after": 4800},
+        {**ledger, "kind": "win", "amount": 0, "credits_after": 4800},
+        {**ledger, "kind": "cash_out", "amount": -4800, "credits_after": 0},
+        {**ledger, "kind": "jackpot_contribution", "amount": 0, "detail": {"stake": 200}},
+        {**ledger, "kind": "something_new", "amount": -3},
+    ]
+    events = [Event(seq, "ledger", payload, NOW) for seq, payload in enumerate(honest, start=1)]
+    events.append(Event(len(events) + 1, "meter", {"name": "games_played", "value": 0}, NOW))
+    assert hub.ingest(cabinet, events) == len(events)
 
 
 def test_a_cabinets_login_is_limited_and_cannot_hold_the_pool_idle(floor: Hub) -> None:

@@ -8,6 +8,7 @@ import contextlib
 import itertools
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import threading
@@ -539,16 +540,15 @@ def test_the_owner_lets_a_disabled_login_in_again_recorded_with_who_and_when(
         dog.close()
     enable = ["hub", "enable-cabinet", "c01", "--by", "Ana (floor manager)", "--dsn", floor.owner_dsn]
     assert main(enable) == 0
-    assert (
-        "cabinet c01: its login may log in again (enabled by Ana (floor manager) at "
-        in capsys.readouterr().out
-    )
+    said = capsys.readouterr().out
+    assert "cabinet c01: its login may log in again (enabled by Ana (floor manager) at " in said
     assert floor.cabinet("c01").execute("SELECT 1").fetchone() == (1,)
     ((by, role_name, at_ok),) = floor.owner.execute(
         """SELECT e.enabled_by, e.role_name, e.enabled_at <= now() FROM hub.logins_enabled e
              JOIN hub.cabinets c ON c.id = e.cabinet_id WHERE c.name = 'c01'"""
     ).fetchall()
     assert (by, role_name, at_ok) == ("Ana (floor manager)", f"{floor.dbname}_cabinet_c01", True)
+    assert "if it was stolen, give the cabinet new credentials: hub new-credentials c01 --out FILE" in said
     assert main(enable) == 2
     assert "cabinet c01: its login is not disabled: nothing was changed" in capsys.readouterr().err
     assert main(["hub", "enable-cabinet", "c09", "--by", "Ana", "--dsn", floor.owner_dsn]) == 2
@@ -562,12 +562,18 @@ def test_the_dashboard_reads_what_the_watchdog_did_and_a_cabinet_nothing_of_it(f
     floor.add_cabinet("c01")
     office = access.connect(floor.add_dashboard())
     floor.closing.append(office)
-    for table in ("hub.sessions_ended", "hub.logins_enabled"):
+    cabinet = floor.cabinet("c01")
+    for table in (
+        "hub.sessions_ended",
+        "hub.logins_enabled",
+        "hub.login_settings_restored",
+        "hub.credentials_replaced",
+    ):
         assert office.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             office.execute(f"DELETE FROM {table}")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            floor.cabinet("c01").execute(f"SELECT count(*) FROM {table}")
+            cabinet.execute(f"SELECT count(*) FROM {table}")
 
 
 def test_reconcile_lists_the_sessions_ended_during_its_own_run(
@@ -652,3 +658,156 @@ def test_stolen_logins_taking_turns_are_each_ended_once_and_the_honest_stake_com
     ended = [row[0] for row in ended_sessions(floor)]
     assert len(ended) == len(set(ended)), f"a login ended twice: {ended}"
     assert takes == dict.fromkeys(logins, 1), "each took the pool once: ended, it was refused"
+
+
+def role_settings(floor: FloorHub, role: str) -> list[tuple[str, str]]:
+    """Every setting the server keeps for ``role``: (its database, or "" for all), sorted."""
+    rows = floor.owner.execute(
+        """SELECT coalesce(d.datname, ''), unnest(s.setconfig) FROM pg_db_role_setting s
+             LEFT JOIN pg_database d ON d.oid = s.setdatabase
+            WHERE s.setrole = (SELECT oid FROM pg_roles WHERE rolname = %s) ORDER BY 1, 2""",
+        [role],
+    ).fetchall()
+    return [(str(database), str(setting)) for database, setting in rows]
+
+
+def change_own_settings(connection: psycopg.Connection[Any], dbname: str, *settings: str) -> None:
+    """As a stolen login may: PostgreSQL lets any role change its own settings."""
+    for setting in settings:
+        connection.execute(f"ALTER ROLE CURRENT_USER SET {setting}".encode())
+    connection.execute(f'ALTER ROLE CURRENT_USER IN DATABASE "{dbname}" SET lock_timeout = 0'.encode())
+
+
+def test_a_login_that_changes_its_own_settings_has_the_hubs_put_back_recorded(floor: FloorHub) -> None:
+    """A cabinet's login (or a dashboard's) turned its timeouts off, or its session's read-only
+    default, for every session of it to come (ALTER ROLE itself SET …, which no right takes
+    away): the watchdog finds a login whose settings are not the hub's, puts the hub's back
+    and records it, with who and when."""
+    floor.add_cabinet("c01")
+    cabinet, office = f"{floor.dbname}_cabinet_c01", f"{floor.dbname}_dashboard_office"
+    dashboard = access.connect(floor.add_dashboard())
+    floor.closing.append(dashboard)
+    hubs = {cabinet: role_settings(floor, cabinet), office: role_settings(floor, office)}
+    assert ("", "statement_timeout=10s") in hubs[cabinet]
+    assert hubs[office] == []
+    change_own_settings(
+        floor.cabinet("c01"),
+        floor.dbname,
+        "statement_timeout = 0",
+        "idle_in_transaction_session_timeout = 0",
+        "tcp_keepalives_idle = 0",
+    )
+    change_own_settings(dashboard, floor.dbname, "default_transaction_read_only = off")
+    assert role_settings(floor, cabinet) != hubs[cabinet]
+    dog = with_a_fast_clock(floor)
+    try:
+        assert dog.look() == []
+        assert {role: role_settings(floor, role) for role in hubs} == hubs
+        dog.look()
+    finally:
+        dog.close()
+    restored = floor.owner.execute(
+        """SELECT role_name, cabinet_id IS NOT NULL, found, restored_by, restored_at <= now()
+             FROM hub.login_settings_restored ORDER BY id"""
+    ).fetchall()
+    assert sorted(restored) == [
+        (
+            cabinet,
+            True,
+            sorted(
+                [
+                    "idle_in_transaction_session_timeout=0",
+                    "statement_timeout=0",
+                    "tcp_keepalives_count=3",
+                    "tcp_keepalives_idle=0",
+                    "tcp_keepalives_interval=5",
+                    f"in database {floor.dbname}: lock_timeout=0",
+                ]
+            ),
+            "hub watchdog",
+            True,
+        ),
+        (
+            office,
+            False,
+            sorted(["default_transaction_read_only=off", f"in database {floor.dbname}: lock_timeout=0"]),
+            "hub watchdog",
+            True,
+        ),
+    ], "each once"
+    with floor.cabinet("c01") as again:
+        assert again.execute("SHOW statement_timeout").fetchone() == ("10s",)
+        assert again.execute("SHOW lock_timeout").fetchone() == ("0",)
+
+
+def test_enabling_a_login_puts_the_hubs_settings_back(floor: FloorHub) -> None:
+    floor.add_cabinet("c01")
+    role = f"{floor.dbname}_cabinet_c01"
+    hubs = role_settings(floor, role)
+    change_own_settings(floor.cabinet("c01"), floor.dbname, "statement_timeout = 0")
+    floor.owner.execute(f'ALTER ROLE "{role}" NOLOGIN'.encode())
+    assert main(["hub", "enable-cabinet", "c01", "--by", "Ana", "--dsn", floor.owner_dsn]) == 0
+    assert role_settings(floor, role) == hubs
+    assert floor.owner.execute(
+        "SELECT role_name, restored_by FROM hub.login_settings_restored"
+    ).fetchall() == [(role, "Ana")]
+
+
+def test_a_cabinet_gets_new_credentials_and_the_old_password_is_refused(
+    floor: FloorHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stolen password stayed valid: nothing gave a cabinet new credentials. ``hub
+    new-credentials`` gives its login a new password (its settings the hub's again, its
+    sessions ended), writes its credentials file as ``hub add-cabinet`` does, and records who
+    and when; the old file is refused, the new one logs in."""
+    old = floor.add_cabinet("c01")
+    role = f"{floor.dbname}_cabinet_c01"
+    hubs = role_settings(floor, role)
+    stolen = access.connect(old)
+    change_own_settings(stolen, floor.dbname, "statement_timeout = 0")
+    new = tmp_path / "c01-new.toml"
+    command = ["hub", "new-credentials", "c01", "--out", str(new), "--by", "Ana", "--hub-host", "127.0.0.1"]
+    assert main([*command, "--hub-port", str(floor.server.port), "--dsn", floor.owner_dsn]) == 0
+    said = capsys.readouterr().out
+    assert f"cabinet c01: role {role} has a new password, credentials in {new}" in said
+    assert "the old password is refused" in said
+    assert stat.S_IMODE(new.stat().st_mode) == 0o600
+    renewed = access.read_credentials(new)
+    before = access.read_credentials(old)
+    assert (renewed.user, renewed.cabinet, renewed.dbname) == (before.user, "c01", before.dbname)
+    assert renewed.password != before.password
+    with pytest.raises(HubError, match=f"refused the login of {role}: wrong password"):
+        access.connect(old)
+    with pytest.raises(psycopg.OperationalError):
+        stolen.execute("SELECT 1")  # its session was ended
+    with access.connect(new) as cabinet:
+        assert hub.held(cabinet) == 0
+        assert cabinet.execute("SHOW statement_timeout").fetchone() == ("10s",)
+    assert role_settings(floor, role) == hubs
+    ((by, role_name, at_ok),) = floor.owner.execute(
+        """SELECT r.replaced_by, r.role_name, r.replaced_at <= now() FROM hub.credentials_replaced r
+             JOIN hub.cabinets c ON c.id = r.cabinet_id WHERE c.name = 'c01'"""
+    ).fetchall()
+    assert (by, role_name, at_ok) == ("Ana", role, True)
+    assert main([*command, "--dsn", floor.owner_dsn]) == 2
+    assert "exists already: a credentials file is never overwritten" in capsys.readouterr().err
+    with access.connect(new) as cabinet:
+        assert cabinet.execute("SELECT 1").fetchone() == (1,), "a refused command changes nothing"
+    assert (
+        main(
+            [
+                "hub",
+                "new-credentials",
+                "c09",
+                "--out",
+                str(tmp_path / "c09.toml"),
+                "--by",
+                "Ana",
+                "--dsn",
+                floor.owner_dsn,
+            ]
+        )
+        == 2
+    )
+    assert "the hub has no cabinet 'c09'" in capsys.readouterr().err
+    assert not (tmp_path / "c09.toml").exists()

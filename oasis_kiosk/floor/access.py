@@ -5,7 +5,8 @@ the database's cabinet group; each dashboard with ``<database>_dashboard_<name>`
 of its dashboard group (``migrate.group_roles``). ``add_cabinet`` and ``add_dashboard``,
 run by the hub's owner, make the role with a random password and write it to a
 credentials file that only its owner may read (mode 0600), which the cabinet or dashboard
-then connects with. The password travels to the server only as its SCRAM verifier.
+then connects with; ``renew_cabinet`` gives a cabinet's login a new one the same way. The
+password travels to the server only as its SCRAM verifier.
 
 A credentials file is TOML::
 
@@ -29,15 +30,16 @@ import secrets
 import stat
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
-from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError
-from oasis_kiosk.floor.migrate import ROLE_NAME_BYTES, group_roles
+from oasis_kiosk.floor.errors import CredentialsError, HubError, HubUnavailableError, UnknownCabinetError
+from oasis_kiosk.floor.migrate import ROLE_NAME_BYTES, group_roles, require_current
 from oasis_kiosk.floor.tls import SSLMODES, TLS_KEYS
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,29}")
@@ -312,3 +314,128 @@ def add_dashboard(
         f"The hub's read-only credentials of dashboard {name}.",
     )
     return credentials
+
+
+@dataclass(frozen=True)
+class SettingsRestored:
+    """A login whose settings were not the hub's, put back (``hub.login_settings_restored``)."""
+
+    role: str
+    cabinet_id: int | None
+    """None: a dashboard's login."""
+    found: list[str]
+    """What the server kept for it (``in database NAME: …`` for one database's)."""
+    restored_by: str
+    restored_at: datetime
+
+    def sentence(self) -> str:
+        whose = "a cabinet's" if self.cabinet_id is not None else "a dashboard's"
+        return (
+            f"the login {self.role} ({whose}) had settings that are not the hub's "
+            f"({', '.join(self.found) or 'none'}): the hub's were put back by {self.restored_by} "
+            f"at {self.restored_at:%Y-%m-%d %H:%M:%S %Z}"
+        )
+
+
+LOGINS_ASTRAY = "SELECT role_name FROM hub.login_settings() WHERE found <> hubs ORDER BY role_name"
+"""The hub's logins whose settings the server keeps are not the hub's (migration 0018)."""
+
+
+def restore_settings(connection: psycopg.Connection[Any], role: str, by: str) -> SettingsRestored | None:
+    """Every setting the server keeps for the hub's login ``role`` reset, in every database, and
+    the hub's own given again (``hub.restore_login_settings``: a login may change its own, and
+    no right takes that away), in one transaction; recorded with who and when if they were not
+    the hub's (None: they were)."""
+    with connection.transaction():
+        row = connection.execute(
+            "SELECT cabinet_id, found, hubs FROM hub.login_settings() WHERE role_name = %s", [role]
+        ).fetchone()
+        if row is None:
+            raise HubError(f"{role} is not a login of this hub (a cabinet's or a dashboard's)")
+        cabinet_id, found, hubs = row
+        connection.execute("SELECT hub.restore_login_settings(%s)", [role])
+        if list(found) == list(hubs):
+            return None
+        stored = connection.execute(
+            """INSERT INTO hub.login_settings_restored (role_name, cabinet_id, found, restored_by)
+               VALUES (%s, %s, %s, %s) RETURNING restored_at""",
+            [role, cabinet_id, list(found), by],
+        ).fetchone()
+    assert stored is not None
+    return SettingsRestored(role, cabinet_id, list(found), by, stored[0])
+
+
+def end_sessions(connection: psycopg.Connection[Any], role: str, but: int = 0) -> int:
+    """Ends every session of ``role`` but the process ``but``, in any database; returns how many
+    (the owner may: it is a member of each cabinet's login, migration 0013)."""
+    row = connection.execute(
+        """SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 2000)) FROM pg_stat_activity
+            WHERE usename = %s AND pid <> %s""",
+        [role, but],
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+@dataclass(frozen=True)
+class Renewed:
+    """A cabinet's login given new credentials (``hub.credentials_replaced``)."""
+
+    credentials: Credentials
+    replaced_by: str
+    replaced_at: datetime
+    sessions_ended: int
+    """Its sessions opened before, with the old password, ended."""
+    login_disabled: bool
+    """It may still not log in (the watchdog disabled it): ``hub enable-cabinet`` lets it in."""
+
+
+def renew_cabinet(
+    connection: psycopg.Connection[Any],
+    name: str,
+    out: Path,
+    by: str,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+    tls: dict[str, str] | None = None,
+) -> Renewed:
+    """A cabinet's login given a new random password (the old one, stolen perhaps, refused from
+    then on) and the hub's settings again (``restore_settings``), recorded with who and when,
+    in one transaction with its credentials file as ``add_cabinet`` writes it (before the
+    commit, removed if the commit fails, never overwritten); then its sessions, opened with the
+    old password, are ended. A login the watchdog disabled stays disabled."""
+    require_current(connection)
+    if not by.strip():
+        raise HubError("who gives the cabinet new credentials: a name, not blank")
+    row = connection.execute(
+        """SELECT c.id, c.role_name, r.rolcanlogin FROM hub.cabinets c
+             LEFT JOIN pg_roles r ON r.rolname = c.role_name WHERE c.name = %s""",
+        [name],
+    ).fetchone()
+    if row is None:
+        raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
+    cabinet_id, role, may_log_in = row
+    if may_log_in is None:
+        raise HubError(f"cabinet {name}: its login {role} is not on this server")
+    credentials = replace(new_credentials(connection, "cabinet", name, host, port, tls), user=role)
+    replaced: list[datetime] = []
+
+    def renew() -> None:
+        verifier = connection.pgconn.encrypt_password(
+            credentials.password.encode(), role.encode(), b"scram-sha-256"
+        )
+        connection.execute(
+            sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(role), sql.Literal(verifier.decode()))
+        )
+        restore_settings(connection, role, by)
+        stored = connection.execute(
+            """INSERT INTO hub.credentials_replaced (cabinet_id, role_name, replaced_by)
+               VALUES (%s, %s, %s) RETURNING replaced_at""",
+            [cabinet_id, role, by],
+        ).fetchone()
+        assert stored is not None
+        replaced.append(stored[0])
+
+    commit_login(connection, renew, out, credentials, f"The hub's credentials of cabinet {name}.")
+    ended = end_sessions(connection, role)
+    return Renewed(credentials, by, replaced[0], ended, not may_log_in)

@@ -5,7 +5,7 @@
 - ``add-dashboard NAME --out FILE``: a read-only login, its credentials in FILE;
 - ``pool``: the pool, its parameters and their last changes;
 - ``set-parameters --by WHO [--reset N] [--rate-ppm N] [--maximum N] [--reserve-rate-ppm N]
-  [--despite-silent NAME …] [--despite-hit ROUND:BOX …]``;
+  [--least-stake N] [--despite-silent NAME …] [--despite-hit ROUND:BOX …]``;
 - ``reconcile --books NAME=PATH … [--skip NAME …] [--in-flight-for SECONDS]``: each
   cabinet's books against the hub, and the pool against its records (exit 1 listing each
   difference, and when a cabinet of the hub was not compared without ``--skip`` naming it; a
@@ -14,7 +14,10 @@
 - ``watchdog [--hold-seconds S]``: ends any cabinet's session that holds a transaction, an
   advisory lock or a LISTEN for S seconds (default 5) and disables its login, until stopped;
 - ``enable-cabinet NAME --by WHO``: lets a cabinet's login the watchdog disabled in again
-  (recorded with who and when).
+  (recorded with who and when), the hub's settings put back on it;
+- ``new-credentials NAME --out FILE --by WHO``: a cabinet's login gets a new password (the old
+  one refused, its sessions ended, its settings the hub's), its credentials in FILE (recorded
+  with who and when).
 
 Each connects as the hub's owner (``serve`` as a dashboard's login) with ``--credentials FILE`` or ``--dsn CONNINFO`` (default:
 ``$OASIS_HUB_DSN``, else libpq's own environment: PGHOST, PGDATABASE, PGUSER, PGPASSFILE…).
@@ -71,8 +74,16 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     parameters = commands.add_parser(
         "set-parameters", help="change the pool's parameters between hits (logged with who and when)"
     )
+    renew = commands.add_parser(
+        "new-credentials",
+        help="give a cabinet's login a new password (the old one refused, its sessions ended); "
+        "its credentials to a file",
+    )
     for login in (add_cabinet, add_dashboard):
         login.add_argument("name", help="a lower-case letter, then up to 29 letters, digits or _")
+    renew.add_argument("name", help="the cabinet's name at the hub")
+    renew.add_argument("--by", required=True, type=who, help="who gives it new credentials (kept in the hub)")
+    for login in (add_cabinet, add_dashboard, renew):
         login.add_argument(
             "--out", type=Path, required=True, help="the credentials file to write (mode 0600)"
         )
@@ -97,6 +108,11 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
     )
     parameters.add_argument(
         "--reserve-rate-ppm", type=natural, help="parts per million of a stake fed to the reserve"
+    )
+    parameters.add_argument(
+        "--least-stake",
+        type=natural,
+        help="minor units: a hit wins only on a box staked at least this (default 0: any stake)",
     )
     parameters.add_argument(
         "--despite-silent",
@@ -186,6 +202,7 @@ def add_commands(hub_command: argparse.ArgumentParser) -> None:
         migrate,
         add_cabinet,
         add_dashboard,
+        renew,
         pool,
         parameters,
         reconcile,
@@ -300,6 +317,8 @@ def run(arguments: argparse.Namespace) -> int:
                 return run_migrate(connection)
             if command in {"add-cabinet", "add-dashboard"}:
                 return run_add_login(connection, arguments)
+            if command == "new-credentials":
+                return run_new_credentials(connection, arguments)
             if command == "enable-cabinet":
                 return run_enable_cabinet(connection, arguments.name, arguments.by)
             if command == "pool":
@@ -311,6 +330,7 @@ def run(arguments: argparse.Namespace) -> int:
                 rate_ppm=arguments.rate_ppm,
                 maximum=arguments.maximum,
                 reserve_rate_ppm=arguments.reserve_rate_ppm,
+                least_stake=arguments.least_stake,
                 despite_silent=arguments.despite_silent,
                 despite_hits=arguments.despite_hit,
             )
@@ -347,15 +367,20 @@ def run_migrate(connection: psycopg.Connection[Any]) -> int:
     return 0
 
 
-def run_add_login(connection: psycopg.Connection[Any], arguments: argparse.Namespace) -> int:
-    """``add-cabinet`` or ``add-dashboard``: a new login and its credentials file."""
-    from oasis_kiosk.floor import access
-
-    tls = {
+def tls_settings(arguments: argparse.Namespace) -> dict[str, str]:
+    """The libpq TLS settings given for a login's credentials file."""
+    return {
         key: value
         for key, value in (("sslmode", arguments.sslmode), ("sslrootcert", arguments.sslrootcert))
         if value
     }
+
+
+def run_add_login(connection: psycopg.Connection[Any], arguments: argparse.Namespace) -> int:
+    """``add-cabinet`` or ``add-dashboard``: a new login and its credentials file."""
+    from oasis_kiosk.floor import access
+
+    tls = tls_settings(arguments)
     command = arguments.hub_command
     add = access.add_cabinet if command == "add-cabinet" else access.add_dashboard
     credentials = add(
@@ -430,8 +455,36 @@ def run_enable_cabinet(connection: psycopg.Connection[Any], name: str, by: str) 
     enabled = watchdog.enable_cabinet(connection, name, by)
     print(
         f"cabinet {name}: its login may log in again (enabled by {enabled.enabled_by} at "
-        f"{enabled.enabled_at:%Y-%m-%d %H:%M:%S %Z}); if it was stolen, give the cabinet new credentials"
+        f"{enabled.enabled_at:%Y-%m-%d %H:%M:%S %Z}), with the hub's settings; if it was stolen, give the "
+        f"cabinet new credentials: hub new-credentials {name} --out FILE --by WHO"
     )
+    return 0
+
+
+def run_new_credentials(connection: psycopg.Connection[Any], arguments: argparse.Namespace) -> int:
+    from oasis_kiosk.floor import access
+
+    tls = tls_settings(arguments)
+    renewed = access.renew_cabinet(
+        connection,
+        arguments.name,
+        arguments.out,
+        arguments.by,
+        host=arguments.hub_host,
+        port=arguments.hub_port,
+        tls=tls,
+    )
+    print(
+        f"cabinet {arguments.name}: role {renewed.credentials.user} has a new password, credentials in "
+        f"{arguments.out} (given by {renewed.replaced_by} at {renewed.replaced_at:%Y-%m-%d %H:%M:%S %Z}); "
+        f"the old password is refused and its {renewed.sessions_ended} sessions were ended: copy the file "
+        "to the cabinet (its [link] credentials, mode 0600) and restart its link agent"
+    )
+    if renewed.login_disabled:
+        print(
+            f"its login is still disabled: hub enable-cabinet {arguments.name} --by WHO lets it in again, "
+            "once the new file is on the cabinet"
+        )
     return 0
 
 
@@ -546,6 +599,7 @@ def show_pool(pool: Pool, log: list[ParameterChange], as_json: bool) -> int:
     print(f"reserve    {pool.reserve} (+{pool.reserve_carry}/1000000)")
     print(f"reset      {parameters.reset}")
     print(f"maximum    {parameters.maximum}")
+    print(f"least      {parameters.least_stake} (a hit wins only on a box staked at least this)")
     print(
         f"rate       {parameters.rate_ppm} ppm of a stake to the pool, {parameters.reserve_rate_ppm} ppm to the reserve"
     )

@@ -417,7 +417,8 @@ def _pool_section(pool: hub.Pool, money: Money) -> list[str]:
         f"<span>{_e(_count(pool.hits))} {'hit' if pool.hits == 1 else 'hits'}</span>",
         f"<span>resets to {_e(money(parameters.reset))}, at most {_e(money(parameters.maximum))}</span>",
         f"<span>{_e(f'{parameters.rate_ppm / 10_000:g}')} % of a stake to the pool, "
-        f"{_e(f'{parameters.reserve_rate_ppm / 10_000:g}')} % to the reserve</span></div>",
+        f"{_e(f'{parameters.reserve_rate_ppm / 10_000:g}')} % to the reserve</span>",
+        f"<span>a hit wins on a stake of at least {_e(money(max(parameters.least_stake, 1)))}</span></div>",
     ]
 
 

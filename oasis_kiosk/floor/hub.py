@@ -24,7 +24,7 @@ the hub takes the cabinet from the role logged in, never from the data sent.
   award), told by its agent with the hub's answer then (at once or not): recorded once and
   taken from the pool as the claim did (0012_money_of_the_floor.sql).
 - ``set_parameters(connection, who, …)``: the owner's change of the pool's reset value,
-  rates and maximum, only between hits (the pool's lock makes a change wait for a claim
+  rates, maximum and least stake, only between hits (the pool's lock makes a change wait for a claim
   under way; a hit reported but not yet claimed refuses it, and so does a cabinet that
   feeds the pool and has fallen silent, unless named, or a hit named), logged with who and when.
 
@@ -34,8 +34,10 @@ The events a cabinet sends, by kind (any other kind is kept as it came):
   feeds the linked jackpot; the hub applies its rates;
 - ``jackpot_hit`` {"round_id": text, "box": whole number from 0}: that box of the round hit
   the jackpot, and the cabinet is locked up until the round's claims are answered; refused
-  unless the cabinet staked that box of that round, of its own books;
-- ``ledger`` and ``meter``: kept as they came, their money (``MONEY``) whole minor units.
+  unless the cabinet staked that box of that round, of its own books, at least the pool's
+  least stake (``Parameters.least_stake``, as it was when the stake was received);
+- ``ledger`` and ``meter``: kept as they came, their money (``MONEY``) whole minor units, never
+  below 0 where no cabinet's books write it so (``NEVER_NEGATIVE``, ``AMOUNT_SIGN``).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from oasis_kiosk.floor.errors import (
     UnknownCabinetError,
     UnknownHitError,
 )
+from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, WAGERED, WON
 
 PPM = 1_000_000
 KIND = re.compile(r"[a-z][a-z0-9_]{0,62}")
@@ -74,6 +77,15 @@ LARGEST = 10**15
 MONEY = {"ledger": (("amount",), ("credits_after",), ("detail", "won")), "meter": (("value",),)}
 """The money in an event's payload by kind, each a whole number of minor units (migration
 0012): a key of the payload itself always, one of its detail when there is one."""
+NEVER_NEGATIVE = {
+    "ledger": (("credits_after",), ("detail", "won"), ("detail", "stake")),
+    "meter": (("value",),),
+    "jackpot_contribution": (("stake",),),
+}
+"""Money no cabinet's books write below 0 (migration 0016)."""
+AMOUNT_SIGN = {**{kind: 1 for kind in (*MONEY_IN, *WON)}, **{kind: -1 for kind in (*WAGERED, *MONEY_OUT)}}
+"""A ledger row's kind that puts credits on (1: its amount from 0) or takes them off (-1: up
+to 0), as the books write it (migration 0016); another kind's amount keeps any sign."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,9 @@ class Parameters:
     rate_ppm: int
     maximum: int
     reserve_rate_ppm: int
+    least_stake: int = 0
+    """A hit wins only on a box staked at least this (minor units; 0: any stake above 0),
+    as it was when the stake was received (migration 0017)."""
 
 
 @dataclass(frozen=True)
@@ -225,9 +240,29 @@ def _check_event(event: Event) -> None:
             raise BatchError(
                 f"{where} ({event.kind}): {'.'.join(path)} is a whole number of minor units, not {value!r}"
             )
+    _check_signs(event, where)
     unstorable = _unstorable(dict(event.payload))
     if unstorable is not None:
         raise BatchError(f"{where} ({event.kind}): {unstorable}")
+
+
+def _check_signs(event: Event, where: str) -> None:
+    """Money below 0 that no cabinet writes, and a ledger row's amount of the wrong sign for
+    its kind (migration 0016)."""
+    signed: list[tuple[tuple[str, ...], int, str]] = [
+        (path, 1, "is never below 0 in a cabinet's books") for path in NEVER_NEGATIVE.get(event.kind, ())
+    ]
+    kind = event.payload.get("kind") if event.kind == "ledger" else None
+    if isinstance(kind, str) and kind in AMOUNT_SIGN:
+        sign = AMOUNT_SIGN[kind]
+        what = "puts credits on: from 0" if sign > 0 else "takes credits off: up to 0"
+        signed.append((("amount",), sign, f"of a {kind} row {what}"))
+    for path, sign, what in signed:
+        value: Any = event.payload
+        for step in path:
+            value = value.get(step) if isinstance(value, Mapping) else None
+        if isinstance(value, int | float) and not isinstance(value, bool) and sign * value < 0:
+            raise BatchError(f"{where} ({event.kind}): {'.'.join(path)} {what}, not {value!r}")
 
 
 def _is_money(amount: Any) -> bool:
@@ -429,19 +464,31 @@ def pool_value(connection: psycopg.Connection[Any]) -> PoolValue:
 
 _POOL = (
     "SELECT value, carry, reserve, reserve_carry, hits, reset, rate_ppm, maximum, reserve_rate_ppm,"
-    " updated_at FROM hub.pool"
+    " updated_at, least_stake FROM hub.pool"
 )
 
 
 def _pool(row: Sequence[Any]) -> Pool:
-    value, carry, reserve, reserve_carry, hits, reset, rate_ppm, maximum, reserve_rate_ppm, updated_at = row
+    (
+        value,
+        carry,
+        reserve,
+        reserve_carry,
+        hits,
+        reset,
+        rate_ppm,
+        maximum,
+        reserve_rate_ppm,
+        updated_at,
+        least,
+    ) = row
     return Pool(
         value,
         carry,
         reserve,
         reserve_carry,
         hits,
-        Parameters(reset, rate_ppm, maximum, reserve_rate_ppm),
+        Parameters(reset, rate_ppm, maximum, reserve_rate_ppm, least),
         updated_at,
     )
 
@@ -491,7 +538,7 @@ def agents_silent(connection: psycopg.Connection[Any]) -> list[tuple[str, int]]:
 
 
 def check_parameters(parameters: Parameters, value: int) -> None:
-    for name in ("reset", "maximum", "rate_ppm", "reserve_rate_ppm"):
+    for name in ("reset", "maximum", "rate_ppm", "reserve_rate_ppm", "least_stake"):
         number = getattr(parameters, name)
         if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= BIGINT:
             raise ParametersError(f"{name} is a whole number from 0, not {number!r}")
@@ -565,6 +612,7 @@ def set_parameters(
     rate_ppm: int | None = None,
     maximum: int | None = None,
     reserve_rate_ppm: int | None = None,
+    least_stake: int | None = None,
     despite_silent: Collection[str] = (),
     despite_hits: Collection[tuple[str, int]] = (),
 ) -> ParameterChange:
@@ -577,7 +625,13 @@ def set_parameters(
     refused)."""
     if not isinstance(who, str) or not who.strip():
         raise ParametersError("a change of the pool's parameters says who makes it")
-    asked = {"reset": reset, "rate_ppm": rate_ppm, "maximum": maximum, "reserve_rate_ppm": reserve_rate_ppm}
+    asked = {
+        "reset": reset,
+        "rate_ppm": rate_ppm,
+        "maximum": maximum,
+        "reserve_rate_ppm": reserve_rate_ppm,
+        "least_stake": least_stake,
+    }
     try:
         with connection.transaction():
             row = connection.execute(_POOL + " FOR UPDATE").fetchone()
@@ -586,10 +640,7 @@ def set_parameters(
             named = _refuse_while_a_hit_may_wait(connection, despite_silent, despite_hits)
             old = before.parameters
             new = Parameters(
-                old.reset if reset is None else reset,
-                old.rate_ppm if rate_ppm is None else rate_ppm,
-                old.maximum if maximum is None else maximum,
-                old.reserve_rate_ppm if reserve_rate_ppm is None else reserve_rate_ppm,
+                **{name: getattr(old, name) if value is None else value for name, value in asked.items()}
             )
             if new == old:
                 given = {name: value for name, value in asked.items() if value is not None}
@@ -600,8 +651,8 @@ def set_parameters(
             value = max(before.value, new.reset)
             connection.execute(
                 """UPDATE hub.pool SET reset = %s, rate_ppm = %s, maximum = %s, reserve_rate_ppm = %s,
-                          value = %s, updated_at = now()""",
-                [new.reset, new.rate_ppm, new.maximum, new.reserve_rate_ppm, value],
+                          least_stake = %s, value = %s, updated_at = now()""",
+                [new.reset, new.rate_ppm, new.maximum, new.reserve_rate_ppm, new.least_stake, value],
             )
             logged_old = {**asdict(old), "value": before.value}
             logged_new = {**asdict(new), "value": value, "topped_up": value - before.value}

@@ -24,8 +24,15 @@ it has seen, for ``hold_seconds``:
 
 It then disables the login (``ALTER ROLE … NOLOGIN``) and ends the login's other sessions, so
 that a stolen login cannot take its turn again (several rotating kept every honest stake
-waiting); the owner lets it in again with ``hub enable-cabinet NAME --by WHO``. Each is
-logged and recorded in ``hub.sessions_ended`` (migrations 0013 and 0015).
+waiting); the owner lets it in again with ``hub enable-cabinet NAME --by WHO``, which puts
+the hub's settings back on it too. Each is logged and recorded in ``hub.sessions_ended``
+(migrations 0013 and 0015).
+
+At each look it also puts the hub's settings back on any of the hub's logins, a cabinet's or
+a dashboard's, whose settings the server keeps are not the hub's: any role may change its
+own (``ALTER ROLE itself SET statement_timeout = 0``) for its sessions to come, and no right
+takes that away (``access.restore_settings``, migration 0018; logged and recorded in
+``hub.login_settings_restored``).
 
 A transaction's clock runs from the first look that finds it open and not queued, and starts
 again at any look that finds it queued: a batch that waits behind another login's hold of
@@ -50,7 +57,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from oasis_kiosk.floor import migrate
+from oasis_kiosk.floor import access, migrate
 from oasis_kiosk.floor.errors import HubError, UnknownCabinetError
 
 log = logging.getLogger("oasis_kiosk.hub.watchdog")
@@ -74,6 +81,8 @@ SESSION_OPTIONS = {
     "tcp_user_timeout": 15_000,
 }
 
+RESTORED_BY = "hub watchdog"
+"""Who put a login's settings back, as ``hub.login_settings_restored`` records it."""
 POOL_HELD = "pool held"
 TRANSACTION_HELD = "transaction held"
 ADVISORY_LOCK_HELD = "advisory lock held"
@@ -194,7 +203,8 @@ class Ended:
         return (
             f"cabinet {self.cabinet}: its session (role {self.role}, pid {self.pid}) was ended at "
             f"{self.ended_at:%Y-%m-%d %H:%M:%S %Z}: {self.what_it_held()} [{self.reason}]: {shut}: a login "
-            "used by something other than its link agent gets new credentials"
+            f"used by something other than its link agent gets new credentials (hub new-credentials "
+            f"{self.cabinet} --out FILE --by WHO)"
         )
 
     def standing(self) -> str:
@@ -241,6 +251,9 @@ class Watchdog:
         # (kind, pid, since when) -> when first seen so (a transaction: not queued)
         self._seen_since: dict[tuple[str, int, datetime], float] = {}
         self._unseen: set[int] = set()  # the sessions said to be out of the owner's sight
+        self._unrestorable: set[str] = set()  # the logins whose settings it may not put back, said
+        self.restored: list[access.SettingsRestored] = []
+        """The logins whose settings its last look put back."""
 
     def look(self) -> list[Ended]:
         """One look at the cabinets' sessions; ends those that held too long and returns them."""
@@ -265,7 +278,28 @@ class Watchdog:
                 record = self._end(connection, session, due[0], now - seen[due[0]])
                 if record is not None:
                     ended.append(record)
+        self.restored = self._restore_settings(connection)
         return ended
+
+    def _restore_settings(self, connection: psycopg.Connection[Any]) -> list[access.SettingsRestored]:
+        """Puts the hub's settings back on each of its logins that changed its own (``ALTER ROLE
+        itself SET …``, which no right takes away), recorded and logged."""
+        restored = []
+        for (role,) in connection.execute(access.LOGINS_ASTRAY).fetchall():
+            try:
+                done = access.restore_settings(connection, role, RESTORED_BY)
+            except psycopg.errors.InsufficientPrivilege as error:
+                if role not in self._unrestorable:
+                    self._unrestorable.add(role)
+                    log.error(
+                        "the login %s changed its own settings, and they cannot be put back: %s", role, error
+                    )
+                continue
+            self._unrestorable.discard(role)
+            if done is not None:
+                log.warning("%s", done.sentence())
+                restored.append(done)
+        return restored
 
     def _cannot_see(self, session: Session) -> None:
         if (session.holds_pool or session.holds_advisory_lock) and session.pid not in self._unseen:
@@ -393,12 +427,7 @@ def disable_login(connection: psycopg.Connection[Any], cabinet: str, role: str) 
 def end_other_sessions(connection: psycopg.Connection[Any], role: str, pid: int) -> int:
     """Ends every other session of ``role``, in any database (disabled, it makes no new one);
     returns how many."""
-    row = connection.execute(
-        """SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 2000)) FROM pg_stat_activity
-            WHERE usename = %s AND pid <> %s""",
-        [role, pid],
-    ).fetchone()
-    return 0 if row is None else int(row[0])
+    return access.end_sessions(connection, role, pid)
 
 
 def recent(
@@ -437,7 +466,8 @@ class Enabled:
 
 def enable_cabinet(connection: psycopg.Connection[Any], name: str, by: str) -> Enabled:
     """Lets a cabinet's login disabled by the watchdog log in again (``ALTER ROLE … LOGIN``,
-    the same right as ``disable_login``), recorded in ``hub.logins_enabled`` with who and when."""
+    the same right as ``disable_login``), recorded in ``hub.logins_enabled`` with who and when,
+    with the hub's settings put back on it (``access.restore_settings``)."""
     migrate.require_current(connection)
     if not by.strip():
         raise HubError("who lets the login in again: a name, not blank")
@@ -455,6 +485,8 @@ def enable_cabinet(connection: psycopg.Connection[Any], name: str, by: str) -> E
         if may_log_in:
             raise HubError(f"cabinet {name}: its login is not disabled: nothing was changed")
         connection.execute(sql.SQL("ALTER ROLE {} LOGIN").format(sql.Identifier(role)))
+        # Its settings, which it may have changed for its sessions to come, are the hub's again.
+        access.restore_settings(connection, role, by)
         stored = connection.execute(
             """INSERT INTO hub.logins_enabled (cabinet_id, role_name, enabled_by)
                VALUES (%s, %s, %s) RETURNING enabled_at""",
