@@ -1170,4 +1170,3 @@ def test_a_buttons_sign_stays_with_its_word(label: str) -> None:
     whole = render.text_width(label, size, True)
     assert render.wrap(label, size, whole, True) == (label,)
     assert render.label_width(label, size, 1000) == whole + 2 * render.BUTTON_PAD, "no cut before the sign"
-

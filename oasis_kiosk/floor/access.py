@@ -389,6 +389,22 @@ class Renewed:
     """It may still not log in (the watchdog disabled it): ``hub enable-cabinet`` lets it in."""
 
 
+def cabinet_login(connection: psycopg.Connection[Any], name: str) -> tuple[int, str, bool]:
+    """A cabinet's id, its login's role and whether it may log in now; UnknownCabinetError
+    for a cabinet the hub has not, HubError for a login the server has not."""
+    row = connection.execute(
+        """SELECT c.id, c.role_name, r.rolcanlogin FROM hub.cabinets c
+             LEFT JOIN pg_roles r ON r.rolname = c.role_name WHERE c.name = %s""",
+        [name],
+    ).fetchone()
+    if row is None:
+        raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
+    cabinet_id, role, may_log_in = row
+    if may_log_in is None:
+        raise HubError(f"cabinet {name}: its login {role} is not on this server")
+    return cabinet_id, role, may_log_in
+
+
 def renew_cabinet(
     connection: psycopg.Connection[Any],
     name: str,
@@ -407,16 +423,7 @@ def renew_cabinet(
     require_current(connection)
     if not by.strip():
         raise HubError("who gives the cabinet new credentials: a name, not blank")
-    row = connection.execute(
-        """SELECT c.id, c.role_name, r.rolcanlogin FROM hub.cabinets c
-             LEFT JOIN pg_roles r ON r.rolname = c.role_name WHERE c.name = %s""",
-        [name],
-    ).fetchone()
-    if row is None:
-        raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
-    cabinet_id, role, may_log_in = row
-    if may_log_in is None:
-        raise HubError(f"cabinet {name}: its login {role} is not on this server")
+    cabinet_id, role, may_log_in = cabinet_login(connection, name)
     credentials = replace(new_credentials(connection, "cabinet", name, host, port, tls), user=role)
     replaced: list[datetime] = []
 

@@ -58,7 +58,7 @@ import psycopg
 from psycopg import sql
 
 from oasis_kiosk.floor import access, migrate
-from oasis_kiosk.floor.errors import HubError, UnknownCabinetError
+from oasis_kiosk.floor.errors import HubError
 
 log = logging.getLogger("oasis_kiosk.hub.watchdog")
 
@@ -472,16 +472,7 @@ def enable_cabinet(connection: psycopg.Connection[Any], name: str, by: str) -> E
     if not by.strip():
         raise HubError("who lets the login in again: a name, not blank")
     with connection.transaction():
-        row = connection.execute(
-            """SELECT c.id, c.role_name, r.rolcanlogin FROM hub.cabinets c
-                 LEFT JOIN pg_roles r ON r.rolname = c.role_name WHERE c.name = %s""",
-            [name],
-        ).fetchone()
-        if row is None:
-            raise UnknownCabinetError(f"the hub has no cabinet {name!r} (hub add-cabinet makes one)")
-        cabinet_id, role, may_log_in = row
-        if may_log_in is None:
-            raise HubError(f"cabinet {name}: its login {role} is not on this server")
+        cabinet_id, role, may_log_in = access.cabinet_login(connection, name)
         if may_log_in:
             raise HubError(f"cabinet {name}: its login is not disabled: nothing was changed")
         connection.execute(sql.SQL("ALTER ROLE {} LOGIN").format(sql.Identifier(role)))
