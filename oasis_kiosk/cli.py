@@ -623,8 +623,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _stdout_closed() -> bool:
     """The reader of standard output has gone: a pipe whose reading end is closed reports an
     error to a poll of its writing end."""
+    try:
+        output = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a file (captured, or closed): no reader to lose
+        return False
     poller = select.poll()
-    poller.register(sys.stdout.fileno(), select.POLLOUT)
+    poller.register(output, select.POLLOUT)
     return any(events & select.POLLERR for _fd, events in poller.poll(0))
 
 
@@ -695,9 +699,9 @@ def _command(argv: Sequence[str] | None) -> int:
     except (StoreError, ScriptStoppedError) as error:
         print(f"oasis-kiosk: TILT: {error}", file=sys.stderr)
         return 3
-    except BrokenPipeError:
-        raise  # the reader went (``main``), or a socket of the command's: not a file's error
     except (EntropyError, OSError) as error:
+        if isinstance(error, BrokenPipeError) and _stdout_closed():
+            raise  # the reader went: ``main`` ends quietly
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2
 

@@ -402,6 +402,9 @@ class Breach:
     bound: float
     above: bool
     """Above the maximum (its interval reaches past it), else below the minimum."""
+    lost_antes: float = 0.0
+    """The most a share of lost antes put on the jackpot adds, counted in ``value`` (a main
+    game's, against its maximum)."""
 
     def describe(self, cash: Callable[[int], str]) -> str:
         if self.bet == JACKPOT_FED:
@@ -425,7 +428,10 @@ class Breach:
             if self.above
             else f"below the minimum of {percent(self.bound)}"
         )
-        return f"{what} returns {shown(self.value, self.ci95)}, {limit}"
+        counted = (
+            f" with up to {percent(self.lost_antes)} of lost antes on the jackpot" if self.lost_antes else ""
+        )
+        return f"{what} returns {shown(self.value, self.ci95)}{counted}, {limit}"
 
 
 MAIN_BET_WORDS = {
@@ -490,35 +496,65 @@ def breaches(
     And the jackpot (``rules``: the profile's, for its greatest bonus stake) may take no more
     of a stake than its meter can ever pay back; a share of lost antes it is fed counts in
     the main game's return."""
-    # The house's share of lost antes comes back through the meter: counted as if every ante
-    # were lost (at most one ante lost per ante staked), an upper bound of what it adds.
-    fed = float(jackpot.lost_ante_rate) if rules.get("bonus") and rules["bonus"]["jackpot"] else 0.0
-    checked: list[tuple[bool, str, int, float | None, float, float | None, float | None]] = [
-        (False, main.play, main.ante, main.value + fed, main.ci95, bounds.return_min, bounds.return_max)
-        for main in figures.every_main
-    ]
-    if figures.side is not None:
-        side = figures.side
-        side_low, side_high = bounds.side_return_min, bounds.side_return_max
-        checked.append((True, "standard", side.stake, side.value, side.ci95, side_low, side_high))
-        most_of_all = None if side.greatest is None else side.greatest + jackpot_most(side, jackpot)
-        bet = "greatest_with_jackpot" if side.jackpot_frequency else "greatest"
-        checked.append((True, bet, side.stake, most_of_all, 0.0, None, side_high))
-    found = []
+    found: list[Breach] = []
     largest = largest_side_stake(rules)
     if figures.side is not None and figures.side.jackpot_frequency and largest:
         payable = jackpot_payable(figures.side, jackpot, largest, least_jackpot_share(rules))
         if jackpot.rate > JACKPOT_LOAD * payable:
             rate, bound = float(jackpot.rate), float(payable)
             found.append(Breach(figures.profile, True, JACKPOT_FED, largest, rate, 0.0, bound, True))
-    for is_side, bet, amount, value, ci95, low, high in checked:
-        if value is None:
-            found.append(Breach(figures.profile, is_side, bet, amount, None, 0.0, high or 0.0, True))
-        elif high is not None and value + ci95 > high:
-            found.append(Breach(figures.profile, is_side, bet, amount, value, ci95, high, True))
-        elif low is not None and value - ci95 < low:
-            found.append(Breach(figures.profile, is_side, bet, amount, value, ci95, low, False))
+    share = lost_antes_share(jackpot, rules)
+    found += [
+        breach
+        for main in figures.every_main
+        if (breach := _main_breach(figures.profile, main, bounds, share)) is not None
+    ]
+    side = figures.side
+    if side is None:
+        return found
+    low, high = bounds.side_return_min, bounds.side_return_max
+    if side.value + side.ci95 > high:
+        found.append(Breach(figures.profile, True, "standard", side.stake, side.value, side.ci95, high, True))
+    elif side.value - side.ci95 < low:
+        found.append(Breach(figures.profile, True, "standard", side.stake, side.value, side.ci95, low, False))
+    most_of_all = None if side.greatest is None else side.greatest + jackpot_most(side, jackpot)
+    bet = "greatest_with_jackpot" if side.jackpot_frequency else "greatest"
+    if most_of_all is None:
+        found.append(Breach(figures.profile, True, bet, side.stake, None, 0.0, high, True))
+    elif most_of_all > high:
+        found.append(Breach(figures.profile, True, bet, side.stake, most_of_all, 0.0, high, True))
     return found
+
+
+def lost_antes_share(jackpot: JackpotConfig, rules: ProfileRules) -> float:
+    """The most a share of lost antes on the jackpot adds to a box's return: the whole share,
+    as if every ante were lost (at most one ante is lost per ante staked); none where the
+    profile has no jackpot."""
+    bonus = rules.get("bonus")
+    return float(jackpot.lost_ante_rate) if bonus and bonus["jackpot"] else 0.0
+
+
+def _main_breach(profile: str, main: MainReturn, bounds: ReturnBounds, lost_antes: float) -> Breach | None:
+    """A way of playing a box whose return is outside the bounds. The share of lost antes on
+    the jackpot counts against the maximum only, and only for a box with the bonus bet (the
+    jackpot's money comes back to no other): never towards the minimum, which it would lift
+    with money that comes back to few."""
+    with_share = 0.0 if main.play == "without_bonus" else lost_antes
+    if main.value + with_share + main.ci95 > bounds.return_max:
+        return Breach(
+            profile,
+            False,
+            main.play,
+            main.ante,
+            main.value + with_share,
+            main.ci95,
+            bounds.return_max,
+            True,
+            with_share,
+        )
+    if main.value - main.ci95 < bounds.return_min:
+        return Breach(profile, False, main.play, main.ante, main.value, main.ci95, bounds.return_min, False)
+    return None
 
 
 def mismatch(profile: Profile, figures: Figures) -> str | None:
@@ -584,6 +620,9 @@ def report(
         greatest = "not known" if side.greatest is None else percent(side.greatest + most)
         with_jackpot = " (jackpot awards at the meter's maximum included)" if most else ""
         lines.append(f"  {'  at most, kept on every hand':<44}  {greatest}{with_jackpot}")
+    share = lost_antes_share(jackpot, rules)
+    if share:
+        lines.append(f"  {'  lost antes on the jackpot, at most':<44}  +{percent(share)} with the bonus bet")
     how = figures.method + (f", {figures.rounds:,} rounds per ante" if figures.rounds else "")
     lines.append(f"  figures {source} ({how})")
     lines.append(

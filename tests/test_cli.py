@@ -182,3 +182,20 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
         errors = command.stderr.read().decode()
         assert command.wait() == 141
     assert errors == ""
+
+
+def test_a_broken_pipe_that_is_not_the_output_is_an_error_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a reader gone from the command's output ends it quietly: a pipe of its own that
+    breaks is an error, named, exit 2, as before."""
+    from oasis_kiosk import cli
+
+    def broken(*arguments: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "show_meters", broken)
+    database = tmp_path / "kiosk.db"
+    books(database).close()
+    assert main(["meters", "--db", str(database)]) == 2
+    assert "Broken pipe" in capsys.readouterr().err

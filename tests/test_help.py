@@ -47,6 +47,7 @@ def test_the_help_says_what_each_house_does() -> None:
     )
     assert "With the bonus: 2 cards for €10.00." in golden
     assert any(line.startswith("Buy a sixth card for €10.00") for line in golden)
+    assert "A box either exchanges or buys a sixth card, not both." in golden, "the core's one purchase"
     stand_c = help_at("stand-c")
     assert "Then one more exchange: 1 card for RUB200.00." in stand_c
     assert "Maximum payout per box RUB200,000.00, counting the ante's and the play bet's wins." in stand_c

@@ -541,3 +541,23 @@ def test_a_share_of_lost_antes_counts_in_the_main_games_return_as_if_every_ante_
     ]
     below = replace(JACKPOT, lost_ante_rate=Fraction(room / 2).limit_denominator(10_000))
     assert not [breach for breach in breaches(figures, ReturnBounds(), below) if breach.amount == 1000]
+
+
+def test_a_share_of_lost_antes_never_lifts_a_return_over_the_minimum() -> None:
+    """It comes back to few (a bonus that hits the jackpot): counted against the maximum, as
+    if every ante were lost, it would have passed a blind box returning 83 % as 85 %."""
+    figures = figures_of("standard")
+    bounds = ReturnBounds(return_min=0.85, return_max=1.02)
+    unfed = {(breach.bet, breach.amount) for breach in breaches(figures, bounds, JACKPOT) if not breach.above}
+    assert unfed, "the blind box returns less than 85 %"
+    fed = replace(JACKPOT, lost_ante_rate=Fraction(2, 100))
+    assert {
+        (breach.bet, breach.amount) for breach in breaches(figures, bounds, fed) if not breach.above
+    } == unfed
+    said = [
+        breach.describe(str)
+        for breach in breaches(figures, ReturnBounds(return_max=0.99), fed)
+        if breach.above and breach.bet == "standard"
+    ]
+    assert said
+    assert all("with up to 2.00 % of lost antes on the jackpot" in line for line in said)

@@ -270,12 +270,33 @@ def test_every_screen_is_readable(size: tuple[int, int], language: str) -> None:
     assert not said, said
 
 
+class PatientApp(App):
+    """The kiosk pressed as a player presses it: once the cards being dealt lie on the table
+    (a press while they land only lands them, ``App._interrupt``). The tests of that moment
+    take an ``App``."""
+
+    def key(self, name: str) -> None:
+        self._cards_landed()
+        super().key(name)
+
+    def click(self, x: int, y: int) -> None:
+        self._cards_landed()
+        super().click(x, y)
+
+    def _cards_landed(self) -> None:
+        now = self.now()
+        if self.game.motions.landing(now) and not self.game.revealing(now):
+            self.game.skip(now)
+            self.update(0.0)  # the devices see the story told (their presses are the game's again)
+
+
 def kiosk(
     tmp_path: Path,
     size: tuple[int, int],
     profile: str = "standard",
     deck: str | None = None,
     language: str = "en",
+    patient: bool = True,
     **settings: Any,
 ) -> tuple[App, Clock]:
     database = tmp_path / "kiosk.db"
@@ -286,7 +307,7 @@ def kiosk(
         deck_for_round=(lambda number: deck) if deck else None,
     )
     clock = Clock()
-    app = App(terminal, size=size, clock=clock)
+    app = (PatientApp if patient else App)(terminal, size=size, clock=clock)
     checked(app)
     return app, clock
 
@@ -716,6 +737,11 @@ def test_on_the_cabinet_its_own_buttons_and_the_touchscreen_play_and_a_keyboard_
     deal = next(area for area, name, _card in app.game.hotspots if name == "deal")
     app.click(*deal.center)
     assert terminal.round is not None, "a touch presses DEAL"
+    while app.game.motions.landing(clock.now):  # the player sees the cards before FOLD
+        clock.now += 1 / 60
+        app.update(1 / 60)
+        app.draw()
+    app.update(1 / 60)
     fold = factory.pin(wiring.buttons["fold"])
     fold.drive_low()
     fold.drive_high()
@@ -943,6 +969,10 @@ def test_money_put_in_during_the_demo_or_the_reveal_is_credited_not_taken_as_a_w
     assert credited > 0, "the money is credited"
     app.key("f8")
     app.key("return")  # a round whose reveal the next money arrives in
+    while app.game.motions.landing(clock.now):
+        clock.now += 1 / 60
+        app.draw()
+        app.update(1 / 60)
     app.key("p")
     clock.now += 0.3
     app.draw()

@@ -1000,3 +1000,59 @@ def test_a_folded_box_says_folded_while_the_dealers_cards_turn(tmp_path: Path) -
     for shown in turning:
         assert shown.boxes[0].caption == "High card: folded"
         assert shown.boxes[1].caption == "Three of a kind"
+
+
+def test_a_press_while_the_cards_land_only_hurries_them_and_the_lamps_are_dark(tmp_path: Path) -> None:
+    """The box's name and buttons were hidden while its cards came, but PLAY still played it,
+    on cards the player had not seen, and the cabinet's lamps stayed lit. A press then only
+    lands the cards; the next one plays."""
+    app, clock = kiosk(tmp_path, (800, 480), deck=TRIPS, patient=False)
+    app.key("f8")
+    app.key("return")
+    for _ in range(3):
+        clock.now += 1 / 60
+        app.draw()
+        app.update(1 / 60)
+    assert None in box_faces(app, clock.now), "the cards are still coming"
+    assert app.devices.revealing, "the cabinet's lamps are dark as the screen's buttons are hidden"
+    app.key("p")
+    assert app.terminal.round is not None, "the press only landed the cards"
+    clock.now += 1 / 60
+    app.draw()
+    app.update(1 / 60)
+    assert None not in box_faces(app, clock.now)
+    assert not app.devices.revealing
+    app.key("p")
+    assert app.terminal.round is None, "the next press plays"
+
+
+def test_money_put_in_during_the_reveal_leaves_it_to_run(tmp_path: Path) -> None:
+    """A coin is not a press: it is credited, and the dealer's cards go on turning at their
+    pace."""
+    app, clock = dealt(tmp_path, TRIPS)
+    app.key("p")
+    clock.now += 1 / 60
+    app.draw()
+    revealed_at = app.game.revealed_at
+    credits = app.terminal.credits
+    app.key("f3")
+    assert app.terminal.credits > credits
+    assert app.game.revealed_at == revealed_at
+
+
+def test_a_decided_box_keeps_its_caption_while_the_next_boxs_cards_turn(tmp_path: Path) -> None:
+    app, clock = kiosk(tmp_path, (1920, 1080), deck="2s 3d 7c 9h Jd / As Ad Ac Kd 2h / Ks Kh 4c 5c 9d")
+    for _ in range(3):
+        app.key("f8")
+    app.key("x")
+    app.key("return")
+    settle(app, clock, 3)
+    app.key("f")
+    turning = []
+    while app.game.motions.landing(clock.now):
+        turning.append(app.game.showing(clock.now))
+        clock.now += 1 / 60
+        app.draw()
+    assert turning, "box 2's cards turn after box 1's fold"
+    assert all(shown.boxes[0].caption == "High card: folded" for shown in turning)
+    assert all(shown.boxes[1].caption == "" for shown in turning)

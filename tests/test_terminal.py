@@ -254,6 +254,8 @@ def test_the_menus_jackpot_parameters_keep_the_files_share_of_lost_antes(databas
     t = Terminal(Config(database=database, jackpot=fed), books(database))
     logged_in_menu(t).set_jackpot(base=fed.base, rate="0.01", maximum=fed.maximum + 100_000)
     assert t.config.jackpot == replace(fed, maximum=fed.maximum + 100_000)
+    (changed,) = [event for event in t.store.events() if event["kind"] == "configuration_changed"][-1:]
+    assert changed["detail"]["after"]["lost_ante_rate"] == "1/1000", "the log does not read as if it went"
     t.store.close()
     again = Terminal(Config(database=database, jackpot=fed), books(database))
     assert again.config.jackpot == replace(fed, maximum=fed.maximum + 100_000)

@@ -289,6 +289,7 @@ class Agent:
         self._disconnect()
         self._close_books()
         self._hits_after = 0
+        self.status.held = 0  # the old books' number: the new ones' comes with the connection
 
     def _read_outbox(self, after: int) -> tuple[list[outboxes.Row], int]:
         books = self._open_books()
@@ -579,7 +580,7 @@ class Agent:
         try:
             last = outboxes.last_seq(self._open_books())
             held = max(self.status.held, confirmed(self.database, self._books_id, self.agent_file))
-        except (LinkError, sqlite3.Error):
+        except (LinkError, sqlite3.Error, OSError):
             return  # books that cannot be read say so in the message itself
         self.status.waiting = max(last - held, 0)
 

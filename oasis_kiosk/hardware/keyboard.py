@@ -42,7 +42,7 @@ SWITCH_KEYS = {DOOR_KEY, OPERATOR_KEY}
 """Keys that throw a switch."""
 PHYSICAL_KEYS = SWITCH_KEYS | {*COIN_KEYS, *BILL_KEYS}
 """Keys that stand for a physical fact, a switch thrown or money put in: never taken as a
-press that only wakes the game or hurries the reveal (the coin would be gone)."""
+press that only wakes the game (the coin would be gone), nor one that hurries the reveal."""
 
 
 class Keyboard:

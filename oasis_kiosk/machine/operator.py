@@ -365,7 +365,10 @@ class OperatorMenu:
             # What the next start compares with: the change is logged here, once.
             self.store.set_state("configuration:jackpot", jackpot_logged(new))
             self.store.event(
-                "configuration_changed", setting="jackpot", before=jackpot_logged(old), after=after
+                "configuration_changed",
+                setting="jackpot",
+                before=jackpot_logged(old),
+                after=jackpot_logged(new),
             )
         self.terminal.config = replace(self.terminal.config, jackpot=new)
 

@@ -119,7 +119,11 @@ class App:
         if name == "escape":
             self.running = False
             return
-        if name not in PHYSICAL_KEYS and self._interrupt():
+        if name in PHYSICAL_KEYS:  # money put in or a switch thrown: taken, never a mere wake
+            self._wake()
+            self._answer(self.keyboard.key(name), hurry=False)
+            return
+        if self._interrupt():
             return
         if name == LEGEND_KEY:
             self.game.legend = None if self.game.legend is not None else self.keyboard.legend()
@@ -143,15 +147,22 @@ class App:
             responses = self.cabinet.press(name) if self.cabinet else self.devices.touch(name)
             self._answer(responses[0] if responses else None)
 
-    def _interrupt(self) -> bool:
-        """Any input ends the attract demo, and during the dealer's reveal only hurries it: the
-        input does nothing else then (the round's story is told in its order)."""
+    def _wake(self) -> bool:
+        """Any input ends the attract demo (True if it ran) and starts the idle time afresh."""
         self.idle = 0.0
-        if self.attract is not None:
-            self._end_attract()
+        if self.attract is None:
+            return False
+        self._end_attract()
+        return True
+
+    def _interrupt(self) -> bool:
+        """A press ends the attract demo, and while the dealer's cards turn or a box's cards
+        land only hurries them: it does nothing else then (the round's story is told in its
+        order, and no box is played on cards not yet seen)."""
+        if self._wake():
             return True
         now = self.now()
-        if self.scene == "game" and self.game.revealing(now):
+        if self.scene == "game" and self.game.telling(now):
             self.game.skip(now)
             return True
         return False
@@ -163,7 +174,9 @@ class App:
         self.devices.waking = None
         self.game.invalidate()
 
-    def _answer(self, response: Response | None) -> None:
+    def _answer(self, response: Response | None, hurry: bool = True) -> None:
+        """Shows what an input did; a press (``hurry``) ends the animations, money and the
+        devices' own events leave the story to run."""
         if response is None:
             return
         if response.template == "help":
@@ -171,7 +184,8 @@ class App:
             self.game.message = None
         else:
             self.game.message = None if response.ok and not response.notice else response
-        self.game.skip(self.now())  # a press never waits for an animation (the reveal hurries)
+        if hurry:
+            self.game.skip(self.now())  # a press never waits for an animation (the reveal hurries)
         self.game.refresh(self.now())
         self._read_at = self._terminal_read()
         self._follow_scene()
@@ -226,7 +240,7 @@ class App:
     def _poll(self, seconds: float) -> list[Response]:
         """The devices, ``seconds`` on: presses, money, the hopper, the power."""
         # While the attract demo runs or the dealer's reveal plays, a press only ends or hurries it.
-        revealing = self.scene == "game" and self.game.revealing(self.now())
+        revealing = self.scene == "game" and self.game.telling(self.now())
         self.devices.waking = self._interrupt if self.attract is not None or revealing else None
         self.devices.revealing = revealing
         return self.cabinet.advance(seconds) if self.cabinet else self.devices.step()
@@ -239,9 +253,11 @@ class App:
         return self.terminal.changes, shown, offline is None
 
     def _take(self, responses: list[Response]) -> None:
+        """The devices' own events (money, the hopper, the power): a press during the story
+        never gets here (``devices.waking`` takes it)."""
         if responses:
-            self._interrupt()
-            self._answer(responses[0])
+            self._wake()
+            self._answer(responses[0], hurry=False)
 
     def _quiet(self) -> bool:
         """Nobody plays and nothing needs the screen: the attract demo may run."""

@@ -132,9 +132,11 @@ class Motions:
         self.moving.clear()
         self._queue_end = 0.0
 
-    def landing(self, now: float) -> bool:
-        """Some of the boxes' cards are still to come, to turn or to be swapped."""
-        return any(slot[0] == "box" and now < motion.end for slot, motion in self.moving.items())
+    def landing(self, now: float) -> frozenset[int]:
+        """The boxes some of whose cards are still to come, to turn or to be swapped."""
+        return frozenset(
+            slot[1] for slot, motion in self.moving.items() if slot[0] == "box" and now < motion.end
+        )
 
     def revealing(self, now: float) -> bool:
         """Some of the dealer's cards are still to turn, or turning."""

@@ -207,6 +207,8 @@ def _purchase_lines(rules: ProfileRules, cash: Callable[[int], str], prices: Pri
     option, fee = rules.get("sixth_card"), prices["sixth_card"]
     if option and fee is not None:
         lines.append(_(sixth[1] if option.get("needs_bonus") else sixth[0]).format(fee=cash(fee)))
+        if prices["exchanges"]:  # one purchase per box (the core's rule)
+            lines.append(_("A box either exchanges or buys a sixth card, not both."))
     # Buying the game is the same redraw as buying the dealer's card (RULES.md §3.4).
     for option in (rules.get("buy_game"), rules.get("buy_dealer_card")):
         if option and prices["redraw"] is not None:

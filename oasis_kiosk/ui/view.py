@@ -150,12 +150,16 @@ def while_the_dealer_turns(view: View) -> View:
     )
 
 
-def while_the_cards_land(view: View) -> View:
-    """A round as it shows while its boxes' cards are still coming, turning or being swapped:
-    no hand named or lit in the paytable, nothing offered on them yet."""
+def while_the_cards_land(view: View, landing: frozenset[int]) -> View:
+    """A round as it shows while the cards of the boxes ``landing`` are still coming, turning
+    or being swapped: their hands unnamed, no paytable row lit, nothing offered yet (a box
+    decided before keeps its caption)."""
     return replace(
         while_the_dealer_turns(view),
-        boxes=tuple(replace(box, hand="", caption="") for box in view.boxes),
+        boxes=tuple(
+            replace(box, hand="", caption="") if index in landing else box
+            for index, box in enumerate(view.boxes)
+        ),
         lit_category=None,
     )
 

@@ -83,7 +83,9 @@ def _height(lay: Layout, shown: Sequence[pygame.Surface]) -> int:
 def font_sizes(lay: Layout) -> list[tuple[int, bool]]:
     """The fonts (size, bold) a panel's words may be written in: its titles', its texts' and
     each its amount may be fitted at."""
-    amount = [(size, True) for size in render.fitting_sizes(lay.large * 2, lay.floor)]
+    amount = sorted(
+        {(size, True) for _t, most, _b in scales(lay) for size in render.fitting_sizes(most, lay.floor)}
+    )
     titles = {(title, True) for title, _amount, _body in scales(lay)}
     bodies = {(body, False) for _title, _amount, body in scales(lay)}
     return [*sorted(titles), *sorted(bodies), *amount]

@@ -47,7 +47,7 @@ class RoundStory:
         """When the settled round's last dealer card has turned: its outcome shows from then."""
         self._lit_in_play: str | None = None
         """The paytable row lit while the round was played, kept lit through the reveal."""
-        self._hidden: tuple[View, str | None, str, View] | None = None
+        self._hidden: tuple[View, str | None, str | frozenset[int], View] | None = None
         """The last view shown without what its reveal is to tell (``_hiding``): a frame of
         the reveal asks twice, and every frame of it asks the same."""
 
@@ -116,14 +116,20 @@ class RoundStory:
         in play offers against the dealer's hand, is to come."""
         return self.view is not None and (now < self.revealed_at or self.motions.revealing(now))
 
+    def telling(self, now: float) -> bool:
+        """The story tells what a press must not run ahead of: the dealer's cards turning, or
+        a box's cards still landing (a press then only hurries them)."""
+        return self.revealing(now) or (self.view is not None and bool(self.motions.landing(now)))
+
     def showing(self, now: float) -> View:
         """The view as the screen shows it at ``now``: a settled round without its outcome
         until the dealer's last card has turned, a round in play without its next offers."""
         assert self.view is not None
         if now < self.revealed_at:  # a blind box's cards turn with the dealer's: named after
             return self._hiding(self.view, "settled")
-        if self.motions.landing(now):
-            return self._hiding(self.view, "landing")
+        landing = self.motions.landing(now)
+        if landing:
+            return self._hiding(self.view, landing)
         if self.motions.revealing(now):
             return self._hiding(self.view, "turning")
         if self.view.overlay[:1] == ("handpay",) and (self.counting(now) or self.celebrating(now)):
@@ -132,15 +138,15 @@ class RoundStory:
             return replace(self.view, overlay=())
         return self.view
 
-    def _hiding(self, view: View, moment: str) -> View:
-        """``view`` as the moment shows it, made once for the view: its boxes' cards still
-        landing (``while_the_cards_land``), a settled round's dealer turning
+    def _hiding(self, view: View, moment: str | frozenset[int]) -> View:
+        """``view`` as the moment shows it, made once for the view: the boxes whose cards are
+        still landing (``while_the_cards_land``), a settled round's dealer turning
         (``before_reveal``), a round in play's (``while_the_dealer_turns``)."""
         kept = self._hidden
         if kept is not None and kept[0] is view and kept[1:3] == (self._lit_in_play, moment):
             return kept[3]
-        if moment == "landing":
-            hidden = while_the_cards_land(view)
+        if isinstance(moment, frozenset):
+            hidden = while_the_cards_land(view, moment)
         elif moment == "settled":
             hidden = before_reveal(view, self._lit_in_play)
         else:

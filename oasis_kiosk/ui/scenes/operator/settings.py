@@ -191,11 +191,13 @@ class SettingsPage(OperatorPage):
                 "The side bet of {profile} at a stake of {amount} returns {figure}, below the minimum of {bound}."
             ),
         }[breach.side, breach.above]
+        figure = _figure(breach.value, breach.ci95)
+        if breach.lost_antes:
+            figure = _("{figure} with up to {share} of lost antes on the jackpot").format(
+                figure=figure, share=i18n.percent(breach.lost_antes)
+            )
         return _(said).format(
-            profile=profile,
-            amount=cash(breach.amount),
-            figure=_figure(breach.value, breach.ci95),
-            bound=i18n.percent(breach.bound),
+            profile=profile, amount=cash(breach.amount), figure=figure, bound=i18n.percent(breach.bound)
         )
 
     def _rules_name(self, rules: Rules) -> str:
