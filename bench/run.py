@@ -263,9 +263,16 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
         frames(5)
     counting: list[float] = []
     revealing: list[float] = []  # the dealer's cards turning, the outcome drawn ahead meanwhile
-    while len(counting) < FRAMES:  # a count is about 70 frames: several rounds' worth
+
+    def dealt() -> None:
+        """A deal, and its frames until its cards lie face up (a press before only lands them)."""
         app.key("return")
         frames(30)
+        while app.game.telling(now[0]):
+            frames(1)
+
+    while len(counting) < FRAMES:  # a count is about 70 frames: several rounds' worth
+        dealt()
         app.key("p")
         while app.game.revealing(now[0]) or app.game.counting(now[0]):
             drawn = frames(1)  # a frame of the state at the moment it drew
@@ -274,8 +281,7 @@ def size_figures(tmp: Path, width: int, height: int) -> tuple[Any, dict[str, Any
     frames(int(5 / STEP))  # the count and everything after it ends
     deck[0] = JACKPOT_DECK
     app.key("n")  # the bonus bet, which wins the jackpot
-    app.key("return")
-    frames(30)
+    dealt()
     app.key("p")
     celebrating: list[float] = []
     while app.game.revealing(now[0]) or app.game.celebrating(now[0]):
