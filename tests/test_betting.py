@@ -51,7 +51,7 @@ def test_bet_steps_the_ante_up_and_round_and_bet_down_steps_it_back(tmp_path: Pa
     assert t.ante == antes[2]
     press(t, "bet_down")
     assert t.ante == antes[1]
-    t.ante = antes[-1]
+    t.antes = (antes[-1],)
     press(t, "bet")
     assert t.ante == antes[0], "one BET button wraps round to the least ante"
 
@@ -120,14 +120,14 @@ def test_repeat_bet_deals_the_last_rounds_bets_in_one_press(tmp_path: Path) -> N
     t.handle("bill", 5000)
     t.handle("bill", 5000)
     press(t, "bet", "bonus", "bonus", "boxes", "deal")
-    dealt = Bets(1100, 2, 300)
+    dealt = Bets.alike(1100, 2, 300)
     assert t.bets == dealt
     settle(t)
     assert "repeat_bet" not in {name for name, _label, _lit in view.buttons(t, t.live(), view.cash_for(t))}, (
         "DEAL deals the same bets"
     )
     press(t, "bet", "bet", "bonus", "boxes", "boxes")  # bets changed after the round
-    assert t.bets == Bets(1300, 1, 400)
+    assert t.bets == Bets.alike(1300, 1, 400)
     assert "repeat_bet" in {name for name, _label, _lit in view.buttons(t, t.live(), view.cash_for(t))}
     rounds = len(t.store.rounds())
     press(t, "repeat_bet")
@@ -322,12 +322,34 @@ def test_books_of_the_earlier_bonus_switch_take_the_standard_stake(tmp_path: Pat
     assert again.last_bets is None
 
 
+def test_books_of_an_earlier_release_bet_one_ante_on_every_box(tmp_path: Path) -> None:
+    """They kept one ante and a count of boxes, the last round's bets too: read as every box
+    at that ante."""
+    database = tmp_path / "kiosk.db"
+    t = terminal(database)
+    ante = t.betting.antes_for(2)[1]
+    with t.store.transaction():
+        state = t.store.get_state("terminal")
+        del state["antes"]
+        old = {"ante": ante, "boxes": 2, "bonus_stake": 0}
+        t.store.set_state("terminal", {**state, **old, "last_bets": old})
+    t.store.close()
+    again = terminal(database)
+    assert again.antes == (ante, ante)
+    assert again.last_bets == Bets.alike(ante, 2, 0)
+    assert again.books_fault is None
+
+
 @pytest.mark.parametrize(
     "last_bets",
     [
         {"ante": 1000},
         {"ante": -1, "boxes": 1, "bonus_stake": 0},
         {"ante": "1000", "boxes": 1, "bonus_stake": 0},
+        {"antes": [], "bonus_stake": 0},
+        {"antes": [1000, -1], "bonus_stake": 0},
+        {"antes": ["1000"], "bonus_stake": 0},
+        {"antes": 1000, "bonus_stake": 0},
     ],
 )
 def test_damaged_last_bets_are_named_and_stand_the_terminal_still(
@@ -422,3 +444,70 @@ def test_boxes_raising_the_ante_to_the_several_box_least_says_so_and_why_bet_dow
         assert intent_name(Intent.BET_DOWN) not in view.snapshot(t, kept).prompt
     finally:
         i18n.use("en")
+
+
+def test_a_box_bet_alone_takes_an_ante_of_its_own_where_the_table_lets_antes_differ(tmp_path: Path) -> None:
+    """RULES.md §3.7: on russian-three-box "antes may differ"; the terminal had bet one ante on
+    every box. A card button between rounds chooses the box BET steps alone; the deal takes
+    each box's own ante, the books settle each at its own, and a restart keeps them."""
+    database = tmp_path / "kiosk.db"
+    t = terminal(database, "russian-three-box")
+    for _ in range(4):
+        t.handle("bill", 5000)
+    press(t, "boxes", "boxes")
+    assert t.boxes == 3
+    assert "card" in t.live()
+    assert t.cards_live() == {1, 2, 3}
+    least = t.ante
+    t.handle("card", 2)
+    assert t.bet_box == 1
+    press(t, "bet", "bet")
+    assert t.antes == (least, t.betting.antes_for(3)[2], least), "box 2 alone"
+    said = view.prompt(t, t.live(), view.cash_for(t))
+    assert "BET steps box 2 alone" in said
+    refused = t.handle("card", 4)
+    assert not refused.ok
+    assert refused.message == "card 4: 3 box(es) are bet on"
+    t.handle("card", 2)  # again: every box alike
+    assert t.bet_box is None
+    press(t, "deal")
+    assert t.round is not None
+    assert t.round.record()["antes"] == list(t.antes)
+    settle(t)
+    (settled,) = t.last_rounds(1)
+    assert [box["ante"]["stake"] for box in settled["settlement"]["boxes"]] == list(t.antes)
+    assert audit(t.store).ok
+    t.store.close()
+    again = terminal(database, "russian-three-box")
+    assert again.antes == (least, again.betting.antes_for(3)[2], least)
+    assert again.last_bets is not None
+    assert again.last_bets.antes == again.antes, "REPEAT BET deals the antes again"
+    again.store.close()
+
+
+def test_where_the_antes_are_alike_no_box_is_bet_alone(tmp_path: Path) -> None:
+    """golden-oasis plays two boxes only with identical antes: the card buttons choose no box,
+    and BET steps both."""
+    t = terminal(tmp_path / "kiosk.db", "golden-oasis")
+    for _ in range(4):
+        t.handle("bill", 5000)
+    press(t, "boxes")
+    assert "card" not in t.live()
+    assert not t.handle("card", 2).ok
+    press(t, "bet")
+    assert len(set(t.antes)) == 1
+
+
+def test_max_bet_on_a_box_alone_takes_the_greatest_the_credit_deals_beside_the_others(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db", "standard")
+    for _ in range(3):
+        t.handle("bill", 5000)
+    press(t, "boxes")
+    t.handle("card", 1)
+    press(t, "max_bet")
+    first, second = t.antes
+    assert second == t.betting.antes_for(2)[0], "the other box stays"
+    assert t.betting.needs(t.bets) <= t.credits
+    assert first == t.betting.max_ante(t.bets, t.credits, 0)
+    larger = [ante for ante in t.betting.antes_for(2) if ante > first]
+    assert not larger or t.betting.needs(Bets((larger[0], second), t.bonus_stake)) > t.credits

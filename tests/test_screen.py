@@ -1200,3 +1200,33 @@ def test_a_buttons_sign_stays_with_its_word(label: str) -> None:
     whole = render.text_width(label, size, True)
     assert render.wrap(label, size, whole, True) == (label,)
     assert render.label_width(label, size, 1000) == whole + 2 * render.BUTTON_PAD, "no cut before the sign"
+
+
+@pytest.mark.parametrize("language", screenshots.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES)
+def test_a_box_touched_between_rounds_is_bet_alone_and_shows_its_own_ante(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    """russian-three-box lets its boxes' antes differ: a touch on box 2 chooses it, BET steps
+    its ante alone, and each box's ante chip shows its own; the prompt says how, readably."""
+    app, clock = kiosk(tmp_path, size, "russian-three-box", language=language)
+    for key in ("f8", "f8", "f8", "f8", "x", "x"):
+        app.key(key)
+    settle(app, clock, 2)
+    terminal = app.terminal
+    assert terminal.boxes == 3
+    area = render.rect(app.game.layout.boxes[1])
+    app.click(*area.center)
+    assert terminal.bet_box == 1
+    app.key("b")
+    settle(app, clock, 2)
+    first, second, third = terminal.antes
+    assert second > first == third
+    shown = app.game.showing(clock.now)
+    assert [dict(box.bets)["ante"] for box in shown.boxes] == [first, second, third]
+    assert [box.current for box in shown.boxes] == [False, True, False], "box 2's label is lit"
+    assert isinstance(app.screen, CheckedSurface)
+    app.screen.forget()
+    app.repaint()
+    assert not app.screen.faults()
+    shot(app, f"bet-alone-{language}")

@@ -226,14 +226,15 @@ def _bets_in_play(terminal: Terminal, box: int) -> tuple[tuple[str, int], ...]:
     return tuple((spot, amount) for spot, amount in placed if amount)
 
 
-def _staged_bets(terminal: Terminal, *, blind: bool) -> tuple[tuple[str, int], ...]:
-    """The stakes a box will take at the deal: its ante, its bonus stake and, on a blind box,
-    its play bet (placed at the deal, RULES.md §2.7)."""
-    staged = [("ante", terminal.ante)]
+def _staged_bets(terminal: Terminal, box: int, *, blind: bool) -> tuple[tuple[str, int], ...]:
+    """The stakes box ``box`` will take at the deal: its ante, its bonus stake and, on a
+    blind box, its play bet (placed at the deal, RULES.md §2.7)."""
+    ante = terminal.antes[box]
+    staged = [("ante", ante)]
     if terminal.bonus_stake:
         staged.append(("bonus", terminal.bonus_stake))
     if blind:
-        staged.append(("play", terminal.profile.prices(terminal.ante)["play_bet"]))
+        staged.append(("play", terminal.profile.prices(ante)["play_bet"]))
     return tuple(staged)
 
 
@@ -414,15 +415,16 @@ def _with_staged_boxes(terminal: Terminal, boxes: tuple[BoxView, ...], looked_at
     staged = list(boxes)
     boxes_max = int(terminal.rules["boxes"]["max"])
     while len(staged) < max(terminal.boxes, 1) and len(staged) < boxes_max:
+        index = len(staged)
         staged.append(
             BoxView(
-                _box_label(len(staged), looked_at),
+                _box_label(index, looked_at),
                 (),
                 frozenset(),
-                False,
+                terminal.bet_box == index,  # lit as the box BET steps alone
                 "",
                 "",
-                _staged_bets(terminal, blind=len(staged) >= looked_at),
+                _staged_bets(terminal, index, blind=index >= looked_at),
                 False,
                 False,
             )
@@ -559,7 +561,7 @@ def _button_label(terminal: Terminal, name: Intent, betting: bool, cash: Callabl
     the deal; an exchange's price is the selection's: ``buttons``)."""
     label = _(BUTTON_LABELS[name])
     if name is Intent.BET and betting:
-        return f"{label} {cash(terminal.ante)}"
+        return f"{label} {cash(terminal.stepped_ante)}"
     if name is Intent.BET:
         return f"{label} {cash(terminal.insurance_amount or 0)}"
     if name is Intent.BONUS:
@@ -676,11 +678,19 @@ def _redraw_offer(box: int, legal: LegalActions, cash: Callable[[int], str]) -> 
 
 
 def _between_rounds(terminal: Terminal, live: set[Intent], cash: Callable[[int], str]) -> str:
-    """The prompt with no round on the table: what DEAL bets, or what keeps it dark; and
-    why BET − is dark at an ante above the one box's least."""
-    least = _least_on_boxes(terminal, cash)
-    said = _deal_prompt(terminal, live, cash)
-    return f"{said} {least}" if least else said
+    """The prompt with no round on the table: what DEAL bets, or what keeps it dark; why
+    BET − is dark at an ante above the one box's least; and how a box is bet alone."""
+    parts = (_deal_prompt(terminal, live, cash), _least_on_boxes(terminal, cash), _bet_alone(terminal, live))
+    return " ".join(part for part in parts if part)
+
+
+def _bet_alone(terminal: Terminal, live: set[Intent]) -> str:
+    """How a box is bet alone, where the table lets the antes differ (RULES.md §3.7)."""
+    if Intent.CARD not in live:
+        return ""
+    if terminal.bet_box is not None:
+        return _("BET steps box {box} alone; card {box} again: every box.").format(box=terminal.bet_box + 1)
+    return _("Touch a box or press its card 1 to {boxes} to bet it alone.").format(boxes=terminal.boxes)
 
 
 def _least_on_boxes(terminal: Terminal, cash: Callable[[int], str]) -> str:
@@ -688,7 +698,7 @@ def _least_on_boxes(terminal: Terminal, cash: Callable[[int], str]) -> str:
     BET − is dark for it (and BOXES' own notice, the same words, is not said again)."""
     betting, boxes = terminal.betting, terminal.boxes
     least = betting.antes_for(boxes)[0]
-    if terminal.ante != least or least == betting.antes_for(1)[0]:
+    if terminal.stepped_ante != least or least == betting.antes_for(1)[0]:
         return ""
     reason = sentence(least_on_boxes(boxes, least).text(cash)).removesuffix(".")
     return _("{reason}: {button} goes no lower.").format(reason=reason, button=intent_name(Intent.BET_DOWN))

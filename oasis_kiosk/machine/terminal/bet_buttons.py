@@ -27,17 +27,17 @@ class BetButtons(Inputs):
             current = self.insurance_amount
             self.insurance = amounts[(amounts.index(current) + 1) % len(amounts)] if current else None
             return Response(True, N_("insure {amount}"), {"amount": Amount(self.insurance or 0)})
-        return self._place_choice(self.betting.bet(self.bets))
+        return self._place_choice(self.betting.bet(self.bets, self.bet_box))
 
     def _on_bet_down(self, value: int | None) -> Response:
         if self.round is not None:
             amounts = self.insurance_amounts()
             self.insurance = amounts[amounts.index(self.insurance_amount or amounts[0]) - 1]
             return Response(True, N_("insure {amount}"), {"amount": Amount(self.insurance)})
-        return self._place_choice(self.betting.bet_down(self.bets))
+        return self._place_choice(self.betting.bet_down(self.bets, self.bet_box))
 
     def _on_max_bet(self, value: int | None) -> Response:
-        return self._place_choice(self.betting.max_bet(self.bets, self.credits))
+        return self._place_choice(self.betting.max_bet(self.bets, self.credits, self.bet_box))
 
     def _on_bonus(self, value: int | None) -> Response:
         return self._place_choice(self.betting.bonus(self.bets))

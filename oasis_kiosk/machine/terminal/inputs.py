@@ -52,7 +52,9 @@ class Inputs(RoundPlay, CreditsIn):
             # An acceptor cannot know which coin or note comes next: it takes money only
             # while the largest it accepts still fits under the limit.
             live |= {Intent(name) for name, kind in MONEY_KINDS.items() if kind.fits(self.config, room)}
-            live |= self.betting.lit(self.bets, self.last_bets, credits)
+            live |= self.betting.lit(self.bets, self.last_bets, credits, self.bet_box)
+            if self.betting.antes_may_differ and self.boxes > 1:
+                live.add(Intent.CARD)  # a card button chooses the box BET steps alone
             if credits > 0:
                 live.add(Intent.CASHOUT)
             return live
@@ -73,8 +75,10 @@ class Inputs(RoundPlay, CreditsIn):
         """The cards (1 to 5) whose press would select or unselect one now: their lamps.
         Once the selection holds all the rules let this box exchange, only its own cards."""
         round_ = self.round
-        if round_ is None or Intent.CARD not in self.live():
+        if Intent.CARD not in self.live():
             return set()
+        if round_ is None:  # the boxes bet on, each of which may be bet alone
+            return set(range(1, self.boxes + 1))
         if len(self.selected) < self._most_selected(round_):
             return set(range(1, 6))
         return {position + 1 for position in self.selected}

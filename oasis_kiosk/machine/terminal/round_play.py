@@ -33,7 +33,7 @@ class RoundPlay(RoundSettling):
         try:
             round_ = Round(
                 self.profile,
-                [self.ante] * self.boxes,
+                list(self.antes),
                 bonus=self.bonus_stake,
                 seed=seed,
                 credit=self.credits,
@@ -77,6 +77,8 @@ class RoundPlay(RoundSettling):
     def _on_card(self, value: int | None) -> Response:
         if value is None or not 1 <= value <= 5:
             return Response(False, N_("card {card}: the cards are 1 to 5"), {"card": value})
+        if self.round is None:
+            return self._bet_alone(value)
         position = value - 1
         if position not in self.selected and self.round is not None:
             most = self._most_selected(self.round)
@@ -138,6 +140,18 @@ class RoundPlay(RoundSettling):
         else:
             template = N_("{intent}: one purchase per box, and this box exchanged")
         return Response(False, template, {"intent": intent})
+
+    def _bet_alone(self, card: int) -> Response:
+        """Between rounds, card ``card`` chooses box ``card`` for BET, BET − and MAX BET to
+        step alone (RULES.md §3.7: antes may differ); again, every box alike."""
+        if card > self.boxes:
+            return Response(
+                False, N_("card {card}: {boxes} box(es) are bet on"), {"card": card, "boxes": self.boxes}
+            )
+        self.bet_box = None if self.bet_box == card - 1 else card - 1
+        if self.bet_box is None:
+            return Response(True, N_("BET steps every box's ante"), notice=True)
+        return Response(True, N_("BET steps the ante of box {box} alone"), {"box": card}, notice=True)
 
     @staticmethod
     def _most_selected(round_: Round) -> int:

@@ -44,10 +44,13 @@ class TerminalState:
     """What the profile in play takes of the bets, and the betting buttons' steps."""
     round: Round | None
     round_id: int | None
-    ante: int = 0
+    antes: tuple[int, ...] = (0,)
+    """The ante of each box bet on."""
     bonus_stake: int = 0
-    """Each box's bonus stake (0: no bonus bet), one the profile allows at the ante."""
-    boxes: int = 1
+    """Each box's bonus stake (0: no bonus bet), one the profile allows at the antes."""
+    bet_box: int | None = None
+    """The box BET, BET − and MAX BET step alone (None: every box alike), where the table
+    lets the antes differ; the card buttons choose it between rounds."""
     last_bets: Bets | None = None
     """The last round's bets, which REPEAT BET deals again."""
     player_language: str | None = None
@@ -111,14 +114,14 @@ class TerminalState:
                 )
             return value
 
-        antes = self.profile.allowed_antes()
-        ante = field("ante", int, None)
-        ante = ante if ante in antes else antes[0]
+        antes = self._stored_antes(
+            field("antes", list, None), field("ante", int, None), field("boxes", int, 1)
+        )
         stake = field("bonus_stake", int, None)
         if stake is None:  # books of an earlier release kept the bonus as a switch
-            stake = (self.profile.standard_bonus_stake(ante) or 0) if field("bonus", bool, False) else 0
+            stake = (self.profile.standard_bonus_stake(antes[0]) or 0) if field("bonus", bool, False) else 0
         # Placed under the rules of the last start, which may have changed since: fitted to these.
-        self._place(self.betting.fitted(Bets(ante, field("boxes", int, 1), stake)))
+        self._place(self.betting.fitted(Bets(antes, stake)))
         try:
             last = field("last_bets", dict, None)
             self.last_bets = None if last is None else Bets.from_state(last)
@@ -182,9 +185,8 @@ class TerminalState:
         self.store.set_state(
             "terminal",
             {
-                "ante": self.ante,
+                "antes": list(self.antes),
                 "bonus_stake": self.bonus_stake,
-                "boxes": self.boxes,
                 "last_bets": None if self.last_bets is None else vars(self.last_bets),
                 "selected": sorted(self.selected),
                 "insurance": self.insurance,
@@ -270,7 +272,21 @@ class TerminalState:
 
     @property
     def bets(self) -> Bets:
-        return Bets(self.ante, self.boxes, self.bonus_stake)
+        return Bets(self.antes, self.bonus_stake)
+
+    @property
+    def ante(self) -> int:
+        """The first box's ante: every box's while they are bet alike."""
+        return self.antes[0]
+
+    @property
+    def boxes(self) -> int:
+        return len(self.antes)
+
+    @property
+    def stepped_ante(self) -> int:
+        """The ante BET and BET − step: the box bet alone's, or every box's."""
+        return self.antes[self.bet_box] if self.bet_box is not None else self.ante
 
     def upfront(self) -> int:
         """The credit a deal with the current bets needs (``Betting.needs``)."""
@@ -285,7 +301,19 @@ class TerminalState:
         return self.betting.placed(self.bets)
 
     def _place(self, bets: Bets) -> None:
-        self.ante, self.boxes, self.bonus_stake = bets.ante, bets.boxes, bets.bonus_stake
+        self.antes, self.bonus_stake = bets.antes, bets.bonus_stake
+        if self.bet_box is not None and self.bet_box >= self.boxes:
+            self.bet_box = None  # that box is no longer bet on
+
+    def _stored_antes(self, antes: list[Any] | None, ante: int | None, boxes: int) -> tuple[int, ...]:
+        """The antes the stored state kept: one per box, or (books of an earlier release) one
+        ante for ``boxes`` boxes; StoreError where they are not whole amounts."""
+        if antes is None:
+            allowed = self.profile.allowed_antes()
+            return ((ante if ante in allowed else allowed[0]),) * max(boxes, 1)
+        if not antes or not all(type(value) is int and value >= 0 for value in antes):
+            raise StoreError(f"{self.store.path}: the stored terminal state is damaged: antes is {antes!r}")
+        return tuple(antes)
 
     @property
     def language(self) -> str:

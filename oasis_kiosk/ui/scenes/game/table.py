@@ -205,11 +205,19 @@ class TableScene(RoundStory):
         return bool(bonus and bonus.get("jackpot"))
 
     def _card_hotspots(self, lay: Layout) -> None:
-        """The cards of the box in play, each where a touch or a click selects it."""
+        """The cards of the box in play, each where a touch or a click selects it; between
+        rounds, where a box may be bet alone, each box bet on (its card button's press)."""
         view = self._on_screen
         assert view is not None
         self.hotspots = [spot for spot in self.hotspots if spot[1] != Intent.CARD]
         if self.showing_help:
+            return
+        terminal = self.terminal
+        if terminal.round is None and terminal.betting.antes_may_differ and terminal.boxes > 1:
+            self.hotspots += [
+                (render.rect(area), Intent.CARD, index + 1)
+                for index, area in enumerate(lay.boxes[: terminal.boxes])
+            ]
             return
         self.hotspots += [
             (render.rect(card), Intent.CARD, position + 1)
