@@ -511,3 +511,27 @@ def test_max_bet_on_a_box_alone_takes_the_greatest_the_credit_deals_beside_the_o
     assert first == t.betting.max_ante(t.bets, t.credits, 0)
     larger = [ante for ante in t.betting.antes_for(2) if ante > first]
     assert not larger or t.betting.needs(Bets((larger[0], second), t.bonus_stake)) > t.credits
+
+
+def test_a_change_of_rules_to_antes_alike_forgets_the_box_bet_alone(tmp_path: Path) -> None:
+    """A box chosen on standard stayed chosen after the operator switched to golden-oasis,
+    whose antes are identical: the next look at the lamps asked the core for differing antes,
+    and the kiosk went out of order for good."""
+    from support import logged_in_menu
+
+    from oasis_kiosk.config import ReturnBounds
+
+    database = tmp_path / "kiosk.db"
+    config = Config(database=database, profile="standard", return_bounds=ReturnBounds(return_max=1.05))
+    t = Terminal(config, books(database, "standard"), seed_for_round=SEEDS)
+    press(t, "boxes")
+    t.handle("card", 2)
+    assert t.bet_box == 1
+    menu = logged_in_menu(t)
+    menu.set_rules("golden-oasis")
+    assert t.bet_box is None
+    assert len(set(t.antes)) == 1
+    assert t.handle("operator_key_off").ok
+    assert {"bet", "boxes"} <= t.live(), "the lamps are asked without an error"
+    assert t.handle("bill", 5000).ok
+    assert not t.tilts

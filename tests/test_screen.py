@@ -1230,3 +1230,11 @@ def test_a_box_touched_between_rounds_is_bet_alone_and_shows_its_own_ante(
     app.repaint()
     assert not app.screen.faults()
     shot(app, f"bet-alone-{language}")
+    app.key("return")
+    for key in ("f", "f"):  # the looked-at boxes fold; the compulsory third plays
+        app.key(key)
+    settle(app, clock, 12)
+    assert terminal.round is None
+    app.key("3")  # after the round: its boxes give way to those staged, box 3 lit
+    settle(app, clock, 2)
+    assert [box.current for box in app.game.showing(clock.now).boxes] == [False, False, True]

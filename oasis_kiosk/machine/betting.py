@@ -205,9 +205,13 @@ class Betting:
         return self._at_ante(bets, self.max_ante(bets, credit, box), box)
 
     def _with_ante(self, bets: Bets, ante: int, box: int | None) -> Bets:
-        """``bets`` with ``box``'s ante (every box's: None) at ``ante``; the stake follows
-        the antes (a stake allowed at one ante may not be at another)."""
-        antes = (ante,) * bets.boxes if box is None else (*bets.antes[:box], ante, *bets.antes[box + 1 :])
+        """``bets`` with ``box``'s ante (every box's: None, or where the antes may not differ)
+        at ``ante``; the stake follows the antes (a stake allowed at one ante may not be at
+        another)."""
+        if box is not None and self.antes_may_differ:
+            antes = (*bets.antes[:box], ante, *bets.antes[box + 1 :])
+        else:
+            antes = (ante,) * bets.boxes
         return Bets(antes, self.fitted_bonus(bets.bonus_stake, *antes))
 
     def _at_ante(self, bets: Bets, ante: int, box: int | None) -> BetChoice:

@@ -149,6 +149,7 @@ class RoundPlay(RoundSettling):
                 False, N_("card {card}: {boxes} box(es) are bet on"), {"card": card, "boxes": self.boxes}
             )
         self.bet_box = None if self.bet_box == card - 1 else card - 1
+        self.bet_since_round = True  # the boxes staged for the next deal show, the chosen one lit
         if self.bet_box is None:
             return Response(True, N_("BET steps every box's ante"), notice=True)
         return Response(True, N_("BET steps the ante of box {box} alone"), {"box": card}, notice=True)

@@ -302,8 +302,8 @@ class TerminalState:
 
     def _place(self, bets: Bets) -> None:
         self.antes, self.bonus_stake = bets.antes, bets.bonus_stake
-        if self.bet_box is not None and self.bet_box >= self.boxes:
-            self.bet_box = None  # that box is no longer bet on
+        if self.bet_box is not None and (self.bet_box >= self.boxes or not self.betting.antes_may_differ):
+            self.bet_box = None  # that box is no longer bet on, or the rules bet every box alike
 
     def _stored_antes(self, antes: list[Any] | None, ante: int | None, boxes: int) -> tuple[int, ...]:
         """The antes the stored state kept: one per box, or (books of an earlier release) one
