@@ -27,7 +27,7 @@ from oasis_kiosk.ui.motion import HURRIED_GAP
 from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.game import table as game_table
 from oasis_kiosk.ui.sound import TUNES, win_tune
-from oasis_kiosk.ui.view import before_reveal, cash_for, last_settlement, snapshot
+from oasis_kiosk.ui.view import View, before_reveal, cash_for, last_settlement, snapshot
 from oasis_kiosk.ui.widgets import chips, hand, jackpot, panel
 
 TRIPS = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"  # three aces against a pair of kings: won, +7 antes
@@ -52,6 +52,19 @@ def dealer_faces(app: App, now: float) -> list[str | None]:
         pose = app.game.motions.pose(("dealer", 0, position), now)
         faces.append(None if pose is None or pose.width < 1 else pose.face)
     return faces
+
+
+def shown_while_the_dealer_turns(app: App, clock: Clock) -> list[View]:
+    """The screen's view at each frame some of the dealer's cards are still to turn, drawn
+    until the story is told; no jackpot banner meanwhile."""
+    shown = []
+    while app.game.busy(clock.now):
+        clock.now += 1 / 60
+        app.draw()
+        if None in dealer_faces(app, clock.now):
+            shown.append(app.game.showing(clock.now))
+            assert not app.game.celebrating(clock.now), "no jackpot banner"
+    return shown
 
 
 def played(app: App) -> list[str]:
@@ -125,13 +138,7 @@ def test_nothing_on_the_screen_tells_the_outcome_while_the_dealers_cards_turn(
     (a lit ATTENDANT says "handpay" as plainly as the amount); a press only hurries then."""
     app, clock = dealt(tmp_path, deck, bonus=bonus)
     app.key("p")
-    hidden = []
-    while app.game.busy(clock.now):
-        clock.now += 1 / 60
-        app.draw()
-        if None in dealer_faces(app, clock.now):
-            hidden.append(app.game.showing(clock.now))
-            assert not app.game.celebrating(clock.now), "no jackpot banner"
+    hidden = shown_while_the_dealer_turns(app, clock)
     assert hidden, "the hole cards turn after the PLAY"
     for shown in hidden:
         assert shown.overlay == ()
@@ -990,12 +997,7 @@ def test_a_folded_box_says_folded_while_the_dealers_cards_turn(tmp_path: Path) -
     app.key("f")
     settle(app, clock, 1)
     app.key("p")
-    turning = []
-    while app.game.busy(clock.now):
-        clock.now += 1 / 60
-        app.draw()
-        if None in dealer_faces(app, clock.now):
-            turning.append(app.game.showing(clock.now))
+    turning = shown_while_the_dealer_turns(app, clock)
     assert turning
     for shown in turning:
         assert shown.boxes[0].caption == "High card: folded"
