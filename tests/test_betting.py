@@ -366,6 +366,19 @@ def test_damaged_last_bets_are_named_and_stand_the_terminal_still(
     assert again.live() == set(), "books that fail their check stand still"
 
 
+@pytest.mark.parametrize("antes", [[], [1000, -1], ["1000"], [True]])
+def test_damaged_antes_are_named_and_stand_the_terminal_still(tmp_path: Path, antes: list[object]) -> None:
+    database = tmp_path / "kiosk.db"
+    t = terminal(database)
+    with t.store.transaction():
+        t.store.set_state("terminal", {**t.store.get_state("terminal"), "antes": antes})
+    t.store.close()
+    again = terminal(database)
+    assert again.books_fault is not None
+    assert "antes" in again.books_fault
+    assert again.live() == set()
+
+
 def test_a_script_bets_with_the_betting_buttons(tmp_path: Path) -> None:
     cab = MockCabinet(terminal(tmp_path / "kiosk.db"))
     script = tmp_path / "bets.txt"
@@ -482,7 +495,11 @@ def test_a_box_bet_alone_takes_an_ante_of_its_own_where_the_table_lets_antes_dif
     assert again.antes == (least, again.betting.antes_for(3)[2], least)
     assert again.last_bets is not None
     assert again.last_bets.antes == again.antes, "REPEAT BET deals the antes again"
+    again.handle("card", 3)
     again.store.close()
+    restarted = terminal(database, "russian-three-box")
+    assert restarted.bet_box == 2, "the box BET steps alone is on the books: a power cut keeps it"
+    restarted.store.close()
 
 
 def test_where_the_antes_are_alike_no_box_is_bet_alone(tmp_path: Path) -> None:

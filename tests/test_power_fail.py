@@ -3,8 +3,8 @@ scripted session and started again each time on the same database; and, in this 
 the power is cut after each of the session's commits in turn.
 
 After every restart the audit must pass, and at the end the database must hold exactly
-what an uninterrupted run of the same script holds: every coin, wager, win and round
-once, none lost and none doubled. Cash-outs go through the hopper (one the attendant's key
+what an uninterrupted run of the same script holds: every coin, wager, win, jackpot
+contribution (lost antes' included) and round once, none lost and none doubled. Cash-outs go through the hopper (one the attendant's key
 stops halfway), the door opens and closes, the operator's key turns and turns back. A
 kill during a payout changes only how the money out splits between coins and the
 handpay, never its sum. Sessions are repeated until 25 kills have landed.
@@ -42,13 +42,15 @@ cashout = "hopper"
 hopper_coin = 500
 [devices]
 hopper = { motor = 40, exit = 41 }
+[jackpot]
+lost_ante_rate = "1/1000"
 """
 PAID_OUT = {"cash_out", "handpay"}
 
 
 def session_script(rounds: int) -> str:
-    """Coins, bets (the betting keys too) and rounds with exchanges, plays and folds, some
-    inputs not live, the door and the operator's key, a hopper payout the attendant stops
+    """Coins, bets (the betting keys too, a box bet alone) and rounds with exchanges, plays
+    and folds, some inputs not live, the door and the operator's key, a hopper payout the attendant stops
     halfway, a cash-out."""
     rng = random.Random(2026)
     lines = ["bill 5000", "bill 5000", "bill 5000", "coin 500", "coin 3", "bonus"]
@@ -61,12 +63,18 @@ def session_script(rounds: int) -> str:
             lines.append("bet")
         if number % 6 == 2:  # the betting keys' state is on the books too; REPEAT BET deals
             lines += ["bet", "bet down", "bonus", "repeat bet"]  # the DEAL after it is not live
+        if number == 3:  # two boxes, the second bet alone at an ante of its own
+            lines += ["bill 5000", "bill 5000", "boxes", "select 2", "bet", "select 2"]
+        if number == 4:  # back to one box
+            lines += ["boxes", "boxes"]
         if number == rounds - 1:
             lines += ["max bet", "bet down"]
         lines.append("deal")
         for card in rng.sample(range(1, 6), rng.randint(0, 2)):
             lines.append(f"select {card}")
         lines += ["exchange", rng.choice(["play", "play", "fold"]), "decline", "coin 200"]
+        if number == 3:
+            lines.append("fold")  # the second box's decision
     # The key stops the hopper, the next pays what it left by hand; after a kill during the
     # payout the restart has made the rest a handpay already, and the first key pays it.
     lines += ["cashout", "wait 1.5", "key attendant", "wait 0.1", "key attendant"]

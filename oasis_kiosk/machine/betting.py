@@ -44,6 +44,10 @@ class Bets:
         """The first box's ante: every box's while they are bet alike."""
         return self.antes[0]
 
+    def ante_of(self, box: int | None) -> int:
+        """The ante BET steps for ``box``: that box's, or (None) every box's, the first's."""
+        return self.antes[box] if box is not None else self.ante
+
     @classmethod
     def from_state(cls, state: Any) -> Bets:
         """The bets as ``Terminal.save_state`` wrote them (books of earlier releases kept one
@@ -158,7 +162,7 @@ class Betting:
         BET (``last``, the last round's bets) only where the rules take the bets and the
         credit covers them."""
         lit = {Intent.BET, Intent.BOXES}
-        ante = bets.antes[box] if box is not None else bets.ante
+        ante = bets.ante_of(box)
         if ante > self.antes_for(bets.boxes)[0]:
             lit.add(Intent.BET_DOWN)
         if self.max_ante(bets, credit, box) != ante:
@@ -191,13 +195,13 @@ class Betting:
     def bet(self, bets: Bets, box: int | None = None) -> BetChoice:
         """BET: the next ante up; one button, so it wraps round to the least ante."""
         antes = self.antes_for(bets.boxes)
-        current = bets.antes[box] if box is not None else bets.ante
+        current = bets.ante_of(box)
         ante = antes[(antes.index(current) + 1) % len(antes)] if current in antes else antes[0]
         return self._at_ante(bets, ante, box)
 
     def bet_down(self, bets: Bets, box: int | None = None) -> BetChoice:
         """BET −: the ante below (lit only above the least)."""
-        current = bets.antes[box] if box is not None else bets.ante
+        current = bets.ante_of(box)
         return self._at_ante(bets, max(ante for ante in self.antes_for(bets.boxes) if ante < current), box)
 
     def max_bet(self, bets: Bets, credit: int, box: int | None = None) -> BetChoice:

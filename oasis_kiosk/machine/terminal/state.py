@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from oasis_kiosk._core import Profile, RecordError, Round
 from oasis_kiosk.config import LANGUAGES, Config
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.machine.betting import Bets, Betting
 from oasis_kiosk.machine.cash_out_kinds import HOPPER, payout_device
 from oasis_kiosk.machine.jackpot import JackpotState
@@ -135,6 +136,7 @@ class TerminalState:
                 f"{self.store.path}: the stored terminal state is damaged: selected is {selected!r}"
             )
         self.selected = set(selected)
+        self.bet_box = self._stored_bet_box(field("bet_box", int, None))
         self.insurance = field("insurance", int, None)
         self.handpay = field("handpay", int, None)
         self.handpay_win = field("handpay_win", dict, None)
@@ -188,6 +190,7 @@ class TerminalState:
                 "antes": list(self.antes),
                 "bonus_stake": self.bonus_stake,
                 "last_bets": None if self.last_bets is None else vars(self.last_bets),
+                "bet_box": self.bet_box,
                 "selected": sorted(self.selected),
                 "insurance": self.insurance,
                 "handpay": self.handpay,
@@ -286,7 +289,7 @@ class TerminalState:
     @property
     def stepped_ante(self) -> int:
         """The ante BET and BET − step: the box bet alone's, or every box's."""
-        return self.antes[self.bet_box] if self.bet_box is not None else self.ante
+        return self.bets.ante_of(self.bet_box)
 
     def upfront(self) -> int:
         """The credit a deal with the current bets needs (``Betting.needs``)."""
@@ -305,15 +308,28 @@ class TerminalState:
         if self.bet_box is not None and (self.bet_box >= self.boxes or not self.betting.antes_may_differ):
             self.bet_box = None  # that box is no longer bet on, or the rules bet every box alike
 
+    def _stored_bet_box(self, bet_box: int | None) -> int | None:
+        """The box BET steps alone, as the books keep it: a restart steps the same box,
+        unless the rules of this start bet every box alike or fewer boxes."""
+        if bet_box is not None and bet_box < 0:
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: bet_box is {bet_box!r}"
+            )
+        kept = bet_box is not None and bet_box < self.boxes and self.betting.antes_may_differ
+        return bet_box if kept else None
+
     def _stored_antes(self, antes: list[Any] | None, ante: int | None, boxes: int) -> tuple[int, ...]:
         """The antes the stored state kept: one per box, or (books of an earlier release) one
         ante for ``boxes`` boxes; StoreError where they are not whole amounts."""
         if antes is None:
             allowed = self.profile.allowed_antes()
             return ((ante if ante in allowed else allowed[0]),) * max(boxes, 1)
-        if not antes or not all(type(value) is int and value >= 0 for value in antes):
-            raise StoreError(f"{self.store.path}: the stored terminal state is damaged: antes is {antes!r}")
-        return tuple(antes)
+        try:
+            return Bets.from_state({"antes": antes, "bonus_stake": 0}).antes
+        except InputError:
+            raise StoreError(
+                f"{self.store.path}: the stored terminal state is damaged: antes is {antes!r}"
+            ) from None
 
     @property
     def language(self) -> str:
