@@ -45,7 +45,7 @@ from oasis_kiosk.par import (
     table_antes,
 )
 from oasis_kiosk.par.figures import AtAnte, OtherBet, SideBound
-from oasis_kiosk.rules import load_profile, profile_names
+from oasis_kiosk.rules import has_jackpot, load_profile, profile_names
 from oasis_kiosk.store.db import Store
 
 if TYPE_CHECKING:
@@ -530,8 +530,7 @@ def lost_antes_share(jackpot: JackpotConfig, rules: ProfileRules) -> float:
     """The most a share of lost antes on the jackpot adds to a box's return: the whole share,
     as if every ante were lost (at most one ante is lost per ante staked); none where the
     profile has no jackpot."""
-    bonus = rules.get("bonus")
-    return float(jackpot.lost_ante_rate) if bonus and bonus["jackpot"] else 0.0
+    return float(jackpot.lost_ante_rate) if has_jackpot(rules) else 0.0
 
 
 def _main_breach(profile: str, main: MainReturn, bounds: ReturnBounds, lost_antes: float) -> Breach | None:

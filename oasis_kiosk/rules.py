@@ -23,6 +23,12 @@ def profile_names() -> list[str]:
     )
 
 
+def has_jackpot(rules: Mapping[str, Any]) -> bool:
+    """The profile's bonus wins a progressive jackpot (``rules``: ``Profile.to_dict()``)."""
+    bonus = rules.get("bonus")
+    return bool(bonus and bonus.get("jackpot"))
+
+
 def load_profile(name_or_path: str | Path, overrides: str | Mapping[str, Any] | None = None) -> Profile:
     """Loads a shipped profile by id (``"standard"``) or a profile file by path.
 

@@ -984,17 +984,23 @@ def test_no_hand_is_named_lit_or_offered_before_its_cards_have_landed(tmp_path: 
     assert landed.buttons
 
 
-def test_a_folded_box_says_folded_while_the_dealers_cards_turn(tmp_path: Path) -> None:
-    """Its caption read "High card: folded" until the PLAY of the next box, then only "High
-    card" through the whole reveal: the fold is said in words, not by the grey alone."""
-    deck = "2s 3d 7c 9h Jd / As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"
-    app, clock = kiosk(tmp_path, (1920, 1080), deck=deck)
+def two_boxes_the_first_folded(tmp_path: Path) -> tuple[App, Clock]:
+    """Two boxes dealt, high card and trips against the dealer's kings; the first folded at
+    once: the second's cards turn face up next."""
+    app, clock = kiosk(tmp_path, (1920, 1080), deck="2s 3d 7c 9h Jd / As Ad Ac Kd 2h / Ks Kh 4c 5c 9d")
     for _ in range(3):
         app.key("f8")
     app.key("x")
     app.key("return")
     settle(app, clock, 3)
     app.key("f")
+    return app, clock
+
+
+def test_a_folded_box_says_folded_while_the_dealers_cards_turn(tmp_path: Path) -> None:
+    """Its caption read "High card: folded" until the PLAY of the next box, then only "High
+    card" through the whole reveal: the fold is said in words, not by the grey alone."""
+    app, clock = two_boxes_the_first_folded(tmp_path)
     settle(app, clock, 1)
     app.key("p")
     turning = shown_while_the_dealer_turns(app, clock)
@@ -1043,13 +1049,7 @@ def test_money_put_in_during_the_reveal_leaves_it_to_run(tmp_path: Path) -> None
 
 
 def test_a_decided_box_keeps_its_caption_while_the_next_boxs_cards_turn(tmp_path: Path) -> None:
-    app, clock = kiosk(tmp_path, (1920, 1080), deck="2s 3d 7c 9h Jd / As Ad Ac Kd 2h / Ks Kh 4c 5c 9d")
-    for _ in range(3):
-        app.key("f8")
-    app.key("x")
-    app.key("return")
-    settle(app, clock, 3)
-    app.key("f")
+    app, clock = two_boxes_the_first_folded(tmp_path)
     turning = []
     while app.game.motions.landing(clock.now):
         turning.append(app.game.showing(clock.now))

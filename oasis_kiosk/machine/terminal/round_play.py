@@ -8,9 +8,9 @@ from __future__ import annotations
 from oasis_kiosk._core import IllegalAction, Round
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.intents import ROUND_ACTIONS, Intent
-from oasis_kiosk.machine.jackpot import contribute
 from oasis_kiosk.machine.response import Amount, Response
 from oasis_kiosk.machine.terminal.settlement import RoundSettling
+from oasis_kiosk.rules import has_jackpot
 
 PURCHASES = {"exchange": Intent.EXCHANGE, "buy_sixth_card": Intent.SIXTH}
 """The round's actions that buy a box cards, by the intent that buys them."""
@@ -53,26 +53,15 @@ class RoundPlay(RoundSettling):
         return Response(True, N_("round {round} dealt"), {"round": self.round_id})
 
     def _contribute_to_jackpot(self, round_: Round) -> None:
-        bonus = self.rules.get("bonus")
-        if not bonus or not bonus["jackpot"]:
+        if not has_jackpot(self.rules):
             return
+        assert self.round_id is not None
         for stake in round_.record()["bonus"]:
             if stake:
                 # A linked cabinet's stake feeds the floor's pool (its outbox row carries the
                 # stake): its own meter, which it would pay from if set back to its own
                 # jackpot, stands still.
-                whole = 0
-                if not self.linked_jackpot:
-                    self.jackpot, whole = contribute(self.jackpot, self.config.jackpot, stake)
-                self.store.post(
-                    "jackpot_contribution",
-                    0,
-                    round_id=self.round_id,
-                    stake=stake,
-                    to_meter=whole,
-                    carry=str(self.jackpot.carry),
-                )
-                self.store.add_meter("jackpot_contributions", whole)
+                self._book_contribution(self.round_id, stake, None, stake=stake)
 
     def _on_card(self, value: int | None) -> Response:
         if value is None or not 1 <= value <= 5:
@@ -80,7 +69,7 @@ class RoundPlay(RoundSettling):
         if self.round is None:
             return self._bet_alone(value)
         position = value - 1
-        if position not in self.selected and self.round is not None:
+        if position not in self.selected:
             most = self._most_selected(self.round)
             if len(self.selected) >= most:
                 return Response(False, N_("cards to exchange: at most {count}"), {"count": most})

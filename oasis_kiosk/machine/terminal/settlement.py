@@ -12,6 +12,7 @@ from oasis_kiosk._core import Round
 from oasis_kiosk.machine.jackpot import contribute, hit
 from oasis_kiosk.machine.terminal.linked_jackpot import LinkedJackpot
 from oasis_kiosk.machine.tilts import TiltKind
+from oasis_kiosk.rules import has_jackpot
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _BoxSettlement as BoxSettlement
@@ -55,22 +56,29 @@ class RoundSettling(LinkedJackpot):
         """The house's share of each ante the round lost (played and lost, or folded) onto
         the cabinet's own meter, where the operator adds one (``[jackpot] lost_ante_rate``)."""
         rate = self.config.jackpot.lost_ante_rate
-        bonus = self.rules.get("bonus")
-        if not rate or not bonus or not bonus["jackpot"] or self.linked_jackpot:
+        if not rate or not has_jackpot(self.rules) or self.linked_jackpot:
             return
         for box in boxes:
             ante = box["ante"]
             if ante["stake"] and not ante["returned"]:
-                self.jackpot, whole = contribute(self.jackpot, self.config.jackpot, ante["stake"], rate)
-                self.store.post(
-                    "jackpot_contribution",
-                    0,
-                    round_id=round_id,
-                    lost_ante=ante["stake"],
-                    to_meter=whole,
-                    carry=str(self.jackpot.carry),
-                )
-                self.store.add_meter("jackpot_contributions", whole)
+                self._book_contribution(round_id, ante["stake"], rate, lost_ante=ante["stake"])
+
+    def _book_contribution(self, round_id: int, amount: int, rate: Fraction | None, **detail: int) -> None:
+        """A contribution of ``rate`` × ``amount`` (the bonus stakes' rate: None) to the
+        cabinet's own meter, booked with its round; a linked cabinet's meter stands still (its
+        outbox row carries the stake to the floor's pool)."""
+        whole = 0
+        if not self.linked_jackpot:
+            self.jackpot, whole = contribute(self.jackpot, self.config.jackpot, amount, rate)
+        self.store.post(
+            "jackpot_contribution",
+            0,
+            round_id=round_id,
+            to_meter=whole,
+            carry=str(self.jackpot.carry),
+            **detail,
+        )
+        self.store.add_meter("jackpot_contributions", whole)
 
     def _jackpot_hits(self, boxes: list[BoxSettlement]) -> tuple[list[tuple[int, int, int]], list[int]]:
         """The boxes that hit the jackpot: on the cabinet's own meter, each box with its award

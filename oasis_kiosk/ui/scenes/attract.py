@@ -16,6 +16,7 @@ from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.demo import DemoPlayer, free_play_terminal
 from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.rules import has_jackpot
 from oasis_kiosk.ui import render, rules_text
 from oasis_kiosk.ui.layout import Box
 from oasis_kiosk.ui.render import rect
@@ -61,9 +62,8 @@ class Attract:
             played_by_itself=True,
         )
         self.screen = screen
-        bonus = self.terminal.rules.get("bonus")
-        has_jackpot = bool(bonus and bonus.get("jackpot"))
-        self.parts = (ROUND, *(card for card in CARD_SECONDS if card != "jackpot" or has_jackpot))
+        jackpot = has_jackpot(self.terminal.rules)
+        self.parts = (ROUND, *(card for card in CARD_SECONDS if card != "jackpot" or jackpot))
         """The cycle: a demo round, then the cards (no jackpot card without a jackpot)."""
         self.part = ROUND
         self.part_ends = 0.0

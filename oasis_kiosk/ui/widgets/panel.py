@@ -46,7 +46,9 @@ def scales(lay: Layout) -> list[Scale]:
     ]
 
 
-def words(lay: Layout, number: int, line: str, amount_line: int | None, scale: Scale) -> list[pygame.Surface]:
+def _words(
+    lay: Layout, number: int, line: str, amount_line: int | None, scale: Scale
+) -> list[pygame.Surface]:
     """A panel's line ``number`` as it is written at ``scale``: the first as its title, the
     amount (``amount_line``) in the largest type, the others wrapped to the panel's width."""
     room = area(lay).w - lay.medium * 2
@@ -69,7 +71,7 @@ def all_words(lay: Layout, lines: Sequence[str], amount_line: int | None) -> lis
         shown = [
             piece
             for number, line in enumerate(lines)
-            for piece in words(lay, number, line, amount_line, scale)
+            for piece in _words(lay, number, line, amount_line, scale)
         ]
         if _height(lay, shown) <= room:
             break
@@ -77,7 +79,12 @@ def all_words(lay: Layout, lines: Sequence[str], amount_line: int | None) -> lis
 
 
 def _height(lay: Layout, shown: Sequence[pygame.Surface]) -> int:
-    return sum(piece.get_height() for piece in shown) + lay.small // 2 * (len(shown) - 1)
+    return sum(piece.get_height() for piece in shown) + _gap(lay) * (len(shown) - 1)
+
+
+def _gap(lay: Layout) -> int:
+    """Between two lines of a panel."""
+    return lay.small // 2
 
 
 def font_sizes(lay: Layout) -> list[tuple[int, bool]]:
@@ -114,7 +121,7 @@ def draw(surface: pygame.Surface, lay: Layout, panel: Panel, veiled: Sequence[py
     pygame.draw.rect(surface, render.ALARM if alarm else render.PANEL, frame, border_radius=CORNER)
     pygame.draw.rect(surface, render.GOLD, frame, width=3, border_radius=CORNER)
     shown = all_words(lay, lines, amount_line)
-    gap = lay.small // 2
+    gap = _gap(lay)
     y = max(frame.centery - _height(lay, shown) // 2, frame.y + lay.medium)  # the words in the middle
     with render.clipped(surface, frame.inflate(-6, -6)):
         for piece in shown:

@@ -12,6 +12,7 @@ import pygame
 from oasis_kiosk import i18n
 from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
+from oasis_kiosk.rules import has_jackpot
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.layout import Box, Layout, layout
 from oasis_kiosk.ui.motion import ChipSpot, Slot
@@ -201,8 +202,7 @@ class TableScene(RoundStory):
 
     @property
     def _has_jackpot(self) -> bool:
-        bonus = self.terminal.rules.get("bonus")
-        return bool(bonus and bonus.get("jackpot"))
+        return has_jackpot(self.terminal.rules)
 
     def _card_hotspots(self, lay: Layout) -> None:
         """The cards of the box in play, each where a touch or a click selects it; between
