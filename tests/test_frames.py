@@ -369,7 +369,7 @@ def test_a_winning_hands_glow_turns_in_whole_columns(tmp_path: Path) -> None:
 def test_a_panels_frames_paint_the_table_only_where_its_body_leaves_it_in_sight(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The felt, the pieces on it and the veil are painted round a handpay's panel, not under
+    """The felt and the pieces on it are painted round a handpay's panel, not under
     its body, which is filled over them (the frames that show it painted the table twice)."""
     app, clock = played(tmp_path, (1920, 1080), ROYAL, bonus=True)
     table = app.game
@@ -385,7 +385,10 @@ def test_a_panels_frames_paint_the_table_only_where_its_body_leaves_it_in_sight(
     while table.busy(clock.now) and not table.showing(clock.now + 1 / 60).overlay:
         clock.now += 1 / 60
         table.draw(clock.now)
-    body = panel.area(table.layout).inflate(-2 * COLUMN, -2 * panel.CORNER)
+    view = table.showing(clock.now + 1 / 60)
+    shown = panel.overlay_panel(view)
+    assert shown is not None
+    body = panel.area(table.layout, shown).inflate(-2 * COLUMN, -2 * panel.CORNER)
     whole = pygame.Rect(*astuple(table.layout.table))
     for _ in range(MOST_FRAMES_WAITED + 1):  # the panel's frames, the dealer's side left to the next
         painted.clear()

@@ -140,8 +140,7 @@ def test_a_handpays_panel_and_the_jackpots_banner_are_written_while_the_dealers_
     assert shown is not None, "the jackpot is over the handpay limit: a handpay panel"
     assert view.jackpot_won
     written = render.text.cache_info().misses
-    lines, _alarm, amount_line = shown
-    panel.all_words(table.layout, lines, amount_line)
+    panel.all_words(table.layout, shown)
     for colour in jackpot.BANNER_COLOURS:
         jackpot.banner_words(table.layout, cash_for(table.terminal)(view.jackpot_won), colour)
     assert render.text.cache_info().misses == written, "every word was written ahead"

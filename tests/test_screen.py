@@ -37,7 +37,7 @@ from oasis_kiosk.ui.layout import layout, text_floor, window_size
 from oasis_kiosk.ui.scenes.game.scene import MOST_FRAMES_WAITED
 from oasis_kiosk.ui.screenshots import Clock as Clock  # and this
 from oasis_kiosk.ui.view import cash_for, last_settlement
-from oasis_kiosk.ui.widgets import hand, legend, rulebook
+from oasis_kiosk.ui.widgets import hand, legend, panel, rulebook
 
 ARTIFACTS = (
     Path(os.environ.get("OASIS_ARTIFACTS") or Path(__file__).parent.parent / "test-artifacts") / "screens"
@@ -1024,6 +1024,38 @@ def test_a_jackpots_handpay_panel_keeps_its_words_inside_it(
     app.screen.forget()
     app.repaint()
     assert not app.screen.faults()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_wins_lock_up_leaves_the_hand_that_won_in_view(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The handpay panel of a jackpot had lain across the boxes, the royal flush dimmed under
+    it for as long as the attendant took to come. It lies above the boxes' cards now, and
+    the table is not dimmed: the hand stands as it was dealt beside the amount it won."""
+    app, clock = kiosk(tmp_path, size, deck="As Ks Qs Js Ts / 2h 3d 7c 8c 9d")
+    for key in ("f8", "n", "return"):
+        app.key(key)
+    settle(app, clock, 3)
+    app.key("p")
+    settle(app, clock, 30)
+    view = app.game.showing(clock.now)
+    assert view.overlay[0] == "handpay"
+    app.repaint()
+    lay = app.game.layout
+    cards = [
+        area for slot, (area, _shown) in app.game._card_poses(lay, clock.now).items() if slot[0] == "box"
+    ]
+    assert len(cards) == 5
+    for card in cards:
+        inside = card.inflate(-card.w // 4, -card.h // 4)
+        faces = sum(
+            tuple(app.screen.get_at((x, y)))[:3] == render.CARD_FACE
+            for x in range(inside.x, inside.right, 3)
+            for y in range(inside.y, inside.bottom, 3)
+        )
+        assert faces, "the card's face is covered or dimmed"
+    shown = panel.overlay_panel(view)
+    assert shown is not None
+    assert panel.area(lay, shown).collidelist(cards) == -1, "the panel's frame reaches the hand"
 
 
 def contrast(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:

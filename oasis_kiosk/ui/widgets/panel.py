@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import pygame
 
@@ -13,8 +14,20 @@ from oasis_kiosk.ui.view import View
 VEIL = (100, 100, 100)
 """What the table under a panel is multiplied by: about two fifths of its light, the game
 plainly waiting behind the panel."""
-Panel = tuple[tuple[str, ...], bool, int | None]
-"""A panel's lines, whether it is an alarm, and which line is the amount (None: none)."""
+
+
+class Panel(NamedTuple):
+    lines: tuple[str, ...]
+    alarm: bool
+    amount_line: int | None
+    """Which line is the amount, in the largest type (None: none)."""
+    above_the_hands: bool
+    """A win's panel (a handpay's, a jackpot's pending award): it lies above the boxes'
+    cards, undimmed, so the hand that won stays in view while the cabinet waits."""
+
+
+WINS = ("handpay", "pending")
+"""The overlays of a win the cabinet waits on."""
 
 
 def overlay_panel(view: View) -> Panel | None:
@@ -22,12 +35,20 @@ def overlay_panel(view: View) -> Panel | None:
     None for none."""
     if not view.overlay or view.overlay[0] == "operator":
         return None
-    return view.overlay[1:], view.overlay[0] == "tilt", 1 if view.overlay[0] == "handpay" else None
+    kind = view.overlay[0]
+    return Panel(view.overlay[1:], kind == "tilt", 1 if kind == "handpay" else None, kind in WINS)
 
 
-def area(lay: Layout) -> pygame.Rect:
+def area(lay: Layout, shown: Panel) -> pygame.Rect:
+    """The panel's frame: across the middle of the table, or a win's above the boxes' cards
+    (over the dealer's hand and the boxes' labels; the captions below still name each
+    box's hand and result)."""
     table = render.rect(lay.table)
-    return table.inflate(-lay.small, -table.h // 3)
+    if not shown.above_the_hands:
+        return table.inflate(-lay.small, -table.h // 3)
+    top = table.y + lay.small // 2
+    cards = min(place.y for place in lay.cards(lay.boxes[0]))
+    return pygame.Rect(table.x + lay.small // 2, top, table.w - lay.small, cards - lay.small // 2 - top)
 
 
 Scale = tuple[int, int, int]
@@ -46,14 +67,12 @@ def scales(lay: Layout) -> list[Scale]:
     ]
 
 
-def _words(
-    lay: Layout, number: int, line: str, amount_line: int | None, scale: Scale
-) -> list[pygame.Surface]:
+def _words(lay: Layout, shown: Panel, number: int, line: str, scale: Scale) -> list[pygame.Surface]:
     """A panel's line ``number`` as it is written at ``scale``: the first as its title, the
-    amount (``amount_line``) in the largest type, the others wrapped to the panel's width."""
-    room = area(lay).w - lay.medium * 2
+    amount in the largest type, the others wrapped to the panel's width."""
+    room = area(lay, shown).w - lay.medium * 2
     title, amount, body = scale
-    if number == amount_line:
+    if number == shown.amount_line:
         return [render.fitted(line, amount, render.GOLD, room, True, lay.floor)]
     size = title if number == 0 else body
     colour = render.GOLD if number == 0 else render.WHITE
@@ -63,19 +82,19 @@ def _words(
     ]
 
 
-def all_words(lay: Layout, lines: Sequence[str], amount_line: int | None) -> list[pygame.Surface]:
+def all_words(lay: Layout, shown: Panel) -> list[pygame.Surface]:
     """The panel's words at the largest scale at which they all fit its frame (at the least
     of them if none does: the screen's test sees that)."""
-    room = area(lay).h - lay.medium * 2
+    room = area(lay, shown).h - lay.medium * 2
     for scale in scales(lay):
-        shown = [
+        words = [
             piece
-            for number, line in enumerate(lines)
-            for piece in _words(lay, number, line, amount_line, scale)
+            for number, line in enumerate(shown.lines)
+            for piece in _words(lay, shown, number, line, scale)
         ]
-        if _height(lay, shown) <= room:
+        if _height(lay, words) <= room:
             break
-    return shown
+    return words
 
 
 def _height(lay: Layout, shown: Sequence[pygame.Surface]) -> int:
@@ -102,28 +121,28 @@ CORNER = 12
 """The radius of a panel's corners, in pixels."""
 
 
-def hides(lay: Layout) -> list[pygame.Rect]:
+def hides(lay: Layout, shown: Panel) -> list[pygame.Rect]:
     """Where a panel hides the table whole: its frame but the rounded corners."""
-    frame = area(lay)
+    frame = area(lay, shown)
     return [frame.inflate(-2 * CORNER, 0), frame.inflate(0, -2 * CORNER)]
 
 
-def draw(surface: pygame.Surface, lay: Layout, panel: Panel, veiled: Sequence[pygame.Rect]) -> None:
-    """The panel across the table, its text inside it; the amount line (a handpay's) in the
-    largest type, for the attendant. The game waits behind it: the table is dimmed (in
-    ``veiled``: what is in sight of it, the body filled over the rest), and the panel spans
-    its width, so that it covers the boxes' labels on its way whole, never cutting one (the
-    dealer's above and the captions below stay clear of it)."""
-    lines, alarm, amount_line = panel
-    for part in veiled:
-        surface.fill(VEIL, part, special_flags=pygame.BLEND_RGB_MULT)
-    frame = area(lay)
-    pygame.draw.rect(surface, render.ALARM if alarm else render.PANEL, frame, border_radius=CORNER)
+def draw(surface: pygame.Surface, lay: Layout, shown: Panel, veiled: Sequence[pygame.Rect]) -> None:
+    """The panel over the table (``area``), its text inside it; the amount line (a handpay's)
+    in the largest type, for the attendant. It spans the table's width, so that it covers the
+    boxes' labels on its way whole, never cutting one. Behind a panel that stops the game the
+    table is dimmed (in ``veiled``: what is in sight of it, the body filled over the rest); a
+    win's is left bright, its hand in view."""
+    if not shown.above_the_hands:
+        for part in veiled:
+            surface.fill(VEIL, part, special_flags=pygame.BLEND_RGB_MULT)
+    frame = area(lay, shown)
+    pygame.draw.rect(surface, render.ALARM if shown.alarm else render.PANEL, frame, border_radius=CORNER)
     pygame.draw.rect(surface, render.GOLD, frame, width=3, border_radius=CORNER)
-    shown = all_words(lay, lines, amount_line)
+    words = all_words(lay, shown)
     gap = _gap(lay)
-    y = max(frame.centery - _height(lay, shown) // 2, frame.y + lay.medium)  # the words in the middle
+    y = max(frame.centery - _height(lay, words) // 2, frame.y + lay.medium)  # the words in the middle
     with render.clipped(surface, frame.inflate(-6, -6)):
-        for piece in shown:
+        for piece in words:
             surface.blit(piece, piece.get_rect(midtop=(frame.centerx, y)))
             y += piece.get_height() + gap

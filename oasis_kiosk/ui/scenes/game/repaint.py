@@ -131,12 +131,12 @@ def in_whole_columns(area: pygame.Rect, within: pygame.Rect) -> pygame.Rect:
     return pygame.Rect(area.x // COLUMN * COLUMN, area.y, width, area.h).clip(within)
 
 
-def in_sight_of_panel(lay: Layout, area: pygame.Rect) -> list[pygame.Rect]:
+def in_sight_of_panel(lay: Layout, shown: panel.Panel, area: pygame.Rect) -> list[pygame.Rect]:
     """What of ``area`` (on the table) a panel's body leaves in sight: the bands above and
     below its straight edges (its rounded corners in them) and the strips beside it, the
     strips widened under the body to whole COLUMNs; none empty. The body is filled over
     what lies under it: felt, pieces and veil painted there would be painted for nothing."""
-    frame = panel.area(lay)
+    frame = panel.area(lay, shown)
     top, bottom = frame.y + panel.CORNER, frame.bottom - panel.CORNER
     left = -(-frame.x // COLUMN) * COLUMN
     right = frame.right // COLUMN * COLUMN

@@ -269,8 +269,7 @@ class GameScene(TableScene):
                     yield hand.caption(lay, area, box, size)
         shown = panel.overlay_panel(view)
         if shown is not None:
-            lines, _alarm, amount_line = shown
-            yield panel.all_words(lay, lines, amount_line)
+            yield panel.all_words(lay, shown)
         if view.jackpot_won and self._has_jackpot:
             won = cash_for(self.terminal)(view.jackpot_won)
             for colour in jackpot.BANNER_COLOURS:
@@ -571,10 +570,11 @@ class GameScene(TableScene):
         if len(alone) < len(turned):  # a glow that a repainted area reaches is painted with it
             areas = clusters(damage + [glow for glow in turned if glow not in alone], table)
         assert self._on_screen is not None
-        if panel.overlay_panel(self._on_screen) is not None:
-            # What moves or glows wholly under a panel (a linked jackpot's pending panel over
-            # the winning hand, chips on their way) changes nothing on the screen.
-            hidden = panel.hides(lay)
+        shown = panel.overlay_panel(self._on_screen)
+        if shown is not None:
+            # What moves or glows wholly under a panel (chips on their way) changes nothing
+            # on the screen.
+            hidden = panel.hides(lay, shown)
             areas, alone = (
                 [area for area in found if not any(side.contains(area) for side in hidden)]
                 for found in (areas, alone)

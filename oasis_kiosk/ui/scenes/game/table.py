@@ -41,6 +41,12 @@ class TableParts:
     glows, and its caption if it has one."""
     caption_size: int
     """The size the boxes' captions share (``hand.caption_size``)."""
+    panel_frame: pygame.Rect | None
+    """Where a panel lies over the table: a label it reaches is hidden whole, not cut by its
+    rounded corner or the felt beside it."""
+
+    def label_shown(self, label: pygame.Rect, only: pygame.Rect) -> bool:
+        return only.colliderect(label) and not (self.panel_frame and self.panel_frame.colliderect(label))
 
 
 class TableScene(RoundStory):
@@ -91,7 +97,7 @@ class TableScene(RoundStory):
             flights = self.bets.flights(self._spot_places(lay), lay, now)
             self.bets.flights_drawn = {spot: place for spot, place, _pose in flights}
         shown = panel.overlay_panel(view)
-        parts = [area] if shown is None else in_sight_of_panel(lay, area)
+        parts = [area] if shown is None else in_sight_of_panel(lay, shown, area)
         for part in parts:
             background.paint(self.screen, part)
             with render.clipped(self.screen, part):
@@ -122,6 +128,7 @@ class TableScene(RoundStory):
         hands = self._hands(lay)
         places = self._spot_places(lay)
         size = hand.caption_size(lay, view.boxes)
+        shown = panel.overlay_panel(view)
         self._parts = TableParts(
             hands,
             places,
@@ -140,6 +147,7 @@ class TableScene(RoundStory):
                 for index, (box, area) in enumerate(zip(view.boxes, lay.boxes, strict=False))
             ],
             size,
+            None if shown is None else panel.area(lay, shown),
         )
         return self._parts
 
@@ -147,11 +155,11 @@ class TableScene(RoundStory):
         view = self._on_screen
         assert view is not None
         parts = self._table_parts(lay, now)
-        if only.colliderect(parts.dealer_label):
+        if parts.label_shown(parts.dealer_label, only):
             self.screen.blit(*hand.dealer_label(lay, view.dealer_verdict))
         self.hands.draw(self.screen, parts.hands[0], lay, now, only)
         for index, (box, area, shown, label, glow, caption) in enumerate(parts.boxes):
-            if only.colliderect(label):
+            if parts.label_shown(label, only):
                 self.screen.blit(*hand.box_label(lay, area, box))
             self.hands.draw(self.screen, shown, lay, now, only, greyed=box.folded)
             # the winning hand glows while it counts (its rounded frames are slow to draw clipped away)
