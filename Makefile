@@ -35,7 +35,8 @@ bench: build
 	$(BIN)/python bench/run.py
 
 # Every screen (oasis_kiosk/ui/screenshots.py: the table before the deal, in a round, settled,
-# with a new bet, HELP, a tilt, the operator's pages, a handpay, the attract mode) at 1920x1080, 1280x720,
+# with a new bet, a jackpot and its handpay, HELP, a tilt, the operator's pages, a cash-out's
+# handpay, the attract mode) at 1920x1080, 1280x720,
 # 1024x768 and 800x480 in English, Czech and Russian, as PNGs drawn off screen; the screen
 # test checks the same screens. SCREENSHOTS=DIR writes them elsewhere.
 SCREENSHOTS ?= docs/screenshots

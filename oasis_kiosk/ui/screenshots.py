@@ -25,7 +25,13 @@ from oasis_kiosk.ui.layout import SIZES
 
 LANGUAGES = tuple(i18n.LANGUAGES)
 DECK = "As Ad Ac Kd 2h / Ks Kh 4c 5c 9d"
-"""Three aces against the dealer's pair of kings: every round is won."""
+"""Three aces against the dealer's pair of kings: the rounds are won."""
+ROYAL = "As Ks Qs Js Ts / 2h 3d 7c 8c 9d"
+"""A royal flush with the bonus bet: the jackpot, over the handpay limit."""
+JACKPOT_ROUND = 2
+"""The walk's round dealt from ROYAL."""
+CELEBRATING = 4.0
+"""Seconds after PLAY at which the jackpot's banner shows over the count of its win."""
 PIN = "243512"
 LONG_ENOUGH = 30.0
 """Seconds after which every deal, reveal and count has ended."""
@@ -47,7 +53,9 @@ def kiosk(size: tuple[int, int], language: str, profile: str = "standard") -> tu
     config = Config(database=Path(":memory:"), profile=profile, language=language)
     currency = config.load_profile().to_dict()["table"]["currency"]
     terminal = Terminal(
-        config, Store.in_memory(currency=currency, test=True), deck_for_round=lambda number: DECK
+        config,
+        Store.in_memory(currency=currency, test=True),
+        deck_for_round=lambda number: ROYAL if number == JACKPOT_ROUND else DECK,
     )
     clock = Clock()
     return App(terminal, size=size, clock=clock), clock
@@ -55,8 +63,10 @@ def kiosk(size: tuple[int, int], language: str, profile: str = "standard") -> tu
 
 def screens(app: App, clock: Clock) -> Iterator[str]:
     """Takes the kiosk through every screen, yielding each one's name while it shows: the
-    table before the deal, in a round, settled and with a new bet after it, HELP page by page, a tilt, the operator's
-    menu page by page, a handpay and the attract mode: its demo round, then each of its cards."""
+    table before the deal, in a round (a card selected to exchange), settled and with a new
+    bet after it, a jackpot's celebration and its handpay lock-up, HELP page by page, a tilt,
+    the operator's menu page by page, a cash-out's handpay and the attract mode: its demo
+    round, then each of its cards."""
     terminal = app.terminal
 
     def keys(*names: str) -> None:
@@ -66,12 +76,23 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
 
     keys("f8", "n")
     yield "ready"
-    keys("return", "5")  # the fifth card selected: the prompt prices its exchange
+    keys("return")  # the cards land: a press before would only have landed them
+    keys("5")
+    assert terminal.selected == {4}, "the fifth card selected: the prompt prices its exchange"
     yield "round"
     keys("5", "p")
     yield "settled"
     keys("b")  # a new ante: REPEAT BET beside DEAL, the most buttons of the betting bar
     yield "repeat-bet"
+    keys("return")
+    app.key("p")
+    clock.now += CELEBRATING
+    assert app.game.showing(clock.now).jackpot_won, "the royal flush wins the jackpot"
+    yield "jackpot"
+    clock.now += LONG_ENOUGH
+    assert terminal.handpay is not None, "the jackpot is over the handpay limit"
+    yield "jackpot-handpay"
+    keys("a")  # the attendant pays it
     keys("h")
     page = 1
     while app.game.showing_help:
