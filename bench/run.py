@@ -455,7 +455,7 @@ def floor_figures(
                     return kind, {"stake": 200, "round_id": f"{number}:{seq}"}
                 if kind == "meter":
                     return kind, {"name": "coin_in", "value": seq}
-                return kind, {"id": seq, "kind": "wager", "amount": 200, "credits_after": 10_000}
+                return kind, {"id": seq, "kind": "wager", "amount": -200, "credits_after": 10_000}
 
             def cabinet(number: int, connection: psycopg.Connection[Any]) -> None:
                 seq = 0

@@ -31,3 +31,12 @@ def test_the_bench_of_terminals_playing_through_their_agents_finds_every_row_at_
         assert 0 <= delay["median_ms"] <= delay["p99_ms"] <= delay["max_ms"]
     # The hub holds a row once its transaction, which received it, has committed.
     assert figures["held_delay"]["max_ms"] >= figures["received_delay"]["max_ms"]
+
+
+def test_the_bench_of_the_hubs_intake_sends_rows_the_hub_takes() -> None:
+    """The hub refuses money no cabinet writes (a wager that adds credits); the bench's folded
+    rounds had sent wagers of +200, and ``make bench`` ended there without its figures."""
+    for mix in (False, True):
+        figures = bench().floor_figures(seconds=1.0, cabinets=3, mix=mix)
+        assert figures["rows"] > 0
+        assert figures["contributions_per_second"] > 0
