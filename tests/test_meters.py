@@ -3,7 +3,9 @@ registered meter there, 0 where nothing moved it yet."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from oasis_kiosk.machine.audit import OVERPAID
 from oasis_kiosk.machine.cash_out_kinds import PAYOUT_DEVICES, PayoutDevice
 from oasis_kiosk.machine.events import MONEY_IN_AND_OUT, SENTENCES
 from oasis_kiosk.machine.intents import INTENTS, Intent
-from oasis_kiosk.machine.ledger_kinds import MONEY_IN
+from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, WAGERED, WON
 from oasis_kiosk.machine.meters import METERS, denomination, every_meter
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.terminal import Terminal
@@ -100,3 +102,46 @@ def test_each_payout_device_names_meters_and_tilts_the_registries_label_and_the_
     assert {device.meter, device.overpaid} <= set(METERS), "the meters page labels its meters"
     assert {device.stopped_short, device.overpaid} <= set(TILTS), "the tilt panel explains its tilts"
     assert device.overpaid in OVERPAID, "the audit sums its unowed items on their meter"
+
+
+def meter_names_written(source: str) -> list[str]:
+    """The meter names a module passes to ``add_meter`` as written words."""
+    return [
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "add_meter"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ]
+
+
+def test_every_meter_a_module_adds_to_by_name_is_registered() -> None:
+    """A meter's name written by hand in the module that adds to it ("coin_out" is in five) is
+    one the registry knows: a misspelt one would start a meter no listing labels and the
+    audit never checks."""
+    package = Path(__file__).resolve().parent.parent / "oasis_kiosk"
+    written = {
+        (module.relative_to(package).as_posix(), name)
+        for module in package.rglob("*.py")
+        for name in meter_names_written(module.read_text(encoding="utf-8"))
+    }
+    assert len(written) > 10, "the terminal's modules add to their meters by name"
+    assert [(module, name) for module, name in sorted(written) if name not in METERS] == []
+    assert meter_names_written('store.add_meter("coin_outt", 5)') == ["coin_outt"]
+
+
+def test_the_hub_signs_each_kind_of_ledger_row_as_the_books_do() -> None:
+    """The hub's check of a ledger row's sign (migration 0016's trigger) lists the kinds
+    again, in SQL: a kind the books add (``ledger_kinds``) needs a migration that names it,
+    or the hub would take its amount with either sign."""
+    migrations = Path(__file__).resolve().parent.parent / "oasis_kiosk" / "floor" / "migrations"
+    trigger = [path for path in sorted(migrations.glob("*.sql")) if "signed_money()" in path.read_text()][-1]
+    lists = re.findall(
+        r"kind IN \(([^)]*)\) THEN\s+PERFORM hub\.payload_signed\(NEW, '\{amount\}', (-?1)",
+        trigger.read_text(),
+    )
+    signed = {sign: set(re.findall(r"'(\w+)'", kinds)) for kinds, sign in lists}
+    assert signed == {"1": {*MONEY_IN, *WON}, "-1": {*WAGERED, *MONEY_OUT}}
