@@ -168,13 +168,12 @@ def text_floor(height: int) -> int:
 
 
 def window_size(display: tuple[int, int]) -> tuple[int, int]:
-    """A window for a desktop of ``display``: the largest of SIZES that fits beside the
-    desktop's own bars, or, on a display smaller than all of them, what room there is."""
+    """A window for a desktop of ``display``: the display's own shape, as large as fits beside
+    the desktop's bars (the largest of SIZES that fits had left a 1366x768 laptop an 800x480
+    window); never smaller than a layout can fill."""
     room = (display[0] - WINDOW_MARGIN[0], display[1] - WINDOW_MARGIN[1])
-    for width, height in SIZES:
-        if width <= room[0] and height <= room[1]:
-            return width, height
-    return max(room[0], SMALLEST[0]), max(room[1], SMALLEST[1])
+    scale = min(room[0] / display[0], room[1] / display[1])
+    return max(int(display[0] * scale), SMALLEST[0]), max(int(display[1] * scale), SMALLEST[1])
 
 
 @cache
