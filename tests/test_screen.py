@@ -1270,3 +1270,28 @@ def test_a_box_touched_between_rounds_is_bet_alone_and_shows_its_own_ante(
     app.key("3")  # after the round: its boxes give way to those staged, box 3 lit
     settle(app, clock, 2)
     assert [box.current for box in app.game.showing(clock.now).boxes] == [False, False, True]
+
+
+@pytest.mark.parametrize("language", screenshots.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES)
+def test_each_boxs_own_ante_is_written_readably_while_the_antes_differ(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    """Box 2 at €13.00 beside boxes at €10.00: on every screen but the largest the amount did
+    not fit on its chip, which stayed blank; once BET went on to box 3, box 2's ante was
+    shown nowhere but in the total. Each box says its own ante in words while they differ."""
+    app, clock = kiosk(tmp_path, size, "standard", language=language)
+    for key in ("f8", "f8", "f8", "x", "x", "2", "b", "b", "b", "3"):
+        app.key(key)
+    settle(app, clock, 2)
+    terminal = app.terminal
+    first, second, third = terminal.antes
+    assert terminal.bet_box == 2
+    assert second > first == third
+    shot(app, f"antes-differ-{language}")
+    assert isinstance(app.screen, CheckedSurface)
+    cash = cash_for(terminal)
+    for number, (area, ante) in enumerate(zip(app.game.layout.boxes, terminal.antes, strict=True)):
+        inside = render.rect(area)
+        said = [text.content for text in app.screen.shown if inside.contains(text.ink)]
+        assert any(cash(ante) in words for words in said), f"box {number + 1}: {said}"
