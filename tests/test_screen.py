@@ -1295,3 +1295,51 @@ def test_each_boxs_own_ante_is_written_readably_while_the_antes_differ(
         inside = render.rect(area)
         said = [text.content for text in app.screen.shown if inside.contains(text.ink)]
         assert any(cash(ante) in words for words in said), f"box {number + 1}: {said}"
+
+
+def lit_on_screen(surface: CheckedSurface, words: str, area: pygame.Rect) -> bool:
+    """Whether a paytable row whose odds read ``words`` shows in ``area`` lit: a gold frame
+    (or fill) just right of its odds."""
+    for text in surface.shown:
+        if text.content == words and area.contains(text.ink):
+            y = text.ink.centery
+            right = range(text.ink.right + 1, min(text.ink.right + text.size, surface.get_width()))
+            if any(tuple(surface.get_at((x, y)))[:3] == render.GOLD for x in right):
+                return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("deck", "play_won"),
+    [("As Ks 9s 7s 4s / Kd Kc Kh 5h 5c", False), ("As Ks 9s 7s 4s / Kd Kc 4h 5h 9c", True)],
+)
+@pytest.mark.parametrize("size", ENDS)
+def test_a_bonus_win_lights_its_bonus_table_row_on_every_screen(
+    tmp_path: Path, size: tuple[int, int], deck: str, play_won: bool
+) -> None:
+    """A flush the bonus pays 60:1 on: the touchscreen's strip showed the play bet's rows
+    alone, and with the play bet lost lit none. The bonus's row is lit under its heading,
+    beside the play bet's row when that won too."""
+    app, clock = kiosk(tmp_path, size, deck=deck, language="ru")
+    for key in ("f8", "n", "return"):
+        app.key(key)
+    settle(app, clock, 3)
+    app.key("p")
+    settle(app, clock, 12)
+    terminal = app.terminal
+    shown = app.game.showing(clock.now)
+    assert shown.bonus_category == "Flush"
+    assert (shown.lit_category == "Flush") is play_won
+    shot(app, f"bonus-lit-{'both' if play_won else 'bonus'}")
+    assert isinstance(app.screen, CheckedSurface)
+    paytable = render.rect(app.game.layout.paytable)
+    bonus = dict(
+        (category, pays)
+        for category, _name, pays in rules_text.bonus_rows(terminal.rules, cash_for(terminal))
+    )
+    play = dict((category, pays) for category, _name, pays in rules_text.paytable_rows(terminal.rules))
+    assert bonus["Flush"] != play["Flush"]
+    assert lit_on_screen(app.screen, bonus["Flush"], paytable), "the bonus's row is lit"
+    assert lit_on_screen(app.screen, play["Flush"], paytable) is play_won
+    headings = {text.content for text in app.screen.shown if paytable.contains(text.ink)}
+    assert i18n._("BONUS") in headings
