@@ -1269,3 +1269,76 @@ def test_a_box_touched_between_rounds_is_bet_alone_and_shows_its_own_ante(
     app.key("3")  # after the round: its boxes give way to those staged, box 3 lit
     settle(app, clock, 2)
     assert [box.current for box in app.game.showing(clock.now).boxes] == [False, False, True]
+
+
+@pytest.mark.parametrize("language", screenshots.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES)
+def test_each_boxs_own_ante_is_written_readably_while_the_antes_differ(
+    tmp_path: Path, size: tuple[int, int], language: str
+) -> None:
+    """Box 2 at €13.00 beside boxes at €10.00: on every screen but the largest the amount did
+    not fit on its chip, which stayed blank; once BET went on to box 3, box 2's ante was
+    shown nowhere but in the total. Each box says its own ante in words while they differ."""
+    app, clock = kiosk(tmp_path, size, "standard", language=language)
+    for key in ("f8", "f8", "f8", "x", "x", "2", "b", "b", "b", "3"):
+        app.key(key)
+    settle(app, clock, 2)
+    terminal = app.terminal
+    first, second, third = terminal.antes
+    assert terminal.bet_box == 2
+    assert second > first == third
+    shot(app, f"antes-differ-{language}")
+    assert isinstance(app.screen, CheckedSurface)
+    cash = cash_for(terminal)
+    for number, (area, ante) in enumerate(zip(app.game.layout.boxes, terminal.antes, strict=True)):
+        inside = render.rect(area)
+        said = [text.content for text in app.screen.shown if inside.contains(text.ink)]
+        assert any(cash(ante) in words for words in said), f"box {number + 1}: {said}"
+
+
+def lit_on_screen(surface: CheckedSurface, words: str, area: pygame.Rect) -> bool:
+    """Whether a paytable row whose odds read ``words`` shows in ``area`` lit: a gold frame
+    (or fill) just right of its odds."""
+    for text in surface.shown:
+        if text.content == words and area.contains(text.ink):
+            y = text.ink.centery
+            right = range(text.ink.right + 1, min(text.ink.right + text.size, surface.get_width()))
+            if any(tuple(surface.get_at((x, y)))[:3] == render.GOLD for x in right):
+                return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("deck", "play_won"),
+    [("As Ks 9s 7s 4s / Kd Kc Kh 5h 5c", False), ("As Ks 9s 7s 4s / Kd Kc 4h 5h 9c", True)],
+)
+@pytest.mark.parametrize("size", ENDS)
+def test_a_bonus_win_lights_its_bonus_table_row_on_every_screen(
+    tmp_path: Path, size: tuple[int, int], deck: str, play_won: bool
+) -> None:
+    """A flush the bonus pays 60:1 on: the touchscreen's strip showed the play bet's rows
+    alone, and with the play bet lost lit none. The bonus's row is lit under its heading,
+    beside the play bet's row when that won too."""
+    app, clock = kiosk(tmp_path, size, deck=deck, language="ru")
+    for key in ("f8", "n", "return"):
+        app.key(key)
+    settle(app, clock, 3)
+    app.key("p")
+    settle(app, clock, 12)
+    terminal = app.terminal
+    shown = app.game.showing(clock.now)
+    assert shown.bonus_category == "Flush"
+    assert (shown.lit_category == "Flush") is play_won
+    shot(app, f"bonus-lit-{'both' if play_won else 'bonus'}")
+    assert isinstance(app.screen, CheckedSurface)
+    paytable = render.rect(app.game.layout.paytable)
+    bonus = dict(
+        (category, pays)
+        for category, _name, pays in rules_text.bonus_rows(terminal.rules, cash_for(terminal))
+    )
+    play = dict((category, pays) for category, _name, pays in rules_text.paytable_rows(terminal.rules))
+    assert bonus["Flush"] != play["Flush"]
+    assert lit_on_screen(app.screen, bonus["Flush"], paytable), "the bonus's row is lit"
+    assert lit_on_screen(app.screen, play["Flush"], paytable) is play_won
+    headings = {text.content for text in app.screen.shown if paytable.contains(text.ink)}
+    assert i18n._("BONUS") in headings

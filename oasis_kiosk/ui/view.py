@@ -70,6 +70,9 @@ class BoxView:
     """(spot, amount): "ante", "play", "bonus", "insure"."""
     won: bool
     folded: bool
+    shorter_label: str = ""
+    """The label without the blind box's note, for a box too narrow for the label at the
+    text floor (a box's own ante said in it)."""
 
 
 @dataclass(frozen=True)
@@ -314,12 +317,34 @@ class _TableShown:
 def _table_shown(terminal: Terminal, last: ShownSettlement | None, cash: Callable[[int], str]) -> _TableShown:
     looked_at = int(terminal.rules["boxes"]["looked_at"])
     if terminal.round is not None:
-        return _round_in_play(terminal, terminal.round, looked_at)
-    if last is None:
-        table = _TableShown(ante_unit=terminal.ante)
+        table = _round_in_play(terminal, terminal.round, looked_at)
     else:
-        table = _settled_round(terminal, last, looked_at, cash)
-    return replace(table, boxes=_with_staged_boxes(terminal, table.boxes, looked_at))
+        if last is None:
+            table = _TableShown(ante_unit=terminal.ante)
+        else:
+            table = _settled_round(terminal, last, looked_at, cash)
+        table = replace(table, boxes=_with_staged_boxes(terminal, table.boxes, looked_at))
+    return replace(table, boxes=_with_own_antes(table.boxes, cash))
+
+
+def _with_own_antes(boxes: tuple[BoxView, ...], cash: Callable[[int], str]) -> tuple[BoxView, ...]:
+    """The boxes, each label saying the box's own ante while the antes differ (a box bet
+    alone, RULES.md §3.7): a chip too small for its amount shows none, and the BET meter
+    tells only their total."""
+    antes = [dict(box.bets).get("ante") for box in boxes]
+    if len({ante for ante in antes if ante}) < 2:
+        return boxes
+    said = _("{box} · {ante}")
+    return tuple(
+        replace(
+            box,
+            label=said.format(box=box.label, ante=cash(ante)),
+            shorter_label=said.format(box=_box_label(index, index + 1), ante=cash(ante)),
+        )
+        if ante
+        else box
+        for index, (box, ante) in enumerate(zip(boxes, antes, strict=True))
+    )
 
 
 def _round_in_play(terminal: Terminal, round_: Round, looked_at: int) -> _TableShown:

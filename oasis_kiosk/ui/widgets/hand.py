@@ -35,12 +35,19 @@ def dealer_label(lay: Layout, verdict: str) -> Words:
 
 def box_label(lay: Layout, area: Box, box: BoxView) -> Words:
     colour = render.FOLDED_WORDS if box.folded else render.LIVE if box.current else render.WHITE
-    return _label(lay, area, box.label, colour)
+    content = box.label
+    if box.shorter_label and render.text_width(content, lay.floor, True) > _label_room(lay, area):
+        content = box.shorter_label
+    return _label(lay, area, content, colour)
+
+
+def _label_room(lay: Layout, area: Box) -> int:
+    return area.w - lay.small * 2
 
 
 def _label(lay: Layout, area: Box, content: str, colour: render.Colour) -> Words:
     """A hand's label: along the top of its area, from the left."""
-    words = render.fitted(content, lay.small, colour, area.w - lay.small * 2, True, lay.floor)
+    words = render.fitted(content, lay.small, colour, _label_room(lay, area), True, lay.floor)
     return words, words.get_rect(topleft=(area.x + lay.small, area.y + lay.small // 2))
 
 

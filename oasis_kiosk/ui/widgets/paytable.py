@@ -115,23 +115,41 @@ def column_line(
         lit_row(screen, line.area, line.words, size, lay.floor, lit=shown, pulse=on_pulse)
 
 
-def strip(screen: pygame.Surface, lay: Layout, rows: list[PaytableRow], lit: str | None, pulse: bool) -> None:
+def strip(
+    screen: pygame.Surface,
+    lay: Layout,
+    rows: list[PaytableRow],
+    bonus: list[PaytableRow],
+    lit: tuple[str | None, str | None],
+    pulse: bool,
+) -> None:
     """The compact paytable: the current hand's row and its neighbours; before a hand is
-    lit, the top rows (what a hand can win draws a player in)."""
-    categories = [category for category, _name, _pays in rows]
-    middle = categories.index(lit) if lit in categories else 0
-    first = min(max(middle - 1, 0), max(len(rows) - 3, 0))
-    for cell, (category, name, pays) in zip(lay.paytable.split(3), rows[first : first + 3], strict=False):
+    lit, the top rows (what a hand can win draws a player in). While a bonus win is shown,
+    its bonus-table row lit under the bonus's heading, after the play bet's row if that won
+    too, else beside a neighbour."""
+    play, won = lit
+    cells: list[tuple[PaytableRow, bool]]
+    categories = [category for category, _name, _pays in bonus]
+    if won is not None and won in categories:
+        heading = (("", _("BONUS"), ""), False)
+        middle = categories.index(won)
+        if play is not None:
+            cells = [*((line, True) for line in rows if line[0] == play), heading, (bonus[middle], True)]
+        else:
+            first = min(middle, max(len(bonus) - 2, 0))
+            cells = [heading, *((line, line[0] == won) for line in bonus[first : first + 2])]
+    else:
+        categories = [category for category, _name, _pays in rows]
+        middle = categories.index(play) if play in categories else 0
+        first = min(max(middle - 1, 0), max(len(rows) - 3, 0))
+        cells = [(line, line[0] == play) for line in rows[first : first + 3]]
+    for cell, ((category, name, pays), shown) in zip(lay.paytable.split(3), cells, strict=False):
         inner = cell.shrink(2)
-        lit_row(
-            screen,
-            inner,
-            (name, pays),
-            max(min(lay.small + 2, inner.h * 7 // 10), lay.floor),
-            lay.floor,
-            lit=category == lit,
-            pulse=pulse,
-        )
+        size = max(min(lay.small + 2, inner.h * 7 // 10), lay.floor)
+        if not category:  # the bonus's heading, at the right: beside the row it heads
+            row(screen, inner, "", name, size, render.GOLD, lay.floor)
+            continue
+        lit_row(screen, inner, (name, pays), size, lay.floor, lit=shown, pulse=pulse)
 
 
 def both_lines(rows: list[PaytableRow], bonus: list[PaytableRow]) -> list[PaytableRow]:

@@ -663,7 +663,7 @@ class GameScene(TableScene):
         rows = rules_text.paytable_rows(self.terminal.rules)
         bonus = rules_text.bonus_rows(self.terminal.rules, cash_for(self.terminal))
         if lay.compact:
-            paytable.strip(self.screen, lay, rows, view.lit_category, pulse)
+            paytable.strip(self.screen, lay, rows, bonus, (view.lit_category, view.bonus_category), pulse)
         elif self.showing_help:
             paytable.both(self.screen, lay.paytable, rows, bonus, lay.small, lay.floor)
         else:
