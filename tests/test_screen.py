@@ -251,18 +251,18 @@ def checked(app: App) -> CheckedSurface:
 @pytest.mark.parametrize("language", screenshots.LANGUAGES)
 @pytest.mark.parametrize("size", SIZES)
 def test_every_screen_is_readable(size: tuple[int, int], language: str) -> None:
-    """The screens of ``make screenshots``: before the deal, in a round, settled, HELP, a
-    tilt, the operator's menu, a handpay and the attract mode's demo round and cards; each
-    drawn once."""
-    app, clock = screenshots.kiosk(size, language)
-    surface = checked(app)
+    """The screens of ``make screenshots``: before the deal, in a round, settled, a jackpot,
+    HELP, a tilt, the operator's menu, a handpay, the attract mode's demo round and cards, and
+    the other tables' boxes; each drawn once."""
     faults = {}
-    for name in screenshots.screens(app, clock):
+    surfaces: dict[App, CheckedSurface] = {}
+    for app, name in screenshots.every_screen(size, language):
+        surface = surfaces.setdefault(app, checked(app))
         surface.forget()
         app.repaint()
         faults[name] = surface.faults()
-    app.close()
-    assert {"attract", "attract-title", "attract-paytable", "attract-jackpot"} <= set(faults)
+    assert {"attract", "attract-title", "attract-paytable", "attract-jackpot", "jackpot"} <= set(faults)
+    assert {f"{table}-boxes-settled" for table in screenshots.OTHER_TABLES} <= set(faults)
 
     said = "\n".join(
         f"{name}: {len(found)} fault(s): {'; '.join(found[:3])}" for name, found in faults.items() if found

@@ -30,6 +30,13 @@ ROYAL = "As Ks Qs Js Ts / 2h 3d 7c 8c 9d"
 """A royal flush with the bonus bet: the jackpot, over the handpay limit."""
 JACKPOT_ROUND = 2
 """The walk's round dealt from ROYAL."""
+BOXES_DECK = " ".join(
+    ["As Ad Ac Kd 2h", "Qs Qh 7d 7c 3s", "9h 8h 6h 4h 2c", "Ks Kh 4c 5c 9d", "Jd Jc 6s 5d 3h"]
+)
+"""The boxes' hands and the dealer's for the other tables' walk (``table_screens``)."""
+OTHER_TABLES = ("russian-three-box", "caribbean")
+"""Tables unlike the standard one: three boxes, one of them blind, and a game with neither a
+bonus nor a jackpot."""
 CELEBRATING = 4.0
 """Seconds after PLAY at which the jackpot's banner shows over the count of its win."""
 PIN = "243512"
@@ -49,13 +56,16 @@ class Clock:
 
 
 def kiosk(size: tuple[int, int], language: str, profile: str = "standard") -> tuple[App, Clock]:
-    """The game on a terminal of test books in memory, every round dealt from DECK."""
+    """The game on a terminal of test books in memory, its rounds dealt from DECK (ROYAL for
+    the jackpot's; the other tables' from BOXES_DECK)."""
     config = Config(database=Path(":memory:"), profile=profile, language=language)
     currency = config.load_profile().to_dict()["table"]["currency"]
     terminal = Terminal(
         config,
         Store.in_memory(currency=currency, test=True),
-        deck_for_round=lambda number: ROYAL if number == JACKPOT_ROUND else DECK,
+        deck_for_round=lambda number: (
+            BOXES_DECK if profile != "standard" else ROYAL if number == JACKPOT_ROUND else DECK
+        ),
     )
     clock = Clock()
     return App(terminal, size=size, clock=clock), clock
@@ -127,6 +137,45 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
         app.update(STEP)
 
 
+def table_screens(app: App, clock: Clock) -> Iterator[str]:
+    """Another table's screens: every box it deals bet on before the deal, in the round, and
+    settled with each box played."""
+    terminal = app.terminal
+
+    def keys(*names: str) -> None:
+        for name in names:
+            app.key(name)
+        clock.now += LONG_ENOUGH
+
+    keys("f8")
+    most = int(terminal.rules["boxes"]["max"])
+    for _press in range(most - 1):
+        keys("x")
+    assert len(terminal.bets.antes) == most, "every box the table deals is bet on"
+    yield "boxes-ready"
+    keys("return")
+    yield "boxes-round"
+    for _box in range(most):
+        if terminal.round is not None:
+            keys("p")
+    assert terminal.round is None, "every box played, the round settled"
+    yield "boxes-settled"
+
+
+def every_screen(size: tuple[int, int], language: str) -> Iterator[tuple[App, str]]:
+    """Each screen of the walks (``screens`` on the standard table, ``table_screens`` on
+    OTHER_TABLES) while it shows, with its name and the kiosk showing it."""
+    app, clock = kiosk(size, language)
+    for name in screens(app, clock):
+        yield app, name
+    app.close()
+    for profile in OTHER_TABLES:
+        app, clock = kiosk(size, language, profile)
+        for name in table_screens(app, clock):
+            yield app, f"{profile}-{name}"
+        app.close()
+
+
 def main(arguments: list[str]) -> int:
     command_line = argparse.ArgumentParser(
         prog="python -m oasis_kiosk.ui.screenshots",
@@ -142,11 +191,9 @@ def main(arguments: list[str]) -> int:
     written = 0
     for width, height in SIZES:
         for language in LANGUAGES:
-            app, clock = kiosk((width, height), language)
-            for name in screens(app, clock):
+            for app, name in every_screen((width, height), language):
                 app.screenshot(out / f"{width}x{height}-{language}-{name}.png")
                 written += 1
-            app.close()
     print(f"{written} screenshots in {out}")
     return 0
 
