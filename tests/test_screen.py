@@ -248,11 +248,20 @@ def checked(app: App) -> CheckedSurface:
     return surface
 
 
-@pytest.mark.parametrize("language", screenshots.LANGUAGES)
-@pytest.mark.parametrize("size", SIZES)
-def test_every_screen_is_readable(size: tuple[int, int], language: str) -> None:
-    """The screens of ``make screenshots``: before the deal, in a round, settled, HELP, a
-    tilt, the operator's menu, a handpay and the attract mode's demo round and cards; each
+OTHER_SIZES = (
+    (1280, 1024),
+    (1366, 768),
+    (800, 600),
+    (1024, 600),
+    window_size((800, 600)),
+)
+"""Screens not of SIZES that the kiosk is also shown on (``--size``, a fullscreen display,
+a window on a small desktop): 5:4, the laptops' 16:9, 4:3 and 1024x600 just above the
+compact layout, and a window on an 800x600 desktop just below it."""
+
+
+def unreadable_screens(size: tuple[int, int], language: str) -> dict[str, list[str]]:
+    """The faults of each screen of ``make screenshots`` at ``size`` in ``language``, each
     drawn once."""
     app, clock = screenshots.kiosk(size, language)
     surface = checked(app)
@@ -263,11 +272,54 @@ def test_every_screen_is_readable(size: tuple[int, int], language: str) -> None:
         faults[name] = surface.faults()
     app.close()
     assert {"attract", "attract-title", "attract-paytable", "attract-jackpot"} <= set(faults)
+    return faults
 
-    said = "\n".join(
+
+def said(faults: dict[str, list[str]]) -> str:
+    return "\n".join(
         f"{name}: {len(found)} fault(s): {'; '.join(found[:3])}" for name, found in faults.items() if found
     )
-    assert not said, said
+
+
+@pytest.mark.parametrize("language", screenshots.LANGUAGES)
+@pytest.mark.parametrize("size", SIZES)
+def test_every_screen_is_readable(size: tuple[int, int], language: str) -> None:
+    """The screens of ``make screenshots``: before the deal, in a round, settled, HELP, a
+    tilt, the operator's menu, a handpay and the attract mode's demo round and cards; each
+    drawn once."""
+    faults = said(unreadable_screens(size, language))
+    assert not faults, faults
+
+
+NOT_YET_READABLE = {
+    ((800, 600), "cs"): "the bar beside the meters holds five one-word labels a row in neither",
+    ((800, 600), "ru"): "the bar beside the meters holds five one-word labels a row in neither",
+    (window_size((800, 600)), "ru"): "the operator menu's tabs take one line where two are needed",
+}
+"""Screens known to break still, and why: each one a test that must fail until it is fixed."""
+
+
+@pytest.mark.parametrize(
+    ("size", "language"),
+    [
+        pytest.param(
+            size,
+            language,
+            marks=[pytest.mark.xfail(reason=NOT_YET_READABLE[size, language], strict=True)]
+            if (size, language) in NOT_YET_READABLE
+            else [],
+        )
+        for size in OTHER_SIZES
+        for language in screenshots.LANGUAGES
+    ],
+)
+def test_every_screen_is_readable_at_other_sizes(size: tuple[int, int], language: str) -> None:
+    """At 1280x1024 the Russian paytable heading ran off the screen's right edge, and at
+    1024x600 and in a window on an 800x600 desktop the buttons' labels ran out of their
+    buttons: the layout is fractions of any screen, so the screens are checked at sizes
+    besides the four drawn for the docs."""
+    faults = said(unreadable_screens(size, language))
+    assert not faults, faults
 
 
 class PatientApp(App):
