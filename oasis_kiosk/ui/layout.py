@@ -21,6 +21,11 @@ MIN_TEXT_SIZE = 14
 """Pixels: no text on any screen is smaller (the 7-inch panel is read from a stool)."""
 WINDOW_MARGIN = (48, 96)
 """Pixels of a desktop a window leaves to its frame, title bar and the desktop's panel."""
+BUTTON_PAD = 4
+"""Pixels between a button's edge and its label: its border (2) and as much again clear."""
+ONE_LINE_BAR = 40
+"""Text sizes (ems, roughly) of the button bar's width along which a bar's labels fit on
+one line each: on a narrower bar beside the meters they need two lines."""
 
 
 @dataclass(frozen=True)
@@ -123,16 +128,18 @@ class Layout:
         step = size * 2
         return [Box(middle + (i - 1) * step - size // 2, y, size, size) for i in range(3)]
 
-    def button_areas(self, count: int, needs: tuple[int, ...] = ()) -> list[Box]:
+    def button_areas(self, count: int, needs: tuple[int, ...] = (), rows: int | None = None) -> list[Box]:
         """The on-screen buttons, side by side on their bar, with a little space between; in
         two rows beside the meters when one row would leave a button too narrow for a word
         at the floor size (a touchscreen keeps one row: its buttons must be 10 mm tall).
         Without ``needs``, of equal widths; with them (each button's least width, its
         label's), each as wide as it needs, and no narrower than 10 mm on a touchscreen, the
-        room left over shared out equally along its row and the space between narrower."""
+        room left over shared out equally along its row and the space between narrower.
+        ``rows``: as many rows as that, instead."""
         if not count:
             return []
-        rows = 2 if not self.compact and self.buttons.w // count < self.floor * 7 else 1
+        if rows is None:
+            rows = 2 if not self.compact and self.buttons.w // count < self.floor * 7 else 1
         per_row = -(-count // rows)
         bar = self.buttons
         lines = [Box(bar.x, bar.y + row * bar.h // rows, bar.w, bar.h // rows) for row in range(rows)]
@@ -168,12 +175,10 @@ def text_floor(height: int) -> int:
 
 
 def window_size(display: tuple[int, int]) -> tuple[int, int]:
-    """A window for a desktop of ``display``: the display's own shape, as large as fits beside
-    the desktop's bars (the largest of SIZES that fits had left a 1366x768 laptop an 800x480
-    window); never smaller than a layout can fill."""
-    room = (display[0] - WINDOW_MARGIN[0], display[1] - WINDOW_MARGIN[1])
-    scale = min(room[0] / display[0], room[1] / display[1])
-    return max(int(display[0] * scale), SMALLEST[0]), max(int(display[1] * scale), SMALLEST[1])
+    """A window for a desktop of ``display``: all the room the desktop's bars leave (the
+    largest of SIZES that fitted had left a 1366x768 laptop an 800x480 window), never smaller
+    than a layout can fill."""
+    return max(display[0] - WINDOW_MARGIN[0], SMALLEST[0]), max(display[1] - WINDOW_MARGIN[1], SMALLEST[1])
 
 
 @cache
@@ -188,6 +193,10 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
     # The meters and the buttons: on two rows on the touchscreen; beside each other above it,
     # taller at 4:3 where eight buttons take two rows of two lines each.
     bottom = round(height * (0.2 if compact else 0.12 if wide else 0.14))
+    floor = text_floor(height)
+    small = max(height // 45, floor)
+    if not compact and width // 2 < floor * ONE_LINE_BAR:
+        bottom = max(bottom, _two_rows_of_two_lines(floor, small))
     screen = Box(0, 0, width, height)
     if compact:
         jackpot = Box(0, 0, width, top)
@@ -202,8 +211,6 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
     row = Box(table.x, dealer.bottom, table.w, table.h - dealer.h)
     player = tuple(row.split(boxes))
     box_w = player[0].w
-    floor = text_floor(height)
-    small = max(height // 45, floor)
     # A hand and its gaps (an eighth of a card each) fill 93 % of one box at most, keep a
     # card's 5:7 shape, and leave room above for the label and below for the spots and caption.
     card_w = min(
@@ -238,6 +245,16 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
         floor=floor,
         compact=compact,
     )
+
+
+def _two_rows_of_two_lines(floor: int, small: int) -> int:
+    """The height of two rows of buttons whose labels take two lines at the floor size (a
+    bold line is about 1.2 of its size tall), with the space ``button_areas`` leaves between:
+    at 800x600 and 1024x600 a bar of a few per cent of the screen left room for one line only,
+    too narrow for the labels beside the meters."""
+    line = (floor * 6 + 4) // 5
+    gap = max(small // 7, 2)
+    return 2 * (2 * line + 2 * BUTTON_PAD + 2 * gap)
 
 
 @cache  # asked for every hand several times a frame

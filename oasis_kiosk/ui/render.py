@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 import pygame
 
 from oasis_kiosk.assets import ASSETS
+from oasis_kiosk.ui.layout import BUTTON_PAD as BUTTON_PAD  # the buttons drawn elsewhere pad as render does
 from oasis_kiosk.ui.layout import MIN_TEXT_SIZE, Box
 from oasis_kiosk.ui.rules_text import RANK_TEXT
 
@@ -756,10 +757,6 @@ def spot_words(label: str, diameter: int, least: int) -> pygame.Surface | None:
     """A bet's name as a ring of ``diameter`` writes it inside, at ``least`` (the screen's
     text floor) or larger; None if it does not fit."""
     return ring_words(label, max(diameter // 5, least), FELT_LINE, diameter * 8 // 10, False, least)
-
-
-BUTTON_PAD = 4
-"""Pixels between a button's edge and its label: its border (2) and as much again clear."""
 
 
 def label_size(labels: list[str], size: int, width: int, height: int, least: int) -> int:

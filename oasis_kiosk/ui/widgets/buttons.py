@@ -46,13 +46,16 @@ def bar(lay: Layout, labels: tuple[str, ...]) -> tuple[tuple[Box, ...], int]:
     size = render.label_size(list(labels), lay.medium, cells[0].w, cells[0].h, lay.floor)
     if _fit(labels, cells, size):
         return tuple(cells), size
-    height = cells[0].h
-    for size in range(lay.medium, lay.floor - 1, -1):
-        cells = lay.button_areas(
-            len(labels), tuple(render.label_width(label, size, height) for label in labels)
-        )
-        if _fit(labels, cells, size):
-            break
+    # Two rows on a compact screen narrower than the touchscreen (a window on a small
+    # desktop) rather than labels running out of their buttons.
+    for rows in (None, 2) if lay.compact else (None,):
+        height = lay.button_areas(len(labels), (0,) * len(labels), rows)[0].h
+        for size in range(lay.medium, lay.floor - 1, -1):
+            cells = lay.button_areas(
+                len(labels), tuple(render.label_width(label, size, height) for label in labels), rows
+            )
+            if _fit(labels, cells, size):
+                return tuple(cells), size
     return tuple(cells), size
 
 

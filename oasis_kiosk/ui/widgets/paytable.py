@@ -62,17 +62,28 @@ class ColumnLine:
 
 
 def column_lines(lay: Layout, rows: list[PaytableRow], bonus: list[PaytableRow]) -> list[ColumnLine]:
-    """Where each line of the paytable column (and the bonus's below it) stands."""
+    """Where each line of the paytable column (and the bonus's below it) stands. A title too
+    wide for the column at the floor size (Russian on a narrow column) takes as many lines as
+    it needs at the rows' size: cut off at the screen's edge, it read as half a title."""
     area = lay.paytable
-    count = len(rows) + 1 + (len(bonus) + 2 if bonus else 0)
-    height = min(area.h // (count + 1), lay.small * 2)
-    y = area.y + height // 2
-    lines = []
     sections = [(_("PAYTABLE (play bet)"), rows)]
     if bonus:
         sections.append((_("BONUS"), bonus))
-    for section, (title, section_rows) in enumerate(sections):
-        lines.append(ColumnLine(Box(area.x, y, area.w, height), (title, ""), section, None))
+    count = len(rows) + 1 + (len(bonus) + 2 if bonus else 0)
+    titles: list[tuple[str, ...]] = []
+    extra = 0
+    for _attempt in range(3):  # a smaller line may wrap a title onto one more line: tried again
+        height = min(area.h // (count + extra + 1), lay.small * 2)
+        titles = [_title_lines(lay, title, _size(lay, height)) for title, _rows in sections]
+        if sum(len(lines) - 1 for lines in titles) <= extra:
+            break
+        extra = sum(len(lines) - 1 for lines in titles)
+    y = area.y + height // 2
+    lines = []
+    for section, ((_title, section_rows), title_lines) in enumerate(zip(sections, titles, strict=True)):
+        for number, piece in enumerate(title_lines):
+            y += height if number else 0
+            lines.append(ColumnLine(Box(area.x, y, area.w, height), (piece, ""), section, None))
         for category, name, pays in section_rows:
             y += height
             lines.append(ColumnLine(Box(area.x + 4, y, area.w - 8, height), (name, pays), section, category))
@@ -80,8 +91,22 @@ def column_lines(lay: Layout, rows: list[PaytableRow], bonus: list[PaytableRow])
     return lines
 
 
+def _size(lay: Layout, height: int) -> int:
+    """The size of the column's text on lines ``height`` tall."""
+    return max(min(lay.small + 2, height * 8 // 10), lay.floor)
+
+
+def _title_lines(lay: Layout, title: str, size: int) -> tuple[str, ...]:
+    """A title of the column on one line, shrunk as far as the floor (``row``), or else
+    wrapped at the rows' ``size``."""
+    room = lay.paytable.w - size // 2 * 3  # as ``row`` pads it
+    if render.text_width(title, lay.floor) <= room:
+        return (title,)
+    return render.wrap(title, size, room)
+
+
 def column_size(lay: Layout, lines: list[ColumnLine]) -> int:
-    return max(min(lay.small + 2, lines[0].area.h * 8 // 10), lay.floor)
+    return _size(lay, lines[0].area.h)
 
 
 def column(
@@ -176,18 +201,39 @@ def both(
     """Both paytables, one under the other, filling ``area`` (under HELP); no text under
     ``least``."""
     lines = both_lines(rows, bonus)
-    height = area.h // (len(lines) + 1)
-    for i, (_category, name, pays) in enumerate(lines):
+    wrapped = lines
+    for _attempt in range(3):  # a smaller line may wrap a title onto one more line: tried again
+        height = area.h // (len(wrapped) + 1)
+        text_size = max(min(size, height * 8 // 10), least)
+        titled = _titles_wrapped(lines, area.w - text_size // 2 * 3, text_size, least)
+        if len(titled) <= len(wrapped):
+            break
+        wrapped = titled
+    for i, (_category, name, pays) in enumerate(titled):
         colour = render.GOLD if not pays else render.WHITE
         row(
             screen,
             Box(area.x, area.y + i * height, area.w, height),
             name,
             pays,
-            max(min(size, height * 8 // 10), least),
+            text_size,
             colour,
             least,
         )
+
+
+def _titles_wrapped(lines: list[PaytableRow], room: int, size: int, least: int) -> list[PaytableRow]:
+    """``lines`` with each title too wide for ``room`` even at ``least`` wrapped at ``size``
+    onto lines of its own, as the column's are (``_title_lines``)."""
+    return [
+        (category, piece, pays)
+        for category, name, pays in lines
+        for piece in (
+            render.wrap(name, size, room)
+            if name and not pays and render.text_width(name, least) > room
+            else (name,)
+        )
+    ]
 
 
 def _room(area: Box, columns: int, size: int) -> int:

@@ -197,29 +197,42 @@ class OperatorScreen(
         if not self.menu.logged_in:
             self._draw_pin(width, height)
         else:
-            self._draw_tabs(width)
-            top = self.size * 6
+            top = self._draw_tabs(width)
             getattr(self, f"_draw_{self.page_name}")(top)
         return [screen.get_rect()]
 
-    def _draw_tabs(self, width: int) -> None:
-        """The pages' tabs, each as wide as its name asks, in proportion, down to where the
-        page begins; their names at one size, never under the floor."""
+    def _draw_tabs(self, width: int) -> int:
+        """The pages' tabs, each as wide as its name asks, in proportion; on two rows where
+        one cannot hold the names at the floor (a narrow window in Russian). Their names at
+        one size, never under the floor. Returns where the page begins."""
         size, gap = self.size, 6
         names = [_(name) for name in PAGES.values()]
         floor = text_floor(self.screen.get_height())
         label = max(size * 8 // 10, floor)
         height = size * 5 // 2 - gap
-        needs = [render.font(label, True).size(name)[0] + 2 * render.BUTTON_PAD for name in names]
-        room = width - size * 2 - gap * len(names)
-        widths = [room * need // sum(needs) for need in needs]
+
+        def needs(size: int, numbers: list[int]) -> list[int]:
+            return [render.font(size, True).size(names[n])[0] + 2 * render.BUTTON_PAD for n in numbers]
+
+        every = list(range(len(names)))
+        rows = [every]
+        if sum(needs(floor, every)) > width - size * 2 - gap * len(names):
+            half = -(-len(names) // 2)
+            rows = [every[:half], every[half:]]
+        placed: list[tuple[int, pygame.Rect]] = []
+        y = size * 3 + size // 2
+        for row in rows:
+            wanted = needs(label, row)
+            room = width - size * 2 - gap * len(row)
+            x = size
+            for number, need in zip(row, wanted, strict=True):
+                placed.append((number, pygame.Rect(x, y, room * need // sum(wanted), height)))
+                x += placed[-1][1].w + gap
+            y += height + gap
         label = min(
-            render.label_size([name], label, tab_w, height, floor)
-            for name, tab_w in zip(names, widths, strict=True)
+            render.label_size([names[number]], label, area.w, height, floor) for number, area in placed
         )
-        x = size
-        for number, (name, tab_w) in enumerate(zip(names, widths, strict=True)):
-            area = pygame.Rect(x, size * 3 + size // 2, tab_w, height)
-            render.button(self.screen, area, name, number == self.page, label)
+        for number, area in placed:
+            render.button(self.screen, area, names[number], number == self.page, label)
             self.hotspots.append((area, f"page:{number}"))
-            x += tab_w + gap
+        return y
