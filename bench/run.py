@@ -154,11 +154,11 @@ BUSIEST_BLITS = 3.0
 """The busiest frame (the 99th percentile of every state, so that one preemption by the OS
 does not count) costs at most this many full-screen blits at BUDGET_SIZE (issue 14)."""
 IDLE_BLITS = 0.2
+"""A frame where nothing moves (the median idle frame), in full-screen blits at BUDGET_SIZE."""
 FRAME_CLOCK = time.thread_time
 """Frames and the yardstick blit are timed in the drawing thread's CPU time: the work a frame
 costs, without the time the OS gives the other core's work (on a shared machine, one
 preemption made a frame look ten times its cost)."""
-"""A frame where nothing moves (the median idle frame), in full-screen blits at BUDGET_SIZE."""
 
 
 def percentiles(samples: list[float]) -> dict[str, float]:
