@@ -1,0 +1,62 @@
+"""A cabinet with books joins the floor (docs/floor.md): it played on its own (coin in,
+rounds, bills), then its configuration gains ``[link]``, the hub adds it and its link agent
+starts. Its books open the outbox with an opening record of what they already hold, so that
+the hub holds the same meters and credits from then on: ``hub reconcile`` agrees, and the
+dashboard shows the cabinet's meters."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+from floor import FloorHub
+
+from oasis_kiosk.floor import hub
+from oasis_kiosk.floor.errors import BatchError
+from oasis_kiosk.floor.hub import Event
+
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def test_the_hub_refuses_an_opening_no_cabinet_writes(floor: FloorHub) -> None:
+    """An opening's credits are whole minor units, never below 0, and it is the cabinet's
+    first event: the hub refuses any other as it arrives, and so does ``hub.ingest`` before
+    sending."""
+    floor.add_cabinet("c01")
+    cabinet = floor.cabinet("c01")
+    opening = {"credits": 4100, "ledger": 3, "rounds": 3, "events": 4}
+    meter = {"name": "coin_in", "value": 5000}
+    for seq, payload, sql_says, python_says in (
+        (1, {**opening, "credits": -1}, '"credits" is never below 0', "credits is never below 0"),
+        (1, {**opening, "credits": 2.5}, '"credits" must be a whole number', "credits is a whole number"),
+        (
+            1,
+            {"ledger": 3},
+            '"credits" must be a whole number of minor units, not missing',
+            "credits is a whole",
+        ),
+        (
+            2,
+            opening,
+            "the opening of a cabinet's books is its first event",
+            "the opening of a cabinet's books",
+        ),
+    ):
+        if seq == 2:
+            assert hub.ingest(cabinet, [Event(1, "meter", meter, NOW)]) == 1
+        with (
+            pytest.raises(
+                psycopg.Error, match=rf"cabinet c01, event {seq} \(opening\): {re.escape(sql_says)}"
+            ),
+            cabinet.transaction(),
+        ):
+            cabinet.execute(
+                "INSERT INTO hub.events (seq, kind, payload, committed_at) VALUES (%s, 'opening', %s, now())",
+                [seq, json.dumps(payload)],
+            )
+        with pytest.raises(BatchError, match=rf"event {seq} \(opening\): {re.escape(python_says)}"):
+            hub.ingest(cabinet, [Event(seq, "opening", payload, NOW)])
+    assert hub.held(cabinet) == 1
