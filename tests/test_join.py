@@ -8,17 +8,55 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 
 import psycopg
 import pytest
-from floor import FloorHub
+from floor import FloorHub, push
 
-from oasis_kiosk.floor import hub
+from oasis_kiosk.cli import main, open_books
+from oasis_kiosk.config import load_config
+from oasis_kiosk.floor import hub, reconcile
 from oasis_kiosk.floor.errors import BatchError
 from oasis_kiosk.floor.hub import Event
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def write_config(directory: Path, *, linked: bool) -> Path:
+    config = directory / "config.toml"
+    text = f'[terminal]\ndatabase = "{directory / "kiosk.db"}"\n'
+    if linked:
+        text += f'[link]\ncredentials = "{directory / "hub.toml"}"\njackpot = "local"\n'
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+def outbox_kinds(database: Path) -> list[str]:
+    with sqlite3.connect(database) as db:
+        return [kind for (kind,) in db.execute("SELECT kind FROM outbox ORDER BY seq")]
+
+
+def test_books_made_linked_send_their_creation_and_no_opening(floor: FloorHub, tmp_path: Path) -> None:
+    """``init`` with ``[link]``: the books' ``books_created`` event goes to the hub like every
+    other event, so the hub holds every event of the books; nothing else is opened."""
+    config_file = write_config(tmp_path, linked=True)
+    floor.add_cabinet("c01").replace(tmp_path / "hub.toml")
+    assert main(["init", "--test", "--config", str(config_file)]) == 0
+    database = tmp_path / "kiosk.db"
+    open_books(load_config(config_file)).close()
+    assert outbox_kinds(database) == ["event"]
+    push(database, tmp_path / "hub.toml")
+    with sqlite3.connect(database) as db:
+        (events,) = db.execute("SELECT count(*) FROM events").fetchone()
+    held = floor.owner.execute(
+        "SELECT count(*) FROM hub.events WHERE kind = 'event' AND payload ->> 'kind' = 'books_created'"
+    ).fetchone()
+    assert events == 1
+    assert held == (1,)
+    assert reconcile.compare(floor.owner, "c01", database).agrees
 
 
 def test_the_hub_refuses_an_opening_no_cabinet_writes(floor: FloorHub) -> None:
