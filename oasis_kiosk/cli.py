@@ -114,9 +114,13 @@ def demo(rounds: int, seed: bytes | None) -> None:
 def open_books(config: Config) -> Store:
     """The books to write, under their lock; with ``[link]``, linked to the floor's hub
     (every change the hub must know goes to the outbox in its own transaction)."""
+    return Store(config.database, outbox=outbox_of(config))
+
+
+def outbox_of(config: Config) -> Outbox | None:
+    """The books' outbox for the floor's hub with ``[link]``; None for a cabinet on its own."""
     link = config.link
-    outbox = None if link is None else Outbox(linked_jackpot=link.jackpot == "linked")
-    return Store(config.database, outbox=outbox)
+    return None if link is None else Outbox(linked_jackpot=link.jackpot == "linked")
 
 
 @contextmanager
@@ -157,7 +161,8 @@ def _init_held(config: Config, files: BooksFiles, *, test: bool, ram_clear: bool
         if kept:
             print(f"the old books are kept as {', '.join(str(p) for p in kept)}")
     currency = config.load_profile().to_dict()["table"]["currency"]
-    store = Store.create(path, currency=currency, test=test)
+    # Made linked, the books' creation reaches the hub as every later event of theirs does.
+    store = Store.create(path, currency=currency, test=test, outbox=outbox_of(config))
     with store.transaction():
         store.event("books_created", currency=currency, test=test, ram_clear=ram_clear)
     store.close()

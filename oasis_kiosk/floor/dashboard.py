@@ -11,8 +11,9 @@ refresh; while it cannot be reached, the page says so (HTTP 503).
 What it shows, from what the cabinets' outboxes sent:
 
 - each cabinet: online or not (its link agent sent something within ``online_seconds``),
-  when it was last seen, its credits (its latest ``ledger`` row), coin in, coin out and
-  games played (its latest ``meter`` rows), its open tilts (``event`` rows: a ``tilt``
+  when it was last seen, its credits (its latest ``ledger`` row, or before any its books'
+  ``opening``: they joined the floor with books), coin in, coin out and games played (its
+  latest ``meter`` rows), its open tilts (``event`` rows: a ``tilt``
   whose kind has no ``tilt_cleared`` after it), and its books' latest reconciliation
   (``hub reconcile``): faulty, with the differences, or agreeing;
 - the linked jackpot's pool, its reserve and parameters, and its last 25 hits (cabinet, round, box, award);
@@ -198,8 +199,11 @@ def read_page(connection: psycopg.Connection[Any], options: Options) -> Page:
                 connection.execute(
                     """SELECT c.id, c.name, c.last_seen,
                               coalesce(c.last_seen > now() - make_interval(secs => %s), false),
-                              (SELECT e.payload -> 'credits_after' FROM hub.events e
-                                WHERE e.cabinet_id = c.id AND e.kind = 'ledger' ORDER BY e.seq DESC LIMIT 1),
+                              coalesce(
+                                  (SELECT e.payload -> 'credits_after' FROM hub.events e
+                                    WHERE e.cabinet_id = c.id AND e.kind = 'ledger' ORDER BY e.seq DESC LIMIT 1),
+                                  (SELECT e.payload -> 'credits' FROM hub.events e
+                                    WHERE e.cabinet_id = c.id AND e.kind = 'opening')),
                               (SELECT jsonb_object_agg(m.name, m.value) FROM (
                                    SELECT DISTINCT ON (e.payload ->> 'name') e.payload ->> 'name' AS name,
                                           e.payload -> 'value' AS value

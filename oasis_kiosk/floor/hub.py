@@ -37,7 +37,11 @@ The events a cabinet sends, by kind (any other kind is kept as it came):
   unless the cabinet staked that box of that round, of its own books, at least the pool's
   least stake (``Parameters.least_stake``, as it was when the stake was received);
 - ``ledger`` and ``meter``: kept as they came, their money (``MONEY``) whole minor units, never
-  below 0 where no cabinet's books write it so (``NEVER_NEGATIVE``, ``AMOUNT_SIGN``).
+  below 0 where no cabinet's books write it so (``NEVER_NEGATIVE``, ``AMOUNT_SIGN``);
+- ``opening`` {"credits": minor units, "ledger", "rounds", "events": the last row of each the
+  books held}: books that joined the floor with what they had played on their own; their
+  meters' values follow as ``meter`` events. Its credits whole and never below 0, and it is
+  the cabinet's first event or refused (migration 0020).
 """
 
 from __future__ import annotations
@@ -74,13 +78,18 @@ BIGINT = 2**63 - 1
 INTEGER = 2**31 - 1
 LARGEST = 10**15
 """The largest number the hub takes in a payload (migration 0011), and as an award paid."""
-MONEY = {"ledger": (("amount",), ("credits_after",), ("detail", "won")), "meter": (("value",),)}
+MONEY = {
+    "ledger": (("amount",), ("credits_after",), ("detail", "won")),
+    "meter": (("value",),),
+    "opening": (("credits",),),
+}
 """The money in an event's payload by kind, each a whole number of minor units (migration
 0012): a key of the payload itself always, one of its detail when there is one."""
 NEVER_NEGATIVE = {
     "ledger": (("credits_after",), ("detail", "won"), ("detail", "stake")),
     "meter": (("value",),),
     "jackpot_contribution": (("stake",),),
+    "opening": (("credits",),),
 }
 """Money no cabinet's books write below 0 (migration 0016)."""
 AMOUNT_SIGN = {**{kind: 1 for kind in (*MONEY_IN, *WON)}, **{kind: -1 for kind in (*WAGERED, *MONEY_OUT)}}
@@ -232,6 +241,8 @@ def _check_event(event: Event) -> None:
             raise BatchError(f"{where} ({event.kind}): stake is a whole number of minor units, not {stake!r}")
     if event.kind == "jackpot_hit" and not _is_box(box := event.payload.get("box")):
         raise BatchError(f"{where} ({event.kind}): box is a whole number from 0, not {box!r}")
+    if event.kind == "opening" and event.seq != 1:
+        raise BatchError(f"{where} (opening): the opening of a cabinet's books is its first event")
     for path in MONEY.get(event.kind, ()):
         value: Any = event.payload
         for step in path:

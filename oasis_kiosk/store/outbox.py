@@ -20,6 +20,11 @@ The rows, by kind (``payload`` is a JSON object):
   names it), ``state``, ``started_at``, ``finished_at``, ``deck``, ``profile`` and its
   ``settlement`` as the books keep it;
 - ``event``: an event of the books: ``id``, ``at``, ``kind``, ``detail``;
+- ``opening``: books that already hold what the hub never saw (they played on their own,
+  then joined the floor) open their outbox with an opening record, once, in one transaction
+  (``opening``): this row, ``credits`` (as the books stand) and the last ``ledger``,
+  ``rounds`` and ``events`` row they held before (0: none), then a ``meter`` row of each
+  meter's value, so that the hub holds the books' credits and meters from the first row on;
 - with the jackpot linked (``[link] jackpot = "linked"``) also the kinds the hub's pool acts
   on: ``jackpot_contribution`` {``stake``, ``round_id``} after each ledger row of a bonus
   stake that feeds the jackpot, and after a linked jackpot hit's event a ``jackpot_hit``
@@ -210,6 +215,32 @@ def hits(db: sqlite3.Connection, after: int, through: int) -> list[tuple[str, in
         (after, through),
     )
     return [(str(payload["round_id"]), int(payload["box"])) for payload in (_payload(*hit) for hit in hits_)]
+
+
+HISTORY = ("ledger", "rounds", "events")
+"""The tables whose last row an opening record names."""
+
+
+def opening(db: sqlite3.Connection) -> list[tuple[str, dict[str, Any]]]:
+    """The opening record (kind, payload) of books whose outbox has never had a row but which
+    hold what the hub would have been told of (the credits, a meter, a round, an event): the
+    books played, or were made, unlinked. None for an outbox begun already, or for books that
+    hold nothing yet (made linked: the hub hears of everything as it is written)."""
+    if last_seq(db) > 0:
+        return []
+    last = {
+        table: int(db.execute(f"SELECT coalesce(max(id), 0) FROM {table}").fetchone()[0]) for table in HISTORY
+    }
+    meters = [
+        (str(name), int(value)) for name, value in db.execute("SELECT name, value FROM meters ORDER BY name")
+    ]
+    if not meters and not any(last.values()):
+        return []
+    found = db.execute("SELECT credits_after FROM ledger ORDER BY id DESC LIMIT 1").fetchone()
+    record: list[tuple[str, dict[str, Any]]] = [
+        ("opening", {"credits": int(found[0]) if found else 0, **last})
+    ]
+    return record + [("meter", {"name": name, "value": value}) for name, value in meters]
 
 
 def last_seq(db: sqlite3.Connection) -> int:

@@ -126,6 +126,13 @@ class Connection:
             except BaseException:
                 self._drop_lock()
                 raise
+            if outbox is not None:
+                try:
+                    self._open_the_outbox()
+                except BaseException:
+                    with suppress(StoreError):
+                        self.close()
+                    raise
 
     # Opening.
 
@@ -499,6 +506,18 @@ class Connection:
         at = now()
         for kind, payload in outboxes.entries(self._db, outbox, self._books_id, table, key):
             outboxes.append(self._db, kind, payload, at)
+
+    def _open_the_outbox(self) -> None:
+        """Books opened linked for the first time that already hold what the hub never saw
+        (they played on their own, then joined the floor) write their opening record, in one
+        transaction: the hub then holds their credits and meters as they stand. Once only:
+        an outbox that has had a row (a later start, after a power cut too) writes nothing."""
+        if outboxes.last_seq(self._db) > 0:
+            return
+        with self.transaction():
+            at = now()
+            for kind, payload in outboxes.opening(self._db):
+                outboxes.append(self._db, kind, payload, at)
 
     def outbox_rows(self, after: int = 0, limit: int = 1000) -> list[outboxes.Row]:
         """The outbox's rows after ``after`` (oldest first, at most ``limit``)."""

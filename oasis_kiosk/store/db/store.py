@@ -25,6 +25,7 @@ from oasis_kiosk.store.db.ledger import LedgerTables
 from oasis_kiosk.store.db.rounds import RoundTables
 from oasis_kiosk.store.db.schema import apply_migrations
 from oasis_kiosk.store.db.values import StoreError, now
+from oasis_kiosk.store.outbox import Outbox
 
 
 def _start_books(
@@ -61,9 +62,12 @@ class Store(LedgerTables, RoundTables, EventAndStateTables):
     """The open books. Write only inside ``transaction()``; read-only stores never write."""
 
     @classmethod
-    def create(cls, path: Path | str, *, currency: str, test: bool = False) -> Store:
+    def create(
+        cls, path: Path | str, *, currency: str, test: bool = False, outbox: Outbox | None = None
+    ) -> Store:
         """New books (``oasis-kiosk init``): the database, its seal key and its mark. Never
-        over anything that is there: books are replaced only by a RAM clear (``init``)."""
+        over anything that is there: books are replaced only by a RAM clear (``init``).
+        ``outbox``: made linked, the books' first writes go to the hub as every later one."""
         path = Path(path)
         if path == Path(MEMORY):
             store = cls(MEMORY, _secret=secrets.token_bytes(KEY_BYTES))
@@ -81,7 +85,7 @@ class Store(LedgerTables, RoundTables, EventAndStateTables):
         except (OSError, BooksError) as error:
             raise StoreError(f"{path}: cannot create the books: {error}") from None
         _seal_new_books(path, secret, currency, test)
-        return cls(path)
+        return cls(path, outbox=outbox)
 
     @classmethod
     def in_memory(cls, *, currency: str, test: bool = False) -> Store:
