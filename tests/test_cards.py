@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
-from oasis_kiosk.ui import render
+from oasis_kiosk.ui import cards, render
 from oasis_kiosk.ui.layout import SIZES, layout
 
 CARD_SIZES = sorted(
@@ -59,7 +59,7 @@ def near(colour: tuple[int, int, int], wanted: tuple[int, int, int]) -> bool:
 @pytest.mark.parametrize("size", CARD_SIZES)
 def test_court_cards_show_a_figure_of_their_own_where_number_cards_show_pips(size: tuple[int, int]) -> None:
     for suit in SUITS:
-        middles = {rank: centre(render.card(rank + suit, *size)) for rank in "23456789TJQKA"}
+        middles = {rank: centre(cards.card(rank + suit, *size)) for rank in "23456789TJQKA"}
         for court in "JQK":
             assert all(middles[court] != middles[rank] for rank in "23456789TA"), f"{court}{suit} at {size}"
         assert len({middles["J"], middles["Q"], middles["K"]}) == 3, f"J, Q and K of {suit} alike at {size}"
@@ -71,7 +71,7 @@ def test_a_court_figure_is_in_its_suits_colour_with_gold_and_mirrored_like_a_rea
     size: tuple[int, int], court: str
 ) -> None:
     for suit in SUITS:
-        face = render.card(court + suit, *size)
+        face = cards.card(court + suit, *size)
         drawn = colours(face)
         assert any(near(colour, render.GOLD) for colour in drawn), f"{court}{suit}: no gold"
         suit_colour = render.RED if suit in "hd" else render.INK
@@ -102,8 +102,8 @@ def pips(face: pygame.Surface, suit: str) -> int:
 def test_number_cards_show_as_many_pips_as_their_rank_and_the_ace_one_large(size: tuple[int, int]) -> None:
     for suit in SUITS:
         for number, rank in enumerate("23456789T", start=2):
-            assert pips(render.card(rank + suit, *size), suit) == number, f"{rank}{suit} at {size}"
-        ace = render.card("A" + suit, *size)
+            assert pips(cards.card(rank + suit, *size), suit) == number, f"{rank}{suit} at {size}"
+        ace = cards.card("A" + suit, *size)
         assert pips(ace, suit) == 1
         ink = render.RED if suit in "hd" else render.INK
         field = ace.subsurface(pygame.Rect(size[0] * 3 // 10, 0, size[0] * 4 // 10, size[1]))
@@ -115,7 +115,7 @@ def test_number_cards_show_as_many_pips_as_their_rank_and_the_ace_one_large(size
 def test_the_rank_and_suit_stand_in_two_opposite_corners(size: tuple[int, int]) -> None:
     width, height = size
     for name in ("Ts", "Qh", "7d", "Ac"):
-        face = render.card(name, *size)
+        face = cards.card(name, *size)
         ink = render.RED if name[-1] in "hd" else render.INK
         corners = (
             pygame.Rect(0, 0, width * 3 // 10, height * 3 // 10),
@@ -133,13 +133,13 @@ def test_the_rank_and_suit_stand_in_two_opposite_corners(size: tuple[int, int]) 
 
 @pytest.mark.parametrize("size", CARD_SIZES)
 def test_the_back_is_a_drawn_house_pattern_not_a_flat_fill(size: tuple[int, int]) -> None:
-    back = render.card(None, *size)
+    back = cards.card(None, *size)
     drawn = colours(back)
     assert len(drawn) > 6, f"{len(drawn)} colours"
     assert any(near(colour, render.CARD_BACK) for colour in drawn)
     assert any(near(colour, render.GOLD) for colour in drawn)
     assert back.get_at((size[0] // 2, 1))[3] == 255, "a card, not a frame"
-    assert centre(back) != centre(render.card("Ks", *size))
+    assert centre(back) != centre(cards.card("Ks", *size))
     turned = pygame.image.tobytes(pygame.transform.rotate(back, 180), "RGB")
     differing = sum(abs(a - b) > 40 for a, b in zip(pygame.image.tobytes(back, "RGB"), turned, strict=True))
     assert differing < len(turned) // 20, "a back looks the same either way up: it tells nothing"

@@ -18,7 +18,7 @@ from test_screen import Clock, kiosk
 from oasis_kiosk import shuffled_deck
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.ui import render
+from oasis_kiosk.ui import cards, render
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.view import cash_for
@@ -93,7 +93,7 @@ def test_the_deck_and_the_chips_are_drawn_ahead_in_quiet_frames_and_a_deal_draws
     for _ in range(150):  # 2.5 seconds with nothing to paint: a step a frame, cards then chips
         clock.now += 1 / 60
         app.draw()
-    drawn = render.card_piece.cache_info().misses
+    drawn = cards.card_piece.cache_info().misses
     lay = app.game.layout
     diameter = lay.spots(lay.boxes[0])[0].w
     fonts = render.font.cache_info().misses
@@ -106,7 +106,7 @@ def test_the_deck_and_the_chips_are_drawn_ahead_in_quiet_frames_and_a_deal_draws
         app.draw()
     assert app.game.view is not None
     assert app.game.view.boxes[0].cards, "cards were dealt"
-    assert render.card_piece.cache_info().misses == drawn, "every card dealt was drawn ahead"
+    assert cards.card_piece.cache_info().misses == drawn, "every card dealt was drawn ahead"
 
 
 def test_the_deck_drawn_ahead_is_encoded_for_the_screen_before_a_deal_blits_it(tmp_path: Path) -> None:
@@ -117,7 +117,7 @@ def test_the_deck_drawn_ahead_is_encoded_for_the_screen_before_a_deal_blits_it(t
         app.draw()
     lay = app.game.layout
     faces = [None, *shuffled_deck(bytes(32))]
-    deck = [render.card_piece(name, lay.card_w, lay.card_h, False) for name in faces]
+    deck = [cards.card_piece(name, lay.card_w, lay.card_h, False) for name in faces]
     assert all(piece.get_flags() & pygame.RLEACCEL for piece in deck), "a deal's first blit only copies"
 
 

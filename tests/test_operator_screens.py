@@ -27,7 +27,7 @@ from oasis_kiosk.machine.events import sentence
 from oasis_kiosk.machine.meters import every_meter
 from oasis_kiosk.machine.operator import OperatorError, hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.ui import render
+from oasis_kiosk.ui import cards, render
 from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.operator.meters import meter_row
 from oasis_kiosk.ui.scenes.operator.recall import _box_pages, _next_page_said
@@ -65,7 +65,7 @@ class Drawn(pygame.Surface):
 def _drawings_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     pygame.font.init()
     render.forget()  # fonts kept from before another test's pygame.quit() are dead
-    text, card = render.text, render.card
+    text, card = render.text, cards.card
 
     def remembered_text(content: str, size: int, colour: render.Colour, bold: bool = False) -> pygame.Surface:
         surface = text(content, size, colour, bold)
@@ -79,7 +79,7 @@ def _drawings_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     remembered_text.cache_clear = text.cache_clear  # type: ignore[attr-defined]
     monkeypatch.setattr(render, "text", remembered_text)
-    monkeypatch.setattr(render, "card", remembered_card)
+    monkeypatch.setattr(cards, "card", remembered_card)
     i18n.use("en")
     yield
     render.forget()  # nor are they alive for the next test
@@ -308,7 +308,7 @@ def test_the_recalls_ranks_keep_the_floor_and_a_hand_too_long_for_a_page_goes_on
     of 14: they are tall enough for the floor now, and fewer steps go on a page."""
     room, size, floor = 245, 14, 14  # the 800x480 screen's
     pages, card_w, card_h = _box_pages(dealer, boxes, room, size, floor, 800, 480)
-    assert render.rank_size(card_h) >= floor
+    assert cards.rank_size(card_h) >= floor
     assert card_w * 7 // 5 <= card_h
     for shown in pages:
         rows = dealer + sum(len(steps) for _box, steps in shown)

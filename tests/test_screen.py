@@ -30,7 +30,7 @@ from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.money_kinds import BILL, COIN
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
-from oasis_kiosk.ui import render, rules_text, screenshots, view
+from oasis_kiosk.ui import cards, render, rules_text, screenshots, view
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.layout import SIZES as SIZES  # the other screen tests take it from here
 from oasis_kiosk.ui.layout import layout, text_floor, window_size
@@ -178,7 +178,7 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every surface render.text makes is remembered, and the words on every chip and bet
     spot, every button and filled rectangle drawn on a checked surface noted, so that it
     knows what shows."""
-    text, button, rectangle, card = render.text, render.button, pygame.draw.rect, render.card
+    text, button, rectangle, card = render.text, render.button, pygame.draw.rect, cards.card
     writing: list[list[tuple[str, int]]] = []
     """The words of the chips and spots being drawn."""
 
@@ -225,9 +225,7 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         surface = card(name, width, height)
         if name is not None:
             rank = name[:-1]
-            CheckedSurface.pieces[surface] = [
-                (rules_text.RANK_TEXT.get(rank, rank), render.rank_size(height))
-            ]
+            CheckedSurface.pieces[surface] = [(rules_text.RANK_TEXT.get(rank, rank), cards.rank_size(height))]
         return surface
 
     remembered.cache_clear = text.cache_clear  # type: ignore[attr-defined]
@@ -235,7 +233,7 @@ def _texts_are_known(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(render, "button", noted)
     monkeypatch.setattr(render, "chip", pictured(render.chip))
     monkeypatch.setattr(render, "spot", pictured(render.spot))
-    monkeypatch.setattr(render, "card", faced)
+    monkeypatch.setattr(cards, "card", faced)
     monkeypatch.setattr(pygame.draw, "rect", filled)
     yield
     pygame.quit()

@@ -17,7 +17,7 @@ from oasis_kiosk.machine.demo import DemoPlayer, free_play_terminal
 from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.rules import has_jackpot
-from oasis_kiosk.ui import render, rules_text
+from oasis_kiosk.ui import cards, render, rules_text
 from oasis_kiosk.ui.layout import Box
 from oasis_kiosk.ui.render import rect
 from oasis_kiosk.ui.scenes.game import GameScene
@@ -176,7 +176,7 @@ class Attract:
         middle = len(ROYAL_FLUSH) // 2
         for position, card in enumerate(ROYAL_FLUSH):
             turned = pygame.transform.rotozoom(
-                render.card(card, card_w, card_h), (middle - position) * FAN_DEGREES, 1.0
+                cards.card(card, card_w, card_h), (middle - position) * FAN_DEGREES, 1.0
             )
             centre = (
                 body.w // 2 + (position - middle) * card_w * 3 // 4,

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pygame
 
 from oasis_kiosk.i18n import _
-from oasis_kiosk.ui import render
+from oasis_kiosk.ui import cards, render
 from oasis_kiosk.ui.layout import Box, Layout
 from oasis_kiosk.ui.motion import AT_REST, Motions, Slot
 from oasis_kiosk.ui.view import BoxView
@@ -181,14 +181,14 @@ class Hands:
             if only is not None and not only.colliderect(shown):
                 continue
             if card is None:
-                surface.blit(render.card_slot(lay.card_w, lay.card_h), shown.topleft)
+                surface.blit(cards.card_slot(lay.card_w, lay.card_h), shown.topleft)
                 continue
             face, width = card
             if width < lay.card_w:
-                picture = (render.greyed_card if greyed else render.card)(face, lay.card_w, lay.card_h)
+                picture = (cards.greyed_card if greyed else cards.card)(face, lay.card_w, lay.card_h)
                 piece = pygame.transform.scale(picture, (width, lay.card_h))
             else:
-                piece = render.card_piece(face, lay.card_w, lay.card_h, greyed)
+                piece = cards.card_piece(face, lay.card_w, lay.card_h, greyed)
             surface.blit(piece, shown.topleft)
             if shown.h > lay.card_h:  # selected: a bar under the card
                 bar = pygame.Rect(shown.x, shown.y + lay.card_h + 2, shown.w, shown.h - lay.card_h - 2)

@@ -19,7 +19,7 @@ from oasis_kiosk import shuffled_deck
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.terminal import Response, Terminal
-from oasis_kiosk.ui import render, rules_text
+from oasis_kiosk.ui import cards, render, rules_text
 from oasis_kiosk.ui.kept import KeptLooks
 from oasis_kiosk.ui.layout import Box, Layout
 from oasis_kiosk.ui.motion import (
@@ -285,16 +285,16 @@ class GameScene(TableScene):
         nothing to paint: the card back, then each face, then the chips' blanks and their
         labels' fonts, then the fonts of a panel's and the jackpot banner's words. A round's first sight of a card or a chip then costs a blit, not the
         millisecond of drawing it, and every piece is ready within two and a half idle
-        seconds; a card is drawn in steps (``render.drawing_card``), a chip's fonts one by
+        seconds; a card is drawn in steps (``cards.drawing_card``), a chip's fonts one by
         one, so that no frame pays for a whole millisecond."""
         lay = self.layout
         self._pieces_ahead.draw_one(lay, lambda: self._pieces_to_come(lay))
 
     def _pieces_to_come(self, lay: Layout) -> Iterator[object]:
         for name in [None, *shuffled_deck(bytes(32))]:
-            yield from render.drawing_card(name, lay.card_w, lay.card_h)
+            yield from cards.drawing_card(name, lay.card_w, lay.card_h)
             # as ``_hand`` asks for it: the cache knows a piece by these arguments
-            yield self._encoded(render.card_piece(name, lay.card_w, lay.card_h, False))
+            yield self._encoded(cards.card_piece(name, lay.card_w, lay.card_h, False))
         yield from render.preparing_chips(lay.spots(lay.boxes[0])[0].w, lay.floor)
         outcome_fonts = panel.font_sizes(lay) + (jackpot.banner_font_sizes(lay) if self._has_jackpot else [])
         yield from render.preparing_fonts(outcome_fonts)

@@ -14,7 +14,7 @@ from oasis_kiosk.i18n import N_, _
 from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS
 from oasis_kiosk.machine.recall import RecalledHand, Step
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.ui import render
+from oasis_kiosk.ui import cards, render
 from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.operator.page import OperatorPage
 from oasis_kiosk.ui.view import box_result, cash_for, jackpot_awards
@@ -110,7 +110,7 @@ class RecallPage(OperatorPage):
             before = hand.steps[number - 1].cards if number else step.cards
             for position, card in enumerate(step.cards):
                 x = cards_x + position * (card_w + size // 3)
-                self.screen.blit(render.card(card, card_w, card_h), (x, y))
+                self.screen.blit(cards.card(card, card_w, card_h), (x, y))
                 if position >= len(before) or before[position] != card:
                     pygame.draw.rect(
                         self.screen, render.GOLD, (x - 2, y - 2, card_w + 4, card_h + 4), width=2
@@ -164,7 +164,7 @@ def _box_pages(
     together; then as many boxes on a page as fit under the dealer's, a box too long for a
     page of its own going on over the next."""
     gap = size // 2
-    readable = render.card_height_for(floor)
+    readable = cards.card_height_for(floor)
     largest = max(min(width // 18, height // 11) * 7 // 5, readable)
     smallest = max(min(largest, size * 4), readable)
     every = dealer_steps + sum(box_steps)
