@@ -982,6 +982,32 @@ def test_fold_gives_up_the_bonus_of_the_hand_dealt_where_the_bonus_is_judged_on_
     assert snapshot(terminal).bonus_category == ("Flush" if said else None), "the bonus table lights the same"
 
 
+@pytest.mark.parametrize(
+    ("deck", "press"),
+    [
+        (TRIPS, "play"),
+        (FLUSH, "play"),
+        (PUSH, "play"),
+        (NO_QUALIFY, "play"),
+        (TRIPS, "fold"),
+        (ROYAL, "play"),
+    ],
+)
+def test_the_win_meter_shows_a_win_where_the_books_count_a_game_won(
+    tmp_path: Path, deck: str, press: str
+) -> None:
+    """The WIN meter and the games-won meter count one win: the round's net with its jackpot
+    awards (a returned stake is none)."""
+    terminal = dealt_terminal(tmp_path, deck, bonus=True)
+    won_before = terminal.store.meters().get("games_won", 0)
+    assert terminal.handle(press).ok
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    win = snapshot(terminal).win
+    assert win == max(settlement["net"] + settlement["jackpot_awards"], 0)
+    assert terminal.store.meters().get("games_won", 0) - won_before == (win > 0)
+
+
 def box_faces(app: App, now: float, box: int = 0) -> list[str | None]:
     """What each card of a box shows at ``now`` (None: not there yet, its back, or mid-turn)."""
     faces = []

@@ -1,5 +1,5 @@
 """A round's outcome as the core settles it, for every place that names it: the hand a box's
-bonus is judged on."""
+bonus is judged on, and what the round won."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from oasis_kiosk._core import Profile, Round
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _RoundRecord as RoundRecord
+    from oasis_kiosk._core import _Settlement as Settlement
 
 
 def bonus_category(profile: Profile, record: RoundRecord, box: int, hand: str) -> str:
@@ -21,3 +22,10 @@ def bonus_category(profile: Profile, record: RoundRecord, box: int, hand: str) -
         return hand
     dealt = Round.replay(profile, {**record, "actions": []}).hand(box)
     return hand if dealt is None else dealt.category
+
+
+def round_win(settlement: Settlement, awards: int) -> int:
+    """What a settled round won (below 0: lost): the core's net of everything the player paid
+    in during the round, with the jackpot ``awards`` the terminal paid on it. The WIN meter,
+    the games won and the handpay limit all count this."""
+    return settlement["net"] + awards

@@ -17,7 +17,7 @@ from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, Intent, intent_name
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
-from oasis_kiosk.machine.outcome import bonus_category
+from oasis_kiosk.machine.outcome import bonus_category, round_win
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.machine.tilts import registered
 from oasis_kiosk.ui.motion import Face
@@ -126,11 +126,11 @@ def paid_back(settlement: ShownSettlement | None) -> int:
 
 
 def last_win(settlement: ShownSettlement | None) -> int:
-    """What a settled round won, for the WIN meter: its net gain. Stakes that merely come
-    back (a fold's, a stand-off's, a loss's returned ante) are no win."""
+    """What a settled round won, for the WIN meter: its net gain (``round_win``). Stakes that
+    merely come back (a fold's, a stand-off's, a loss's returned ante) are no win."""
     if settlement is None:
         return 0
-    return max(paid_back(settlement) - int(settlement.get("collected", 0)), 0)
+    return max(round_win(settlement, int(settlement.get("jackpot_awards", 0))), 0)
 
 
 CABINET_OVERLAYS = {"tilt", "operator"}
