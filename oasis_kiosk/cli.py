@@ -359,7 +359,7 @@ def configured_returns(config: Config, *, rounds: int, seed: bytes | None, as_js
         accepted = False
     if as_json:
         rules = profile.to_dict()
-        refused = returns.breaches(figures, config.return_bounds, config.jackpot, rules)
+        refused = returns.breaches(figures, config.return_bounds, config.jackpot, profile)
         shown = [breach.describe(lambda amount: par.money(amount, rules)) for breach in refused]
         verdict = {"figures": figures.to_json(), "accepted": accepted, "kept": not unkept, "refused": shown}
         print(json.dumps(verdict, indent=2))

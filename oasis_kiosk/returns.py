@@ -471,10 +471,13 @@ def least_jackpot_share(rules: ProfileRules) -> Fraction:
     return min(shares, default=Fraction(1))
 
 
-def largest_side_stake(rules: ProfileRules) -> int:
-    """The greatest bonus stake a box may make (0: the profile has no side bet)."""
-    bonus = rules.get("bonus")
-    return int(bonus["stake_max"]) if bonus is not None and bonus["kind"] in SIDE_BETS else 0
+def largest_side_stake(profile: Profile) -> int:
+    """The greatest bonus stake a box may make at any ante, as the core allows it (0: the
+    profile has no side bet)."""
+    bonus = profile.to_dict().get("bonus")
+    if bonus is None or bonus["kind"] not in SIDE_BETS:
+        return 0
+    return max((stake for ante in profile.allowed_antes() for stake in profile.bonus_stakes(ante)), default=0)
 
 
 def jackpot_most(side: SideReturn, jackpot: JackpotConfig) -> float:
@@ -485,7 +488,7 @@ def jackpot_most(side: SideReturn, jackpot: JackpotConfig) -> float:
 
 
 def breaches(
-    figures: Figures, bounds: ReturnBounds, jackpot: JackpotConfig, rules: ProfileRules
+    figures: Figures, bounds: ReturnBounds, jackpot: JackpotConfig, profile: Profile
 ) -> list[Breach]:
     """Each return outside the bounds: where its 95 % interval (an exact figure has none)
     reaches past the maximum or below the minimum, so that no draw of a simulation's luck
@@ -493,11 +496,12 @@ def breaches(
     and playing a box; the side bet at its stake by both bounds (the jackpot's money left out:
     how much of it comes back to a box depends on the meter and the other boxes' stakes), and
     at the most any player gets from it, every award at the meter's maximum, by the greatest.
-    And the jackpot (``rules``: the profile's, for its greatest bonus stake) may take no more
+    And the jackpot (``profile``'s, for its greatest bonus stake) may take no more
     of a stake than its meter can ever pay back; a share of lost antes it is fed counts in
     the main game's return."""
     found: list[Breach] = []
-    largest = largest_side_stake(rules)
+    rules = profile.to_dict()
+    largest = largest_side_stake(profile)
     if figures.side is not None and figures.side.jackpot_frequency and largest:
         payable = jackpot_payable(figures.side, jackpot, largest, least_jackpot_share(rules))
         if jackpot.rate > JACKPOT_LOAD * payable:
@@ -592,7 +596,7 @@ def problems(
             "with the kiosk stopped; then restart"
         ]
     rules = profile.to_dict()
-    found = breaches(figures, bounds, jackpot, rules)
+    found = breaches(figures, bounds, jackpot, profile)
     return [breach.describe(lambda amount: money(amount, rules)) for breach in found]
 
 
@@ -628,7 +632,7 @@ def report(
         f"  bounds: main game {percent(bounds.return_min)} to {percent(bounds.return_max)}, side bet "
         f"{percent(bounds.side_return_min)} to {percent(bounds.side_return_max)}"
     )
-    found = breaches(figures, bounds, jackpot, rules)
+    found = breaches(figures, bounds, jackpot, profile)
     lines += [f"  REFUSED: {breach.describe(cash)}" for breach in found] or ["  accepted"]
     return "\n".join(lines), not found
 

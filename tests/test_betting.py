@@ -9,13 +9,15 @@ import pytest
 from support import books
 
 from oasis_kiosk import i18n
+from oasis_kiosk._core import SHIPPED_PROFILES, BetError, Profile, Round
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import run
 from oasis_kiosk.machine.audit import audit
-from oasis_kiosk.machine.betting import Bets
+from oasis_kiosk.machine.betting import Bets, Betting
 from oasis_kiosk.machine.intents import Intent, intent_name
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.rules import load_profile
 from oasis_kiosk.ui import view
 
 SEEDS = seeds_from(bytes(32))
@@ -552,3 +554,42 @@ def test_a_change_of_rules_to_antes_alike_forgets_the_box_bet_alone(tmp_path: Pa
     assert {"bet", "boxes"} <= t.live(), "the lamps are asked without an error"
     assert t.handle("bill", 5000).ok
     assert not t.tilts
+
+
+def _deals(profile: Profile, bets: Bets) -> bool:
+    """A round of the core starts with these bets."""
+    try:
+        Round(profile, list(bets.antes), bets.bonus_stake)
+    except BetError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", SHIPPED_PROFILES)
+def test_the_bets_betting_allows_are_the_bets_a_round_starts_with(name: str) -> None:
+    """DEAL and REPEAT BET light for bets the core deals and no others: box counts, antes
+    (several boxes' higher minimum, antes alike) and bonus stakes out of the table's too."""
+    profile = load_profile(name)
+    betting = Betting(profile)
+    least, *_, most = betting.antes_for(1)
+    stakes = [0, 1, *profile.bonus_stakes(least), *profile.bonus_stakes(most), 10**9]
+    antes = [0, least - 1, least, least + 1, most, most + 1, *betting.antes_for(2)[:2]]
+    tried = [Bets((ante,), stake) for ante in antes for stake in stakes]
+    tried += [Bets((first, second), stake) for first in antes[2:] for second in antes[2:] for stake in stakes]
+    tried += [Bets.alike(least, boxes, 0) for boxes in range(1, betting.most_boxes + 2)]
+    for bets in tried:
+        assert betting.allows(bets) == _deals(profile, bets), bets
+    assert betting.antes_may_differ == any(
+        len(set(bets.antes)) > 1 and _deals(profile, bets) for bets in tried
+    )
+
+
+def test_repeat_bet_of_bets_the_rules_no_longer_take_says_so(tmp_path: Path) -> None:
+    t = terminal(tmp_path / "kiosk.db", "golden-oasis")
+    t.handle("bill", 5000)
+    unequal = Bets(tuple(t.betting.antes_for(2)[:2]), 0)
+    assert not t.betting.allows(unequal), "golden-oasis bets every box at one ante"
+    response = t.betting.why_not_dealt(Intent.REPEAT_BET, unequal, t.credits)
+    assert not response.ok
+    assert response.message == "repeat_bet: the last round's bets are not allowed now"
+    assert Intent.REPEAT_BET not in t.betting.lit(t.bets, unequal, t.credits)

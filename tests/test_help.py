@@ -26,8 +26,9 @@ def cash_in(profile: str) -> Callable[[int], str]:
 def help_at(name: str, ante: int | None = None) -> list[str]:
     """The help's sentences for a box at `ante` (the least ante when none is given)."""
     profile = load_profile(name)
-    prices = profile.prices(ante if ante is not None else profile.allowed_antes()[0])
-    return rules_lines(profile.to_dict(), cash_in(name), prices)
+    return rules_lines(
+        profile.to_dict(), cash_in(name), profile, ante if ante is not None else profile.allowed_antes()[0]
+    )
 
 
 @pytest.mark.parametrize("name", profile_names())
@@ -92,7 +93,7 @@ def test_a_purchase_that_needs_the_bonus_says_so_inside_its_sentence(name: str, 
     бонус)"): the condition is part of the sentence."""
     profile = load_profile(name)
     rules = profile.to_dict()
-    prices = profile.prices(profile.allowed_antes()[0])
+    least = profile.allowed_antes()[0]
     anyway = deepcopy(rules)
     needing = 0
     for option in (anyway.get("sixth_card"), anyway.get("buy_game"), anyway.get("buy_dealer_card")):
@@ -101,8 +102,8 @@ def test_a_purchase_that_needs_the_bonus_says_so_inside_its_sentence(name: str, 
             option["needs_bonus"] = False
     i18n.use(language)
     try:
-        lines = rules_lines(rules, cash_in(name), prices)
-        without = rules_lines(anyway, cash_in(name), prices)
+        lines = rules_lines(rules, cash_in(name), profile, least)
+        without = rules_lines(anyway, cash_in(name), profile, least)
         bonus = i18n._("BONUS")
     finally:
         i18n.use("en")
@@ -122,7 +123,7 @@ def rules_of(name: str) -> ProfileRules:
 def help_of(name: str, rules: ProfileRules) -> list[str]:
     """The help's sentences for `rules` (a profile's, perhaps changed) at the least ante."""
     profile = load_profile(name)
-    return rules_lines(rules, cash_in(name), profile.prices(profile.allowed_antes()[0]))
+    return rules_lines(rules, cash_in(name), profile, profile.allowed_antes()[0])
 
 
 def with_all(lines: list[str], *words: str) -> list[str]:
@@ -200,3 +201,13 @@ def test_the_bonus_says_what_the_profile_decides(name: str) -> None:
         assert with_all(help_at(name), hand_name(award["category"]), "jackpot", "stake is not returned")
     if not bonus["jackpot"]:
         assert not with_all(help_at(name), "jackpot")
+
+
+def test_the_bonus_stakes_said_are_those_the_core_takes() -> None:
+    """A greatest stake off the profile's steps (2 to 4.50 in steps of 1) is not one a box may
+    stake: the help names the greatest the core takes, as BONUS steps through them."""
+    profile = load_profile("standard", {"bonus": {"stake_min": 200, "stake_max": 450, "stake_step": 100}})
+    ante = profile.allowed_antes()[0]
+    assert profile.bonus_stakes(ante) == [200, 300, 400]
+    lines = rules_lines(profile.to_dict(), cash_in("standard"), profile, ante)
+    assert with_all(lines, "Bonus bet €2.00 to €4.00,"), lines

@@ -30,7 +30,7 @@ JACKPOT = JackpotConfig()
 
 def breaches(figures: returns.Figures, bounds: ReturnBounds, jackpot: JackpotConfig) -> list[returns.Breach]:
     """The figures' breaches, the jackpot held to the greatest bonus stake of their profile."""
-    return returns.breaches(figures, bounds, jackpot, load_profile(figures.profile).to_dict())
+    return returns.breaches(figures, bounds, jackpot, load_profile(figures.profile))
 
 
 def figures_of(profile: str = "standard") -> returns.Figures:
@@ -394,6 +394,17 @@ def test_a_jackpot_fed_more_than_its_meter_can_pay_back_is_refused() -> None:
     assert breaches(figures_of("czech"), ReturnBounds(), greedy) == []
 
 
+def test_the_jackpot_is_held_to_the_greatest_stake_the_core_takes() -> None:
+    """A greatest stake off the profile's steps (2 to 4.50 in steps of 1) is not one a box may
+    make: the jackpot is held to the greatest the core takes (4), not to the profile's 4.50."""
+    profile = load_profile("standard", {"bonus": {"stake_max": 450}})
+    assert returns.largest_side_stake(profile) == 400
+    assert returns.largest_side_stake(load_profile("golden-oasis")) == 0, "a privilege is no side bet"
+    greedy = JackpotConfig(base=1_000_000, rate=Fraction(1, 10), maximum=6_000_000)
+    (fed,) = returns.breaches(figures_of("standard"), ReturnBounds(), greedy, profile)
+    assert (fed.bet, fed.amount) == (returns.JACKPOT_FED, 400)
+
+
 def test_a_jackpot_whose_award_is_a_share_of_the_meter_pays_back_at_most_that_share() -> None:
     """An award of half the meter leaves the other half on it: the meter pays back at most
     half its maximum a hit (30 000 of a 60 000 meter), not all it rose above its base
@@ -401,15 +412,10 @@ def test_a_jackpot_whose_award_is_a_share_of_the_meter_pays_back_at_most_that_sh
     accepted and a half-meter one is not: 37 % of what it took had piled up unpaid."""
     figures = figures_of("standard")
     assert figures.side is not None
-    rules = load_profile("standard").to_dict()
-    assert rules["bonus"] is not None
-    halved = {
-        **rules,
-        "bonus": {**rules["bonus"], "jackpot": [{"category": "RoyalFlush", "share": "1/2"}]},
-    }
+    halved = load_profile("standard", {"bonus": {"jackpot": [{"category": "RoyalFlush", "share": "0.5"}]}})
     meter = JackpotConfig(base=1_000_000, rate=Fraction(1, 80), maximum=6_000_000)
-    assert returns.breaches(figures, ReturnBounds(), meter, rules) == []
-    (fed,) = returns.breaches(figures, ReturnBounds(), meter, halved)  # type: ignore[arg-type]
+    assert returns.breaches(figures, ReturnBounds(), meter, load_profile("standard")) == []
+    (fed,) = returns.breaches(figures, ReturnBounds(), meter, halved)
     assert fed.bet == returns.JACKPOT_FED
     assert fed.bound == pytest.approx(3_000_000 * 4 / 2_598_960 / 500)
 

@@ -859,7 +859,7 @@ def test_every_house_rules_are_on_the_help_pages_in_every_language(tmp_path: Pat
             app, _clock = kiosk(folder, size, profile=profile, language=language)
             terminal = app.terminal
             sentences = rules_text.rules_lines(
-                terminal.rules, cash_for(terminal), terminal.profile.prices(terminal.ante)
+                terminal.rules, cash_for(terminal), terminal.profile, terminal.ante
             )
             app.key("h")
             shown = []

@@ -945,6 +945,69 @@ def test_the_prompt_says_fold_gives_up_a_bonus_the_hand_wins(tmp_path: Path) -> 
     assert "FOLD gives it up" not in snapshot(high_card).prompt
 
 
+@pytest.mark.parametrize(
+    ("deck", "said"),
+    [
+        ("As Ks 9s 7s 4s / Kd Kc 4h 5h 9c 9d", "Flush wins the bonus: FOLD gives it up."),
+        ("2s 5s 8s Ts Kd / Ks Kh 4c 5c 9d 3s", None),
+    ],
+)
+def test_fold_gives_up_the_bonus_of_the_hand_dealt_where_the_bonus_is_judged_on_it(
+    tmp_path: Path, deck: str, said: str | None
+) -> None:
+    """On a profile judging the bonus on the cards dealt, whose exchange keeps the bonus: a
+    dealt flush broken by an exchange still wins the bonus (and FOLD gives it up), while a
+    flush the exchange made does not: the screen had named the hand after the exchange."""
+    database = tmp_path / "kiosk.db"
+    config = Config(
+        database=database, profile="standard", profile_overrides={"exchange": {"forfeits_bonus": False}}
+    )
+    terminal = Terminal(config, books(database), deck_for_round=lambda n: deck)
+    terminal.handle("bill", 5000)
+    terminal.handle("bill", 5000)
+    terminal.handle("bonus")
+    assert terminal.handle("deal").ok
+    assert terminal.handle("card", 5).ok
+    assert terminal.handle("exchange").ok
+    assert terminal.round is not None
+    hand = terminal.round.hand(0)
+    assert hand is not None
+    assert (hand.category == "Flush") == (said is None), "the exchange changed the hand"
+    prompt = snapshot(terminal).prompt
+    if said is None:
+        assert "wins the bonus" not in prompt, prompt
+    else:
+        assert said in prompt, prompt
+    assert terminal.handle("play").ok
+    assert snapshot(terminal).bonus_category == ("Flush" if said else None), "the bonus table lights the same"
+
+
+@pytest.mark.parametrize(
+    ("deck", "press"),
+    [
+        (TRIPS, "play"),
+        (FLUSH, "play"),
+        (PUSH, "play"),
+        (NO_QUALIFY, "play"),
+        (TRIPS, "fold"),
+        (ROYAL, "play"),
+    ],
+)
+def test_the_win_meter_shows_a_win_where_the_books_count_a_game_won(
+    tmp_path: Path, deck: str, press: str
+) -> None:
+    """The WIN meter and the games-won meter count one win: the round's net with its jackpot
+    awards (a returned stake is none)."""
+    terminal = dealt_terminal(tmp_path, deck, bonus=True)
+    won_before = terminal.store.meters().get("games_won", 0)
+    assert terminal.handle(press).ok
+    settlement = last_settlement(terminal)
+    assert settlement is not None
+    win = snapshot(terminal).win
+    assert win == max(settlement["net"] + settlement["jackpot_awards"], 0)
+    assert terminal.store.meters().get("games_won", 0) - won_before == (win > 0)
+
+
 def box_faces(app: App, now: float, box: int = 0) -> list[str | None]:
     """What each card of a box shows at ``now`` (None: not there yet, its back, or mid-turn)."""
     faces = []

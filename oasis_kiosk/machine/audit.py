@@ -26,6 +26,7 @@ from oasis_kiosk.machine.cash_out_kinds import PAYOUT_DEVICES
 from oasis_kiosk.machine.ledger_kinds import MONEY_IN, MONEY_OUT, PAID_BY_HAND, WAGERED, WON
 from oasis_kiosk.machine.meters import EVENT_METERS
 from oasis_kiosk.machine.money_kinds import BY_LEDGER_KIND
+from oasis_kiosk.machine.outcome import round_win
 from oasis_kiosk.store.db import Store, StoreError
 from oasis_kiosk.store.db.ledger import LedgerRow
 
@@ -99,7 +100,7 @@ def expected_meters(ledger: list[LedgerRow], rounds: list[StoredRound]) -> dict[
         if round_["state"] == "settled":
             sums["games_played"] += 1
             settlement = round_["settlement"]
-            if settlement["net"] + settlement.get("jackpot_awards", 0) > 0:
+            if round_win(settlement, settlement.get("jackpot_awards", 0)) > 0:
                 sums["games_won"] += 1
     return dict(sums)
 

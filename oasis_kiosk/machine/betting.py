@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from oasis_kiosk._core import Profile
+from oasis_kiosk._core import BetError, Profile
 from oasis_kiosk.errors import InputError
 from oasis_kiosk.i18n import N_
 from oasis_kiosk.machine.intents import Intent
@@ -80,11 +80,16 @@ class Betting:
     (``box`` None)."""
 
     def __init__(self, profile: Profile) -> None:
-        boxes = profile.to_dict()["boxes"]
         self.profile = profile
-        self.most_boxes = boxes["max"]
-        self.antes_may_differ = boxes["max"] > 1 and not boxes.get("identical_antes")
+        self.most_boxes = profile.to_dict()["boxes"]["max"]
+        self.antes_may_differ = self._takes_differing_antes()
         """A box may be bet alone, at an ante of its own (RULES.md §3.7)."""
+
+    def _takes_differing_antes(self) -> bool:
+        """The core deals two boxes at two antes: never on a table of one box, of one ante on
+        several boxes, or of the same ante on every box."""
+        antes = tuple(self.antes_for(2)[:2])
+        return len(antes) == 2 and self.allows(Bets(antes, 0))
 
     def antes_for(self, boxes: int) -> list[int]:
         """The antes the profile allows on each of ``boxes`` boxes (several boxes may ask for
@@ -134,14 +139,13 @@ class Betting:
         return self.profile.placed_at_deal(list(bets.antes), bets.bonus_stake)
 
     def allows(self, bets: Bets) -> bool:
-        """The profile takes these bets (it may have changed since they were placed)."""
-        allowed = self.antes_for(bets.boxes)
-        return (
-            1 <= bets.boxes <= self.most_boxes
-            and all(ante in allowed for ante in bets.antes)
-            and (self.antes_may_differ or len(set(bets.antes)) == 1)
-            and (bets.bonus_stake == 0 or bets.bonus_stake in self.bonus_stakes(bets.antes))
-        )
+        """The profile takes these bets (it may have changed since they were placed): the core
+        prices only bets a round would take, and refuses the others (BetError)."""
+        try:
+            self.needs(bets)
+        except BetError:
+            return False
+        return True
 
     def max_ante(self, bets: Bets, credit: int, box: int | None = None) -> int:
         """MAX BET's ante for ``box`` (None: every box): the greatest the credit deals with

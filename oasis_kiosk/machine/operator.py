@@ -355,7 +355,7 @@ class OperatorMenu:
         # bounds as the rules are.
         figures = self._figures(self.terminal.profile)
         if figures is not None:
-            found = returns.breaches(figures, self.terminal.config.return_bounds, new, self.terminal.rules)
+            found = returns.breaches(figures, self.terminal.config.return_bounds, new, self.terminal.profile)
             if found:
                 raise ReturnsRefusedError(found, self.terminal.rules)
         old = self.terminal.config.jackpot
@@ -409,7 +409,7 @@ class OperatorMenu:
         if figures is None:
             raise ReturnsUnknownError(loaded)
         config = self.terminal.config
-        found = returns.breaches(figures, config.return_bounds, config.jackpot, loaded.to_dict())
+        found = returns.breaches(figures, config.return_bounds, config.jackpot, loaded)
         if found:
             raise ReturnsRefusedError(found, loaded.to_dict())
         return loaded, changed

@@ -12,6 +12,7 @@ from oasis_kiosk import CATEGORIES
 from oasis_kiosk.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
+    from oasis_kiosk._core import Profile
     from oasis_kiosk._core import _PriceList as PriceList
     from oasis_kiosk._core import _ProfileRules as ProfileRules
     from oasis_kiosk._core import _PurchaseRules as PurchaseRules
@@ -46,16 +47,17 @@ def _fees(fees: list[tuple[int, int]], cash: Callable[[int], str]) -> str:
     )
 
 
-def rules_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
-    """The rules of the profile as short sentences; fees as the core prices them for a box at
-    the ante of `prices` (`Profile.prices`)."""
+def rules_lines(rules: ProfileRules, cash: Callable[[int], str], profile: Profile, ante: int) -> list[str]:
+    """The rules of the profile as short sentences; fees and bonus stakes as the core prices
+    and allows them for a box at `ante` (`Profile.prices`, `Profile.bonus_stakes`)."""
+    prices = profile.prices(ante)
     return [
         rules["name"],
         *_game_lines(rules, cash),
         *_boxes_lines(rules, cash),
         *_fee_lines(rules, cash, prices),
         *_exchange_lines(rules),
-        *_bonus_lines(rules, cash, prices),
+        *_bonus_lines(rules, cash, prices, profile.bonus_stakes(ante)),
         *_purchase_lines(rules, cash, prices),
         *_cover_lines(rules, cash),
     ]
@@ -153,9 +155,12 @@ def _exchange_lines(rules: ProfileRules) -> list[str]:
     return lines
 
 
-def _bonus_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceList) -> list[str]:
-    """The bonus: a privilege's fee, or the bet's stakes, the cards it is judged on, what a
-    fold does to it and the hands that win the jackpot (RULES.md §3.6)."""
+def _bonus_lines(
+    rules: ProfileRules, cash: Callable[[int], str], prices: PriceList, stakes: list[int]
+) -> list[str]:
+    """The bonus: a privilege's fee, or the bet's stakes (``stakes``: those the core allows,
+    least first), the cards it is judged on, what a fold does to it and the hands that win
+    the jackpot (RULES.md §3.6)."""
     bonus = rules.get("bonus")
     if not bonus:
         return []
@@ -165,7 +170,7 @@ def _bonus_lines(rules: ProfileRules, cash: Callable[[int], str], prices: PriceL
                 fee=cash(prices["bonus"] or 0)
             )
         ]
-    low, high = bonus.get("stake_min", 0), bonus.get("stake_max", 0)
+    low, high = (stakes[0], stakes[-1]) if stakes else (0, 0)
     lines = [
         _("Bonus bet {low} to {high}, paid whatever the dealer holds.").format(low=cash(low), high=cash(high))
         if high != low

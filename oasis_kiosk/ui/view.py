@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from oasis_kiosk import Round, evaluate, i18n
+from oasis_kiosk import Round, i18n
 from oasis_kiosk.i18n import N_, _, ngettext
 from oasis_kiosk.machine.advisor import Advisor
 from oasis_kiosk.machine.betting import least_on_boxes
@@ -17,6 +17,7 @@ from oasis_kiosk.machine.cash_out_kinds import payout_device
 from oasis_kiosk.machine.intents import ACTION_INTENTS, BUTTON_LABELS, Intent, intent_name
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import MONEY_KINDS
+from oasis_kiosk.machine.outcome import bonus_category, round_win
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.machine.tilts import registered
 from oasis_kiosk.ui.motion import Face
@@ -128,11 +129,11 @@ def paid_back(settlement: ShownSettlement | None) -> int:
 
 
 def last_win(settlement: ShownSettlement | None) -> int:
-    """What a settled round won, for the WIN meter: its net gain. Stakes that merely come
-    back (a fold's, a stand-off's, a loss's returned ante) are no win."""
+    """What a settled round won, for the WIN meter: its net gain (``round_win``). Stakes that
+    merely come back (a fold's, a stand-off's, a loss's returned ante) are no win."""
     if settlement is None:
         return 0
-    return max(paid_back(settlement) - int(settlement.get("collected", 0)), 0)
+    return max(round_win(settlement, int(settlement.get("jackpot_awards", 0))), 0)
 
 
 CABINET_OVERLAYS = {"tilt", "operator"}
@@ -197,15 +198,9 @@ def _bonus_category(terminal: Terminal, last: ShownSettlement, settled: BoxSettl
     if not bonus["stake"] or bonus["returned"] <= bonus["stake"]:
         return None
     record: RoundRecord = last["record"]
-    changed = any(
-        action.get("box") == settled["box"] and action["action"] in ("exchange", "buy_sixth_card")
-        for action in record["actions"]
-    )
-    profile = terminal.profile_of(record["profile_digest"]) if changed else None
-    if profile is None or profile.to_dict()["bonus"].get("judged_on") != "dealt":
-        return str(settled["hand"]["category"])
-    dealt = Round.replay(profile, {**record, "actions": []}).box_cards(settled["box"])
-    return str(evaluate(dealt).category) if dealt else str(settled["hand"]["category"])
+    final = str(settled["hand"]["category"])
+    profile = terminal.profile_of(record["profile_digest"])
+    return final if profile is None else bonus_category(profile, record, settled["box"], final)
 
 
 def cash_for(terminal: Terminal) -> Callable[[int], str]:
@@ -843,9 +838,9 @@ def _what_a_choice_gives_up(terminal: Terminal, round_: Round, legal: LegalActio
     stakes = round_.stakes(box)
     bonus = terminal.rules.get("bonus")
     said = []
-    cards = round_.box_cards(box)
-    if "fold" in legal and bonus and bonus["forfeited_by_fold"] and stakes and stakes["bonus"] and cards:
-        category = evaluate(cards).category
+    hand = round_.hand(box)
+    if "fold" in legal and bonus and bonus["forfeited_by_fold"] and stakes and stakes["bonus"] and hand:
+        category = bonus_category(round_.profile, round_.record(), box, hand.category)
         if category in bonus["pays"] or any(award["category"] == category for award in bonus["jackpot"]):
             said.append(_("{hand} wins the bonus: FOLD gives it up.").format(hand=hand_name(category)))
     exchange = terminal.rules.get("exchange")

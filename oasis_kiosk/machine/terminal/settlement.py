@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from oasis_kiosk._core import Round
 from oasis_kiosk.machine.jackpot import contribute, hit
+from oasis_kiosk.machine.outcome import round_win
 from oasis_kiosk.machine.terminal.linked_jackpot import LinkedJackpot
 from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.rules import has_jackpot
@@ -36,7 +37,7 @@ class RoundSettling(LinkedJackpot):
         if linked_hits and not settlement["void"]:
             self._claim_linked_jackpot(round_id, linked_hits, settlement["net"])
         self.store.add_meter("games_played", 1)
-        if settlement["net"] + awards > 0:
+        if round_win(settlement, awards) > 0:
             self.store.add_meter("games_won", 1)
         stored: RoundSettlement = {
             # mypy cannot tell that the core's settlement carries no "jackpot_pending" of its own
@@ -102,7 +103,7 @@ class RoundSettling(LinkedJackpot):
         reaches the handpay limit, or else the wins on the credits."""
         boxes = settlement["boxes"]
         won = settlement["paid"] + awards
-        handpaid = not settlement["void"] and self._reaches_handpay_limit(settlement["net"] + awards)
+        handpaid = not settlement["void"] and self._reaches_handpay_limit(round_win(settlement, awards))
         if settlement["void"]:
             self.store.post("void_refund", settlement["paid"], round_id=round_id, reason=settlement["void"])
             self._tilt(TiltKind.INTEGRITY, f"round {round_id} void: {settlement['void']}")

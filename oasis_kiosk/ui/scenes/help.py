@@ -26,7 +26,7 @@ class HelpPages:
     def _rules(self, lay: Layout) -> tuple[int, int, rulebook.Pages]:
         """The rules, paged for this screen."""
         rules, cash = self.terminal.rules, cash_for(self.terminal)
-        lines = rules_text.rules_lines(rules, cash, self.terminal.profile.prices(self.terminal.ante))
+        lines = rules_text.rules_lines(rules, cash, self.terminal.profile, self.terminal.ante)
         beside = paytable.both_fit(
             lay.table.h, rules_text.paytable_rows(rules), rules_text.bonus_rows(rules, cash), lay.floor
         )
