@@ -18,7 +18,7 @@ from oasis_kiosk.machine.betting import Bets, Betting
 from oasis_kiosk.machine.intents import Intent, intent_name
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 from oasis_kiosk.rules import load_profile
-from oasis_kiosk.ui import view
+from oasis_kiosk.ui import prompt, view
 
 SEEDS = seeds_from(bytes(32))
 
@@ -169,7 +169,7 @@ def test_an_exchange_the_credit_cannot_leave_room_for_is_said_not_silently_dropp
     assert t.round is not None
     assert "exchange" not in t.round.legal_actions()
     cash = view.cash_for(t)
-    shown = view.prompt(t, t.live(), cash)
+    shown = prompt.prompt(t, t.live(), cash)
     kept = f"No EXCHANGE: the credit {cash(t.credits)} must keep the play bets to come"
     assert kept in shown, shown
     refused = t.handle("card", 5)
@@ -201,7 +201,7 @@ def test_a_sixth_card_the_credit_cannot_leave_room_for_is_said(tmp_path: Path, l
     cash = view.cash_for(t)
     i18n.use(language)
     try:
-        shown = view.prompt(t, t.live(), cash)
+        shown = prompt.prompt(t, t.live(), cash)
         refused = t.handle("sixth")
         said = refused.text(cash, intent_name)
         sixth, credit = i18n._("SIXTH CARD"), cash(t.credits)
@@ -228,7 +228,7 @@ def test_one_purchase_per_box_is_said_when_it_darkens_the_other(tmp_path: Path, 
     press(exchanged, "exchange")
     i18n.use(language)
     try:
-        shown = {t: view.prompt(t, t.live(), view.cash_for(t)) for t in (bought, exchanged)}
+        shown = {t: prompt.prompt(t, t.live(), view.cash_for(t)) for t in (bought, exchanged)}
         said = {
             t: t.handle(intent).text(view.cash_for(t), intent_name)
             for t, intent in ((bought, "exchange"), (exchanged, "sixth"))
@@ -253,10 +253,10 @@ def test_one_purchase_per_box_is_said_when_it_darkens_the_other(tmp_path: Path, 
 
 def test_the_prompt_names_what_the_bet_needs_and_the_credit(tmp_path: Path) -> None:
     t = terminal(tmp_path / "kiosk.db")
-    assert view.prompt(t, t.live(), view.cash_for(t)) == "Insert coins or notes to play."
+    assert prompt.prompt(t, t.live(), view.cash_for(t)) == "Insert coins or notes to play."
     t.handle("coin", 200)
     t.handle("coin", 200)
-    shown = view.prompt(t, t.live(), view.cash_for(t))
+    shown = prompt.prompt(t, t.live(), view.cash_for(t))
     cash = view.cash_for(t)
     assert shown == (
         f"DEAL needs {cash(t.upfront())}, its play bets included; "
@@ -265,7 +265,7 @@ def test_the_prompt_names_what_the_bet_needs_and_the_credit(tmp_path: Path) -> N
     t.handle("bill", 5000)
     while t.upfront() <= t.credits:  # a higher ante than the credit deals
         press(t, "bet")
-    shown = view.prompt(t, t.live(), view.cash_for(t))
+    shown = prompt.prompt(t, t.live(), view.cash_for(t))
     assert shown.endswith(": lower the bet or insert money."), "the least bet is dealt with this credit"
 
 
@@ -277,7 +277,7 @@ def test_a_bet_above_the_least_that_no_credit_deals_names_both_sums_to_insert(tm
     press(t, "max_bet")
     assert t.upfront() > t.least_to_deal() > t.credits
     cash = view.cash_for(t)
-    assert view.prompt(t, t.live(), cash) == (
+    assert prompt.prompt(t, t.live(), cash) == (
         f"DEAL needs {cash(t.upfront())}, its play bets included; the credit is {cash(t.credits)}: "
         f"insert {cash(t.upfront() - t.credits)} more, "
         f"or at least {cash(t.least_to_deal() - t.credits)} more for the least bet."
@@ -295,7 +295,7 @@ def test_a_deal_refused_for_the_credit_says_its_reason_once(tmp_path: Path) -> N
     cash = view.cash_for(t)
     reason = f"DEAL needs {cash(t.upfront())}, its play bets included"
     assert line.count(reason) == 1, line
-    assert line == view.prompt(t, t.live(), cash)
+    assert line == prompt.prompt(t, t.live(), cash)
 
 
 def test_the_bets_and_the_last_rounds_survive_a_restart(tmp_path: Path) -> None:
@@ -478,7 +478,7 @@ def test_a_box_bet_alone_takes_an_ante_of_its_own_where_the_table_lets_antes_dif
     assert t.bet_box == 1
     press(t, "bet", "bet")
     assert t.antes == (least, t.betting.antes_for(3)[2], least), "box 2 alone"
-    said = view.prompt(t, t.live(), view.cash_for(t))
+    said = prompt.prompt(t, t.live(), view.cash_for(t))
     assert "BET steps box 2 alone" in said
     refused = t.handle("card", 4)
     assert not refused.ok

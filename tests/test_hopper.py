@@ -19,7 +19,8 @@ from oasis_kiosk.hardware.money import Fault, Glitch, MoneyEvent, Paid, PayoutEn
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.ui.view import cash_for, last_settlement, overlay, prompt
+from oasis_kiosk.ui.prompt import prompt
+from oasis_kiosk.ui.view import cash_for, last_settlement, overlay
 
 MOTOR, EXIT = 23, 24
 

@@ -256,7 +256,7 @@ def test_every_tilt_tells_the_player_what_it_is_in_the_players_language_and_noth
     written for the attendant and the log) follows only on an English screen, where it says
     more: a Czech panel had read "(the hopper stopped with coins still owed: 3)"."""
     from oasis_kiosk.machine.tilts import TILTS
-    from oasis_kiosk.ui.view import tilt_reason
+    from oasis_kiosk.ui.prompt import tilt_reason
 
     english_detail = "the hopper stopped with coins still owed: 3"
     for kind, tilt in TILTS.items():

@@ -36,8 +36,9 @@ from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store.db import Store
 from oasis_kiosk.store.outbox import Outbox, hub_round_id
 from oasis_kiosk.ui.app import App
+from oasis_kiosk.ui.prompt import sentence
 from oasis_kiosk.ui.screenshots import Clock as ScreenClock
-from oasis_kiosk.ui.view import cash_for, sentence, snapshot
+from oasis_kiosk.ui.view import cash_for, snapshot
 
 PENDING = "Jackpot pending: the award is being confirmed"
 BONUS_CLOSED = "the linked jackpot is offline: the bonus bet is closed"
