@@ -29,9 +29,8 @@ def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None
     path = tmp_path / "config.toml"
     path.write_text(WIRING)
     config = load_config(path, database=tmp_path / "kiosk.db")
-    assert config.devices.coin_acceptor is not None
-    assert config.devices.coin_acceptor.pulses == {1: 50, 2: 100, 4: 200, 10: 500}
-    assert config.devices.bill_channels == {1: 500, 2: 1000}
+    assert config.devices.settings("coin_acceptor").pulses == {1: 50, 2: 100, 4: 200, 10: 500}
+    assert config.devices.settings("bill_validator").channels == {1: 500, 2: 1000}
     opened: list[tuple[str, LineSettings]] = []
     peer = FakeValidator()
 
