@@ -30,9 +30,10 @@ def example_pins(config: Config) -> dict[str, int]:
     devices = config.devices
     pins = {f"buttons.{name}": pin for name, pin in devices.buttons.items()}
     pins |= {f"lamps.{name}": pin for name, pin in devices.lamps.items()}
-    if devices.coin_acceptor is not None:
-        pins["coin_acceptor.pulse"] = devices.coin_acceptor.pulse
-        pins["coin_acceptor.inhibit"] = devices.coin_acceptor.inhibit
+    coin = devices.settings("coin_acceptor")
+    if coin is not None:
+        pins["coin_acceptor.pulse"] = coin.pulse
+        pins["coin_acceptor.inhibit"] = coin.inhibit
     if devices.power_fail is not None:
         pins["power_fail"] = devices.power_fail
     return pins
@@ -41,7 +42,7 @@ def example_pins(config: Config) -> dict[str, int]:
 def test_the_example_configuration_wires_a_cabinet(tmp_path: Path) -> None:
     config = load_config(EXAMPLE, database=tmp_path / "kiosk.db")
     assert load_config(EXAMPLE).database == Path("/var/lib/oasis-kiosk/kiosk.db")
-    assert config.devices.bill_port == "/dev/ttyUSB0"
+    assert config.devices.settings("bill_validator").port == "/dev/ttyUSB0"
     assert config.devices.power_fail == 26
     assert not {0, 1, 2, 3, 14, 15} & set(example_pins(config).values()), "ID EEPROM, I2C and UART left free"
     factory = MockFactory()

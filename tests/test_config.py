@@ -447,15 +447,14 @@ def test_good_files_load_with_every_key_and_defaults(tmp_path: Path) -> None:
     assert (config.coins, config.hopper_coin, config.handpay_limit) == ((100, 200), 200, 250000)
     assert (str(config.jackpot.rate), config.jackpot.base) == ("1/4", 1_000_000)
     assert config.jackpot.lost_ante_rate == Fraction(1, 200)
-    coin = config.devices.coin_acceptor
-    assert coin is not None
+    coin = config.devices.settings("coin_acceptor")
     assert coin.pulses == {1: 100, 3: 200}
     assert coin.timing == PulseTiming(
         pulse_min_ms=15, pulse_max_ms=120, dropout_ms=3, gap_min_ms=12, gap_max_ms=110, quiet_ms=250
     )
-    bill = config.devices.bill_pulse
-    assert bill is not None
-    assert bill.timing == PulseTiming()
+    bill = config.devices.money["bill_validator"]
+    assert bill.protocol == "pulse"
+    assert bill.settings.timing == PulseTiming()
     defaults = load_config(None)
     assert defaults == Config(source="<defaults>", database=defaults.database)
     assert defaults.handpay_limit == 1_000_000
@@ -486,14 +485,14 @@ def test_the_build_guide_gives_the_pulse_window_defaults_and_the_example_loads_t
     documented = {key: int(value) for key, value in re.findall(r"^\| `(\w+_ms)` \| (\d+) \|", guide, re.M)}
     assert documented == asdict(PulseTiming())
     example = load_config(Path(__file__).parents[1] / "systemd" / "config.example.toml")
-    assert example.devices.coin_acceptor is not None
-    assert example.devices.coin_acceptor.timing == PulseTiming()
+    assert example.devices.settings("coin_acceptor").timing == PulseTiming()
 
 
 @pytest.mark.parametrize("protocol", ["", ", protocol = 'pulse'"])
 def test_a_coin_acceptor_is_in_pulse_mode_whether_or_not_it_says_so(tmp_path: Path, protocol: str) -> None:
     path = tmp_path / "config.toml"
     path.write_text(f"[devices]\ncoin_acceptor = {{ {COIN}{protocol} }}\n")
-    acceptor = load_config(path).devices.coin_acceptor
-    assert acceptor is not None
+    acceptor = load_config(path).devices.money["coin_acceptor"]
+    assert acceptor.protocol == "pulse"
+    acceptor = acceptor.settings
     assert (acceptor.pulse, acceptor.inhibit, acceptor.pulses) == (17, 27, {1: 50, 2: 100})

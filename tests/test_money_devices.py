@@ -1,14 +1,21 @@
 """Any device that speaks the money protocol (``hardware/money.py``) is wired into the
 cabinet as the acceptors are, with no change to the cabinet: the extension point a ccTalk
-acceptor or a ticket reader uses."""
+acceptor or a ticket reader uses; and a new protocol of a money device is configured and
+built through the registries (``config/devices.py``, ``hardware/build.py``) alone."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from support import books
 
-from oasis_kiosk.config import Config
+from oasis_kiosk.config import MONEY_DEVICES, Config, ConfigError, load_config
+from oasis_kiosk.config.devices import DeviceProtocol
+from oasis_kiosk.config.kinds import Counts, Text
+from oasis_kiosk.config.schema import REQUIRED, Key, TomlTable
+from oasis_kiosk.hardware.build import ACCEPTORS, build_cabinet
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.money import (
     Credit,
@@ -20,6 +27,7 @@ from oasis_kiosk.hardware.money import (
     Rejected,
     Report,
 )
+from oasis_kiosk.hardware.wires import Wires
 from oasis_kiosk.machine.money_kinds import BY_LEDGER_KIND
 from oasis_kiosk.machine.terminal import Terminal
 
@@ -161,3 +169,56 @@ def test_money_a_payout_device_says_it_took_in_is_never_credited_and_tilts_the_t
         "a payout device that reports money in is a fault, not money lost in silence"
     )
     assert not [row for row in terminal.store.ledger() if row.kind in BY_LEDGER_KIND], "nothing booked in"
+
+
+@dataclass(frozen=True)
+class SerialCoinSettings:
+    """A serial coin acceptor's settings, as a protocol's table builds them."""
+
+    port: str
+    channels: dict[int, int]
+
+
+SERIAL_COINS = DeviceProtocol(
+    TomlTable(
+        {
+            "port": Key(Text("a serial port"), REQUIRED, "the acceptor's serial port"),
+            "channels": Key(Counts("channel", 16), REQUIRED, "channel n -> its coin's value"),
+        },
+        build=lambda v: SerialCoinSettings(**v),
+    ),
+    values="channels",
+)
+
+
+def test_a_new_protocol_is_one_table_and_one_builder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[tuple[SerialCoinSettings, str]] = []
+    device = ScriptedDevice(largest=100)
+
+    def build_serial_coins(settings: SerialCoinSettings, wires: Wires) -> ScriptedDevice:
+        built.append((settings, wires.key))
+        return device
+
+    monkeypatch.setitem(MONEY_DEVICES["coin_acceptor"].protocols, "serial", SERIAL_COINS)
+    monkeypatch.setitem(ACCEPTORS, "serial", build_serial_coins)
+    path = tmp_path / "config.toml"
+    wiring = "[devices]\ncoin_acceptor = { protocol = 'serial', port = '/dev/ttyUSB1', channels = { 1 = 50, 2 = 70 } }"
+    path.write_text(wiring)
+    with pytest.raises(
+        ConfigError, match=r"devices\.coin_acceptor\.channels\.2: 70 is not one of money\.coins"
+    ):
+        load_config(path)
+    path.write_text(wiring.replace("2 = 70", "2 = 100"))
+    config = load_config(path, database=tmp_path / "kiosk.db")
+    terminal = Terminal(config, books(config.database))
+    cabinet = build_cabinet(config, terminal)
+    assert built == [(SerialCoinSettings("/dev/ttyUSB1", {1: 50, 2: 100}), "coin_acceptor")]
+    assert cabinet.acceptor is device
+    device.queue = [Credit(100)]
+    cabinet.step()
+    assert terminal.credits == 100
+    path.write_text(wiring.replace("'serial'", "'smoke'"))
+    with pytest.raises(
+        ConfigError, match=r"devices\.coin_acceptor\.protocol: 'pulse' or 'serial', not 'smoke'"
+    ):
+        load_config(path)

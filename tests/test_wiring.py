@@ -9,8 +9,8 @@ from fake_essp import FakeValidator
 from gpiozero.pins.mock import MockFactory
 from support import books
 
-from oasis_kiosk.config import ConfigError, load_config
-from oasis_kiosk.hardware.build import build_cabinet
+from oasis_kiosk.config import MONEY_DEVICES, ConfigError, load_config
+from oasis_kiosk.hardware.build import ACCEPTORS, PAYOUTS, build_cabinet
 from oasis_kiosk.hardware.hopper import Hopper
 from oasis_kiosk.hardware.serial_port import LineSettings, SerialPortError
 from oasis_kiosk.machine.terminal import Terminal
@@ -29,9 +29,8 @@ def test_a_wired_cabinet_is_built_from_the_configuration(tmp_path: Path) -> None
     path = tmp_path / "config.toml"
     path.write_text(WIRING)
     config = load_config(path, database=tmp_path / "kiosk.db")
-    assert config.devices.coin_acceptor is not None
-    assert config.devices.coin_acceptor.pulses == {1: 50, 2: 100, 4: 200, 10: 500}
-    assert config.devices.bill_channels == {1: 500, 2: 1000}
+    assert config.devices.settings("coin_acceptor").pulses == {1: 50, 2: 100, 4: 200, 10: 500}
+    assert config.devices.settings("bill_validator").channels == {1: 500, 2: 1000}
     opened: list[tuple[str, LineSettings]] = []
     peer = FakeValidator()
 
@@ -93,3 +92,11 @@ def test_a_validators_port_that_cannot_be_opened_is_named_with_its_key(tmp_path:
     terminal = Terminal(config, books(config.database))
     with pytest.raises(SerialPortError, match=f"^devices.bill_validator.port: serial port {not_a_port}: "):
         build_cabinet(config, terminal, pin_factory=MockFactory())
+
+
+def test_every_protocol_a_money_device_may_be_configured_in_has_its_builder() -> None:
+    for key, slot in MONEY_DEVICES.items():
+        builders = ACCEPTORS if slot.takes else PAYOUTS
+        assert set(slot.protocols) <= set(builders), (
+            f"{key}: a protocol without its builder in hardware/build.py"
+        )

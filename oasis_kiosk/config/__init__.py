@@ -16,7 +16,15 @@ cabinet.
 each other, ``stored.py`` checks the operator menu's settings.
 """
 
-from oasis_kiosk.config.devices import DevicesConfig, PulseDevice, PulseTiming
+from oasis_kiosk.config.devices import (
+    MONEY_DEVICES,
+    DevicesConfig,
+    EsspDevice,
+    HopperDevice,
+    MoneyDevice,
+    PulseDevice,
+    PulseTiming,
+)
 from oasis_kiosk.config.jackpot import JackpotConfig
 from oasis_kiosk.config.link import LinkConfig
 from oasis_kiosk.config.load import SCHEMA, load_config, validate
@@ -28,13 +36,17 @@ from oasis_kiosk.config.terminal import LANGUAGES, MAX_VOLUME, SPEEDS, Config
 __all__ = [
     "LANGUAGES",
     "MAX_VOLUME",
+    "MONEY_DEVICES",
     "SCHEMA",
     "SPEEDS",
     "Config",
     "ConfigError",
     "DevicesConfig",
+    "EsspDevice",
+    "HopperDevice",
     "JackpotConfig",
     "LinkConfig",
+    "MoneyDevice",
     "PulseDevice",
     "PulseTiming",
     "ReturnBounds",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from oasis_kiosk.config.kinds import Counts, Names, OneOf, Pin, PinOrTable, Seconds, Tagged, Text, Whole
-from oasis_kiosk.config.schema import REQUIRED, Below, ConfigError, Key, TomlTable
+from oasis_kiosk.config.schema import REQUIRED, Below, ConfigError, Key, TomlTable, Walk
 
 
 @dataclass(frozen=True)
@@ -67,30 +67,57 @@ class PulseDevice:
 
 
 @dataclass(frozen=True)
+class EsspDevice:
+    """A note validator on ITL's SSP: its serial port and its note channels."""
+
+    port: str
+    channels: dict[int, int]
+    """Channel n -> its note's value."""
+
+
+@dataclass(frozen=True)
+class HopperDevice:
+    """A hopper driven by its motor's output, counting coins on its exit sensor's input."""
+
+    motor: int
+    exit: int
+    timeout: float = 2.0
+    """No coin so long with the motor running: empty or jammed."""
+    exit_min_ms: int = 5
+    """A coin covers the exit sensor at least this long; a narrower spike is noise."""
+    exit_max_ms: int = 250
+    """Covered longer: a coin stuck at the exit or a failed sensor; the payout stops short."""
+
+
+@dataclass(frozen=True)
+class MoneyDevice:
+    """A money device as ``[devices]`` wires it: its protocol (the name its table has in its
+    ``MoneySlot`` and its builder in ``hardware/build.py``) and its settings, as that
+    protocol's table builds them (a ``PulseDevice``, an ``EsspDevice``, a ``HopperDevice``)."""
+
+    protocol: str
+    settings: Any
+
+
+@dataclass(frozen=True)
 class DevicesConfig:
     """The cabinet's wiring (BCM pin numbers); empty on a desktop."""
 
     buttons: dict[str, int] = field(default_factory=dict)
     lamps: dict[str, int] = field(default_factory=dict)
-    coin_acceptor: PulseDevice | None = None
-    bill_pulse: PulseDevice | None = None
-    """A bill validator in pulse mode, or:"""
-    bill_port: str | None = None
-    """a bill validator on ITL SSP at this serial port, with:"""
-    bill_channels: dict[int, int] = field(default_factory=dict)
-    hopper_motor: int | None = None
-    hopper_exit: int | None = None
-    hopper_timeout: float = 2.0
-    hopper_exit_min_ms: int = 5
-    """A coin covers the exit sensor at least this long; a narrower spike is noise."""
-    hopper_exit_max_ms: int = 250
-    """Covered longer: a coin stuck at the exit or a failed sensor; the payout stops short."""
+    money: dict[str, MoneyDevice] = field(default_factory=dict)
+    """The money devices wired, by their key in ``[devices]`` (one of ``MONEY_DEVICES``)."""
     power_fail: int | None = None
     """The UPS's power-fail signal: while it is active the terminal takes no money and no
     play, and its database is closed."""
     power_fail_active_high: bool = False
     """The signal is active when the line is high (pulled down); by default it is active
     low, an open-collector output pulling the line down as the cabinet's switches do."""
+
+    def settings(self, key: str) -> Any:
+        """The settings of the money device wired under ``key``; None if none is."""
+        device = self.money.get(key)
+        return None if device is None else device.settings
 
 
 WINDOW_DEFAULTS = PulseTiming()
@@ -123,13 +150,111 @@ def _pulse_device(values: dict[str, Any]) -> PulseDevice:
     return PulseDevice(values["pulse"], values["inhibit"], values["pulses"], timing)
 
 
-def _pulse_acceptor(what: str) -> TomlTable:
+@dataclass(frozen=True)
+class DeviceProtocol:
+    """One way a money device is wired: its table of keys, built into the device's settings,
+    and for one that takes money in the key of its table of pulse counts or channels to the
+    values taken (the settings' field of the same name), each checked by ``check_values``."""
+
+    table: TomlTable
+    values: str | None = None
+
+
+def _pulse_acceptor(what: str) -> DeviceProtocol:
     keys = {
         "pulse": Key(Pin(), REQUIRED, f"the pin the {what} pulses"),
         "inhibit": Key(Pin(), REQUIRED, f"the pin that inhibits the {what}"),
         "pulses": Key(Counts("pulse count", 100), REQUIRED, "pulses per coin or note -> its value"),
     }
-    return TomlTable(keys | WINDOW, build=_pulse_device)
+    return DeviceProtocol(TomlTable(keys | WINDOW, build=_pulse_device), values="pulses")
+
+
+ESSP_VALIDATOR = DeviceProtocol(
+    TomlTable(
+        {
+            "port": Key(Text("a serial port such as /dev/ttyUSB0"), REQUIRED, "the validator's serial port"),
+            "channels": Key(Counts("channel", 16), REQUIRED, "channel n -> its note's value"),
+        },
+        build=lambda v: EsspDevice(**v),
+    ),
+    values="channels",
+)
+
+PULSE_HOPPER = DeviceProtocol(
+    TomlTable(
+        {
+            "motor": Key(Pin(), REQUIRED, "the hopper motor's output"),
+            "exit": Key(Pin(), REQUIRED, "the coin-exit sensor's input"),
+            "timeout": Key(Seconds(0.1, 30), HopperDevice.timeout, "no coin so long: empty"),
+            "exit_min_ms": Key(
+                MILLISECONDS, HopperDevice.exit_min_ms, "a coin covers the exit sensor so long"
+            ),
+            "exit_max_ms": Key(
+                MILLISECONDS,
+                HopperDevice.exit_max_ms,
+                "the exit sensor covered longer: a stuck coin, the payout ends short",
+            ),
+        },
+        build=lambda v: HopperDevice(**v),
+        rules=(Below("exit_min_ms", "exit_max_ms", strict=True),),
+    )
+)
+
+
+@dataclass(frozen=True)
+class MoneySlot:
+    """A key of ``[devices]`` that wires one money device, its table's ``protocol`` saying
+    which of ``protocols`` (``default``: the protocol of a table that names none). ``takes``:
+    the list of ``[money]`` that its values are among (None: a device that pays out)."""
+
+    description: str
+    protocols: dict[str, DeviceProtocol]
+    default: str | None = None
+    takes: str | None = None
+
+    @property
+    def describe(self) -> str:
+        return "a table of keys"
+
+    def check(self, value: Any, where: str, walk: Walk) -> MoneyDevice:
+        tables = {name: protocol.table for name, protocol in self.protocols.items()}
+        protocol, settings = Tagged("protocol", tables, default=self.default).check(value, where, walk)
+        return MoneyDevice(protocol, settings)
+
+
+MONEY_DEVICES: dict[str, MoneySlot] = {
+    "coin_acceptor": MoneySlot(
+        "a coin acceptor, by its protocol ('pulse', the default)",
+        {"pulse": _pulse_acceptor("coin acceptor")},
+        default="pulse",
+        takes="coins",
+    ),
+    "bill_validator": MoneySlot(
+        "a bill validator on SSP ('essp') or in pulse mode",
+        {"essp": ESSP_VALIDATOR, "pulse": _pulse_acceptor("bill validator")},
+        takes="bills",
+    ),
+    "hopper": MoneySlot("the hopper that pays coins out", {"pulse": PULSE_HOPPER}, default="pulse"),
+}
+"""Every money device the cabinet wires, by its key in ``[devices]``, and the protocols it
+may speak; ``hardware/build.py`` builds each protocol by the same name."""
+
+
+def check_values(devices: DevicesConfig, taken: dict[str, tuple[int, ...]], walk: Walk) -> None:
+    """Each value a money device's pulse or channel table gives is one the cabinet takes:
+    ``taken`` lists them by their key in ``[money]`` (``coins``, ``bills``)."""
+    for key, device in devices.money.items():
+        slot = MONEY_DEVICES[key]
+        values = slot.protocols[device.protocol].values
+        if slot.takes is None or values is None:
+            continue
+        listed = taken[slot.takes]
+        for count, value in getattr(device.settings, values).items():
+            if value not in listed:
+                walk.fail(
+                    f"devices.{key}.{values}.{count}",
+                    f"{value} is not one of money.{slot.takes} {list(listed)}",
+                )
 
 
 POWER_FAIL = TomlTable(
@@ -141,72 +266,16 @@ POWER_FAIL = TomlTable(
 )
 
 
-BILL_VALIDATOR = Tagged(
-    "protocol",
-    {
-        "essp": TomlTable(
-            {
-                "port": Key(
-                    Text("a serial port such as /dev/ttyUSB0"), REQUIRED, "the validator's serial port"
-                ),
-                "channels": Key(Counts("channel", 16), REQUIRED, "channel n -> its note's value"),
-            },
-            build=lambda v: {"bill_port": v["port"], "bill_channels": v["channels"]},
-        ),
-        "pulse": _pulse_acceptor("bill validator"),
-    },
-)
-
-
-COIN_ACCEPTOR = Tagged("protocol", {"pulse": _pulse_acceptor("coin acceptor")}, default="pulse")
-
-
 def _devices(values: dict[str, Any]) -> DevicesConfig:
-    wired: dict[str, Any] = {"buttons": values["buttons"], "lamps": values["lamps"]}
-    if values["coin_acceptor"] is not None:
-        _protocol, wired["coin_acceptor"] = values["coin_acceptor"]
-    if values["bill_validator"] is not None:
-        protocol, bill = values["bill_validator"]
-        wired |= {"bill_pulse": bill} if protocol == "pulse" else bill
-    if values["hopper"] is not None:
-        wired |= values["hopper"]
-    if values["power_fail"] is not None:
-        wired |= values["power_fail"]
-    return DevicesConfig(**wired)
+    money = {key: values[key] for key in MONEY_DEVICES if values[key] is not None}
+    power_fail = values["power_fail"] or {}
+    return DevicesConfig(buttons=values["buttons"], lamps=values["lamps"], money=money, **power_fail)
 
 
 DEVICES: dict[str, Key] = {
     "buttons": Key(Names(), {}, "button or switch name -> the pin it pulls low"),
     "lamps": Key(Names(), {}, "button name -> the pin of its lamp"),
-    "coin_acceptor": Key(COIN_ACCEPTOR, None, "a coin acceptor, by its protocol ('pulse', the default)"),
-    "bill_validator": Key(BILL_VALIDATOR, None, "a bill validator on SSP ('essp') or in pulse mode"),
-    "hopper": Key(
-        TomlTable(
-            {
-                "motor": Key(Pin(), REQUIRED, "the hopper motor's output"),
-                "exit": Key(Pin(), REQUIRED, "the coin-exit sensor's input"),
-                "timeout": Key(Seconds(0.1, 30), DevicesConfig().hopper_timeout, "no coin so long: empty"),
-                "exit_min_ms": Key(
-                    MILLISECONDS, DevicesConfig().hopper_exit_min_ms, "a coin covers the exit sensor so long"
-                ),
-                "exit_max_ms": Key(
-                    MILLISECONDS,
-                    DevicesConfig().hopper_exit_max_ms,
-                    "the exit sensor covered longer: a stuck coin, the payout ends short",
-                ),
-            },
-            build=lambda v: {
-                "hopper_motor": v["motor"],
-                "hopper_exit": v["exit"],
-                "hopper_timeout": v["timeout"],
-                "hopper_exit_min_ms": v["exit_min_ms"],
-                "hopper_exit_max_ms": v["exit_max_ms"],
-            },
-            rules=(Below("exit_min_ms", "exit_max_ms", strict=True),),
-        ),
-        None,
-        "the hopper that pays coins out",
-    ),
+    **{key: Key(slot, None, slot.description) for key, slot in MONEY_DEVICES.items()},
     "power_fail": Key(PinOrTable(POWER_FAIL), None, "the UPS's power-fail line, active low unless told"),
 }
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from oasis_kiosk.config.devices import DEVICES, DEVICES_SECTION
+from oasis_kiosk.config.devices import DEVICES, DEVICES_SECTION, check_values
 from oasis_kiosk.config.jackpot import JACKPOT, JACKPOT_SECTION
 from oasis_kiosk.config.kinds import Overrides
 from oasis_kiosk.config.link import LINK, LINK_SECTION
@@ -103,20 +103,11 @@ def validate(config: Config) -> None:
                 "a linked pool is fed by the hub from bonus stakes only: a share of lost antes is for "
                 "the cabinet's own meter",
             )
-    if config.cashout == "hopper" and config.devices.hopper_motor is None:
+    if config.cashout == "hopper" and "hopper" not in config.devices.money:
         walk.fail("terminal.cashout", "'hopper' needs a hopper in [devices]")
     if config.hopper_coin not in config.coins:
         walk.fail("money.hopper_coin", f"{config.hopper_coin} is not one of money.coins {list(config.coins)}")
-    devices = config.devices
-    for where, table, listed in (
-        ("coin_acceptor.pulses", devices.coin_acceptor.pulses if devices.coin_acceptor else {}, "coins"),
-        ("bill_validator.pulses", devices.bill_pulse.pulses if devices.bill_pulse else {}, "bills"),
-        ("bill_validator.channels", devices.bill_channels, "bills"),
-    ):
-        taken = config.coins if listed == "coins" else config.bills
-        for count, value in table.items():
-            if value not in taken:
-                walk.fail(f"devices.{where}.{count}", f"{value} is not one of money.{listed} {list(taken)}")
+    check_values(config.devices, {"coins": config.coins, "bills": config.bills}, walk)
     # A cabinet that could never take a coin or deal a hand is not configured either.
     smallest = min((*config.coins, *config.bills), default=None)
     if smallest is not None and config.credit_limit < smallest:

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
-from oasis_kiosk.config import PulseTiming
+from oasis_kiosk.config import PulseDevice, PulseTiming
 from oasis_kiosk.hardware import money, pulses
 from oasis_kiosk.hardware.pulses import PulseDecoder, PulseEvent
+from oasis_kiosk.hardware.wires import Wires
 
 
 class PulseAcceptor:
@@ -106,3 +107,15 @@ class PulseAcceptor:
     def close(self) -> None:
         self._line.close()
         self._inhibit.close()
+
+
+def build_pulse_acceptor(settings: PulseDevice, wires: Wires) -> PulseAcceptor:
+    """A coin acceptor or bill validator in pulse mode, as ``[devices]`` wires it."""
+    return PulseAcceptor(
+        settings.pulse,
+        settings.inhibit,
+        settings.pulses,
+        settings.timing,
+        pin_factory=wires.pin_factory,
+        clock=wires.clock,
+    )

@@ -1,22 +1,49 @@
-"""Builds the cabinet's devices from the configuration's wiring."""
+"""Builds the cabinet's devices from the configuration's wiring.
+
+Each money device is built by its protocol's builder, listed here under the name its table
+has in ``config/devices.py`` (``MONEY_DEVICES``): a device that takes money in among
+``ACCEPTORS``, one that pays out among ``PAYOUTS``."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, TypeVar
 
 from gpiozero.pins import Factory
 
 from oasis_kiosk.config import Config
-from oasis_kiosk.hardware import essp
-from oasis_kiosk.hardware.acceptor import PulseAcceptor
+from oasis_kiosk.hardware.acceptor import build_pulse_acceptor
 from oasis_kiosk.hardware.cabinet import Cabinet
-from oasis_kiosk.hardware.hopper import Hopper
-from oasis_kiosk.hardware.money import MoneyIn
+from oasis_kiosk.hardware.essp import build_validator
+from oasis_kiosk.hardware.hopper import build_hopper
+from oasis_kiosk.hardware.money import MoneyIn, MoneyOut
 from oasis_kiosk.hardware.panel import Panel
 from oasis_kiosk.hardware.power import PowerFailInput
-from oasis_kiosk.hardware.serial_port import LineSettings, Port, SerialPortError, open_serial
+from oasis_kiosk.hardware.serial_port import LineSettings, Port, open_serial
+from oasis_kiosk.hardware.wires import Wires
 from oasis_kiosk.machine.terminal import Terminal
+
+Device = TypeVar("Device", MoneyIn, MoneyOut)
+
+ACCEPTORS: dict[str, Callable[[Any, Wires], MoneyIn]] = {
+    "pulse": build_pulse_acceptor,
+    "essp": build_validator,
+}
+"""The builders of the devices that take money in, by protocol."""
+PAYOUTS: dict[str, Callable[[Any, Wires], MoneyOut]] = {"pulse": build_hopper}
+"""The builders of the devices that pay out, by protocol."""
+
+
+def _money_device(
+    wires: Wires, key: str, builders: Mapping[str, Callable[[Any, Wires], Device]]
+) -> Device | None:
+    """The money device wired under ``key`` in ``[devices]``, built by its protocol's builder."""
+    wired = wires.config.devices.money.get(key)
+    if wired is None:
+        return None
+    return builders[wired.protocol](wired.settings, replace(wires, key=key))
 
 
 def build_cabinet(
@@ -43,38 +70,10 @@ def build_cabinet(
         if wiring.buttons or wiring.lamps
         else None
     )
-    coin = wiring.coin_acceptor
-    acceptor = (
-        PulseAcceptor(
-            coin.pulse, coin.inhibit, coin.pulses, coin.timing, pin_factory=pin_factory, clock=clock
-        )
-        if coin
-        else None
-    )
-    bills: MoneyIn | None = None
-    if wiring.bill_pulse is not None:
-        b = wiring.bill_pulse
-        bills = PulseAcceptor(b.pulse, b.inhibit, b.pulses, b.timing, pin_factory=pin_factory, clock=clock)
-    elif wiring.bill_port is not None:
-        try:
-            port = serial_opener(wiring.bill_port, essp.LINE)
-        except SerialPortError as error:
-            raise SerialPortError(f"devices.bill_validator.port: {error}") from None
-        validator = essp.EsspValidator(port, wiring.bill_channels)
-        validator.start()
-        bills = validator
-    hopper = None
-    if wiring.hopper_motor is not None and wiring.hopper_exit is not None:
-        hopper = Hopper(
-            wiring.hopper_motor,
-            wiring.hopper_exit,
-            coin=config.hopper_coin,
-            timeout=wiring.hopper_timeout,
-            exit_min_ms=wiring.hopper_exit_min_ms,
-            exit_max_ms=wiring.hopper_exit_max_ms,
-            pin_factory=pin_factory,
-            clock=clock,
-        )
+    wires = Wires(config, "", pin_factory, serial_opener, clock)
+    acceptor = _money_device(wires, "coin_acceptor", ACCEPTORS)
+    bills = _money_device(wires, "bill_validator", ACCEPTORS)
+    hopper = _money_device(wires, "hopper", PAYOUTS)
     power = (
         PowerFailInput(
             wiring.power_fail,

@@ -16,7 +16,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from oasis_kiosk.config import DevicesConfig, PulseDevice
+from oasis_kiosk.config import DevicesConfig, HopperDevice, MoneyDevice, PulseDevice
 from oasis_kiosk.errors import InputError
 from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.build import build_cabinet
@@ -77,15 +77,15 @@ def desktop_wiring(coins: tuple[int, ...], bills: tuple[int, ...], hopper: bool)
     are numbered on a board of their own: with the cards and the betting keys, one board's 46
     GPIOs cannot hold every button, lamp and device."""
     pins, lamp_pins = iter(range(46)), iter(range(46))
-    wiring = DevicesConfig(
-        buttons={name: next(pins) for name in (*BUTTONS, *SWITCHES)},
-        lamps={name: next(lamp_pins) for name in BUTTONS if name not in UNLIT},
-        coin_acceptor=PulseDevice(next(pins), next(pins), {n: v for n, v in enumerate(coins, start=1)}),
-        bill_pulse=PulseDevice(next(pins), next(pins), {n: v for n, v in enumerate(bills, start=1)}),
-    )
+    buttons = {name: next(pins) for name in (*BUTTONS, *SWITCHES)}
+    money = {
+        key: MoneyDevice("pulse", PulseDevice(next(pins), next(pins), dict(enumerate(values, start=1))))
+        for key, values in (("coin_acceptor", coins), ("bill_validator", bills))
+    }
     if hopper:
-        wiring = replace(wiring, hopper_motor=next(pins), hopper_exit=next(pins))
-    return wiring
+        money["hopper"] = MoneyDevice("pulse", HopperDevice(next(pins), next(pins)))
+    lamps = {name: next(lamp_pins) for name in BUTTONS if name not in UNLIT}
+    return DevicesConfig(buttons=buttons, lamps=lamps, money=money)
 
 
 class MockCabinet:
@@ -137,12 +137,12 @@ class MockCabinet:
         """Feeds a coin or a note: its pulse train on the acceptor's line. An inhibited
         acceptor, or a denomination it does not know, hands the money back."""
         wired = {
-            COIN: (self.cabinet.acceptor, self.wiring.coin_acceptor),
-            BILL: (self.cabinet.bills, self.wiring.bill_pulse),
+            COIN: (self.cabinet.acceptor, self.wiring.settings("coin_acceptor")),
+            BILL: (self.cabinet.bills, self.wiring.settings("bill_validator")),
         }
         device, spec = wired[kind]
         assert isinstance(device, PulseAcceptor)
-        assert spec is not None
+        assert isinstance(spec, PulseDevice)
         pulses = next((n for n, v in spec.pulses.items() if v == value), None)
         if pulses is None:
             return Response(False, COMES_BACK[kind], {"value": Amount(value)})
@@ -172,15 +172,16 @@ class MockCabinet:
         return responses + self._step()
 
     def hopper_running(self) -> bool:
-        motor = self.wiring.hopper_motor
-        return motor is not None and bool(self.factory.pin(motor).state)
+        hopper = self.wiring.settings("hopper")
+        return hopper is not None and bool(self.factory.pin(hopper.motor).state)
 
     def drop_coin(self) -> None:
         """A coin passes the hopper's exit sensor (also one the motor did not drive out),
         covering it ``HOPPER_EXIT_PULSE``."""
-        if self.wiring.hopper_exit is None:
+        hopper = self.wiring.settings("hopper")
+        if hopper is None:
             raise InputError("this cabinet has no hopper")
-        line = self.factory.pin(self.wiring.hopper_exit)
+        line = self.factory.pin(hopper.exit)
         line.drive_low()
         self.now += HOPPER_EXIT_PULSE
         line.drive_high()

@@ -24,10 +24,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from oasis_kiosk.config import ConfigError
+from oasis_kiosk.config import ConfigError, EsspDevice
 from oasis_kiosk.hardware import money
 from oasis_kiosk.hardware.money import DeviceError
 from oasis_kiosk.hardware.serial_port import LineSettings, Port
+from oasis_kiosk.hardware.wires import Wires
 
 LINE = LineSettings(baud=9600, stop_bits=2)
 """ITL's units talk 8N2 at 9600 baud."""
@@ -338,3 +339,10 @@ class EsspValidator:
             else:
                 events.append(NoteEvent(f"unknown_event_{code:#04x}"))
         return events
+
+
+def build_validator(settings: EsspDevice, wires: Wires) -> EsspValidator:
+    """A note validator on SSP at its serial port, as ``[devices]`` wires it, started."""
+    validator = EsspValidator(wires.open_port("port", settings.port, LINE), settings.channels)
+    validator.start()
+    return validator

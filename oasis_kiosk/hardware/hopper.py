@@ -29,9 +29,10 @@ from collections.abc import Callable
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
-from oasis_kiosk.config import ConfigError
+from oasis_kiosk.config import ConfigError, HopperDevice
 from oasis_kiosk.errors import InputError
 from oasis_kiosk.hardware.money import Glitch, MoneyEvent, Paid, PayoutEnded
+from oasis_kiosk.hardware.wires import Wires
 from oasis_kiosk.machine.tilts import TiltKind
 
 EXIT_DROPOUT = 0.003
@@ -188,3 +189,17 @@ class Hopper:
 def _ms(seconds: float) -> float:
     """A width as the log gives it: milliseconds to a tenth."""
     return round(seconds * 1000, 1)
+
+
+def build_hopper(settings: HopperDevice, wires: Wires) -> Hopper:
+    """The hopper as ``[devices]`` wires it, paying out ``money.hopper_coin``."""
+    return Hopper(
+        settings.motor,
+        settings.exit,
+        coin=wires.config.hopper_coin,
+        timeout=settings.timeout,
+        exit_min_ms=settings.exit_min_ms,
+        exit_max_ms=settings.exit_max_ms,
+        pin_factory=wires.pin_factory,
+        clock=wires.clock,
+    )
