@@ -3,6 +3,7 @@ compact screen, and both tables under HELP."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pygame
@@ -59,6 +60,24 @@ class ColumnLine:
         """Whether the line is lit, and on the pulse: what its picture depends on."""
         shown = self.category is not None and self.category == lit[self.section]
         return shown, shown and pulse
+
+
+Lit = tuple[str | None, str | None]
+"""The play bet's and the bonus's lit hands (None: none)."""
+
+
+def changed_lines(
+    lines: list[ColumnLine], before: tuple[Lit, bool], now: tuple[Lit, bool]
+) -> Iterator[tuple[int, ColumnLine, tuple[bool, bool]]]:
+    """The column's lines whose look changed from ``before`` to ``now`` (each its lit hands
+    and whether the glow is on), with their number and new look: a hand lit or dark, the
+    glow on or off. A title never changes, nor a row dark before and now."""
+    for number, line in enumerate(lines):
+        if line.category is None or line.category not in (before[0][line.section], now[0][line.section]):
+            continue
+        look = line.look(*now)
+        if line.look(*before) != look:
+            yield number, line, look
 
 
 def column_lines(lay: Layout, rows: list[PaytableRow], bonus: list[PaytableRow]) -> list[ColumnLine]:

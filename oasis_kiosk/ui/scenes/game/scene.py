@@ -470,15 +470,8 @@ class GameScene(TableScene):
         size = paytable.column_size(lay, lines)
         assert self._background is not None
         damage = []
-        for number, line in enumerate(lines):
-            if line.category is None or line.category not in (
-                before.lit[line.section],
-                now.lit[line.section],
-            ):
-                continue  # a title, or a row dark before and now
-            look = line.look(now.lit, now.glowing)
-            if line.look(before.lit, before.glowing) == look:
-                continue
+        changed = paytable.changed_lines(lines, (before.lit, before.glowing), (now.lit, now.glowing))
+        for number, line, look in changed:
             area = in_columns(render.rect(line.area), render.rect(lay.paytable))
             row = (self._background[0], number, look)
             kept = self._kept.get("lit row", row)
