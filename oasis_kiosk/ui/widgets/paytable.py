@@ -16,6 +16,10 @@ PaytableRow = tuple[str, str, str]
 """A row of a paytable: (category, its name, what it pays)."""
 
 
+Lit = tuple[str | None, str | None]
+"""The play bet's and the bonus's lit hands (None: none)."""
+
+
 def row(
     screen: pygame.Surface, area: Box, left: str, right: str, size: int, colour: render.Colour, least: int
 ) -> None:
@@ -56,14 +60,10 @@ class ColumnLine:
     category: str | None
     """The row's hand; None for a title."""
 
-    def look(self, lit: tuple[str | None, str | None], pulse: bool) -> tuple[bool, bool]:
+    def look(self, lit: Lit, pulse: bool) -> tuple[bool, bool]:
         """Whether the line is lit, and on the pulse: what its picture depends on."""
         shown = self.category is not None and self.category == lit[self.section]
         return shown, shown and pulse
-
-
-Lit = tuple[str | None, str | None]
-"""The play bet's and the bonus's lit hands (None: none)."""
 
 
 def changed_lines(
@@ -133,7 +133,7 @@ def column(
     lay: Layout,
     rows: list[PaytableRow],
     bonus: list[PaytableRow],
-    lit: tuple[str | None, str | None],
+    lit: Lit,
     pulse: bool,
 ) -> None:
     """The paytable column and the bonus's below it; ``lit``: the play bet's and the
@@ -149,7 +149,7 @@ def column_line(
     lay: Layout,
     line: ColumnLine,
     size: int,
-    lit: tuple[str | None, str | None],
+    lit: Lit,
     pulse: bool,
 ) -> None:
     if line.category is None:
@@ -164,7 +164,7 @@ def strip(
     lay: Layout,
     rows: list[PaytableRow],
     bonus: list[PaytableRow],
-    lit: tuple[str | None, str | None],
+    lit: Lit,
     pulse: bool,
 ) -> None:
     """The compact paytable: the current hand's row and its neighbours; before a hand is
