@@ -23,6 +23,7 @@ from oasis_kiosk.floor.errors import BatchError
 from oasis_kiosk.floor.hub import Event
 from oasis_kiosk.machine.terminal import Terminal
 from oasis_kiosk.store import outbox as outboxes
+from oasis_kiosk.store.db import StoreError
 from oasis_kiosk.store.outbox import last_seq
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -202,3 +203,46 @@ def test_a_power_cut_while_the_books_open_leaves_no_part_of_the_opening(
     assert kinds == ["opening"] + ["meter"] * len(meters)
     open_books(linked).close()
     assert outbox_kinds(database) == kinds
+
+
+def test_books_that_fail_their_check_send_the_hub_nothing(tmp_path: Path) -> None:
+    """Books whose ledger was changed after it was sealed had sent the hub their opening, the
+    changed credit in it, before the kiosk found the fault and stood still: the hub took the
+    figures as the cabinet's own for good. They open no record now, and take no write."""
+    config = load_config(played_on_its_own(tmp_path))
+    database = config.database
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE ledger SET credits_after = 999999 WHERE id = (SELECT max(id) FROM ledger)")
+    linked = load_config(write_config(tmp_path, linked=True))
+    terminal = Terminal(linked, open_books(linked))
+    assert terminal.books_fault is not None
+    assert "999999" in terminal.books_fault
+    assert outbox_kinds(database) == []
+    with pytest.raises(StoreError, match="fail their check"), terminal.store.transaction():
+        pass
+    terminal.store.close()
+    assert outbox_kinds(database) == []
+
+
+def test_books_that_send_to_a_hub_take_no_write_opened_without_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Books made linked, played by a kiosk whose configuration had lost its [link] section,
+    then linked again: what they took meanwhile had reached neither the outbox nor the hub,
+    and the hub disagreed with them for good. Opened without the section, they refuse every
+    write and say why; read, they are as any books."""
+    linked_file = write_config(tmp_path, linked=True)
+    assert main(["init", "--test", "--config", str(linked_file)]) == 0
+    database = tmp_path / "kiosk.db"
+    sent = outbox_kinds(database)
+    assert sent == ["event"]
+    unlinked = write_config(tmp_path, linked=False)
+    script = tmp_path / "session.txt"
+    script.write_text("bill 5000\ndeal\nfold\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["run", "--headless", "--script", str(script), "--config", str(unlinked)]) == 3
+    assert "restore the section" in capsys.readouterr().err
+    assert outbox_kinds(database) == sent
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM ledger").fetchone() == (0,)
+    assert main(["meters", "--config", str(unlinked)]) == 0

@@ -107,6 +107,8 @@ class Connection:
         self.files = BooksFiles(self.path)
         self.read_only = read_only
         self._in_transaction = False
+        self._refused_writes: str | None = None
+        """Why these books take no write (``_open_the_outbox``, ``_check_the_floor``)."""
         self._chain = (0, seals.GENESIS)
         self._secret = _secret
         self.writable = False
@@ -126,13 +128,15 @@ class Connection:
             except BaseException:
                 self._drop_lock()
                 raise
-            if outbox is not None:
-                try:
+            try:
+                if outbox is None:
+                    self._check_the_floor()
+                else:
                     self._open_the_outbox()
-                except BaseException:
-                    with suppress(StoreError):
-                        self.close()
-                    raise
+            except BaseException:
+                with suppress(StoreError):
+                    self.close()
+                raise
 
     # Opening.
 
@@ -443,6 +447,8 @@ class Connection:
             raise RuntimeError("transactions do not nest")
         if not self.writable:
             raise StoreError(f"{self.path}: cannot write: the database is closed")
+        if self._refused_writes is not None:
+            raise StoreError(f"{self.path}: cannot write: {self._refused_writes}")
         try:
             self._db.execute("BEGIN IMMEDIATE")
             self._chain = seals.last_entry(self._db)
@@ -511,13 +517,33 @@ class Connection:
         """Books opened linked for the first time that already hold what the hub never saw
         (they played on their own, then joined the floor) write their opening record, in one
         transaction: the hub then holds their credits and meters as they stand. Once only:
-        an outbox that has had a row (a later start, after a power cut too) writes nothing."""
-        if outboxes.last_seq(self._db) > 0:
+        an outbox that has had a row (a later start, after a power cut too) writes nothing.
+        Books that fail their check (``start_problems``) open no record, nor take a write
+        that would go to the hub before it: the hub would take their figures as the truth."""
+        opening = outboxes.opening(self._db)
+        if not opening:
+            return
+        problems = self.start_problems()
+        if problems:
+            self._refused_writes = (
+                "the books fail their check, and joining the floor they would send the hub "
+                f"their figures as they stand: {'; '.join(problems)}"
+            )
             return
         with self.transaction():
             at = now()
-            for kind, payload in outboxes.opening(self._db):
+            for kind, payload in opening:
                 outboxes.append(self._db, kind, payload, at)
+
+    def _check_the_floor(self) -> None:
+        """Books that have sent to a floor's hub (their outbox begun) take no write opened
+        without it: the hub would never hear of it, and would disagree with the books for
+        good. Read, they are as any books."""
+        if outboxes.last_seq(self._db) > 0:
+            self._refused_writes = (
+                "these books send to a floor's hub (their outbox has begun), and opened without "
+                "its [link] section a write would never reach it: restore the section"
+            )
 
     def outbox_rows(self, after: int = 0, limit: int = 1000) -> list[outboxes.Row]:
         """The outbox's rows after ``after`` (oldest first, at most ``limit``)."""
