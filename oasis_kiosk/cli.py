@@ -55,7 +55,7 @@ from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_sto
 from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import BooksDamagedError, Store, StoreError, books_held
 from oasis_kiosk.store.outbox import Outbox
-from oasis_kiosk.ui.layout import SMALLEST
+from oasis_kiosk.ui.layout import SMALLEST, TALLEST
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _RecordedAction as RecordedAction
@@ -89,6 +89,10 @@ def screen_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"{text}: expected WIDTHxHEIGHT such as 1280x720")
     if int(width) < SMALLEST[0] or int(height) < SMALLEST[1]:
         raise argparse.ArgumentTypeError(f"{text}: the screen is at least {SMALLEST[0]}x{SMALLEST[1]}")
+    if int(height) * TALLEST[0] > int(width) * TALLEST[1]:
+        raise argparse.ArgumentTypeError(
+            f"{text}: the screen is no taller for its width than {TALLEST[0]}:{TALLEST[1]} (as 1280x1024)"
+        )
     return int(width), int(height)
 
 

@@ -40,6 +40,7 @@ def test_the_demo_deals_the_deck_of_its_seed(capsys: pytest.CaptureFixture[str])
         (["run", "--size", "12x"], "--size: 12x: expected WIDTHxHEIGHT such as 1280x720"),
         (["run", "--size", "1280*720"], "--size: 1280*720: expected WIDTHxHEIGHT such as 1280x720"),
         (["run", "--size", "300x200"], "--size: 300x200: the screen is at least 320x240"),
+        (["run", "--size", "600x1024"], "--size: 600x1024: the screen is no taller for its width than 5:4"),
         (["run", "--fullscreen", "--size", "800x480"], "--size is for a window"),
     ],
 )

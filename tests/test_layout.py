@@ -85,6 +85,14 @@ def test_an_impossible_screen_is_refused() -> None:
         layout(200, 100, 1)
 
 
+def test_a_screen_on_end_is_refused_with_why() -> None:
+    """A display turned on end had been laid out as a wide one: its words ran out of the
+    buttons and over each other."""
+    layout(1280, 1024, 3)
+    with pytest.raises(ValueError, match="taller for its width than 5:4"):
+        layout(1080, 1920, 1)
+
+
 @pytest.mark.parametrize(
     ("display", "window"),
     [
@@ -93,6 +101,7 @@ def test_an_impossible_screen_is_refused() -> None:
         ((1366, 768), (1318, 672)),  # not the 800x480 of the largest standard size that fits
         ((1280, 1024), (1232, 928)),
         ((800, 600), (752, 504)),
+        ((1080, 1920), (1032, 825)),  # a display on end: no taller than 5:4
     ],
 )
 def test_a_window_takes_the_room_the_desktops_bars_leave(

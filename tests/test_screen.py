@@ -252,6 +252,7 @@ OTHER_SIZES = (
     (800, 600),
     (1024, 600),
     window_size((1920, 1080)),
+    window_size((1080, 1920)),
     window_size((1366, 768)),
     window_size((800, 600)),
 )
@@ -1374,3 +1375,15 @@ def test_a_bonus_win_lights_its_bonus_table_row_on_every_screen(
     assert lit_on_screen(app.screen, play["Flush"], paytable) is play_won
     headings = {text.content for text in app.screen.shown if paytable.contains(text.ink)}
     assert i18n._("BONUS") in headings
+
+
+def test_a_cash_outs_handpay_dims_the_table_as_a_win_does_not(tmp_path: Path) -> None:
+    """A cash-out paid by hand has no winning hand to keep in view: its panel lies across the
+    table, dimmed behind it, as a tilt's does; a win's lies above the cards, bright."""
+    app, clock = kiosk(tmp_path, (1280, 720))
+    app.key("f8")
+    app.key("o")  # cash out: paid by hand here
+    shown = panel.overlay_panel(app.game.showing(clock.now))
+    assert shown is not None
+    assert shown.amount_line == 1
+    assert not shown.above_the_hands

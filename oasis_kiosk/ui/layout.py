@@ -17,6 +17,9 @@ SIZES = ((1920, 1080), (1280, 720), (1024, 768), (800, 480))
 """The screens the kiosk is drawn and checked at (16:9, 4:3 and the 5:3 touchscreen),
 largest first."""
 SMALLEST = (320, 240)
+TALLEST = (5, 4)
+"""The tallest shape a layout fills, width to height (a 1280x1024 monitor's): a screen taller
+than it for its width (a display turned on end) is refused."""
 MIN_TEXT_SIZE = 14
 """Pixels: no text on any screen is smaller (the 7-inch panel is read from a stool)."""
 WINDOW_MARGIN = (48, 96)
@@ -176,9 +179,12 @@ def text_floor(height: int) -> int:
 
 def window_size(display: tuple[int, int]) -> tuple[int, int]:
     """A window for a desktop of ``display``: all the room the desktop's bars leave (the
-    largest of SIZES that fitted had left a 1366x768 laptop an 800x480 window), never smaller
+    largest of SIZES that fitted had left a 1366x768 laptop an 800x480 window), no taller
+    than TALLEST (a portrait display's room is wider than it is tall no more), never smaller
     than a layout can fill."""
-    return max(display[0] - WINDOW_MARGIN[0], SMALLEST[0]), max(display[1] - WINDOW_MARGIN[1], SMALLEST[1])
+    width = max(display[0] - WINDOW_MARGIN[0], SMALLEST[0])
+    height = min(max(display[1] - WINDOW_MARGIN[1], SMALLEST[1]), width * TALLEST[1] // TALLEST[0])
+    return width, height
 
 
 @cache
@@ -186,6 +192,11 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
     """The screen for ``boxes`` player boxes of up to ``hand`` cards (6 with a sixth card)."""
     if width < SMALLEST[0] or height < SMALLEST[1] or not 1 <= boxes <= 7:
         raise InputError(f"a screen of {width}x{height} with {boxes} box(es) cannot be laid out")
+    if height * TALLEST[0] > width * TALLEST[1]:
+        raise InputError(
+            f"a screen of {width}x{height} is taller for its width than {TALLEST[0]}:{TALLEST[1]}: "
+            "the table is laid out on its side, not on end"
+        )
     compact = height < COMPACT_HEIGHT
     wide = width / height >= 1.7
     top = round(height * (0.075 if compact else 0.08 if wide else 0.09))

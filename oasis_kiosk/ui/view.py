@@ -102,7 +102,8 @@ class View:
     buttons: tuple[tuple[str, str, bool], ...]
     """(cabinet button, label, live)."""
     overlay: tuple[str, ...]
-    """("tilt" | "handpay" | "payout" | "pending" | "operator", lines...) or empty."""
+    """("tilt" | "handpay" (a win's) | "cash-out handpay" | "payout" | "pending" | "operator",
+    lines...) or empty."""
     ante_unit: int
     thinking: bool
     """A hint is being worked out: the view is read again when it is ready."""
@@ -197,8 +198,7 @@ def _bonus_category(terminal: Terminal, last: ShownSettlement, settled: BoxSettl
         return None
     record: RoundRecord = last["record"]
     final = str(settled["hand"]["category"])
-    profile = terminal.profile_of(record["profile_digest"])
-    return final if profile is None else bonus_category(profile, record, settled["box"], final)
+    return bonus_category(terminal.profile_of(record["profile_digest"]), record, settled["box"], final)
 
 
 def cash_for(terminal: Terminal) -> Callable[[int], str]:
@@ -575,7 +575,7 @@ def overlay(terminal: Terminal, cash: Callable[[int], str], last: ShownSettlemen
     if mode is Mode.HANDPAY and terminal.handpay is not None:
         title, won = _handpaid_win(terminal, cash, last)
         return (
-            "handpay",
+            "handpay" if terminal.handpay_win is not None else "cash-out handpay",
             title,
             cash(terminal.handpay),
             *won,

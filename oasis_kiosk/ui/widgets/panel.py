@@ -28,6 +28,8 @@ class Panel(NamedTuple):
 
 WINS = ("handpay", "pending")
 """The overlays of a win the cabinet waits on."""
+HANDPAYS = ("handpay", "cash-out handpay")
+"""The overlays whose second line is the amount the attendant pays."""
 
 
 def overlay_panel(view: View) -> Panel | None:
@@ -36,7 +38,7 @@ def overlay_panel(view: View) -> Panel | None:
     if not view.overlay or view.overlay[0] == "operator":
         return None
     kind = view.overlay[0]
-    return Panel(view.overlay[1:], kind == "tilt", 1 if kind == "handpay" else None, kind in WINS)
+    return Panel(view.overlay[1:], kind == "tilt", 1 if kind in HANDPAYS else None, kind in WINS)
 
 
 def area(lay: Layout, shown: Panel) -> pygame.Rect:
