@@ -996,15 +996,19 @@ def test_fold_gives_up_the_bonus_of_the_hand_dealt_where_the_bonus_is_judged_on_
 def test_the_win_meter_shows_a_win_where_the_books_count_a_game_won(
     tmp_path: Path, deck: str, press: str
 ) -> None:
-    """The WIN meter and the games-won meter count one win: the round's net with its jackpot
-    awards (a returned stake is none)."""
+    """The WIN meter and the games-won meter count one win: what the round put back on the
+    credits beyond what it took (a returned stake is none), or paid by hand."""
     terminal = dealt_terminal(tmp_path, deck, bonus=True)
     won_before = terminal.store.meters().get("games_won", 0)
     assert terminal.handle(press).ok
     settlement = last_settlement(terminal)
     assert settlement is not None
     win = snapshot(terminal).win
-    assert win == max(settlement["net"] + settlement["jackpot_awards"], 0)
+    booked = sum(row.amount for row in terminal.store.ledger() if row.round_id == settlement["round"])
+    if terminal.handpay is None:
+        assert win == max(booked, 0), "the credits gained what WIN says"
+    else:
+        assert win + int(settlement["collected"]) == terminal.handpay, "the attendant pays what WIN says"
     assert terminal.store.meters().get("games_won", 0) - won_before == (win > 0)
 
 

@@ -247,9 +247,10 @@ class TerminalState:
         """A round's hands through its play, under the rules it was played by."""
         return recalled_hands(self.store, round_)
 
-    def profile_of(self, digest: str) -> Profile | None:
-        """The rules a round was dealt under, by their digest (None: not in these books)."""
-        return self.store.profile(digest)
+    def profile_of(self, digest: str) -> Profile:
+        """The rules a round was dealt under, by their digest: the rules in play, or as the
+        books keep them with their rounds (a StoreError where they keep none)."""
+        return self.profile if digest == self.profile.digest else self.store.profile(digest)
 
     @property
     def mode(self) -> Mode:
