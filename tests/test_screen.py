@@ -1387,3 +1387,30 @@ def test_a_cash_outs_handpay_dims_the_table_as_a_win_does_not(tmp_path: Path) ->
     assert shown is not None
     assert shown.amount_line == 1
     assert not shown.above_the_hands
+
+
+def test_a_touch_of_the_attendants_button_pays_no_handpay_and_clears_no_tilt(tmp_path: Path) -> None:
+    """The ATTENDANT button's lamp shows on the screen; touched, it had paid the handpay as
+    the attendant's key does: a player could pay his own handpay (and clear a tilt). Only
+    the key turns it; a touch says to call the attendant."""
+    app, clock = kiosk(tmp_path, (1280, 720))
+    terminal = app.terminal
+    app.key("f8")
+    app.key("o")  # cash out: paid by hand here
+    owed = terminal.handpay
+    assert owed is not None
+    app.draw()
+    attendant = next(area for area, name, _card in app.game.hotspots if name == "attendant")
+    app.click(*attendant.center)
+    assert terminal.handpay == owed
+    assert "call the attendant" in app.game.showing(clock.now).prompt
+    app.key("d")  # the door opened: a tilt
+    assert terminal.tilts
+    app.draw()
+    for area, name, _card in app.game.hotspots:
+        if name == "attendant":
+            app.click(*area.center)
+    assert terminal.tilts, "a touch clears no tilt"
+    app.key("d")
+    app.key("a")  # the attendant's key
+    assert terminal.handpay is None

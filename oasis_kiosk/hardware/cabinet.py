@@ -36,7 +36,8 @@ from oasis_kiosk.hardware.money import (
 )
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.hardware.power import PowerFailInput
-from oasis_kiosk.machine.intents import BUTTONS, SWITCHES, Intent
+from oasis_kiosk.i18n import N_
+from oasis_kiosk.machine.intents import BUTTONS, KEY_SWITCHES, SWITCHES, Intent
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.money_kinds import BILL, COIN, MONEY_KINDS, MoneyKind
 from oasis_kiosk.machine.terminal import Response, Terminal
@@ -162,8 +163,17 @@ class Cabinet:
         return [self.terminal.handle(press.intent, press.value)]
 
     def touch(self, button: str) -> list[Response]:
-        """A button touched on the screen: the same as its press on the panel."""
+        """A button touched on the screen: the same as its press on the panel, but for the
+        attendant's key (``KEY_SWITCHES``), which a touch only names."""
         intent, value = BUTTONS[button]
+        if intent in KEY_SWITCHES:
+            return [
+                Response(
+                    False,
+                    N_("{intent} is the attendant's key: please call the attendant"),
+                    {"intent": intent},
+                )
+            ]
         responses = self._route(Press(intent, value))
         if self.hopper is not None:
             self._hopper_events(self.hopper)

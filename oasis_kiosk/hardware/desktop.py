@@ -124,6 +124,10 @@ class MockCabinet:
         pin.drive_high()
         return self._step()
 
+    def touch(self, button: str) -> list[Response]:
+        """A button clicked on the screen: a touch of the cabinet's touchscreen."""
+        return self.cabinet.touch(button)
+
     def switch(self, name: str, closed: bool) -> list[Response]:
         pin = self.factory.pin(self.wiring.buttons[name])
         pin.drive_low() if closed else pin.drive_high()

@@ -56,6 +56,10 @@ class IntentEntry:
     """It carries a value: a coin's or note's worth, a card's position, an amount."""
     named: str | None = None
     """What a message calls an intent without a button of its own (a message id)."""
+    key_switch: bool = False
+    """Turned by the attendant's key on the cabinet: the screen shows its lamp as a button,
+    and a touch of it only says so (it pays a handpay and clears a tilt: a player's touch
+    would have paid his own handpay)."""
 
 
 # In the panel's order: the buttons are wired to mock pins in this order on the desktop.
@@ -78,7 +82,7 @@ INTENTS: dict[Intent, IntentEntry] = {
     Intent.BUY_CARD: IntentEntry(N_("BUY CARD"), "buy_dealer_card"),
     Intent.BUY_GAME: IntentEntry(N_("BUY GAME"), "buy_game"),
     Intent.CASHOUT: IntentEntry(N_("CASH OUT")),
-    Intent.ATTENDANT: IntentEntry(N_("ATTENDANT")),
+    Intent.ATTENDANT: IntentEntry(N_("ATTENDANT"), key_switch=True),
     Intent.HELP: IntentEntry(N_("HELP")),
     Intent.LANGUAGE: IntentEntry(N_("EN/CS/RU")),
     Intent.DOOR_OPEN: IntentEntry(),
@@ -87,6 +91,8 @@ INTENTS: dict[Intent, IntentEntry] = {
     Intent.OPERATOR_KEY_OFF: IntentEntry(),
 }
 
+KEY_SWITCHES = frozenset(name for name, kind in INTENTS.items() if kind.key_switch)
+"""The intents only a key on the cabinet gives, never a touch of the screen."""
 ROUND_ACTIONS = {name: kind.round_action for name, kind in INTENTS.items() if kind.round_action}
 """The game actions of a round and the ``Round`` method each calls."""
 ACTION_INTENTS = {action: intent for intent, action in ROUND_ACTIONS.items()}

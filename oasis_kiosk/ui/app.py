@@ -144,7 +144,7 @@ class App:
         if hit is not None:
             button, card = hit
             name = f"card{card}" if card else button
-            responses = self.cabinet.press(name) if self.cabinet else self.devices.touch(name)
+            responses = (self.cabinet or self.devices).touch(name)
             self._answer(responses[0] if responses else None)
 
     def _wake(self) -> bool:
