@@ -32,7 +32,7 @@ from oasis_kiosk.ui.rules_text import hand_name
 from oasis_kiosk.ui.scenes.operator.meters import meter_row
 from oasis_kiosk.ui.scenes.operator.recall import _box_pages, _next_page_said
 from oasis_kiosk.ui.scenes.operator.screen import PAGES, OperatorScreen
-from oasis_kiosk.ui.view import box_result, cash_for
+from oasis_kiosk.ui.view import box_result, cash_for, jackpot_awards
 
 SIZES = [(1280, 720), (800, 480)]
 
@@ -532,3 +532,30 @@ def test_the_menu_never_asks_to_confirm_what_it_would_refuse(tmp_path: Path) -> 
     assert not [text for text in texts if "Return at an ante" in text], "no amounts in the books' money"
     screen.press(Press("deal"))
     assert screen.confirming is None
+
+
+@pytest.mark.parametrize("language", ["cs", "ru"])
+def test_the_recall_says_a_long_result_whole_its_amount_kept(tmp_path: Path, language: str) -> None:
+    """At 800x480 a jackpot's result had been cut short beside its cards ("Royal Flush:
+    krupiér se nekvalifikoval, vyplácí jackpot, …"): the amount the box won was lost. It
+    goes on over the next lines, whole."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(
+        Config(database=database, language=language),
+        books(database),
+        deck_for_round=lambda number: "As Ks Qs Js Ts / 2h 3d 7c 8c 9d",
+    )
+    terminal.handle("bill", 5000)
+    terminal.handle("bonus")
+    terminal.handle("deal")
+    terminal.handle("play")
+    i18n.use(language)
+    (recalled,) = terminal.store.rounds()
+    (box,) = settled(recalled)["boxes"]
+    result = box_result(box, jackpot_awards(settled(recalled)).get(box["box"], 0), cash_for(terminal))
+    screen = operator_screen(terminal, (800, 480))
+    page(screen, "recall")
+    texts = shown(screen, f"operator-recall-jackpot-{language}")
+    assert not [text for text in texts if "…" in text]
+    joined = " ".join(texts)
+    assert result in joined, (result, texts)

@@ -118,6 +118,20 @@ class OperatorPage:
         """The text at the menu's size, or smaller to fit ``width``, never under the floor."""
         return render.fitted(said, self.size, colour, width, bold, least=self.floor)
 
+    def _wrapped(self, said: str, colour: render.Colour, width: int, most: int) -> list[pygame.Surface]:
+        """The text on at most ``most`` lines of ``width``: at the menu's size, or at the
+        floor where it needs more; the last line cut short with "…" only where even that is
+        not enough (a box's result keeps its amount)."""
+        for size in (self.size, self.floor):
+            pieces = render.wrap(said, size, width)
+            if len(pieces) <= most:
+                return [render.text(piece, size, colour) for piece in pieces]
+        kept = list(pieces[: most - 1])
+        rest = " ".join(pieces[most - 1 :])
+        return [render.text(piece, self.floor, colour) for piece in kept] + [
+            self._shortened(rest, colour, width)
+        ]
+
     def _shortened(self, said: str, colour: render.Colour, width: int) -> pygame.Surface:
         """The text fitted to ``width``, cut short with "…" where even at the floor it is wider."""
         shown = self._fitted(said, colour, width)

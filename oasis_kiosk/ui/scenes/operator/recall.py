@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 ROUND_STATES = {"open": N_("open"), "settled": N_("settled"), "voided": N_("voided")}
 CARDS_X = 7
 """Where the cards begin, in text sizes from the left: the hands' names go before them."""
+RESULT_LINES = 3
+"""The lines a hand's result may take beside its last cards (its hand, outcome and net)."""
 
 
 class RecallPage(OperatorPage):
@@ -116,12 +118,13 @@ class RecallPage(OperatorPage):
                         self.screen, render.GOLD, (x - 2, y - 2, card_w + 4, card_h + 4), width=2
                     )
             x = cards_x + len(step.cards) * (card_w + size // 3) + size
-            lines = [(_step_said(step), render.DIM)]
-            if number == len(hand.steps) - 1 and said:
-                lines.append((said, render.WHITE))
-            for line, (words, colour) in enumerate(lines):
-                shown = self._shortened(words, colour, width - x - size)
-                self.screen.blit(shown, (x, middle + (line * 2 - len(lines)) * shown.get_height() // 2))
+            shown = [self._shortened(_step_said(step), render.DIM, width - x - size)]
+            if number == len(hand.steps) - 1 and said:  # what the hand came to, its amount whole
+                shown += self._wrapped(said, render.WHITE, width - x - size, RESULT_LINES)
+            line_y = middle - sum(piece.get_height() for piece in shown) // 2
+            for piece in shown:
+                self.screen.blit(piece, (x, line_y))
+                line_y += piece.get_height()
             y += card_h + size // 2
         return y
 
