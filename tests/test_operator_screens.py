@@ -550,6 +550,13 @@ def test_the_recall_says_a_long_result_whole_its_amount_kept(tmp_path: Path, lan
     terminal.handle("deal")
     terminal.handle("play")
     i18n.use(language)
+    try:
+        recall_said_whole(terminal, language)
+    finally:
+        i18n.use("en")
+
+
+def recall_said_whole(terminal: Terminal, language: str) -> None:
     (recalled,) = terminal.store.rounds()
     (box,) = settled(recalled)["boxes"]
     result = box_result(box, jackpot_awards(settled(recalled)).get(box["box"], 0), cash_for(terminal))
