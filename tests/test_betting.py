@@ -593,3 +593,32 @@ def test_repeat_bet_of_bets_the_rules_no_longer_take_says_so(tmp_path: Path) -> 
     assert not response.ok
     assert response.message == "repeat_bet: the last round's bets are not allowed now"
     assert Intent.REPEAT_BET not in t.betting.lit(t.bets, unequal, t.credits)
+
+
+def test_a_selection_the_credit_cannot_exchange_is_said_with_its_count(tmp_path: Path) -> None:
+    """Box 2 of three may exchange one card on this credit, not two, which would leave less
+    than its play bet: with two selected the prompt had still asked to "select 1 card", and
+    EXCHANGE said only that it was not possible now."""
+    database = tmp_path / "kiosk.db"
+    config = Config(database=database, profile="russian-three-box")
+    deck = "As Ad Ac Kd 2h / Qs Qh 7d 7c 3s / 9h 8h 6h 4h 2c / Ks Kh 4c 5c 9d Th Jh 5s"
+    t = Terminal(config, books(database, config.profile), deck_for_round=lambda number: deck)
+    for _ in range(4):
+        assert t.handle("bill", 5000).ok
+    press(t, "boxes", "boxes")
+    assert t.handle("card", 2).ok  # box 2's ante alone
+    press(t, *["bet"] * 5)
+    assert t.handle("card", 3).ok
+    press(t, "max_bet", "bonus", "deal", "fold")
+    for card in (4, 5):
+        assert t.handle("card", card).ok
+    assert t.round is not None
+    offered = t.round.legal_actions()["exchange"]
+    assert 1 in offered
+    assert 2 not in offered
+    cash = view.cash_for(t)
+    said = f"the credit {cash(t.credits)} must keep the play bets to come"
+    assert f"No EXCHANGE of 2 cards: {said}" in prompt.prompt(t, t.live(), cash)
+    refused = t.handle("exchange")
+    assert not refused.ok
+    assert refused.text(cash, intent_name) == f"EXCHANGE of 2 cards: {said}"

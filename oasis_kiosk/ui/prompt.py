@@ -210,6 +210,13 @@ def _dark_purchase(terminal: Terminal, cash: Callable[[int], str]) -> str:
     """Why EXCHANGE or SIXTH CARD, which the rules offer the box, is dark: the credit the
     play bets to come need, or the one purchase a box makes; nothing when neither is."""
     credit = cash(terminal.credits)
+    count = terminal.selection_kept_for_play()
+    if count:
+        return ngettext(
+            "no EXCHANGE of {count} card: the credit {credit} must keep the play bets to come",
+            "no EXCHANGE of {count} cards: the credit {credit} must keep the play bets to come",
+            count,
+        ).format(count=count, credit=credit)
     exchange, sixth = terminal.exchange_kept_for_play(), terminal.sixth_kept_for_play()
     if exchange and sixth:
         return _("no EXCHANGE or SIXTH CARD: the credit {credit} must keep the play bets to come").format(

@@ -90,6 +90,17 @@ class RoundPlay(RoundSettling):
             return False
         return self._most_selected(round_) > 0
 
+    def selection_kept_for_play(self) -> int:
+        """The number of cards selected where the round exchanges fewer for the credit (the
+        rules would take this many, but the credit left would not keep the play bets to
+        come); 0 where it is not so."""
+        round_ = self.round
+        count = len(self.selected)
+        offered = round_.legal_actions().get("exchange") if round_ is not None else None
+        if round_ is None or not offered or not count or count in offered:
+            return 0
+        return count if count in (_unlimited(round_).legal_actions().get("exchange") or {}) else 0
+
     def sixth_kept_for_play(self) -> bool:
         """The rules offer the box in play a sixth card now, but the credit left after it
         would not keep the play bets to come, so the round offers none."""
@@ -120,6 +131,13 @@ class RoundPlay(RoundSettling):
                 False,
                 N_("{intent}: the credit {credit} must keep the play bets to come"),
                 {"intent": intent, "credit": Amount(self.credits)},
+            )
+        count = self.selection_kept_for_play()
+        if intent is Intent.EXCHANGE and count:
+            return Response(
+                False,
+                N_("{intent} of {count} cards: the credit {credit} must keep the play bets to come"),
+                {"intent": intent, "count": count, "credit": Amount(self.credits)},
             )
         bought = self.purchase_made()
         if bought is None or intent not in {Intent.CARD, *PURCHASES.values()} - {bought}:
