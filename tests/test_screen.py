@@ -879,6 +879,9 @@ def test_every_house_rules_are_on_the_help_pages_in_every_language(tmp_path: Pat
                     i18n._("page {page} of {pages}").format(page=page, pages=pages) in said
                     for page, said in enumerate(shown, start=1)
                 )
+                # each page says how to go on: the next page, and from the last the game
+                assert all(i18n._("HELP: next page") in said for said in shown[:-1])
+                assert i18n._("HELP: back to the game") in shown[-1]
             pages_seen.append(pages)
             pygame.quit()
     assert profile != "golden-oasis" or max(pages_seen) > 1, "the most rules of all need a second page"

@@ -79,9 +79,9 @@ class HelpPages:
                 beside = Box(table.x + width, table.y, table.w - width, table.h)
                 paytable.both(surface, beside, rows, bonus, lay.small, lay.floor)
         if total > 1:
-            number = render.text(
-                _("page {page} of {pages}").format(page=page + 1, pages=total), size, render.GOLD
-            )
+            turn = _("HELP: next page") if page + 1 < total else _("HELP: back to the game")
+            said = _("page {page} of {pages}").format(page=page + 1, pages=total)
+            number = render.text(f"{said} · {turn}", size, render.GOLD)
             surface.blit(
                 number, number.get_rect(bottomright=(area.right - lay.small, area.bottom - lay.small // 2))
             )
