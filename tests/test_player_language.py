@@ -64,9 +64,21 @@ def test_the_attract_demo_forgets_the_players_language(tmp_path: Path) -> None:
     t.handle("language")
     t.handle("help")
     assert t.language == "cs", "chosen before paying, kept while the player reads"
-    t.forget_player_language()
+    t.forget_the_player()
     assert t.language == "en"
     assert t.store.get_state("terminal")["player_language"] is None
+
+
+def test_the_attract_demo_forgets_the_box_bet_alone(tmp_path: Path) -> None:
+    """A box chosen for BET to step alone had carried into the next player's session."""
+    t = terminal(tmp_path / "kiosk.db", language="en")
+    t.handle("bill", 5000)
+    t.handle("boxes")
+    assert t.handle("card", 2).ok
+    assert t.bet_box == 1
+    t.forget_the_player()
+    assert t.bet_box is None
+    assert t.store.get_state("terminal")["bet_box"] is None
 
 
 def test_the_players_language_survives_a_power_cut(tmp_path: Path) -> None:

@@ -234,7 +234,7 @@ class App:
             else:  # a tilt, the operator's key, a failing mains: the screen must say so
                 self._end_attract()
         elif 0 < self.terminal.config.attract_after <= self.idle and self._quiet():
-            self.terminal.forget_player_language()  # the next player finds the house's
+            self.terminal.forget_the_player()  # the next player finds the house's language
             self.attract = Attract(self.terminal, self.screen, self.sounds)
 
     def _poll(self, seconds: float) -> list[Response]:

@@ -168,11 +168,12 @@ class Inputs(RoundPlay, CreditsIn):
         self.player_language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)]
         return Response(True, N_("language {language}"), {"language": self.player_language})
 
-    def forget_player_language(self) -> None:
-        """The attract demo starts: the next player finds the house's language."""
-        if self.player_language is not None:
-            self._commit(self._forget_player_language)
+    def forget_the_player(self) -> None:
+        """The attract demo starts: the next player finds the house's language and every box
+        bet alike (a box BET stepped alone had carried into the next player's session)."""
+        if self.player_language is not None or self.bet_box is not None:
+            self._commit(self._forget_the_player)
 
-    def _forget_player_language(self) -> Response:
-        self.player_language = None
+    def _forget_the_player(self) -> Response:
+        self.player_language, self.bet_box = None, None
         return Response(True, N_("language {language}"), {"language": self.config.language})
