@@ -328,6 +328,8 @@ def test_a_missing_pin_is_said_as_the_menu_opens(tmp_path: Path, size: tuple[int
     texts = shown(screen, "operator-no-pin")
     assert "No PIN is set: stop the kiosk and set one with oasis-kiosk set-pin." in texts
     assert not [text for text in texts if text.startswith("Enter the PIN")], "no PIN to enter"
+    assert not [text for text in texts if "pages" in text], "no pages to turn before the menu opens"
+    assert "Turn the key back to leave the menu." in texts
     screen.press(Press("card", 1))
     screen.press(Press("deal"))
     assert screen.notice == "", "the page says it already, in the screen's language"

@@ -178,7 +178,9 @@ class OperatorScreen(
         # the floor, and the page is drawn above them (``self.foot``).
         hint_size = max(self.size * 8 // 10, self.floor)
         hint = render.wrap(
-            _("BET/BONUS: pages · PLAY/FOLD: scroll · DEAL: confirm · turn the key back to leave"),
+            _("BET/BONUS: pages · PLAY/FOLD: scroll · DEAL: confirm · turn the key back to leave")
+            if self.menu.logged_in
+            else _("Turn the key back to leave the menu."),  # no pages to turn before the PIN
             hint_size,
             width - self.size * 2,
         )
