@@ -34,9 +34,9 @@ BOXES_DECK = " ".join(
     ["As Ad Ac Kd 2h", "Qs Qh 7d 7c 3s", "9h 8h 6h 4h 2c", "Ks Kh 4c 5c 9d", "Jd Jc 6s 5d 3h"]
 )
 """The boxes' hands and the dealer's for the other tables' walk (``table_screens``)."""
-OTHER_TABLES = ("russian-three-box", "caribbean")
-"""Tables unlike the standard one: three boxes, one of them blind, and a game with neither a
-bonus nor a jackpot."""
+OTHER_TABLES = ("russian-three-box", "golden-oasis", "caribbean")
+"""Tables unlike the standard one: three boxes, one of them blind; two boxes at one ante,
+with insurance; and a game with neither a bonus nor a jackpot."""
 CELEBRATING = 4.0
 """Seconds after PLAY at which the jackpot's banner shows over the count of its win."""
 PIN = "243512"
@@ -138,8 +138,8 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
 
 
 def table_screens(app: App, clock: Clock) -> Iterator[str]:
-    """Another table's screens: every box it deals bet on before the deal, in the round, and
-    settled with each box played."""
+    """Another table's screens: every box it deals bet on before the deal, insurance where
+    the table offers it, the round, a box folded in it, and settled with the others played."""
     terminal = app.terminal
 
     def keys(*names: str) -> None:
@@ -147,14 +147,21 @@ def table_screens(app: App, clock: Clock) -> Iterator[str]:
             app.key(name)
         clock.now += LONG_ENOUGH
 
-    keys("f8")
+    keys("f8", "f8")
     most = int(terminal.rules["boxes"]["max"])
     for _press in range(most - 1):
         keys("x")
     assert len(terminal.bets.antes) == most, "every box the table deals is bet on"
     yield "boxes-ready"
     keys("return")
+    assert terminal.round is not None
+    if terminal.round.phase == "insurance":
+        yield "boxes-insurance"
+        keys("c")  # declined
     yield "boxes-round"
+    keys("f")
+    if terminal.round is not None:
+        yield "boxes-folded"
     for _box in range(most):
         if terminal.round is not None:
             keys("p")
