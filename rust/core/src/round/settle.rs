@@ -271,15 +271,22 @@ pub(crate) fn insurance_bet(amount: Money, dealer_qualifies: bool, box_beats_dea
 
 fn settle_bonus(profile: &Profile, state: &BoxState) -> (BetResult, Option<JackpotWin>) {
     let folded = state.decision == Decision::Folded;
-    let judged = || match profile.bonus.as_ref().map(|b| b.judged_on) {
-        Some(JudgedOn::Dealt) => evaluator().evaluate_unchecked(&state.dealt),
-        _ => state.hand(),
-    };
+    let judged = || judged_hand(profile, evaluator().evaluate_unchecked(&state.dealt), state.hand());
     bonus_bet(profile, state.bonus_stake, state.bonus_forfeited, folded, judged)
 }
 
+/// The hand the bonus is judged on: the box's hand as dealt or as it ended, as the profile
+/// says (RULES.md §3.6). Any view of a hand will do (a value, a category), the same for both.
+#[inline]
+pub(crate) fn judged_hand<T>(profile: &Profile, dealt: T, last: T) -> T {
+    match profile.bonus.as_ref().map(|b| b.judged_on) {
+        Some(JudgedOn::Dealt) => dealt,
+        _ => last,
+    }
+}
+
 /// The bonus stake's result for a box whose bonus was or was not forfeited by an exchange,
-/// that folded or not, judged on the hand `judged` gives (dealt or final, as the profile says).
+/// that folded or not, judged on the hand `judged` gives ([`judged_hand`] chooses it).
 pub(crate) fn bonus_bet(
     profile: &Profile,
     stake: Money,

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::card::{Card, DECK_SIZE};
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, JudgedOn, Money, Profile, Redraw};
+use crate::profile::{BonusKind, Money, Profile, Redraw};
 use crate::round::{self, Action, Outcome};
 use crate::shuffle::bounded;
 
@@ -136,10 +136,7 @@ impl FastPlayer<'_> {
         let (outcome, ante, play) = round::main_bets(self.profile, f.hand, self.ante, play, outcome);
         let insurance =
             round::insurance_bet(f.insurance, round::qualifies(self.profile, revealed), f.hand > revealed);
-        let judged = match self.profile.bonus.as_ref().map(|b| b.judged_on) {
-            Some(JudgedOn::Dealt) => f.dealt,
-            _ => f.hand,
-        };
+        let judged = round::judged_hand(self.profile, f.dealt, f.hand);
         let (bonus, won_jackpot) =
             round::bonus_bet(self.profile, self.bonus_stake, f.forfeited, !f.played, || judged);
         let net = ante.net() + play.net() + bonus.net() + insurance.net() - f.fees;
