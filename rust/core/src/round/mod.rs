@@ -41,7 +41,9 @@ pub(crate) use pricing::{
     exchange_counts, exchange_fee, insurance_limits, purchase_fee, redraw_fee, redraw_price,
 };
 pub use record::{DeckSource, RoundRecord};
-pub(crate) use settle::{bonus_bet, insurance_bet, main_bets, played_outcome, qualifies};
+pub(crate) use settle::{
+    bonus_bet, box_result, insurance_bet, judged_hand, main_bets, played_outcome, qualifies, BoxFacts,
+};
 pub use settle::{outcome_name, BetResult, BoxSettlement, JackpotWin, Outcome, Settlement};
 
 /// Cards in a box or a dealer's hand as dealt.

@@ -153,8 +153,7 @@ fn capped(profile: &Profile, ante_win: Money, play_win: Money) -> (Money, Money)
     }
 }
 
-/// Settles a box: a box that bought the redraw against the dealer's hand now, any other
-/// and the insurance against the hand he revealed (RULES.md §3.4).
+/// Settles a box: its facts as the round left them, judged by [`box_result`].
 pub(super) fn settle_box(
     profile: &Profile,
     box_index: usize,
@@ -163,28 +162,104 @@ pub(super) fn settle_box(
     dealer_now: HandValue,
 ) -> BoxSettlement {
     let hand = state.hand();
-    let outcome = match state.decision {
-        Decision::Folded | Decision::Pending => Outcome::Folded,
-        Decision::Played if state.bought_redraw => played_outcome(profile, hand, dealer_now, true),
-        Decision::Played => played_outcome(profile, hand, revealed, false),
+    let facts = BoxFacts {
+        hand,
+        dealt: evaluator().evaluate_unchecked(&state.dealt),
+        // Only a box that played meets the dealer (every box has decided by the reveal).
+        played: state.decision == Decision::Played,
+        bought_redraw: state.bought_redraw,
+        ante: state.ante,
+        play_bet: state.play_bet,
+        bonus_stake: state.bonus_stake,
+        bonus_forfeited: state.bonus_forfeited,
+        insurance: state.insurance,
+        fees: state.fees,
     };
-    let (outcome, ante_result, play_result) = main_bets(profile, hand, state.ante, state.play_bet, outcome);
-    let insurance = insurance_bet(state.insurance, qualifies(profile, revealed), hand > revealed);
-    let (bonus, jackpot) = settle_bonus(profile, state);
-    let fees = state.fees;
-    let net = ante_result.net() + play_result.net() + bonus.net() + insurance.net() - fees;
+    let result = box_result(profile, &facts, revealed, dealer_now);
     BoxSettlement {
         box_index,
         cards: state.cards.clone(),
         hand,
-        outcome,
-        ante: ante_result,
-        play: play_result,
-        bonus,
-        insurance,
-        fees,
-        jackpot,
-        net,
+        outcome: result.outcome,
+        ante: result.ante,
+        play: result.play,
+        bonus: result.bonus,
+        insurance: result.insurance,
+        fees: facts.fees,
+        jackpot: result.jackpot,
+        net: result.net,
+    }
+}
+
+/// What settles a box once the dealer has shown his hand: the round's box and the
+/// simulation's fast path alike describe it so.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoxFacts {
+    /// The hand it ended with.
+    pub(crate) hand: HandValue,
+    /// The hand it was dealt, on which some bonuses are judged.
+    pub(crate) dealt: HandValue,
+    /// It played (otherwise it folded).
+    pub(crate) played: bool,
+    /// It bought the dealer's redraw after a reveal that did not qualify.
+    pub(crate) bought_redraw: bool,
+    pub(crate) ante: Money,
+    pub(crate) play_bet: Money,
+    pub(crate) bonus_stake: Money,
+    /// An exchange forfeited its bonus.
+    pub(crate) bonus_forfeited: bool,
+    pub(crate) insurance: Money,
+    /// Exchange fees, sixth card, the dealer's card, the game: never returned.
+    pub(crate) fees: Money,
+}
+
+/// How a box's bets ended ([`box_result`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoxResult {
+    pub(crate) outcome: Outcome,
+    pub(crate) ante: BetResult,
+    pub(crate) play: BetResult,
+    pub(crate) bonus: BetResult,
+    pub(crate) insurance: BetResult,
+    /// The hand the bonus was judged on ([`judged_hand`]).
+    pub(crate) judged: HandValue,
+    pub(crate) jackpot: Option<JackpotWin>,
+    /// Every bet's net less the fees.
+    pub(crate) net: Money,
+}
+
+/// How a box's bets end: one that bought the redraw against the dealer's hand now
+/// (`dealer_now`), any other and the insurance against the hand he revealed (RULES.md §3.4);
+/// the bonus on the hand [`judged_hand`] names.
+#[inline]
+pub(crate) fn box_result(
+    profile: &Profile,
+    facts: &BoxFacts,
+    revealed: HandValue,
+    dealer_now: HandValue,
+) -> BoxResult {
+    let hand = facts.hand;
+    let outcome = match (facts.played, facts.bought_redraw) {
+        (false, _) => Outcome::Folded,
+        (true, true) => played_outcome(profile, hand, dealer_now, true),
+        (true, false) => played_outcome(profile, hand, revealed, false),
+    };
+    let (outcome, ante, play) = main_bets(profile, hand, facts.ante, facts.play_bet, outcome);
+    let insurance = insurance_bet(facts.insurance, qualifies(profile, revealed), hand > revealed);
+    let judged = judged_hand(profile, facts.dealt, hand);
+    let (bonus, jackpot) =
+        bonus_bet(profile, facts.bonus_stake, facts.bonus_forfeited, !facts.played, || judged);
+    let net = ante.net() + play.net() + bonus.net() + insurance.net() - facts.fees;
+    BoxResult { outcome, ante, play, bonus, insurance, judged, jackpot, net }
+}
+
+/// The hand the bonus is judged on: the box's hand as dealt or as it ended, as the profile
+/// says (RULES.md §3.6). Any view of a hand will do (a value, a category), the same for both.
+#[inline]
+pub(crate) fn judged_hand<T>(profile: &Profile, dealt: T, last: T) -> T {
+    match profile.bonus.as_ref().map(|b| b.judged_on) {
+        Some(JudgedOn::Dealt) => dealt,
+        _ => last,
     }
 }
 
@@ -269,17 +344,8 @@ pub(crate) fn insurance_bet(amount: Money, dealer_qualifies: bool, box_beats_dea
     }
 }
 
-fn settle_bonus(profile: &Profile, state: &BoxState) -> (BetResult, Option<JackpotWin>) {
-    let folded = state.decision == Decision::Folded;
-    let judged = || match profile.bonus.as_ref().map(|b| b.judged_on) {
-        Some(JudgedOn::Dealt) => evaluator().evaluate_unchecked(&state.dealt),
-        _ => state.hand(),
-    };
-    bonus_bet(profile, state.bonus_stake, state.bonus_forfeited, folded, judged)
-}
-
 /// The bonus stake's result for a box whose bonus was or was not forfeited by an exchange,
-/// that folded or not, judged on the hand `judged` gives (dealt or final, as the profile says).
+/// that folded or not, judged on the hand `judged` gives ([`judged_hand`] chooses it).
 pub(crate) fn bonus_bet(
     profile: &Profile,
     stake: Money,

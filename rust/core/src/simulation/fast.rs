@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::analysis::{self, category_counts, BoxPlay, HoldingTables, BINOMIAL, CUMULATIVE};
 use crate::card::DECK_SIZE;
 use crate::eval::{Category, HandValue};
-use crate::profile::{JudgedOn, Money, Profile};
+use crate::profile::{Money, Profile};
 use crate::progress::Progress;
 use crate::round::{self, Outcome};
 
@@ -336,11 +336,10 @@ impl<'a> FastPlayer<'a> {
         self.weighed_bonus[usize::from(forfeited)][usize::from(folded)][judged as usize]
     }
 
+    /// The category the bonus is judged on ([`round::judged_hand`]).
+    #[inline]
     pub(super) fn judged(&self, dealt: Category, hand: Category) -> Category {
-        match self.profile.bonus.as_ref().map(|b| b.judged_on) {
-            Some(JudgedOn::Dealt) => dealt,
-            _ => hand,
-        }
+        round::judged_hand(self.profile, dealt, hand)
     }
 
     /// The value of a final hand (best of folding, where allowed, and playing), in minor units.

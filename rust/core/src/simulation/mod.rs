@@ -10,7 +10,7 @@
 //!
 //! **Settlement.** A round is played on a fast path that deals, prices and settles with the
 //! round engine's own functions (`round::exchange_fee`, `purchase_fee`, `redraw_fee`,
-//! `dealer_discard`, `played_outcome`, `main_bets`, `insurance_bet`, `bonus_bet`); a test
+//! `dealer_discard`, and `box_result`, which settles the round's boxes too); a test
 //! replays rounds of every profile file at its least and greatest ante on the engine
 //! (`Round::act` from a stacked deck) and finds the same actions legal and the same settlement.
 //!

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::card::{Card, DECK_SIZE};
 use crate::eval::{evaluator, Category, HandValue};
-use crate::profile::{BonusKind, JudgedOn, Money, Profile, Redraw};
+use crate::profile::{BonusKind, Money, Profile, Redraw};
 use crate::round::{self, Action, Outcome};
 use crate::shuffle::bounded;
 
@@ -118,8 +118,9 @@ pub(super) const LOST: usize = 16;
 pub(super) const SLOTS: usize = 17;
 
 impl FastPlayer<'_> {
-    /// The box's settlement as `round::settle_box` makes it, against the dealer's hand as he
-    /// revealed it and as it is now (after a redraw): (outcome slot, box net, side bet's net).
+    /// The box's settlement as the round makes it (`round::box_result`), against the dealer's
+    /// hand as he revealed it and as it is now (after a redraw): (outcome slot, box net, side
+    /// bet's net).
     fn settle(
         &self,
         f: &Finish,
@@ -127,26 +128,23 @@ impl FastPlayer<'_> {
         jackpot: &mut Option<Category>,
         hit: &mut Option<Category>,
     ) -> (usize, Money, Money) {
-        let outcome = match (f.played, f.bought_redraw) {
-            (false, _) => Outcome::Folded,
-            (true, true) => round::played_outcome(self.profile, f.hand, dealer_now, true),
-            (true, false) => round::played_outcome(self.profile, f.hand, revealed, false),
+        let facts = round::BoxFacts {
+            hand: f.hand,
+            dealt: f.dealt,
+            played: f.played,
+            bought_redraw: f.bought_redraw,
+            ante: self.ante,
+            play_bet: if f.played { self.play_bet } else { 0 },
+            bonus_stake: self.bonus_stake,
+            bonus_forfeited: f.forfeited,
+            insurance: f.insurance,
+            fees: f.fees,
         };
-        let play = if f.played { self.play_bet } else { 0 };
-        let (outcome, ante, play) = round::main_bets(self.profile, f.hand, self.ante, play, outcome);
-        let insurance =
-            round::insurance_bet(f.insurance, round::qualifies(self.profile, revealed), f.hand > revealed);
-        let judged = match self.profile.bonus.as_ref().map(|b| b.judged_on) {
-            Some(JudgedOn::Dealt) => f.dealt,
-            _ => f.hand,
-        };
-        let (bonus, won_jackpot) =
-            round::bonus_bet(self.profile, self.bonus_stake, f.forfeited, !f.played, || judged);
-        let net = ante.net() + play.net() + bonus.net() + insurance.net() - f.fees;
-        let side = side_net(self.profile, bonus.net());
-        *jackpot = won_jackpot.map(|w| w.category);
-        *hit = (bonus.returned > 0).then(|| judged.category());
-        (outcome_slot(outcome, f.hand), net, side)
+        let result = round::box_result(self.profile, &facts, revealed, dealer_now);
+        let side = side_net(self.profile, result.bonus.net());
+        *jackpot = result.jackpot.map(|w| w.category);
+        *hit = (result.bonus.returned > 0).then(|| result.judged.category());
+        (outcome_slot(result.outcome, f.hand), result.net, side)
     }
 
     /// After playing: the insurance the strategy takes (exact counts).

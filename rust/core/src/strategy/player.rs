@@ -3,7 +3,7 @@
 
 use crate::card::{Card, DECK_SIZE};
 use crate::eval::{evaluator, HandValue};
-use crate::profile::{JudgedOn, Money, Profile};
+use crate::profile::{Money, Profile};
 use crate::round::{self, Action, LegalAction, Outcome, Round};
 
 use super::Choice;
@@ -42,11 +42,8 @@ impl<'a> Player<'a> {
     /// The bonus stake's net when the box ends with `hand` (jackpot awards count as nothing:
     /// the meter is the terminal's, and in the shipped profiles the jackpot hand plays anyway).
     pub(super) fn bonus(&self, hand: HandValue, forfeited: bool, folded: bool) -> Money {
-        let judged = || match self.profile.bonus.as_ref().map(|b| b.judged_on) {
-            Some(JudgedOn::Dealt) => self.dealt,
-            _ => hand,
-        };
-        round::bonus_bet(self.profile, self.bonus_stake, forfeited, folded, judged).0.net()
+        let judged = round::judged_hand(self.profile, self.dealt, hand);
+        round::bonus_bet(self.profile, self.bonus_stake, forfeited, folded, || judged).0.net()
     }
 
     /// The ante and play bet's net for each way the round can end for `hand`.
