@@ -71,6 +71,13 @@ def kiosk(size: tuple[int, int], language: str, profile: str = "standard") -> tu
     return App(terminal, size=size, clock=clock), clock
 
 
+def pressed(app: App, clock: Clock, *names: str) -> None:
+    """The keys pressed in turn, then every deal, reveal and count they started ended."""
+    for name in names:
+        app.key(name)
+    clock.now += LONG_ENOUGH
+
+
 def screens(app: App, clock: Clock) -> Iterator[str]:
     """Takes the kiosk through every screen, yielding each one's name while it shows: the
     table before the deal, in a round (a card selected to exchange), settled and with a new
@@ -80,9 +87,7 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
     terminal = app.terminal
 
     def keys(*names: str) -> None:
-        for name in names:
-            app.key(name)
-        clock.now += LONG_ENOUGH
+        pressed(app, clock, *names)
 
     keys("f8", "n")
     yield "ready"
@@ -143,9 +148,7 @@ def table_screens(app: App, clock: Clock) -> Iterator[str]:
     terminal = app.terminal
 
     def keys(*names: str) -> None:
-        for name in names:
-            app.key(name)
-        clock.now += LONG_ENOUGH
+        pressed(app, clock, *names)
 
     keys("f8", "f8")
     most = int(terminal.rules["boxes"]["max"])
