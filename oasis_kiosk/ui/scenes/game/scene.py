@@ -298,6 +298,7 @@ class GameScene(TableScene):
         yield from render.preparing_chips(lay.spots(lay.boxes[0])[0].w, lay.floor)
         outcome_fonts = panel.font_sizes(lay) + (jackpot.banner_font_sizes(lay) if self._has_jackpot else [])
         yield from render.preparing_fonts(outcome_fonts)
+        yield from self._help.drawing_ahead(lay)
 
     def _encoded(self, piece: pygame.Surface) -> pygame.Surface:
         """``piece`` (``render.run_length``) blitted once on the screen, and what the screen
@@ -328,7 +329,7 @@ class GameScene(TableScene):
             view.dealer_verdict,
             view.boxes,
             view.overlay,
-            (self.showing_help, self.help_page, self.showing_help and self.terminal.changes),
+            (self.showing_help, self.help_page, self.showing_help and self._help.written()),
             self.legend is not None,
             glowing and not self.showing_help,
             moving and not self.showing_help and now,
