@@ -186,6 +186,43 @@ def test_helps_history_page_shows_the_rounds_played_since_it_was_last_kept(tmp_p
     pictures_agree(app, clock)
 
 
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_helps_opening_and_closing_seen_before_are_a_blit_of_the_table(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app, clock = played(tmp_path, size, FLUSH)
+    settle(app, clock, 15)  # the round settled, its win counted: nothing moves
+    table = app.game
+    assert len(table.help_pages(table.layout)) <= KEPT_LOOKS["table"], "every page's look kept"
+    painted: list[pygame.Rect] = []  # what the frames drew afresh on the table
+    paint_table = table._paint_table
+
+    def table_painted(lay: Layout, now: float, background: Background, area: pygame.Rect, only: Any) -> None:
+        painted.append(area)
+        paint_table(lay, now, background, area, only)
+
+    table._paint_table = table_painted  # type: ignore[method-assign]
+    for _ in range(2):  # the first opening and closing paint, and keep what they showed
+        while True:
+            app.key("h")
+            drawn(app)
+            if not table.showing_help:
+                break
+    painted.clear()
+    pages = 0
+    for _ in range(3):
+        while True:
+            app.key("h")
+            drawn(app)
+            pages += 1
+            if not table.showing_help:
+                break
+    assert pages > 3
+    assert not painted, "each page of HELP and the game's table under it shown from its kept look"
+    table._paint_table = paint_table  # type: ignore[method-assign]
+    pictures_agree(app, clock)
+
+
 def test_a_winning_hands_glow_turned_to_a_look_seen_again_is_one_blit(tmp_path: Path) -> None:
     app, clock = played(tmp_path, (1280, 720), QUADS)
     table = app.game

@@ -5,6 +5,8 @@ meters and buttons stay: the game scene shows it while the player pages through 
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterator
+
 import pygame
 
 from oasis_kiosk import i18n
@@ -19,23 +21,52 @@ from oasis_kiosk.ui.widgets import paytable, rulebook
 class HelpPages:
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
-        self._history: tuple[tuple[int, str], list[str]] | None = None
-        """The last rounds' sentences, and the terminal's change count and language they
-        were written at: a press and its frame need them, not two replays."""
+        self._history: tuple[Hashable, list[str]] | None = None
+        """The last rounds' sentences, and what they were written from (``written``): a
+        press and its frame need them, not two replays."""
+        self._rounds_read: tuple[int, int] | None = None
+        """The terminal's change count, and the next round's number the books gave then."""
+        self._paged: tuple[tuple[Hashable, Layout], tuple[int, int, rulebook.Pages]] | None = None
+        """The rules paged for a screen, and what they were written from."""
+
+    def written(self) -> tuple[Hashable, ...]:
+        """What the pages are written from: the rules and the ante (the prices), the language,
+        and the rounds the books have closed, which change only as a round opens or closes
+        (the next round's number and the open one's), not at each input: a HELP press is a
+        commit too, and the last rounds' sentences replay ten rounds."""
+        terminal = self.terminal
+        if self._rounds_read is None or self._rounds_read[0] != terminal.changes:
+            self._rounds_read = (terminal.changes, terminal.store.next_round_id())
+        rounds = (self._rounds_read[1], terminal.round_id)
+        return terminal.profile.digest, terminal.ante, i18n.active(), rounds
 
     def _rules(self, lay: Layout) -> tuple[int, int, rulebook.Pages]:
         """The rules, paged for this screen."""
+        written = self.written()[:3]
+        if self._paged is not None and self._paged[0] == (written, lay):
+            return self._paged[1]
+        self._paged = ((written, lay), rulebook.pages(*self._rules_lines(lay)))
+        return self._paged[1]
+
+    def _rules_lines(self, lay: Layout) -> tuple[tuple[str, ...], Layout, bool]:
+        """The rules' sentences, the layout and whether the paytables fit beside them."""
         rules, cash = self.terminal.rules, cash_for(self.terminal)
         lines = rules_text.rules_lines(rules, cash, self.terminal.profile, self.terminal.ante)
         beside = paytable.both_fit(
             lay.table.h, rules_text.paytable_rows(rules), rules_text.bonus_rows(rules, cash), lay.floor
         )
-        return rulebook.pages(tuple(lines), lay, beside)
+        return tuple(lines), lay, beside
+
+    def drawing_ahead(self, lay: Layout) -> Iterator[None]:
+        """The rules' first page laid out and its lines rendered, a step at a time (in
+        frames with nothing to paint): HELP's first opening then paints with them kept."""
+        yield
+        yield from rulebook.paging(*self._rules_lines(lay))
 
     def _rounds(self, lay: Layout) -> tuple[int, int, rulebook.Pages]:
         """The player's last rounds (``ui/history.py``), paged for this screen; none before
         the first round."""
-        written_at = (self.terminal.changes, i18n.active())
+        written_at = self.written()
         if self._history is None or self._history[0] != written_at:
             self._history = (written_at, history.history_lines(self.terminal, cash_for(self.terminal)))
         lines = self._history[1]

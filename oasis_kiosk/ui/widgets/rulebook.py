@@ -3,6 +3,7 @@ when they do not fit at the floor size."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 import pygame
@@ -31,11 +32,9 @@ def pages(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> tuple[
     number."""
     table, margin = lay.table, lay.small
     room = table.h - 2 * margin
-    tries = [(table.w * 3 // 5, lay.small)] if lay.compact and paytables_beside else []
-    for width, least in [*tries, (table.w, lay.floor)]:
-        for size in range(lay.small + 2, least - 1, -1):
-            if _height(lines, size, width - 2 * margin) <= room:
-                return size, width, (lines,)
+    for width, size in _tries(lay, paytables_beside):
+        if _height(lines, size, width - 2 * margin) <= room:
+            return size, width, (lines,)
     size, width = lay.small, table.w
     room -= render.font(size).get_linesize()
     paged: list[tuple[str, ...]] = []
@@ -48,6 +47,32 @@ def pages(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> tuple[
             page = carried
         page += (line,)
     return size, width, (*paged, page)
+
+
+def _tries(lay: Layout, paytables_beside: bool) -> Iterator[tuple[int, int]]:
+    """The widths and text sizes ``pages`` tries for one page, in its order."""
+    table = lay.table
+    tries = [(table.w * 3 // 5, lay.small)] if lay.compact and paytables_beside else []
+    for width, least in [*tries, (table.w, lay.floor)]:
+        for size in range(lay.small + 2, least - 1, -1):
+            yield width, size
+
+
+def paging(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> Iterator[None]:
+    """``pages`` worked out a step at a time, each step a size tried (its lines wrapped and
+    kept, ``render.wrap``), then the pages, then the first page's lines rendered one a step:
+    drawn ahead, HELP's first opening blits them."""
+    room = lay.table.h - 2 * lay.small
+    for width, size in _tries(lay, paytables_beside):
+        yield
+        if _height(lines, size, width - 2 * lay.small) <= room:
+            break
+    size, width, paged = pages(lines, lay, paytables_beside)
+    for number, line in enumerate(paged[0]):
+        yield
+        colour = render.GOLD if number == 0 else render.WHITE
+        for piece in render.wrap(line, size, width - 2 * lay.small):
+            render.text(piece, size, colour)
 
 
 def _leads_in(line: str) -> bool:

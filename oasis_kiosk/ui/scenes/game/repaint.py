@@ -38,8 +38,7 @@ class TableLook(NamedTuple):
     boxes: tuple[BoxView, ...]
     overlay: tuple[str, ...]
     help: tuple[object, ...]
-    """HELP shown, its page and (the rules' prices and the history change with the books)
-    the terminal's changes."""
+    """HELP shown, its page and what its pages are written from (``HelpPages.written``)."""
     legend: bool
     glowing: bool
     """The winning hands' glow (the rules cover it)."""

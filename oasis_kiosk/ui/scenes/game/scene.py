@@ -58,15 +58,26 @@ from oasis_kiosk.ui.widgets.hand import CardPose
 
 JACKPOT_ROLL = 8
 """The jackpot meter closes an eighth of the gap to its value each frame: it rolls up."""
-KEPT_LOOKS = {"paytable": 4, "lit row": 12, "message": 8, "buttons": 8, "table": 3, "glow": 4, "jackpot": 2}
+KEPT_LOOKS = {
+    "paytable": 4,
+    "lit row": 12,
+    "message": 8,
+    "buttons": 8,
+    "table": 3,
+    "game table": 1,
+    "glow": 4,
+    "jackpot": 2,
+}
 """The regions whose looks recur (the paytable column and HELP's paytables, a row of the column
-lit, glowing and dark again, the buttons of a moment, a prompt, the rules under HELP, a
-winning hand glowing and not, the jackpot's banner in each colour), and how many looks of
-each are kept painted: about 34 MB at 1920x1080."""
+lit, glowing and dark again, the buttons of a moment, a prompt, the rules under HELP, the
+game's table HELP went over, a winning hand glowing and not, the jackpot's banner in each
+colour), and how many looks of each are kept painted: about 38 MB at 1920x1080."""
 AHEAD_WHEN_UNDER = 10
 """A frame that painted less than a tenth of the screen draws a piece of what is to come."""
 MOST_FRAMES_WAITED = 3
 """A region left by a frame over its budget is painted at most this many frames later."""
+TableDrawn = tuple[dict[Slot, CardPose], dict[ChipSpot, SpotLook], dict[ChipSpot, pygame.Rect]]
+"""The cards' poses, the bet spots' looks and the chips' flights a look of the table shows."""
 Region = tuple[str, Box, Any, Callable[..., None]]
 """A region of the screen: its name, its box, its look now and what paints it (given the
 layout and the moment; the table's also its background, the area and ``only``, since a
@@ -124,6 +135,9 @@ class GameScene(TableScene):
         """The view the words to come (``_render_words_ahead``) were last worked out for, and
         what they were when they were rendered."""
         self._background: tuple[tuple[Any, ...], Background] | None = None
+        self._table_drawn: dict[Hashable, TableDrawn] = {}
+        """What a kept look of the table shows of the cards and chips (their poses, looks and
+        flights): shown again, the pieces' repaints start from it."""
         self._lines: tuple[tuple[Any, ...], list[paytable.ColumnLine]] | None = None
 
     # The scene's own model (the round's story is ``RoundStory``'s).
@@ -191,6 +205,7 @@ class GameScene(TableScene):
         """Everything is drawn again (a new size, language or overlay underneath)."""
         self._keys.clear()
         self._kept.clear()
+        self._table_drawn.clear()
         self._background = None
         self._lines = None
         self._table_waiting = None
@@ -298,6 +313,7 @@ class GameScene(TableScene):
         yield from render.preparing_chips(lay.spots(lay.boxes[0])[0].w, lay.floor)
         outcome_fonts = panel.font_sizes(lay) + (jackpot.banner_font_sizes(lay) if self._has_jackpot else [])
         yield from render.preparing_fonts(outcome_fonts)
+        yield from self._help.drawing_ahead(lay)
 
     def _encoded(self, piece: pygame.Surface) -> pygame.Surface:
         """``piece`` (``render.run_length``) blitted once on the screen, and what the screen
@@ -328,7 +344,7 @@ class GameScene(TableScene):
             view.dealer_verdict,
             view.boxes,
             view.overlay,
-            (self.showing_help, self.help_page, self.showing_help and self.terminal.changes),
+            (self.showing_help, self.help_page, self.showing_help and self._help.written()),
             self.legend is not None,
             glowing and not self.showing_help,
             moving and not self.showing_help and now,
@@ -388,6 +404,8 @@ class GameScene(TableScene):
                 area = render.rect(box)
                 if self._waits(frame, waited, name, area.w * area.h):
                     continue
+                if name == "table" and before is not None and key.help[0] and not before.help[0]:
+                    self._keep_game_table(lay, before, key)
                 frame.painted += area.w * area.h
                 if name == "meters" and before is not None and not frame.whole_screen:
                     self._keys[name] = key
@@ -423,7 +441,11 @@ class GameScene(TableScene):
         self._keys["table"] = key
         if before.boxes != key.boxes:
             self._card_hotspots(lay)
-        return self._repaint_pieces(lay, now, background, changed_pieces(lay, before, key, self._has_bonus))
+        finishing = self._table_waiting is not None
+        damage = self._repaint_pieces(lay, now, background, changed_pieces(lay, before, key, self._has_bonus))
+        if finishing and self.showing_help:
+            self._keep_table(lay, key)  # HELP's page, whose dealer's side this frame painted
+        return damage
 
     def _paint_region(
         self, region: Region, lay: Layout, now: float, background: Background, frame: FrameBudget
@@ -437,9 +459,11 @@ class GameScene(TableScene):
         if name == "table":
             self._table_waiting = None
         area = render.rect(box)
-        kept = self._kept.get(name, key)
+        kept = self._kept.get(self._kept_as(name, key), key)
         if kept is not None:
             self.screen.blit(kept, area)
+            if name == "table":
+                self._table_shown_again(lay, key)
             return area
         whole = area
         if name == "table" and not frame.whole_screen and area.w * area.h > frame.budget:
@@ -455,9 +479,58 @@ class GameScene(TableScene):
             background.paint(self.screen, area)
             with render.clipped(self.screen, area):
                 paint(lay, now)
-        if area == whole and name in self._kept and (name != "table" or self.showing_help):
+        if area == whole and name == "table" and self.showing_help:
+            self._keep_table(lay, key)
+        elif area == whole and name in self._kept and name != "table":
             self._kept.keep(name, key, self.screen, area)
         return area
+
+    @staticmethod
+    def _kept_as(name: str, key: Any) -> str:
+        """The kept region a region's look is kept in: the table's, HELP's pages apart from
+        the game's table (one look, the one HELP went over)."""
+        return "game table" if name == "table" and not key.help[0] else name
+
+    def _keep_game_table(self, lay: Layout, shown: TableLook, help_look: TableLook) -> None:
+        """HELP opens over the game's table ``shown``: kept, so that HELP's close is a blit,
+        once HELP's page is kept (its opening then a blit too; the frame of its first sight
+        paints the page and keeps nothing more)."""
+        if self._table_waiting is None and self._kept.get("table", help_look) is not None:
+            self._keep_table(lay, shown)
+
+    def _keep_table(self, lay: Layout, look: TableLook) -> None:
+        """Keeps the table the screen shows whole as ``look``, with its pieces as drawn: HELP's
+        page once painted (its first sight takes two frames, the dealer's side the second),
+        the game's table as HELP goes over it. Opening and closing HELP are then a blit of
+        the table each (it costs half a full-screen blit at 1920x1080), not the page drawn
+        again, nor the felt with every card and chip on it."""
+        region = self._kept_as("table", look)
+        if look.moving is not False or self._kept.get(region, look) is not None:
+            return
+        self._kept.keep(region, look, self.screen, render.rect(lay.table))
+        self._table_drawn = {
+            kept: drawn
+            for kept, drawn in self._table_drawn.items()
+            if self._kept.get(self._kept_as("table", kept), kept) is not None
+        }
+        self._table_drawn[look] = (
+            dict(self.hands.drawn),
+            dict(self.bets.drawn),
+            dict(self.bets.flights_drawn),
+        )
+
+    def _table_shown_again(self, lay: Layout, look: TableLook) -> None:
+        """A kept look of the table shown: its pieces as they were drawn in it, and where a
+        touch selects its cards."""
+        drawn = self._table_drawn.get(look)
+        if drawn is not None:
+            poses, looks, flights = drawn
+            self.hands.drawn, self.bets.drawn, self.bets.flights_drawn = (
+                dict(poses),
+                dict(looks),
+                dict(flights),
+            )
+        self._card_hotspots(lay)
 
     def _repaint_lit_rows(
         self, lay: Layout, before: PaytableLook, now: PaytableLook, background: Background
@@ -624,6 +697,8 @@ class GameScene(TableScene):
         self._keys.clear()
         glow = in_whole_columns(hand.glow(lay, lay.boxes[0], 5), render.rect(lay.table))
         self._kept.prepare("glow", self.screen, glow.size)
+        for region in ("table", "game table"):  # kept as HELP opens and closes
+            self._kept.prepare(region, self.screen, table.size)
         if not lay.compact:
             row = in_columns(render.rect(self._column_lines(lay)[-1].area), render.rect(lay.paytable))
             self._kept.prepare("lit row", self.screen, row.size)
