@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from oasis_kiosk import AnalysisError, EntropyError, Shoe, evaluate, notify, par, returns
 from oasis_kiosk.config import Config, ConfigError, load_config
 from oasis_kiosk.config.stored import STORED
+from oasis_kiosk.errors import InputError
 from oasis_kiosk.floor import cli as floor_cli
 from oasis_kiosk.hardware.build import build_cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -55,7 +56,7 @@ from oasis_kiosk.machine.terminal import Terminal, seeds_from, settings_from_sto
 from oasis_kiosk.store.books import BooksFiles
 from oasis_kiosk.store.db import BooksDamagedError, Store, StoreError, books_held
 from oasis_kiosk.store.outbox import Outbox
-from oasis_kiosk.ui.layout import SMALLEST, TALLEST
+from oasis_kiosk.ui.layout import SMALLEST, TALLEST, too_tall
 
 if TYPE_CHECKING:
     from oasis_kiosk._core import _RecordedAction as RecordedAction
@@ -89,7 +90,7 @@ def screen_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"{text}: expected WIDTHxHEIGHT such as 1280x720")
     if int(width) < SMALLEST[0] or int(height) < SMALLEST[1]:
         raise argparse.ArgumentTypeError(f"{text}: the screen is at least {SMALLEST[0]}x{SMALLEST[1]}")
-    if int(height) * TALLEST[0] > int(width) * TALLEST[1]:
+    if too_tall(int(width), int(height)):
         raise argparse.ArgumentTypeError(
             f"{text}: the screen is no taller for its width than {TALLEST[0]}:{TALLEST[1]} (as 1280x1024)"
         )
@@ -431,7 +432,7 @@ def run_window(config: Config, fullscreen: bool, demo: bool, size: tuple[int, in
     """The game in a window (or full screen), the keyboard and mouse standing in for the
     cabinet; ``demo``: free play on an in-memory terminal, the attract mode soon after;
     ``size``: the window's, else it fits the display."""
-    from oasis_kiosk.ui.app import App, screen_problem  # only the screen needs pygame
+    from oasis_kiosk.ui.app import App, display_problem, screen_problem  # only the screen needs pygame
 
     driver, problem = screen_problem()
     if problem is not None:
@@ -439,6 +440,10 @@ def run_window(config: Config, fullscreen: bool, demo: bool, size: tuple[int, in
         print(
             "Start it where a display is (or under Xvfb), or run --headless --script FILE.", file=sys.stderr
         )
+        return 2
+    shape = display_problem() if fullscreen else None
+    if shape is not None:  # said before the books are opened: a restart would book a power-up each time
+        print(f"oasis-kiosk: {shape}", file=sys.stderr)
         return 2
     # What the kiosk notes on its way (no sound device, say) goes to the journal on the cabinet.
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -702,7 +707,7 @@ def _command(argv: Sequence[str] | None) -> int:
                 config, arguments.script, arguments.seed_base, arguments.decks, arguments.demo
             )
         return run_window(config, fullscreen=arguments.fullscreen, demo=arguments.demo, size=arguments.size)
-    except (ConfigError, ScriptError, returns.FiguresError, AnalysisError) as error:
+    except (ConfigError, ScriptError, InputError, returns.FiguresError, AnalysisError) as error:
         print(f"oasis-kiosk: {error}", file=sys.stderr)
         return 2
     except (StoreError, ScriptStoppedError) as error:

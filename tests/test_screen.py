@@ -30,6 +30,7 @@ from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.money_kinds import BILL, COIN
 from oasis_kiosk.machine.operator import hash_pin
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
+from oasis_kiosk.store.db import Store
 from oasis_kiosk.ui import cards, render, rules_text, screenshots, view
 from oasis_kiosk.ui.app import App
 from oasis_kiosk.ui.layout import SIZES as SIZES  # the other screen tests take it from here
@@ -606,6 +607,22 @@ def test_without_a_display_the_kiosk_says_so_instead_of_drawing_nowhere(
     assert main(["run", "--windowed", "--db", str(tmp_path / "kiosk.db")]) == 2
     assert "no screen to open" in capsys.readouterr().err
     pygame.display.quit()
+
+
+def test_a_display_on_end_is_refused_before_anything_is_booked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Full screen on a display turned on end had opened the books, booked a power-up, then
+    ended in a traceback at the first frame: each restart booked another."""
+    from oasis_kiosk.cli import main
+
+    database = tmp_path / "kiosk.db"
+    assert main(["init", "--test", "--db", str(database)]) == 0
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(1080, 1920)])
+    capsys.readouterr()
+    assert main(["run", "--fullscreen", "--db", str(database)]) == 2
+    assert "taller for its width than 5:4" in capsys.readouterr().err
+    assert "power_ups" not in Store(database, read_only=True).meters()
 
 
 def logged_in(app: App) -> None:

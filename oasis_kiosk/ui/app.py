@@ -24,7 +24,7 @@ from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.mode import Mode
 from oasis_kiosk.machine.terminal import Response, Terminal
 from oasis_kiosk.ui import garbage, render
-from oasis_kiosk.ui.layout import window_size
+from oasis_kiosk.ui.layout import TALLEST, too_tall, window_size
 from oasis_kiosk.ui.scenes.attract import Attract
 from oasis_kiosk.ui.scenes.game import GameScene
 from oasis_kiosk.ui.scenes.operator.screen import OperatorScreen
@@ -51,6 +51,18 @@ def screen_problem() -> tuple[str, str | None]:
     if not driver or (driver in {"dummy", "offscreen"} and os.environ.get("SDL_VIDEODRIVER") != driver):
         return driver, f"SDL found only its {driver!r} video driver"
     return driver, None
+
+
+def display_problem() -> str | None:
+    """Why the display cannot take the kiosk full screen (its own size, which no ``--size``
+    checks), before anything is booked: a display on end."""
+    width, height = pygame.display.get_desktop_sizes()[0]
+    if too_tall(width, height):
+        return (
+            f"the display is {width}x{height}, taller for its width than {TALLEST[0]}:{TALLEST[1]}: "
+            "the table is laid out on its side; turn the display"
+        )
+    return None
 
 
 class App:

@@ -177,6 +177,11 @@ def text_floor(height: int) -> int:
     return max(height // 50, MIN_TEXT_SIZE)
 
 
+def too_tall(width: int, height: int) -> bool:
+    """A screen taller for its width than TALLEST: a display on end, which no layout fills."""
+    return height * TALLEST[0] > width * TALLEST[1]
+
+
 def window_size(display: tuple[int, int]) -> tuple[int, int]:
     """A window for a desktop of ``display``: all the room the desktop's bars leave (the
     largest of SIZES that fitted had left a 1366x768 laptop an 800x480 window), no taller
@@ -192,7 +197,7 @@ def layout(width: int, height: int, boxes: int, hand: int = 5) -> Layout:
     """The screen for ``boxes`` player boxes of up to ``hand`` cards (6 with a sixth card)."""
     if width < SMALLEST[0] or height < SMALLEST[1] or not 1 <= boxes <= 7:
         raise InputError(f"a screen of {width}x{height} with {boxes} box(es) cannot be laid out")
-    if height * TALLEST[0] > width * TALLEST[1]:
+    if too_tall(width, height):
         raise InputError(
             f"a screen of {width}x{height} is taller for its width than {TALLEST[0]}:{TALLEST[1]}: "
             "the table is laid out on its side, not on end"
