@@ -164,9 +164,10 @@ class Cabinet:
 
     def touch(self, button: str) -> list[Response]:
         """A button touched on the screen: the same as its press on the panel, but for the
-        attendant's key (``KEY_SWITCHES``), which a touch only names."""
+        attendant's key (``KEY_SWITCHES``) where it is wired, which a touch only names (on a
+        cabinet without it, the screen's button is the attendant's only way)."""
         intent, value = BUTTONS[button]
-        if intent in KEY_SWITCHES:
+        if intent in KEY_SWITCHES and self.panel is not None and button in self.panel.wired:
             return [
                 Response(
                     False,

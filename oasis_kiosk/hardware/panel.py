@@ -40,6 +40,8 @@ class Panel:
         unknown = sorted((set(buttons) | set(lamps)) - set(BUTTONS) - set(SWITCHES))
         if unknown:
             raise ConfigError(f"no such button or switch: {', '.join(unknown)}")
+        self.wired = frozenset(buttons)
+        """The names of the buttons and switches wired to it."""
         self._lock = threading.Lock()
         self._presses: list[Press] = []
         self._devices: list[DigitalInputDevice | LED] = []
