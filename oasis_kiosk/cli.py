@@ -118,8 +118,14 @@ def demo(rounds: int, seed: bytes | None) -> None:
 
 def open_books(config: Config) -> Store:
     """The books to write, under their lock; with ``[link]``, linked to the floor's hub
-    (every change the hub must know goes to the outbox in its own transaction)."""
-    return Store(config.database, outbox=outbox_of(config))
+    (every change the hub must know goes to the outbox in its own transaction). Books that
+    send to a hub, opened without ``[link]``, are refused at once: before a PIN is asked for
+    or figures computed that could not be kept."""
+    store = Store(config.database, outbox=outbox_of(config))
+    if store.floor_refusal is not None:
+        store.close()
+        raise StoreError(f"{store.path}: cannot write: {store.floor_refusal}")
+    return store
 
 
 def outbox_of(config: Config) -> Outbox | None:

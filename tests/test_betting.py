@@ -621,4 +621,4 @@ def test_a_selection_the_credit_cannot_exchange_is_said_with_its_count(tmp_path:
     assert f"No EXCHANGE of 2 cards: {said}" in prompt.prompt(t, t.live(), cash)
     refused = t.handle("exchange")
     assert not refused.ok
-    assert refused.text(cash, intent_name) == f"EXCHANGE of 2 cards: {said}"
+    assert refused.text(cash, intent_name) == f"EXCHANGE (2 selected): {said}"

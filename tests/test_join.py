@@ -246,3 +246,23 @@ def test_books_that_send_to_a_hub_take_no_write_opened_without_it(
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*) FROM ledger").fetchone() == (0,)
     assert main(["meters", "--config", str(unlinked)]) == 0
+
+
+def test_a_command_refuses_books_that_send_to_a_hub_before_it_asks_for_anything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``set-pin`` had read the new PIN (twice on a terminal) before the books refused it."""
+    assert main(["init", "--test", "--config", str(write_config(tmp_path, linked=True))]) == 0
+    unlinked = write_config(tmp_path, linked=False)
+
+    class Unread:
+        def isatty(self) -> bool:
+            return False
+
+        def readline(self) -> str:
+            raise AssertionError("the PIN was asked for")
+
+    monkeypatch.setattr("sys.stdin", Unread())
+    capsys.readouterr()
+    assert main(["set-pin", "--config", str(unlinked)]) == 3
+    assert "restore the section" in capsys.readouterr().err

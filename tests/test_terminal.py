@@ -115,7 +115,7 @@ def test_an_exchange_that_would_leave_too_little_for_the_play_bet_says_so(databa
     feed(t, "bill 5000", "bill 2000", "bill 1000", "deal", "card 1", "card 2")
     response = t.handle("exchange")
     assert not response.ok
-    assert response.text(str) == "exchange is not possible now"
+    assert response.text(str) == "exchange (2 selected): the credit 6000 must keep the play bets to come"
     assert response.reason == (
         "not enough credit to play after an exchange: it costs 4000, the play bets to come need 4000 "
         "and the credit is 6000"

@@ -6,6 +6,7 @@ money nor the round (help, language).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from oasis_kiosk._core import IllegalAction, Round
@@ -147,15 +148,18 @@ class Inputs(RoundPlay, CreditsIn):
         offered = {action for _phase, actions in self.profile.offered_actions() for action in actions}
         if intent in ROUND_ACTIONS and ROUND_ACTIONS[intent] not in offered:
             return Response(False, N_("{intent}: this table does not offer it"), details)
-        no_purchase = self.why_no_purchase(intent)
-        if no_purchase is not None:
-            return no_purchase
+        reason = ""  # the core's own words, for the log
         if self.round is not None and intent in ROUND_ACTIONS:
             copy = Round.replay(self.round.profile, self.round.record())
             try:
                 self._act(copy, intent, value)
             except IllegalAction as error:
-                return Response(False, N_("{intent} is not possible now"), details, str(error))
+                reason = str(error)
+        no_purchase = self.why_no_purchase(intent)
+        if no_purchase is not None:
+            return replace(no_purchase, reason=reason)
+        if reason:
+            return Response(False, N_("{intent} is not possible now"), details, reason)
         if intent in {Intent.DEAL, Intent.REPEAT_BET} and Intent.BET in self.live():
             bets = self.bets if intent is Intent.DEAL else self.last_bets
             return self.betting.why_not_dealt(intent, bets, self.credits)

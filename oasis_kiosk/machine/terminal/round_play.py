@@ -136,7 +136,7 @@ class RoundPlay(RoundSettling):
         if intent is Intent.EXCHANGE and count:
             return Response(
                 False,
-                N_("{intent} of {count} cards: the credit {credit} must keep the play bets to come"),
+                N_("{intent} ({count} selected): the credit {credit} must keep the play bets to come"),
                 {"intent": intent, "count": count, "credit": Amount(self.credits)},
             )
         bought = self.purchase_made()

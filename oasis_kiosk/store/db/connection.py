@@ -108,7 +108,10 @@ class Connection:
         self.read_only = read_only
         self._in_transaction = False
         self._refused_writes: str | None = None
-        """Why these books take no write (``_open_the_outbox``, ``_check_the_floor``)."""
+        """Why these books take no write (``_open_the_outbox``: they fail their check)."""
+        self.floor_refusal: str | None = None
+        """Why these books take no write opened without their floor's [link]
+        (``_check_the_floor``): a command says so before it asks for anything."""
         self._chain = (0, seals.GENESIS)
         self._secret = _secret
         self.writable = False
@@ -447,8 +450,9 @@ class Connection:
             raise RuntimeError("transactions do not nest")
         if not self.writable:
             raise StoreError(f"{self.path}: cannot write: the database is closed")
-        if self._refused_writes is not None:
-            raise StoreError(f"{self.path}: cannot write: {self._refused_writes}")
+        refused = self._refused_writes or self.floor_refusal
+        if refused is not None:
+            raise StoreError(f"{self.path}: cannot write: {refused}")
         try:
             self._db.execute("BEGIN IMMEDIATE")
             self._chain = seals.last_entry(self._db)
@@ -540,7 +544,7 @@ class Connection:
         without it: the hub would never hear of it, and would disagree with the books for
         good. Read, they are as any books."""
         if outboxes.last_seq(self._db) > 0:
-            self._refused_writes = (
+            self.floor_refusal = (
                 "these books send to a floor's hub (their outbox has begun), and opened without "
                 "its [link] section a write would never reach it: restore the section"
             )
