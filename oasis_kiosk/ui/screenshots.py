@@ -143,32 +143,33 @@ def screens(app: App, clock: Clock) -> Iterator[str]:
 
 
 def table_screens(app: App, clock: Clock) -> Iterator[str]:
-    """Another table's screens: every box it deals bet on before the deal, insurance where
-    the table offers it, the round, a box folded in it, and settled with the others played."""
+    """Another table's screens: every box it deals bet on before the deal, the round, a box
+    folded in it after the first played, insurance where the table offers it on the first
+    box's hand, and settled with the others played."""
     terminal = app.terminal
 
     def keys(*names: str) -> None:
         pressed(app, clock, *names)
 
-    keys("f8", "f8")
+    keys("f8", "f8", "f8")  # enough for the first box's insurance beside the others' play bets
     most = int(terminal.rules["boxes"]["max"])
     for _press in range(most - 1):
         keys("x")
     assert len(terminal.bets.antes) == most, "every box the table deals is bet on"
     yield "boxes-ready"
     keys("return")
-    assert terminal.round is not None
-    if terminal.round.phase == "insurance":
-        yield "boxes-insurance"
-        keys("c")  # declined
     yield "boxes-round"
-    keys("f")
-    if terminal.round is not None:
+    keys("p")  # the first box plays its hand
+    if terminal.round is not None and "fold" in terminal.round.legal_actions():
+        keys("f")
         yield "boxes-folded"
     for _box in range(most):
+        if terminal.round is not None and terminal.round.phase == "insurance":
+            yield "boxes-insurance"  # the first box's three of a kind may be insured
+            keys("c")  # declined
         if terminal.round is not None:
             keys("p")
-    assert terminal.round is None, "every box played, the round settled"
+    assert terminal.round is None, "every box decided, the round settled"
     yield "boxes-settled"
 
 
