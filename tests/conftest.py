@@ -1,6 +1,7 @@
 """The tests draw on SDL's dummy video driver, play sound to its dummy audio driver and
 drive gpiozero's mock pins, wherever they run (``make test`` sets the same)."""
 
+import gc
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -36,3 +37,16 @@ def floor(postgres: Any, tmp_path: Any) -> Iterator[Any]:
         yield state
     finally:
         state.close()
+
+
+OPEN_FILES_TO_COLLECT = 256
+"""Open descriptors past which a test's end collects the garbage: the tests leave the books
+they opened (SQLite's database, journal and lock) to the collector, and a process past 1024
+descriptors cannot select() on a new one (pyserial's write on a pseudo-terminal failed so)."""
+
+
+@pytest.fixture(autouse=True)
+def _books_left_open_are_collected() -> Iterator[None]:
+    yield
+    if len(os.listdir("/proc/self/fd")) > OPEN_FILES_TO_COLLECT:
+        gc.collect()
