@@ -31,7 +31,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
@@ -418,7 +418,8 @@ def run_headless(
     try:
         if terminal.books_fault is not None:
             return 3  # nothing may be booked on these books: the script is not run
-        refused = run(MockCabinet(terminal), inputs)
+        with closing(MockCabinet(terminal)) as cabinet:
+            refused = run(cabinet, inputs)
         print(
             f"script done: credits {terminal.credits}, jackpot {_meter(terminal.jackpot_shown)}, "
             f"{refused} input(s) skipped as not live"

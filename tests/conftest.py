@@ -1,7 +1,6 @@
 """The tests draw on SDL's dummy video driver, play sound to its dummy audio driver and
 drive gpiozero's mock pins, wherever they run (``make test`` sets the same)."""
 
-import gc
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -39,14 +38,21 @@ def floor(postgres: Any, tmp_path: Any) -> Iterator[Any]:
         state.close()
 
 
-OPEN_FILES_TO_COLLECT = 256
-"""Open descriptors past which a test's end collects the garbage: the tests leave the books
-they opened (SQLite's database, journal and lock) to the collector, and a process past 1024
-descriptors cannot select() on a new one (pyserial's write on a pseudo-terminal failed so)."""
-
-
 @pytest.fixture(autouse=True)
-def _books_left_open_are_collected() -> Iterator[None]:
+def _cabinets_built_are_closed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every cabinet a test builds is closed at its end, as the kiosk closes its own: gpiozero
+    keeps an open device's callbacks, and the terminal and open books they reach, for the
+    life of the process (past 1024 descriptors pyserial cannot select() on a new port)."""
+    from oasis_kiosk.hardware.cabinet import Cabinet
+
+    built: list[Cabinet] = []
+    build = Cabinet.__init__
+
+    def building(cabinet: Cabinet, *args: Any, **kwargs: Any) -> None:
+        build(cabinet, *args, **kwargs)
+        built.append(cabinet)
+
+    monkeypatch.setattr(Cabinet, "__init__", building)
     yield
-    if len(os.listdir("/proc/self/fd")) > OPEN_FILES_TO_COLLECT:
-        gc.collect()
+    for cabinet in built:
+        cabinet.close()

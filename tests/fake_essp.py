@@ -37,6 +37,7 @@ class FakeValidator:
         """This many coming replies are lost on the line."""
         self.corrupt_replies = 0
         """This many coming replies arrive with a bad CRC."""
+        self.closed = False
         self.now = 0.0
 
     def clock(self) -> float:
@@ -62,6 +63,9 @@ class FakeValidator:
         chunk, self.outbox = bytes(self.outbox[:size]), self.outbox[size:]
         self.now += len(chunk) * BYTE_TIME if chunk else READ_TIMEOUT
         return chunk
+
+    def close(self) -> None:
+        self.closed = True
 
     def _serve(self) -> None:
         assert self.inbox[0] == essp.STX

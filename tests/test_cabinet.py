@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -425,6 +427,27 @@ def test_a_desktop_cabinet_starts_with_the_switches_where_the_terminal_left_them
     assert mock.closed("door")
     assert mock.closed("operator_key")
     assert MockCabinet(terminal, switches={"door": False}).terminal.tilts == {}
+
+
+def test_a_closed_cabinet_lets_its_terminal_and_books_go(tmp_path: Path) -> None:
+    """gpiozero keeps an open device's callbacks for the life of the process, and with them
+    the cabinet, its terminal and the books' open files: a kiosk that built cabinets anew
+    (each test does) ran out of file descriptors."""
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database), books(database))
+    peer = FakeValidator()
+    validator = EsspValidator(peer, {1: 500}, clock=peer.clock)
+    validator.start()
+    mock = MockCabinet(terminal)
+    cabinet = Cabinet(terminal, bills=validator)
+    terminal.store.close()
+    left = weakref.ref(terminal)
+    mock.close()
+    cabinet.close()
+    assert peer.closed, "the validator's port is closed"
+    del terminal, mock, cabinet, validator
+    gc.collect()
+    assert left() is None, "nothing keeps the terminal of a closed cabinet"
 
 
 def test_every_event_a_pulse_acceptor_names_is_said_in_the_log_and_every_refusal_counted(

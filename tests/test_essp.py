@@ -175,6 +175,9 @@ def test_a_validator_that_never_answers_is_a_fault() -> None:
             self.now += 0.1
             return b""
 
+        def close(self) -> None:
+            pass
+
     port = Silent()
     validator = EsspValidator(port, CHANNELS, clock=lambda: port.now)
     assert validator.poll() == [ValidatorFault("the bill validator does not answer")]

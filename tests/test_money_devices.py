@@ -42,6 +42,7 @@ class ScriptedDevice:
         self._held: Held | None = None
         self._largest = largest
         self.broken = False
+        self.closed = False
 
     def money_events(self, kind: str) -> list[MoneyEvent]:
         events, self.queue = self.queue, []
@@ -74,6 +75,9 @@ class ScriptedDevice:
 
     def fault_tilt(self, kind: str) -> str:
         return f"{kind}_acceptor"
+
+    def close(self) -> None:
+        self.closed = True
 
 
 def wired(tmp_path: Path, **devices: ScriptedDevice) -> tuple[Terminal, Cabinet]:

@@ -116,6 +116,13 @@ class Cabinet:
         self._read_switches()
         self.update_outputs()
 
+    def close(self) -> None:
+        """The devices let go of their lines and ports, the hopper's motor stopped. Until
+        then gpiozero keeps each device's callbacks, and the terminal they reach, alive."""
+        for device in (self.panel, self.acceptor, self.bills, self.hopper, self.power):
+            if device is not None:
+                device.close()
+
     def _read_switches(self) -> None:
         """The switches and the power-fail line as they stand at start: a door opened while
         the cabinet was off is a door tilt, a door closed again clears one, and so on."""

@@ -114,6 +114,9 @@ class MockCabinet:
         )
         self.terminal = terminal
 
+    def close(self) -> None:
+        self.cabinet.close()
+
     def _step(self) -> list[Response]:
         return self.cabinet.step()
 

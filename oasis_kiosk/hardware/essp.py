@@ -311,6 +311,9 @@ class EsspValidator:
     def fault_tilt(self, kind: str) -> str:
         return "bill_validator"
 
+    def close(self) -> None:
+        self.port.close()
+
     def _events(self, reply: bytes) -> list[BillEvent]:
         events: list[BillEvent] = []
         i = 0

@@ -181,7 +181,8 @@ class Hopper:
         return events
 
     def close(self) -> None:
-        self._motor.off()
+        if not self._motor.closed:  # closed twice: the cabinet's, then the kiosk's end
+            self._motor.off()
         self._motor.close()
         self._exit.close()
 

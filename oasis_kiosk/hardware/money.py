@@ -142,6 +142,10 @@ class MoneyIn(Protocol):
         """The tilt a failed command to this device raises."""
         ...
 
+    def close(self) -> None:
+        """Lets go of its lines or its port (the kiosk ends)."""
+        ...
+
 
 class MoneyOut(Protocol):
     """A device that pays an amount out an item at a time (a coin hopper: coins of its coin;

@@ -20,6 +20,8 @@ class Port(Protocol):
 
     def read(self, size: int = 1, /) -> bytes: ...
 
+    def close(self) -> None: ...
+
 
 @dataclass(frozen=True)
 class LineSettings:

@@ -323,10 +323,12 @@ class App:
         self.close()
 
     def close(self) -> None:
-        """The screen ends, and with it the workers of the demo and of the hints."""
+        """The screen ends, and with it the workers of the demo and of the hints; the
+        cabinet's devices let go of their lines."""
         if self.attract is not None:
             self._end_attract()
         self.game.close()
+        self.devices.close()
         garbage.restore()
         pygame.quit()
 
