@@ -343,42 +343,33 @@ def test_books_of_an_earlier_release_bet_one_ante_on_every_box(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(
-    "last_bets",
+    ("field", "damaged"),
     [
-        {"ante": 1000},
-        {"ante": -1, "boxes": 1, "bonus_stake": 0},
-        {"ante": "1000", "boxes": 1, "bonus_stake": 0},
-        {"antes": [], "bonus_stake": 0},
-        {"antes": [1000, -1], "bonus_stake": 0},
-        {"antes": ["1000"], "bonus_stake": 0},
-        {"antes": 1000, "bonus_stake": 0},
+        ("last_bets", {"ante": 1000}),
+        ("last_bets", {"ante": -1, "boxes": 1, "bonus_stake": 0}),
+        ("last_bets", {"ante": "1000", "boxes": 1, "bonus_stake": 0}),
+        ("last_bets", {"antes": [], "bonus_stake": 0}),
+        ("last_bets", {"antes": [1000, -1], "bonus_stake": 0}),
+        ("last_bets", {"antes": ["1000"], "bonus_stake": 0}),
+        ("last_bets", {"antes": 1000, "bonus_stake": 0}),
+        ("antes", []),
+        ("antes", [1000, -1]),
+        ("antes", ["1000"]),
+        ("antes", [True]),
     ],
 )
-def test_damaged_last_bets_are_named_and_stand_the_terminal_still(
-    tmp_path: Path, last_bets: dict[str, object]
+def test_damaged_bets_in_the_books_are_named_and_stand_the_terminal_still(
+    tmp_path: Path, field: str, damaged: object
 ) -> None:
     database = tmp_path / "kiosk.db"
     t = terminal(database)
     with t.store.transaction():
-        t.store.set_state("terminal", {**t.store.get_state("terminal"), "last_bets": last_bets})
+        t.store.set_state("terminal", {**t.store.get_state("terminal"), field: damaged})
     t.store.close()
     again = terminal(database)
     assert again.books_fault is not None
-    assert "last_bets" in again.books_fault
+    assert field in again.books_fault
     assert again.live() == set(), "books that fail their check stand still"
-
-
-@pytest.mark.parametrize("antes", [[], [1000, -1], ["1000"], [True]])
-def test_damaged_antes_are_named_and_stand_the_terminal_still(tmp_path: Path, antes: list[object]) -> None:
-    database = tmp_path / "kiosk.db"
-    t = terminal(database)
-    with t.store.transaction():
-        t.store.set_state("terminal", {**t.store.get_state("terminal"), "antes": antes})
-    t.store.close()
-    again = terminal(database)
-    assert again.books_fault is not None
-    assert "antes" in again.books_fault
-    assert again.live() == set()
 
 
 def test_a_script_bets_with_the_betting_buttons(tmp_path: Path) -> None:

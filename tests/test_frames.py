@@ -65,6 +65,19 @@ def played(
     return app, clock
 
 
+def table_paints(table: GameScene, monkeypatch: pytest.MonkeyPatch) -> list[pygame.Rect]:
+    """The areas of the table the scene's frames paint afresh, as they paint them."""
+    painted: list[pygame.Rect] = []
+    paint_table = table._paint_table
+
+    def table_painted(lay: Layout, now: float, background: Background, area: pygame.Rect, only: Any) -> None:
+        painted.append(area)
+        paint_table(lay, now, background, area, only)
+
+    monkeypatch.setattr(table, "_paint_table", table_painted)
+    return painted
+
+
 @pytest.mark.parametrize("size", ENDS)
 @pytest.mark.parametrize("deck", [FLUSH, ROYAL])
 def test_a_round_drawn_by_parts_is_the_picture_a_full_repaint_draws(
@@ -188,20 +201,13 @@ def test_helps_history_page_shows_the_rounds_played_since_it_was_last_kept(tmp_p
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
 def test_helps_opening_and_closing_seen_before_are_a_blit_of_the_table(
-    tmp_path: Path, size: tuple[int, int]
+    tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app, clock = played(tmp_path, size, FLUSH)
     settle(app, clock, 15)  # the round settled, its win counted: nothing moves
     table = app.game
     assert len(table.help_pages(table.layout)) <= KEPT_LOOKS["table"], "every page's look kept"
-    painted: list[pygame.Rect] = []  # what the frames drew afresh on the table
-    paint_table = table._paint_table
-
-    def table_painted(lay: Layout, now: float, background: Background, area: pygame.Rect, only: Any) -> None:
-        painted.append(area)
-        paint_table(lay, now, background, area, only)
-
-    table._paint_table = table_painted  # type: ignore[method-assign]
+    painted = table_paints(table, monkeypatch)  # what the frames drew afresh on the table
     for _ in range(2):  # the first opening and closing paint, and keep what they showed
         while True:
             app.key("h")
@@ -219,22 +225,16 @@ def test_helps_opening_and_closing_seen_before_are_a_blit_of_the_table(
                 break
     assert pages > 3
     assert not painted, "each page of HELP and the game's table under it shown from its kept look"
-    table._paint_table = paint_table  # type: ignore[method-assign]
     pictures_agree(app, clock)
 
 
-def test_a_winning_hands_glow_turned_to_a_look_seen_again_is_one_blit(tmp_path: Path) -> None:
+def test_a_winning_hands_glow_turned_to_a_look_seen_again_is_one_blit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, clock = played(tmp_path, (1280, 720), QUADS)
     table = app.game
     glow = hand.glow(table.layout, table.layout.boxes[0], 5)
-    painted: list[pygame.Rect] = []  # what the frame drew afresh on the table
-    paint_table = table._paint_table
-
-    def table_painted(lay: Layout, now: float, background: Background, area: pygame.Rect, only: Any) -> None:
-        painted.append(area)
-        paint_table(lay, now, background, area, only)
-
-    table._paint_table = table_painted  # type: ignore[method-assign]
+    painted = table_paints(table, monkeypatch)  # what the frame drew afresh on the table
     glowing = table.glowing(clock.now)
     seen = set()  # the glow's looks shown by a turn while nothing else moved
     again = []  # for each later turn to a look seen: whether the frame drew the hand afresh
