@@ -2,6 +2,7 @@
 drive gpiozero's mock pins, wherever they run (``make test`` sets the same)."""
 
 import os
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -45,12 +46,12 @@ def _cabinets_built_are_closed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None
     life of the process (past 1024 descriptors pyserial cannot select() on a new port)."""
     from oasis_kiosk.hardware.cabinet import Cabinet
 
-    built: list[Cabinet] = []
+    built: weakref.WeakSet[Cabinet] = weakref.WeakSet()  # a cabinet let go needs no closing
     build = Cabinet.__init__
 
     def building(cabinet: Cabinet, *args: Any, **kwargs: Any) -> None:
         build(cabinet, *args, **kwargs)
-        built.append(cabinet)
+        built.add(cabinet)
 
     monkeypatch.setattr(Cabinet, "__init__", building)
     yield

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
 from typing import Any
 
 from support import books
+from test_screen import kiosk
 
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -88,6 +91,16 @@ def test_the_keyboard_presses_the_cabinet(tmp_path: Path) -> None:
     assert ("f1", "coin", 50) in keyboard.legend()
     assert ("return", "deal", None) in keyboard.legend()
     assert keyboard.cabinet.terminal.credits == 4000
+
+
+def test_the_window_closed_lets_its_cabinet_terminal_and_books_go(tmp_path: Path) -> None:
+    app, _clock = kiosk(tmp_path, (800, 480))
+    terminal = weakref.ref(app.terminal)
+    app.close()
+    app.terminal.store.close()
+    del app
+    gc.collect()
+    assert terminal() is None, "the cabinet's devices let go of what their callbacks reached"
 
 
 def said(response: Response) -> tuple[bool, str]:
