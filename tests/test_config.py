@@ -105,6 +105,8 @@ BAD_FILES: list[tuple[str, str, str]] = [
         "unknown key",
     ),
     ("[devices]\nbuttons = { jackpot = 5 }", "devices.buttons", "no such button: jackpot"),
+    # a touch of the screen's ATTENDANT only names the key: without it no handpay could be paid
+    ("[devices]\nbuttons = { deal = 5, door = 6 }", "devices.buttons", "the attendant's key too: attendant"),
     # zero, negative or absent amounts
     ("[terminal]\ncredit_limit = 0", "terminal.credit_limit", "more than 0"),
     ("[money]\ncoins = [0, 100]", "money.coins", "not [0, 100]"),

@@ -78,6 +78,8 @@ class ScriptedDevice:
 
     def close(self) -> None:
         self.closed = True
+        if self.broken:
+            raise DeviceError("the port is gone")
 
 
 def wired(tmp_path: Path, **devices: ScriptedDevice) -> tuple[Terminal, Cabinet]:
@@ -144,6 +146,7 @@ class ScriptedPayout:
 
     def __init__(self) -> None:
         self.queue: list[MoneyEvent] = []
+        self.closed = 0
 
     def start(self, amount: int) -> None:
         raise AssertionError("nothing is paid out here")
@@ -156,7 +159,7 @@ class ScriptedPayout:
         return events
 
     def close(self) -> None:
-        """Nothing to release."""
+        self.closed += 1
 
 
 def test_money_a_payout_device_says_it_took_in_is_never_credited_and_tilts_the_terminal(
@@ -173,6 +176,23 @@ def test_money_a_payout_device_says_it_took_in_is_never_credited_and_tilts_the_t
         "a payout device that reports money in is a fault, not money lost in silence"
     )
     assert not [row for row in terminal.store.ledger() if row.kind in BY_LEDGER_KIND], "nothing booked in"
+
+
+def test_a_cabinet_closed_stops_its_payout_and_closes_every_device_whatever_one_raises(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "kiosk.db"
+    terminal = Terminal(Config(database=database, cashout="hopper"), books(database))
+    coins, bills, payout = ScriptedDevice(), ScriptedDevice(), ScriptedPayout()
+    cabinet = Cabinet(terminal, acceptor=coins, bills=bills, hopper=payout)
+    bills.broken = True  # its USB port unplugged, say
+    with pytest.raises(DeviceError, match="the port is gone"):
+        cabinet.close()
+    assert payout.closed == 1, "the payout device is closed"
+    assert coins.closed
+    assert bills.closed
+    cabinet.close()
+    assert payout.closed == 1, "closing again does nothing"
 
 
 @dataclass(frozen=True)

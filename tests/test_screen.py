@@ -1434,19 +1434,3 @@ def test_a_touch_of_the_attendants_button_pays_no_handpay_and_clears_no_tilt(tmp
     app.key("d")
     app.key("a")  # the attendant's key
     assert terminal.handpay is None
-
-
-def test_without_the_attendants_key_wired_the_screens_button_is_the_attendants_way(tmp_path: Path) -> None:
-    """A cabinet with no key switch wired for ATTENDANT: refusing its touch would leave a
-    handpay unpaid for good, the operator's menu refusing to act while one is under way."""
-    from oasis_kiosk.hardware.cabinet import Cabinet
-
-    database = tmp_path / "kiosk.db"
-    terminal = Terminal(Config(database=database), books(database))
-    assert "attendant" not in terminal.config.devices.buttons
-    terminal.handle("bill", 5000)
-    terminal.handle("cashout")
-    assert terminal.handpay is not None
-    (paid,) = Cabinet(terminal).touch("attendant")
-    assert paid.ok
-    assert terminal.handpay is None

@@ -17,7 +17,7 @@ from oasis_kiosk.machine.terminal import Terminal
 
 WIRING = """
 [devices]
-buttons = { deal = 5, fold = 6, card1 = 16, door = 26 }
+buttons = { deal = 5, fold = 6, card1 = 16, door = 26, attendant = 12 }
 lamps = { deal = 20, fold = 21 }
 coin_acceptor = { pulse = 17, inhibit = 27, pulses = { 1 = 50, 2 = 100, 4 = 200, 10 = 500 } }
 bill_validator = { protocol = "essp", port = "/dev/ttyUSB0", channels = { 1 = 500, 2 = 1000 } }

@@ -15,6 +15,7 @@ from oasis_kiosk.config.link import LINK, LINK_SECTION
 from oasis_kiosk.config.rules import RULES, RULES_SECTION
 from oasis_kiosk.config.schema import EMPTY, ConfigError, Key, TomlTable, Walk
 from oasis_kiosk.config.terminal import MONEY, TERMINAL, Config
+from oasis_kiosk.machine.intents import BUTTONS, KEY_SWITCHES
 from oasis_kiosk.machine.money_kinds import most_credit_taken
 
 SCHEMA: dict[str, dict[str, Key]] = {
@@ -103,6 +104,12 @@ def validate(config: Config) -> None:
                 "a linked pool is fed by the hub from bonus stakes only: a share of lost antes is for "
                 "the cabinet's own meter",
             )
+    buttons = config.devices.buttons
+    unpaid = sorted(
+        name for name, (intent, _value) in BUTTONS.items() if intent in KEY_SWITCHES and name not in buttons
+    )
+    if buttons and unpaid:  # the screen's button only names the key: a handpay could not be paid
+        walk.fail("devices.buttons", f"a cabinet's buttons wire the attendant's key too: {', '.join(unpaid)}")
     if config.cashout == "hopper" and "hopper" not in config.devices.money:
         walk.fail("terminal.cashout", "'hopper' needs a hopper in [devices]")
     if config.hopper_coin not in config.coins:

@@ -17,6 +17,7 @@ acceptor is inhibited, so that no coin takes its room.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,15 +114,21 @@ class Cabinet:
         self._answers: tuple[int, set[Intent], set[int], set[MoneyKind], int] | None = None
         """The terminal's count of changes when it was last asked what is live, and its
         answers (``_answers_now``)."""
+        self._closed = False
         self._read_switches()
         self.update_outputs()
 
     def close(self) -> None:
-        """The devices let go of their lines and ports, the hopper's motor stopped. Until
-        then gpiozero keeps each device's callbacks, and the terminal they reach, alive."""
-        for device in (self.panel, self.acceptor, self.bills, self.hopper, self.power):
-            if device is not None:
-                device.close()
+        """The devices let go of their lines and ports, the hopper's motor stopped first and
+        each closed whatever another's close raises. Until then gpiozero keeps each device's
+        callbacks, and the terminal they reach, alive. Closing again does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        with ExitStack() as closing:  # the last pushed is closed first
+            for device in (self.panel, self.power, self.acceptor, self.bills, self.hopper):
+                if device is not None:
+                    closing.callback(device.close)
 
     def _read_switches(self) -> None:
         """The switches and the power-fail line as they stand at start: a door opened while
@@ -171,10 +178,10 @@ class Cabinet:
 
     def touch(self, button: str) -> list[Response]:
         """A button touched on the screen: the same as its press on the panel, but for the
-        attendant's key (``KEY_SWITCHES``) where it is wired, which a touch only names (on a
-        cabinet without it, the screen's button is the attendant's only way)."""
+        attendant's key (``KEY_SWITCHES``), which a touch only names: a player would pay his
+        own handpay. A wiring always has the key (``config.load.validate``)."""
         intent, value = BUTTONS[button]
-        if intent in KEY_SWITCHES and self.panel is not None and button in self.panel.wired:
+        if intent in KEY_SWITCHES:
             return [
                 Response(
                     False,

@@ -181,8 +181,7 @@ class Hopper:
         return events
 
     def close(self) -> None:
-        if not self._motor.closed:  # closed twice: the cabinet's, then the kiosk's end
-            self._motor.off()
+        self._motor.off()
         self._motor.close()
         self._exit.close()
 

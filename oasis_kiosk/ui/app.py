@@ -316,11 +316,13 @@ class App:
         return self.game.draw(now)
 
     def run(self) -> None:
-        self.frame()
-        garbage.settle_in()  # after the first frame: what it made lives as long as the kiosk
-        while self.running:
+        try:
             self.frame()
-        self.close()
+            garbage.settle_in()  # after the first frame: what it made lives as long as the kiosk
+            while self.running:
+                self.frame()
+        finally:  # a frame that raised still stops the hopper and lets the devices go
+            self.close()
 
     def close(self) -> None:
         """The screen ends, and with it the workers of the demo and of the hints; the
