@@ -116,15 +116,18 @@ def demo(rounds: int, seed: bytes | None) -> None:
         print(f"  {verdict}\n")
 
 
-def open_books(config: Config) -> Store:
+def open_books(config: Config, *, to_change: bool = False) -> Store:
     """The books to write, under their lock; with ``[link]``, linked to the floor's hub
     (every change the hub must know goes to the outbox in its own transaction). Books that
-    send to a hub, opened without ``[link]``, are refused at once: before a PIN is asked for
-    or figures computed that could not be kept."""
+    send to a hub, opened without ``[link]``, are refused at once. ``to_change``: for a
+    command that changes them (``set-pin``, ``returns``), books that take no write are
+    refused at once too: before a PIN is asked for or figures computed that could not be
+    kept. The kiosk opens books that fail their check and stands still, saying why."""
     store = Store(config.database, outbox=outbox_of(config))
-    if store.floor_refusal is not None:
+    refusal = store.write_refusal if to_change else store.floor_refusal
+    if refusal is not None:
         store.close()
-        raise StoreError(f"{store.path}: cannot write: {store.floor_refusal}")
+        raise StoreError(f"{store.path}: cannot write: {refusal}")
     return store
 
 
@@ -284,7 +287,7 @@ def revealed_cards(store: Store, round_: StoredRound) -> list[str | None] | None
 
 def set_pin(config: Config) -> int:
     """Reads the new operator PIN from standard input (twice on a terminal) and stores its hash."""
-    store = open_books(config)  # first: no PIN is asked for books that are not there
+    store = open_books(config, to_change=True)  # first: no PIN is asked for books that are not there
     try:
         if sys.stdin.isatty():
             first, second = getpass.getpass("new operator PIN: "), getpass.getpass("again: ")
@@ -307,7 +310,7 @@ def set_pin(config: Config) -> int:
 def forget_stored(config: Config, setting: str) -> int:
     """``forget-setting``: under the books' lock, as ``set-pin``; the stored setting itself is
     not read, so one that can no longer be used (rules whose profile file is gone) goes too."""
-    store = open_books(config)
+    store = open_books(config, to_change=True)
     try:
         forgotten = forget_setting(store, setting, by="command line")
     finally:
@@ -322,7 +325,7 @@ def configured_returns(config: Config, *, rounds: int, seed: bytes | None, as_js
     are; others are computed. ``book`` (``returns``): under the books' lock, as ``set-pin``,
     and computed figures are kept in them; else (``par``) the books, if any, are only read."""
     if book:
-        store: Store | None = open_books(config)
+        store: Store | None = open_books(config, to_change=True)
     else:
         store = Store(config.database, read_only=True) if config.database.exists() else None
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import psycopg
 import pytest
 from floor import SEEDS, FloorHub, play, push
 
+from oasis_kiosk import returns
 from oasis_kiosk.cli import main, open_books
 from oasis_kiosk.config import load_config
 from oasis_kiosk.floor import dashboard, hub, reconcile
@@ -248,12 +250,39 @@ def test_books_that_send_to_a_hub_take_no_write_opened_without_it(
     assert main(["meters", "--config", str(unlinked)]) == 0
 
 
-def test_a_command_refuses_books_that_send_to_a_hub_before_it_asks_for_anything(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def books_sending_to_a_hub_opened_without_it(directory: Path) -> Path:
+    """Books made linked, and a configuration that lost the [link] section."""
+    assert main(["init", "--test", "--config", str(write_config(directory, linked=True))]) == 0
+    return write_config(directory, linked=False)
+
+
+def books_failing_their_check_joining_the_floor(directory: Path) -> Path:
+    """Books played on their own whose ledger was changed, and a configuration linking them."""
+    played_on_its_own(directory)
+    with sqlite3.connect(directory / "kiosk.db") as db:
+        db.execute("UPDATE ledger SET credits_after = 999999 WHERE id = (SELECT max(id) FROM ledger)")
+    return write_config(directory, linked=True)
+
+
+@pytest.mark.parametrize(
+    ("books", "said"),
+    [
+        (books_sending_to_a_hub_opened_without_it, "restore the section"),
+        (books_failing_their_check_joining_the_floor, "fail their check"),
+    ],
+)
+@pytest.mark.parametrize("command", [["set-pin"], ["forget-setting", "rules"], ["returns"]])
+def test_a_command_refuses_books_that_take_no_write_before_it_asks_for_anything(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    books: Callable[[Path], Path],
+    said: str,
+    command: list[str],
 ) -> None:
-    """``set-pin`` had read the new PIN (twice on a terminal) before the books refused it."""
-    assert main(["init", "--test", "--config", str(write_config(tmp_path, linked=True))]) == 0
-    unlinked = write_config(tmp_path, linked=False)
+    """``set-pin`` had read the new PIN (twice on a terminal), and ``returns`` computed the
+    return, before the books refused them."""
+    config = books(tmp_path)
 
     class Unread:
         def isatty(self) -> bool:
@@ -263,6 +292,7 @@ def test_a_command_refuses_books_that_send_to_a_hub_before_it_asks_for_anything(
             raise AssertionError("the PIN was asked for")
 
     monkeypatch.setattr("sys.stdin", Unread())
+    monkeypatch.setattr(returns, "compute", lambda *args, **kwargs: pytest.fail("the return was computed"))
     capsys.readouterr()
-    assert main(["set-pin", "--config", str(unlinked)]) == 3
-    assert "restore the section" in capsys.readouterr().err
+    assert main([*command, "--config", str(config)]) == 3
+    assert said in capsys.readouterr().err

@@ -450,9 +450,8 @@ class Connection:
             raise RuntimeError("transactions do not nest")
         if not self.writable:
             raise StoreError(f"{self.path}: cannot write: the database is closed")
-        refused = self._refused_writes or self.floor_refusal
-        if refused is not None:
-            raise StoreError(f"{self.path}: cannot write: {refused}")
+        if self.write_refusal is not None:
+            raise StoreError(f"{self.path}: cannot write: {self.write_refusal}")
         try:
             self._db.execute("BEGIN IMMEDIATE")
             self._chain = seals.last_entry(self._db)
@@ -516,6 +515,11 @@ class Connection:
         at = now()
         for kind, payload in outboxes.entries(self._db, outbox, self._books_id, table, key):
             outboxes.append(self._db, kind, payload, at)
+
+    @property
+    def write_refusal(self) -> str | None:
+        """Why these books take no write at all, if they take none."""
+        return self._refused_writes or self.floor_refusal
 
     def _open_the_outbox(self) -> None:
         """Books opened linked for the first time that already hold what the hub never saw
