@@ -35,7 +35,7 @@ class RoundSettling(LinkedJackpot):
         if not settlement["void"]:
             self._feed_lost_antes(round_id, settlement["boxes"])
         if linked_hits and not settlement["void"]:
-            self._claim_linked_jackpot(round_id, linked_hits, settlement["net"])
+            self._claim_linked_jackpot(round_id, linked_hits, round_win(settlement, awards))
         self.store.add_meter("games_played", 1)
         if round_win(settlement, awards) > 0:
             self.store.add_meter("games_won", 1)
