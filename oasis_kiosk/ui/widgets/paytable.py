@@ -93,7 +93,10 @@ def column_lines(lay: Layout, rows: list[PaytableRow], bonus: list[PaytableRow])
     extra = 0
     for _attempt in range(3):  # a smaller line may wrap a title onto one more line: tried again
         height = min(area.h // (count + extra + 1), lay.small * 2)
-        titles = [_title_lines(lay, title, _size(lay, height)) for title, _rows in sections]
+        size = _size(lay, height)
+        titles = [
+            _title_lines(title, _padded_room(lay.paytable.w, size), size, lay.floor) for title, _ in sections
+        ]
         if sum(len(lines) - 1 for lines in titles) <= extra:
             break
         extra = sum(len(lines) - 1 for lines in titles)
@@ -115,11 +118,15 @@ def _size(lay: Layout, height: int) -> int:
     return max(min(lay.small + 2, height * 8 // 10), lay.floor)
 
 
-def _title_lines(lay: Layout, title: str, size: int) -> tuple[str, ...]:
-    """A title of the column on one line, shrunk as far as the floor (``row``), or else
-    wrapped at the rows' ``size``."""
-    room = lay.paytable.w - size // 2 * 3  # as ``row`` pads it
-    if render.text_width(title, lay.floor) <= room:
+def _padded_room(width: int, size: int) -> int:
+    """The room a line ``width`` wide leaves its text at ``size``, as ``row`` pads it."""
+    return width - size // 2 * 3
+
+
+def _title_lines(title: str, room: int, size: int, least: int) -> tuple[str, ...]:
+    """A paytable's title on one line, shrunk as far as ``least`` (``row``), or else wrapped
+    at the rows' ``size``: cut off at the screen's edge, it read as half a title."""
+    if render.text_width(title, least) <= room:
         return (title,)
     return render.wrap(title, size, room)
 
@@ -224,7 +231,7 @@ def both(
     for _attempt in range(3):  # a smaller line may wrap a title onto one more line: tried again
         height = area.h // (len(wrapped) + 1)
         text_size = max(min(size, height * 8 // 10), least)
-        titled = _titles_wrapped(lines, area.w - text_size // 2 * 3, text_size, least)
+        titled = _titles_wrapped(lines, _padded_room(area.w, text_size), text_size, least)
         if len(titled) <= len(wrapped):
             break
         wrapped = titled
@@ -242,16 +249,11 @@ def both(
 
 
 def _titles_wrapped(lines: list[PaytableRow], room: int, size: int, least: int) -> list[PaytableRow]:
-    """``lines`` with each title too wide for ``room`` even at ``least`` wrapped at ``size``
-    onto lines of its own, as the column's are (``_title_lines``)."""
+    """``lines`` with each title (a line with no odds) on the lines ``_title_lines`` gives."""
     return [
         (category, piece, pays)
         for category, name, pays in lines
-        for piece in (
-            render.wrap(name, size, room)
-            if name and not pays and render.text_width(name, least) > room
-            else (name,)
-        )
+        for piece in (_title_lines(name, room, size, least) if name and not pays else (name,))
     ]
 
 
