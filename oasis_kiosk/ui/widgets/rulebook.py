@@ -68,10 +68,9 @@ def paging(lines: tuple[str, ...], lay: Layout, paytables_beside: bool) -> Itera
         if _height(lines, size, width - 2 * lay.small) <= room:
             break
     size, width, paged = pages(lines, lay, paytables_beside)
-    for number, line in enumerate(paged[0]):
+    for colour, pieces in _wrapped(paged[0], size, width - 2 * lay.small, titled=True):
         yield
-        colour = render.GOLD if number == 0 else render.WHITE
-        for piece in render.wrap(line, size, width - 2 * lay.small):
+        for piece in pieces:
             render.text(piece, size, colour)
 
 
@@ -86,9 +85,17 @@ def sentences(
     """The lines wrapped to ``area``; ``titled``: the first is the profile's name, in gold."""
     step = render.font(size).get_linesize()
     y = area.y + margin
-    for number, line in enumerate(lines):
-        colour = render.GOLD if titled and number == 0 else render.WHITE
-        for piece in render.wrap(line, size, area.w - 2 * margin):
+    for colour, pieces in _wrapped(lines, size, area.w - 2 * margin, titled=titled):
+        for piece in pieces:
             screen.blit(render.text(piece, size, colour), (area.x + margin, y))
             y += step
         y += size // 3
+
+
+def _wrapped(
+    lines: tuple[str, ...], size: int, width: int, *, titled: bool
+) -> Iterator[tuple[render.Colour, tuple[str, ...]]]:
+    """Each line's colour and its pieces ``width`` wide, as ``sentences`` draws them and
+    ``paging`` renders them ahead."""
+    for number, line in enumerate(lines):
+        yield (render.GOLD if titled and number == 0 else render.WHITE), render.wrap(line, size, width)
