@@ -40,7 +40,7 @@ def floor(postgres: Any, tmp_path: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(autouse=True)
-def _cabinets_built_are_closed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _cabinets_built_are_closed() -> Iterator[None]:
     """Every cabinet a test builds is closed at its end, as the kiosk closes its own: gpiozero
     keeps an open device's callbacks, and the terminal and open books they reach, for the
     life of the process (past 1024 descriptors pyserial cannot select() on a new port)."""
@@ -53,7 +53,10 @@ def _cabinets_built_are_closed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None
         build(cabinet, *args, **kwargs)
         built.add(cabinet)
 
-    monkeypatch.setattr(Cabinet, "__init__", building)
-    yield
+    # A patch of its own: the test's monkeypatch, set up here first, would be undone only
+    # after the test's other fixtures had ended under its patches.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Cabinet, "__init__", building)
+        yield
     for cabinet in built:
         cabinet.close()
