@@ -264,6 +264,37 @@ def test_an_empty_hopper_tilts_and_the_credits_left_stay(tmp_path: Path) -> None
     assert audit(terminal.store).ok
 
 
+def test_a_jammed_coin_freed_after_a_payout_ended_short_is_paid_from_the_credits_once(tmp_path: Path) -> None:
+    """A payout ended short (jammed), then the jammed coin dropped into the tray: it had been
+    booked as a coin nothing owed, at no credit, so the credits still held it, and the next
+    cash-out paid it again (600 out of a hopper for a note of 500)."""
+    factory, now = MockFactory(), [0.0]
+    cabinet = cashing_out_500(tmp_path / "kiosk.db", factory, now)
+    terminal = cabinet.terminal
+    for _ in range(2):
+        coin_leaves(factory, now)
+    cabinet.step()
+    now[0] += 5  # no coin within the time-out: ended 3 coins short
+    cabinet.step()
+    assert "hopper_empty" in terminal.tilts
+    assert terminal.credits == 300
+    coin_leaves(factory, now)  # the attendant frees the jam: the coin drops
+    cabinet.step()
+    assert terminal.credits == 200, "the freed coin is the cash-out's, paid from the credits"
+    assert "hopper_overpaid" not in terminal.tilts
+    assert terminal.handle("attendant").ok
+    assert terminal.handle("cashout").ok
+    cabinet.step()
+    while cabinet.hopper is not None and cabinet.hopper.running:
+        coin_leaves(factory, now)
+        cabinet.step()
+    meters = terminal.store.meters()
+    assert terminal.credits == 0
+    assert meters["hopper_out"] == 500
+    assert meters.get("hopper_overpaid", 0) == 0
+    assert audit(terminal.store).ok
+
+
 def test_an_exit_sensor_covered_past_its_bound_tilts_naming_the_sensor_not_an_empty_hopper(
     tmp_path: Path,
 ) -> None:

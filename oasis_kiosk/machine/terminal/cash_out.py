@@ -39,19 +39,24 @@ class CashOut(Transactions):
     def payout_item_paid(self, value: int) -> Response:
         """An item of ``value`` (a coin) left the payout device: booked at once, so a payout
         that stops short is exact. One that falls after the device stopped is booked against
-        the handpay still to be paid (the attendant pays that much less). One nothing owed
-        (no payout, the handpay already paid, or more than either, or not whole items of the
-        device) is paid money all the same: on the ledger at no credit, on its own meter, and
-        a tilt for the attendant."""
+        the handpay still to be paid (the attendant pays that much less), or, after a payout
+        that ended short (its tilt standing), against the credits that cash-out still owes:
+        the jammed coin the attendant frees is the player's. One nothing owed (no payout, the
+        handpay already paid, or more than any, or not whole items of the device) is paid
+        money all the same: on the ledger at no credit, on its own meter, and a tilt for the
+        attendant."""
         if value < 1:
             raise InputError(f"an item paid out is worth at least 1 minor unit, not {value}")
         device = payout_device(self.config)
 
         def book() -> Response:
+            ended_short = any(kind in self.tilts for kind in (device.stopped_short, *device.short_for_cause))
             if self.payout:
                 owed = self.payout
             elif self.handpay is not None and self.handpay_win is None:
                 owed = self.handpay  # the cash-out's; money in since stays on the credits
+            elif ended_short:
+                owed = self.credits  # what the cash-out stopped short of paying
             else:
                 owed = 0
             if value <= min(owed, self.credits) and device.whole_items(self.config, value) == value:
@@ -65,7 +70,7 @@ class CashOut(Transactions):
                         # with the coin so that a power cut before the hopper reports its end
                         # cannot leave the cash-out half done.
                         self._request_handpay()
-                else:
+                elif self.handpay is not None:
                     self.handpay = owed - value or None
                     self.store.event("handpay_reduced", coin=value, amount=self.handpay or 0)
                 return Response(True, device.words.paid, {"coin": Amount(value)})
