@@ -259,9 +259,38 @@ def books_sending_to_a_hub_opened_without_it(directory: Path) -> Path:
 def books_failing_their_check_joining_the_floor(directory: Path) -> Path:
     """Books played on their own whose ledger was changed, and a configuration linking them."""
     played_on_its_own(directory)
-    with sqlite3.connect(directory / "kiosk.db") as db:
-        db.execute("UPDATE ledger SET credits_after = 999999 WHERE id = (SELECT max(id) FROM ledger)")
+    tampered(directory / "kiosk.db")
     return write_config(directory, linked=True)
+
+
+def books_failing_their_check_on_their_own(directory: Path) -> Path:
+    """Books played on their own whose ledger was changed."""
+    config = played_on_its_own(directory)
+    tampered(directory / "kiosk.db")
+    return config
+
+
+def books_failing_their_check_on_the_floor(directory: Path) -> Path:
+    """Linked books whose outbox has begun, their ledger then changed: what they took since
+    would go to the hub as the cabinet's own."""
+    config = write_config(directory, linked=True)
+    script = directory / "session.txt"
+    script.write_text("bill 5000\ndeal\nfold\n", encoding="utf-8")
+    assert main(["init", "--test", "--config", str(config)]) == 0
+    assert main(["run", "--headless", "--script", str(script), "--config", str(config)]) == 0
+    tampered(directory / "kiosk.db")
+    return config
+
+
+def dumped(database: Path) -> list[str]:
+    """Every row of the books, as SQL."""
+    with sqlite3.connect(database) as db:
+        return list(db.iterdump())
+
+
+def tampered(database: Path) -> None:
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE ledger SET credits_after = 999999 WHERE id = (SELECT max(id) FROM ledger)")
 
 
 @pytest.mark.parametrize(
@@ -269,6 +298,8 @@ def books_failing_their_check_joining_the_floor(directory: Path) -> Path:
     [
         (books_sending_to_a_hub_opened_without_it, "restore the section"),
         (books_failing_their_check_joining_the_floor, "fail their check"),
+        (books_failing_their_check_on_their_own, "fail their check"),
+        (books_failing_their_check_on_the_floor, "fail their check"),
     ],
 )
 @pytest.mark.parametrize("command", [["set-pin"], ["forget-setting", "rules"], ["returns"]])
@@ -281,8 +312,10 @@ def test_a_command_refuses_books_that_take_no_write_before_it_asks_for_anything(
     command: list[str],
 ) -> None:
     """``set-pin`` had read the new PIN (twice on a terminal), and ``returns`` computed the
-    return, before the books refused them."""
+    return, before the books refused them; books that fail their check had taken the change
+    (linked, it went to the hub)."""
     config = books(tmp_path)
+    before = dumped(tmp_path / "kiosk.db")
 
     class Unread:
         def isatty(self) -> bool:
@@ -296,3 +329,4 @@ def test_a_command_refuses_books_that_take_no_write_before_it_asks_for_anything(
     capsys.readouterr()
     assert main([*command, "--config", str(config)]) == 3
     assert said in capsys.readouterr().err
+    assert dumped(tmp_path / "kiosk.db") == before, "nothing written, to the outbox or anywhere"

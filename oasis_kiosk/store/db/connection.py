@@ -108,7 +108,8 @@ class Connection:
         self.read_only = read_only
         self._in_transaction = False
         self._refused_writes: str | None = None
-        """Why these books take no write (``_open_the_outbox``: they fail their check)."""
+        """Why these books take no write: they fail the check before a start
+        (``start_problems``), and are never written, as the terminal stands still on them."""
         self.floor_refusal: str | None = None
         """Why these books take no write opened without their floor's [link]
         (``_check_the_floor``): a command says so before it asks for anything."""
@@ -132,6 +133,9 @@ class Connection:
                 self._drop_lock()
                 raise
             try:
+                problems = self.start_problems()
+                if problems:  # as the terminal stands still on them, every command refuses to write
+                    self._refused_writes = f"the books fail their check: {'; '.join(problems)}"
                 if outbox is None:
                     self._check_the_floor()
                 else:
@@ -526,17 +530,10 @@ class Connection:
         (they played on their own, then joined the floor) write their opening record, in one
         transaction: the hub then holds their credits and meters as they stand. Once only:
         an outbox that has had a row (a later start, after a power cut too) writes nothing.
-        Books that fail their check (``start_problems``) open no record, nor take a write
-        that would go to the hub before it: the hub would take their figures as the truth."""
+        Books that fail their check (``start_problems``) open no record, as they take no
+        write: the hub would take their figures as the truth."""
         opening = outboxes.opening(self._db)
-        if not opening:
-            return
-        problems = self.start_problems()
-        if problems:
-            self._refused_writes = (
-                "the books fail their check, and joining the floor they would send the hub "
-                f"their figures as they stand: {'; '.join(problems)}"
-            )
+        if not opening or self._refused_writes is not None:
             return
         with self.transaction():
             at = now()
