@@ -460,7 +460,7 @@ def run_window(config: Config, fullscreen: bool, demo: bool, size: tuple[int, in
     terminal = open_terminal(config, demo=demo, video_driver=driver if fullscreen else None)
     # A configuration with wiring is the cabinet's: its own buttons and money devices.
     # Without, on a desktop, the keyboard and the mouse drive a cabinet on mock pins.
-    devices = build_cabinet(terminal.config, terminal) if terminal.config.devices.buttons else None
+    devices = build_cabinet(terminal.config, terminal) if terminal.config.devices.wired else None
     app = App(terminal, size=size, fullscreen=fullscreen, free_play=demo, devices=devices)
 
     def stop(signum: int, frame: object) -> None:

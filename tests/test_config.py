@@ -106,7 +106,18 @@ BAD_FILES: list[tuple[str, str, str]] = [
     ),
     ("[devices]\nbuttons = { jackpot = 5 }", "devices.buttons", "no such button: jackpot"),
     # a touch of the screen's ATTENDANT only names the key: without it no handpay could be paid
-    ("[devices]\nbuttons = { deal = 5, door = 6 }", "devices.buttons", "the attendant's key too: attendant"),
+    (
+        "[devices]\nbuttons = { deal = 5, door = 6 }",
+        "devices.buttons",
+        "wiring has the attendant's key: attendant",
+    ),
+    # nor can money devices be wired alone (a touchscreen cabinet): the kiosk had driven mock pins
+    (
+        f"[devices]\ncoin_acceptor = {{ {COIN} }}",
+        "devices.buttons",
+        "wiring has the attendant's key: attendant",
+    ),
+    ("[devices]\npower_fail = 25", "devices.buttons", "wiring has the attendant's key: attendant"),
     # zero, negative or absent amounts
     ("[terminal]\ncredit_limit = 0", "terminal.credit_limit", "more than 0"),
     ("[money]\ncoins = [0, 100]", "money.coins", "not [0, 100]"),
@@ -433,6 +444,7 @@ def test_good_files_load_with_every_key_and_defaults(tmp_path: Path) -> None:
         "attract_volume = 5\n"
         "[money]\ncoins = [200, 100]\nhopper_coin = 200\nhandpay_limit = 250000\n"
         "[jackpot]\nrate = 0.25\nlost_ante_rate = '1/200'\n"
+        "[devices]\nbuttons = { attendant = 7 }\n"
         "[devices.coin_acceptor]\npulse = 17\ninhibit = 27\npulses = { 1 = 100, 3 = 200 }\n"
         "pulse_min_ms = 15\npulse_max_ms = 120\ndropout_ms = 3\ngap_min_ms = 12\ngap_max_ms = 110\n"
         "quiet_ms = 250\n"
@@ -493,7 +505,7 @@ def test_the_build_guide_gives_the_pulse_window_defaults_and_the_example_loads_t
 @pytest.mark.parametrize("protocol", ["", ", protocol = 'pulse'"])
 def test_a_coin_acceptor_is_in_pulse_mode_whether_or_not_it_says_so(tmp_path: Path, protocol: str) -> None:
     path = tmp_path / "config.toml"
-    path.write_text(f"[devices]\ncoin_acceptor = {{ {COIN}{protocol} }}\n")
+    path.write_text(f"[devices]\nbuttons = {{ attendant = 7 }}\ncoin_acceptor = {{ {COIN}{protocol} }}\n")
     acceptor = load_config(path).devices.money["coin_acceptor"]
     assert acceptor.protocol == "pulse"
     acceptor = acceptor.settings

@@ -226,7 +226,10 @@ def test_a_new_protocol_is_one_table_and_one_builder(tmp_path: Path, monkeypatch
     monkeypatch.setitem(MONEY_DEVICES["coin_acceptor"].protocols, "serial", SERIAL_COINS)
     monkeypatch.setitem(ACCEPTORS, "serial", build_serial_coins)
     path = tmp_path / "config.toml"
-    wiring = "[devices]\ncoin_acceptor = { protocol = 'serial', port = '/dev/ttyUSB1', channels = { 1 = 50, 2 = 70 } }"
+    wiring = (
+        "[devices]\nbuttons = { attendant = 7 }\n"
+        "coin_acceptor = { protocol = 'serial', port = '/dev/ttyUSB1', channels = { 1 = 50, 2 = 70 } }"
+    )
     path.write_text(wiring)
     with pytest.raises(
         ConfigError, match=r"devices\.coin_acceptor\.channels\.2: 70 is not one of money\.coins"

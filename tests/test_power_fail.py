@@ -41,6 +41,7 @@ cashout = "hopper"
 [money]
 hopper_coin = 500
 [devices]
+buttons = { attendant = 7 }
 hopper = { motor = 40, exit = 41 }
 [jackpot]
 lost_ante_rate = "1/1000"

@@ -227,6 +227,7 @@ def test_the_configured_window_reaches_the_decoder_and_the_cabinet_logs_what_it_
     train is credited."""
     path = tmp_path / "config.toml"
     path.write_text(
+        "[devices]\nbuttons = { attendant = 7 }\n"
         "[devices.coin_acceptor]\npulse = 17\ninhibit = 27\npulses = { 1 = 50, 2 = 100 }\n"
         "pulse_min_ms = 40\npulse_max_ms = 130\ngap_min_ms = 60\ngap_max_ms = 130\nquiet_ms = 300\n"
     )

@@ -86,7 +86,8 @@ def test_a_validators_port_that_cannot_be_opened_is_named_with_its_key(tmp_path:
     not_a_port.write_text("kiosk\n")
     path = tmp_path / "config.toml"
     path.write_text(
-        f"[devices]\nbill_validator = {{ protocol = 'essp', port = '{not_a_port}', channels = {{ 1 = 500 }} }}\n"
+        "[devices]\nbuttons = { attendant = 7 }\n"
+        f"bill_validator = {{ protocol = 'essp', port = '{not_a_port}', channels = {{ 1 = 500 }} }}\n"
     )
     config = load_config(path, database=tmp_path / "kiosk.db")
     terminal = Terminal(config, books(config.database))

@@ -114,6 +114,12 @@ class DevicesConfig:
     """The signal is active when the line is high (pulled down); by default it is active
     low, an open-collector output pulling the line down as the cabinet's switches do."""
 
+    @property
+    def wired(self) -> bool:
+        """A cabinet's wiring, of any device: the kiosk drives it, not the desktop's mock
+        pins."""
+        return bool(self.buttons or self.lamps or self.money or self.power_fail is not None)
+
     def settings(self, key: str) -> Any:
         """The settings of the money device wired under ``key``; None if none is."""
         device = self.money.get(key)

@@ -104,17 +104,17 @@ def validate(config: Config) -> None:
                 "a linked pool is fed by the hub from bonus stakes only: a share of lost antes is for "
                 "the cabinet's own meter",
             )
-    buttons = config.devices.buttons
-    unpaid = sorted(
-        name for name, (intent, _value) in BUTTONS.items() if intent in KEY_SWITCHES and name not in buttons
-    )
-    if buttons and unpaid:  # the screen's button only names the key: a handpay could not be paid
-        walk.fail("devices.buttons", f"a cabinet's buttons wire the attendant's key too: {', '.join(unpaid)}")
     if config.cashout == "hopper" and "hopper" not in config.devices.money:
         walk.fail("terminal.cashout", "'hopper' needs a hopper in [devices]")
     if config.hopper_coin not in config.coins:
         walk.fail("money.hopper_coin", f"{config.hopper_coin} is not one of money.coins {list(config.coins)}")
     check_values(config.devices, {"coins": config.coins, "bills": config.bills}, walk)
+    buttons = config.devices.buttons
+    unpaid = sorted(
+        name for name, (intent, _value) in BUTTONS.items() if intent in KEY_SWITCHES and name not in buttons
+    )
+    if config.devices.wired and unpaid:  # the screen's button only names the key: no handpay could be paid
+        walk.fail("devices.buttons", f"a cabinet's wiring has the attendant's key: {', '.join(unpaid)}")
     # A cabinet that could never take a coin or deal a hand is not configured either.
     smallest = min((*config.coins, *config.bills), default=None)
     if smallest is not None and config.credit_limit < smallest:
