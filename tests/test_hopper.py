@@ -627,3 +627,21 @@ def test_an_item_paid_out_is_worth_something() -> None:
         Paid(0)
     with pytest.raises(ValueError, match="the hopper's coin is worth at least 1 minor unit, not 0"):
         Hopper(MOTOR, EXIT, coin=0, pin_factory=MockFactory())
+
+
+def test_coins_counted_as_the_kiosk_stops_during_a_payout_are_booked_once(tmp_path: Path) -> None:
+    """The kiosk stopped (systemd's SIGTERM) while the hopper paid: a coin counted after the
+    last frame was never booked, and the next start handpaid it again."""
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    cabinet = cashing_out_500(database, factory, now)
+    coin_leaves(factory, now)
+    cabinet.step()
+    coin_leaves(factory, now)  # after the last frame's step: the loop ends, the devices close
+    cabinet.close()
+    assert not factory.pin(MOTOR).state, "the motor stopped"
+    cabinet.terminal.store.close()
+    again = Terminal(cabinet.terminal.config, books(database))
+    assert again.store.meters()["hopper_out"] == 200
+    assert again.handpay == 300, "what the hopper did not pay is handpaid, once"
+    assert audit(again.store).ok

@@ -16,6 +16,7 @@ acceptor is inhibited, so that no coin takes its room.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -67,6 +68,11 @@ class Reported:
 Seen = Press | Taken | Reported
 """An input the hardware test saw: a press or a switch, money taken in, or a report; the
 screen says each in its language."""
+
+
+COAST = 0.5
+"""Seconds a coin may still fall from the hopper after its motor stops (a real one's: a
+coin or two within a few hundred milliseconds)."""
 
 
 class Cabinet:
@@ -125,10 +131,26 @@ class Cabinet:
         if self._closed:
             return
         self._closed = True
+        if self.hopper is not None and self.hopper.running:
+            self._last_coins(self.hopper)
         with ExitStack() as closing:  # the last pushed is closed first
             for device in (self.panel, self.power, self.acceptor, self.bills, self.hopper):
                 if device is not None:
                     closing.callback(device.close)
+
+    def _last_coins(self, hopper: MoneyOut) -> None:
+        """The kiosk stops while the hopper pays: the motor stops, and each coin counted by
+        then, or falling within ``COAST`` after, is booked. The rest stays owed, handpaid at
+        the next start as after a power cut (a coin left unbooked would be paid twice)."""
+        hopper.stop()
+        end = time.monotonic() + COAST
+        while True:
+            for event in hopper.money_events():
+                if isinstance(event, Paid):  # its end is the next start's, not a payout short
+                    self.terminal.payout_item_paid(event.value)
+            if time.monotonic() >= end:
+                return
+            time.sleep(COAST / 10)
 
     def _read_switches(self) -> None:
         """The switches and the power-fail line as they stand at start: a door opened while
