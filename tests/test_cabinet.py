@@ -7,7 +7,9 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fake_essp import FakeValidator
+from gpiozero import GPIODevice
 from gpiozero.pins.mock import MockFactory
 from support import books
 
@@ -17,6 +19,7 @@ from oasis_kiosk.hardware.acceptor import PulseAcceptor
 from oasis_kiosk.hardware.cabinet import Cabinet, Taken
 from oasis_kiosk.hardware.desktop import MockCabinet, SwitchPin
 from oasis_kiosk.hardware.essp import EsspValidator
+from oasis_kiosk.hardware.hopper import Hopper
 from oasis_kiosk.hardware.panel import Panel, Press
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.money_kinds import BILL, COIN
@@ -448,6 +451,28 @@ def test_a_closed_cabinet_lets_its_terminal_and_books_go(tmp_path: Path) -> None
     del terminal, mock, cabinet, validator
     gc.collect()
     assert left() is None, "nothing keeps the terminal of a closed cabinet"
+
+
+def test_a_line_that_fails_to_close_leaves_no_other_line_of_its_device_open() -> None:
+    """The first line's close raising had left the device's other lines claimed."""
+    factory, now = MockFactory(), [0.0]
+    panel = Panel({"deal": 5, "door": 26}, {"deal": 20}, bounce_time=None, pin_factory=factory)
+    acceptor = PulseAcceptor(COIN_PIN, INHIBIT_PIN, {1: 50}, pin_factory=factory, clock=lambda: now[0])
+    hopper = Hopper(23, 24, coin=100, pin_factory=factory, clock=lambda: now[0])
+    for device in (panel, acceptor, hopper):
+        lines = [line for line in vars(device).values() if isinstance(line, GPIODevice)]
+        lines += getattr(device, "_devices", [])
+        first = lines[0]
+
+        def broken() -> None:
+            raise OSError("the line is gone")
+
+        first.close = broken  # type: ignore[method-assign]
+        with pytest.raises(OSError, match="the line is gone"):
+            device.close()
+        assert all(line.closed for line in lines[1:]), f"{type(device).__name__}: every other line let go"
+        del first.close  # its own again, for the collector
+        first.close()
 
 
 def test_every_event_a_pulse_acceptor_names_is_said_in_the_log_and_every_refusal_counted(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
@@ -105,8 +106,10 @@ class PulseAcceptor:
         self._inhibit.value = value
 
     def close(self) -> None:
-        self._line.close()
-        self._inhibit.close()
+        """Both lines let go, whatever either's close raises."""
+        with ExitStack() as closing:
+            closing.callback(self._inhibit.close)
+            closing.callback(self._line.close)
 
 
 def build_pulse_acceptor(settings: PulseDevice, wires: Wires) -> PulseAcceptor:

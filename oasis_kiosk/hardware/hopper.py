@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
@@ -181,9 +182,11 @@ class Hopper:
         return events
 
     def close(self) -> None:
-        self._motor.off()
-        self._motor.close()
-        self._exit.close()
+        """The motor stopped, and both lines let go whatever that raises."""
+        with ExitStack() as closing:
+            closing.callback(self._exit.close)
+            closing.callback(self._motor.close)
+            self._motor.off()
 
 
 def _ms(seconds: float) -> float:

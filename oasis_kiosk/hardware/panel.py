@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 from gpiozero import LED, DigitalInputDevice
@@ -99,8 +100,10 @@ class Panel:
         self._lit = lit
 
     def close(self) -> None:
-        for device in self._devices:
-            device.close()
+        """Every line let go, whatever another's close raises."""
+        with ExitStack() as closing:
+            for device in self._devices:
+                closing.callback(device.close)
 
 
 def _lit(press: tuple[str, int | None], live: AbstractSet[str], cards: set[int]) -> bool:
