@@ -467,7 +467,7 @@ def test_a_line_that_fails_to_close_leaves_no_other_line_of_its_device_open() ->
         def broken() -> None:
             raise OSError("the line is gone")
 
-        first.close = broken  # type: ignore[method-assign]
+        first.close = broken
         with pytest.raises(OSError, match="the line is gone"):
             device.close()
         assert all(line.closed for line in lines[1:]), f"{type(device).__name__}: every other line let go"
