@@ -666,6 +666,16 @@ def test_a_second_store_in_the_process_shares_the_lock_and_gives_it_back(tmp_pat
     assert os.path.exists(BooksFiles(database).lock)
 
 
+def test_a_lock_file_that_cannot_be_taken_is_named_with_what_it_is(tmp_path: Path) -> None:
+    database = tmp_path / "kiosk.db"
+    Store.create(database, currency="EUR").close()
+    lock = Path(BooksFiles(database).lock)
+    lock.unlink()
+    lock.mkdir()  # a directory where the lock file is
+    with pytest.raises(StoreError, match=r"kiosk\.db\.lock: the books' lock cannot be taken: Is a directory"):
+        Store(database)
+
+
 def test_a_row_that_would_take_the_credits_below_zero_or_a_meter_down_is_refused_and_writes_nothing() -> None:
     """The terminal checks first; the books refuse all the same, with a refusal of the kiosk's
     own (an OasisError), so that a fault in the terminal never books a negative credit."""

@@ -65,8 +65,12 @@ def take_books_lock(files: BooksFiles) -> None:
             f"{files.database}: the books are in use by another process (pid {held.holder}): "
             "one terminal at a time"
         ) from None
-    except (BooksError, OSError) as error:
+    except BooksError as error:
         raise StoreError(str(error)) from None
+    except OSError as error:
+        raise StoreError(
+            f"{files.lock}: the books' lock cannot be taken: {error.strerror or error}"
+        ) from None
 
 
 @contextmanager
