@@ -323,6 +323,43 @@ def test_an_exit_sensor_covered_past_its_bound_tilts_naming_the_sensor_not_an_em
     assert audit(terminal.store).ok
 
 
+def test_a_cover_of_the_exit_after_a_payout_that_never_ran_takes_nothing_from_the_credits(
+    tmp_path: Path,
+) -> None:
+    """The sensor covered at the start: no payout ran, no coin fell. Cleaning it (a cover a
+    coin long) is no coin of the player's: the credits stay, and the attendant sees a coin
+    not owed; after a payout that ran dry, a coin once the attendant has cleared the tilt is
+    not owed either."""
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    cabinet = cabinet_with_hopper(database, factory, now)
+    terminal = cabinet.terminal
+    terminal.handle("bill", 500)
+    factory.pin(EXIT).drive_low()  # covered as the cash-out starts
+    terminal.handle("cashout")
+    cabinet.step()
+    assert "hopper_exit_blocked" in terminal.tilts
+    factory.pin(EXIT).drive_high()
+    now[0] += EXIT_PULSE
+    coin_leaves(factory, now)  # the attendant's cloth
+    cabinet.step()
+    assert terminal.credits == 500
+    assert "hopper_overpaid" in terminal.tilts
+    terminal.handle("attendant")
+    assert not terminal.tilts
+    terminal.handle("cashout")
+    cabinet.step()
+    now[0] += 5  # dry at once: 5 coins short
+    cabinet.step()
+    assert "hopper_empty" in terminal.tilts
+    terminal.handle("attendant")
+    coin_leaves(factory, now)
+    cabinet.step()
+    assert terminal.credits == 500, "a coin after the attendant cleared the tilt is not owed"
+    assert "hopper_overpaid" in terminal.tilts
+    assert audit(terminal.store).ok
+
+
 def cashing_out_1050(database: Path, factory: MockFactory, now: list[float]) -> Cabinet:
     """A cabinet paying out 10 coins of 100 for credits of 1 050, its hopper started."""
     cabinet = cabinet_with_hopper(database, factory, now)

@@ -40,25 +40,23 @@ class CashOut(Transactions):
         """An item of ``value`` (a coin) left the payout device: booked at once, so a payout
         that stops short is exact. One that falls after the device stopped is booked against
         the handpay still to be paid (the attendant pays that much less), or, after a payout
-        that ended short (its tilt standing), against the credits that cash-out still owes:
-        the jammed coin the attendant frees is the player's. One nothing owed (no payout, the
-        handpay already paid, or more than any, or not whole items of the device) is paid
-        money all the same: on the ledger at no credit, on its own meter, and a tilt for the
-        attendant."""
+        that ran and ended short (empty or jammed), against what it still owed while its tilt
+        stands (``short_owed``): the jammed coin the attendant frees is the player's. One
+        nothing owed (no payout, the handpay already paid, or more than any, or not whole
+        items of the device) is paid money all the same: on the ledger at no credit, on its
+        own meter, and a tilt for the attendant."""
         if value < 1:
             raise InputError(f"an item paid out is worth at least 1 minor unit, not {value}")
         device = payout_device(self.config)
 
         def book() -> Response:
-            ended_short = any(kind in self.tilts for kind in (device.stopped_short, *device.short_for_cause))
+            cash_out_handpay = self.handpay is not None and self.handpay_win is None
             if self.payout:
                 owed = self.payout
-            elif self.handpay is not None and self.handpay_win is None:
-                owed = self.handpay  # the cash-out's; money in since stays on the credits
-            elif ended_short:
-                owed = self.credits  # what the cash-out stopped short of paying
+            elif cash_out_handpay:
+                owed = self.handpay or 0  # the cash-out's; money in since stays on the credits
             else:
-                owed = 0
+                owed = self.short_owed or 0
             if value <= min(owed, self.credits) and device.whole_items(self.config, value) == value:
                 self.store.post("cash_out", -value, device=device.name)
                 self.store.add_meter("total_out", value)
@@ -70,9 +68,11 @@ class CashOut(Transactions):
                         # with the coin so that a power cut before the hopper reports its end
                         # cannot leave the cash-out half done.
                         self._request_handpay()
-                elif self.handpay is not None:
+                elif cash_out_handpay:
                     self.handpay = owed - value or None
                     self.store.event("handpay_reduced", coin=value, amount=self.handpay or 0)
+                else:
+                    self.short_owed = owed - value or None
                 return Response(True, device.words.paid, {"coin": Amount(value)})
             self.store.post(device.overpaid, 0, coin=value)
             self.store.add_meter(device.overpaid, value)
@@ -98,6 +98,7 @@ class CashOut(Transactions):
                     self._tilt(cause, device.short_for_cause[cause].format(coins=coins))
                 else:
                     self._tilt(device.stopped_short, device.words.short_reason.format(coins=coins))
+                    self.short_owed = short  # it ran dry or jammed: a coin may yet fall
                 return Response(False, device.words.short, {"short": coins})
             if self.credits and self.handpay is None:
                 return self._request_handpay()

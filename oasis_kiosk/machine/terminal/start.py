@@ -180,5 +180,6 @@ class Terminal(BetButtons, Devices):
         self.round, self.round_id, self.selected = None, None, set()
         self.insurance = self.handpay = self.payout = self.handpay_win = None
         self.stopping = self.operator_key = False
+        self.short_owed = None
         self.jackpot = JackpotState.fresh(config.jackpot)
         self.tilts = {TiltKind.BOOKS: f"the books fail their check: {problem}"}

@@ -71,6 +71,9 @@ class TerminalState:
     the device: ``machine/cash_out_kinds.py``)."""
     stopping: bool
     """The attendant's key asked the hopper to stop: the handpay is fixed once it has."""
+    short_owed: int | None
+    """What a payout that ran and ended short (empty or jammed) still owed, while its tilt
+    stands: a coin the freed jam lets fall is the player's, paid from the credits."""
     tilts: dict[str, str]
     operator_key: bool
     """The operator's key is turned: the game and money intake stand still for the menu."""
@@ -150,6 +153,7 @@ class TerminalState:
             coins = field("payout", int, None)
             self.payout = None if coins is None else coins * HOPPER.unit(self.config)
         self.stopping = bool(field("stopping", bool, False))
+        self.short_owed = field("short_owed", int, None)
         tilts = field("tilts", dict, {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in tilts.items()):
             raise StoreError(f"{self.store.path}: the stored terminal state is damaged: tilts is {tilts!r}")
@@ -198,6 +202,7 @@ class TerminalState:
                 "jackpot_pending": self.jackpot_pending,
                 "payout_owed": self.payout,
                 "stopping": self.stopping,
+                "short_owed": self.short_owed,
                 "tilts": self.tilts,
                 "operator_key": self.operator_key,
                 "player_language": self.player_language,
@@ -230,6 +235,8 @@ class TerminalState:
         """Ends a standing tilt, logged (``tilt_cleared``); nothing for one not standing."""
         if kind in self.tilts:
             self.store.event("tilt_cleared", kind=kind, message=self.tilts.pop(kind))
+            if kind == payout_device(self.config).stopped_short:
+                self.short_owed = None  # a coin after the attendant has looked is not owed
             self.save_state()
 
     # What the screen reads of the books: it never opens the store itself.
