@@ -31,7 +31,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
@@ -421,8 +421,12 @@ def run_headless(
     try:
         if terminal.books_fault is not None:
             return 3  # nothing may be booked on these books: the script is not run
-        with closing(MockCabinet(terminal)) as cabinet:
+        cabinet = MockCabinet(terminal)
+        try:
             refused = run(cabinet, inputs)
+            cabinet.shut_down()  # the script ran to its end: the devices book what they last did
+        finally:
+            cabinet.close()  # a power cut (the kill tests') books nothing more
         print(
             f"script done: credits {terminal.credits}, jackpot {_meter(terminal.jackpot_shown)}, "
             f"{refused} input(s) skipped as not live"

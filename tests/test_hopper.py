@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from gpiozero import GPIODevice
 from gpiozero.pins.mock import MockFactory
 from support import books, memory_books
 
-from oasis_kiosk import i18n
+from oasis_kiosk import OasisError, i18n
 from oasis_kiosk.config import Config
 from oasis_kiosk.hardware.cabinet import Cabinet
 from oasis_kiosk.hardware.desktop import MockCabinet
@@ -225,7 +227,17 @@ def cabinet_with_hopper(database: Path, factory: MockFactory, now: list[float]) 
     config = Config(database=database, cashout="hopper", hopper_coin=100)
     terminal = Terminal(config, books(database))
     hopper = Hopper(MOTOR, EXIT, coin=100, pin_factory=factory, clock=lambda: now[0])
-    return Cabinet(terminal, hopper=hopper)
+    return Cabinet(terminal, hopper=hopper, clock=lambda: now[0], wait=passing(now))
+
+
+def passing(now: list[float], then: Callable[[], None] = lambda: None) -> Callable[[float], None]:
+    """A wait on the hopper's virtual clock: its time passes, and ``then`` happens."""
+
+    def wait(seconds: float) -> None:
+        now[0] += seconds
+        then()
+
+    return wait
 
 
 def test_a_payout_books_each_coin_and_handpays_the_rest(tmp_path: Path) -> None:
@@ -668,17 +680,60 @@ def test_an_item_paid_out_is_worth_something() -> None:
 
 def test_coins_counted_as_the_kiosk_stops_during_a_payout_are_booked_once(tmp_path: Path) -> None:
     """The kiosk stopped (systemd's SIGTERM) while the hopper paid: a coin counted after the
-    last frame was never booked, and the next start handpaid it again."""
+    last frame was never booked, and the next start handpaid it again; so was one still
+    falling as the motor stopped."""
     factory, now = MockFactory(), [0.0]
     database = tmp_path / "kiosk.db"
     cabinet = cashing_out_500(database, factory, now)
     coin_leaves(factory, now)
     cabinet.step()
-    coin_leaves(factory, now)  # after the last frame's step: the loop ends, the devices close
-    cabinet.close()
+    coin_leaves(factory, now)  # after the last frame's step: the loop ends, the kiosk stops
+    falls = iter([True])  # one coin, as the motor stops
+
+    def a_coin_falls() -> None:
+        if next(falls, False):
+            coin_leaves(factory, now)
+
+    cabinet._wait = passing(now, a_coin_falls)
+    cabinet.shut_down()
     assert not factory.pin(MOTOR).state, "the motor stopped"
     cabinet.terminal.store.close()
     again = Terminal(cabinet.terminal.config, books(database))
-    assert again.store.meters()["hopper_out"] == 200
-    assert again.handpay == 300, "what the hopper did not pay is handpaid, once"
+    assert again.store.meters()["hopper_out"] == 300
+    assert again.handpay == 200, "what the hopper did not pay is handpaid, once"
     assert audit(again.store).ok
+
+
+def test_the_last_coin_counted_after_the_last_frame_ends_the_payout_as_the_kiosk_stops(
+    tmp_path: Path,
+) -> None:
+    """The hopper stops its own motor at the last coin owed: that coin, counted after the
+    last frame, had been left unbooked because the hopper no longer ran."""
+    factory, now = MockFactory(), [0.0]
+    database = tmp_path / "kiosk.db"
+    cabinet = cashing_out_500(database, factory, now)
+    for _ in range(4):
+        coin_leaves(factory, now)
+    cabinet.step()
+    coin_leaves(factory, now)  # the fifth, after the last frame: the hopper stops itself
+    cabinet.shut_down()
+    cabinet.terminal.store.close()
+    again = Terminal(cabinet.terminal.config, books(database))
+    assert again.store.meters()["hopper_out"] == 500
+    assert again.handpay is None
+    assert again.payout is None
+    assert audit(again.store).ok
+
+
+def test_a_kiosk_stopping_on_closed_books_still_stops_the_hopper_and_lets_its_lines_go(
+    tmp_path: Path,
+) -> None:
+    factory, now = MockFactory(), [0.0]
+    cabinet = cashing_out_500(tmp_path / "kiosk.db", factory, now)
+    coin_leaves(factory, now)
+    cabinet.terminal.store.close()
+    with contextlib.suppress(OasisError):  # the coin cannot be booked on closed books
+        cabinet.shut_down()
+    assert not factory.pin(MOTOR).state
+    assert cabinet.hopper is not None
+    assert all(line.closed for line in vars(cabinet.hopper).values() if isinstance(line, GPIODevice))

@@ -178,7 +178,7 @@ def test_money_a_payout_device_says_it_took_in_is_never_credited_and_tilts_the_t
     assert not [row for row in terminal.store.ledger() if row.kind in BY_LEDGER_KIND], "nothing booked in"
 
 
-def test_a_cabinet_closed_stops_its_payout_and_closes_every_device_whatever_one_raises(
+def test_a_cabinet_closed_closes_every_device_whatever_one_raises_and_only_once(
     tmp_path: Path,
 ) -> None:
     database = tmp_path / "kiosk.db"

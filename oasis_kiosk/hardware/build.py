@@ -54,10 +54,12 @@ def build_cabinet(
     lamp_factory: Factory | None = None,
     serial_opener: Callable[[str, LineSettings], Port] = open_serial,
     clock: Callable[[], float] = time.monotonic,
+    wait: Callable[[float], None] = time.sleep,
     bounce_time: float | None = 0.02,
 ) -> Cabinet:
     """The devices of ``config.devices`` on ``pin_factory`` (the real pins by default), the
-    lamps on ``lamp_factory`` if given; ``clock`` times the pulse trains and the hopper (a virtual one for mock pins)."""
+    lamps on ``lamp_factory`` if given; ``clock`` times the pulse trains and the hopper, and
+    ``wait`` lets it pass (virtual ones for mock pins)."""
     wiring = config.devices
     panel = (
         Panel(
@@ -84,4 +86,13 @@ def build_cabinet(
         if wiring.power_fail is not None
         else None
     )
-    return Cabinet(terminal, panel=panel, acceptor=acceptor, bills=bills, hopper=hopper, power=power)
+    return Cabinet(
+        terminal,
+        panel=panel,
+        acceptor=acceptor,
+        bills=bills,
+        hopper=hopper,
+        power=power,
+        clock=clock,
+        wait=wait,
+    )

@@ -84,11 +84,16 @@ class Cabinet:
         bills: MoneyIn | None = None,
         hopper: MoneyOut | None = None,
         power: PowerFailInput | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wait: Callable[[float], None] = time.sleep,
     ) -> None:
         """``acceptor`` takes coins and ``bills`` notes, each whatever its wire
         (``hardware/money.py``); ``hopper`` is the payout device (a ``MoneyOut``), started
         with the amount the terminal's cash-out owes through it; ``power`` is the UPS's
-        power-fail signal."""
+        power-fail signal. ``clock`` and ``wait`` time the hopper's last coins as the kiosk
+        stops (``shut_down``): the devices' own time on mock pins."""
+        self._clock, self._wait = clock, wait
         self.terminal = terminal
         self.panel = panel
         self.acceptor = acceptor
@@ -126,31 +131,42 @@ class Cabinet:
 
     def close(self) -> None:
         """The devices let go of their lines and ports, the hopper's motor stopped first and
-        each closed whatever another's close raises. Until then gpiozero keeps each device's
-        callbacks, and the terminal they reach, alive. Closing again does nothing."""
+        each closed whatever another's close raises; nothing more is booked. Until then
+        gpiozero keeps each device's callbacks, and the terminal they reach, alive. Closing
+        again does nothing."""
         if self._closed:
             return
         self._closed = True
-        if self.hopper is not None and self.hopper.running:
-            self._last_coins(self.hopper)
         with ExitStack() as closing:  # the last pushed is closed first
             for device in (self.panel, self.power, self.acceptor, self.bills, self.hopper):
                 if device is not None:
                     closing.callback(device.close)
 
+    def shut_down(self) -> None:
+        """The kiosk stops: what the hopper reported since the last frame is booked, and if
+        it still pays, its motor stops and each coin falling within ``COAST`` is booked too
+        (one left unbooked would be handpaid again at the next start, which pays the rest as
+        after a power cut). Then the devices close, whatever the booking raised."""
+        try:
+            if self.hopper is not None and not self._closed:
+                self._last_coins(self.hopper)
+        finally:
+            self.close()
+
     def _last_coins(self, hopper: MoneyOut) -> None:
-        """The kiosk stops while the hopper pays: the motor stops, and each coin counted by
-        then, or falling within ``COAST`` after, is booked. The rest stays owed, handpaid at
-        the next start as after a power cut (a coin left unbooked would be paid twice)."""
+        for event in hopper.money_events():  # since the last frame: a payout's own end too
+            self._book(None, event, None)
+        if not hopper.running:
+            return
         hopper.stop()
-        end = time.monotonic() + COAST
+        end = self._clock() + COAST
         while True:
             for event in hopper.money_events():
-                if isinstance(event, Paid):  # its end is the next start's, not a payout short
-                    self.terminal.payout_item_paid(event.value)
-            if time.monotonic() >= end:
+                if not isinstance(event, PayoutEnded):  # the stop's own: the next start's to end
+                    self._book(None, event, None)
+            if self._clock() >= end:
                 return
-            time.sleep(COAST / 10)
+            self._wait(COAST / 10)
 
     def _read_switches(self) -> None:
         """The switches and the power-fail line as they stand at start: a door opened while

@@ -110,12 +110,20 @@ class MockCabinet:
             pin_factory=self.factory,
             lamp_factory=self.lamp_factory,
             clock=lambda: self.now,
+            wait=self._wait,
             bounce_time=None,  # mock presses are clean edges
         )
         self.terminal = terminal
 
     def close(self) -> None:
         self.cabinet.close()
+
+    def shut_down(self) -> None:
+        self.cabinet.shut_down()
+
+    def _wait(self, seconds: float) -> None:
+        """The mock devices' time passes: nothing really waits."""
+        self.now += seconds
 
     def _step(self) -> list[Response]:
         return self.cabinet.step()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 import pygame
@@ -326,13 +327,15 @@ class App:
 
     def close(self) -> None:
         """The screen ends, and with it the workers of the demo and of the hints; the
-        cabinet's devices let go of their lines."""
-        if self.attract is not None:
-            self._end_attract()
-        self.game.close()
-        self.devices.close()
-        garbage.restore()
-        pygame.quit()
+        cabinet's devices book what they last did and let go of their lines, whatever the
+        others' ends raise."""
+        with ExitStack() as closing:  # the last pushed ends first
+            closing.callback(pygame.quit)
+            closing.callback(garbage.restore)
+            closing.callback(self.devices.shut_down)
+            closing.callback(self.game.close)
+            if self.attract is not None:
+                self._end_attract()
 
     def repaint(self) -> list[pygame.Rect]:
         """Everything drawn afresh, not only what changed (a screenshot, a checked screen)."""
