@@ -105,19 +105,6 @@ BAD_FILES: list[tuple[str, str, str]] = [
         "unknown key",
     ),
     ("[devices]\nbuttons = { jackpot = 5 }", "devices.buttons", "no such button: jackpot"),
-    # a touch of the screen's ATTENDANT only names the key: without it no handpay could be paid
-    (
-        "[devices]\nbuttons = { deal = 5, door = 6 }",
-        "devices.buttons",
-        "wiring has the attendant's key: attendant",
-    ),
-    # nor can money devices be wired alone (a touchscreen cabinet): the kiosk had driven mock pins
-    (
-        f"[devices]\ncoin_acceptor = {{ {COIN} }}",
-        "devices.buttons",
-        "wiring has the attendant's key: attendant",
-    ),
-    ("[devices]\npower_fail = 25", "devices.buttons", "wiring has the attendant's key: attendant"),
     # zero, negative or absent amounts
     ("[terminal]\ncredit_limit = 0", "terminal.credit_limit", "more than 0"),
     ("[money]\ncoins = [0, 100]", "money.coins", "not [0, 100]"),

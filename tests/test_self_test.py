@@ -18,11 +18,13 @@ from support import books
 
 from oasis_kiosk.cli import open_terminal
 from oasis_kiosk.config import Config, ConfigError, load_config
+from oasis_kiosk.config.devices import DevicesConfig, HopperDevice, MoneyDevice
 from oasis_kiosk.machine.selftest import (
     configuration_problems,
     database_problems,
     self_test,
     video_problems,
+    wiring_problems,
 )
 from oasis_kiosk.machine.terminal import Terminal
 
@@ -71,6 +73,30 @@ def test_a_row_that_refers_to_a_missing_round_is_found(tmp_path: Path) -> None:
     assert database_problems(books(database)) == [
         "database: ledger row 4 refers to a rounds row that is not there"
     ]
+
+
+@pytest.mark.parametrize(
+    "wiring",
+    [
+        DevicesConfig(buttons={"deal": 5, "door": 26}),
+        DevicesConfig(money={"hopper": MoneyDevice("pulse", HopperDevice(23, 24))}),
+        DevicesConfig(power_fail=25),
+    ],
+)
+def test_a_wiring_without_the_attendants_key_is_found_and_one_with_it_passes(
+    tmp_path: Path, wiring: DevicesConfig
+) -> None:
+    """A touch of the screen's ATTENDANT only names the key: a cabinet wired without it (or
+    with money devices alone, a touchscreen's) could never pay a handpay. The file still
+    loads, so that the meters and the audit read with it."""
+    terminal = fed_terminal(tmp_path / "kiosk.db")
+    config = replace(terminal.config, devices=wiring)
+    found = ["configuration: devices.buttons: a cabinet's wiring needs the attendant's key: attendant"]
+    assert wiring_problems(config) == found
+    assert [problem for problem in self_test(config, terminal.store) if "wiring" in problem] == found
+    keyed = replace(wiring, buttons={**wiring.buttons, "attendant": 7})
+    assert wiring_problems(replace(config, devices=keyed)) == []
+    assert wiring_problems(replace(config, devices=DevicesConfig())) == [], "a desktop wires nothing"
 
 
 def test_a_configuration_the_operator_menu_broke_is_found(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ from oasis_kiosk.config.link import LINK, LINK_SECTION
 from oasis_kiosk.config.rules import RULES, RULES_SECTION
 from oasis_kiosk.config.schema import EMPTY, ConfigError, Key, TomlTable, Walk
 from oasis_kiosk.config.terminal import MONEY, TERMINAL, Config
-from oasis_kiosk.machine.intents import BUTTONS, KEY_SWITCHES
 from oasis_kiosk.machine.money_kinds import most_credit_taken
 
 SCHEMA: dict[str, dict[str, Key]] = {
@@ -109,12 +108,6 @@ def validate(config: Config) -> None:
     if config.hopper_coin not in config.coins:
         walk.fail("money.hopper_coin", f"{config.hopper_coin} is not one of money.coins {list(config.coins)}")
     check_values(config.devices, {"coins": config.coins, "bills": config.bills}, walk)
-    buttons = config.devices.buttons
-    unpaid = sorted(
-        name for name, (intent, _value) in BUTTONS.items() if intent in KEY_SWITCHES and name not in buttons
-    )
-    if config.devices.wired and unpaid:  # the screen's button only names the key: no handpay could be paid
-        walk.fail("devices.buttons", f"a cabinet's wiring has the attendant's key: {', '.join(unpaid)}")
     # A cabinet that could never take a coin or deal a hand is not configured either.
     smallest = min((*config.coins, *config.bills), default=None)
     if smallest is not None and config.credit_limit < smallest:

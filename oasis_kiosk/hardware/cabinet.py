@@ -217,7 +217,7 @@ class Cabinet:
     def touch(self, button: str) -> list[Response]:
         """A button touched on the screen: the same as its press on the panel, but for the
         attendant's key (``KEY_SWITCHES``), which a touch only names: a player would pay his
-        own handpay. A wiring always has the key (``config.load.validate``)."""
+        own handpay. The self-test finds a wiring without the key (``machine/selftest.py``)."""
         intent, value = BUTTONS[button]
         if intent in KEY_SWITCHES:
             return [

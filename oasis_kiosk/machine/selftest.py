@@ -12,6 +12,7 @@ from __future__ import annotations
 from oasis_kiosk import returns
 from oasis_kiosk._core import Profile
 from oasis_kiosk.config import Config, ConfigError, validate
+from oasis_kiosk.machine.intents import BUTTONS, KEY_SWITCHES
 from oasis_kiosk.store.db import Store, StoreError
 
 
@@ -34,6 +35,21 @@ def configuration_problems(config: Config) -> list[str]:
     except ConfigError as error:
         return [f"configuration: {error}"]
     return []
+
+
+def wiring_problems(config: Config) -> list[str]:
+    """A cabinet's wiring without the attendant's key switch: a touch of the screen's
+    ATTENDANT only names the key, so no handpay could be paid. A finding, not a refusal of
+    the file: books and meters still read with it, and the screen says what to wire."""
+    buttons = config.devices.buttons
+    unwired = [
+        name for name, (intent, _value) in BUTTONS.items() if intent in KEY_SWITCHES and name not in buttons
+    ]
+    if not config.devices.wired or not unwired:
+        return []
+    return [
+        f"configuration: devices.buttons: a cabinet's wiring needs the attendant's key: {', '.join(unwired)}"
+    ]
 
 
 def return_problems(config: Config, store: Store, profile: Profile | None = None) -> list[str]:
@@ -67,7 +83,7 @@ def self_test(
 ) -> list[str]:
     """Every check; ``video_driver`` None skips the screen's (a window on a desktop);
     ``profile``: the rules in play, as the terminal loaded them."""
-    problems = database_problems(store) + configuration_problems(config)
+    problems = database_problems(store) + configuration_problems(config) + wiring_problems(config)
     problems += return_problems(config, store, profile)
     if video_driver is not None:
         problems += video_problems(config.expected_video_driver, video_driver)
