@@ -18,6 +18,7 @@ from oasis_kiosk.hardware.desktop import MockCabinet
 from oasis_kiosk.hardware.script import ScriptStoppedError, run
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.money_kinds import COIN
+from oasis_kiosk.machine.operator import OperatorError
 from oasis_kiosk.machine.terminal import Terminal, seeds_from
 
 if TYPE_CHECKING:
@@ -153,6 +154,36 @@ def test_a_round_that_cannot_resume_blocks_the_deal_until_the_operator_voids_it(
     assert report.ok, report.problems
     header, _actions = describe_round(again.store.rounds()[0])
     assert "  voided  antes" in header, "the console recalls a voided round too"
+
+
+def test_a_round_a_failed_self_test_holds_still_is_voided_by_the_operator_and_refunded(
+    tmp_path: Path,
+) -> None:
+    """A round open when the power went, and a self-test finding at the start (the rules'
+    approved return narrowed, say): nothing could play the round on, and the operator's
+    void had been refused because the round had resumed, so the stakes waited for good."""
+    database = tmp_path / "kiosk.db"
+    t = terminal(database)
+    t.handle("bill", 5000)
+    t.handle("deal")
+    assert t.round is not None
+    t.store.close()
+    again = terminal(database)
+    assert again.round is not None, "the round resumed"
+    menu = logged_in_menu(again)
+    with pytest.raises(OperatorError, match="play it to the end"):
+        menu.void_open_round("the player left")
+    again.record_self_test(["configuration: the return is above the approved maximum"])
+    assert not again.handle("play").ok
+    menu.void_open_round("held by the self-test")
+    assert again.round is None
+    assert again.credits == 5000, "everything the round took is refunded"
+    assert again.store.unfinished_round() is None
+    assert "self_test" in again.tilts, "the finding stands until a start passes"
+    again.store.close()
+    after = terminal(database)
+    assert after.round is None
+    assert audit(after.store).ok
 
 
 def test_a_rules_change_switches_off_a_bonus_the_new_rules_do_not_have(tmp_path: Path) -> None:

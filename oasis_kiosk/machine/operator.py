@@ -36,7 +36,7 @@ from oasis_kiosk.machine.events import event_log
 from oasis_kiosk.machine.recall import RecalledHand
 from oasis_kiosk.machine.terminal import Amount, Response, Terminal
 from oasis_kiosk.machine.terminal.start import jackpot_logged, rules_logged
-from oasis_kiosk.machine.tilts import TiltKind
+from oasis_kiosk.machine.tilts import TiltKind, only_a_start_clears
 from oasis_kiosk.par import money
 from oasis_kiosk.rules import load_profile
 from oasis_kiosk.store.db import Store
@@ -315,13 +315,16 @@ class OperatorMenu:
         self.terminal.credit_by_operator(amount, reason)
 
     def void_open_round(self, reason: str) -> None:
-        """Closes a round that cannot resume (its record does not replay): everything it took
-        is refunded, the round is marked voided, and the resume tilt is cleared."""
+        """Closes a round that cannot resume (its record does not replay), or one that
+        resumed but cannot be played on (a finding of the self-test stands, which only a
+        start that passes clears: the player's stakes would wait for good): everything it
+        took is refunded, the round is marked voided, and the resume tilt is cleared."""
         self._require()
         unfinished = self.store.unfinished_round()
         if unfinished is None:
             raise OperatorError(N_("no round is open"))
-        if self.terminal.round is not None:
+        held = any(only_a_start_clears(kind) for kind in self.terminal.tilts)
+        if self.terminal.round is not None and not held:
             raise OperatorError(N_("the open round resumes: play it to the end instead"))
         round_id = unfinished[0]
         taken = -sum(row.amount for row in self.store.ledger() if row.round_id == round_id)
@@ -332,6 +335,8 @@ class OperatorMenu:
             self.store.void_round(round_id, reason)
             self.store.event("round_voided", round_id=round_id, refund=taken, reason=reason)
             self.terminal._clear_tilt(TiltKind.RESUME)
+            self.terminal.round, self.terminal.round_id, self.terminal.selected = None, None, set()
+            self.terminal.insurance = None
             self.terminal.save_state()
 
     # Settings.

@@ -94,6 +94,13 @@ def registered(kind: str) -> Tilt | None:
         return None
 
 
+def only_a_start_clears(kind: str) -> bool:
+    """Whether nothing but a start whose self-test passes clears a tilt of this kind: while
+    it stands, a round in play cannot be played on."""
+    tilt = registered(kind)
+    return tilt is not None and tilt.cleared_by is ClearedBy.SELF_TEST
+
+
 def attendant_clears(kind: str) -> bool:
     """Whether the attendant's key clears a tilt of this kind (an unknown kind, from the
     state of an older release, is cleared: nothing else would)."""
