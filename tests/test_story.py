@@ -982,6 +982,34 @@ def test_fold_gives_up_the_bonus_of_the_hand_dealt_where_the_bonus_is_judged_on_
     assert snapshot(terminal).bonus_category == ("Flush" if said else None), "the bonus table lights the same"
 
 
+def test_a_later_boxs_bonus_is_named_by_the_hand_it_was_dealt(tmp_path: Path) -> None:
+    """Two boxes, the bonus judged on the cards dealt: the second box's dealt flush, broken by
+    its exchange, won the bonus (60:1), but the bonus table lit the pair it ended with, the
+    second box's dealt hand not being in sight before the first box's decision."""
+    database = tmp_path / "kiosk.db"
+    config = Config(
+        database=database, profile="standard", profile_overrides={"exchange": {"forfeits_bonus": False}}
+    )
+    deck = "2c 3d 4s 8c Jd 2h 5h 9h Jh Kh As Kd 9c 7d 3s Ks"  # box 1, box 2 (a flush), the dealer, one
+    terminal = Terminal(config, books(database), deck_for_round=lambda n: deck)
+    for _ in range(4):
+        terminal.handle("bill", 5000)
+    terminal.handle("boxes")
+    terminal.handle("bonus")
+    assert terminal.handle("deal").ok
+    assert terminal.handle("fold").ok  # box 1
+    assert terminal.handle("card", 1).ok  # box 2 breaks its flush for a king
+    assert terminal.handle("exchange").ok
+    assert terminal.handle("play").ok
+    shown = snapshot(terminal)
+    settled = last_settlement(terminal)
+    assert settled is not None
+    second = settled["boxes"][1]
+    assert second["hand"]["category"] == "OnePair"
+    assert second["bonus"]["returned"] > second["bonus"]["stake"], "the dealt flush won the bonus"
+    assert shown.bonus_category == "Flush", "the bonus table lights the hand the bonus was judged on"
+
+
 @pytest.mark.parametrize(
     ("deck", "press"),
     [

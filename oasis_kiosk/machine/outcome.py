@@ -20,8 +20,14 @@ def bonus_category(profile: Profile, record: RoundRecord, box: int, hand: str) -
     bonus = profile.to_dict().get("bonus")
     if bonus is None or bonus["judged_on"] != "dealt":
         return hand
-    dealt = Round.replay(profile, {**record, "actions": []}).hand(box)
-    return hand if dealt is None else dealt.category
+    # A box's cards come into sight only once the boxes before it are decided: the first
+    # sight of them is before any action of its own, its cards as dealt.
+    actions = record["actions"]
+    for count in range(len(actions) + 1):
+        dealt = Round.replay(profile, {**record, "actions": actions[:count]}).hand(box)
+        if dealt is not None:
+            return dealt.category
+    return hand
 
 
 def round_win(settlement: Settlement, awards: int) -> int:
