@@ -192,6 +192,34 @@ def test_an_illegal_action_is_refused_and_changes_nothing(action: Any, message: 
     assert snapshot(round_) == before
 
 
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda r: r.exchange([True]), "card position is a whole number, not True"),
+        (lambda r: r.play(False), "box index is a whole number, not False"),
+        (lambda r: r.legal_actions(True), "box index is a whole number, not True"),
+        (lambda r: r.insure(True), "amount is a whole number, not True"),
+        (lambda r: r.hand(False), "box index is a whole number, not False"),
+    ],
+)
+def test_a_bool_is_no_position_box_or_amount(call: Any, message: str) -> None:
+    """A bool is an int to Python: ``exchange([True])`` had exchanged the card at position 1
+    and ``play(False)`` had played box 1."""
+    round_ = Round("golden-oasis", 1000, seed=bytes(range(32)), credit=50_000)
+    before = snapshot(round_)
+    with pytest.raises(TypeError, match=message):
+        call(round_)
+    assert snapshot(round_) == before
+
+
+def test_a_bool_is_no_ante_or_credit_but_a_bonus_bet_may_be_said_so() -> None:
+    with pytest.raises(TypeError, match="ante is a whole number, not True"):
+        Round("standard", True)
+    with pytest.raises(TypeError, match="credit is a whole number, not True"):
+        Round("standard", 1000, credit=True)
+    assert Round("standard", 1000, bonus=True).stakes(0) is not None, "True: the standard bonus stake"
+
+
 def test_repeated_positions_are_named_so_even_where_their_count_is_not_offered() -> None:
     round_ = Round("standard", 1000, seed=bytes(range(32)))
     with pytest.raises(IllegalAction, match=r"positions \[1, 1\] are not distinct"):

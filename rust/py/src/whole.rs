@@ -5,13 +5,15 @@
 
 use oasis_core::error::RoundError;
 use oasis_core::profile::Money;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyBool, PyInt};
 
 use crate::errors::to_py_err;
 
 /// `value` as a `T`, or the caller's `refused` error naming `what` when it is an int out of
-/// `T`'s range; any other type is pyo3's TypeError, as for every argument.
+/// `T`'s range; any other type is pyo3's TypeError, as for every argument, and so is a bool
+/// (an int to Python: `exchange([True])` had exchanged the card at position 1).
 pub(crate) fn whole<'py, T>(
     value: &Bound<'py, PyAny>,
     what: &str,
@@ -20,6 +22,9 @@ pub(crate) fn whole<'py, T>(
 where
     T: for<'a> FromPyObject<'a, 'py, Error = PyErr>,
 {
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!("{what} is a whole number, not {value}")));
+    }
     match value.extract::<T>() {
         Ok(number) => Ok(number),
         Err(_) if value.is_instance_of::<PyInt>() => Err(refused(format!("{what} {value} is out of range"))),
