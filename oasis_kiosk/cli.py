@@ -448,6 +448,14 @@ def run_window(config: Config, fullscreen: bool, demo: bool, size: tuple[int, in
     ``size``: the window's, else it fits the display."""
     from oasis_kiosk.ui.app import App, display_problem, screen_problem  # only the screen needs pygame
 
+    if demo and config.devices.wired:
+        print(
+            "oasis-kiosk: --demo is free play on memory: with the cabinet's wiring ([devices]) its "
+            "hopper would pay real coins for play credits, and its acceptors take money no books "
+            "keep; run the demo on a desktop, or with a configuration without [devices]",
+            file=sys.stderr,
+        )
+        return 2
     driver, problem = screen_problem()
     if problem is not None:
         print(f"oasis-kiosk: no screen to open: {problem}.", file=sys.stderr)

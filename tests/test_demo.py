@@ -14,6 +14,7 @@ import pytest
 from support import books
 
 from oasis_kiosk import profile_names
+from oasis_kiosk.cli import main
 from oasis_kiosk.config import Config
 from oasis_kiosk.machine.audit import audit
 from oasis_kiosk.machine.demo import DemoPlayer, free_play_terminal
@@ -257,3 +258,22 @@ def test_the_attract_mode_plays_at_the_attract_volume_and_is_silent_at_0(
         assert volumes == [pytest.approx(2 / 6)] * len(volumes), "at 2 of the game's 6"
     else:
         assert volumes == [], "silent"
+
+
+def test_free_play_on_a_cabinets_wiring_is_refused_before_any_device_or_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``run --demo`` on a wired cabinet had built its devices for the free-play terminal:
+    a cash-out of play credits drove the real hopper, and coins went into memory."""
+    import oasis_kiosk.ui.app as app_module
+
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[terminal]\ndatabase = "{tmp_path / "kiosk.db"}"\ncashout = "hopper"\n'
+        "[devices]\nbuttons = { attendant = 7 }\nhopper = { motor = 23, exit = 24 }\n"
+    )
+    built: list[object] = []
+    monkeypatch.setattr(app_module, "App", lambda *args, **kwargs: built.append(kwargs))
+    assert main(["run", "--demo", "--windowed", "--config", str(config)]) == 2
+    assert "--demo is free play on memory" in capsys.readouterr().err
+    assert built == [], "no window, no devices"
