@@ -171,11 +171,14 @@ def test_a_round_a_failed_self_test_holds_still_is_voided_by_the_operator_and_re
     again = terminal(database)
     assert again.round is not None, "the round resumed"
     menu = logged_in_menu(again)
+    assert not menu.round_to_void, "the service page offers no void of a round that plays on"
     with pytest.raises(OperatorError, match="play it to the end"):
         menu.void_open_round("the player left")
     again.record_self_test(["configuration: the return is above the approved maximum"])
     assert not again.handle("play").ok
+    assert menu.round_to_void, "the service page offers its void"
     menu.void_open_round("held by the self-test")
+    assert not menu.round_to_void
     assert again.round is None
     assert again.credits == 5000, "everything the round took is refunded"
     assert again.store.unfinished_round() is None

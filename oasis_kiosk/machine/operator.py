@@ -314,6 +314,14 @@ class OperatorMenu:
             raise OperatorError(N_("finish the round in play first"))
         self.terminal.credit_by_operator(amount, reason)
 
+    @property
+    def round_to_void(self) -> bool:
+        """A round is open that cannot be played on: its record does not replay, or a finding
+        of the self-test stands, which only a start that passes clears."""
+        if self.store.unfinished_round() is None:
+            return False
+        return self.terminal.round is None or any(only_a_start_clears(kind) for kind in self.terminal.tilts)
+
     def void_open_round(self, reason: str) -> None:
         """Closes a round that cannot resume (its record does not replay), or one that
         resumed but cannot be played on (a finding of the self-test stands, which only a
@@ -323,8 +331,7 @@ class OperatorMenu:
         unfinished = self.store.unfinished_round()
         if unfinished is None:
             raise OperatorError(N_("no round is open"))
-        held = any(only_a_start_clears(kind) for kind in self.terminal.tilts)
-        if self.terminal.round is not None and not held:
+        if not self.round_to_void:
             raise OperatorError(N_("the open round resumes: play it to the end instead"))
         round_id = unfinished[0]
         taken = -sum(row.amount for row in self.store.ledger() if row.round_id == round_id)

@@ -10,7 +10,6 @@ from oasis_kiosk.hardware.panel import Press
 from oasis_kiosk.i18n import _
 from oasis_kiosk.machine.intents import Intent
 from oasis_kiosk.machine.terminal import Terminal
-from oasis_kiosk.machine.tilts import TiltKind
 from oasis_kiosk.ui import render
 from oasis_kiosk.ui.scenes.operator.page import KEY_GAP, OperatorPage
 from oasis_kiosk.ui.view import cash_for
@@ -78,7 +77,7 @@ class ServicePage(OperatorPage):
         self._lines(below + size // 2, lines, width=room)
         void = (
             _("A round cannot resume: PLAY twice voids it and refunds its stakes.")
-            if TiltKind.RESUME in self.terminal.tilts
+            if self.menu.round_to_void
             else _("No round waits to be voided.")
         )
         self._paragraph(void, render.GOLD, below + size // 2 + self.line_height * 3, room)
