@@ -102,7 +102,8 @@ class Terminal(BetButtons, Devices):
         self._seed_for_round = seed_for_round
         self._deck_for_round = deck_for_round
         self.books_fault = None
-        problems = store.start_problems()
+        # Books opened to write were checked as they opened; others are checked now.
+        problems = list(store.start_findings) if store.writable else store.start_problems()
         if not problems:
             # A stored setting that is wrong is a ConfigError: the command names it (exit 2).
             self.config = settings_from_store(config, store)

@@ -111,9 +111,9 @@ class Connection:
         self.files = BooksFiles(self.path)
         self.read_only = read_only
         self._in_transaction = False
-        self._refused_writes: str | None = None
-        """Why these books take no write: they fail the check before a start
-        (``start_problems``), and are never written, as the terminal stands still on them."""
+        self.start_findings: list[str] = []
+        """What the check before a start (``start_problems``) found as the books were opened
+        to write: books that fail it take no write, as the terminal stands still on them."""
         self.floor_refusal: str | None = None
         """Why these books take no write opened without their floor's [link]
         (``_check_the_floor``): a command says so before it asks for anything."""
@@ -137,9 +137,7 @@ class Connection:
                 self._drop_lock()
                 raise
             try:
-                problems = self.start_problems()
-                if problems:  # as the terminal stands still on them, every command refuses to write
-                    self._refused_writes = f"the books fail their check: {'; '.join(problems)}"
+                self.start_findings = self.start_problems()
                 if outbox is None:
                     self._check_the_floor()
                 else:
@@ -527,7 +525,9 @@ class Connection:
     @property
     def write_refusal(self) -> str | None:
         """Why these books take no write at all, if they take none."""
-        return self._refused_writes or self.floor_refusal
+        if self.start_findings:
+            return f"the books fail their check: {'; '.join(self.start_findings)}"
+        return self.floor_refusal
 
     def _open_the_outbox(self) -> None:
         """Books opened linked for the first time that already hold what the hub never saw
@@ -537,7 +537,7 @@ class Connection:
         Books that fail their check (``start_problems``) open no record, as they take no
         write: the hub would take their figures as the truth."""
         opening = outboxes.opening(self._db)
-        if not opening or self._refused_writes is not None:
+        if not opening or self.start_findings:
             return
         with self.transaction():
             at = now()
